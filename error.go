@@ -1,0 +1,84 @@
+package kompact
+
+import (
+	"errors"
+	"fmt"
+)
+
+// ErrorCode classifies an Error. Transports map codes to their own status
+// values (HTTP statuses, exit codes) in one table each.
+type ErrorCode string
+
+// The error codes kompact reports.
+const (
+	// EInvalid: the request or the session is malformed; the caller must
+	// change it.
+	EInvalid ErrorCode = "invalid_request"
+	// ENotFound: a named session or message does not exist.
+	ENotFound ErrorCode = "not_found"
+	// EDisabled: compaction is not enabled for the agent.
+	EDisabled ErrorCode = "disabled"
+	// ELLM: the LLM provider failed or refused the request.
+	ELLM ErrorCode = "llm_error"
+	// EEmptyResponse: the LLM answered without any summary text.
+	EEmptyResponse ErrorCode = "empty_response"
+	// EConflict: the session changed in a way that makes the result stale.
+	EConflict ErrorCode = "conflict"
+	// EInternal: a bug or an unexpected failure.
+	EInternal ErrorCode = "internal"
+)
+
+// Error is kompact's error value: a code, a message a person can act on,
+// concrete fixes, and the underlying cause when there is one.
+type Error struct {
+	Code    ErrorCode
+	Message string
+	Fixes   []string
+	Err     error
+}
+
+// Error returns the message, followed by the cause when there is one.
+func (e *Error) Error() string {
+	if e.Err != nil && e.Message == "" {
+		return e.Err.Error()
+	}
+	return e.Message
+}
+
+// Unwrap returns the cause.
+func (e *Error) Unwrap() error { return e.Err }
+
+// WithFixes returns e with fixes appended.
+func (e *Error) WithFixes(fixes ...string) *Error {
+	e.Fixes = append(e.Fixes, fixes...)
+	return e
+}
+
+// Errorf returns an Error with the given code and a formatted message. A %w
+// verb in format records the wrapped error as the cause.
+func Errorf(code ErrorCode, format string, args ...any) *Error {
+	err := fmt.Errorf(format, args...)
+	return &Error{Code: code, Message: err.Error(), Err: errors.Unwrap(err)}
+}
+
+// ErrorCodeOf returns the code of the first *Error in err's chain, EInternal
+// for any other non-nil error and "" for nil.
+func ErrorCodeOf(err error) ErrorCode {
+	if err == nil {
+		return ""
+	}
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Code
+	}
+	return EInternal
+}
+
+// ErrorFixes returns the fixes of the first *Error in err's chain.
+func ErrorFixes(err error) []string {
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Fixes
+	}
+	return nil
+}

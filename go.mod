@@ -1,0 +1,3 @@
+module kompact
+
+go 1.26

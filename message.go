@@ -1,0 +1,133 @@
+package kompact
+
+// Role is the author of a message.
+type Role string
+
+// The roles a message may have.
+const (
+	RoleSystem    Role = "system"
+	RoleUser      Role = "user"
+	RoleAssistant Role = "assistant"
+	RoleTool      Role = "tool"
+)
+
+// Valid reports whether r is one of the four known roles.
+func (r Role) Valid() bool {
+	switch r {
+	case RoleSystem, RoleUser, RoleAssistant, RoleTool:
+		return true
+	}
+	return false
+}
+
+// PartType says which kind of content a Part holds.
+type PartType string
+
+// The content part types. The first five are kimi-cli's (kosong's) own; PartData
+// is kompact's structured part for machine payloads.
+const (
+	PartText  PartType = "text"
+	PartThink PartType = "think"
+	PartImage PartType = "image_url"
+	PartAudio PartType = "audio_url"
+	PartVideo PartType = "video_url"
+	PartData  PartType = "data"
+)
+
+// Valid reports whether t is a known part type.
+func (t PartType) Valid() bool {
+	switch t {
+	case PartText, PartThink, PartImage, PartAudio, PartVideo, PartData:
+		return true
+	}
+	return false
+}
+
+// IsMedia reports whether t is one of the media URL part types.
+func (t PartType) IsMedia() bool {
+	return t == PartImage || t == PartAudio || t == PartVideo
+}
+
+// Part is one piece of a message's content. Which fields are meaningful depends
+// on Type:
+//
+//   - text: Text.
+//   - think: Think, and Encrypted when the provider signed the reasoning.
+//   - image_url, audio_url, video_url: URL, and MediaID when the part has an id.
+//   - data: Data, a JSON value kept as given with insignificant white space
+//     removed (a tool result's structured payload, an asset reference, ...).
+type Part struct {
+	Type      PartType
+	Text      string
+	Think     string
+	Encrypted *string
+	URL       string
+	MediaID   *string
+	Data      []byte
+}
+
+// TextPart returns a text part.
+func TextPart(text string) Part { return Part{Type: PartText, Text: text} }
+
+// ThinkPart returns a think part without a signature.
+func ThinkPart(think string) Part { return Part{Type: PartThink, Think: think} }
+
+// ToolCall is an assistant's request to call a function, in the OpenAI shape
+// kimi-cli uses. Arguments is nil when the call carries no arguments at all
+// (which differs from an empty string). Extras is an optional JSON object,
+// kept as given with insignificant white space removed.
+type ToolCall struct {
+	ID        string
+	Name      string
+	Arguments *string
+	Extras    []byte
+}
+
+// Message is one entry of a conversation. Its JSON form is kimi-cli's
+// (kosong's) Message plus an optional id; see the README.
+type Message struct {
+	// ID identifies the message within its session. It is optional; range
+	// selection by id needs it.
+	ID   string
+	Role Role
+	// Name is the optional participant name.
+	Name    string
+	Content []Part
+	// ToolCalls is nil when the message has none and non-nil (possibly
+	// empty) when the JSON form carried a "tool_calls" list.
+	ToolCalls []ToolCall
+	// ToolCallID is set on tool messages: the call they answer.
+	ToolCallID string
+	// HasToolCallID records whether "tool_call_id" was present, so that an
+	// empty id survives a round trip.
+	HasToolCallID bool
+}
+
+// Texts calls fn with the text of each text part of m, in order.
+func (m *Message) Texts(fn func(string)) {
+	for i := range m.Content {
+		if m.Content[i].Type == PartText {
+			fn(m.Content[i].Text)
+		}
+	}
+}
+
+// TextLen returns the number of Unicode code points in m's text parts, the
+// measure kimi-cli's token estimate uses.
+func (m *Message) TextLen() int {
+	n := 0
+	m.Texts(func(s string) { n += codePoints(s) })
+	return n
+}
+
+// codePoints counts the code points of s as Python's len(str) does for valid
+// UTF-8 text: every byte that does not continue a sequence starts one.
+func codePoints(s string) int {
+	n := 0
+	for i := 0; i < len(s); i++ {
+		if s[i]&0xC0 != 0x80 {
+			n++
+		}
+	}
+	return n
+}

@@ -1,0 +1,416 @@
+package kompact
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+
+	"kompact/internal/jsonwrite"
+)
+
+// MarshalJSON writes m in kompact's neutral form: kimi-cli's Message with
+// "content" always a list, null fields left out, and "id" when set.
+func (m Message) MarshalJSON() ([]byte, error) {
+	return m.AppendJSON(nil), nil
+}
+
+// AppendJSON appends the neutral JSON form of m to dst.
+func (m *Message) AppendJSON(dst []byte) []byte {
+	dst = append(dst, `{"role":`...)
+	dst = jsonwrite.AppendString(dst, string(m.Role))
+	if m.ID != "" {
+		dst = append(dst, `,"id":`...)
+		dst = jsonwrite.AppendString(dst, m.ID)
+	}
+	if m.Name != "" {
+		dst = append(dst, `,"name":`...)
+		dst = jsonwrite.AppendString(dst, m.Name)
+	}
+	dst = append(dst, `,"content":[`...)
+	for i := range m.Content {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = m.Content[i].AppendJSON(dst)
+	}
+	dst = append(dst, ']')
+	if m.ToolCalls != nil {
+		dst = append(dst, `,"tool_calls":[`...)
+		for i := range m.ToolCalls {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = m.ToolCalls[i].AppendJSON(dst)
+		}
+		dst = append(dst, ']')
+	}
+	if m.HasToolCallID || m.ToolCallID != "" {
+		dst = append(dst, `,"tool_call_id":`...)
+		dst = jsonwrite.AppendString(dst, m.ToolCallID)
+	}
+	return append(dst, '}')
+}
+
+// MarshalJSON writes p as kimi-cli writes a content part.
+func (p Part) MarshalJSON() ([]byte, error) { return p.AppendJSON(nil), nil }
+
+// AppendJSON appends the JSON form of p to dst.
+func (p *Part) AppendJSON(dst []byte) []byte {
+	dst = append(dst, `{"type":`...)
+	dst = jsonwrite.AppendString(dst, string(p.Type))
+	switch p.Type {
+	case PartText:
+		dst = append(dst, `,"text":`...)
+		dst = jsonwrite.AppendString(dst, p.Text)
+	case PartThink:
+		dst = append(dst, `,"think":`...)
+		dst = jsonwrite.AppendString(dst, p.Think)
+		if p.Encrypted != nil {
+			dst = append(dst, `,"encrypted":`...)
+			dst = jsonwrite.AppendString(dst, *p.Encrypted)
+		}
+	case PartImage, PartAudio, PartVideo:
+		dst = append(dst, ',')
+		dst = jsonwrite.AppendString(dst, string(p.Type))
+		dst = append(dst, `:{"url":`...)
+		dst = jsonwrite.AppendString(dst, p.URL)
+		if p.MediaID != nil {
+			dst = append(dst, `,"id":`...)
+			dst = jsonwrite.AppendString(dst, *p.MediaID)
+		}
+		dst = append(dst, '}')
+	case PartData:
+		dst = append(dst, `,"data":`...)
+		if len(p.Data) == 0 {
+			dst = append(dst, "null"...)
+		} else {
+			dst = append(dst, p.Data...)
+		}
+	}
+	return append(dst, '}')
+}
+
+// MarshalJSON writes c in the OpenAI function-call shape kimi-cli uses.
+func (c ToolCall) MarshalJSON() ([]byte, error) { return c.AppendJSON(nil), nil }
+
+// AppendJSON appends the JSON form of c to dst.
+func (c *ToolCall) AppendJSON(dst []byte) []byte {
+	dst = append(dst, `{"type":"function","id":`...)
+	dst = jsonwrite.AppendString(dst, c.ID)
+	dst = append(dst, `,"function":{"name":`...)
+	dst = jsonwrite.AppendString(dst, c.Name)
+	if c.Arguments != nil {
+		dst = append(dst, `,"arguments":`...)
+		dst = jsonwrite.AppendString(dst, *c.Arguments)
+	}
+	dst = append(dst, '}')
+	if len(c.Extras) > 0 {
+		dst = append(dst, `,"extras":`...)
+		dst = append(dst, c.Extras...)
+	}
+	return append(dst, '}')
+}
+
+// FieldError is a decoding error located at a field of a message. Index is
+// the message's 0-based position, Field a path such as "content[2].type".
+type FieldError struct {
+	Index int
+	Field string
+	Msg   string
+}
+
+func (e *FieldError) Error() string {
+	if e.Index < 0 {
+		return fmt.Sprintf("%s: %s", e.Field, e.Msg)
+	}
+	return fmt.Sprintf("messages[%d].%s: %s", e.Index, e.Field, e.Msg)
+}
+
+// UnmarshalJSON reads m from kimi-cli's Message JSON form ("content" a string
+// or a list of parts) with an optional "id". Unknown keys, roles and part
+// types are errors.
+func (m *Message) UnmarshalJSON(data []byte) error {
+	msg, err := DecodeMessage(data, -1)
+	if err != nil {
+		return err
+	}
+	*m = msg
+	return nil
+}
+
+var messageKeys = []string{"id", "role", "name", "content", "tool_calls", "tool_call_id"}
+
+// DecodeMessage decodes one message. index is used in error messages
+// (pass -1 when the message stands alone).
+func DecodeMessage(data []byte, index int) (Message, error) {
+	var m Message
+	fe := func(field, format string, args ...any) error {
+		if index < 0 {
+			return &FieldError{Index: -1, Field: "message." + field, Msg: fmt.Sprintf(format, args...)}
+		}
+		return &FieldError{Index: index, Field: field, Msg: fmt.Sprintf(format, args...)}
+	}
+	var obj map[string]json.RawMessage
+	if err := json.Unmarshal(data, &obj); err != nil || obj == nil {
+		if index < 0 {
+			return m, fmt.Errorf("message: must be a JSON object like {\"role\":\"user\",\"content\":\"...\"}")
+		}
+		return m, fmt.Errorf("messages[%d]: must be a JSON object like {\"role\":\"user\",\"content\":\"...\"}", index)
+	}
+	if k := unknownKey(obj, messageKeys); k != "" {
+		return m, fe(k, "unknown field; a message has only %s", strings.Join(messageKeys, ", "))
+	}
+	if raw, ok := obj["id"]; ok && !isNull(raw) {
+		if err := json.Unmarshal(raw, &m.ID); err != nil {
+			return m, fe("id", "must be a string")
+		}
+	}
+	raw, ok := obj["role"]
+	if !ok || isNull(raw) {
+		return m, fe("role", "missing; set it to one of system, user, assistant, tool")
+	}
+	var role string
+	if err := json.Unmarshal(raw, &role); err != nil {
+		return m, fe("role", "must be a string: one of system, user, assistant, tool")
+	}
+	m.Role = Role(role)
+	if !m.Role.Valid() {
+		return m, fe("role", "unknown role %q; use one of system, user, assistant, tool", role)
+	}
+	if raw, ok := obj["name"]; ok && !isNull(raw) {
+		if err := json.Unmarshal(raw, &m.Name); err != nil {
+			return m, fe("name", "must be a string")
+		}
+	}
+	if raw, ok := obj["content"]; ok && !isNull(raw) {
+		raw = bytes.TrimLeft(raw, " \t\r\n")
+		switch {
+		case len(raw) > 0 && raw[0] == '"':
+			var s string
+			if err := json.Unmarshal(raw, &s); err != nil {
+				return m, fe("content", "invalid string")
+			}
+			m.Content = []Part{TextPart(s)}
+		case len(raw) > 0 && raw[0] == '[':
+			var parts []json.RawMessage
+			if err := json.Unmarshal(raw, &parts); err != nil {
+				return m, fe("content", "invalid list of parts: %v", err)
+			}
+			m.Content = make([]Part, len(parts))
+			for j, pr := range parts {
+				p, err := decodePart(pr)
+				if err != nil {
+					return m, fe(fmt.Sprintf("content[%d].%s", j, err.field), "%s", err.msg)
+				}
+				m.Content[j] = p
+			}
+		default:
+			return m, fe("content", "must be a string or a list of parts")
+		}
+	}
+	if m.Content == nil {
+		m.Content = []Part{}
+	}
+	if raw, ok := obj["tool_calls"]; ok && !isNull(raw) {
+		var calls []json.RawMessage
+		if err := json.Unmarshal(raw, &calls); err != nil {
+			return m, fe("tool_calls", "must be a list of tool calls")
+		}
+		m.ToolCalls = make([]ToolCall, len(calls))
+		for j, cr := range calls {
+			c, err := decodeToolCall(cr)
+			if err != nil {
+				return m, fe(fmt.Sprintf("tool_calls[%d].%s", j, err.field), "%s", err.msg)
+			}
+			m.ToolCalls[j] = c
+		}
+	}
+	if raw, ok := obj["tool_call_id"]; ok && !isNull(raw) {
+		if err := json.Unmarshal(raw, &m.ToolCallID); err != nil {
+			return m, fe("tool_call_id", "must be a string")
+		}
+		m.HasToolCallID = true
+	}
+	return m, nil
+}
+
+type partError struct{ field, msg string }
+
+func perr(field, format string, args ...any) *partError {
+	return &partError{field: field, msg: fmt.Sprintf(format, args...)}
+}
+
+var partTypes = []string{"text", "think", "image_url", "audio_url", "video_url", "data"}
+
+func decodePart(data []byte) (Part, *partError) {
+	var p Part
+	var obj map[string]json.RawMessage
+	if err := json.Unmarshal(data, &obj); err != nil || obj == nil {
+		return p, perr("type", "a part must be a JSON object with a \"type\"")
+	}
+	var typ string
+	if raw, ok := obj["type"]; !ok || json.Unmarshal(raw, &typ) != nil {
+		return p, perr("type", "missing or not a string; use one of %s", strings.Join(partTypes, ", "))
+	}
+	p.Type = PartType(typ)
+	if !p.Type.Valid() {
+		return p, perr("type", "unknown part type %q; use one of %s", typ, strings.Join(partTypes, ", "))
+	}
+	allowed := map[PartType][]string{
+		PartText:  {"type", "text"},
+		PartThink: {"type", "think", "encrypted"},
+		PartImage: {"type", "image_url"},
+		PartAudio: {"type", "audio_url"},
+		PartVideo: {"type", "video_url"},
+		PartData:  {"type", "data"},
+	}[p.Type]
+	if k := unknownKey(obj, allowed); k != "" {
+		return p, perr(k, "unknown field for a %s part; it has only %s", typ, strings.Join(allowed, ", "))
+	}
+	str := func(key string, dst *string, required bool) *partError {
+		raw, ok := obj[key]
+		if !ok || isNull(raw) {
+			if required {
+				return perr(key, "missing; a %s part needs a string %q", typ, key)
+			}
+			return nil
+		}
+		if json.Unmarshal(raw, dst) != nil {
+			return perr(key, "must be a string")
+		}
+		return nil
+	}
+	switch p.Type {
+	case PartText:
+		if err := str("text", &p.Text, true); err != nil {
+			return p, err
+		}
+	case PartThink:
+		if err := str("think", &p.Think, true); err != nil {
+			return p, err
+		}
+		if raw, ok := obj["encrypted"]; ok && !isNull(raw) {
+			var e string
+			if json.Unmarshal(raw, &e) != nil {
+				return p, perr("encrypted", "must be a string or null")
+			}
+			p.Encrypted = &e
+		}
+	case PartImage, PartAudio, PartVideo:
+		raw, ok := obj[typ]
+		if !ok || isNull(raw) {
+			return p, perr(typ, "missing; write {\"type\":%q,%q:{\"url\":\"...\"}}", typ, typ)
+		}
+		var media map[string]json.RawMessage
+		if json.Unmarshal(raw, &media) != nil || media == nil {
+			return p, perr(typ, "must be an object {\"url\":\"...\",\"id\":\"...\"}")
+		}
+		if k := unknownKey(media, []string{"url", "id"}); k != "" {
+			return p, perr(typ+"."+k, "unknown field; a media reference has only url and id")
+		}
+		u, ok := media["url"]
+		if !ok || json.Unmarshal(u, &p.URL) != nil {
+			return p, perr(typ+".url", "missing or not a string")
+		}
+		if id, ok := media["id"]; ok && !isNull(id) {
+			var s string
+			if json.Unmarshal(id, &s) != nil {
+				return p, perr(typ+".id", "must be a string or null")
+			}
+			p.MediaID = &s
+		}
+	case PartData:
+		raw, ok := obj["data"]
+		if !ok {
+			return p, perr("data", "missing; a data part holds any JSON value in \"data\"")
+		}
+		p.Data = compactJSON(raw)
+	}
+	return p, nil
+}
+
+var toolCallKeys = []string{"type", "id", "function", "extras"}
+
+func decodeToolCall(data []byte) (ToolCall, *partError) {
+	var c ToolCall
+	var obj map[string]json.RawMessage
+	if err := json.Unmarshal(data, &obj); err != nil || obj == nil {
+		return c, perr("function", "a tool call must be an object {\"type\":\"function\",\"id\":...,\"function\":{...}}")
+	}
+	if k := unknownKey(obj, toolCallKeys); k != "" {
+		return c, perr(k, "unknown field; a tool call has only %s", strings.Join(toolCallKeys, ", "))
+	}
+	if raw, ok := obj["type"]; ok && !isNull(raw) {
+		var t string
+		if json.Unmarshal(raw, &t) != nil || t != "function" {
+			return c, perr("type", "must be \"function\"")
+		}
+	}
+	raw, ok := obj["id"]
+	if !ok || json.Unmarshal(raw, &c.ID) != nil {
+		return c, perr("id", "missing or not a string")
+	}
+	raw, ok = obj["function"]
+	var fn map[string]json.RawMessage
+	if !ok || json.Unmarshal(raw, &fn) != nil || fn == nil {
+		return c, perr("function", "missing; write {\"name\":\"...\",\"arguments\":\"<JSON text>\"}")
+	}
+	if k := unknownKey(fn, []string{"name", "arguments"}); k != "" {
+		return c, perr("function."+k, "unknown field; a function has only name and arguments")
+	}
+	if n, ok := fn["name"]; !ok || json.Unmarshal(n, &c.Name) != nil {
+		return c, perr("function.name", "missing or not a string")
+	}
+	if a, ok := fn["arguments"]; ok && !isNull(a) {
+		var s string
+		if json.Unmarshal(a, &s) != nil {
+			return c, perr("function.arguments", "must be a string holding JSON text (or null)")
+		}
+		c.Arguments = &s
+	}
+	if e, ok := obj["extras"]; ok && !isNull(e) {
+		if b := bytes.TrimSpace(e); len(b) == 0 || b[0] != '{' {
+			return c, perr("extras", "must be an object or null")
+		}
+		c.Extras = compactJSON(e)
+	}
+	return c, nil
+}
+
+func compactJSON(raw []byte) []byte {
+	var buf bytes.Buffer
+	if err := json.Compact(&buf, raw); err != nil {
+		return append([]byte(nil), raw...)
+	}
+	return buf.Bytes()
+}
+
+func isNull(raw json.RawMessage) bool {
+	return string(bytes.TrimSpace(raw)) == "null"
+}
+
+func contains(list []string, s string) bool {
+	for _, v := range list {
+		if v == s {
+			return true
+		}
+	}
+	return false
+}
+
+// unknownKey returns the alphabetically first key of obj not in allowed, or "".
+func unknownKey(obj map[string]json.RawMessage, allowed []string) string {
+	var bad []string
+	for k := range obj {
+		if !contains(allowed, k) {
+			bad = append(bad, k)
+		}
+	}
+	if len(bad) == 0 {
+		return ""
+	}
+	sort.Strings(bad)
+	return bad[0]
+}

@@ -1,0 +1,268 @@
+// Package openai talks to OpenAI-compatible chat-completions APIs (Moonshot's
+// Kimi, OpenAI, Ollama, vLLM). This file holds the pure conversions between
+// kompact's messages and the wire form; the transport lives apart from it.
+package openai
+
+import (
+	"strings"
+	"unicode/utf8"
+
+	"kompact"
+	"kompact/internal/jsonwrite"
+)
+
+// AppendWireMessage appends m in the chat-completions wire form that
+// kimi-cli's Kimi provider sends:
+//
+//   - think parts leave "content"; their texts, concatenated, become
+//     "reasoning_content";
+//   - "content" is a string when exactly one text part remains, otherwise a
+//     list of parts (media parts keep "id": null when they have no id);
+//   - an assistant message with tool calls whose content is only empty or
+//     white-space text has no "content" at all;
+//   - null fields are left out.
+//
+// kompact's data parts, which kimi-cli does not have, travel as text parts
+// holding their JSON.
+func AppendWireMessage(dst []byte, m *kompact.Message) []byte {
+	dst = append(dst, `{"role":`...)
+	dst = jsonwrite.AppendString(dst, string(m.Role))
+	if m.Name != "" {
+		dst = append(dst, `,"name":`...)
+		dst = jsonwrite.AppendString(dst, m.Name)
+	}
+	var nContent, nText int
+	hasThink := false
+	blank := true
+	for i := range m.Content {
+		switch m.Content[i].Type {
+		case kompact.PartThink:
+			hasThink = true
+			continue
+		case kompact.PartText:
+			nText++
+			if strings.TrimSpace(m.Content[i].Text) != "" {
+				blank = false
+			}
+		case kompact.PartData:
+			nText++
+			blank = false
+		default:
+			blank = false
+		}
+		nContent++
+	}
+	omitContent := m.Role == kompact.RoleAssistant && len(m.ToolCalls) > 0 && blank
+	if !omitContent {
+		dst = append(dst, `,"content":`...)
+		if nContent == 1 && nText == 1 {
+			for i := range m.Content {
+				switch m.Content[i].Type {
+				case kompact.PartText:
+					dst = jsonwrite.AppendString(dst, m.Content[i].Text)
+				case kompact.PartData:
+					dst = jsonwrite.AppendString(dst, string(m.Content[i].Data))
+				}
+			}
+		} else {
+			dst = append(dst, '[')
+			first := true
+			for i := range m.Content {
+				if m.Content[i].Type == kompact.PartThink {
+					continue
+				}
+				if !first {
+					dst = append(dst, ',')
+				}
+				first = false
+				dst = appendWirePart(dst, &m.Content[i])
+			}
+			dst = append(dst, ']')
+		}
+	}
+	if hasThink {
+		var b strings.Builder
+		for i := range m.Content {
+			if m.Content[i].Type == kompact.PartThink {
+				b.WriteString(m.Content[i].Think)
+			}
+		}
+		if b.Len() > 0 {
+			dst = append(dst, `,"reasoning_content":`...)
+			dst = jsonwrite.AppendString(dst, b.String())
+		}
+	}
+	if len(m.ToolCalls) > 0 {
+		dst = append(dst, `,"tool_calls":[`...)
+		for i := range m.ToolCalls {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = m.ToolCalls[i].AppendJSON(dst)
+		}
+		dst = append(dst, ']')
+	}
+	if m.HasToolCallID || m.ToolCallID != "" {
+		dst = append(dst, `,"tool_call_id":`...)
+		dst = jsonwrite.AppendString(dst, m.ToolCallID)
+	}
+	return append(dst, '}')
+}
+
+func appendWirePart(dst []byte, p *kompact.Part) []byte {
+	switch p.Type {
+	case kompact.PartText:
+		dst = append(dst, `{"type":"text","text":`...)
+		dst = jsonwrite.AppendString(dst, p.Text)
+	case kompact.PartData:
+		dst = append(dst, `{"type":"text","text":`...)
+		dst = jsonwrite.AppendString(dst, string(p.Data))
+	case kompact.PartImage, kompact.PartAudio, kompact.PartVideo:
+		dst = append(dst, `{"type":`...)
+		dst = jsonwrite.AppendString(dst, string(p.Type))
+		dst = append(dst, ',')
+		dst = jsonwrite.AppendString(dst, string(p.Type))
+		dst = append(dst, `:{"url":`...)
+		dst = jsonwrite.AppendString(dst, p.URL)
+		dst = append(dst, `,"id":`...)
+		if p.MediaID != nil {
+			dst = jsonwrite.AppendString(dst, *p.MediaID)
+		} else {
+			dst = append(dst, "null"...)
+		}
+		dst = append(dst, '}')
+	}
+	return append(dst, '}')
+}
+
+// AppendWireMessages appends msgs as a JSON array of wire messages.
+func AppendWireMessages(dst []byte, msgs []kompact.Message) []byte {
+	dst = append(dst, '[')
+	for i := range msgs {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = AppendWireMessage(dst, &msgs[i])
+	}
+	return append(dst, ']')
+}
+
+// RequestBody returns the JSON body of a streaming chat-completions request
+// for msgs: "model", "messages", "stream" and "stream_options", and no
+// "tools" or "tool_choice". A compaction request never carries tools.
+func RequestBody(model string, msgs []kompact.Message) []byte {
+	n := 128 + len(model)
+	for i := range msgs {
+		for j := range msgs[i].Content {
+			n += len(msgs[i].Content[j].Text) + 32
+		}
+	}
+	dst := make([]byte, 0, n+n/16)
+	dst = append(dst, `{"model":`...)
+	dst = jsonwrite.AppendString(dst, model)
+	dst = append(dst, `,"messages":`...)
+	dst = AppendWireMessages(dst, msgs)
+	dst = append(dst, `,"stream":true,"stream_options":{"include_usage":true}}`...)
+	return dst
+}
+
+// UsageFrom maps a chat-completions usage report to kompact's Usage as
+// kimi-cli's Kimi provider does: cached prompt tokens come from Moonshot's
+// top-level "cached_tokens" or, failing that, from OpenAI's
+// "prompt_tokens_details.cached_tokens"; the rest of the prompt tokens are
+// InputOther.
+func UsageFrom(promptTokens, completionTokens int64, cachedTopLevel, cachedDetails *int64) kompact.Usage {
+	var cached int64
+	switch {
+	case cachedTopLevel != nil:
+		cached = *cachedTopLevel
+	case cachedDetails != nil:
+		cached = *cachedDetails
+	}
+	return kompact.Usage{
+		InputOther:     promptTokens - cached,
+		Output:         completionTokens,
+		InputCacheRead: cached,
+	}
+}
+
+// Accumulator turns streamed deltas into an Answer as kosong does: empty
+// content deltas are ignored, consecutive text deltas merge into one text
+// part, consecutive reasoning deltas into one think part, and tool-call
+// deltas build up the calls by index.
+type Accumulator struct {
+	parts   []kompact.Part
+	cur     strings.Builder
+	curType kompact.PartType
+	calls   []kompact.ToolCall
+	usage   *kompact.Usage
+	// Chars counts the code points of content and reasoning received so far,
+	// for progress reports.
+	Chars int
+}
+
+// Content adds a text delta.
+func (a *Accumulator) Content(s string) { a.add(kompact.PartText, s) }
+
+// Reasoning adds a reasoning ("reasoning_content") delta.
+func (a *Accumulator) Reasoning(s string) { a.add(kompact.PartThink, s) }
+
+func (a *Accumulator) add(t kompact.PartType, s string) {
+	if s == "" {
+		return
+	}
+	a.Chars += utf8.RuneCountInString(s)
+	if a.curType != t {
+		a.flush()
+		a.curType = t
+	}
+	a.cur.WriteString(s)
+}
+
+func (a *Accumulator) flush() {
+	switch a.curType {
+	case kompact.PartText:
+		a.parts = append(a.parts, kompact.TextPart(a.cur.String()))
+	case kompact.PartThink:
+		a.parts = append(a.parts, kompact.ThinkPart(a.cur.String()))
+	}
+	a.cur = strings.Builder{}
+	a.curType = ""
+}
+
+// ToolCall adds a tool-call delta: index says which call it continues; id and
+// name are set on its first delta, args is appended.
+func (a *Accumulator) ToolCall(index int, id, name, args string) {
+	for len(a.calls) <= index {
+		a.calls = append(a.calls, kompact.ToolCall{})
+	}
+	c := &a.calls[index]
+	if id != "" {
+		c.ID = id
+	}
+	if name != "" {
+		c.Name += name
+	}
+	if args != "" || c.Arguments == nil {
+		s := args
+		if c.Arguments != nil {
+			s = *c.Arguments + args
+		}
+		c.Arguments = &s
+	}
+}
+
+// Usage records the stream's usage report.
+func (a *Accumulator) Usage(u kompact.Usage) { a.usage = &u }
+
+// Answer returns what has been received.
+func (a *Accumulator) Answer() kompact.Answer {
+	parts := a.parts
+	switch a.curType {
+	case kompact.PartText:
+		parts = append(parts[:len(parts):len(parts)], kompact.TextPart(a.cur.String()))
+	case kompact.PartThink:
+		parts = append(parts[:len(parts):len(parts)], kompact.ThinkPart(a.cur.String()))
+	}
+	return kompact.Answer{Parts: parts, ToolCalls: a.calls, Usage: a.usage}
+}

@@ -1,0 +1,228 @@
+package kompact
+
+import (
+	"strconv"
+	"strings"
+)
+
+// DefaultMaxPreserved is kimi-cli's default number of trailing user/assistant
+// messages kept verbatim.
+const DefaultMaxPreserved = 2
+
+// CompactorSystemPrompt is the system message of every compaction request,
+// the same generic compactor prompt kimi-cli sends.
+const CompactorSystemPrompt = "You are a helpful assistant that compacts conversation context."
+
+// SummaryPrefix opens the summary message that replaces the compacted
+// messages.
+const SummaryPrefix = "<system>Previous context has been compacted. Here is the compaction output:</system>"
+
+// instructionIntro introduces custom instructions at the end of the prompt
+// part, as kimi-cli does.
+const instructionIntro = "\n\n**User's Custom Compaction Instruction:**\n" +
+	"The user has specifically requested the following focus during compaction. " +
+	"You MUST prioritize this instruction above the default compression priorities:\n"
+
+// Options says what to compact and how.
+type Options struct {
+	// MaxPreserved is how many trailing user/assistant messages stay verbatim
+	// when End is empty. Values <= 0 make compaction a no-op, as in kimi-cli.
+	// Use DefaultMaxPreserved for kimi-cli's default.
+	MaxPreserved int
+	// Instructions are the user's custom focus, appended to the prompt. Any
+	// non-empty value is appended, even white space only.
+	Instructions string
+	// Start names the first message of the range (see Session.Locate);
+	// empty means the first message of the session.
+	Start string
+	// End names the last message of the range, inclusive. When set, the range
+	// is compacted exactly and no tail is preserved; when empty, the range
+	// runs to the end of the session and the preserved tail applies.
+	End string
+	// Prompt is the prompt body; the zero value means BuiltinPrompt().
+	Prompt Prompt
+}
+
+// Plan is the outcome of Prepare: either a no-op with its reason, or the
+// range to compact and the synthetic request message that describes it.
+type Plan struct {
+	Session *Session
+	// Noop is true when there is nothing to compact; Reason says why.
+	Noop   bool
+	Reason string
+	// Start and End delimit the compacted messages: Session.Messages[Start:End].
+	Start, End int
+	// KeepSystem is true when the range begins with the session's leading
+	// system message: it is shown to the LLM and stays the first message.
+	KeepSystem bool
+	// Request is the synthetic user message: one header part per compacted
+	// message followed by its text parts, then the prompt part.
+	Request Message
+	Prompt  Prompt
+	// Explicit is true when the range had an explicit end.
+	Explicit bool
+}
+
+// Compacted returns the messages the summary replaces.
+func (p *Plan) Compacted() []Message { return p.Session.Messages[p.Start:p.End] }
+
+// Preserved returns kimi-cli's to_preserve: every message after the compacted
+// range, or the whole session for a no-op.
+func (p *Plan) Preserved() []Message {
+	if p.Noop {
+		return p.Session.Messages
+	}
+	return p.Session.Messages[p.End:]
+}
+
+// Kept returns the messages before the summary in the compacted session: the
+// unselected messages before the range, or the leading system message.
+func (p *Plan) Kept() []Message {
+	if p.KeepSystem {
+		return p.Session.Messages[:1]
+	}
+	return p.Session.Messages[:p.Start]
+}
+
+// RequestMessages returns the two messages of the compaction request: the
+// compactor system prompt and the synthetic user message. It is nil for a
+// no-op.
+func (p *Plan) RequestMessages() []Message {
+	if p.Noop {
+		return nil
+	}
+	return []Message{
+		{Role: RoleSystem, Content: []Part{TextPart(CompactorSystemPrompt)}},
+		p.Request,
+	}
+}
+
+func noop(s *Session, reason string) *Plan {
+	return &Plan{Session: s, Noop: true, Reason: reason, Start: 0, End: 0}
+}
+
+// Prepare selects what to compact in s and builds the compaction request, as
+// kimi-cli's SimpleCompaction.prepare does, with range selection on top.
+// It returns a no-op plan when there is nothing to compact, and an error
+// when the options do not fit the session.
+func Prepare(s *Session, opt Options) (*Plan, error) {
+	msgs := s.Messages
+	start, end := 0, len(msgs)
+	if opt.Start != "" {
+		i, err := s.Locate(opt.Start)
+		if err != nil {
+			return nil, err
+		}
+		start = i
+	}
+	explicit := opt.End != ""
+	if explicit {
+		i, err := s.Locate(opt.End)
+		if err != nil {
+			return nil, err
+		}
+		if i < start {
+			return nil, Errorf(EInvalid, "the range ends (%s, message %d) before it starts (%s, message %d)",
+				opt.End, i+1, opt.Start, start+1).WithFixes("Swap start and end, or pick an end at or after the start.")
+		}
+		end = i + 1
+		if start == 0 && end == 1 && msgs[0].Role == RoleSystem {
+			return noop(s, "the selection holds only the leading system message, which is always kept"), nil
+		}
+	} else {
+		switch {
+		case len(msgs) == 0:
+			return noop(s, "the session has no messages"), nil
+		case opt.MaxPreserved <= 0:
+			return noop(s, "max_preserved_messages is "+strconv.Itoa(opt.MaxPreserved)+
+				"; kimi-cli never compacts unless it is at least 1"), nil
+		}
+		n, cut := 0, len(msgs)
+		for i := len(msgs) - 1; i >= start; i-- {
+			if msgs[i].Role == RoleUser || msgs[i].Role == RoleAssistant {
+				n++
+				if n == opt.MaxPreserved {
+					cut = i
+					break
+				}
+			}
+		}
+		if n < opt.MaxPreserved {
+			return noop(s, "only "+strconv.Itoa(n)+" user/assistant messages in the range and "+
+				strconv.Itoa(opt.MaxPreserved)+" are preserved, so nothing is left to compact"), nil
+		}
+		if cut == start {
+			return noop(s, "every message in the range is part of the preserved tail"), nil
+		}
+		end = cut
+	}
+	prompt := opt.Prompt
+	if prompt.Body == "" {
+		prompt = BuiltinPrompt()
+	}
+	p := &Plan{
+		Session:    s,
+		Start:      start,
+		End:        end,
+		KeepSystem: start == 0 && msgs[0].Role == RoleSystem,
+		Prompt:     prompt,
+		Explicit:   explicit,
+	}
+	p.Request = buildRequest(msgs[start:end], prompt.Body, opt.Instructions)
+	return p, nil
+}
+
+// buildRequest flattens msgs into the synthetic user message. All headers
+// share one string and the parts one slice, so the number of allocations
+// does not grow with the number of messages or parts.
+func buildRequest(msgs []Message, prompt, instructions string) Message {
+	const fixed = len("## Message \nRole: \nContent:\n")
+	nparts, hlen := 1, 0
+	for i := range msgs {
+		nparts++
+		hlen += fixed + digits(i+1) + len(msgs[i].Role)
+		for j := range msgs[i].Content {
+			if msgs[i].Content[j].Type == PartText {
+				nparts++
+			}
+		}
+	}
+	var b strings.Builder
+	b.Grow(hlen)
+	var num [20]byte
+	for i := range msgs {
+		b.WriteString("## Message ")
+		b.Write(strconv.AppendInt(num[:0], int64(i+1), 10))
+		b.WriteString("\nRole: ")
+		b.WriteString(string(msgs[i].Role))
+		b.WriteString("\nContent:\n")
+	}
+	headers := b.String()
+	parts := make([]Part, 0, nparts)
+	off := 0
+	for i := range msgs {
+		h := fixed + digits(i+1) + len(msgs[i].Role)
+		parts = append(parts, TextPart(headers[off:off+h]))
+		off += h
+		for j := range msgs[i].Content {
+			if msgs[i].Content[j].Type == PartText {
+				parts = append(parts, TextPart(msgs[i].Content[j].Text))
+			}
+		}
+	}
+	tail := "\n" + prompt
+	if instructions != "" {
+		tail += instructionIntro + instructions
+	}
+	parts = append(parts, TextPart(tail))
+	return Message{Role: RoleUser, Content: parts}
+}
+
+func digits(n int) int {
+	d := 1
+	for n >= 10 {
+		n /= 10
+		d++
+	}
+	return d
+}

@@ -1,0 +1,145 @@
+package kompact
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"kompact/internal/jsonwrite"
+)
+
+// Session is a conversation: its identity, the agent that runs it, its
+// per-session settings and its ordered messages.
+type Session struct {
+	ID    string
+	Agent string
+	// CompactionModel, when set, overrides the agent's compaction model for
+	// this session only.
+	CompactionModel string
+	Messages        []Message
+}
+
+var sessionKeys = []string{"id", "agent", "compaction_model", "messages"}
+
+// DecodeSession reads a session document: a JSON object with "messages" and
+// optionally "id", "agent" and "compaction_model". {"messages": [...]} alone
+// is a valid document. Errors name the field (and message index) at fault.
+func DecodeSession(data []byte) (*Session, error) {
+	data = bytes.TrimPrefix(data, []byte("\xEF\xBB\xBF"))
+	var obj map[string]json.RawMessage
+	if err := json.Unmarshal(data, &obj); err != nil {
+		return nil, Errorf(EInvalid, "session is not valid JSON: %v", err).
+			WithFixes(`A session document is a JSON object such as {"messages": [{"role": "user", "content": "hi"}]}.`)
+	}
+	if obj == nil {
+		return nil, Errorf(EInvalid, "session must be a JSON object, not null").
+			WithFixes(`A session document is a JSON object such as {"messages": [{"role": "user", "content": "hi"}]}.`)
+	}
+	if k := unknownKey(obj, sessionKeys); k != "" {
+		return nil, Errorf(EInvalid, "session has an unknown field %q", k).
+			WithFixes("A session document has only the fields " + strings.Join(sessionKeys, ", ") + ".")
+	}
+	s := &Session{}
+	for _, f := range []struct {
+		key string
+		dst *string
+	}{{"id", &s.ID}, {"agent", &s.Agent}, {"compaction_model", &s.CompactionModel}} {
+		if raw, ok := obj[f.key]; ok && !isNull(raw) {
+			if err := json.Unmarshal(raw, f.dst); err != nil {
+				return nil, Errorf(EInvalid, "session field %q must be a string", f.key)
+			}
+		}
+	}
+	raw, ok := obj["messages"]
+	if !ok || isNull(raw) {
+		return nil, Errorf(EInvalid, `session has no "messages" list`).
+			WithFixes(`Add "messages": [...] with the conversation, oldest first.`)
+	}
+	var msgs []json.RawMessage
+	if err := json.Unmarshal(raw, &msgs); err != nil {
+		return nil, Errorf(EInvalid, `session field "messages" must be a list of messages`)
+	}
+	s.Messages = make([]Message, len(msgs))
+	for i, mr := range msgs {
+		m, err := DecodeMessage(mr, i)
+		if err != nil {
+			return nil, &Error{Code: EInvalid, Message: "invalid session: " + err.Error(), Err: err,
+				Fixes: []string{"See the README's \"Session JSON\" section for the message form."}}
+		}
+		s.Messages[i] = m
+	}
+	if err := s.checkIDs(); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// checkIDs rejects duplicate message ids, which would make range selection
+// ambiguous.
+func (s *Session) checkIDs() error {
+	seen := make(map[string]int)
+	for i := range s.Messages {
+		id := s.Messages[i].ID
+		if id == "" {
+			continue
+		}
+		if j, dup := seen[id]; dup {
+			return Errorf(EInvalid, "invalid session: messages[%d].id: %q is already the id of messages[%d]", i, id, j).
+				WithFixes("Give every message a unique id, or none.")
+		}
+		seen[id] = i
+	}
+	return nil
+}
+
+// MarshalJSON writes the session document.
+func (s Session) MarshalJSON() ([]byte, error) { return s.AppendJSON(nil), nil }
+
+// AppendJSON appends the session document to dst, one message per line.
+func (s *Session) AppendJSON(dst []byte) []byte {
+	dst = append(dst, '{')
+	for _, f := range []struct{ key, val string }{{"id", s.ID}, {"agent", s.Agent}, {"compaction_model", s.CompactionModel}} {
+		if f.val != "" {
+			dst = jsonwrite.AppendString(dst, f.key)
+			dst = append(dst, ':')
+			dst = jsonwrite.AppendString(dst, f.val)
+			dst = append(dst, ',')
+		}
+	}
+	dst = append(dst, `"messages":[`...)
+	for i := range s.Messages {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = append(dst, "\n  "...)
+		dst = s.Messages[i].AppendJSON(dst)
+	}
+	if len(s.Messages) > 0 {
+		dst = append(dst, '\n')
+	}
+	return append(dst, "]}"...)
+}
+
+// Locate returns the index of the message that ref names. ref is a message
+// id; when no message has that id and ref has the form "#N", it names the
+// N-th message (1-based), which lets sessions without ids be addressed.
+func (s *Session) Locate(ref string) (int, error) {
+	for i := range s.Messages {
+		if s.Messages[i].ID == ref && ref != "" {
+			return i, nil
+		}
+	}
+	if n, ok := strings.CutPrefix(ref, "#"); ok {
+		if k, err := strconv.Atoi(n); err == nil {
+			if k >= 1 && k <= len(s.Messages) {
+				return k - 1, nil
+			}
+			return 0, Errorf(ENotFound, "message %s does not exist: the session has %d messages", ref, len(s.Messages)).
+				WithFixes(fmt.Sprintf("Use #1 to #%d, or a message id.", len(s.Messages)))
+		}
+	}
+	return 0, Errorf(ENotFound, "no message has the id %q", ref).
+		WithFixes("Use the id of a message in this session, or #N for the N-th message (1-based).")
+}
