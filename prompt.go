@@ -3,6 +3,8 @@ package kompact
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"strings"
+	"unicode/utf8"
 )
 
 // KimiPromptSHA256 is the SHA-256 of kimi-cli's own compaction prompt
@@ -154,3 +156,21 @@ to continue.
   decisions and their reasons.
 </important_context>
 `
+
+// NewPrompt makes a prompt from a file's bytes as kimi-cli reads its own
+// prompt file: UTF-8 with universal newlines ("\r\n" and "\r" become "\n"),
+// nothing stripped. An empty or non-UTF-8 body is an error.
+func NewPrompt(data []byte, source PromptSource, origin string) (Prompt, error) {
+	if !utf8.Valid(data) {
+		return Prompt{}, Errorf(EInvalid, "prompt is not UTF-8 text").WithFixes("Save the prompt file as UTF-8.")
+	}
+	body := string(data)
+	if strings.IndexByte(body, '\r') >= 0 {
+		body = strings.ReplaceAll(body, "\r\n", "\n")
+		body = strings.ReplaceAll(body, "\r", "\n")
+	}
+	if strings.TrimSpace(body) == "" {
+		return Prompt{}, Errorf(EInvalid, "prompt is empty").WithFixes("Write the prompt text into the file, or leave the prompt setting unset to use the default.")
+	}
+	return Prompt{Body: body, Source: source, Origin: origin}, nil
+}

@@ -1,0 +1,151 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+
+	"kompact"
+	"kompact/kimicli"
+	"kompact/openai"
+)
+
+// defaultModel is the model named in a request when neither --model nor the
+// session's compaction_model says otherwise.
+const defaultModel = "kimi-k2-turbo-preview"
+
+// requestCommand prints the compaction request that would be sent.
+type requestCommand struct {
+	*env
+}
+
+// selection holds the flags that say what to compact; request and compact
+// share them.
+type selection struct {
+	maxPreserved int
+	instructions string
+	promptFile   string
+	start, end   string
+	upTo         string
+	model        string
+}
+
+func (s *selection) register(fs *flag.FlagSet) {
+	fs.IntVar(&s.maxPreserved, "max-preserved", kompact.DefaultMaxPreserved,
+		"trailing user/assistant messages kept verbatim when no end is given (<= 0: nothing is compacted)")
+	fs.StringVar(&s.instructions, "instructions", "", "custom focus appended to the prompt")
+	fs.StringVar(&s.promptFile, "prompt-file", "", "read the prompt body from this file")
+	fs.StringVar(&s.start, "start", "", "first message of the range: a message id, or #N for the N-th message")
+	fs.StringVar(&s.end, "end", "", "last message of the range, inclusive; compacts the range exactly, no preserved tail")
+	fs.StringVar(&s.upTo, "up-to", "", "compact exactly the prefix through this message (compact_up_to_here)")
+	fs.StringVar(&s.model, "model", "", "model to name in the request (default: the session's compaction_model, else "+defaultModel+")")
+}
+
+// options checks the flags and turns them into compaction options, resolving
+// the prompt.
+func (s *selection) options(e *env) (kompact.Options, error) {
+	opt := kompact.Options{
+		MaxPreserved: s.maxPreserved,
+		Instructions: s.instructions,
+		Start:        s.start,
+		End:          s.end,
+	}
+	if s.upTo != "" {
+		if s.end != "" || s.start != "" {
+			return opt, usagef("--up-to compacts the prefix through a message; it cannot be combined with --start or --end")
+		}
+		opt.End = s.upTo
+	}
+	var candidates []kompact.Prompt
+	if s.promptFile != "" {
+		p, err := kimicli.ReadPromptFile(s.promptFile)
+		if err != nil {
+			return opt, err
+		}
+		candidates = append(candidates, p)
+	} else {
+		f := &kimicli.Finder{Getenv: e.getenv}
+		p, err := f.FindPrompt()
+		if err != nil {
+			return opt, err
+		}
+		candidates = append(candidates, p)
+	}
+	opt.Prompt = kompact.ResolvePrompt(candidates...)
+	return opt, nil
+}
+
+func (s *selection) modelFor(sess *kompact.Session) string {
+	switch {
+	case s.model != "":
+		return s.model
+	case sess.CompactionModel != "":
+		return sess.CompactionModel
+	}
+	return defaultModel
+}
+
+// Run prints the chat-completions request body on stdout. With nothing to
+// compact it prints nothing there, says why on stderr and returns exitNoop.
+func (c *requestCommand) Run(_ context.Context, args []string) (int, error) {
+	fs := newFlagSet("request", "request [flags] SESSION.json (- reads stdin)", c.stderr)
+	var sel selection
+	sel.register(fs)
+	pos, err := parseFlags(fs, args)
+	if errors.Is(err, flag.ErrHelp) {
+		return exitOK, nil
+	}
+	if err != nil {
+		return exitUsage, err
+	}
+	if len(pos) != 1 {
+		fs.Usage()
+		return exitUsage, usagef("request takes exactly one session file (or - for stdin), got %d arguments", len(pos))
+	}
+	opt, err := sel.options(c.env)
+	if err != nil {
+		return statusOf(err), err
+	}
+	data, err := c.readInput(pos[0])
+	if err != nil {
+		return exitError, err
+	}
+	sess, err := kompact.DecodeSession(data)
+	if err != nil {
+		return exitError, fmt.Errorf("%s: %w", inputName(pos[0]), err)
+	}
+	fmt.Fprintln(c.stderr, opt.Prompt.Describe())
+	plan, err := kompact.Prepare(sess, opt)
+	if err != nil {
+		return exitError, err
+	}
+	if plan.Noop {
+		fmt.Fprintf(c.stderr, "nothing to compact: %s\n", plan.Reason)
+		return exitNoop, nil
+	}
+	fmt.Fprintf(c.stderr, "compacts messages %d-%d of %d; %d after them kept verbatim\n",
+		plan.Start+1, plan.End, len(sess.Messages), len(sess.Messages)-plan.End)
+	body := openai.RequestBody(sel.modelFor(sess), plan.RequestMessages())
+	if _, err := c.stdout.Write(append(body, '\n')); err != nil {
+		return exitError, fmt.Errorf("write request: %w", err)
+	}
+	return exitOK, nil
+}
+
+// statusOf maps an error to an exit status.
+func statusOf(err error) int {
+	var ue *usageError
+	if errors.As(err, &ue) {
+		return exitUsage
+	}
+	return exitError
+}
+
+// inputName names an input path in messages.
+func inputName(path string) string {
+	if path == "-" {
+		return "stdin"
+	}
+	return path
+}
