@@ -98,7 +98,7 @@ func (p *Plan) RequestMessages() []Message {
 }
 
 func noop(s *Session, reason string) *Plan {
-	return &Plan{Session: s, Noop: true, Reason: reason, Start: 0, End: 0}
+	return &Plan{Session: s, Noop: true, Reason: reason}
 }
 
 // Prepare selects what to compact in s and builds the compaction request, as
@@ -107,7 +107,7 @@ func noop(s *Session, reason string) *Plan {
 // when the options do not fit the session.
 func Prepare(s *Session, opt Options) (*Plan, error) {
 	msgs := s.Messages
-	start, end := 0, len(msgs)
+	start, end := 0, 0
 	if opt.Start != "" {
 		i, err := s.Locate(opt.Start)
 		if err != nil {

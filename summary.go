@@ -39,7 +39,9 @@ const (
 // Result is a successful compaction.
 type Result struct {
 	// Session is the compacted session: the kept messages, the summary
-	// message, then the preserved or unselected messages, unchanged.
+	// message, then the preserved or unselected messages, unchanged. It has
+	// its own message slice, but the messages share their parts with the
+	// input session: treat message contents as immutable.
 	Session *Session
 	// SummaryMessage is the user message that replaces the compacted range:
 	// SummaryPrefix, a newline, then the summary body, as one text part.

@@ -230,8 +230,9 @@ func (a *Accumulator) flush() {
 	a.curType = ""
 }
 
-// ToolCall adds a tool-call delta: index says which call it continues; id and
-// name are set on its first delta, args is appended.
+// ToolCall adds a tool-call delta: index says which call it continues. The id
+// replaces any earlier one; name and args fragments are appended (providers
+// send the id and the whole name on a call's first delta).
 func (a *Accumulator) ToolCall(index int, id, name, args string) {
 	for len(a.calls) <= index {
 		a.calls = append(a.calls, kompact.ToolCall{})
@@ -264,5 +265,9 @@ func (a *Accumulator) Answer() kompact.Answer {
 	case kompact.PartThink:
 		parts = append(parts[:len(parts):len(parts)], kompact.ThinkPart(a.cur.String()))
 	}
-	return kompact.Answer{Parts: parts, ToolCalls: a.calls, Usage: a.usage}
+	var calls []kompact.ToolCall
+	if a.calls != nil {
+		calls = append([]kompact.ToolCall(nil), a.calls...)
+	}
+	return kompact.Answer{Parts: parts, ToolCalls: calls, Usage: a.usage}
 }

@@ -8,22 +8,28 @@
 // encoding/json escapes more and so cannot produce it.
 package jsonwrite
 
-import "unicode/utf8"
+import (
+	"math/bits"
+	"unicode/utf8"
+)
 
 const (
 	lsb = 0x0101010101010101
 	msb = 0x8080808080808080
 )
 
-// plain reports whether all 8 bytes in x are ASCII that JSON writes as is:
-// no control character, no '"', no '\\' and nothing at or above 0x80.
-func plain(x uint64) bool {
+// stopMask returns a word whose lowest set bit is the high bit of the first
+// byte of x (little-endian) that the fast path cannot copy: a control
+// character, '"', '\\', or a byte at or above 0x80 (which starts or continues
+// a multi-byte sequence to validate). It is zero when there is none. Higher
+// set bits may be false positives; only the lowest is exact.
+func stopMask(x uint64) uint64 {
 	lt := (x - lsb*0x20) & ^x // high bit set where a byte is < 0x20
 	q := x ^ (lsb * '"')
 	b := x ^ (lsb * '\\')
 	zq := (q - lsb) & ^q // high bit set where a byte is '"'
 	zb := (b - lsb) & ^b // high bit set where a byte is '\\'
-	return (lt|zq|zb|x)&msb == 0
+	return (lt | zq | zb | x) & msb
 }
 
 // load8 reads s[i:i+8] as a little-endian word.
@@ -35,56 +41,91 @@ func load8(s string, i int) uint64 {
 
 const hex = "0123456789abcdef"
 
-// AppendString appends s as a quoted JSON string. s must be valid UTF-8;
-// invalid bytes are replaced by U+FFFD, as a JSON decoder would have done.
+// AppendString appends s as a quoted JSON string. Invalid UTF-8 bytes are
+// replaced by U+FFFD, as a JSON decoder would have done.
 func AppendString(dst []byte, s string) []byte {
 	dst = append(dst, '"')
-	start := 0
-	i := 0
+	start, i := 0, 0
 	for i < len(s) {
-		if i+8 <= len(s) && plain(load8(s, i)) {
+		for i+8 <= len(s) {
+			m := stopMask(load8(s, i))
+			if m != 0 {
+				i += bits.TrailingZeros64(m) >> 3
+				break
+			}
 			i += 8
-			continue
+		}
+		if i+8 > len(s) {
+			for i < len(s) && s[i] < 0x80 && !mustEscape(s[i]) {
+				i++
+			}
+			if i >= len(s) {
+				break
+			}
 		}
 		c := s[i]
 		if c >= 0x80 {
-			r, size := utf8.DecodeRuneInString(s[i:])
-			if r == utf8.RuneError && size == 1 {
-				dst = append(dst, s[start:i]...)
-				dst = append(dst, "\uFFFD"...)
-				i++
-				start = i
+			if n := validSeq(s, i); n > 0 {
+				i += n
 				continue
 			}
-			i += size
-			continue
-		}
-		if c >= 0x20 && c != '"' && c != '\\' {
+			dst = append(dst, s[start:i]...)
+			dst = append(dst, "\uFFFD"...)
 			i++
+			start = i
 			continue
 		}
 		dst = append(dst, s[start:i]...)
-		switch c {
-		case '"':
-			dst = append(dst, '\\', '"')
-		case '\\':
-			dst = append(dst, '\\', '\\')
-		case '\n':
-			dst = append(dst, '\\', 'n')
-		case '\r':
-			dst = append(dst, '\\', 'r')
-		case '\t':
-			dst = append(dst, '\\', 't')
-		case '\b':
-			dst = append(dst, '\\', 'b')
-		case '\f':
-			dst = append(dst, '\\', 'f')
-		default:
-			dst = append(dst, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xF])
-		}
+		dst = appendEscape(dst, c)
 		i++
 		start = i
 	}
 	dst = append(dst, s[start:]...)
 	return append(dst, '"')
+}
+
+func mustEscape(c byte) bool { return c < 0x20 || c == '"' || c == '\\' }
+
+func appendEscape(dst []byte, c byte) []byte {
+	switch c {
+	case '"':
+		return append(dst, '\\', '"')
+	case '\\':
+		return append(dst, '\\', '\\')
+	case '\n':
+		return append(dst, '\\', 'n')
+	case '\r':
+		return append(dst, '\\', 'r')
+	case '\t':
+		return append(dst, '\\', 't')
+	case '\b':
+		return append(dst, '\\', 'b')
+	case '\f':
+		return append(dst, '\\', 'f')
+	}
+	return append(dst, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xF])
+}
+
+// validSeq returns the length of the valid UTF-8 sequence starting at s[i],
+// or 0 when the bytes there are not valid UTF-8. The two- and three-byte
+// forms, the common ones in text, are checked inline.
+func validSeq(s string, i int) int {
+	c := s[i]
+	switch {
+	case c >= 0xC2 && c < 0xE0:
+		if i+1 < len(s) && s[i+1]&0xC0 == 0x80 {
+			return 2
+		}
+		return 0
+	case c >= 0xE1 && c < 0xF0 && c != 0xED:
+		if i+2 < len(s) && s[i+1]&0xC0 == 0x80 && s[i+2]&0xC0 == 0x80 {
+			return 3
+		}
+		return 0
+	}
+	r, size := utf8.DecodeRuneInString(s[i:])
+	if r == utf8.RuneError && size == 1 {
+		return 0
+	}
+	return size
 }

@@ -86,10 +86,8 @@ func (v *Vector) InputJSON() []byte {
 	return b
 }
 
-// SharedDir returns the shared reference folder, or skips (fails under
-// CI=true) when it is absent.
-func SharedDir(t testing.TB) string {
-	t.Helper()
+// FindShared returns the shared reference folder and whether it exists.
+func FindShared() (string, bool) {
 	dir := os.Getenv("KOMPACT_SHARED")
 	if dir == "" {
 		root, err := moduleRoot()
@@ -97,7 +95,39 @@ func SharedDir(t testing.TB) string {
 			dir = filepath.Join(root, "..", "shared")
 		}
 	}
-	if st, err := os.Stat(filepath.Join(dir, "kimi-parity", "vectors")); dir == "" || err != nil || !st.IsDir() {
+	st, err := os.Stat(filepath.Join(dir, "kimi-parity", "vectors"))
+	return dir, dir != "" && err == nil && st.IsDir()
+}
+
+// Inputs returns the input session documents of all vectors, or nil when
+// the shared folder is absent. Fuzz tests seed their corpus with them.
+func Inputs() [][]byte {
+	dir, ok := FindShared()
+	if !ok {
+		return nil
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, "kimi-parity", "vectors", "*.json"))
+	sort.Strings(files)
+	var out [][]byte
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			continue
+		}
+		var v Vector
+		if json.Unmarshal(data, &v) == nil {
+			out = append(out, v.InputJSON())
+		}
+	}
+	return out
+}
+
+// SharedDir returns the shared reference folder, or skips (fails under
+// CI=true) when it is absent.
+func SharedDir(t testing.TB) string {
+	t.Helper()
+	dir, ok := FindShared()
+	if !ok {
 		if os.Getenv("CI") == "true" {
 			t.Fatalf("shared reference material not found (looked in %q); CI=true requires it: put ../shared beside the checkout or set KOMPACT_SHARED", dir)
 		}

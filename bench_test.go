@@ -1,0 +1,127 @@
+package kompact_test
+
+import (
+	"math/rand/v2"
+	"strconv"
+	"strings"
+	"testing"
+
+	"kompact"
+	"kompact/openai"
+)
+
+// benchSession builds a coding session of n messages with about 2 KB of text
+// each: user questions, assistant answers with thinking and tool calls, tool
+// results with text and structured payloads, and some media. It returns the
+// session and its total text bytes.
+func benchSession(n int) (*kompact.Session, int64) {
+	r := rand.New(rand.NewPCG(1, 2))
+	words := []string{"func", "return", "err", "nil", "the", "session", "compaction", "message", "\"quoted\"",
+		"path/to/file.go", "x := 42", "if", "for", "range", "{", "}", "\n", "\t", "résumé", "数据", "→", "<tag>", "&&"}
+	text := func(size int) string {
+		var b strings.Builder
+		for b.Len() < size {
+			b.WriteString(words[r.IntN(len(words))])
+			b.WriteByte(' ')
+		}
+		return b.String()
+	}
+	s := &kompact.Session{ID: "bench", Messages: make([]kompact.Message, 0, n)}
+	var total int64
+	id := "img"
+	for i := 0; len(s.Messages) < n; i++ {
+		var m kompact.Message
+		switch i % 4 {
+		case 0:
+			m = kompact.Message{Role: kompact.RoleUser, Content: []kompact.Part{kompact.TextPart(text(1500)), kompact.TextPart(text(500))}}
+			if i%40 == 0 {
+				m.Content = append(m.Content, kompact.Part{Type: kompact.PartImage, URL: "https://example.com/" + strconv.Itoa(i) + ".png", MediaID: &id})
+			}
+		case 1:
+			args := `{"path":"file` + strconv.Itoa(i) + `.go"}`
+			m = kompact.Message{Role: kompact.RoleAssistant,
+				Content:   []kompact.Part{kompact.ThinkPart(text(300)), kompact.TextPart(text(1700))},
+				ToolCalls: []kompact.ToolCall{{ID: "c" + strconv.Itoa(i), Name: "ReadFile", Arguments: &args}}}
+		case 2:
+			m = kompact.Message{Role: kompact.RoleTool, ToolCallID: "c" + strconv.Itoa(i-1), HasToolCallID: true,
+				Content: []kompact.Part{kompact.TextPart(text(2000)), {Type: kompact.PartData, Data: []byte(`{"asset_ref":"A-` + strconv.Itoa(i) + `"}`)}}}
+		case 3:
+			m = kompact.Message{Role: kompact.RoleAssistant, Content: []kompact.Part{kompact.TextPart(text(2000))}}
+		}
+		for _, p := range m.Content {
+			if p.Type == kompact.PartText {
+				total += int64(len(p.Text))
+			}
+		}
+		s.Messages = append(s.Messages, m)
+	}
+	return s, total
+}
+
+var sizes = []struct {
+	name string
+	n    int
+}{{"1k", 1000}, {"10k", 10000}, {"100k", 100000}}
+
+// BenchmarkPrepare measures selecting the range and building the synthetic
+// request message. MB/s is input text per second.
+func BenchmarkPrepare(b *testing.B) {
+	for _, sz := range sizes {
+		s, total := benchSession(sz.n)
+		opt := kompact.Options{MaxPreserved: kompact.DefaultMaxPreserved}
+		b.Run(sz.name, func(b *testing.B) {
+			b.SetBytes(total)
+			b.ReportAllocs()
+			for b.Loop() {
+				p, err := kompact.Prepare(s, opt)
+				if err != nil || p.Noop {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkRequestBody measures Prepare plus encoding the chat-completions
+// request body, the bytes that go on the wire.
+func BenchmarkRequestBody(b *testing.B) {
+	for _, sz := range sizes {
+		s, total := benchSession(sz.n)
+		opt := kompact.Options{MaxPreserved: kompact.DefaultMaxPreserved}
+		b.Run(sz.name, func(b *testing.B) {
+			b.SetBytes(total)
+			b.ReportAllocs()
+			for b.Loop() {
+				p, err := kompact.Prepare(s, opt)
+				if err != nil {
+					b.Fatal(err)
+				}
+				body := openai.RequestBody("m", p.RequestMessages())
+				if len(body) < int(total) {
+					b.Fatal("short body")
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkApply measures building the compacted session from an answer.
+func BenchmarkApply(b *testing.B) {
+	for _, sz := range sizes {
+		s, total := benchSession(sz.n)
+		p, err := kompact.Prepare(s, kompact.Options{MaxPreserved: kompact.DefaultMaxPreserved})
+		if err != nil {
+			b.Fatal(err)
+		}
+		a := answer(strings.Repeat("<current_focus>x</current_focus>\n", 100))
+		b.Run(sz.name, func(b *testing.B) {
+			b.SetBytes(total)
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := p.Apply(a); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,45 @@
+package kompact_test
+
+import (
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+// TestCoreDependencies keeps the root package pure: standard library only, no
+// file system, network or database access.
+func TestCoreDependencies(t *testing.T) {
+	out, err := exec.Command("go", "list", "-f", `{{join .Imports "\n"}}`, "kompact").Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	direct := strings.Fields(string(out))
+	for _, imp := range direct {
+		switch {
+		case imp == "os", strings.HasPrefix(imp, "os/"), imp == "io/fs", imp == "syscall",
+			imp == "net", strings.HasPrefix(imp, "net/"), strings.HasPrefix(imp, "database/"):
+			t.Errorf("the core package imports %s; keep I/O in a sub-package", imp)
+		}
+	}
+	out, err = exec.Command("go", "list", "-deps", "-f", `{{if not .Standard}}{{.ImportPath}}{{end}}`, "kompact").Output()
+	if err != nil {
+		t.Fatalf("go list -deps: %v", err)
+	}
+	for _, dep := range strings.Fields(string(out)) {
+		if dep != "kompact" && !strings.HasPrefix(dep, "kompact/internal/") {
+			t.Errorf("the core package depends on %s; it may use only the standard library and kompact/internal", dep)
+		}
+	}
+	out, err = exec.Command("go", "list", "-deps", "kompact").Output()
+	if err != nil {
+		t.Fatalf("go list -deps: %v", err)
+	}
+	for _, dep := range strings.Fields(string(out)) {
+		if dep == "net/http" || dep == "database/sql" || dep == "net" || dep == "os/exec" {
+			t.Errorf("the core package depends on %s, even if indirectly", dep)
+		}
+	}
+	if len(direct) > 12 {
+		t.Errorf("the core package imports %d packages (%v); keep the list short", len(direct), direct)
+	}
+}

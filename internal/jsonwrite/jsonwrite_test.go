@@ -1,0 +1,345 @@
+package jsonwrite
+
+import (
+	"encoding/json"
+	"math/rand/v2"
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+// refAppendString is a slow, obviously correct version of AppendString: it
+// looks at one code point at a time, with no 8-byte fast path.
+func refAppendString(dst []byte, s string) []byte {
+	dst = append(dst, '"')
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && size == 1:
+			dst = append(dst, "\uFFFD"...)
+		case r == '"':
+			dst = append(dst, `\"`...)
+		case r == '\\':
+			dst = append(dst, `\\`...)
+		case r == '\n':
+			dst = append(dst, `\n`...)
+		case r == '\r':
+			dst = append(dst, `\r`...)
+		case r == '\t':
+			dst = append(dst, `\t`...)
+		case r == '\b':
+			dst = append(dst, `\b`...)
+		case r == '\f':
+			dst = append(dst, `\f`...)
+		case r < 0x20:
+			dst = append(dst, '\\', 'u', '0', '0', "0123456789abcdef"[r>>4], "0123456789abcdef"[r&0xF])
+		default:
+			dst = append(dst, s[i:i+size]...)
+		}
+		i += size
+	}
+	return append(dst, '"')
+}
+
+func TestAppendStringExact(t *testing.T) {
+	tests := []struct {
+		name string
+		in   string
+		want string
+	}{
+		{"empty", "", `""`},
+		{"plain", "hello", `"hello"`},
+		{"plain 8", "abcdefgh", `"abcdefgh"`},
+		{"plain 16", "abcdefghijklmnop", `"abcdefghijklmnop"`},
+		{"quote", `"`, `"\""`},
+		{"quotes around", `say "hi"`, `"say \"hi\""`},
+		{"backslash", `\`, `"\\"`},
+		{"backslash path", `C:\dir\file`, `"C:\\dir\\file"`},
+		{"escaped escape", `\n`, `"\\n"`},
+		{"newline", "\n", `"\n"`},
+		{"carriage return", "\r", `"\r"`},
+		{"crlf", "a\r\nb", `"a\r\nb"`},
+		{"tab", "\t", `"\t"`},
+		{"backspace", "\b", `"\b"`},
+		{"form feed", "\f", `"\f"`},
+		{"nul", "\x00", `"\u0000"`},
+		{"soh", "\x01", `"\u0001"`},
+		{"bell", "\x07", `"\u0007"`},
+		{"vertical tab", "\x0b", `"\u000b"`},
+		{"shift out", "\x0e", `"\u000e"`},
+		{"escape", "\x1b", `"\u001b"`},
+		{"unit separator", "\x1f", `"\u001f"`},
+		{"space", " ", `" "`},
+		{"del literal", "\x7f", "\"\x7f\""},
+		{"html literal", "<a href=\"x\">&amp;</a>", `"<a href=\"x\">&amp;</a>"`},
+		{"lt gt amp", "<>&", `"<>&"`},
+		{"slash literal", "a/b", `"a/b"`},
+		{"line separator literal", "\u2028", "\"\u2028\""},
+		{"paragraph separator literal", "\u2029", "\"\u2029\""},
+		{"separators in text", "a\u2028b\u2029c", "\"a\u2028b\u2029c\""},
+		{"latin-1", "café", `"café"`},
+		{"cjk", "日本語のテキスト", `"日本語のテキスト"`},
+		{"emoji", "🚀", `"🚀"`},
+		{"emoji zwj", "👩‍💻 done", `"👩‍💻 done"`},
+		{"replacement char literal", "\uFFFD", "\"\uFFFD\""},
+		{"max rune", "\U0010FFFF", "\"\U0010FFFF\""},
+		{"invalid byte", "\xff", "\"\uFFFD\""},
+		{"invalid byte in text", "a\xffb", "\"a\uFFFDb\""},
+		{"lone continuation", "\x80", "\"\uFFFD\""},
+		{"truncated sequence", "\xe2\x82", "\"\uFFFD\uFFFD\""},
+		{"truncated at end", "abc\xf0\x9f\x9a", "\"abc\uFFFD\uFFFD\uFFFD\""},
+		{"overlong slash", "\xc0\xaf", "\"\uFFFD\uFFFD\""},
+		{"utf-8 surrogate", "\xed\xa0\x80", "\"\uFFFD\uFFFD\uFFFD\""},
+		{"invalid in long ascii", "abcdefgh\xffijklmnop", "\"abcdefgh\uFFFDijklmnop\""},
+		{"mixed", "x\x00\"\\\n\x1f\x7f<é🚀\u2028", "\"x\\u0000\\\"\\\\\\n\\u001f\x7f<é🚀\u2028\""},
+		{"all escapes", "\"\\\n\r\t\b\f", `"\"\\\n\r\t\b\f"`},
+		{"high bit after 7 ascii", "abcdefgé", `"abcdefgé"`},
+		{"quote at byte 8", "abcdefgh\"", `"abcdefgh\""`},
+		{"quote at byte 7", "abcdefg\"h", `"abcdefg\"h"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := string(AppendString(nil, tt.in))
+			if got != tt.want {
+				t.Errorf("AppendString(%q)\n got %q\nwant %q", tt.in, got, tt.want)
+			}
+			if !json.Valid([]byte(got)) {
+				t.Errorf("AppendString(%q) = %q is not valid JSON", tt.in, got)
+			}
+		})
+	}
+}
+
+// TestAppendStringControlTable checks every ASCII byte on its own against
+// the dialect: seven short escapes, \u00xx in lowercase hex for the other
+// control characters, everything else literal.
+func TestAppendStringControlTable(t *testing.T) {
+	short := map[byte]string{'"': `\"`, '\\': `\\`, '\n': `\n`, '\r': `\r`, '\t': `\t`, '\b': `\b`, '\f': `\f`}
+	const hexdigits = "0123456789abcdef"
+	for c := 0; c < 0x80; c++ {
+		b := byte(c)
+		var want string
+		switch {
+		case short[b] != "":
+			want = short[b]
+		case b < 0x20:
+			want = `\u00` + string(hexdigits[b>>4]) + string(hexdigits[b&0xF])
+		default:
+			want = string(rune(b))
+		}
+		want = `"` + want + `"`
+		if got := string(AppendString(nil, string([]byte{b}))); got != want {
+			t.Errorf("byte %#02x: got %q, want %q", b, got, want)
+		}
+	}
+}
+
+// TestAppendStringEveryOffset puts each byte that needs attention at every
+// offset of ASCII strings of length 1 to 20, so that it falls inside, at
+// the edges of and after the 8-byte words the fast path reads.
+func TestAppendStringEveryOffset(t *testing.T) {
+	specials := []struct {
+		in, out string
+	}{
+		{`"`, `\"`},
+		{`\`, `\\`},
+		{"\n", `\n`},
+		{"\r", `\r`},
+		{"\t", `\t`},
+		{"\b", `\b`},
+		{"\f", `\f`},
+		{"\x00", `\u0000`},
+		{"\x01", `\u0001`},
+		{"\x1f", `\u001f`},
+		{"\x7f", "\x7f"},
+		{"<", "<"},
+		{"é", "é"},
+		{"🚀", "🚀"},
+		{"\u2028", "\u2028"},
+		{"\xff", "\uFFFD"},
+		{"\x80", "\uFFFD"},
+	}
+	const fill = "abcdefghijklmnopqrstuvwxyz"
+	for n := 0; n <= 20; n++ {
+		base := fill[:n]
+		if got, want := string(AppendString(nil, base)), `"`+base+`"`; got != want {
+			t.Errorf("len %d plain: got %q, want %q", n, got, want)
+		}
+		for _, sp := range specials {
+			for off := 0; off <= n; off++ {
+				in := base[:off] + sp.in + base[off:]
+				want := `"` + base[:off] + sp.out + base[off:] + `"`
+				if got := string(AppendString(nil, in)); got != want {
+					t.Errorf("len %d, %q at offset %d: got %q, want %q", n, sp.in, off, got, want)
+				}
+			}
+		}
+	}
+}
+
+// TestAppendStringAllBytesAllOffsets compares every byte value, alone and
+// doubled, at every offset of a 24-byte string with the reference encoder.
+func TestAppendStringAllBytesAllOffsets(t *testing.T) {
+	base := []byte("The quick brown fox jump")
+	for c := 0; c < 256; c++ {
+		for off := 0; off < len(base); off++ {
+			for width := 1; width <= 2 && off+width <= len(base); width++ {
+				b := append([]byte(nil), base...)
+				for k := 0; k < width; k++ {
+					b[off+k] = byte(c)
+				}
+				s := string(b)
+				if got, want := string(AppendString(nil, s)), string(refAppendString(nil, s)); got != want {
+					t.Fatalf("byte %#02x x%d at offset %d: got %q, want %q", c, width, off, got, want)
+				}
+			}
+		}
+	}
+}
+
+func TestAppendStringAppendsToDst(t *testing.T) {
+	dst := []byte(`{"k":`)
+	got := AppendString(dst, "v\n")
+	if string(got) != `{"k":"v\n"` {
+		t.Fatalf("got %q", got)
+	}
+	// A prefix with spare capacity must be kept and not overwritten.
+	buf := make([]byte, 3, 64)
+	copy(buf, "abc")
+	got = AppendString(buf, "x\"y")
+	if string(got) != `abc"x\"y"` {
+		t.Fatalf("got %q", got)
+	}
+}
+
+// randomString returns a string made of pieces chosen to hit every branch:
+// plain ASCII runs, escapes, control characters, multi-byte and astral
+// runes, and the code points encoding/json would escape.
+func randomString(r *rand.Rand, invalid bool) string {
+	pieces := []string{
+		"a", "Z", " ", "0", "abcdefgh", "hello, world ", "<", ">", "&", "/", "\x7f",
+		`"`, `\`, "\n", "\r", "\t", "\b", "\f", "\x00", "\x01", "\x1b", "\x1f",
+		"é", "ß", "日本", "한", "🚀", "👩‍💻", "\u2028", "\u2029", "\uFFFD", "\U0010FFFF", "\u00a0",
+	}
+	if invalid {
+		pieces = append(pieces, "\xff", "\x80", "\xc3", "\xe2\x82", "\xed\xa0\x80", "\xf0\x9f\x9a")
+	}
+	n := r.IntN(40)
+	var b strings.Builder
+	for i := 0; i < n; i++ {
+		if r.IntN(8) == 0 {
+			// A random code point from the whole range.
+			cp := rune(r.IntN(0x110000))
+			if !utf8.ValidRune(cp) {
+				cp = 'x'
+			}
+			b.WriteRune(cp)
+			continue
+		}
+		b.WriteString(pieces[r.IntN(len(pieces))])
+	}
+	return b.String()
+}
+
+// TestAppendStringRoundTrip: decoding the output with encoding/json gives
+// back the input exactly, for valid UTF-8.
+func TestAppendStringRoundTrip(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	for i := 0; i < 20000; i++ {
+		s := randomString(r, false)
+		if !utf8.ValidString(s) {
+			t.Fatalf("generator made invalid UTF-8: %q", s)
+		}
+		out := AppendString(nil, s)
+		var back string
+		if err := json.Unmarshal(out, &back); err != nil {
+			t.Fatalf("%q -> %q: %v", s, out, err)
+		}
+		if back != s {
+			t.Fatalf("round trip of %q gave %q (via %q)", s, back, out)
+		}
+		if want := refAppendString(nil, s); string(out) != string(want) {
+			t.Fatalf("%q: got %q, reference %q", s, out, want)
+		}
+	}
+}
+
+// TestAppendStringInvalidUTF8Random: for input with invalid bytes the output
+// is valid UTF-8 JSON and decodes to what encoding/json makes of the input.
+func TestAppendStringInvalidUTF8Random(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	for i := 0; i < 20000; i++ {
+		s := randomString(r, true)
+		checkAnyInput(t, s)
+	}
+}
+
+func checkAnyInput(t *testing.T, s string) {
+	t.Helper()
+	out := AppendString(nil, s)
+	if !utf8.Valid(out) {
+		t.Fatalf("%q: output %q is not valid UTF-8", s, out)
+	}
+	if !json.Valid(out) {
+		t.Fatalf("%q: output %q is not valid JSON", s, out)
+	}
+	if want := refAppendString(nil, s); string(out) != string(want) {
+		t.Fatalf("%q: got %q, reference %q", s, out, want)
+	}
+	var back string
+	if err := json.Unmarshal(out, &back); err != nil {
+		t.Fatalf("%q -> %q: %v", s, out, err)
+	}
+	if utf8.ValidString(s) {
+		if back != s {
+			t.Fatalf("round trip of %q gave %q", s, back)
+		}
+		return
+	}
+	// encoding/json replaces each invalid byte with U+FFFD, as AppendString
+	// does.
+	std, _ := json.Marshal(s)
+	var stdBack string
+	if err := json.Unmarshal(std, &stdBack); err != nil {
+		t.Fatal(err)
+	}
+	if back != stdBack {
+		t.Fatalf("%q decodes to %q, encoding/json gives %q", s, back, stdBack)
+	}
+}
+
+func FuzzAppendString(f *testing.F) {
+	for _, s := range []string{
+		"", "hello", "abcdefgh", "abcdefg\"", "a\\b", "\x00\x1f\x7f", "\n\r\t\b\f",
+		"<>&", "\u2028\u2029", "é🚀日本", "\xff", "abc\xe2\x82", "\xed\xa0\x80", "abcdefgh\x80ijklmnop",
+		strings.Repeat("x", 31) + "\"",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		checkAnyInput(t, s)
+	})
+}
+
+func BenchmarkAppendString(b *testing.B) {
+	ascii := strings.Repeat("The quick brown fox jumps over the lazy dog; func main() { return x } ", 30)[:2048]
+	cjk := strings.Repeat("日本語のテキストを圧縮します。会話の要約、コードの状態、環境。", 24)
+	mixed := strings.Repeat("line \"one\"\tand\\two\n", 108)
+	for _, bc := range []struct {
+		name string
+		s    string
+	}{
+		{"ascii", ascii},
+		{"cjk", cjk},
+		{"escapes", mixed},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			buf := make([]byte, 0, 2*len(bc.s)+2)
+			b.SetBytes(int64(len(bc.s)))
+			b.ReportAllocs()
+			for b.Loop() {
+				buf = AppendString(buf[:0], bc.s)
+			}
+		})
+	}
+}
