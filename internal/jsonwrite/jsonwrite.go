@@ -65,8 +65,16 @@ func AppendString(dst []byte, s string) []byte {
 		}
 		c := s[i]
 		if c >= 0x80 {
-			if n := validSeq(s, i); n > 0 {
+			// Stay here through a run of non-ASCII text (CJK, emoji, ...).
+			n := validSeq(s, i)
+			for n > 0 {
 				i += n
+				if i >= len(s) || s[i] < 0x80 {
+					break
+				}
+				n = validSeq(s, i)
+			}
+			if n > 0 {
 				continue
 			}
 			dst = append(dst, s[start:i]...)
