@@ -96,7 +96,7 @@ func BenchmarkRequestBody(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				body := openai.RequestBody("m", p.RequestMessages())
+				body, _ := openai.RequestBody("m", p.RequestMessages(), nil)
 				if len(body) < int(total) {
 					b.Fatal("short body")
 				}

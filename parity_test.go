@@ -116,7 +116,7 @@ func TestKimiParityVectors(t *testing.T) {
 			mustJSON(t, "prepare.compact_message", reqMsg, v.Expected.Prepare.CompactMessage)
 
 			// The request body's messages, in the Kimi provider's wire form.
-			body := openai.RequestBody(v.Expected.LLMRequest.Model, plan.RequestMessages())
+			body, _ := openai.RequestBody(v.Expected.LLMRequest.Model, plan.RequestMessages(), nil)
 			var sent struct {
 				Model    string          `json:"model"`
 				Messages json.RawMessage `json:"messages"`

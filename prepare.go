@@ -61,6 +61,30 @@ type Plan struct {
 	Prompt  Prompt
 	// Explicit is true when the range had an explicit end.
 	Explicit bool
+	// Dropped counts the oldest compacted messages left out of Request (see
+	// DropOldest). They are still replaced by the summary.
+	Dropped      int
+	instructions string
+}
+
+// DropOldest returns a copy of p whose request leaves out the oldest quarter
+// (at least one) of the messages the request still shows, for a provider
+// whose context window the request exceeds. The range replaced by the
+// summary does not change. It returns nil when the request shows a single
+// message and cannot shrink further.
+func (p *Plan) DropOldest() *Plan {
+	shown := p.End - p.Start - p.Dropped
+	if p.Noop || shown <= 1 {
+		return nil
+	}
+	n := shown / 4
+	if n < 1 {
+		n = 1
+	}
+	q := *p
+	q.Dropped += n
+	q.Request = buildRequest(p.Session.Messages[p.Start+q.Dropped:p.End], p.Prompt.Body, p.instructions)
+	return &q
 }
 
 // Compacted returns the messages the summary replaces.
@@ -167,6 +191,11 @@ func Prepare(s *Session, opt Options) (*Plan, error) {
 		KeepSystem: start == 0 && msgs[0].Role == RoleSystem,
 		Prompt:     prompt,
 		Explicit:   explicit,
+
+		instructions: opt.Instructions,
+	}
+	if err := checkToolPairs(s, start, end); err != nil {
+		return nil, err
 	}
 	p.Request = buildRequest(msgs[start:end], prompt.Body, opt.Instructions)
 	return p, nil
@@ -225,4 +254,63 @@ func digits(n int) int {
 		d++
 	}
 	return d
+}
+
+// checkToolPairs refuses a selection whose edges separate an assistant tool
+// call from its results: the next LLM call on such a session would be
+// rejected. It names the message to choose instead.
+func checkToolPairs(s *Session, start, end int) error {
+	msgs := s.Messages
+	// Where is each tool call made?
+	callAt := make(map[string]int)
+	for i := range msgs {
+		for _, c := range msgs[i].ToolCalls {
+			if c.ID != "" {
+				callAt[c.ID] = i
+			}
+		}
+	}
+	if len(callAt) == 0 {
+		return nil
+	}
+	for _, cut := range []int{start, end} {
+		if cut <= 0 || cut >= len(msgs) {
+			continue
+		}
+		// A result at or after the cut whose call is before it.
+		for i := cut; i < len(msgs); i++ {
+			if msgs[i].Role != RoleTool {
+				continue
+			}
+			at, ok := callAt[msgs[i].ToolCallID]
+			if !ok || at >= cut {
+				continue
+			}
+			last := i
+			for j := i + 1; j < len(msgs); j++ {
+				if msgs[j].Role == RoleTool {
+					if a, ok := callAt[msgs[j].ToolCallID]; ok && a == at {
+						last = j
+					}
+				}
+			}
+			if cut == start {
+				return Errorf(EInvalid, "the range starts at %s, but %s holds the tool call that %s answers; the call would be kept without its result",
+					s.name(cut), s.name(at), s.name(i)).
+					WithFixes("Start the range at " + s.name(at) + " instead, or after " + s.name(last) + ".")
+			}
+			return Errorf(EInvalid, "the range ends at %s, but %s answers the tool call in %s; the result would be kept without its call",
+				s.name(cut-1), s.name(i), s.name(at)).
+				WithFixes("End the range at " + s.name(last) + " instead, or before " + s.name(at) + ".")
+		}
+	}
+	return nil
+}
+
+// name names message i for people: its id, or #N.
+func (s *Session) name(i int) string {
+	if id := s.Messages[i].ID; id != "" {
+		return "message " + strconv.Quote(id)
+	}
+	return "message #" + strconv.Itoa(i+1)
 }

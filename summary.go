@@ -69,6 +69,9 @@ type Result struct {
 	// its text code points) before and after compaction.
 	TokensBefore, TokensAfter int
 	Prompt                    Prompt
+	// Dropped counts the oldest messages of the range that were left out of
+	// the request to fit the model's context window.
+	Dropped int
 }
 
 // CheckAnswer returns the error kimi-cli raises for an answer that carries no

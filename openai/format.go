@@ -4,6 +4,7 @@
 package openai
 
 import (
+	"encoding/json"
 	"strings"
 	"unicode/utf8"
 
@@ -148,10 +149,12 @@ func AppendWireMessages(dst []byte, msgs []kompact.Message) []byte {
 }
 
 // RequestBody returns the JSON body of a streaming chat-completions request
-// for msgs: "model", "messages", "stream" and "stream_options", and no
-// "tools" or "tool_choice". A compaction request never carries tools.
-func RequestBody(model string, msgs []kompact.Message) []byte {
-	n := 128 + len(model)
+// for msgs: "model", "messages", the extra fields (sorted by name, encoded
+// with encoding/json), "stream" and "stream_options". It never writes
+// "tools", "tool_choice" or the other tool fields, whatever fields holds: a
+// compaction request never carries tools.
+func RequestBody(model string, msgs []kompact.Message, fields map[string]any) ([]byte, error) {
+	n := 256 + len(model)
 	for i := range msgs {
 		for j := range msgs[i].Content {
 			n += len(msgs[i].Content[j].Text) + 32
@@ -162,8 +165,27 @@ func RequestBody(model string, msgs []kompact.Message) []byte {
 	dst = jsonwrite.AppendString(dst, model)
 	dst = append(dst, `,"messages":`...)
 	dst = AppendWireMessages(dst, msgs)
+	for _, k := range kompact.SortedFieldNames(fields) {
+		if bodyKeys[k] {
+			continue
+		}
+		v, err := json.Marshal(fields[k])
+		if err != nil {
+			return nil, kompact.Errorf(kompact.EInvalid, "request setting %q cannot be sent as JSON: %v", k, err)
+		}
+		dst = append(dst, ',')
+		dst = jsonwrite.AppendString(dst, k)
+		dst = append(dst, ':')
+		dst = append(dst, v...)
+	}
 	dst = append(dst, `,"stream":true,"stream_options":{"include_usage":true}}`...)
-	return dst
+	return dst, nil
+}
+
+// bodyKeys are the body fields RequestBody writes itself or never writes.
+var bodyKeys = map[string]bool{
+	"model": true, "messages": true, "stream": true, "stream_options": true, "n": true,
+	"tools": true, "tool_choice": true, "parallel_tool_calls": true, "functions": true, "function_call": true,
 }
 
 // UsageFrom maps a chat-completions usage report to kompact's Usage as

@@ -296,7 +296,10 @@ func TestRequestBody(t *testing.T) {
 		{Role: kompact.RoleSystem, Content: []kompact.Part{kompact.TextPart("You are helpful.")}},
 		{Role: kompact.RoleUser, Content: []kompact.Part{kompact.TextPart("history"), kompact.TextPart("compact it")}},
 	}
-	body := openai.RequestBody("kimi-k2 \"test\"", msgs)
+	body, err := openai.RequestBody("kimi-k2 \"test\"", msgs, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
 	var obj map[string]json.RawMessage
 	if err := json.Unmarshal(body, &obj); err != nil {
 		t.Fatalf("not JSON: %v\n%s", err, body)
@@ -323,8 +326,28 @@ func TestRequestBody(t *testing.T) {
 }
 
 func TestRequestBodyEmpty(t *testing.T) {
-	jsonEqual(t, openai.RequestBody("", nil),
-		`{"model":"","messages":[],"stream":true,"stream_options":{"include_usage":true}}`)
+	body, _ := openai.RequestBody("", nil, nil)
+	jsonEqual(t, body, `{"model":"","messages":[],"stream":true,"stream_options":{"include_usage":true}}`)
+}
+
+// TestKCP004RequestBodyNeverCarriesTools: whatever the merged settings say,
+// the body has no tool fields, and the other settings are sent.
+func TestKCP004RequestBodyNeverCarriesTools(t *testing.T) {
+	fields := map[string]any{
+		"temperature": 0.3, "max_tokens": 4096, "top_p": 0.9,
+		"thinking": map[string]any{"type": "enabled"},
+		"tools":     []any{map[string]any{"type": "function"}}, "tool_choice": "auto",
+		"parallel_tool_calls": true, "functions": []any{}, "function_call": "auto",
+		"stream": false, "messages": "x", "model": "other", "n": 3,
+	}
+	body, err := openai.RequestBody("m", nil, fields)
+	if err != nil {
+		t.Fatal(err)
+	}
+	jsonEqual(t, body, `{"model":"m","messages":[],"max_tokens":4096,"temperature":0.3,"thinking":{"type":"enabled"},"top_p":0.9,"stream":true,"stream_options":{"include_usage":true}}`)
+	if _, err := openai.RequestBody("m", nil, map[string]any{"bad": func() {}}); kompact.ErrorCodeOf(err) != kompact.EInvalid {
+		t.Errorf("an unencodable setting: %v", err)
+	}
 }
 
 func TestAccumulatorMergesAndSplits(t *testing.T) {

@@ -126,7 +126,10 @@ func (c *requestCommand) Run(_ context.Context, args []string) (int, error) {
 	}
 	fmt.Fprintf(c.stderr, "compacts messages %d-%d of %d; %d after them kept verbatim\n",
 		plan.Start+1, plan.End, len(sess.Messages), len(sess.Messages)-plan.End)
-	body := openai.RequestBody(sel.modelFor(sess), plan.RequestMessages())
+	body, err := openai.RequestBody(sel.modelFor(sess), plan.RequestMessages(), nil)
+	if err != nil {
+		return exitError, err
+	}
 	if _, err := c.stdout.Write(append(body, '\n')); err != nil {
 		return exitError, fmt.Errorf("write request: %w", err)
 	}
