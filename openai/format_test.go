@@ -336,7 +336,7 @@ func TestKCP004RequestBodyNeverCarriesTools(t *testing.T) {
 	fields := map[string]any{
 		"temperature": 0.3, "max_tokens": 4096, "top_p": 0.9,
 		"thinking": map[string]any{"type": "enabled"},
-		"tools":     []any{map[string]any{"type": "function"}}, "tool_choice": "auto",
+		"tools":    []any{map[string]any{"type": "function"}}, "tool_choice": "auto",
 		"parallel_tool_calls": true, "functions": []any{}, "function_call": "auto",
 		"stream": false, "messages": "x", "model": "other", "n": 3,
 	}
