@@ -74,8 +74,10 @@ type Outcome struct {
 }
 
 // MaxContextRetries bounds how many times Execute shrinks a request that
-// is too long for the model.
-const MaxContextRetries = 8
+// is too long for the model. Each shrink leaves out a quarter of what the
+// request still shows, so 48 shrinks take even a 100k-message range down to
+// its newest message.
+const MaxContextRetries = 48
 
 // Compactor executes the session actions.
 type Compactor struct {
@@ -174,13 +176,13 @@ func (c *Compactor) Complete(ctx context.Context, plan *Plan, cfg RequestConfig,
 			res.Dropped = dropped
 			return Outcome{Status: OutcomeCompacted, Result: res, Model: cfg.Model, Dropped: dropped}
 		}
-		if !errors.Is(err, ErrContextTooLong) || attempt > MaxContextRetries {
+		if !errors.Is(err, ErrContextTooLong) {
 			return Outcome{Status: OutcomeError, Err: asError(err), Model: cfg.Model, Dropped: dropped}
 		}
 		next := cur.DropOldest()
-		if next == nil {
-			e := Errorf(ELLM, "the compaction input is too long for %s even with only the newest message of the range (%d older ones left out): %w",
-				cfg.Model, dropped, err).WithFixes("Compact a shorter range, or use a compaction model with a larger context window (compaction_model).")
+		if next == nil || attempt > MaxContextRetries {
+			e := Errorf(ELLM, "the compaction input is too long for %s even with only the newest %d message(s) of the range (%d older ones left out): %w",
+				cfg.Model, cur.End-cur.Start-dropped, dropped, err).WithFixes("Compact a shorter range, or use a compaction model with a larger context window (compaction_model).")
 			return Outcome{Status: OutcomeError, Err: e, Model: cfg.Model, Dropped: dropped}
 		}
 		cur = next

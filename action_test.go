@@ -272,7 +272,7 @@ func TestContextTooLongDropsOldest(t *testing.T) {
 		return kompact.Answer{}, kompact.Errorf(kompact.ELLM, "too long: %w", kompact.ErrContextTooLong)
 	}}
 	out = (&kompact.Compactor{LLM: always}).Execute(context.Background(), enabledAgent(), conversation(), kompact.ActionRequest{Action: kompact.ActionCompactConversation}, nil)
-	if out.Status != kompact.OutcomeError || out.Err.Code != kompact.ELLM || !strings.Contains(out.Err.Message, "even with only the newest message") {
+	if out.Status != kompact.OutcomeError || out.Err.Code != kompact.ELLM || !strings.Contains(out.Err.Message, "even with only the newest 1 message(s)") {
 		t.Fatalf("outcome %+v", out)
 	}
 	if got := countHeaders(always.requests[len(always.requests)-1][1]); got != 1 {
@@ -348,5 +348,28 @@ func TestToolPairsAreNotSplit(t *testing.T) {
 				t.Fatalf("fixes %q do not say %q (error: %v)", fixes, tc.want, err)
 			}
 		})
+	}
+}
+
+// TestContextTooLongLargeRange: a long range shrinks until it fits, far
+// beyond a handful of retries.
+func TestContextTooLongLargeRange(t *testing.T) {
+	var msgs []kompact.Message
+	for i := 0; i < 2000; i++ {
+		role := kompact.RoleUser
+		if i%2 == 1 {
+			role = kompact.RoleAssistant
+		}
+		msgs = append(msgs, msg(role, "", "m"+itoa(i)))
+	}
+	llm := &fakeLLM{answer: func(n int, req []kompact.Message) (kompact.Answer, error) {
+		if countHeaders(req[1]) > 3 {
+			return kompact.Answer{}, kompact.Errorf(kompact.ELLM, "too long: %w", kompact.ErrContextTooLong)
+		}
+		return replyWith("S")(n, req)
+	}}
+	out := (&kompact.Compactor{LLM: llm}).Execute(context.Background(), enabledAgent(), sess(msgs...), kompact.ActionRequest{Action: kompact.ActionCompactConversation}, nil)
+	if out.Status != kompact.OutcomeCompacted || out.Dropped < 1995 || out.Result.Compacted != 1998 {
+		t.Fatalf("outcome %s dropped %d err %+v", out.Status, out.Dropped, out.Err)
 	}
 }

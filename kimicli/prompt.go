@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"sync"
 
 	"kompact"
 )
@@ -28,6 +29,10 @@ type Finder struct {
 	// Roots, when non-nil, replaces the built-in list of site-packages glob
 	// patterns.
 	Roots []string
+
+	once     sync.Once
+	found    kompact.Prompt
+	foundErr error
 }
 
 func (f *Finder) getenv(k string) string {
@@ -159,4 +164,27 @@ func readPrompt(path string, src kompact.PromptSource) (kompact.Prompt, error) {
 		return kompact.Prompt{}, fmt.Errorf("%s: %w", path, err)
 	}
 	return p, nil
+}
+
+// AgentPrompt resolves the compaction prompt of agent a, in order: its
+// inline prompt, its prompt_file, kimi-cli's installed compact.md (see
+// FindPrompt), the built-in prompt. It fits kompact.Compactor.Prompt. The
+// machine is searched for kimi-cli once per Finder.
+func (f *Finder) AgentPrompt(a *kompact.Agent) (kompact.Prompt, error) {
+	inline := kompact.Prompt{Body: a.Compaction.Prompt, Source: kompact.PromptInline}
+	if inline.Body != "" {
+		return inline, nil
+	}
+	if a.Compaction.PromptFile != "" {
+		p, err := ReadPromptFile(a.Compaction.PromptFile)
+		if err != nil {
+			return kompact.Prompt{}, fmt.Errorf("agent %s: prompt_file: %w", a.Name, err)
+		}
+		return p, nil
+	}
+	f.once.Do(func() { f.found, f.foundErr = f.FindPrompt() })
+	if f.foundErr != nil {
+		return kompact.Prompt{}, f.foundErr
+	}
+	return kompact.ResolvePrompt(f.found), nil
 }

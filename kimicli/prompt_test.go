@@ -474,3 +474,36 @@ func TestReadPromptFileDirectory(t *testing.T) {
 		t.Error("no fixes")
 	}
 }
+
+func TestAgentPromptOrder(t *testing.T) {
+	dir := t.TempDir()
+	pkg := filepath.Join(dir, "site")
+	if err := os.MkdirAll(filepath.Join(pkg, "kimi_cli", "prompts"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(pkg, "kimi_cli", "prompts", "compact.md"), []byte("KIMI"), 0o644)
+	pf := filepath.Join(dir, "mine.md")
+	os.WriteFile(pf, []byte("FILE"), 0o644)
+	f := &kimicli.Finder{Getenv: func(string) string { return "" }, Roots: []string{pkg}}
+
+	a := &kompact.Agent{Name: "x", Compaction: kompact.CompactionConfig{Prompt: "INLINE", PromptFile: pf}}
+	if p, err := f.AgentPrompt(a); err != nil || p.Body != "INLINE" || p.Source != kompact.PromptInline {
+		t.Errorf("inline: %+v %v", p, err)
+	}
+	a.Compaction.Prompt = ""
+	if p, err := f.AgentPrompt(a); err != nil || p.Body != "FILE" || p.Source != kompact.PromptFile {
+		t.Errorf("prompt_file: %+v %v", p, err)
+	}
+	a.Compaction.PromptFile = ""
+	if p, err := f.AgentPrompt(a); err != nil || p.Body != "KIMI" || p.Source != kompact.PromptKimiCLI {
+		t.Errorf("kimi-cli: %+v %v", p, err)
+	}
+	empty := &kimicli.Finder{Getenv: func(string) string { return "" }, Roots: []string{}}
+	if p, err := empty.AgentPrompt(a); err != nil || p.Source != kompact.PromptBuiltin {
+		t.Errorf("built-in: %+v %v", p, err)
+	}
+	a.Compaction.PromptFile = filepath.Join(dir, "missing.md")
+	if _, err := f.AgentPrompt(a); err == nil || !strings.Contains(err.Error(), "prompt_file") {
+		t.Errorf("missing prompt_file: %v", err)
+	}
+}

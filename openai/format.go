@@ -293,3 +293,131 @@ func (a *Accumulator) Answer() kompact.Answer {
 	}
 	return kompact.Answer{Parts: parts, ToolCalls: calls, Usage: a.usage}
 }
+
+// ---------------------------------------------------------------------------
+// Provider errors: pure helpers the transport uses to read an error answer.
+// ---------------------------------------------------------------------------
+
+// ProviderError is what an OpenAI-compatible provider says about a failed
+// request, read from its error body.
+type ProviderError struct {
+	// Message is the provider's explanation; when the body is not a known
+	// error shape it is the body itself, trimmed and cut to 500 bytes.
+	Message string
+	// Type and Code are the provider's error type and code, when it gave them
+	// (a numeric code is kept as its decimal text).
+	Type, Code string
+}
+
+// maxRawErrorBody bounds how much of an unrecognised error body an error
+// message quotes.
+const maxRawErrorBody = 500
+
+// ParseProviderError reads an error body in the shapes OpenAI-compatible
+// providers use: {"error": {"message", "type", "code"}} (OpenAI, Moonshot,
+// vLLM, Ollama), {"error": "text"}, a top-level {"message", "type", "code"}
+// (older vLLM) and {"detail": "text"}. Anything else is quoted raw.
+func ParseProviderError(body []byte) ProviderError {
+	type fields struct {
+		Message json.RawMessage `json:"message"`
+		Type    json.RawMessage `json:"type"`
+		Code    json.RawMessage `json:"code"`
+		Error   json.RawMessage `json:"error"`
+		Detail  json.RawMessage `json:"detail"`
+	}
+	var top fields
+	if json.Unmarshal(body, &top) == nil {
+		if len(top.Error) > 0 && top.Error[0] == '{' {
+			var inner fields
+			if json.Unmarshal(top.Error, &inner) == nil {
+				if e := (ProviderError{Message: jsonText(inner.Message), Type: jsonText(inner.Type), Code: jsonText(inner.Code)}); e.Message != "" || e.Code != "" || e.Type != "" {
+					return e
+				}
+			}
+		}
+		if s := jsonText(top.Error); s != "" && top.Error[0] == '"' {
+			return ProviderError{Message: s, Type: jsonText(top.Type), Code: jsonText(top.Code)}
+		}
+		if s := jsonText(top.Message); s != "" {
+			return ProviderError{Message: s, Type: jsonText(top.Type), Code: jsonText(top.Code)}
+		}
+		if s := jsonText(top.Detail); s != "" {
+			return ProviderError{Message: s}
+		}
+	}
+	return ProviderError{Message: truncateUTF8(strings.TrimSpace(string(body)), maxRawErrorBody)}
+}
+
+// jsonText returns a JSON string's value, a number's text, or "" for
+// anything else.
+func jsonText(raw json.RawMessage) string {
+	if len(raw) == 0 {
+		return ""
+	}
+	switch raw[0] {
+	case '"':
+		var s string
+		if json.Unmarshal(raw, &s) == nil {
+			return s
+		}
+	case '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
+		return string(raw)
+	}
+	return ""
+}
+
+// truncateUTF8 cuts s to at most n bytes without splitting a character,
+// marking the cut with "…".
+func truncateUTF8(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "…"
+}
+
+// contextTooLongPhrases are lower-case fragments of the messages providers
+// use when the input does not fit the model's context window.
+var contextTooLongPhrases = []string{
+	"context length",  // OpenAI, vLLM, Ollama ("the input length exceeds the context length"), Mistral
+	"context_length",  // codes quoted in messages
+	"maximum context", // "This model's maximum context length is …"
+	"context window",  // "exceeds the context window"
+	"context size",    // llama.cpp: "exceeds the available context size"
+	"too many tokens", // generic
+	"prompt is too long",
+	"input is too long",
+	"input length exceeds",
+	"exceeds the context",
+	"reduce the length", // "Please reduce the length of the messages"
+	"token limit",       // Moonshot: "Your request exceeded model token limit"
+	"exceeds the maximum number of tokens",
+}
+
+// IsContextTooLong reports whether an error answer with HTTP status status
+// says that the request does not fit the model's context window: a 400,
+// 413 or 422 whose code or type is context_length_exceeded, or whose
+// message reads like one.
+func IsContextTooLong(status int, e ProviderError) bool {
+	if status != 400 && status != 413 && status != 422 {
+		return false
+	}
+	return IsContextTooLongError(e)
+}
+
+// IsContextTooLongError reports whether e says, by its code, type or
+// message, that the request does not fit the model's context window.
+func IsContextTooLongError(e ProviderError) bool {
+	if e.Code == "context_length_exceeded" || e.Type == "context_length_exceeded" {
+		return true
+	}
+	msg := strings.ToLower(e.Message)
+	for _, p := range contextTooLongPhrases {
+		if strings.Contains(msg, p) {
+			return true
+		}
+	}
+	return false
+}

@@ -53,8 +53,12 @@ func run(ctx context.Context, args []string, e *env) int {
 	}
 	var cmd command
 	switch args[0] {
+	case "compact":
+		cmd = &compactCommand{env: e}
 	case "request":
 		cmd = &requestCommand{env: e}
+	case "config":
+		cmd = &configCommand{env: e}
 	case "version":
 		fmt.Fprintln(stdout, "kompact", version)
 		return exitOK
@@ -80,7 +84,9 @@ func usage(w io.Writer) {
 	fmt.Fprint(w, `kompact compacts LLM agent conversations the way kimi-cli does.
 
 Usage:
+  kompact compact [flags] SESSION.json   compact a session file with its agent's LLM
   kompact request [flags] SESSION.json   print the compaction request (a dry run)
+  kompact config reference|show|check    the agent configuration
   kompact version                        print the version
 
 Run "kompact COMMAND -h" for a command's flags.

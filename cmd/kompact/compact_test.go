@@ -1,0 +1,217 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"kompact"
+	"kompact/internal/fakellm"
+)
+
+const compactSession = `{"id":"s1","agent":"fake","messages":[
+ {"id":"sys","role":"system","content":"You are an agent."},
+ {"id":"u1","role":"user","content":"first question"},
+ {"id":"a1","role":"assistant","content":"first answer"},
+ {"id":"u2","role":"user","content":"second question"},
+ {"id":"a2","role":"assistant","content":"second answer"}
+]}`
+
+// compactFixture writes a configuration whose agent talks to a fake LLM
+// server, and a session file.
+func compactFixture(t *testing.T, extra string) (srv *fakellm.Server, cfgPath, sessPath string) {
+	t.Helper()
+	srv = fakellm.New(t)
+	dir := t.TempDir()
+	cfgPath = filepath.Join(dir, "agents.yaml")
+	cfg := `default_agent: fake
+agents:
+  fake:
+    llm:
+      base_url: ` + srv.URL() + `
+      model: chat-model
+      api_key_env: FAKE_KEY
+    compaction:
+      enabled: true
+      type: kimi
+` + extra
+	if err := os.WriteFile(cfgPath, []byte(cfg), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	sessPath = filepath.Join(dir, "session.json")
+	if err := os.WriteFile(sessPath, []byte(compactSession), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return srv, cfgPath, sessPath
+}
+
+func runCompact(t *testing.T, environ map[string]string, args ...string) (int, string, string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	e := &env{stdin: strings.NewReader(""), stdout: &out, stderr: &errb, getenv: func(k string) string { return environ[k] }}
+	status := run(context.Background(), append([]string{"compact"}, args...), e)
+	return status, out.String(), errb.String()
+}
+
+func TestCompactInPlaceWithBackup(t *testing.T) {
+	srv, cfg, path := compactFixture(t, "")
+	srv.Enqueue(fakellm.Answer(fakellm.Think("hmm"), fakellm.Text("<current_focus>\nQ2\n</current_focus>")).
+		WithUsage(fakellm.Usage{PromptTokens: 300, CompletionTokens: 12}))
+	environ := map[string]string{"FAKE_KEY": "sk-test-123", "HOME": t.TempDir()}
+	status, stdout, stderr := runCompact(t, environ, "--config", cfg, path)
+	if status != exitOK {
+		t.Fatalf("status %d\n%s", status, stderr)
+	}
+	for _, want := range []string{"compacted 3 messages into one summary (agent fake, model chat-model)", "estimated tokens:", "300 input tokens", "12 output tokens",
+		"lacks sections: environment, completed_tasks", "wrote " + path + " (the original is in " + path + ".bak)"} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("report lacks %q:\n%s", want, stdout)
+		}
+	}
+	if strings.Contains(stdout+stderr, "sk-test-123") {
+		t.Error("the API key was printed")
+	}
+	orig, _ := os.ReadFile(path + ".bak")
+	if string(orig) != compactSession {
+		t.Fatal("the backup is not the original file byte for byte")
+	}
+	data, _ := os.ReadFile(path)
+	s, err := kompact.DecodeSession(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s.Messages) != 4 || s.Messages[0].ID != "sys" || s.Messages[2].ID != "u2" ||
+		s.Messages[1].Content[0].Text != kompact.SummaryPrefix+"\n<current_focus>\nQ2\n</current_focus>" || s.Agent != "fake" {
+		t.Fatalf("written session: %s", data)
+	}
+	reqs := srv.Requests()
+	if len(reqs) != 1 || reqs[0].Model() != "chat-model" || reqs[0].Header.Get("Authorization") != "Bearer sk-test-123" {
+		t.Fatalf("requests %+v", reqs)
+	}
+	var body map[string]any
+	json.Unmarshal(reqs[0].Body, &body)
+	if _, ok := body["tools"]; ok {
+		t.Error("the request carries tools")
+	}
+}
+
+func TestCompactOutputsAndJSON(t *testing.T) {
+	srv, cfg, path := compactFixture(t, "      compaction_model: small-model\n")
+	srv.SetDefault(fakellm.Answer(fakellm.Text("S")))
+	environ := map[string]string{"FAKE_KEY": "k", "HOME": t.TempDir()}
+
+	// -o OUT leaves the input alone.
+	out := filepath.Join(t.TempDir(), "out.json")
+	status, _, stderr := runCompact(t, environ, "--config", cfg, "--up-to", "a1", "-o", out, path)
+	if status != exitOK {
+		t.Fatalf("status %d: %s", status, stderr)
+	}
+	if in, _ := os.ReadFile(path); string(in) != compactSession {
+		t.Fatal("-o changed the input")
+	}
+	if _, err := os.Stat(path + ".bak"); err == nil {
+		t.Fatal("-o made a backup")
+	}
+	written, _ := os.ReadFile(out)
+	if !strings.Contains(string(written), `"id":"u2"`) || strings.Contains(string(written), `"id":"u1"`) {
+		t.Fatalf("--up-to a1 output: %s", written)
+	}
+	if got := srv.Requests()[0].Model(); got != "small-model" {
+		t.Errorf("model %q, want the agent's compaction_model", got)
+	}
+
+	// --json prints the outcome; --model wins over everything.
+	status, stdout, stderr := runCompact(t, environ, "--config", cfg, "--json", "--model", "flag-model", "-o", out, path)
+	if status != exitOK {
+		t.Fatalf("status %d: %s", status, stderr)
+	}
+	var o struct {
+		Status string `json:"status"`
+		Model  string `json:"model"`
+		Result struct {
+			Compacted int `json:"compacted_messages"`
+			Session   struct {
+				Messages []json.RawMessage `json:"messages"`
+			} `json:"session"`
+		} `json:"result"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &o); err != nil {
+		t.Fatalf("--json output: %v\n%s", err, stdout)
+	}
+	if o.Status != "compacted" || o.Model != "flag-model" || o.Result.Compacted != 3 || len(o.Result.Session.Messages) != 4 {
+		t.Errorf("outcome %+v", o)
+	}
+
+	// stdin to stdout: the session on stdout, the report on stderr.
+	var sout, serr bytes.Buffer
+	e := &env{stdin: strings.NewReader(compactSession), stdout: &sout, stderr: &serr, getenv: func(k string) string { return environ[k] }}
+	if status := run(context.Background(), []string{"compact", "--config", cfg, "-"}, e); status != exitOK {
+		t.Fatalf("stdin: status %d: %s", status, serr.String())
+	}
+	if _, err := kompact.DecodeSession(sout.Bytes()); err != nil || !strings.Contains(serr.String(), "compacted 3 messages") {
+		t.Fatalf("stdin run: stdout %q stderr %q", sout.String(), serr.String())
+	}
+}
+
+func TestCompactNoopAndErrorsLeaveTheFile(t *testing.T) {
+	srv, cfg, path := compactFixture(t, "      max_preserved_messages: 10\n")
+	environ := map[string]string{"FAKE_KEY": "k", "HOME": t.TempDir()}
+	status, stdout, stderr := runCompact(t, environ, "--config", cfg, path)
+	if status != exitNoop || stdout != "" || !strings.Contains(stderr, "nothing to compact") {
+		t.Fatalf("no-op: status %d stdout %q stderr %q", status, stdout, stderr)
+	}
+	status, stdout, _ = runCompact(t, environ, "--config", cfg, "--json", path)
+	if status != exitNoop || !strings.Contains(stdout, `"status": "noop"`) {
+		t.Fatalf("--json no-op: %d %s", status, stdout)
+	}
+
+	srv.SetDefault(fakellm.Fail(401, "invalid api key"))
+	status, _, stderr = runCompact(t, environ, "--config", cfg, "--max-preserved", "1", path)
+	if status != exitError || !strings.Contains(stderr, "401") {
+		t.Fatalf("401: status %d: %s", status, stderr)
+	}
+	srv.SetDefault(fakellm.Answer())
+	status, _, stderr = runCompact(t, environ, "--config", cfg, "--max-preserved", "1", path)
+	if status != exitError || !strings.Contains(stderr, kompact.EmptyResponseMessage) {
+		t.Fatalf("empty answer: status %d: %s", status, stderr)
+	}
+	status, _, stderr = runCompact(t, map[string]string{"HOME": t.TempDir()}, "--config", cfg, "--max-preserved", "1", path)
+	if status != exitError || !strings.Contains(stderr, "FAKE_KEY is not set") {
+		t.Fatalf("missing key: status %d: %s", status, stderr)
+	}
+	status, _, stderr = runCompact(t, environ, "--config", cfg, "--agent", "nobody", path)
+	if status != exitError || !strings.Contains(stderr, `no agent "nobody"`) {
+		t.Fatalf("unknown agent: status %d: %s", status, stderr)
+	}
+	if data, _ := os.ReadFile(path); string(data) != compactSession {
+		t.Fatal("a no-op or a failure changed the session file")
+	}
+	if _, err := os.Stat(path + ".bak"); err == nil {
+		t.Fatal("a no-op or a failure left a backup")
+	}
+}
+
+func TestCompactDisabledAgent(t *testing.T) {
+	srv, cfg, path := compactFixture(t, "")
+	os.WriteFile(cfg, []byte(strings.Replace(mustRead(t, cfg), "enabled: true", "enabled: false", 1)), 0o644)
+	status, _, stderr := runCompact(t, map[string]string{"FAKE_KEY": "k"}, "--config", cfg, path)
+	if status != exitError || !strings.Contains(stderr, "compaction is not enabled for agent fake") {
+		t.Fatalf("status %d: %s", status, stderr)
+	}
+	if len(srv.Requests()) != 0 {
+		t.Fatal("a disabled agent called the LLM")
+	}
+}
+
+func mustRead(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}

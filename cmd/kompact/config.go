@@ -1,0 +1,140 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+
+	"kompact/config"
+)
+
+// configCommand inspects agent configuration files: "config reference",
+// "config show" and "config check".
+type configCommand struct {
+	*env
+}
+
+const configUsage = `Usage:
+  kompact config reference              print the reference page of the default configuration (Markdown)
+  kompact config show [--config FILE]   print the effective configuration as YAML (default: the built-in one)
+  kompact config check FILE             check a configuration file
+
+docs/config.md describes every field.
+`
+
+// Run runs a config subcommand.
+func (c *configCommand) Run(_ context.Context, args []string) (int, error) {
+	if len(args) == 0 {
+		fmt.Fprint(c.stderr, configUsage)
+		return exitUsage, usagef("config needs a subcommand: reference, show or check")
+	}
+	switch args[0] {
+	case "reference":
+		return c.reference(args[1:])
+	case "show":
+		return c.show(args[1:])
+	case "check":
+		return c.check(args[1:])
+	case "help", "-h", "--help":
+		fmt.Fprint(c.stdout, configUsage)
+		return exitOK, nil
+	}
+	fmt.Fprint(c.stderr, configUsage)
+	return exitUsage, usagef("unknown config subcommand %q; use reference, show or check", args[0])
+}
+
+// reference prints the generated docs/reference/default-config.md.
+func (c *configCommand) reference(args []string) (int, error) {
+	fs := newFlagSet("config reference", "config reference > docs/reference/default-config.md", c.stderr)
+	pos, err := parseFlags(fs, args)
+	if status, err, done := configFlagStatus(err); done {
+		return status, err
+	}
+	if len(pos) != 0 {
+		fs.Usage()
+		return exitUsage, usagef("config reference takes no arguments, got %d", len(pos))
+	}
+	if _, err := c.stdout.Write(config.ReferenceMarkdown(config.Default())); err != nil {
+		return exitError, fmt.Errorf("write reference: %w", err)
+	}
+	return exitOK, nil
+}
+
+// show prints the effective configuration: the built-in one, or the file
+// named by --config, as loaded.
+func (c *configCommand) show(args []string) (int, error) {
+	fs := newFlagSet("config show", "config show [--config FILE]", c.stderr)
+	file := fs.String("config", "", "the configuration file to show (default: the built-in configuration)")
+	pos, err := parseFlags(fs, args)
+	if status, err, done := configFlagStatus(err); done {
+		return status, err
+	}
+	if len(pos) != 0 {
+		fs.Usage()
+		return exitUsage, usagef("config show takes no arguments; name the file with --config FILE")
+	}
+	cfg, from := config.Default(), "kompact's built-in configuration (config/default.yaml)"
+	if *file != "" {
+		if cfg, err = config.Load(*file); err != nil {
+			return exitError, err
+		}
+		from = *file
+	}
+	c.printWarnings(cfg)
+	out, err := cfg.EffectiveYAML()
+	if err != nil {
+		return exitError, fmt.Errorf("format the configuration: %w", err)
+	}
+	header := "# The effective configuration of " + from + ", as kompact loaded it:\n" +
+		"# defaults are written out, relative paths resolved, comments dropped.\n"
+	if _, err := io.WriteString(c.stdout, header+string(out)); err != nil {
+		return exitError, fmt.Errorf("write configuration: %w", err)
+	}
+	return exitOK, nil
+}
+
+// check loads a configuration file and says whether it is valid.
+func (c *configCommand) check(args []string) (int, error) {
+	fs := newFlagSet("config check", "config check FILE", c.stderr)
+	pos, err := parseFlags(fs, args)
+	if status, err, done := configFlagStatus(err); done {
+		return status, err
+	}
+	if len(pos) != 1 {
+		fs.Usage()
+		return exitUsage, usagef("config check takes exactly one configuration file, got %d arguments", len(pos))
+	}
+	cfg, err := config.Load(pos[0])
+	if err != nil {
+		return exitError, err
+	}
+	c.printWarnings(cfg)
+	names := cfg.Names()
+	noun := "agents"
+	if len(names) == 1 {
+		noun = "agent"
+	}
+	fmt.Fprintf(c.stdout, "ok: %d %s (%s)\n", len(names), noun, strings.Join(names, ", "))
+	return exitOK, nil
+}
+
+func (c *configCommand) printWarnings(cfg *config.Config) {
+	for _, w := range cfg.Warnings {
+		fmt.Fprintf(c.stderr, "warning: %s\n", w)
+	}
+}
+
+// configFlagStatus says whether the command must stop after parseFlags, and
+// with what: 0 and no error after -h, 2 and the error for a bad flag.
+func configFlagStatus(err error) (int, error, bool) {
+	switch {
+	case errors.Is(err, flag.ErrHelp):
+		return exitOK, nil, true
+	case err != nil:
+		return exitUsage, err, true
+	}
+	return 0, nil, false
+}

@@ -1,0 +1,134 @@
+package openai_test
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
+	"os"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"kompact"
+	"kompact/openai"
+)
+
+// ollamaEndpoint returns the OpenAI-compatible endpoint of a real Ollama
+// server from $KOMPACT_OLLAMA_URL (e.g. http://127.0.0.1:11434/v1) and the
+// model from $KOMPACT_OLLAMA_MODEL (default "tiny"). Without an endpoint the
+// test skips, except under CI=true, where .ci/run starts the server.
+func ollamaEndpoint(t *testing.T) (string, string) {
+	t.Helper()
+	u := os.Getenv("KOMPACT_OLLAMA_URL")
+	if u == "" {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("KOMPACT_OLLAMA_URL is not set; CI=true requires the Ollama integration test to run (.ci/run starts the server)")
+		}
+		t.Skip("KOMPACT_OLLAMA_URL is not set; start ../shared/tools/ollama-test-server/start.sh and set it to http://127.0.0.1:11434/v1")
+	}
+	model := os.Getenv("KOMPACT_OLLAMA_MODEL")
+	if model == "" {
+		model = "tiny"
+	}
+	return strings.TrimRight(u, "/"), model
+}
+
+// recordingProxy forwards requests to target and keeps their bodies.
+type recordingProxy struct {
+	mu     sync.Mutex
+	bodies [][]byte
+}
+
+func (p *recordingProxy) start(t *testing.T, target string) string {
+	u, err := url.Parse(target)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rp := &httputil.ReverseProxy{Rewrite: func(r *httputil.ProxyRequest) {
+		r.SetURL(&url.URL{Scheme: u.Scheme, Host: u.Host})
+		r.Out.Host = u.Host
+	}}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		p.mu.Lock()
+		p.bodies = append(p.bodies, body)
+		p.mu.Unlock()
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		rp.ServeHTTP(w, r)
+	}))
+	t.Cleanup(srv.Close)
+	return srv.URL + u.Path
+}
+
+// TestKCP017OllamaIntegration compacts a session holding a tool message with
+// a structured payload (an asset reference) through a real Ollama server.
+func TestKCP017OllamaIntegration(t *testing.T) {
+	endpoint, model := ollamaEndpoint(t)
+	proxy := &recordingProxy{}
+	base := proxy.start(t, endpoint)
+
+	doc := `{"id":"it","messages":[
+	 {"id":"m1","role":"system","content":"You are a media assistant."},
+	 {"id":"m2","role":"user","content":"Render the intro clip."},
+	 {"id":"m3","role":"assistant","content":[{"type":"text","text":"Rendering."}],
+	  "tool_calls":[{"type":"function","id":"call_1","function":{"name":"render","arguments":"{\"clip\":\"intro\"}"}}]},
+	 {"id":"m4","role":"tool","tool_call_id":"call_1","content":[
+	   {"type":"text","text":"rendered"},
+	   {"type":"data","data":{"asset_ref":"asset://render/SECRET-ASSET-7731","bytes":1048576}}]},
+	 {"id":"m5","role":"user","content":"Thanks. Now the outro."},
+	 {"id":"m6","role":"assistant","content":"On it."}
+	]}`
+	s, err := kompact.DecodeSession([]byte(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	agent := &kompact.Agent{
+		Name:       "ollama",
+		LLM:        kompact.LLMConfig{BaseURL: base, Model: model, Settings: map[string]any{"temperature": 0}},
+		Compaction: kompact.CompactionConfig{Enabled: true, Type: kompact.CompactionType},
+	}
+	c := &kompact.Compactor{LLM: &openai.Client{RequestTimeout: 2 * time.Minute}}
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	out := c.Execute(ctx, agent, s, kompact.ActionRequest{Action: kompact.ActionCompactConversation}, nil)
+	if out.Status != kompact.OutcomeCompacted {
+		t.Fatalf("outcome %s: %+v", out.Status, out.Err)
+	}
+
+	proxy.mu.Lock()
+	bodies := proxy.bodies
+	proxy.mu.Unlock()
+	if len(bodies) != 1 {
+		t.Fatalf("%d requests reached Ollama, want 1", len(bodies))
+	}
+	body := string(bodies[0])
+	if strings.Contains(body, "SECRET-ASSET-7731") || strings.Contains(body, "asset_ref") {
+		t.Errorf("the structured payload reached the compaction request: %s", body)
+	}
+	if strings.Contains(body, `"tools"`) || strings.Contains(body, `"tool_choice"`) {
+		t.Errorf("the request carries tools: %s", body)
+	}
+	if !strings.Contains(body, `Role: tool\nContent:\n`) || !strings.Contains(body, `"rendered"`) {
+		t.Errorf("the tool message's text is missing from the transcript: %s", body)
+	}
+
+	msgs := out.Result.Session.Messages
+	if len(msgs) != 4 || msgs[0].ID != "m1" || msgs[2].ID != "m5" || msgs[3].ID != "m6" {
+		t.Fatalf("compacted session shape: %d messages %+v", len(msgs), msgs)
+	}
+	sum := msgs[1]
+	if sum.Role != kompact.RoleUser || len(sum.Content) != 1 ||
+		!strings.HasPrefix(sum.Content[0].Text, kompact.SummaryPrefix+"\n") ||
+		strings.TrimSpace(out.Result.Summary) == "" {
+		t.Fatalf("summary message %+v", sum)
+	}
+	if out.Result.Usage == nil || out.Result.Usage.Output == 0 {
+		t.Errorf("usage not reported: %+v", out.Result.Usage)
+	}
+	t.Logf("Ollama answered %q; usage %+v", out.Result.Summary, *out.Result.Usage)
+}
