@@ -63,10 +63,21 @@ var sizes = []struct {
 	n    int
 }{{"1k", 1000}, {"10k", 10000}, {"100k", 100000}}
 
+// benchSizes returns the session sizes to measure; -short leaves out 100k.
+func benchSizes() []struct {
+	name string
+	n    int
+} {
+	if testing.Short() {
+		return sizes[:2]
+	}
+	return sizes
+}
+
 // BenchmarkPrepare measures selecting the range and building the synthetic
 // request message. MB/s is input text per second.
 func BenchmarkPrepare(b *testing.B) {
-	for _, sz := range sizes {
+	for _, sz := range benchSizes() {
 		s, total := benchSession(sz.n)
 		opt := kompact.Options{MaxPreserved: kompact.DefaultMaxPreserved}
 		b.Run(sz.name, func(b *testing.B) {
@@ -85,7 +96,7 @@ func BenchmarkPrepare(b *testing.B) {
 // BenchmarkRequestBody measures Prepare plus encoding the chat-completions
 // request body, the bytes that go on the wire.
 func BenchmarkRequestBody(b *testing.B) {
-	for _, sz := range sizes {
+	for _, sz := range benchSizes() {
 		s, total := benchSession(sz.n)
 		opt := kompact.Options{MaxPreserved: kompact.DefaultMaxPreserved}
 		b.Run(sz.name, func(b *testing.B) {
@@ -107,7 +118,7 @@ func BenchmarkRequestBody(b *testing.B) {
 
 // BenchmarkApply measures building the compacted session from an answer.
 func BenchmarkApply(b *testing.B) {
-	for _, sz := range sizes {
+	for _, sz := range benchSizes() {
 		s, total := benchSession(sz.n)
 		p, err := kompact.Prepare(s, kompact.Options{MaxPreserved: kompact.DefaultMaxPreserved})
 		if err != nil {
