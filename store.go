@@ -1,0 +1,142 @@
+package kompact
+
+import (
+	"bytes"
+	"context"
+	"strconv"
+	"time"
+)
+
+// SessionInfo describes a stored session in listings.
+type SessionInfo struct {
+	ID              string    `json:"id"`
+	Agent           string    `json:"agent"`
+	CompactionModel string    `json:"compaction_model,omitempty"`
+	Messages        int       `json:"messages"`
+	Version         int64     `json:"version"`
+	CreatedAt       time.Time `json:"created_at"`
+	UpdatedAt       time.Time `json:"updated_at"`
+}
+
+// StoredSession is a session as a store keeps it: every message has an id,
+// and Version counts the writes to the session (it starts at 1).
+type StoredSession struct {
+	Session
+	Version   int64
+	CreatedAt time.Time
+	UpdatedAt time.Time
+}
+
+// The kinds of revision.
+const (
+	RevisionCompaction = "compaction"
+	RevisionRestore    = "restore"
+)
+
+// RevisionInfo describes a revision: a change that replaced part of a
+// session's history.
+type RevisionInfo struct {
+	// Rev numbers the session's revisions from 1.
+	Rev  int64  `json:"rev"`
+	Kind string `json:"kind"`
+	// Note says what happened, for people ("compacted 12 messages").
+	Note      string    `json:"note"`
+	CreatedAt time.Time `json:"created_at"`
+	// Version is the session's version after the change.
+	Version int64 `json:"version"`
+	// Messages counts the messages before the change.
+	Messages int `json:"messages"`
+}
+
+// Revision is a RevisionInfo with the exact message list the session had
+// before the change. Restoring it undoes the change.
+type Revision struct {
+	RevisionInfo
+	Before []Message `json:"before"`
+}
+
+// Commit replaces the beginning of a session's history, under optimistic
+// concurrency. A compaction read Base (the session's messages when it
+// started) and replaces Base[:End] with Replacement (the kept messages and
+// the summary). Messages appended since then follow the replacement; if
+// Base[:End] itself changed meanwhile, the commit fails with EConflict.
+type Commit struct {
+	Base        []Message
+	End         int
+	Replacement []Message
+	Kind        string
+	Note        string
+}
+
+// Store keeps sessions and their revisions. Implementations must make every
+// method atomic: a failed call changes nothing. Errors are *Error values
+// with ENotFound, EConflict or EInvalid where those apply.
+type Store interface {
+	// CreateSession stores a new session. An empty s.ID gets a new id and
+	// messages without an id get one; a taken id is EConflict.
+	CreateSession(ctx context.Context, s *Session) (*StoredSession, error)
+	GetSession(ctx context.Context, id string) (*StoredSession, error)
+	ListSessions(ctx context.Context) ([]SessionInfo, error)
+	DeleteSession(ctx context.Context, id string) error
+	// AppendMessages adds messages at the end, giving ids to those without.
+	AppendMessages(ctx context.Context, id string, msgs []Message) (*StoredSession, error)
+	// SetCompactionModel sets (or, with "", clears) the per-session model.
+	SetCompactionModel(ctx context.Context, id string, model string) (*StoredSession, error)
+	// CommitCompaction applies c (see Rebase) and records a revision holding
+	// the message list as it was just before.
+	CommitCompaction(ctx context.Context, id string, c Commit) (*StoredSession, *RevisionInfo, error)
+	ListRevisions(ctx context.Context, id string) ([]RevisionInfo, error)
+	GetRevision(ctx context.Context, id string, rev int64) (*Revision, error)
+	// RestoreRevision puts back the messages a revision holds; it records a
+	// revision of its own, so a restore can be undone too.
+	RestoreRevision(ctx context.Context, id string, rev int64) (*StoredSession, *RevisionInfo, error)
+	Close() error
+}
+
+// Rebase applies a commit to the session's current messages: Replacement,
+// then current[c.End:]. It fails with EConflict when current[:c.End]
+// differs from c.Base[:c.End] (a compacted or kept message was changed,
+// removed or reordered since the compaction read the session). Messages
+// appended after the compacted range are kept.
+func Rebase(current []Message, c Commit) ([]Message, error) {
+	if c.End < 0 || c.End > len(c.Base) {
+		return nil, Errorf(EInvalid, "commit end %d is outside the base's %d messages", c.End, len(c.Base))
+	}
+	if len(current) < c.End {
+		return nil, Errorf(EConflict, "the session has %d messages now, fewer than the %d this compaction replaces", len(current), c.End).
+			WithFixes("Reload the session and compact again.")
+	}
+	var a, b []byte
+	for i := 0; i < c.End; i++ {
+		a = current[i].AppendJSON(a[:0])
+		b = c.Base[i].AppendJSON(b[:0])
+		if !bytes.Equal(a, b) {
+			return nil, Errorf(EConflict, "message %s changed while the compaction ran", messageRef(current[i], i)).
+				WithFixes("Reload the session and compact again; nothing was written.")
+		}
+	}
+	out := make([]Message, 0, len(c.Replacement)+len(current)-c.End)
+	out = append(out, c.Replacement...)
+	return append(out, current[c.End:]...), nil
+}
+
+// CommitFor returns the commit that stores a compaction result: the plan's
+// messages up to the end of its range are replaced by the kept messages
+// and the summary.
+func CommitFor(p *Plan, r *Result) Commit {
+	kept := len(p.Kept())
+	return Commit{
+		Base:        p.Session.Messages,
+		End:         p.End,
+		Replacement: r.Session.Messages[:kept+1],
+		Kind:        RevisionCompaction,
+		Note:        "compacted " + strconv.Itoa(r.Compacted) + " messages",
+	}
+}
+
+func messageRef(m Message, i int) string {
+	if m.ID != "" {
+		return strconv.Quote(m.ID)
+	}
+	return "#" + strconv.Itoa(i+1)
+}
