@@ -40,7 +40,7 @@ func (c *compactCommand) Run(ctx context.Context, args []string) (int, error) {
 		start, end, upTo           string
 		instructions, model        string
 		maxPreserved               int
-		asJSON                     bool
+		asJSON, kimi               bool
 	)
 	fs.StringVar(&agentName, "agent", "", "agent whose LLM and compaction settings to use (default: the session's agent, else the configuration's default)")
 	fs.StringVar(&configPath, "config", "", "agent configuration file (default: $"+configEnv+", else the built-in configuration)")
@@ -52,6 +52,7 @@ func (c *compactCommand) Run(ctx context.Context, args []string) (int, error) {
 	fs.IntVar(&maxPreserved, "max-preserved", 0, "override the agent's max_preserved_messages (0: keep the agent's)")
 	fs.StringVar(&out, "o", "", "write the compacted session here (- for stdout); default: replace SESSION.json, keeping a backup")
 	fs.BoolVar(&asJSON, "json", false, "print the outcome as JSON instead of a report")
+	fs.BoolVar(&kimi, "kimi", false, "SESSION is a kimi-cli context.jsonl: rewrite it as kimi-cli's /compact would, keeping the old file as context_N.jsonl")
 	pos, err := parseFlags(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
 		return exitOK, nil
@@ -79,9 +80,19 @@ func (c *compactCommand) Run(ctx context.Context, args []string) (int, error) {
 	if err != nil {
 		return exitError, err
 	}
-	sess, err := kompact.DecodeSession(data)
-	if err != nil {
-		return exitError, fmt.Errorf("%s: %w", inputName(input), err)
+	var kctx *kimicli.Context
+	var sess *kompact.Session
+	if kimi {
+		kctx = kimicli.ParseContext(data)
+		for _, sk := range kctx.Skipped {
+			fmt.Fprintf(c.stderr, "warning: %s: %s (kept in the rotated copy, left out of the compaction)\n", inputName(input), sk)
+		}
+		sess = &kompact.Session{Messages: kctx.Messages()}
+	} else {
+		sess, err = kompact.DecodeSession(data)
+		if err != nil {
+			return exitError, fmt.Errorf("%s: %w", inputName(input), err)
+		}
 	}
 	if agentName == "" {
 		agentName = sess.Agent
@@ -109,7 +120,12 @@ func (c *compactCommand) Run(ctx context.Context, args []string) (int, error) {
 
 	outcome := c.execute(ctx, comp, agent, sess, req, model)
 	if outcome.Status == kompact.OutcomeCompacted {
-		written, backup, err := c.write(input, out, outcome.Result.Session)
+		var written, backup string
+		if kimi {
+			written, backup, err = c.writeKimi(input, out, kctx, outcome.Result)
+		} else {
+			written, backup, err = c.write(input, out, outcome.Result.Session)
+		}
 		if err != nil {
 			return exitError, err
 		}
@@ -187,6 +203,30 @@ func (c *compactCommand) write(input, out string, s *kompact.Session) (written, 
 			WithFixes("Pass -o OUT to write the result elsewhere.")
 	}
 	return input, backup, nil
+}
+
+// writeKimi stores a compacted kimi-cli session: the file kimi-cli's own
+// /compact writes, in place with the old file rotated to context_N.jsonl,
+// or to out.
+func (c *compactCommand) writeKimi(input, out string, kctx *kimicli.Context, r *kompact.Result) (written, rotated string, err error) {
+	data := kimicli.CompactedFile(kctx.SystemPrompt, r.KimiMessages, int64(r.EstimatedTokenCount))
+	switch {
+	case out == "-":
+		if _, err := c.stdout.Write(data); err != nil {
+			return "", "", fmt.Errorf("write stdout: %w", err)
+		}
+		return "-", "", nil
+	case out != "":
+		if err := atomicfile.Write(out, data, 0o644); err != nil {
+			return "", "", kompact.Errorf(kompact.EInternal, "%w", err).WithFixes("Check that the output folder exists and is writable.")
+		}
+		return out, "", nil
+	}
+	rotated, err = kimicli.RewriteContext(input, data)
+	if err != nil {
+		return "", "", kompact.Errorf(kompact.EInternal, "%w", err).WithFixes("Pass -o OUT to write the result elsewhere.")
+	}
+	return input, rotated, nil
 }
 
 func (c *compactCommand) printJSON(o kompact.Outcome) (int, error) {

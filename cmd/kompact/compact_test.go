@@ -11,6 +11,7 @@ import (
 
 	"kompact"
 	"kompact/internal/fakellm"
+	"kompact/internal/vectors"
 )
 
 const compactSession = `{"id":"s1","agent":"fake","messages":[
@@ -214,4 +215,46 @@ func mustRead(t *testing.T, path string) string {
 		t.Fatal(err)
 	}
 	return string(b)
+}
+
+// TestCompactKimiContextFile compacts kimi-cli's example session file in
+// place: the result is byte for byte kimi-cli's own, and the original is
+// kept as context_1.jsonl.
+func TestCompactKimiContextFile(t *testing.T) {
+	example := filepath.Join(vectors.SharedDir(t), "kimi-parity", "context-example")
+	before := mustRead(t, filepath.Join(example, "before.context.jsonl"))
+	after := mustRead(t, filepath.Join(example, "after.context.jsonl"))
+	srv, cfg, _ := compactFixture(t, "")
+	srv.Enqueue(fakellm.Answer(fakellm.Text("<current_focus>\nDemo.\n</current_focus>")).
+		WithUsage(fakellm.Usage{PromptTokens: 500, CompletionTokens: 12}))
+	dir := t.TempDir()
+	path := filepath.Join(dir, "context.jsonl")
+	os.WriteFile(path, []byte(before), 0o644)
+	status, stdout, stderr := runCompact(t, map[string]string{"FAKE_KEY": "k", "HOME": t.TempDir()}, "--config", cfg, "--kimi", path)
+	if status != exitOK {
+		t.Fatalf("status %d: %s", status, stderr)
+	}
+	if got := mustRead(t, path); got != after {
+		t.Fatalf("context.jsonl:\n%s\nwant:\n%s", got, after)
+	}
+	if got := mustRead(t, filepath.Join(dir, "context_1.jsonl")); got != before {
+		t.Fatal("context_1.jsonl is not the original")
+	}
+	if !strings.Contains(stdout, "the original is in "+filepath.Join(dir, "context_1.jsonl")) {
+		t.Errorf("report: %s", stdout)
+	}
+	// The system prompt is not part of the transcript.
+	if body := string(srv.Requests()[0].Body); strings.Contains(body, "Kimi Code CLI") {
+		t.Error("the _system_prompt reached the compaction request")
+	}
+	// A malformed line is reported by number, and kept in the rotated copy.
+	os.WriteFile(path, []byte(before+"{broken\n"), 0o644)
+	srv.Enqueue(fakellm.Answer(fakellm.Text("S")))
+	status, _, stderr = runCompact(t, map[string]string{"FAKE_KEY": "k", "HOME": t.TempDir()}, "--config", cfg, "--kimi", path)
+	if status != exitOK || !strings.Contains(stderr, "warning: "+path+": line 12: not valid JSON") {
+		t.Fatalf("status %d: %s", status, stderr)
+	}
+	if got := mustRead(t, filepath.Join(dir, "context_2.jsonl")); !strings.HasSuffix(got, "{broken\n") {
+		t.Fatal("the rotated copy lost the malformed line")
+	}
 }

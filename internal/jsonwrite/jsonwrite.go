@@ -137,3 +137,44 @@ func validSeq(s string, i int) int {
 	}
 	return size
 }
+
+// AppendStringASCII appends s as Python's json.dumps writes a string with its
+// defaults (ensure_ascii=True): like AppendString, but every character
+// outside ASCII becomes \uxxxx in lowercase hex, and characters beyond the
+// Basic Multilingual Plane become a UTF-16 surrogate pair. DEL, outside the
+// printable range Python keeps, becomes \u007f. Invalid UTF-8 bytes become
+// \ufffd.
+func AppendStringASCII(dst []byte, s string) []byte {
+	dst = append(dst, '"')
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < 0x7F {
+			if mustEscape(c) {
+				dst = appendEscape(dst, c)
+			} else {
+				dst = append(dst, c)
+			}
+			i++
+			continue
+		}
+		if c == 0x7F {
+			dst = appendU(dst, 0x7F)
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		i += size
+		if r >= 0x10000 {
+			r -= 0x10000
+			dst = appendU(dst, 0xD800+(r>>10))
+			dst = appendU(dst, 0xDC00+(r&0x3FF))
+			continue
+		}
+		dst = appendU(dst, r)
+	}
+	return append(dst, '"')
+}
+
+func appendU(dst []byte, r rune) []byte {
+	return append(dst, '\\', 'u', hex[r>>12&0xF], hex[r>>8&0xF], hex[r>>4&0xF], hex[r&0xF])
+}

@@ -343,3 +343,22 @@ func BenchmarkAppendString(b *testing.B) {
 		})
 	}
 }
+
+// TestAppendStringASCII checks Python json.dumps' default escaping, as
+// printed by CPython 3.11 for these inputs.
+func TestAppendStringASCII(t *testing.T) {
+	for in, want := range map[string]string{
+		"plain":                  `"plain"`,
+		"é":                      `"\u00e9"`,
+		"日本":                     `"\u65e5\u672c"`,
+		"🚀":                      `"\ud83d\ude80"`,
+		"\x7f":                   `"\u007f"`,
+		"\x00\x1f\"\\\n\t\u2028": `"\u0000\u001f\"\\\n\t\u2028"`,
+		"«demo» \"q\"":           `"\u00abdemo\u00bb \"q\""`,
+		"a\xffb":                 `"a\ufffdb"`,
+	} {
+		if got := string(AppendStringASCII(nil, in)); got != want {
+			t.Errorf("AppendStringASCII(%q) = %s, want %s", in, got, want)
+		}
+	}
+}

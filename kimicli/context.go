@@ -1,0 +1,316 @@
+package kimicli
+
+import (
+	"bytes"
+	"encoding/json"
+	"strconv"
+	"strings"
+
+	"kompact"
+	"kompact/internal/jsonwrite"
+)
+
+// The metadata records of a kimi-cli context.jsonl file.
+const (
+	RecordSystemPrompt = "_system_prompt"
+	RecordCheckpoint   = "_checkpoint"
+	RecordUsage        = "_usage"
+)
+
+// Context is a kimi-cli session file (context.jsonl) as read: its system
+// prompt, its records in file order and the lines that had to be skipped.
+type Context struct {
+	// SystemPrompt is the last _system_prompt record's content, nil when
+	// the file has none. It is never one of the messages.
+	SystemPrompt *string
+	Records      []Record
+	// Skipped lists every line that was not read, with its reason.
+	Skipped []Skipped
+}
+
+// Record is one line of a context file.
+type Record struct {
+	// Line is the 1-based line number.
+	Line int
+	// Kind is "message" or one of the metadata record names.
+	Kind         string
+	Message      kompact.Message
+	CheckpointID int64
+	TokenCount   int64
+}
+
+// Skipped is a line that was not read.
+type Skipped struct {
+	Line   int
+	Reason string
+}
+
+func (s Skipped) String() string { return "line " + strconv.Itoa(s.Line) + ": " + s.Reason }
+
+// ParseContext reads a context.jsonl file. Like kimi-cli, it passes over
+// blank lines, and it skips malformed lines, lines that are not JSON
+// objects and messages it cannot read, reporting each in Skipped with its
+// line number.
+func ParseContext(data []byte) *Context {
+	c := &Context{}
+	line := 0
+	for len(data) > 0 {
+		line++
+		var raw []byte
+		if i := bytes.IndexByte(data, '\n'); i >= 0 {
+			raw, data = data[:i], data[i+1:]
+		} else {
+			raw, data = data, nil
+		}
+		raw = bytes.TrimSuffix(raw, []byte("\r"))
+		if len(bytes.TrimSpace(raw)) == 0 {
+			continue
+		}
+		var obj map[string]json.RawMessage
+		if err := json.Unmarshal(raw, &obj); err != nil {
+			c.skip(line, "not valid JSON: "+err.Error())
+			continue
+		}
+		if obj == nil {
+			c.skip(line, "not a JSON object")
+			continue
+		}
+		var role string
+		if r, ok := obj["role"]; !ok || json.Unmarshal(r, &role) != nil {
+			c.skip(line, `no "role" string`)
+			continue
+		}
+		switch role {
+		case RecordSystemPrompt:
+			var s string
+			if json.Unmarshal(obj["content"], &s) != nil {
+				c.skip(line, `_system_prompt without a "content" string`)
+				continue
+			}
+			c.SystemPrompt = &s
+			c.Records = append(c.Records, Record{Line: line, Kind: role})
+		case RecordCheckpoint:
+			var id int64
+			if json.Unmarshal(obj["id"], &id) != nil {
+				c.skip(line, `_checkpoint without an integer "id"`)
+				continue
+			}
+			c.Records = append(c.Records, Record{Line: line, Kind: role, CheckpointID: id})
+		case RecordUsage:
+			var n int64
+			if json.Unmarshal(obj["token_count"], &n) != nil {
+				c.skip(line, `_usage without an integer "token_count"`)
+				continue
+			}
+			c.Records = append(c.Records, Record{Line: line, Kind: role, TokenCount: n})
+		default:
+			m, err := decodeKimiMessage(obj, raw)
+			if err != nil {
+				c.skip(line, "message not read: "+err.Error())
+				continue
+			}
+			c.Records = append(c.Records, Record{Line: line, Kind: "message", Message: m})
+		}
+	}
+	return c
+}
+
+func (c *Context) skip(line int, reason string) {
+	c.Skipped = append(c.Skipped, Skipped{Line: line, Reason: reason})
+}
+
+// decodeKimiMessage reads a message line. kimi-cli writes nulls kompact
+// does not (media "id": null, think "encrypted": null), and may write a
+// message's "partial" flag; those are accepted.
+func decodeKimiMessage(obj map[string]json.RawMessage, raw []byte) (kompact.Message, error) {
+	if _, ok := obj["partial"]; ok {
+		delete(obj, "partial")
+		b, err := json.Marshal(obj)
+		if err != nil {
+			return kompact.Message{}, err
+		}
+		raw = b
+	}
+	return kompact.DecodeMessage(raw, -1)
+}
+
+// Messages returns the messages of the file, in order.
+func (c *Context) Messages() []kompact.Message {
+	var out []kompact.Message
+	for _, r := range c.Records {
+		if r.Kind == "message" {
+			out = append(out, r.Message)
+		}
+	}
+	return out
+}
+
+// TokenCount returns the last _usage record's token count, or -1.
+func (c *Context) TokenCount() int64 {
+	n := int64(-1)
+	for _, r := range c.Records {
+		if r.Kind == RecordUsage {
+			n = r.TokenCount
+		}
+	}
+	return n
+}
+
+// Session returns the file as a kompact session: the system prompt, if any,
+// becomes a leading system message; checkpoints and usage are dropped.
+func (c *Context) Session() *kompact.Session {
+	s := &kompact.Session{}
+	if c.SystemPrompt != nil {
+		s.Messages = append(s.Messages, kompact.Message{Role: kompact.RoleSystem, Content: []kompact.Part{kompact.TextPart(*c.SystemPrompt)}})
+	}
+	s.Messages = append(s.Messages, c.Messages()...)
+	return s
+}
+
+// CompactedFile returns the context.jsonl that kimi-cli writes after a
+// compaction: the _system_prompt record (when there is one), checkpoint 0,
+// the compacted messages, then _usage with the estimated token count. It is
+// byte for byte what kimi-cli's own code writes.
+func CompactedFile(systemPrompt *string, msgs []kompact.Message, tokenCount int64) []byte {
+	var b []byte
+	if systemPrompt != nil {
+		b = AppendSystemPromptLine(b, *systemPrompt)
+	}
+	b = AppendCheckpointLine(b, 0)
+	for i := range msgs {
+		b = AppendMessageLine(b, &msgs[i])
+	}
+	return AppendUsageLine(b, tokenCount)
+}
+
+// AppendSystemPromptLine appends a _system_prompt record, written as
+// Python's json.dumps writes it.
+func AppendSystemPromptLine(dst []byte, prompt string) []byte {
+	dst = append(dst, `{"role": "_system_prompt", "content": `...)
+	dst = jsonwrite.AppendStringASCII(dst, prompt)
+	return append(dst, "}\n"...)
+}
+
+// AppendCheckpointLine appends a _checkpoint record.
+func AppendCheckpointLine(dst []byte, id int64) []byte {
+	dst = append(dst, `{"role": "_checkpoint", "id": `...)
+	dst = strconv.AppendInt(dst, id, 10)
+	return append(dst, "}\n"...)
+}
+
+// AppendUsageLine appends a _usage record.
+func AppendUsageLine(dst []byte, tokenCount int64) []byte {
+	dst = append(dst, `{"role": "_usage", "token_count": `...)
+	dst = strconv.AppendInt(dst, tokenCount, 10)
+	return append(dst, "}\n"...)
+}
+
+// AppendMessageLine appends m as one line of pydantic's compact JSON, the
+// way kimi-cli writes message records: keys in kosong's declaration order,
+// null fields of the message left out, a lone text part written as a plain
+// string, think parts with "encrypted" and media parts with "id" even when
+// null.
+//
+// Two things differ from kimi-cli on purpose, so that kimi-cli can read
+// every line back: a tool call without arguments is written with
+// "arguments": null (kimi-cli leaves the key out and then cannot restore
+// the message), and kompact's data parts, which kimi-cli does not know,
+// are written as text parts holding their JSON.
+func AppendMessageLine(dst []byte, m *kompact.Message) []byte {
+	dst = append(dst, `{"role":`...)
+	dst = jsonwrite.AppendString(dst, string(m.Role))
+	if m.Name != "" {
+		dst = append(dst, `,"name":`...)
+		dst = jsonwrite.AppendString(dst, m.Name)
+	}
+	dst = append(dst, `,"content":`...)
+	if len(m.Content) == 1 && m.Content[0].Type == kompact.PartText {
+		dst = jsonwrite.AppendString(dst, m.Content[0].Text)
+	} else {
+		dst = append(dst, '[')
+		for i := range m.Content {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = appendKimiPart(dst, &m.Content[i])
+		}
+		dst = append(dst, ']')
+	}
+	if m.ToolCalls != nil {
+		dst = append(dst, `,"tool_calls":[`...)
+		for i := range m.ToolCalls {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			c := &m.ToolCalls[i]
+			dst = append(dst, `{"type":"function","id":`...)
+			dst = jsonwrite.AppendString(dst, c.ID)
+			dst = append(dst, `,"function":{"name":`...)
+			dst = jsonwrite.AppendString(dst, c.Name)
+			dst = append(dst, `,"arguments":`...)
+			if c.Arguments != nil {
+				dst = jsonwrite.AppendString(dst, *c.Arguments)
+			} else {
+				dst = append(dst, "null"...)
+			}
+			dst = append(dst, '}')
+			if len(c.Extras) > 0 {
+				dst = append(dst, `,"extras":`...)
+				dst = append(dst, c.Extras...)
+			}
+			dst = append(dst, '}')
+		}
+		dst = append(dst, ']')
+	}
+	if m.HasToolCallID || m.ToolCallID != "" {
+		dst = append(dst, `,"tool_call_id":`...)
+		dst = jsonwrite.AppendString(dst, m.ToolCallID)
+	}
+	return append(dst, "}\n"...)
+}
+
+func appendKimiPart(dst []byte, p *kompact.Part) []byte {
+	switch p.Type {
+	case kompact.PartText:
+		dst = append(dst, `{"type":"text","text":`...)
+		dst = jsonwrite.AppendString(dst, p.Text)
+	case kompact.PartThink:
+		dst = append(dst, `{"type":"think","think":`...)
+		dst = jsonwrite.AppendString(dst, p.Think)
+		dst = append(dst, `,"encrypted":`...)
+		dst = appendNullable(dst, p.Encrypted)
+	case kompact.PartImage, kompact.PartAudio, kompact.PartVideo:
+		dst = append(dst, `{"type":`...)
+		dst = jsonwrite.AppendString(dst, string(p.Type))
+		dst = append(dst, ',')
+		dst = jsonwrite.AppendString(dst, string(p.Type))
+		dst = append(dst, `:{"url":`...)
+		dst = jsonwrite.AppendString(dst, p.URL)
+		dst = append(dst, `,"id":`...)
+		dst = appendNullable(dst, p.MediaID)
+		dst = append(dst, '}')
+	case kompact.PartData:
+		dst = append(dst, `{"type":"text","text":`...)
+		dst = jsonwrite.AppendString(dst, string(p.Data))
+	}
+	return append(dst, '}')
+}
+
+func appendNullable(dst []byte, s *string) []byte {
+	if s == nil {
+		return append(dst, "null"...)
+	}
+	return jsonwrite.AppendString(dst, *s)
+}
+
+// SkippedSummary describes the skipped lines in one sentence, or "".
+func (c *Context) SkippedSummary() string {
+	if len(c.Skipped) == 0 {
+		return ""
+	}
+	parts := make([]string, len(c.Skipped))
+	for i, s := range c.Skipped {
+		parts[i] = s.String()
+	}
+	return strings.Join(parts, "; ")
+}
