@@ -29,32 +29,6 @@ func messagesJSON(msgs []kompact.Message) []byte {
 	return b
 }
 
-// answerFromStream plays a vector's scripted stream through the same
-// accumulator the LLM client uses.
-func answerFromStream(v *vectors.Vector) kompact.Answer {
-	var acc openai.Accumulator
-	calls := 0
-	for _, it := range v.LLM.Stream {
-		switch it.Type {
-		case "think":
-			acc.Reasoning(it.Think)
-		case "text":
-			acc.Content(it.Text)
-		case "tool_call":
-			acc.ToolCall(calls, it.ID, it.Name, it.Arguments)
-			calls++
-		}
-	}
-	if u := v.LLM.Usage; u != nil {
-		var details *int64
-		if u.PromptTokensDetails != nil {
-			details = u.PromptTokensDetails.CachedTokens
-		}
-		acc.Usage(openai.UsageFrom(u.PromptTokens, u.CompletionTokens, u.CachedTokens, details))
-	}
-	return acc.Answer()
-}
-
 // TestKCP010PinnedPromptHash checks that ../shared holds the genuine prompt
 // and that kompact recognises it only by its hash.
 func TestKCP010PinnedPromptHash(t *testing.T) {
@@ -134,7 +108,7 @@ func TestKimiParityVectors(t *testing.T) {
 				t.Errorf("stream=%v model=%q", sent.Stream, sent.Model)
 			}
 
-			res, err := plan.Apply(answerFromStream(v))
+			res, err := plan.Apply(v.Answer())
 			if v.Expected.Outcome == "error" {
 				want := v.Expected.Compact.Error
 				if err == nil {

@@ -2,7 +2,7 @@ package kompact
 
 import (
 	"crypto/sha256"
-	"encoding/hex"
+	"fmt"
 	"strings"
 	"unicode/utf8"
 )
@@ -39,7 +39,7 @@ type Prompt struct {
 // Genuine reports whether the body is byte for byte kimi-cli's compact.md.
 func (p Prompt) Genuine() bool {
 	sum := sha256.Sum256([]byte(p.Body))
-	return hex.EncodeToString(sum[:]) == KimiPromptSHA256
+	return fmt.Sprintf("%x", sum) == KimiPromptSHA256
 }
 
 // Describe says in one line which prompt is in effect and whether it is the

@@ -10,35 +10,9 @@ import (
 	"kompact"
 	"kompact/internal/vectors"
 	"kompact/kimicli"
-	"kompact/openai"
 )
 
 const placeholderPrompt = "You are Kimi Code CLI. (placeholder agent system prompt used by the parity harness)"
-
-// answerOf plays a vector's scripted stream through the client's accumulator.
-func answerOf(v *vectors.Vector) kompact.Answer {
-	var acc openai.Accumulator
-	calls := 0
-	for _, it := range v.LLM.Stream {
-		switch it.Type {
-		case "think":
-			acc.Reasoning(it.Think)
-		case "text":
-			acc.Content(it.Text)
-		case "tool_call":
-			acc.ToolCall(calls, it.ID, it.Name, it.Arguments)
-			calls++
-		}
-	}
-	if u := v.LLM.Usage; u != nil {
-		var details *int64
-		if u.PromptTokensDetails != nil {
-			details = u.PromptTokensDetails.CachedTokens
-		}
-		acc.Usage(openai.UsageFrom(u.PromptTokens, u.CompletionTokens, u.CachedTokens, details))
-	}
-	return acc.Answer()
-}
 
 // TestContextJSONLMatchesVectors: the file kompact writes after compacting
 // each vector's input is byte for byte kimi-cli's context_jsonl_after.
@@ -65,7 +39,7 @@ func TestContextJSONLMatchesVectors(t *testing.T) {
 			if plan.Noop {
 				got = kimicli.CompactedFile(&sp, plan.Preserved(), int64(kompact.EstimateTokens(plan.Preserved())))
 			} else {
-				res, err := plan.Apply(answerOf(v))
+				res, err := plan.Apply(v.Answer())
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -180,29 +180,13 @@ func (c *compactCommand) execute(ctx context.Context, comp *kompact.Compactor, a
 // place of input after backing it up. It returns where it wrote and the
 // backup's name.
 func (c *compactCommand) write(input, out string, s *kompact.Session) (written, backup string, err error) {
-	data := append(s.AppendJSON(nil), '\n')
-	switch {
-	case out == "-":
-		if _, err := c.stdout.Write(data); err != nil {
-			return "", "", fmt.Errorf("write stdout: %w", err)
+	return c.emit(input, out, append(s.AppendJSON(nil), '\n'), func() (string, error) {
+		backup, err := atomicfile.Backup(input)
+		if err != nil {
+			return "", err
 		}
-		return "-", "", nil
-	case out != "":
-		if err := atomicfile.Write(out, data, 0o644); err != nil {
-			return "", "", kompact.Errorf(kompact.EInternal, "%w", err).WithFixes("Check that the output folder exists and is writable.")
-		}
-		return out, "", nil
-	}
-	backup, err = atomicfile.Backup(input)
-	if err != nil {
-		return "", "", kompact.Errorf(kompact.EInternal, "the session was not changed: %w", err).
-			WithFixes("Pass -o OUT to write the result elsewhere.")
-	}
-	if err := atomicfile.Write(input, data, 0o644); err != nil {
-		return "", backup, kompact.Errorf(kompact.EInternal, "the session was not changed: %w", err).
-			WithFixes("Pass -o OUT to write the result elsewhere.")
-	}
-	return input, backup, nil
+		return backup, atomicfile.Write(input, append(s.AppendJSON(nil), '\n'), 0o644)
+	})
 }
 
 // writeKimi stores a compacted kimi-cli session: the file kimi-cli's own
@@ -210,6 +194,12 @@ func (c *compactCommand) write(input, out string, s *kompact.Session) (written, 
 // or to out.
 func (c *compactCommand) writeKimi(input, out string, kctx *kimicli.Context, r *kompact.Result) (written, rotated string, err error) {
 	data := kimicli.CompactedFile(kctx.SystemPrompt, r.KimiMessages, int64(r.EstimatedTokenCount))
+	return c.emit(input, out, data, func() (string, error) { return kimicli.RewriteContext(input, data) })
+}
+
+// emit writes data to stdout (out "-"), to out, or in place of input with
+// inPlace, which returns where the original was kept.
+func (c *compactCommand) emit(input, out string, data []byte, inPlace func() (string, error)) (written, kept string, err error) {
 	switch {
 	case out == "-":
 		if _, err := c.stdout.Write(data); err != nil {
@@ -222,11 +212,12 @@ func (c *compactCommand) writeKimi(input, out string, kctx *kimicli.Context, r *
 		}
 		return out, "", nil
 	}
-	rotated, err = kimicli.RewriteContext(input, data)
+	kept, err = inPlace()
 	if err != nil {
-		return "", "", kompact.Errorf(kompact.EInternal, "%w", err).WithFixes("Pass -o OUT to write the result elsewhere.")
+		return "", "", kompact.Errorf(kompact.EInternal, "%s was not changed: %w", input, err).
+			WithFixes("Pass -o OUT to write the result elsewhere.")
 	}
-	return input, rotated, nil
+	return input, kept, nil
 }
 
 func (c *compactCommand) printJSON(o kompact.Outcome) (int, error) {

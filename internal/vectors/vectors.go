@@ -15,6 +15,9 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"kompact"
+	"kompact/openai"
 )
 
 // Vector is one golden vector (schema_version 1, see the vectors' README).
@@ -214,4 +217,30 @@ func JSONEqual(got, want []byte) (bool, string) {
 	gi, _ := json.MarshalIndent(g, "", " ")
 	wi, _ := json.MarshalIndent(w, "", " ")
 	return false, "got:\n" + string(gi) + "\nwant:\n" + string(wi)
+}
+
+// Answer plays the vector's scripted stream through the same accumulator the
+// LLM client uses, giving the answer kimi-cli's code received.
+func (v *Vector) Answer() kompact.Answer {
+	var acc openai.Accumulator
+	calls := 0
+	for _, it := range v.LLM.Stream {
+		switch it.Type {
+		case "think":
+			acc.Reasoning(it.Think)
+		case "text":
+			acc.Content(it.Text)
+		case "tool_call":
+			acc.ToolCall(calls, it.ID, it.Name, it.Arguments)
+			calls++
+		}
+	}
+	if u := v.LLM.Usage; u != nil {
+		var details *int64
+		if u.PromptTokensDetails != nil {
+			details = u.PromptTokensDetails.CachedTokens
+		}
+		acc.Usage(openai.UsageFrom(u.PromptTokens, u.CompletionTokens, u.CachedTokens, details))
+	}
+	return acc.Answer()
 }
