@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/signal"
 	"strings"
+	"syscall"
 
 	"kompact"
 )
@@ -25,7 +26,7 @@ const (
 )
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	status := run(ctx, os.Args[1:], &env{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, getenv: os.Getenv})
 	stop()
 	os.Exit(status)
@@ -59,6 +60,10 @@ func run(ctx context.Context, args []string, e *env) int {
 		cmd = &requestCommand{env: e}
 	case "config":
 		cmd = &configCommand{env: e}
+	case "serve":
+		cmd = &serveCommand{env: e}
+	case "sessions":
+		cmd = &sessionsCommand{env: e}
 	case "version":
 		fmt.Fprintln(stdout, "kompact", version)
 		return exitOK
@@ -87,6 +92,8 @@ Usage:
   kompact compact [flags] SESSION.json   compact a session file with its agent's LLM
   kompact request [flags] SESSION.json   print the compaction request (a dry run)
   kompact config reference|show|check    the agent configuration
+  kompact serve [flags]                  serve the HTTP API and the web page
+  kompact sessions SUBCOMMAND [flags]    list, import, export or delete a server's sessions
   kompact version                        print the version
 
 Run "kompact COMMAND -h" for a command's flags.

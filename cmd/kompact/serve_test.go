@@ -1,0 +1,245 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"kompact"
+	"kompact/config"
+	"kompact/httpapi"
+	"kompact/sqlite"
+)
+
+// lockedBuffer is a bytes.Buffer safe for concurrent use: a running
+// server writes its log while the test reads.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+func TestServeRefusesAnOpenAddressWithoutAToken(t *testing.T) {
+	for _, addr := range []string{"0.0.0.0:0", ":0", "[::]:0", "example.com:8484"} {
+		status, _, stderr := runCLI(t, "", map[string]string{"HOME": t.TempDir()}, "serve", "--addr", addr, "--db", filepath.Join(t.TempDir(), "k.db"))
+		if status != exitUsage || !strings.Contains(stderr, "refusing to serve "+addr+" without a token") || !strings.Contains(stderr, "fix: Pass --token") {
+			t.Errorf("%s: status %d\n%s", addr, status, stderr)
+		}
+	}
+	status, _, stderr := runCLI(t, "", nil, "serve", "--addr", "nonsense")
+	if status != exitUsage || !strings.Contains(stderr, "not a host:port address") {
+		t.Errorf("bad addr: %d %s", status, stderr)
+	}
+	status, _, stderr = runCLI(t, "", nil, "serve", "extra")
+	if status != exitUsage || !strings.Contains(stderr, "serve takes no arguments") {
+		t.Errorf("extra argument: %d %s", status, stderr)
+	}
+	for addr, want := range map[string]bool{"127.0.0.1:1": true, "localhost:1": true, "[::1]:1": true, "127.9.9.9:1": true,
+		"10.0.0.1:1": false, ":1": false, "0.0.0.0:1": false, "host:1": false} {
+		if got, err := isLoopback(addr); err != nil || got != want {
+			t.Errorf("isLoopback(%s) = %v, %v", addr, got, err)
+		}
+	}
+}
+
+func TestServeServesAndStops(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "data", "k.db")
+	var stderr lockedBuffer
+	e := &env{stdin: strings.NewReader(""), stdout: io.Discard, stderr: &stderr,
+		getenv: func(k string) string { return map[string]string{"KOMPACT_TOKEN": "tok", "HOME": dir}[k] }}
+	addrc := make(chan net.Addr, 1)
+	cmd := &serveCommand{env: e, onListen: func(a net.Addr) { addrc <- a }}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	done := make(chan int, 1)
+	go func() {
+		status, err := cmd.Run(ctx, []string{"--addr", "127.0.0.1:0", "--db", db})
+		if err != nil {
+			t.Errorf("serve: %v", err)
+		}
+		done <- status
+	}()
+	var addr net.Addr
+	select {
+	case addr = <-addrc:
+	case status := <-done:
+		t.Fatalf("serve ended with %d:\n%s", status, stderr.String())
+	}
+	if want := "kompact serving http://" + addr.String() + " (data: " + db + ")\n"; !strings.HasPrefix(stderr.String(), want) {
+		t.Errorf("stderr %q, want %q", stderr.String(), want)
+	}
+	get := func(token string) int {
+		req, _ := http.NewRequest("GET", "http://"+addr.String()+"/v1/health", nil)
+		if token != "" {
+			req.Header.Set("Authorization", "Bearer "+token)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	if s := get(""); s != 401 {
+		t.Errorf("without the token from $KOMPACT_TOKEN: %d", s)
+	}
+	if s := get("tok"); s != 200 {
+		t.Errorf("with the token: %d", s)
+	}
+	cancel()
+	select {
+	case status := <-done:
+		if status != exitOK {
+			t.Errorf("status %d after the shutdown", status)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("serve did not stop")
+	}
+	if _, err := os.Stat(db); err != nil {
+		t.Errorf("no database: %v", err)
+	}
+	if logs := stderr.String(); !strings.Contains(logs, "path=/v1/health status=200") || strings.Contains(logs, "tok\"") || strings.Contains(logs, "Bearer") {
+		t.Errorf("log:\n%s", logs)
+	}
+}
+
+// sessionsServer starts an API server with a token for the sessions
+// command.
+func sessionsServer(t *testing.T) *httptest.Server {
+	t.Helper()
+	store, err := sqlite.Open(filepath.Join(t.TempDir(), "k.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { store.Close() })
+	srv := httpapi.New(httpapi.Config{Store: store, Agents: config.Default(), Token: "tok"})
+	ts := httptest.NewServer(srv.Handler())
+	t.Cleanup(ts.Close)
+	return ts
+}
+
+func TestSessionsCommand(t *testing.T) {
+	ts := sessionsServer(t)
+	environ := map[string]string{"KOMPACT_URL": ts.URL, "KOMPACT_TOKEN": "tok"}
+	dir := t.TempDir()
+	path := filepath.Join(dir, "s.json")
+	if err := os.WriteFile(path, []byte(compactSession), 0o644); err != nil {
+		t.Fatal(err)
+	}
+
+	status, stdout, stderr := runCLI(t, "", environ, "sessions", "list")
+	if status != exitOK || stdout != "" || !strings.Contains(stderr, "no sessions") {
+		t.Errorf("empty list: %d %q %q", status, stdout, stderr)
+	}
+	// The session names agent "fake", which the server does not have.
+	status, _, stderr = runCLI(t, "", environ, "sessions", "import", path)
+	if status != exitError || !strings.Contains(stderr, `no agent "fake"`) || !strings.Contains(stderr, "fix:") {
+		t.Errorf("import with an unknown agent: %d %s", status, stderr)
+	}
+	doc := strings.Replace(compactSession, `"agent":"fake"`, `"agent":"kimi"`, 1)
+	if err := os.WriteFile(path, []byte(doc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	status, stdout, stderr = runCLI(t, "", environ, "sessions", "import", path)
+	if status != exitOK || stdout != "imported session s1 (agent kimi, 5 messages)\n" {
+		t.Fatalf("import: %d %q %s", status, stdout, stderr)
+	}
+	status, _, stderr = runCLI(t, doc, map[string]string{"KOMPACT_TOKEN": "tok"}, "sessions", "import", "-", "--url", ts.URL)
+	if status != exitError || !strings.Contains(stderr, "s1") {
+		t.Errorf("importing the same id twice: %d %s", status, stderr)
+	}
+	status, stdout, stderr = runCLI(t, "", environ, "sessions", "list")
+	if status != exitOK || !strings.HasPrefix(stdout, "ID ") || !strings.Contains(stdout, "s1  ") || !strings.Contains(stdout, "kimi") {
+		t.Errorf("list: %d %q %s", status, stdout, stderr)
+	}
+
+	// Export to stdout and to a file: the session document, which decodes
+	// to the imported session.
+	status, stdout, stderr = runCLI(t, "", environ, "sessions", "export", "s1")
+	if status != exitOK {
+		t.Fatalf("export: %d %s", status, stderr)
+	}
+	got, err := kompact.DecodeSession([]byte(stdout))
+	if err != nil {
+		t.Fatalf("the export is not a session document: %v\n%s", err, stdout)
+	}
+	want, _ := kompact.DecodeSession([]byte(doc))
+	if string(got.AppendJSON(nil)) != string(want.AppendJSON(nil)) {
+		t.Errorf("export:\n%s\nwant:\n%s", got.AppendJSON(nil), want.AppendJSON(nil))
+	}
+	out := filepath.Join(dir, "out.json")
+	status, _, stderr = runCLI(t, "", environ, "sessions", "export", "s1", "-o", out)
+	if status != exitOK || mustRead(t, out) != stdout || !strings.Contains(stderr, "wrote session s1 (5 messages) to "+out) {
+		t.Errorf("export -o: %d %s", status, stderr)
+	}
+
+	status, stdout, _ = runCLI(t, "", environ, "sessions", "delete", "s1")
+	if status != exitOK || stdout != "deleted session s1\n" {
+		t.Errorf("delete: %d %q", status, stdout)
+	}
+	status, _, stderr = runCLI(t, "", environ, "sessions", "export", "s1")
+	if status != exitError || !strings.Contains(stderr, "kompact: ") || !strings.Contains(stderr, "s1") {
+		t.Errorf("export after delete: %d %s", status, stderr)
+	}
+
+	// Wrong token, no server, wrong usage.
+	status, _, stderr = runCLI(t, "", map[string]string{"KOMPACT_URL": ts.URL}, "sessions", "list", "--token", "nope")
+	if status != exitError || !strings.Contains(stderr, "bearer token") {
+		t.Errorf("wrong token: %d %s", status, stderr)
+	}
+	ln, _ := net.Listen("tcp", "127.0.0.1:0")
+	dead := "http://" + ln.Addr().String()
+	ln.Close()
+	status, _, stderr = runCLI(t, "", nil, "sessions", "list", "--url", dead)
+	if status != exitError || !strings.Contains(stderr, "cannot reach the kompact server at "+dead) || !strings.Contains(stderr, "fix: Start it with `kompact serve`") {
+		t.Errorf("no server: %d %s", status, stderr)
+	}
+	for _, args := range [][]string{{"sessions"}, {"sessions", "rename", "x"}, {"sessions", "export"}, {"sessions", "list", "extra"},
+		{"sessions", "delete", "x", "-o", "f"}, {"sessions", "list", "--url", "ftp://x"}} {
+		if status, _, stderr := runCLI(t, "", nil, args...); status != exitUsage {
+			t.Errorf("%v: status %d %s", args, status, stderr)
+		}
+	}
+}
+
+// TestSessionsExportKeepsTheServerForm checks the raw JSON the server sends
+// is what export reads.
+func TestSessionsExportKeepsTheServerForm(t *testing.T) {
+	ts := sessionsServer(t)
+	req, _ := http.NewRequest("POST", ts.URL+"/v1/sessions", strings.NewReader(`{"compaction_model":"m","messages":[{"role":"user","content":"hi"}]}`))
+	req.Header.Set("Authorization", "Bearer tok")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var created map[string]any
+	_ = json.NewDecoder(resp.Body).Decode(&created)
+	resp.Body.Close()
+	id, _ := created["id"].(string)
+	status, stdout, stderr := runCLI(t, "", map[string]string{"KOMPACT_URL": ts.URL, "KOMPACT_TOKEN": "tok"}, "sessions", "export", id)
+	if status != exitOK || !strings.Contains(stdout, `"compaction_model":"m"`) || strings.Contains(stdout, "version") {
+		t.Errorf("export: %d %s %s", status, stdout, stderr)
+	}
+}

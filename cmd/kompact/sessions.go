@@ -1,0 +1,232 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"kompact"
+	"kompact/internal/atomicfile"
+)
+
+// The environment variables of the sessions command.
+const (
+	urlEnv     = "KOMPACT_URL"
+	defaultURL = "http://127.0.0.1:8484"
+)
+
+// sessionsCommand manages the sessions of a running server over HTTP.
+type sessionsCommand struct {
+	*env
+	// client sends the requests; nil means a client without a timeout.
+	client *http.Client
+}
+
+const sessionsSynopsis = "sessions list|import FILE|export ID [-o OUT]|delete ID [--url URL] [--token T]"
+
+// Run runs one of the sessions subcommands.
+func (c *sessionsCommand) Run(ctx context.Context, args []string) (int, error) {
+	fs := newFlagSet("sessions", sessionsSynopsis, c.stderr)
+	var base, token, out string
+	fs.StringVar(&base, "url", "", "the server's address (default: $"+urlEnv+", else "+defaultURL+")")
+	fs.StringVar(&token, "token", "", "bearer token (default: $"+tokenEnv+")")
+	fs.StringVar(&out, "o", "", "export: write the session document here instead of stdout (- for stdout)")
+	pos, err := parseFlags(fs, args)
+	if errors.Is(err, flag.ErrHelp) {
+		return exitOK, nil
+	}
+	if err != nil {
+		return exitUsage, err
+	}
+	if len(pos) == 0 {
+		fs.Usage()
+		return exitUsage, usagef("sessions needs a subcommand: list, import, export or delete")
+	}
+	want := map[string]int{"list": 0, "import": 1, "export": 1, "delete": 1}
+	n, ok := want[pos[0]]
+	if !ok {
+		return exitUsage, usagef("unknown sessions subcommand %q; use list, import, export or delete", pos[0])
+	}
+	if len(pos)-1 != n {
+		if n == 0 {
+			return exitUsage, usagef("sessions %s takes no arguments", pos[0])
+		}
+		return exitUsage, usagef("sessions %s takes exactly one argument", pos[0])
+	}
+	if out != "" && pos[0] != "export" {
+		return exitUsage, usagef("-o applies to sessions export only")
+	}
+	if base == "" {
+		base = c.getenv(urlEnv)
+	}
+	if base == "" {
+		base = defaultURL
+	}
+	if token == "" {
+		token = c.getenv(tokenEnv)
+	}
+	u, err := url.Parse(base)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return exitUsage, usagef("--url %q is not an http:// or https:// address", base)
+	}
+	api := &apiClient{base: strings.TrimSuffix(base, "/"), token: token, client: c.client}
+	if api.client == nil {
+		api.client = &http.Client{}
+	}
+	switch pos[0] {
+	case "list":
+		return c.list(ctx, api)
+	case "import":
+		return c.importFile(ctx, api, pos[1])
+	case "export":
+		return c.export(ctx, api, pos[1], out)
+	default:
+		return c.delete(ctx, api, pos[1])
+	}
+}
+
+func (c *sessionsCommand) list(ctx context.Context, api *apiClient) (int, error) {
+	var resp struct {
+		Sessions []kompact.SessionInfo `json:"sessions"`
+	}
+	if err := api.do(ctx, http.MethodGet, "/v1/sessions", nil, &resp); err != nil {
+		return exitError, err
+	}
+	if len(resp.Sessions) == 0 {
+		fmt.Fprintln(c.stderr, "no sessions")
+		return exitOK, nil
+	}
+	tw := tabwriter.NewWriter(c.stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "ID\tAGENT\tMESSAGES\tVERSION\tUPDATED")
+	for _, s := range resp.Sessions {
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%s\n", s.ID, s.Agent, s.Messages, s.Version, s.UpdatedAt.Local().Format(time.DateTime))
+	}
+	if err := tw.Flush(); err != nil {
+		return exitError, fmt.Errorf("write stdout: %w", err)
+	}
+	return exitOK, nil
+}
+
+func (c *sessionsCommand) importFile(ctx context.Context, api *apiClient, path string) (int, error) {
+	data, err := c.readInput(path)
+	if err != nil {
+		return exitError, err
+	}
+	// Check the document here, so that a mistake names the file.
+	if _, err := kompact.DecodeSession(data); err != nil {
+		return exitError, fmt.Errorf("%s: %w", inputName(path), err)
+	}
+	var s exportedSession
+	if err := api.do(ctx, http.MethodPost, "/v1/sessions/import", data, &s); err != nil {
+		return exitError, err
+	}
+	fmt.Fprintf(c.stdout, "imported session %s (agent %s, %d messages)\n", s.ID, s.Agent, len(s.Messages))
+	return exitOK, nil
+}
+
+// exportedSession is a stored session as the server sends it.
+type exportedSession struct {
+	ID              string            `json:"id"`
+	Agent           string            `json:"agent"`
+	CompactionModel string            `json:"compaction_model"`
+	Messages        []kompact.Message `json:"messages"`
+	Version         int64             `json:"version"`
+	CreatedAt       time.Time         `json:"created_at"`
+	UpdatedAt       time.Time         `json:"updated_at"`
+}
+
+func (c *sessionsCommand) export(ctx context.Context, api *apiClient, id, out string) (int, error) {
+	var s exportedSession
+	if err := api.do(ctx, http.MethodGet, "/v1/sessions/"+url.PathEscape(id), nil, &s); err != nil {
+		return exitError, err
+	}
+	// The session document, as kompact compact reads it: without the
+	// server's version and timestamps.
+	doc := kompact.Session{ID: s.ID, Agent: s.Agent, CompactionModel: s.CompactionModel, Messages: s.Messages}
+	data := append(doc.AppendJSON(nil), '\n')
+	if out == "" || out == "-" {
+		if _, err := c.stdout.Write(data); err != nil {
+			return exitError, fmt.Errorf("write stdout: %w", err)
+		}
+		return exitOK, nil
+	}
+	if err := atomicfile.Write(out, data, 0o644); err != nil {
+		return exitError, kompact.Errorf(kompact.EInternal, "%w", err).WithFixes("Check that the output folder exists and is writable.")
+	}
+	fmt.Fprintf(c.stderr, "wrote session %s (%d messages) to %s\n", s.ID, len(s.Messages), out)
+	return exitOK, nil
+}
+
+func (c *sessionsCommand) delete(ctx context.Context, api *apiClient, id string) (int, error) {
+	if err := api.do(ctx, http.MethodDelete, "/v1/sessions/"+url.PathEscape(id), nil, nil); err != nil {
+		return exitError, err
+	}
+	fmt.Fprintf(c.stdout, "deleted session %s\n", id)
+	return exitOK, nil
+}
+
+// apiClient calls a kompact server's HTTP API.
+type apiClient struct {
+	base   string
+	token  string
+	client *http.Client
+}
+
+// do sends a request with an optional JSON body and decodes a JSON answer
+// into out (unless out is nil). An error answer becomes a *kompact.Error
+// with the server's code, message and fixes.
+func (a *apiClient) do(ctx context.Context, method, path string, body []byte, out any) error {
+	var rd io.Reader
+	if body != nil {
+		rd = bytes.NewReader(body)
+	}
+	req, err := http.NewRequestWithContext(ctx, method, a.base+path, rd)
+	if err != nil {
+		return fmt.Errorf("request %s: %w", path, err)
+	}
+	req.Header.Set("Accept", "application/json")
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	if a.token != "" {
+		req.Header.Set("Authorization", "Bearer "+a.token)
+	}
+	resp, err := a.client.Do(req)
+	if err != nil {
+		return kompact.Errorf(kompact.EInvalid, "cannot reach the kompact server at %s: %v", a.base, errors.Unwrap(err)).
+			WithFixes("Start it with `kompact serve`, or pass --url (or set $" + urlEnv + ") to the address it serves.")
+	}
+	defer resp.Body.Close()
+	data, err := io.ReadAll(resp.Body)
+	if err != nil {
+		return fmt.Errorf("read the server's answer: %w", err)
+	}
+	if resp.StatusCode >= 300 {
+		var e struct {
+			Code    kompact.ErrorCode `json:"code"`
+			Message string            `json:"message"`
+			Fixes   []string          `json:"fixes"`
+		}
+		if json.Unmarshal(data, &e) != nil || e.Code == "" {
+			return kompact.Errorf(kompact.EInternal, "the server answered %s", resp.Status).
+				WithFixes("Check that --url points at a kompact server.")
+		}
+		return &kompact.Error{Code: e.Code, Message: e.Message, Fixes: e.Fixes}
+	}
+	if out == nil {
+		return nil
+	}
+	if err := json.Unmarshal(data, out); err != nil {
+		return fmt.Errorf("the server's answer is not what kompact expects: %w", err)
+	}
+	return nil
+}

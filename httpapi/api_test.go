@@ -1,0 +1,527 @@
+package httpapi_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"kompact"
+	"kompact/config"
+	"kompact/httpapi"
+	"kompact/internal/fakellm"
+	"kompact/openai"
+	"kompact/sqlite"
+)
+
+// apiAgents is the test configuration: "fake" compacts with the fake LLM,
+// "off" has compaction disabled.
+const apiAgents = `default_agent: fake
+agents:
+  fake:
+    system_prompt: You are a test agent.
+    llm:
+      base_url: %s
+      model: chat-model
+      temperature: 0.5
+    compaction:
+      enabled: true
+      type: kimi
+      compaction_model: compact-model
+  off:
+    llm:
+      base_url: %s
+      model: off-model
+`
+
+// apiEnv is a real server on a loopback port, with a real SQLite store and
+// the fake LLM behind an openai.Client.
+type apiEnv struct {
+	t     testing.TB
+	llm   *fakellm.Server
+	store kompact.Store
+	srv   *httpapi.Server
+	base  string
+	http  *http.Client
+	token string
+	logs  *syncBuffer
+}
+
+type apiOptions struct {
+	token   string
+	maxBody int64
+	store   func(kompact.Store) kompact.Store
+}
+
+func newAPIEnv(t testing.TB, opt apiOptions) *apiEnv {
+	t.Helper()
+	llm := fakellm.New(t)
+	store, err := sqlite.Open(filepath.Join(t.TempDir(), "k.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { store.Close() })
+	var st kompact.Store = store
+	if opt.store != nil {
+		st = opt.store(st)
+	}
+	e := &apiEnv{t: t, llm: llm, store: st, token: opt.token, logs: &syncBuffer{}}
+	e.srv = httpapi.New(httpapi.Config{
+		Store:   st,
+		Agents:  apiConfig(t, llm.URL()),
+		LLM:     apiClient(),
+		Token:   opt.token,
+		MaxBody: opt.maxBody,
+		Logger:  slog.New(slog.NewTextHandler(e.logs, nil)),
+		Version: "test-1",
+	})
+	ts := httptest.NewServer(e.srv.Handler())
+	t.Cleanup(ts.Close)
+	e.base, e.http = ts.URL, ts.Client()
+	return e
+}
+
+func apiConfig(t testing.TB, url string) *config.Config {
+	t.Helper()
+	cfg, err := config.Parse(fmt.Appendf(nil, apiAgents, url, url), "agents.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cfg
+}
+
+// apiClient retries once, without waiting.
+func apiClient() *openai.Client {
+	return &openai.Client{MaxRetries: 1, Sleep: func(ctx context.Context, d time.Duration) error { return ctx.Err() }}
+}
+
+type apiResponse struct {
+	status int
+	header http.Header
+	body   []byte
+}
+
+// json decodes the body as a JSON object.
+func (r apiResponse) json(t testing.TB) map[string]any {
+	t.Helper()
+	var m map[string]any
+	if err := json.Unmarshal(r.body, &m); err != nil {
+		t.Fatalf("body is not a JSON object: %v\n%s", err, r.body)
+	}
+	return m
+}
+
+// do sends a request with the env's token (when it has one).
+func (e *apiEnv) do(method, path string, body any, header ...string) apiResponse {
+	e.t.Helper()
+	var rd io.Reader
+	switch b := body.(type) {
+	case nil:
+	case string:
+		rd = strings.NewReader(b)
+	case []byte:
+		rd = bytes.NewReader(b)
+	default:
+		data, err := json.Marshal(b)
+		if err != nil {
+			e.t.Fatal(err)
+		}
+		rd = bytes.NewReader(data)
+	}
+	req, err := http.NewRequest(method, e.base+path, rd)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	if e.token != "" {
+		req.Header.Set("Authorization", "Bearer "+e.token)
+	}
+	for i := 0; i+1 < len(header); i += 2 {
+		req.Header.Set(header[i], header[i+1])
+	}
+	resp, err := e.http.Do(req)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	data, err := io.ReadAll(resp.Body)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return apiResponse{status: resp.StatusCode, header: resp.Header, body: data}
+}
+
+// must sends a request and fails the test unless the status is want.
+func (e *apiEnv) must(want int, method, path string, body any, header ...string) map[string]any {
+	e.t.Helper()
+	r := e.do(method, path, body, header...)
+	if r.status != want {
+		e.t.Fatalf("%s %s: status %d, want %d\n%s", method, path, r.status, want, r.body)
+	}
+	if want == http.StatusNoContent {
+		return nil
+	}
+	return r.json(e.t)
+}
+
+// wantError checks an error response: status, code, and that the message
+// contains each of msgs.
+func wantError(t testing.TB, r apiResponse, status int, code string, msgs ...string) map[string]any {
+	t.Helper()
+	if r.status != status {
+		t.Fatalf("status %d, want %d\n%s", r.status, status, r.body)
+	}
+	m := r.json(t)
+	e := m
+	if inner, ok := m["error"].(map[string]any); ok && m["status"] == "error" {
+		e = inner // an outcome
+	}
+	if e["code"] != code {
+		t.Fatalf("code %v, want %s\n%s", e["code"], code, r.body)
+	}
+	msg, _ := e["message"].(string)
+	for _, s := range msgs {
+		if !strings.Contains(msg, s) {
+			t.Errorf("message %q lacks %q", msg, s)
+		}
+	}
+	if _, ok := e["fixes"].([]any); !ok {
+		t.Errorf("no fixes list in %s", r.body)
+	}
+	return m
+}
+
+// apiSession is a session document of n user/assistant pairs after a
+// system message: sys, u1, a1, u2, a2, ...
+func apiSession(id string, pairs int) map[string]any {
+	msgs := []map[string]any{{"id": "sys", "role": "system", "content": "You are an agent."}}
+	for i := 1; i <= pairs; i++ {
+		msgs = append(msgs,
+			map[string]any{"id": fmt.Sprintf("u%d", i), "role": "user", "content": fmt.Sprintf("question %d", i)},
+			map[string]any{"id": fmt.Sprintf("a%d", i), "role": "assistant", "content": []any{
+				map[string]any{"type": "think", "think": "hmm"}, map[string]any{"type": "text", "text": fmt.Sprintf("answer %d", i)}}})
+	}
+	doc := map[string]any{"messages": msgs}
+	if id != "" {
+		doc["id"] = id
+	}
+	return doc
+}
+
+// messagesJSON returns the JSON of a response's message list, for exact
+// comparisons.
+func messagesJSON(t testing.TB, v any) string {
+	t.Helper()
+	data, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(data)
+}
+
+// ids returns the ids of a JSON message list, joined by commas.
+func ids(v any) string {
+	list, _ := v.([]any)
+	out := make([]string, len(list))
+	for i, m := range list {
+		out[i], _ = m.(map[string]any)["id"].(string)
+	}
+	return strings.Join(out, ",")
+}
+
+// texts returns the text of a JSON message's text parts.
+func texts(m any) string {
+	var b strings.Builder
+	parts, _ := m.(map[string]any)["content"].([]any)
+	for _, p := range parts {
+		if pm := p.(map[string]any); pm["type"] == "text" {
+			b.WriteString(pm["text"].(string))
+		}
+	}
+	return b.String()
+}
+
+// syncBuffer is a bytes.Buffer safe for concurrent use.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+func TestHealthAgentsAndPage(t *testing.T) {
+	e := newAPIEnv(t, apiOptions{})
+	h := e.must(200, "GET", "/v1/health", nil)
+	if h["status"] != "ok" || h["version"] != "test-1" {
+		t.Errorf("health %v", h)
+	}
+	agents := e.must(200, "GET", "/v1/agents", nil)["agents"].([]any)
+	want := `[{"compaction_enabled":true,"default":true,"model":"chat-model","name":"fake"},{"compaction_enabled":false,"default":false,"model":"off-model","name":"off"}]`
+	if got := messagesJSON(t, agents); got != want {
+		t.Errorf("agents %s\nwant %s", got, want)
+	}
+	ui := e.must(200, "GET", "/v1/ui-elements", nil)["ui_elements"].([]any)
+	if len(ui) != 2 || ui[0].(map[string]any)["id"] != kompact.ActionCompactConversation || ui[1].(map[string]any)["id"] != kompact.ActionCompactUpToHere {
+		t.Errorf("global ui elements %v", ui)
+	}
+	page := e.do("GET", "/", nil)
+	if page.status != 200 || !strings.Contains(page.header.Get("Content-Type"), "text/html") || !bytes.Contains(page.body, []byte("<html")) {
+		t.Errorf("GET /: %d %s", page.status, page.header.Get("Content-Type"))
+	}
+	wantError(t, e.do("GET", "/v1/nothing-here", nil), 404, "not_found", "no route GET /v1/nothing-here")
+	wantError(t, e.do("PUT", "/v1/sessions", nil), 404, "not_found")
+	// One log line per request, without bodies.
+	logs := e.logs.String()
+	if !strings.Contains(logs, "method=GET path=/v1/health status=200 duration=") {
+		t.Errorf("no request log line:\n%s", logs)
+	}
+}
+
+func TestSessionLifecycle(t *testing.T) {
+	e := newAPIEnv(t, apiOptions{})
+	// Create: the default agent, ids assigned to messages without one.
+	created := e.must(201, "POST", "/v1/sessions", map[string]any{"messages": []any{
+		map[string]any{"role": "user", "content": "hello"}, map[string]any{"id": "x", "role": "assistant", "content": "hi"}}})
+	id, _ := created["id"].(string)
+	if id == "" || created["agent"] != "fake" || created["version"] != 1.0 || created["created_at"] == nil || created["updated_at"] == nil {
+		t.Fatalf("created %v", created)
+	}
+	msgs := created["messages"].([]any)
+	if len(msgs) != 2 || msgs[0].(map[string]any)["id"] == "" || msgs[1].(map[string]any)["id"] != "x" || texts(msgs[0]) != "hello" {
+		t.Fatalf("created messages %v", msgs)
+	}
+	// An empty body creates an empty session.
+	empty := e.must(201, "POST", "/v1/sessions", "")
+	if len(empty["messages"].([]any)) != 0 || empty["agent"] != "fake" {
+		t.Errorf("empty session %v", empty)
+	}
+	// Import a session document, with its own id and agent.
+	doc := apiSession("imp", 2)
+	doc["agent"] = "off"
+	doc["compaction_model"] = "m2"
+	imp := e.must(201, "POST", "/v1/sessions/import", doc)
+	if imp["id"] != "imp" || imp["agent"] != "off" || imp["compaction_model"] != "m2" || ids(imp["messages"]) != "sys,u1,a1,u2,a2" {
+		t.Fatalf("imported %v", imp)
+	}
+	wantError(t, e.do("POST", "/v1/sessions/import", doc), 409, "conflict")
+	wantError(t, e.do("POST", "/v1/sessions", map[string]any{"agent": "nobody"}), 400, "invalid_request", `no agent "nobody"`)
+	wantError(t, e.do("POST", "/v1/sessions/import", `{"messages":[{"role":"robot"}]}`), 400, "invalid_request", "messages[0].role")
+	wantError(t, e.do("POST", "/v1/sessions", `{"messages":[{"id":"d","role":"user"},{"id":"d","role":"user"}]}`), 400, "invalid_request", `"d" is already the id`)
+
+	got := e.must(200, "GET", "/v1/sessions/imp", nil)
+	if messagesJSON(t, got) != messagesJSON(t, imp) {
+		t.Errorf("GET differs from the created session:\n%v\n%v", got, imp)
+	}
+
+	// Append one, then several.
+	app := e.must(201, "POST", "/v1/sessions/imp/messages", map[string]any{"message": map[string]any{"role": "user", "content": "more"}})
+	if app["version"] != 2.0 || len(app["messages"].([]any)) != 1 || texts(app["messages"].([]any)[0]) != "more" || ids(app["messages"]) == "" {
+		t.Fatalf("append one: %v", app)
+	}
+	app = e.must(201, "POST", "/v1/sessions/imp/messages", map[string]any{"messages": []any{
+		map[string]any{"id": "n1", "role": "assistant", "content": "x"}, map[string]any{"id": "n2", "role": "user", "content": "y"}}})
+	if app["version"] != 3.0 || ids(app["messages"]) != "n1,n2" {
+		t.Fatalf("append two: %v", app)
+	}
+	wantError(t, e.do("POST", "/v1/sessions/imp/messages", `{"messages":[]}`), 400, "invalid_request", "no message")
+	wantError(t, e.do("POST", "/v1/sessions/imp/messages", `{"message":{"role":"user"},"messages":[{"role":"user"}]}`), 400, "invalid_request", "both")
+	wantError(t, e.do("POST", "/v1/sessions/imp/messages", `{"messages":[{"role":"user"},{"role":"user","content":7}]}`), 400, "invalid_request", "messages[1].content")
+	wantError(t, e.do("POST", "/v1/sessions/imp/messages", `{"message":{"role":"user","colour":"red"}}`), 400, "invalid_request", "message.colour")
+	wantError(t, e.do("POST", "/v1/sessions/nope/messages", `{"message":{"role":"user"}}`), 404, "not_found")
+
+	// Settings.
+	set := e.must(200, "PATCH", "/v1/sessions/imp/settings", map[string]any{"compaction_model": "m3"})
+	if set["compaction_model"] != "m3" || set["version"].(float64) <= 3 {
+		t.Errorf("settings %v", set)
+	}
+	set = e.must(200, "PATCH", "/v1/sessions/imp/settings", map[string]any{"compaction_model": ""})
+	if _, ok := set["compaction_model"]; ok {
+		t.Errorf("compaction_model not cleared: %v", set)
+	}
+	wantError(t, e.do("PATCH", "/v1/sessions/imp/settings", `{}`), 400, "invalid_request", "compaction_model")
+	wantError(t, e.do("PATCH", "/v1/sessions/imp/settings", `{"compaction_model":5}`), 400, "invalid_request", `"compaction_model" must be a string`)
+
+	// List: newest first.
+	list := e.must(200, "GET", "/v1/sessions", nil)["sessions"].([]any)
+	if len(list) != 3 {
+		t.Fatalf("list %v", list)
+	}
+	first := list[0].(map[string]any)
+	if first["id"] != "imp" || first["messages"] != 8.0 || first["agent"] != "off" {
+		t.Errorf("list[0] %v", first)
+	}
+
+	// Delete.
+	e.must(204, "DELETE", "/v1/sessions/imp", nil)
+	wantError(t, e.do("GET", "/v1/sessions/imp", nil), 404, "not_found")
+	wantError(t, e.do("DELETE", "/v1/sessions/imp", nil), 404, "not_found")
+	if n := len(e.must(200, "GET", "/v1/sessions", nil)["sessions"].([]any)); n != 2 {
+		t.Errorf("%d sessions after the delete", n)
+	}
+}
+
+func TestMalformedBodies(t *testing.T) {
+	e := newAPIEnv(t, apiOptions{})
+	e.must(201, "POST", "/v1/sessions/import", apiSession("s", 3))
+	for _, c := range []struct {
+		method, path, body, want string
+	}{
+		{"POST", "/v1/sessions", `{"id": "x",`, "not valid JSON"},
+		{"POST", "/v1/sessions", `{"id": "x"} {"id": "y"}`, "more data after"},
+		{"POST", "/v1/sessions", `[1, 2]`, "must be a JSON object"},
+		{"POST", "/v1/sessions", `{"id": "x", "colour": "red"}`, `unknown field "colour"`},
+		{"POST", "/v1/sessions/import", `{"messages": [], "colour": 1}`, `unknown field "colour"`},
+		{"POST", "/v1/sessions/import", `{"messages": `, "not valid JSON"},
+		{"POST", "/v1/sessions/s/messages", ``, "empty"},
+		{"POST", "/v1/sessions/s/actions/compact_conversation", `{"start": 5}`, `"start" must be a string`},
+		{"POST", "/v1/sessions/s/actions/compact_conversation", `{"preview": true, "force": true}`, `unknown field "force"`},
+		{"POST", "/v1/sessions/s/continue", `{"content": ""}`, `no "content"`},
+		{"POST", "/v1/sessions/s/continue", `{"text": "hi"}`, `unknown field "text"`},
+		{"POST", "/v1/sessions/s/previews/pv_x/apply", `{"summary": "  "}`, "empty"},
+		{"GET", "/v1/sessions/s/revisions/abc", ``, "not a revision number"},
+		{"POST", "/v1/sessions/s/revisions/0/restore", ``, "not a revision number"},
+	} {
+		r := e.do(c.method, c.path, c.body)
+		wantError(t, r, 400, "invalid_request", c.want)
+	}
+	// Bad action parameters: the outcome, with the error's status.
+	for _, c := range []struct {
+		path, body, code string
+		status           int
+		want             string
+	}{
+		{"/v1/sessions/s/actions/compact_up_to_here", `{}`, "invalid_request", 400, "needs message_id"},
+		{"/v1/sessions/s/actions/compact_up_to_here", `{"message_id": "u2", "start": "u1"}`, "invalid_request", 400, "message_id only"},
+		{"/v1/sessions/s/actions/compact_everything", ``, "invalid_request", 400, `unknown action "compact_everything"`},
+		{"/v1/sessions/s/actions/compact_conversation", `{"start": "zz"}`, "not_found", 404, `"zz"`},
+		{"/v1/sessions/s/actions/compact_conversation", `{"start": "a2", "end": "u1"}`, "invalid_request", 400, ""},
+	} {
+		r := e.do("POST", c.path, c.body)
+		m := wantError(t, r, c.status, c.code, c.want)
+		if m["status"] != "error" {
+			t.Errorf("%s %s: not an outcome: %s", c.path, c.body, r.body)
+		}
+	}
+	if n := len(e.llm.Requests()); n != 0 {
+		t.Errorf("%d LLM requests for invalid actions", n)
+	}
+	if v := e.must(200, "GET", "/v1/sessions/s", nil)["version"]; v != 1.0 {
+		t.Errorf("version %v after failed actions", v)
+	}
+}
+
+func TestAuthorization(t *testing.T) {
+	e := newAPIEnv(t, apiOptions{token: "s3cret-token"})
+	e.must(200, "GET", "/v1/sessions", nil)
+	e.token = ""
+	for _, h := range [][]string{
+		nil,
+		{"Authorization", "Bearer wrong"},
+		{"Authorization", "Bearer s3cret-token-and-more"},
+		{"Authorization", "Basic s3cret-token"},
+		{"Authorization", "s3cret-token"},
+	} {
+		for _, path := range []string{"/v1/sessions", "/v1/health", "/v1/sessions/x/actions/compact_conversation"} {
+			method := "GET"
+			if strings.Contains(path, "actions") {
+				method = "POST"
+			}
+			r := e.do(method, path, nil, h...)
+			wantError(t, r, 401, "unauthorized", "bearer token")
+			if !strings.HasPrefix(r.header.Get("WWW-Authenticate"), "Bearer") {
+				t.Errorf("no WWW-Authenticate header")
+			}
+		}
+	}
+	e.must(200, "GET", "/v1/health", nil, "Authorization", "bearer s3cret-token")
+	// The page is served without the token.
+	if r := e.do("GET", "/", nil); r.status != 200 {
+		t.Errorf("GET / without a token: %d", r.status)
+	}
+	if r := e.do("GET", "/?token=s3cret-token", nil); r.status != 200 {
+		t.Errorf("GET /?token=: %d", r.status)
+	}
+	if logs := e.logs.String(); strings.Contains(logs, "s3cret") {
+		t.Errorf("the token was logged:\n%s", logs)
+	}
+}
+
+func TestTooLarge(t *testing.T) {
+	e := newAPIEnv(t, apiOptions{maxBody: 4096})
+	big := apiSession("big", 1)
+	big["messages"] = append(big["messages"].([]map[string]any), map[string]any{"role": "user", "content": strings.Repeat("x", 5000)})
+	wantError(t, e.do("POST", "/v1/sessions/import", big), 413, "too_large", "4096 bytes")
+	wantError(t, e.do("POST", "/v1/sessions", big), 413, "too_large")
+	e.must(201, "POST", "/v1/sessions/import", apiSession("small", 1))
+	wantError(t, e.do("POST", "/v1/sessions/small/messages", map[string]any{"message": map[string]any{"role": "user", "content": strings.Repeat("é", 3000)}}), 413, "too_large")
+	if n := len(e.must(200, "GET", "/v1/sessions", nil)["sessions"].([]any)); n != 1 {
+		t.Errorf("%d sessions", n)
+	}
+}
+
+// failingStore fails every call with an error that must not reach clients.
+type failingStore struct{ kompact.Store }
+
+var errDisk = fmt.Errorf("disk on fire at /var/secret/kompact.db")
+
+func (failingStore) GetSession(context.Context, string) (*kompact.StoredSession, error) {
+	return nil, errDisk
+}
+
+func (failingStore) ListSessions(context.Context) ([]kompact.SessionInfo, error) { return nil, errDisk }
+
+func (failingStore) CommitCompaction(context.Context, string, kompact.Commit) (*kompact.StoredSession, *kompact.RevisionInfo, error) {
+	return nil, nil, errDisk
+}
+
+func TestInternalErrorsStayInTheLog(t *testing.T) {
+	e := newAPIEnv(t, apiOptions{store: func(s kompact.Store) kompact.Store { return failingStore{s} }})
+	for _, path := range []string{"/v1/sessions", "/v1/sessions/x"} {
+		r := e.do("GET", path, nil)
+		m := wantError(t, r, 500, "internal")
+		if m["message"] != "internal error" || len(m["fixes"].([]any)) != 0 || bytes.Contains(r.body, []byte("fire")) {
+			t.Errorf("%s: the client saw %s", path, r.body)
+		}
+	}
+	if logs := e.logs.String(); !strings.Contains(logs, "disk on fire at /var/secret/kompact.db") || !strings.Contains(logs, "level=ERROR") {
+		t.Errorf("the error was not logged:\n%s", logs)
+	}
+}
+
+// commitFailingStore fails only the commit.
+type commitFailingStore struct{ kompact.Store }
+
+func (commitFailingStore) CommitCompaction(context.Context, string, kompact.Commit) (*kompact.StoredSession, *kompact.RevisionInfo, error) {
+	return nil, nil, errDisk
+}
+
+func TestInternalCommitErrorIsAnOutcome(t *testing.T) {
+	e := newAPIEnv(t, apiOptions{store: func(s kompact.Store) kompact.Store { return commitFailingStore{s} }})
+	e.must(201, "POST", "/v1/sessions/import", apiSession("s", 3))
+	r := e.do("POST", "/v1/sessions/s/actions/compact_conversation", nil)
+	m := wantError(t, r, 500, "internal")
+	if m["status"] != "error" || m["error"].(map[string]any)["message"] != "internal error" || bytes.Contains(r.body, []byte("fire")) {
+		t.Errorf("outcome %s", r.body)
+	}
+	if !strings.Contains(e.logs.String(), "disk on fire") {
+		t.Error("the commit error was not logged")
+	}
+}

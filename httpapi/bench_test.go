@@ -1,0 +1,106 @@
+package httpapi_test
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"kompact"
+	"kompact/config"
+	"kompact/httpapi"
+	"kompact/sqlite"
+)
+
+// instantLLM answers every request at once with a fixed summary.
+type instantLLM struct{}
+
+func (instantLLM) Complete(context.Context, kompact.RequestConfig, []kompact.Message, func(kompact.Progress)) (kompact.Answer, error) {
+	return kompact.Answer{Parts: []kompact.Part{kompact.TextPart(summaryText)}, Usage: &kompact.Usage{InputOther: 1000, Output: 20}}, nil
+}
+
+// benchMessages returns n user/assistant messages of about 2 KB of text
+// each, with characters that need escaping and some that are not ASCII.
+func benchMessages(n int) ([]kompact.Message, int64) {
+	line := "Line with \"quotes\", a tab\there, é, 数据 and → arrows; "
+	body := strings.Repeat(line, 2048/len(line)+1)[:2000]
+	msgs := make([]kompact.Message, n)
+	var size int64
+	for i := range msgs {
+		role := kompact.RoleUser
+		if i%2 == 1 {
+			role = kompact.RoleAssistant
+		}
+		text := fmt.Sprintf("%d: %s", i, body)
+		msgs[i] = kompact.Message{ID: fmt.Sprintf("b%d", i), Role: role, Content: []kompact.Part{kompact.TextPart(text)}}
+		size += int64(len(text))
+	}
+	return msgs, size
+}
+
+func benchStore(b *testing.B) *sqlite.Store {
+	b.Helper()
+	store, err := sqlite.Open(filepath.Join(b.TempDir(), "k.db"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { store.Close() })
+	return store
+}
+
+// BenchmarkServiceCompaction10k runs one compaction of a 10k-message
+// session through the HTTP handler: load, prepare, the (instant) LLM,
+// apply, commit with its revision, and the JSON answer.
+func BenchmarkServiceCompaction10k(b *testing.B) {
+	ctx := context.Background()
+	store := benchStore(b)
+	h := httpapi.New(httpapi.Config{Store: store, Agents: config.Default(), LLM: instantLLM{}, Logger: slog.New(slog.DiscardHandler)}).Handler()
+	msgs, size := benchMessages(10_000)
+	b.SetBytes(size)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		b.StopTimer()
+		_ = store.DeleteSession(ctx, "bench")
+		if _, err := store.CreateSession(ctx, &kompact.Session{ID: "bench", Agent: "kimi", Messages: msgs}); err != nil {
+			b.Fatal(err)
+		}
+		b.StartTimer()
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, httptest.NewRequest("POST", "/v1/sessions/bench/actions/compact_conversation", nil))
+		if rec.Code != http.StatusOK {
+			b.Fatalf("status %d: %.300s", rec.Code, rec.Body)
+		}
+	}
+}
+
+// BenchmarkStoreReadRewrite10k is the floor the compaction is measured
+// against: read the 10k-message session from the store and write it again
+// whole (delete, then create with the same messages).
+func BenchmarkStoreReadRewrite10k(b *testing.B) {
+	ctx := context.Background()
+	store := benchStore(b)
+	msgs, size := benchMessages(10_000)
+	if _, err := store.CreateSession(ctx, &kompact.Session{ID: "bench", Agent: "kimi", Messages: msgs}); err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(size)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		s, err := store.GetSession(ctx, "bench")
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := store.DeleteSession(ctx, "bench"); err != nil {
+			b.Fatal(err)
+		}
+		if _, err := store.CreateSession(ctx, &s.Session); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

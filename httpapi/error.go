@@ -1,0 +1,73 @@
+package httpapi
+
+import (
+	"errors"
+	"log/slog"
+	"net/http"
+
+	"kompact"
+)
+
+// The error codes of the HTTP transport, besides the domain's own.
+const (
+	// EUnauthorized: the server needs a bearer token and the request has
+	// none, or the wrong one.
+	EUnauthorized kompact.ErrorCode = "unauthorized"
+	// ETooLarge: the request body exceeds the server's limit.
+	ETooLarge kompact.ErrorCode = "too_large"
+)
+
+// statusOf is the one table from error codes to HTTP statuses. A code that
+// is not listed (there should be none) answers 500.
+var statusOf = map[kompact.ErrorCode]int{
+	kompact.EInvalid:       http.StatusBadRequest,
+	EUnauthorized:          http.StatusUnauthorized,
+	kompact.EDisabled:      http.StatusForbidden,
+	kompact.ENotFound:      http.StatusNotFound,
+	kompact.EConflict:      http.StatusConflict,
+	ETooLarge:              http.StatusRequestEntityTooLarge,
+	kompact.ELLM:           http.StatusBadGateway,
+	kompact.EEmptyResponse: http.StatusBadGateway,
+	kompact.EInternal:      http.StatusInternalServerError,
+}
+
+// StatusOf returns the HTTP status of an error code.
+func StatusOf(code kompact.ErrorCode) int {
+	if s, ok := statusOf[code]; ok {
+		return s
+	}
+	return http.StatusInternalServerError
+}
+
+// internalMessage is all a client learns about an internal error.
+const internalMessage = "internal error"
+
+// errorBody is the JSON body of every error response.
+type errorBody struct {
+	Code    kompact.ErrorCode `json:"code"`
+	Message string            `json:"message"`
+	Fixes   []string          `json:"fixes"`
+}
+
+// publicError returns what a client may see of err: its code, message and
+// fixes, or only "internal error" for an internal one. It logs internal
+// errors in full.
+func (s *Server) publicError(r *http.Request, err error) *kompact.Error {
+	var e *kompact.Error
+	if !errors.As(err, &e) || e.Code == kompact.EInternal || StatusOf(e.Code) == http.StatusInternalServerError {
+		s.log.LogAttrs(r.Context(), slog.LevelError, "internal error",
+			slog.String("method", r.Method), slog.String("path", r.URL.Path), slog.String("error", err.Error()))
+		return &kompact.Error{Code: kompact.EInternal, Message: internalMessage, Fixes: []string{}}
+	}
+	fixes := e.Fixes
+	if fixes == nil {
+		fixes = []string{}
+	}
+	return &kompact.Error{Code: e.Code, Message: e.Error(), Fixes: fixes}
+}
+
+// writeError answers with err's status and {"code", "message", "fixes"}.
+func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
+	e := s.publicError(r, err)
+	writeJSON(w, StatusOf(e.Code), errorBody{Code: e.Code, Message: e.Message, Fixes: e.Fixes})
+}

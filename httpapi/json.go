@@ -1,0 +1,169 @@
+package httpapi
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"kompact"
+)
+
+// readBody reads the request body, up to the server's limit.
+func (s *Server) readBody(w http.ResponseWriter, r *http.Request) ([]byte, error) {
+	body := http.MaxBytesReader(w, r.Body, s.maxBody)
+	data, err := io.ReadAll(body)
+	if err != nil {
+		var mbe *http.MaxBytesError
+		if errors.As(err, &mbe) {
+			return nil, kompact.Errorf(ETooLarge, "the request body exceeds the server's limit of %d bytes", mbe.Limit).
+				WithFixes("Send a smaller body, or restart the server with a larger --max-body.")
+		}
+		return nil, kompact.Errorf(kompact.EInvalid, "read the request body: %v", err)
+	}
+	return data, nil
+}
+
+// decodeBody reads a JSON object into v, rejecting unknown fields and
+// trailing data. An empty body is an error unless optional is set, in which
+// case v is left as it is.
+func (s *Server) decodeBody(w http.ResponseWriter, r *http.Request, v any, optional bool) error {
+	data, err := s.readBody(w, r)
+	if err != nil {
+		return err
+	}
+	return decodeJSON(data, v, optional)
+}
+
+// decodeJSON is decodeBody without the reading.
+func decodeJSON(data []byte, v any, optional bool) error {
+	if len(bytes.TrimSpace(data)) == 0 {
+		if optional {
+			return nil
+		}
+		return kompact.Errorf(kompact.EInvalid, "the request body is empty; it must be a JSON object").
+			WithFixes("See docs/http-api.md for this route's body.")
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return jsonError(err)
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return kompact.Errorf(kompact.EInvalid, "the request body has more data after the JSON object").
+			WithFixes("Send exactly one JSON object.")
+	}
+	return nil
+}
+
+// jsonError says what was wrong with a request body.
+func jsonError(err error) error {
+	fix := "See docs/http-api.md for this route's body."
+	var syn *json.SyntaxError
+	var typ *json.UnmarshalTypeError
+	var fe *kompact.FieldError
+	var ke *kompact.Error
+	switch {
+	case errors.As(err, &ke):
+		return ke
+	case errors.As(err, &syn):
+		return kompact.Errorf(kompact.EInvalid, "the request body is not valid JSON (at byte %d): %v", syn.Offset, syn).
+			WithFixes("Send a JSON object.")
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		return kompact.Errorf(kompact.EInvalid, "the request body is not valid JSON: it ends too early").
+			WithFixes("Send a complete JSON object.")
+	case errors.As(err, &typ):
+		if typ.Field == "" {
+			return kompact.Errorf(kompact.EInvalid, "the request body must be a JSON object, not %s", typ.Value).WithFixes(fix)
+		}
+		return kompact.Errorf(kompact.EInvalid, "field %q must be %s, not %s", typ.Field, jsonKind(typ.Type.Kind().String()), typ.Value).WithFixes(fix)
+	case errors.As(err, &fe):
+		return kompact.Errorf(kompact.EInvalid, "invalid message: %v", fe).
+			WithFixes("See the README's \"Session JSON\" section for the message form.")
+	}
+	msg := err.Error()
+	if name, ok := strings.CutPrefix(msg, "json: unknown field "); ok {
+		return kompact.Errorf(kompact.EInvalid, "the request body has an unknown field %s", name).WithFixes(fix)
+	}
+	return kompact.Errorf(kompact.EInvalid, "the request body is invalid: %s", strings.TrimPrefix(msg, "json: ")).WithFixes(fix)
+}
+
+func jsonKind(k string) string {
+	switch k {
+	case "string":
+		return "a string"
+	case "bool":
+		return "true or false"
+	case "slice":
+		return "a list"
+	case "map", "struct", "ptr":
+		return "an object"
+	case "int", "int64", "float64":
+		return "a number"
+	}
+	return k
+}
+
+// decodeMessages decodes a list of messages, naming the one at fault:
+// messages[i] for the list "messages", message for the one "message".
+func decodeMessages(raws []json.RawMessage, field string) ([]kompact.Message, error) {
+	msgs := make([]kompact.Message, len(raws))
+	for i, raw := range raws {
+		index := i
+		if field == "message" {
+			index = -1 // errors then name "message.FIELD"
+		}
+		m, err := kompact.DecodeMessage(raw, index)
+		if err != nil {
+			return nil, kompact.Errorf(kompact.EInvalid, "%v", err).
+				WithFixes("See the README's \"Session JSON\" section for the message form.")
+		}
+		msgs[i] = m
+	}
+	return msgs, nil
+}
+
+// writeJSON answers with status and v as JSON.
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	data, err := json.Marshal(v)
+	if err != nil {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusInternalServerError)
+		_, _ = io.WriteString(w, `{"code":"internal","message":"internal error","fixes":[]}`)
+		return
+	}
+	writeRaw(w, status, data)
+}
+
+// writeRaw answers with status and a JSON body.
+func writeRaw(w http.ResponseWriter, status int, body []byte) {
+	h := w.Header()
+	h.Set("Content-Type", "application/json")
+	h.Set("Content-Length", strconv.Itoa(len(body)+1))
+	h.Set("Cache-Control", "no-store")
+	w.WriteHeader(status)
+	_, _ = w.Write(append(body, '\n'))
+}
+
+// storedJSON is the JSON form of a stored session: the session document
+// with version, created_at and updated_at.
+type storedJSON struct{ s *kompact.StoredSession }
+
+func (j storedJSON) MarshalJSON() ([]byte, error) { return appendStored(nil, j.s), nil }
+
+// appendStored appends the JSON form of a stored session to dst.
+func appendStored(dst []byte, s *kompact.StoredSession) []byte {
+	dst = s.Session.AppendJSON(dst)
+	dst = dst[:len(dst)-1] // the closing brace
+	dst = append(dst, `,"version":`...)
+	dst = strconv.AppendInt(dst, s.Version, 10)
+	dst = append(dst, `,"created_at":"`...)
+	dst = s.CreatedAt.UTC().AppendFormat(dst, time.RFC3339Nano)
+	dst = append(dst, `","updated_at":"`...)
+	dst = s.UpdatedAt.UTC().AppendFormat(dst, time.RFC3339Nano)
+	return append(dst, `"}`...)
+}

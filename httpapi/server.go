@@ -1,0 +1,254 @@
+// Package httpapi serves kompact's HTTP API (docs/http-api.md) and its web
+// page: sessions kept in a kompact.Store, the compaction actions with
+// progress over Server-Sent Events, previews, revisions (undo) and a "continue"
+// call that lets a session go on with its agent's LLM.
+package httpapi
+
+import (
+	"context"
+	"crypto/sha256"
+	"crypto/subtle"
+	"errors"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"strings"
+	"time"
+
+	"kompact"
+	"kompact/config"
+)
+
+// DefaultMaxBody is the request body limit when Config.MaxBody is 0.
+const DefaultMaxBody = 32 << 20
+
+// ShutdownTimeout is how long Serve waits for in-flight requests once its
+// context is done; requests still running then are cancelled.
+const ShutdownTimeout = 30 * time.Second
+
+// Config configures a Server.
+type Config struct {
+	// Store keeps the sessions.
+	Store kompact.Store
+	// Agents are the agents sessions may use; nil means config.Default().
+	Agents *config.Config
+	// LLM serves the compaction and "continue" calls.
+	LLM kompact.LLM
+	// Prompt resolves an agent's compaction prompt, e.g.
+	// (&kimicli.Finder{}).AgentPrompt; nil means the agent's inline prompt,
+	// else the built-in one.
+	Prompt func(*kompact.Agent) (kompact.Prompt, error)
+	// Token, when not empty, is the bearer token every /v1 request must
+	// carry.
+	Token string
+	// MaxBody limits request bodies, in bytes; 0 means DefaultMaxBody.
+	MaxBody int64
+	// Logger receives one line per request and the details of internal
+	// errors; nil discards them.
+	Logger *slog.Logger
+	// Version is reported by GET /v1/health.
+	Version string
+}
+
+// Server serves the HTTP API. Create it with New.
+type Server struct {
+	cfg       Config
+	agents    *config.Config
+	log       *slog.Logger
+	comp      *kompact.Compactor
+	previews  *previewStore
+	maxBody   int64
+	tokenHash [sha256.Size]byte
+	handler   http.Handler
+	// heartbeat is the interval of SSE keep-alive comments.
+	heartbeat time.Duration
+}
+
+// New returns a server for cfg.
+func New(cfg Config) *Server {
+	s := &Server{
+		cfg:       cfg,
+		agents:    cfg.Agents,
+		log:       cfg.Logger,
+		comp:      &kompact.Compactor{LLM: cfg.LLM, Prompt: cfg.Prompt},
+		previews:  newPreviewStore(),
+		maxBody:   cfg.MaxBody,
+		heartbeat: 15 * time.Second,
+	}
+	if s.agents == nil {
+		s.agents = config.Default()
+	}
+	if s.log == nil {
+		s.log = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	if s.maxBody <= 0 {
+		s.maxBody = DefaultMaxBody
+	}
+	if cfg.Token != "" {
+		s.tokenHash = sha256.Sum256([]byte(cfg.Token))
+	}
+	s.handler = s.logRequests(s.routes())
+	return s
+}
+
+// Handler returns the server's HTTP handler: the API under /v1 and the web
+// page at /.
+func (s *Server) Handler() http.Handler { return s.handler }
+
+// Serve serves on ln until ctx is done, then shuts down gracefully: it stops
+// accepting connections and waits up to ShutdownTimeout for in-flight
+// requests, cancelling those still running after that. It returns nil after
+// a shutdown, or the error that stopped it.
+func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
+	base, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	defer cancel()
+	hs := &http.Server{
+		Handler:           s.handler,
+		ReadHeaderTimeout: 30 * time.Second,
+		IdleTimeout:       2 * time.Minute,
+		BaseContext:       func(net.Listener) context.Context { return base },
+		ErrorLog:          slog.NewLogLogger(s.log.Handler(), slog.LevelWarn),
+	}
+	errc := make(chan error, 1)
+	go func() { errc <- hs.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	sctx, scancel := context.WithTimeout(context.Background(), ShutdownTimeout)
+	defer scancel()
+	err := hs.Shutdown(sctx)
+	if err != nil {
+		// The drain timed out: cancel what still runs and close the
+		// connections.
+		cancel()
+		_ = hs.Close()
+		s.log.Warn("shutdown: in-flight requests cancelled", "error", err.Error())
+	}
+	if serr := <-errc; serr != nil && !errors.Is(serr, http.ErrServerClosed) {
+		return serr
+	}
+	return nil
+}
+
+// routes registers every route.
+func (s *Server) routes() http.Handler {
+	mux := http.NewServeMux()
+	api := func(pattern string, h http.HandlerFunc) {
+		mux.Handle(pattern, s.authorize(h))
+	}
+	api("GET /v1/health", s.health)
+	api("GET /v1/agents", s.listAgents)
+	api("GET /v1/ui-elements", s.globalUIElements)
+
+	api("GET /v1/sessions", s.listSessions)
+	api("POST /v1/sessions", s.createSession)
+	api("POST /v1/sessions/import", s.importSession)
+	api("GET /v1/sessions/{id}", s.getSession)
+	api("DELETE /v1/sessions/{id}", s.deleteSession)
+	api("POST /v1/sessions/{id}/messages", s.appendMessages)
+	api("PATCH /v1/sessions/{id}/settings", s.updateSettings)
+	api("POST /v1/sessions/{id}/continue", s.continueSession)
+	api("GET /v1/sessions/{id}/ui-elements", s.sessionUIElements)
+
+	api("POST /v1/sessions/{id}/actions/{action}", s.runAction)
+	api("POST /v1/sessions/{id}/previews/{preview}/apply", s.applyPreview)
+
+	api("GET /v1/sessions/{id}/revisions", s.listRevisions)
+	api("GET /v1/sessions/{id}/revisions/{rev}", s.getRevision)
+	api("POST /v1/sessions/{id}/revisions/{rev}/restore", s.restoreRevision)
+
+	// Anything else under /v1 is a JSON 404 rather than the mux's text.
+	api("/v1/", s.noRoute)
+	mux.Handle("/", webHandler())
+	return mux
+}
+
+func (s *Server) noRoute(w http.ResponseWriter, r *http.Request) {
+	s.writeError(w, r, kompact.Errorf(kompact.ENotFound, "no route %s %s", r.Method, r.URL.Path).
+		WithFixes("See docs/http-api.md for the routes and their methods."))
+}
+
+// authorize checks the bearer token when the server has one.
+func (s *Server) authorize(h http.Handler) http.Handler {
+	if s.cfg.Token == "" {
+		return h
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !s.validToken(r.Header.Get("Authorization")) {
+			w.Header().Set("WWW-Authenticate", `Bearer realm="kompact"`)
+			s.writeError(w, r, kompact.Errorf(EUnauthorized, "this server needs a bearer token").
+				WithFixes("Send the header Authorization: Bearer <token>, with the token the server was started with (--token or $KOMPACT_TOKEN)."))
+			return
+		}
+		h.ServeHTTP(w, r)
+	})
+}
+
+// validToken compares the header's token with the server's in constant
+// time (hashing both first, so that not even the length leaks).
+func (s *Server) validToken(header string) bool {
+	scheme, token, ok := strings.Cut(header, " ")
+	if !ok || !strings.EqualFold(scheme, "Bearer") {
+		return false
+	}
+	got := sha256.Sum256([]byte(strings.TrimSpace(token)))
+	return subtle.ConstantTimeCompare(got[:], s.tokenHash[:]) == 1
+}
+
+// logRequests logs one line per request: method, path, status and
+// duration. It never logs headers, query strings or bodies.
+func (s *Server) logRequests(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		start := time.Now()
+		rec := &statusRecorder{ResponseWriter: w}
+		defer func() {
+			status := rec.status
+			if status == 0 {
+				status = http.StatusOK
+			}
+			s.log.LogAttrs(r.Context(), slog.LevelInfo, "request",
+				slog.String("method", r.Method), slog.String("path", r.URL.Path),
+				slog.Int("status", status), slog.Duration("duration", time.Since(start)))
+		}()
+		h.ServeHTTP(rec, r)
+	})
+}
+
+// statusRecorder remembers the status a handler wrote. It passes Flush on
+// (Server-Sent Events need it) and unwraps for http.ResponseController.
+type statusRecorder struct {
+	http.ResponseWriter
+	status int
+}
+
+func (r *statusRecorder) WriteHeader(status int) {
+	if r.status == 0 {
+		r.status = status
+	}
+	r.ResponseWriter.WriteHeader(status)
+}
+
+func (r *statusRecorder) Write(p []byte) (int, error) {
+	if r.status == 0 {
+		r.status = http.StatusOK
+	}
+	return r.ResponseWriter.Write(p)
+}
+
+func (r *statusRecorder) Flush() {
+	if r.status == 0 {
+		r.status = http.StatusOK
+	}
+	if f, ok := r.ResponseWriter.(http.Flusher); ok {
+		f.Flush()
+	}
+}
+
+func (r *statusRecorder) Unwrap() http.ResponseWriter { return r.ResponseWriter }
+
+func (s *Server) health(w http.ResponseWriter, r *http.Request) {
+	writeJSON(w, http.StatusOK, map[string]string{"status": "ok", "version": s.cfg.Version})
+}
