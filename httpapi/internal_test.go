@@ -117,10 +117,12 @@ func TestPreviewStoreExpiresAndBounds(t *testing.T) {
 	}
 	// Expired ones are dropped when another comes in.
 	now = now.Add(time.Hour)
-	ps.put(&preview{sessionID: "s"})
+	e := ps.put(&preview{sessionID: "s"})
 	if ps.len() != 1 {
 		t.Errorf("%d previews kept after they expired", ps.len())
 	}
+	ps.take("s", e) // start the budget check empty
+	now = now.Add(time.Minute)
 	// The byte budget: a big preview pushes out older ones, and a taken
 	// one frees its share.
 	ps.bytes = 100
