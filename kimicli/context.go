@@ -314,3 +314,18 @@ func (c *Context) SkippedSummary() string {
 	}
 	return strings.Join(parts, "; ")
 }
+
+// FileFromSession returns s as a kimi-cli context.jsonl: a leading system
+// message with one text part becomes the _system_prompt record, then
+// checkpoint 0, the messages, and _usage with kimi-cli's token estimate.
+// Message ids, which kimi-cli does not keep, are not written.
+func FileFromSession(s *kompact.Session) []byte {
+	msgs := s.Messages
+	var sp *string
+	if len(msgs) > 0 && msgs[0].Role == kompact.RoleSystem && len(msgs[0].Content) == 1 && msgs[0].Content[0].Type == kompact.PartText {
+		text := msgs[0].Content[0].Text
+		sp = &text
+		msgs = msgs[1:]
+	}
+	return CompactedFile(sp, msgs, int64(kompact.EstimateTokens(msgs)))
+}

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"kompact/internal/vectors"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -241,5 +242,45 @@ func TestSessionsExportKeepsTheServerForm(t *testing.T) {
 	status, stdout, stderr := runCLI(t, "", map[string]string{"KOMPACT_URL": ts.URL, "KOMPACT_TOKEN": "tok"}, "sessions", "export", id)
 	if status != exitOK || !strings.Contains(stdout, `"compaction_model":"m"`) || strings.Contains(stdout, "version") {
 		t.Errorf("export: %d %s %s", status, stdout, stderr)
+	}
+}
+
+// TestSessionsKimiImportExport brings kimi-cli's example session into the
+// store and writes it back: the system prompt and every message line come
+// back byte for byte.
+func TestSessionsKimiImportExport(t *testing.T) {
+	before := mustRead(t, filepath.Join(vectors.SharedDir(t), "kimi-parity", "context-example", "before.context.jsonl"))
+	ts := sessionsServer(t)
+	environ := map[string]string{"KOMPACT_URL": ts.URL, "KOMPACT_TOKEN": "tok"}
+	path := filepath.Join(t.TempDir(), "context.jsonl")
+	os.WriteFile(path, []byte(before+"{broken\n"), 0o644)
+	status, stdout, stderr := runCLI(t, "", environ, "sessions", "import", "--kimi", path)
+	if status != exitOK || !strings.Contains(stderr, "line 12: not valid JSON") {
+		t.Fatalf("import: %d %q %s", status, stdout, stderr)
+	}
+	id := strings.Fields(stdout)[2]
+	out := filepath.Join(t.TempDir(), "exported.jsonl")
+	if status, _, stderr := runCLI(t, "", environ, "sessions", "export", "--kimi", id, "-o", out); status != exitOK {
+		t.Fatalf("export: %d %s", status, stderr)
+	}
+	got := strings.Split(strings.TrimSuffix(mustRead(t, out), "\n"), "\n")
+	var want []string
+	for _, l := range strings.Split(strings.TrimSuffix(before, "\n"), "\n") {
+		if !strings.Contains(l, `"role": "_checkpoint"`) && !strings.Contains(l, `"role": "_usage"`) {
+			want = append(want, l)
+		}
+	}
+	// Exported: _system_prompt, _checkpoint 0, the messages, _usage.
+	if len(got) != len(want)+2 || got[0] != want[0] || got[1] != `{"role": "_checkpoint", "id": 0}` ||
+		!strings.HasPrefix(got[len(got)-1], `{"role": "_usage", "token_count": `) {
+		t.Fatalf("exported:\n%s", strings.Join(got, "\n"))
+	}
+	for i, l := range want[1:] {
+		if got[i+2] != l {
+			t.Errorf("message line %d:\n got %s\nwant %s", i+1, got[i+2], l)
+		}
+	}
+	if status, _, _ := runCLI(t, "", environ, "sessions", "list", "--kimi"); status != exitUsage {
+		t.Errorf("--kimi with list: status %d", status)
 	}
 }

@@ -16,6 +16,7 @@ import (
 
 	"kompact"
 	"kompact/internal/atomicfile"
+	"kompact/kimicli"
 )
 
 // The environment variables of the sessions command.
@@ -29,17 +30,21 @@ type sessionsCommand struct {
 	*env
 	// client sends the requests; nil means a client without a timeout.
 	client *http.Client
+	// kimi is set by --kimi: files are kimi-cli context.jsonl files.
+	kimi bool
 }
 
-const sessionsSynopsis = "sessions list|import FILE|export ID [-o OUT]|delete ID [--url URL] [--token T]"
+const sessionsSynopsis = "sessions list|import [--kimi] FILE|export [--kimi] ID [-o OUT]|delete ID [--url URL] [--token T]"
 
 // Run runs one of the sessions subcommands.
 func (c *sessionsCommand) Run(ctx context.Context, args []string) (int, error) {
 	fs := newFlagSet("sessions", sessionsSynopsis, c.stderr)
 	var base, token, out string
+	var kimi bool
 	fs.StringVar(&base, "url", "", "the server's address (default: $"+urlEnv+", else "+defaultURL+")")
 	fs.StringVar(&token, "token", "", "bearer token (default: $"+tokenEnv+")")
 	fs.StringVar(&out, "o", "", "export: write the session document here instead of stdout (- for stdout)")
+	fs.BoolVar(&kimi, "kimi", false, "import/export: the file is a kimi-cli context.jsonl")
 	pos, err := parseFlags(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
 		return exitOK, nil
@@ -65,6 +70,10 @@ func (c *sessionsCommand) Run(ctx context.Context, args []string) (int, error) {
 	if out != "" && pos[0] != "export" {
 		return exitUsage, usagef("-o applies to sessions export only")
 	}
+	if kimi && pos[0] != "export" && pos[0] != "import" {
+		return exitUsage, usagef("--kimi applies to sessions import and export only")
+	}
+	c.kimi = kimi
 	if base == "" {
 		base = c.getenv(urlEnv)
 	}
@@ -121,6 +130,13 @@ func (c *sessionsCommand) importFile(ctx context.Context, api *apiClient, path s
 	if err != nil {
 		return exitError, err
 	}
+	if c.kimi {
+		kctx := kimicli.ParseContext(data)
+		for _, sk := range kctx.Skipped {
+			fmt.Fprintf(c.stderr, "warning: %s: %s (not imported)\n", inputName(path), sk)
+		}
+		data = kctx.Session().AppendJSON(nil)
+	}
 	// Check the document here, so that a mistake names the file.
 	if _, err := kompact.DecodeSession(data); err != nil {
 		return exitError, fmt.Errorf("%s: %w", inputName(path), err)
@@ -153,6 +169,9 @@ func (c *sessionsCommand) export(ctx context.Context, api *apiClient, id, out st
 	// server's version and timestamps.
 	doc := kompact.Session{ID: s.ID, Agent: s.Agent, CompactionModel: s.CompactionModel, Messages: s.Messages}
 	data := append(doc.AppendJSON(nil), '\n')
+	if c.kimi {
+		data = kimicli.FileFromSession(&doc)
+	}
 	if out == "" || out == "-" {
 		if _, err := c.stdout.Write(data); err != nil {
 			return exitError, fmt.Errorf("write stdout: %w", err)
