@@ -357,15 +357,16 @@ func (e *browserEnv) screenshot(name string) string {
 	return path
 }
 
-// screenshotDir is $KOMPACT_SCREENSHOT_DIR, else the test's temporary
-// folder.
+// screenshotDir is $KOMPACT_SCREENSHOT_DIR, else the test's artifact
+// folder: under the output directory with go test -artifacts, a temporary
+// one otherwise.
 func screenshotDir(t *testing.T) string {
 	if d := os.Getenv("KOMPACT_SCREENSHOT_DIR"); d != "" {
 		if err := os.MkdirAll(d, 0o755); err == nil {
 			return d
 		}
 	}
-	return t.TempDir()
+	return t.ArtifactDir()
 }
 
 func safeName(s string) string {
