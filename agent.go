@@ -72,6 +72,17 @@ type RequestConfig struct {
 // Compaction requests never carry them.
 var toolFields = []string{"tools", "tool_choice", "parallel_tool_calls", "functions", "function_call"}
 
+// IsToolField reports whether name is a request field that could let the
+// model call tools; EffectiveRequest always removes those.
+func IsToolField(name string) bool {
+	for _, f := range toolFields {
+		if f == name {
+			return true
+		}
+	}
+	return false
+}
+
 // reservedFields are set by the transport, never by configuration.
 var reservedFields = []string{"messages", "stream", "stream_options", "n"}
 

@@ -332,8 +332,6 @@ var (
 	// overrideReserved are fields settings_overrides may not set: kompact
 	// sets them for every compaction request.
 	overrideReserved = []string{"messages", "stream", "stream_options", "n"}
-	// toolFields are accepted in settings_overrides, and always removed.
-	toolFields = []string{"tools", "tool_choice", "parallel_tool_calls", "functions", "function_call"}
 )
 
 var (
@@ -1092,7 +1090,7 @@ func (p *parser) overrides(e entry, path string) (map[string]any, error) {
 		case slices.Contains(overrideReserved, x.name):
 			return nil, p.errorf(x.key, fpath, "settings_overrides may not set %q: kompact sets it for every compaction request", x.name).
 				WithFixes(fmt.Sprintf("Remove %q from settings_overrides.", x.name))
-		case slices.Contains(toolFields, x.name):
+		case kompact.IsToolField(x.name): // accepted in settings_overrides, and always removed
 			p.warnf(x.key, fpath, "ignored: compaction requests never carry tools")
 		case x.name == "model":
 			m, err := p.str(x.val, fpath)
