@@ -454,7 +454,7 @@ func readMessagesMatching(ctx context.Context, tx *sql.Tx, row *sessionRow, know
 				continue
 			}
 		}
-		m, err := kompact.DecodeMessage(body, i)
+		m, err := kompact.DecodeStoredMessage(body, i)
 		if err != nil {
 			return nil, corrupt(fmt.Sprintf("message %d of session %q", i+1, row.id), err)
 		}
@@ -1051,7 +1051,7 @@ func loadRevision(ctx context.Context, tx *sql.Tx, id string, rev int64) (*kompa
 		if err := rows.Scan(&bodyID, &body); err != nil {
 			return nil, nil, err
 		}
-		m, err := kompact.DecodeMessage(body, len(msgs))
+		m, err := kompact.DecodeStoredMessage(body, len(msgs))
 		if err != nil {
 			return nil, nil, corrupt(fmt.Sprintf("message %d of revision %d of session %q", len(msgs)+1, rev, id), err)
 		}
