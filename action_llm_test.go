@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -55,24 +54,6 @@ func e2eCompactor() *kompact.Compactor {
 	}}
 }
 
-// e2eProgress records progress reports.
-type e2eProgress struct {
-	mu  sync.Mutex
-	all []kompact.Progress
-}
-
-func (p *e2eProgress) add(pr kompact.Progress) {
-	p.mu.Lock()
-	p.all = append(p.all, pr)
-	p.mu.Unlock()
-}
-
-func (p *e2eProgress) list() []kompact.Progress {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return append([]kompact.Progress(nil), p.all...)
-}
-
 // TestCompactorShrinksRequestOverHTTP: the provider refuses requests with
 // more than K message headers as too long; the Compactor leaves out the
 // oldest messages until the request fits, and the summary still replaces
@@ -90,9 +71,9 @@ func TestCompactorShrinksRequestOverHTTP(t *testing.T) {
 			WithUsage(fakellm.Usage{PromptTokens: 300, CompletionTokens: 40})
 	})
 	s := e2eSession(10) // 21 messages: 19 compacted, 2 preserved
-	var pr e2eProgress
+	var pr fakellm.ProgressLog
 	out := e2eCompactor().Execute(context.Background(), e2eAgent(srv), s,
-		kompact.ActionRequest{Action: kompact.ActionCompactConversation}, pr.add)
+		kompact.ActionRequest{Action: kompact.ActionCompactConversation}, pr.Add)
 	if out.Status != kompact.OutcomeCompacted {
 		t.Fatalf("outcome %s: %+v", out.Status, out.Err)
 	}
@@ -153,7 +134,7 @@ func TestCompactorShrinksRequestOverHTTP(t *testing.T) {
 
 	// Progress: Attempt counts the requests, Dropped grows with it, and the
 	// last report has every character of the answer.
-	ps := pr.list()
+	ps := pr.List()
 	seen := map[int]int{} // attempt -> Dropped
 	prevAttempt := 0
 	for i, p := range ps {

@@ -37,24 +37,6 @@ func (s *sleepLog) all() []time.Duration {
 	return append([]time.Duration(nil), s.waits...)
 }
 
-// progressLog records progress reports.
-type progressLog struct {
-	mu  sync.Mutex
-	all []kompact.Progress
-}
-
-func (p *progressLog) add(pr kompact.Progress) {
-	p.mu.Lock()
-	p.all = append(p.all, pr)
-	p.mu.Unlock()
-}
-
-func (p *progressLog) list() []kompact.Progress {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return append([]kompact.Progress(nil), p.all...)
-}
-
 // newFakeClient returns a fake server and a client whose retries never
 // sleep for real.
 func newFakeClient(t *testing.T) (*fakellm.Server, *openai.Client, *sleepLog) {
@@ -144,8 +126,8 @@ func TestClientStreamsAnswer(t *testing.T) {
 		fakellm.Text("!"),
 		fakellm.Call(0, "call_9", "Shell", `{"cmd":`), fakellm.Call(0, "", "", `"ls"}`),
 	).WithUsage(fakellm.Usage{PromptTokens: 100, CompletionTokens: 20, CachedTokens: i64p(30)}))
-	var pl progressLog
-	a, err := c.Complete(context.Background(), fakeConfig(srv), smallRequest(t), pl.add)
+	var pl fakellm.ProgressLog
+	a, err := c.Complete(context.Background(), fakeConfig(srv), smallRequest(t), pl.Add)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -162,7 +144,7 @@ func TestClientStreamsAnswer(t *testing.T) {
 		t.Errorf("usage %+v, want %+v", a.Usage, wantUsage)
 	}
 	total := len([]rune("let me think" + "Héllo, wörld" + "more" + "!"))
-	ps := pl.list()
+	ps := pl.List()
 	if len(ps) == 0 {
 		t.Fatal("no progress reported")
 	}
@@ -258,8 +240,8 @@ func TestClientNonStreamedAnswer(t *testing.T) {
 		WithUsage(fakellm.Usage{PromptTokens: 9, CompletionTokens: 3})
 	r.NoStream = true
 	srv.Enqueue(r)
-	var pl progressLog
-	a, err := c.Complete(context.Background(), fakeConfig(srv), smallRequest(t), pl.add)
+	var pl fakellm.ProgressLog
+	a, err := c.Complete(context.Background(), fakeConfig(srv), smallRequest(t), pl.Add)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -269,7 +251,7 @@ func TestClientNonStreamedAnswer(t *testing.T) {
 	if a.Usage == nil || a.Usage.Output != 3 || a.Usage.InputOther != 9 {
 		t.Errorf("usage %+v", a.Usage)
 	}
-	if ps := pl.list(); len(ps) == 0 || ps[len(ps)-1].Chars != len("t"+"whole answer") {
+	if ps := pl.List(); len(ps) == 0 || ps[len(ps)-1].Chars != len("t"+"whole answer") {
 		t.Errorf("progress %+v", ps)
 	}
 }
@@ -497,8 +479,8 @@ func TestClientRetryAfter(t *testing.T) {
 			t.Parallel()
 			srv, c, sl := newFakeClient(t)
 			srv.Enqueue(tt.reply(), fakellm.Answer(fakellm.Text("after the wait")))
-			var pl progressLog
-			a, err := c.Complete(context.Background(), fakeConfig(srv), smallRequest(t), pl.add)
+			var pl fakellm.ProgressLog
+			a, err := c.Complete(context.Background(), fakeConfig(srv), smallRequest(t), pl.Add)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -513,7 +495,7 @@ func TestClientRetryAfter(t *testing.T) {
 				t.Fatalf("waits %v, want one in [%s, %s]", w, tt.min, tt.max)
 			}
 			var waiting []string
-			for _, p := range pl.list() {
+			for _, p := range pl.List() {
 				if p.Waiting != "" {
 					waiting = append(waiting, p.Waiting)
 				}
@@ -529,17 +511,17 @@ func TestClientRateLimitProgressMessage(t *testing.T) {
 	t.Parallel()
 	srv, c, _ := newFakeClient(t)
 	srv.Enqueue(fakellm.RateLimited("2"), fakellm.Answer(fakellm.Text("ok")))
-	var pl progressLog
-	if _, err := c.Complete(context.Background(), fakeConfig(srv), smallRequest(t), pl.add); err != nil {
+	var pl fakellm.ProgressLog
+	if _, err := c.Complete(context.Background(), fakeConfig(srv), smallRequest(t), pl.Add); err != nil {
 		t.Fatal(err)
 	}
 	want := "rate limited (429), retrying in 2s (attempt 2 of 4)"
 	found := false
-	for _, p := range pl.list() {
+	for _, p := range pl.List() {
 		found = found || p.Waiting == want
 	}
 	if !found {
-		t.Errorf("no progress %q in %+v", want, pl.list())
+		t.Errorf("no progress %q in %+v", want, pl.List())
 	}
 }
 
@@ -662,8 +644,8 @@ func TestClientRetriesCutStream(t *testing.T) {
 	t.Parallel()
 	srv, c, sl := newFakeClient(t)
 	srv.Enqueue(fakellm.CutAfter(1, fakellm.Text("par"), fakellm.Text("tial")), fakellm.Answer(fakellm.Text("whole")))
-	var pl progressLog
-	a, err := c.Complete(context.Background(), fakeConfig(srv), smallRequest(t), pl.add)
+	var pl fakellm.ProgressLog
+	a, err := c.Complete(context.Background(), fakeConfig(srv), smallRequest(t), pl.Add)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -674,11 +656,11 @@ func TestClientRetriesCutStream(t *testing.T) {
 		t.Errorf("%d requests, waits %v; want 2 and 1", n, sl.all())
 	}
 	found := false
-	for _, p := range pl.list() {
+	for _, p := range pl.List() {
 		found = found || strings.Contains(p.Waiting, "cut off")
 	}
 	if !found {
-		t.Errorf("no waiting report for the cut: %+v", pl.list())
+		t.Errorf("no waiting report for the cut: %+v", pl.List())
 	}
 }
 
@@ -810,9 +792,9 @@ func TestClientAttemptTimeoutIsRetried(t *testing.T) {
 	srv, c, sl := newFakeClient(t)
 	c.RequestTimeout = 200 * time.Millisecond
 	srv.Enqueue(fakellm.Answer(fakellm.Text("late")).WithDelay(2*time.Second), fakellm.Answer(fakellm.Text("on time")))
-	var pl progressLog
+	var pl fakellm.ProgressLog
 	start := time.Now()
-	a, err := c.Complete(context.Background(), fakeConfig(srv), smallRequest(t), pl.add)
+	a, err := c.Complete(context.Background(), fakeConfig(srv), smallRequest(t), pl.Add)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -826,11 +808,11 @@ func TestClientAttemptTimeoutIsRetried(t *testing.T) {
 		t.Errorf("%d requests, waits %v; want 2 and 1", n, sl.all())
 	}
 	found := false
-	for _, p := range pl.list() {
+	for _, p := range pl.List() {
 		found = found || strings.HasPrefix(p.Waiting, "no complete answer within 200ms, retrying in")
 	}
 	if !found {
-		t.Errorf("no waiting report for the timeout: %+v", pl.list())
+		t.Errorf("no waiting report for the timeout: %+v", pl.List())
 	}
 }
 

@@ -739,12 +739,8 @@ func (s *Store) GetSession(ctx context.Context, id string) (*kompact.StoredSessi
 		if err != nil {
 			return err
 		}
-		msgs, err := readMessages(ctx, tx, row)
-		if err != nil {
-			return err
-		}
-		out = row.stored(msgs)
-		return nil
+		out, err = storedSession(ctx, tx, row)
+		return err
 	})
 	if err != nil {
 		return nil, err
@@ -867,17 +863,22 @@ func (s *Store) SetCompactionModel(ctx context.Context, id string, model string)
 			model, row.version, formatTime(row.updated), id); err != nil {
 			return err
 		}
-		msgs, err := readMessages(ctx, tx, row)
-		if err != nil {
-			return err
-		}
-		out = row.stored(msgs)
-		return nil
+		out, err = storedSession(ctx, tx, row)
+		return err
 	})
 	if err != nil {
 		return nil, err
 	}
 	return out, nil
+}
+
+// storedSession reads row's messages and returns the whole stored session.
+func storedSession(ctx context.Context, tx *sql.Tx, row *sessionRow) (*kompact.StoredSession, error) {
+	msgs, err := readMessages(ctx, tx, row)
+	if err != nil {
+		return nil, err
+	}
+	return row.stored(msgs), nil
 }
 
 // recordRevision inserts revision row.nextRev holding the session's current

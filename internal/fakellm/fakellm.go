@@ -27,6 +27,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"kompact"
 )
 
 // Item is one delta of a streamed answer: exactly one of Text, Think and
@@ -605,4 +607,26 @@ func completion(req Request, reply *Reply) map[string]any {
 		out["usage"] = usageJSON(reply.Usage)
 	}
 	return out
+}
+
+// ProgressLog records progress reports; its Add method fits the progress
+// callbacks of kompact.LLM and kompact.Compactor, and is safe for
+// concurrent use.
+type ProgressLog struct {
+	mu  sync.Mutex
+	all []kompact.Progress
+}
+
+// Add records one report.
+func (p *ProgressLog) Add(pr kompact.Progress) {
+	p.mu.Lock()
+	p.all = append(p.all, pr)
+	p.mu.Unlock()
+}
+
+// List returns the reports so far, in order.
+func (p *ProgressLog) List() []kompact.Progress {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return append([]kompact.Progress(nil), p.all...)
 }
