@@ -245,8 +245,8 @@ func TestContextTooLongDropsOldest(t *testing.T) {
 		t.Fatalf("outcome %+v", out)
 	}
 	first, last := countHeaders(llm.requests[0][1]), countHeaders(llm.requests[len(llm.requests)-1][1])
-	if first != 5 || last != 2 || out.Dropped != first-last || out.Result.Dropped != out.Dropped {
-		t.Fatalf("headers %d -> %d, dropped %d", first, last, out.Dropped)
+	if first != 5 || last != 2 || out.Result.Dropped() != first-last {
+		t.Fatalf("headers %d -> %d, dropped %d", first, last, out.Result.Dropped())
 	}
 	// The summary still replaces the whole range.
 	if got := ids(out.Result.Session.Messages); got != "sys,<user>,u3,a3" || out.Result.Compacted != 5 {
@@ -263,7 +263,7 @@ func TestContextTooLongDropsOldest(t *testing.T) {
 		}
 		attempts = p.Attempt
 	}
-	if attempts != len(llm.requests) || progress[len(progress)-1].Dropped != out.Dropped {
+	if attempts != len(llm.requests) || progress[len(progress)-1].Dropped != out.Result.Dropped() {
 		t.Errorf("progress %+v for %d requests", progress, len(llm.requests))
 	}
 
@@ -369,7 +369,7 @@ func TestContextTooLongLargeRange(t *testing.T) {
 		return replyWith("S")(n, req)
 	}}
 	out := (&kompact.Compactor{LLM: llm}).Execute(context.Background(), enabledAgent(), sess(msgs...), kompact.ActionRequest{Action: kompact.ActionCompactConversation}, nil)
-	if out.Status != kompact.OutcomeCompacted || out.Dropped < 1995 || out.Result.Compacted != 1998 {
-		t.Fatalf("outcome %s dropped %d err %+v", out.Status, out.Dropped, out.Err)
+	if out.Status != kompact.OutcomeCompacted || out.Result.Dropped() < 1995 || out.Result.Compacted != 1998 {
+		t.Fatalf("outcome %s err %+v", out.Status, out.Err)
 	}
 }

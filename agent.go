@@ -64,33 +64,16 @@ type RequestConfig struct {
 	APIKeyEnv string
 	Model     string
 	// Fields are body fields besides model, messages and streaming, by wire
-	// name. They never include tools or tool_choice.
+	// name. They hold only fields IsSentField accepts: never tools.
 	Fields map[string]any
 }
-
-// toolFields are the request fields that could let the model call tools.
-// Compaction requests never carry them.
-var toolFields = []string{"tools", "tool_choice", "parallel_tool_calls", "functions", "function_call"}
-
-// IsToolField reports whether name is a request field that could let the
-// model call tools; EffectiveRequest always removes those.
-func IsToolField(name string) bool {
-	for _, f := range toolFields {
-		if f == name {
-			return true
-		}
-	}
-	return false
-}
-
-// reservedFields are set by the transport, never by configuration.
-var reservedFields = []string{"messages", "stream", "stream_options", "n"}
 
 // EffectiveRequest merges the request configuration of a compaction call for
 // session s: the agent's settings, then the compaction settings_overrides,
 // then the model (the session's compaction_model, else the agent's
 // compaction_model, else settings_overrides' model, else the agent's model),
-// then tools removed unconditionally.
+// then the fields that are never sent (the model field, tool fields and
+// reserved fields; see RequestField) removed unconditionally.
 func EffectiveRequest(a *Agent, s *Session) RequestConfig {
 	fields := make(map[string]any, len(a.LLM.Settings)+len(a.Compaction.SettingsOverrides))
 	for k, v := range a.LLM.Settings {
@@ -109,12 +92,10 @@ func EffectiveRequest(a *Agent, s *Session) RequestConfig {
 	if s != nil && s.CompactionModel != "" {
 		model = s.CompactionModel
 	}
-	delete(fields, "model")
-	for _, k := range toolFields {
-		delete(fields, k)
-	}
-	for _, k := range reservedFields {
-		delete(fields, k)
+	for k := range fields {
+		if !IsSentField(k) {
+			delete(fields, k)
+		}
 	}
 	return RequestConfig{BaseURL: a.LLM.BaseURL, APIKeyEnv: a.LLM.APIKeyEnv, Model: model, Fields: fields}
 }
@@ -129,51 +110,15 @@ func SortedFieldNames(fields map[string]any) []string {
 	return keys
 }
 
-// The session actions.
-const (
-	ActionCompactConversation = "compact_conversation"
-	ActionCompactUpToHere     = "compact_up_to_here"
-)
-
-// UIElement describes an action a client can offer.
-type UIElement struct {
-	ID     string    `json:"id"`
-	Label  string    `json:"label"`
-	Kind   string    `json:"kind"` // "session_action" or "message_action"
-	Params []UIParam `json:"params"`
-}
-
-// UIParam is one parameter an action takes.
-type UIParam struct {
-	Name        string `json:"name"`
-	Type        string `json:"type"`
-	Required    bool   `json:"required"`
-	Description string `json:"description"`
-}
-
-// UIElements returns the actions a client should offer for agent a: both
-// compaction actions when compaction is enabled, none when it is not. With
-// no agent (a == nil, the global enumeration) both are returned, so the
-// actions stay discoverable.
-func UIElements(a *Agent) []UIElement {
-	if a != nil && !a.CompactionEnabled() {
-		return []UIElement{}
+// ChatRequest returns the request configuration of a's own chat calls (a
+// reply in its conversation): its LLM, its model and its settings, without
+// the fields that are never sent.
+func ChatRequest(a *Agent) RequestConfig {
+	fields := make(map[string]any, len(a.LLM.Settings))
+	for k, v := range a.LLM.Settings {
+		if IsSentField(k) {
+			fields[k] = v
+		}
 	}
-	return []UIElement{
-		{
-			ID: ActionCompactConversation, Label: "Compact conversation", Kind: "session_action",
-			Params: []UIParam{
-				{Name: "start", Type: "message_id", Description: "first message to compact; default: the first message"},
-				{Name: "end", Type: "message_id", Description: "last message to compact, inclusive; when set, the range is compacted exactly and no tail is preserved"},
-				{Name: "instructions", Type: "string", Description: "what the summary should focus on"},
-			},
-		},
-		{
-			ID: ActionCompactUpToHere, Label: "Compact up to here", Kind: "message_action",
-			Params: []UIParam{
-				{Name: "message_id", Type: "message_id", Required: true, Description: "the anchor: this message and everything before it are compacted"},
-				{Name: "instructions", Type: "string", Description: "what the summary should focus on"},
-			},
-		},
-	}
+	return RequestConfig{BaseURL: a.LLM.BaseURL, APIKeyEnv: a.LLM.APIKeyEnv, Model: a.LLM.Model, Fields: fields}
 }

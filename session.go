@@ -70,28 +70,11 @@ func DecodeSession(data []byte) (*Session, error) {
 		}
 		s.Messages[i] = m
 	}
-	if err := s.checkIDs(); err != nil {
-		return nil, err
+	if err := ValidateMessages(s.Messages); err != nil {
+		e := AsError(err)
+		return nil, &Error{Code: e.Code, Message: "invalid session: " + e.Message, Fixes: e.Fixes, Err: e.Err}
 	}
 	return s, nil
-}
-
-// checkIDs rejects duplicate message ids, which would make range selection
-// ambiguous.
-func (s *Session) checkIDs() error {
-	seen := make(map[string]int)
-	for i := range s.Messages {
-		id := s.Messages[i].ID
-		if id == "" {
-			continue
-		}
-		if j, dup := seen[id]; dup {
-			return Errorf(EInvalid, "invalid session: messages[%d].id: %q is already the id of messages[%d]", i, id, j).
-				WithFixes("Give every message a unique id, or none.")
-		}
-		seen[id] = i
-	}
-	return nil
 }
 
 // MarshalJSON writes the session document.

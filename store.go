@@ -120,20 +120,6 @@ func Rebase(current []Message, c Commit) ([]Message, error) {
 	return append(out, current[c.End:]...), nil
 }
 
-// CommitFor returns the commit that stores a compaction result: the plan's
-// messages up to the end of its range are replaced by the kept messages
-// and the summary.
-func CommitFor(p *Plan, r *Result) Commit {
-	kept := len(p.Kept())
-	return Commit{
-		Base:        p.Session.Messages,
-		End:         p.End,
-		Replacement: r.Session.Messages[:kept+1],
-		Kind:        RevisionCompaction,
-		Note:        "compacted " + strconv.Itoa(r.Compacted) + " messages",
-	}
-}
-
 func messageRef(m Message, i int) string {
 	if m.ID != "" {
 		return strconv.Quote(m.ID)

@@ -13,7 +13,7 @@ func TestRebaseKeepsAppendedMessages(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := kompact.CommitFor(p, res)
+	c := res.Commit()
 	// Two messages arrive while the LLM runs.
 	current := append(append([]kompact.Message(nil), base...), msg("user", "u4", "late"), msg("assistant", "a4", "later"))
 	got, err := kompact.Rebase(current, c)
@@ -26,7 +26,7 @@ func TestRebaseKeepsAppendedMessages(t *testing.T) {
 	// A middle range keeps the messages before it.
 	p = prepare(t, &kompact.Session{Messages: base}, kompact.Options{Start: "u2", End: "a2"})
 	res, _ = p.Apply(answer("S"))
-	got, err = kompact.Rebase(current, kompact.CommitFor(p, res))
+	got, err = kompact.Rebase(current, res.Commit())
 	if err != nil || ids(got) != "sys,u1,a1,<user>,u3,a3,u4,a4" {
 		t.Fatalf("middle range: %s %v", ids(got), err)
 	}
@@ -36,7 +36,7 @@ func TestRebaseConflicts(t *testing.T) {
 	base := conversation().Messages
 	p := prepare(t, &kompact.Session{Messages: base}, kompact.Options{MaxPreserved: 2})
 	res, _ := p.Apply(answer("S"))
-	c := kompact.CommitFor(p, res)
+	c := res.Commit()
 	edited := append([]kompact.Message(nil), base...)
 	edited[2] = msg("assistant", "a1", "edited answer")
 	for name, current := range map[string][]kompact.Message{

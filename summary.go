@@ -1,6 +1,10 @@
 package kompact
 
-import "strings"
+import (
+	"slices"
+	"strconv"
+	"strings"
+)
 
 // Usage is the token usage of an LLM call, in kimi-cli's (kosong's) terms.
 type Usage struct {
@@ -23,6 +27,19 @@ type Answer struct {
 	Parts     []Part
 	ToolCalls []ToolCall
 	Usage     *Usage
+}
+
+// has reports whether a holds parts other than thinking (text), and
+// thinking.
+func (a Answer) has() (text, think bool) {
+	for i := range a.Parts {
+		if a.Parts[i].Type == PartThink {
+			think = true
+		} else {
+			text = true
+		}
+	}
+	return text, think
 }
 
 // The messages of kimi-cli's APIEmptyResponseError, which kompact reports
@@ -69,24 +86,78 @@ type Result struct {
 	// its text code points) before and after compaction.
 	TokensBefore, TokensAfter int
 	Prompt                    Prompt
-	// Dropped counts the oldest messages of the range that were left out of
-	// the request to fit the model's context window.
-	Dropped int
+	// plan is the plan this result applies: its base session, its range and
+	// what its request left out.
+	plan *Plan
+}
+
+// Dropped counts the oldest messages of the range that were left out of the
+// request to fit the model's context window (the plan's Dropped). The
+// summary replaces them too, but does not cover them.
+func (r *Result) Dropped() int {
+	if r.plan == nil {
+		return 0
+	}
+	return r.plan.Dropped
+}
+
+// summaryAt returns the index of the summary message in r.Session.
+func (r *Result) summaryAt() int { return len(r.plan.Kept()) }
+
+// Base returns the session messages the compaction read.
+func (r *Result) Base() []Message { return r.plan.Session.Messages }
+
+// Replacement returns the messages that replace Base()[:End of the range]:
+// the kept messages, then the summary message.
+func (r *Result) Replacement() []Message { return r.Session.Messages[:r.summaryAt()+1] }
+
+// Commit returns the commit that stores r: the base's messages up to the
+// end of the compacted range are replaced by Replacement().
+func (r *Result) Commit() Commit {
+	return Commit{
+		Base:        r.Base(),
+		End:         r.plan.End,
+		Replacement: r.Replacement(),
+		Kind:        RevisionCompaction,
+		Note:        "compacted " + strconv.Itoa(r.Compacted) + " messages",
+	}
+}
+
+// WithSummary returns a copy of r whose summary is summary (a person's
+// edit): the summary message, the summary, the missing sections and the
+// estimates follow it. r is not modified.
+func (r *Result) WithSummary(summary string) *Result {
+	out := *r
+	at := r.summaryAt()
+	msgs := slices.Clone(r.Session.Messages)
+	msgs[at] = summaryMessage(summary)
+	sess := *r.Session
+	sess.Messages = msgs
+	out.Session = &sess
+	out.SummaryMessage = msgs[at]
+	out.Summary = summary
+	out.MissingSections = MissingSections(summary)
+	out.TokensAfter = EstimateTokens(msgs)
+	if k := r.plan.Start; k < len(r.KimiMessages) {
+		kimi := slices.Clone(r.KimiMessages)
+		kimi[k] = Message{Role: RoleUser, Content: []Part{TextPart(SummaryPrefix), TextPart(summary)}}
+		out.KimiMessages = kimi
+		out.EstimatedTokenCount = EstimateTokens(kimi)
+	}
+	return &out
+}
+
+// summaryMessage returns the user message that replaces the compacted
+// messages: SummaryPrefix, a newline, then summary.
+func summaryMessage(summary string) Message {
+	return Message{Role: RoleUser, Content: []Part{TextPart(SummaryPrefix + "\n" + summary)}}
 }
 
 // CheckAnswer returns the error kimi-cli raises for an answer that carries no
 // summary: nothing at all, or only thinking. kompact also refuses an answer
 // that has tool calls and no text. The error's code is EEmptyResponse.
 func CheckAnswer(a Answer) error {
-	var text, think bool
-	for i := range a.Parts {
-		switch a.Parts[i].Type {
-		case PartThink:
-			think = true
-		default:
-			text = true
-		}
-	}
+	text, think := a.has()
 	switch {
 	case text:
 		return nil
@@ -125,7 +196,7 @@ func (p *Plan) Apply(a Answer) (*Result, error) {
 		}
 	}
 	summary := body.String()
-	msg := Message{Role: RoleUser, Content: []Part{TextPart(SummaryPrefix + "\n" + summary)}}
+	msg := summaryMessage(summary)
 
 	msgs := p.Session.Messages
 	kept := p.Kept()
@@ -154,6 +225,7 @@ func (p *Plan) Apply(a Answer) (*Result, error) {
 		TokensBefore:    EstimateTokens(msgs),
 		TokensAfter:     EstimateTokens(out),
 		Prompt:          p.Prompt,
+		plan:            p,
 	}
 	if a.Usage != nil {
 		chars := 0

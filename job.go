@@ -1,0 +1,120 @@
+package kompact
+
+import (
+	"context"
+	"errors"
+)
+
+// Job is a prepared compaction: what to compact (Plan, possibly a no-op)
+// and the request configuration to send it with. Run runs it.
+type Job struct {
+	Plan    *Plan
+	Request RequestConfig
+	llm     LLM
+}
+
+// NewJob checks that the action is available for a, resolves the prompt
+// and the request configuration (with req.Model, when set, as the model),
+// and selects what to compact. It makes no LLM call.
+func (c *Compactor) NewJob(a *Agent, s *Session, req ActionRequest) (*Job, error) {
+	if err := checkEnabled(a); err != nil {
+		return nil, err
+	}
+	opt, err := req.options(a.Compaction.MaxPreserved())
+	if err != nil {
+		return nil, err
+	}
+	if opt.Prompt, err = c.prompt(a); err != nil {
+		return nil, err
+	}
+	plan, err := Prepare(s, opt)
+	if err != nil {
+		return nil, err
+	}
+	rc := EffectiveRequest(a, s)
+	if req.Model != "" {
+		rc.Model = req.Model
+	}
+	return &Job{Plan: plan, Request: rc, llm: c.LLM}, nil
+}
+
+// checkEnabled refuses an agent whose compaction is not enabled.
+func checkEnabled(a *Agent) error {
+	if a.CompactionEnabled() {
+		return nil
+	}
+	name := "the agent"
+	if a != nil && a.Name != "" {
+		name = "agent " + a.Name
+	}
+	return Errorf(EDisabled, "compaction is not enabled for %s", name).
+		WithFixes(`Set compaction: {enabled: true, type: kimi} in the agent's configuration.`)
+}
+
+// prompt resolves a's compaction prompt.
+func (c *Compactor) prompt(a *Agent) (Prompt, error) {
+	if c.Prompt != nil {
+		return c.Prompt(a)
+	}
+	return ResolvePrompt(Prompt{Body: a.Compaction.Prompt, Source: PromptInline}), nil
+}
+
+// Run asks the LLM for the summary and applies it. A no-op job is a noop
+// outcome without a call. When the provider says the input is too long, it
+// leaves out the oldest compactable messages and tries again, up to
+// MaxContextRetries times. The job's session is never modified.
+func (j *Job) Run(ctx context.Context, progress func(Progress)) Outcome {
+	if j.Plan.Noop {
+		return Outcome{Status: OutcomeNoop, Reason: j.Plan.Reason}
+	}
+	if j.llm == nil {
+		return ErrorOutcome(Errorf(EInternal, "no LLM client configured"))
+	}
+	cur := j.Plan
+	for attempt := 1; ; attempt++ {
+		answer, err := j.send(ctx, cur, attempt, progress)
+		if err == nil {
+			res, err := cur.Apply(answer)
+			if err != nil {
+				return j.failed(err)
+			}
+			return Outcome{Status: OutcomeCompacted, Result: res, Model: j.Request.Model}
+		}
+		if !errors.Is(err, ErrContextTooLong) {
+			return j.failed(err)
+		}
+		next := cur.DropOldest()
+		if next == nil || attempt > MaxContextRetries {
+			return j.failed(tooLong(cur, j.Request.Model, err))
+		}
+		cur = next
+	}
+}
+
+// send sends the request of plan p, reporting progress as attempt.
+func (j *Job) send(ctx context.Context, p *Plan, attempt int, progress func(Progress)) (Answer, error) {
+	report := func(pr Progress) {
+		if progress != nil {
+			pr.Attempt = attempt
+			pr.Dropped = p.Dropped
+			progress(pr)
+		}
+	}
+	report(Progress{})
+	return j.llm.Complete(ctx, j.Request, p.RequestMessages(), report)
+}
+
+// failed returns the error outcome of a job whose request was sent.
+func (j *Job) failed(err error) Outcome {
+	out := ErrorOutcome(err)
+	out.Model = j.Request.Model
+	return out
+}
+
+// tooLong is the error of a request that does not fit even when it shows
+// the newest message of the range only.
+func tooLong(p *Plan, model string, err error) error {
+	return Errorf(ELLM, "the compaction input is too long for %s even with only the newest %d message(s) of the range (%d older ones left out): %w",
+		model, p.End-p.Start-p.Dropped, p.Dropped, err).
+		WithFixes("Compact a shorter range, or use a compaction model with a larger context window (compaction_model).")
+}

@@ -1,0 +1,58 @@
+package kompact
+
+import "context"
+
+// The errors of a chat reply that holds nothing to append.
+const (
+	EmptyReplyMessage     = "The agent's model returned an empty reply."
+	ThinkOnlyReplyMessage = "The agent's model returned only thinking, without any reply text."
+	ToolCallReplyMessage  = "The agent's model answered with a tool call; kompact offers the model no tools, so there is no reply text."
+)
+
+// Reply asks a's LLM for the next message of a conversation: a's system
+// prompt, then history, sent with a's own request settings (ChatRequest).
+// It returns the assistant message to append: the answer's text and think
+// parts. An answer without text is an EEmptyResponse error; nothing is
+// appended for it.
+func Reply(ctx context.Context, llm LLM, a *Agent, history []Message) (Message, error) {
+	if llm == nil {
+		return Message{}, Errorf(EInternal, "no LLM client configured")
+	}
+	msgs := make([]Message, 0, len(history)+1)
+	if a.SystemPrompt != "" {
+		msgs = append(msgs, Message{Role: RoleSystem, Content: []Part{TextPart(a.SystemPrompt)}})
+	}
+	msgs = append(msgs, history...)
+	answer, err := llm.Complete(ctx, ChatRequest(a), msgs, nil)
+	if err != nil {
+		return Message{}, err
+	}
+	if err := checkReply(answer); err != nil {
+		return Message{}, err
+	}
+	reply := Message{Role: RoleAssistant, Content: make([]Part, 0, len(answer.Parts))}
+	for _, p := range answer.Parts {
+		if p.Type == PartText || p.Type == PartThink {
+			reply.Content = append(reply.Content, p)
+		}
+	}
+	return reply, nil
+}
+
+// checkReply refuses a chat answer without reply text.
+func checkReply(a Answer) error {
+	text, think := a.has()
+	switch {
+	case text:
+		return nil
+	case len(a.ToolCalls) > 0:
+		return (&Error{Code: EEmptyResponse, Message: ToolCallReplyMessage}).
+			WithFixes("Send the message again, or give the agent a model that answers in text.")
+	case think:
+		return (&Error{Code: EEmptyResponse, Message: ThinkOnlyReplyMessage}).
+			WithFixes("Send the message again, or raise the agent's llm.max_tokens so the model has room to answer after reasoning.")
+	default:
+		return (&Error{Code: EEmptyResponse, Message: EmptyReplyMessage}).
+			WithFixes("Send the message again; if it persists, check the agent's llm.model and the provider's status.")
+	}
+}
