@@ -4,20 +4,14 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"log/slog"
 	"net/http"
-	"slices"
 	"strings"
 	"sync"
 	"time"
 
 	"kompact"
 )
-
-// OutcomePreview is the status of a preview: a compaction that ran but was
-// not committed.
-const OutcomePreview kompact.OutcomeStatus = "preview"
 
 type actionRequest struct {
 	Start        string `json:"start"`
@@ -49,45 +43,48 @@ func (s *Server) runAction(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	plan, rc, err := s.comp.Prepare(a, &stored.Session, kompact.ActionRequest{
+	job, err := s.comp.NewJob(a, &stored.Session, kompact.ActionRequest{
 		Action: r.PathValue("action"), Start: req.Start, End: req.End, MessageID: req.MessageID, Instructions: req.Instructions,
 	})
 	if err != nil {
-		s.writeOutcome(w, r, errorOutcome(err), "")
+		s.writeOutcome(w, r, kompact.ErrorOutcome(err))
 		return
 	}
-	run := func(progress func(kompact.Progress)) (kompact.Outcome, string) {
-		if plan.Noop {
-			return kompact.Outcome{Status: kompact.OutcomeNoop, Reason: plan.Reason}, ""
+	run := func(progress func(kompact.Progress)) kompact.Outcome {
+		out := job.Run(ctx, progress)
+		switch {
+		case out.Status != kompact.OutcomeCompacted:
+			return out
+		case req.Preview:
+			return s.keepPreview(id, out)
 		}
-		out := s.comp.Complete(ctx, plan, rc, progress)
-		if out.Status != kompact.OutcomeCompacted {
-			return out, ""
-		}
-		if req.Preview {
-			pid := s.previews.put(&preview{sessionID: id, plan: plan, result: out.Result, model: out.Model, dropped: out.Dropped,
-				size: previewSize(plan, out.Result)})
-			out.Status = OutcomePreview
-			return out, pid
-		}
-		return s.commit(ctx, id, plan, out), ""
+		return s.commit(ctx, id, out)
 	}
 	if !wantsEvents(r) {
-		out, pid := run(nil)
-		s.writeOutcome(w, r, out, pid)
+		s.writeOutcome(w, r, run(nil))
 		return
 	}
 	s.streamAction(w, r, run)
+}
+
+// keepPreview keeps a compacted outcome of session id as a preview and
+// returns it as one, with its preview id.
+func (s *Server) keepPreview(id string, out kompact.Outcome) kompact.Outcome {
+	out.PreviewID = s.previews.put(&preview{sessionID: id, outcome: out, size: previewSize(out.Result)})
+	out.Status = kompact.OutcomePreview
+	return out
 }
 
 // commit stores a compacted outcome and returns it holding the committed
 // session; a commit that fails turns it into an error outcome. The commit
 // runs even when the client has gone away meanwhile: the summary is paid
 // for, and the result is visible in the session and its revisions.
-func (s *Server) commit(ctx context.Context, id string, plan *kompact.Plan, out kompact.Outcome) kompact.Outcome {
-	stored, _, err := s.cfg.Store.CommitCompaction(context.WithoutCancel(ctx), id, kompact.CommitFor(plan, out.Result))
+func (s *Server) commit(ctx context.Context, id string, out kompact.Outcome) kompact.Outcome {
+	stored, _, err := s.cfg.Store.CommitCompaction(context.WithoutCancel(ctx), id, out.Result.Commit())
 	if err != nil {
-		return kompact.Outcome{Status: kompact.OutcomeError, Err: asError(err), Model: out.Model, Dropped: out.Dropped}
+		failed := kompact.ErrorOutcome(err)
+		failed.Model = out.Model
+		return failed
 	}
 	res := *out.Result
 	res.Session = &stored.Session
@@ -95,25 +92,9 @@ func (s *Server) commit(ctx context.Context, id string, plan *kompact.Plan, out 
 	return out
 }
 
-// errorOutcome returns an error outcome for err.
-func errorOutcome(err error) kompact.Outcome {
-	return kompact.Outcome{Status: kompact.OutcomeError, Err: asError(err)}
-}
-
-// asError returns err as an *kompact.Error, wrapping foreign errors as
-// internal ones.
-func asError(err error) *kompact.Error {
-	var e *kompact.Error
-	if errors.As(err, &e) {
-		return e
-	}
-	return &kompact.Error{Code: kompact.EInternal, Message: err.Error(), Err: err}
-}
-
 // outcomeBody returns the status and the JSON body of an outcome. An
-// internal error is logged and shown only as "internal error". A preview
-// carries its preview_id.
-func (s *Server) outcomeBody(r *http.Request, out kompact.Outcome, previewID string) (int, []byte) {
+// internal error is logged and shown only as "internal error".
+func (s *Server) outcomeBody(r *http.Request, out kompact.Outcome) (int, []byte) {
 	status := http.StatusOK
 	if out.Status == kompact.OutcomeError {
 		if out.Err == nil {
@@ -127,15 +108,11 @@ func (s *Server) outcomeBody(r *http.Request, out kompact.Outcome, previewID str
 		s.log.Error("encode outcome", "error", err.Error())
 		return http.StatusInternalServerError, []byte(`{"status":"error","error":{"code":"internal","message":"internal error","fixes":[]}}`)
 	}
-	if previewID != "" {
-		id, _ := json.Marshal(previewID)
-		body = slices.Concat([]byte(`{"preview_id":`), id, []byte(","), body[1:])
-	}
 	return status, body
 }
 
-func (s *Server) writeOutcome(w http.ResponseWriter, r *http.Request, out kompact.Outcome, previewID string) {
-	status, body := s.outcomeBody(r, out, previewID)
+func (s *Server) writeOutcome(w http.ResponseWriter, r *http.Request, out kompact.Outcome) {
+	status, body := s.outcomeBody(r, out)
 	writeRaw(w, status, body)
 }
 
@@ -157,7 +134,7 @@ func wantsEvents(r *http.Request) bool {
 // slow client sees the latest one, and never slows the LLM stream down. A
 // comment line goes out every heartbeat interval to keep proxies from
 // closing an idle stream.
-func (s *Server) streamAction(w http.ResponseWriter, r *http.Request, run func(func(kompact.Progress)) (kompact.Outcome, string)) {
+func (s *Server) streamAction(w http.ResponseWriter, r *http.Request, run func(func(kompact.Progress)) kompact.Outcome) {
 	rc := http.NewResponseController(w)
 	h := w.Header()
 	h.Set("Content-Type", "text/event-stream")
@@ -181,15 +158,8 @@ func (s *Server) streamAction(w http.ResponseWriter, r *http.Request, run func(f
 		default:
 		}
 	}
-	type result struct {
-		out kompact.Outcome
-		pid string
-	}
-	done := make(chan result, 1)
-	go func() {
-		out, pid := run(progress)
-		done <- result{out, pid}
-	}()
+	done := make(chan kompact.Outcome, 1)
+	go func() { done <- run(progress) }()
 
 	// A write error means the client is gone; the request context then
 	// cancels the LLM call, and the loop still waits for run to return.
@@ -213,14 +183,14 @@ func (s *Server) streamAction(w http.ResponseWriter, r *http.Request, run func(f
 		case <-tick.C:
 			_, _ = w.Write([]byte(": heartbeat\n\n"))
 			_ = rc.Flush()
-		case res := <-done:
+		case out := <-done:
 			sendProgress()
-			_, body := s.outcomeBody(r, res.out, res.pid)
+			_, body := s.outcomeBody(r, out)
 			writeEvent(w, "outcome", body)
 			_ = rc.Flush()
-			if res.out.Status == kompact.OutcomeError && res.out.Err != nil {
+			if out.Status == kompact.OutcomeError && out.Err != nil {
 				s.log.LogAttrs(r.Context(), slog.LevelInfo, "action failed", slog.String("path", r.URL.Path),
-					slog.String("code", string(res.out.Err.Code)))
+					slog.String("code", string(out.Err.Code)))
 			}
 			return
 		}
@@ -267,44 +237,14 @@ func (s *Server) applyPreview(w http.ResponseWriter, r *http.Request) {
 			WithFixes(`Run the action again with "preview": true.`))
 		return
 	}
-	res := pv.result
+	res := pv.outcome.Result
 	if req.Summary != nil {
-		res = EditSummary(pv.plan, res, *req.Summary)
+		res = res.WithSummary(*req.Summary)
 	}
-	out := s.commit(r.Context(), id, pv.plan, kompact.Outcome{Status: kompact.OutcomeCompacted, Result: res, Model: pv.model, Dropped: pv.dropped})
+	out := s.commit(r.Context(), id, kompact.Outcome{Status: kompact.OutcomeCompacted, Result: res, Model: pv.outcome.Model})
 	if out.Status == kompact.OutcomeError && out.Err.Code != kompact.EConflict && out.Err.Code != kompact.ENotFound {
 		// Not applied: it may be tried again.
 		s.previews.putBack(pv)
 	}
-	s.writeOutcome(w, r, out, "")
-}
-
-// SummaryMessage returns the user message that replaces the compacted
-// messages: kompact.SummaryPrefix, a newline, then summary.
-func SummaryMessage(summary string) kompact.Message {
-	return kompact.Message{Role: kompact.RoleUser, Content: []kompact.Part{kompact.TextPart(kompact.SummaryPrefix + "\n" + summary)}}
-}
-
-// EditSummary returns a copy of res, the result of plan, whose summary is
-// summary: the summary message, the summary, the missing sections and the
-// estimates follow it. res is not modified.
-func EditSummary(plan *kompact.Plan, res *kompact.Result, summary string) *kompact.Result {
-	out := *res
-	at := len(plan.Kept())
-	msgs := slices.Clone(res.Session.Messages)
-	msgs[at] = SummaryMessage(summary)
-	sess := *res.Session
-	sess.Messages = msgs
-	out.Session = &sess
-	out.SummaryMessage = msgs[at]
-	out.Summary = summary
-	out.MissingSections = kompact.MissingSections(summary)
-	out.TokensAfter = kompact.EstimateTokens(msgs)
-	if plan.Start < len(res.KimiMessages) {
-		kimi := slices.Clone(res.KimiMessages)
-		kimi[plan.Start] = kompact.Message{Role: kompact.RoleUser, Content: []kompact.Part{kompact.TextPart(kompact.SummaryPrefix), kompact.TextPart(summary)}}
-		out.KimiMessages = kimi
-		out.EstimatedTokenCount = kompact.EstimateTokens(kimi)
-	}
-	return &out
+	s.writeOutcome(w, r, out)
 }

@@ -18,15 +18,12 @@ const (
 	maxPreviewBytes = 512 << 20
 )
 
-// preview is a compaction that ran but was not committed: the plan (whose
-// session is the base it read) and the result.
+// preview is a compaction that ran but was not committed: its compacted
+// outcome, whose result knows the base it read.
 type preview struct {
 	id        string
 	sessionID string
-	plan      *kompact.Plan
-	result    *kompact.Result
-	model     string
-	dropped   int
+	outcome   kompact.Outcome
 	expires   time.Time
 	// size estimates the memory the preview holds: the text of the session
 	// it read (the result shares its messages).
@@ -34,9 +31,9 @@ type preview struct {
 }
 
 // previewSize returns the text bytes of the messages a preview keeps.
-func previewSize(p *kompact.Plan, r *kompact.Result) int64 {
+func previewSize(r *kompact.Result) int64 {
 	var n int64
-	for _, msgs := range [][]kompact.Message{p.Session.Messages, r.Session.Messages[:min(len(r.Session.Messages), len(p.Kept())+1)]} {
+	for _, msgs := range [][]kompact.Message{r.Base(), r.Replacement()} {
 		for i := range msgs {
 			for j := range msgs[i].Content {
 				c := &msgs[i].Content[j]

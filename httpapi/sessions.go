@@ -26,23 +26,6 @@ func (s *Server) agent(name string) (*kompact.Agent, error) {
 	return a, nil
 }
 
-// checkIDs rejects duplicate message ids.
-func checkIDs(msgs []kompact.Message) error {
-	seen := make(map[string]int, len(msgs))
-	for i := range msgs {
-		id := msgs[i].ID
-		if id == "" {
-			continue
-		}
-		if j, dup := seen[id]; dup {
-			return kompact.Errorf(kompact.EInvalid, "messages[%d].id: %q is already the id of messages[%d]", i, id, j).
-				WithFixes("Give every message a unique id, or none (the server assigns one).")
-		}
-		seen[id] = i
-	}
-	return nil
-}
-
 func (s *Server) listSessions(w http.ResponseWriter, r *http.Request) {
 	list, err := s.cfg.Store.ListSessions(r.Context())
 	if err != nil {
@@ -106,7 +89,7 @@ func (s *Server) create(w http.ResponseWriter, r *http.Request, sess *kompact.Se
 		return
 	}
 	sess.Agent = a.Name
-	if err := checkIDs(sess.Messages); err != nil {
+	if err := kompact.ValidateMessages(sess.Messages); err != nil {
 		s.writeError(w, r, err)
 		return
 	}
@@ -181,7 +164,7 @@ func (s *Server) appendMessages(w http.ResponseWriter, r *http.Request) {
 			WithFixes(`Send {"message": {"role": "user", "content": "..."}} or {"messages": [...]}.`))
 		return
 	}
-	if err := checkIDs(msgs); err != nil {
+	if err := kompact.ValidateMessages(msgs); err != nil {
 		s.writeError(w, r, err)
 		return
 	}
@@ -259,25 +242,10 @@ func (s *Server) continueSession(w http.ResponseWriter, r *http.Request) {
 	}
 	user = after.Messages[len(after.Messages)-1]
 
-	msgs := make([]kompact.Message, 0, len(after.Messages)+1)
-	if a.SystemPrompt != "" {
-		msgs = append(msgs, kompact.Message{Role: kompact.RoleSystem, Content: []kompact.Part{kompact.TextPart(a.SystemPrompt)}})
-	}
-	msgs = append(msgs, after.Messages...)
-	rc := kompact.RequestConfig{BaseURL: a.LLM.BaseURL, APIKeyEnv: a.LLM.APIKeyEnv, Model: a.LLM.Model, Fields: a.LLM.Settings}
-	answer, err := s.cfg.LLM.Complete(ctx, rc, msgs, nil)
-	if err == nil {
-		err = kompact.CheckAnswer(answer)
-	}
+	reply, err := kompact.Reply(ctx, s.cfg.LLM, a, after.Messages)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
-	}
-	reply := kompact.Message{Role: kompact.RoleAssistant, Content: make([]kompact.Part, 0, len(answer.Parts))}
-	for _, p := range answer.Parts {
-		if p.Type == kompact.PartText || p.Type == kompact.PartThink {
-			reply.Content = append(reply.Content, p)
-		}
 	}
 	final, err := s.cfg.Store.AppendMessages(ctx, id, []kompact.Message{reply})
 	if err != nil {

@@ -32,148 +32,179 @@ type compactCommand struct {
 	isTerminal func() bool
 }
 
+// compactFlags are the command line of kompact compact.
+type compactFlags struct {
+	agentName, configPath, out string
+	start, end, upTo           string
+	instructions, model        string
+	maxPreserved               int
+	asJSON, kimi               bool
+	input                      string
+}
+
+// compactInput is what a compaction reads: the session (and, for a
+// kimi-cli file, the parsed context) and the agent that compacts it.
+type compactInput struct {
+	sess  *kompact.Session
+	kctx  *kimicli.Context
+	agent *kompact.Agent
+}
+
 // Run compacts the session, writes the result and prints a report.
 func (c *compactCommand) Run(ctx context.Context, args []string) (int, error) {
+	f, status, err := c.parse(args)
+	if f == nil {
+		return status, err
+	}
+	in, err := c.load(f)
+	if err != nil {
+		return exitError, err
+	}
+	outcome := c.execute(ctx, c.compactor(), in.agent, in.sess, f.request())
+	return c.finish(f, in, outcome)
+}
+
+// parse reads the command line; a nil result means stop with status and err.
+func (c *compactCommand) parse(args []string) (*compactFlags, int, error) {
 	fs := newFlagSet("compact", "compact [flags] SESSION.json (- reads stdin)", c.stderr)
-	var (
-		agentName, configPath, out string
-		start, end, upTo           string
-		instructions, model        string
-		maxPreserved               int
-		asJSON, kimi               bool
-	)
-	fs.StringVar(&agentName, "agent", "", "agent whose LLM and compaction settings to use (default: the session's agent, else the configuration's default)")
-	fs.StringVar(&configPath, "config", "", "agent configuration file (default: $"+configEnv+", else the built-in configuration)")
-	fs.StringVar(&start, "start", "", "first message of the range: a message id, or #N")
-	fs.StringVar(&end, "end", "", "last message of the range, inclusive; compacts the range exactly, no preserved tail")
-	fs.StringVar(&upTo, "up-to", "", "compact exactly the prefix through this message (compact_up_to_here)")
-	fs.StringVar(&instructions, "instructions", "", "custom focus appended to the prompt")
-	fs.StringVar(&model, "model", "", "compaction model for this run (overrides the session's and the agent's)")
-	fs.IntVar(&maxPreserved, "max-preserved", 0, "override the agent's max_preserved_messages (0: keep the agent's)")
-	fs.StringVar(&out, "o", "", "write the compacted session here (- for stdout); default: replace SESSION.json, keeping a backup")
-	fs.BoolVar(&asJSON, "json", false, "print the outcome as JSON instead of a report")
-	fs.BoolVar(&kimi, "kimi", false, "SESSION is a kimi-cli context.jsonl: rewrite it as kimi-cli's /compact would, keeping the old file as context_N.jsonl")
+	f := &compactFlags{}
+	fs.StringVar(&f.agentName, "agent", "", "agent whose LLM and compaction settings to use (default: the session's agent, else the configuration's default)")
+	fs.StringVar(&f.configPath, "config", "", "agent configuration file (default: $"+configEnv+", else the built-in configuration)")
+	fs.StringVar(&f.start, "start", "", "first message of the range: a message id, or #N")
+	fs.StringVar(&f.end, "end", "", "last message of the range, inclusive; compacts the range exactly, no preserved tail")
+	fs.StringVar(&f.upTo, "up-to", "", "compact exactly the prefix through this message (compact_up_to_here)")
+	fs.StringVar(&f.instructions, "instructions", "", "custom focus appended to the prompt")
+	fs.StringVar(&f.model, "model", "", "compaction model for this run (overrides the session's and the agent's)")
+	fs.IntVar(&f.maxPreserved, "max-preserved", 0, "override the agent's max_preserved_messages (0: keep the agent's)")
+	fs.StringVar(&f.out, "o", "", "write the compacted session here (- for stdout); default: replace SESSION.json, keeping a backup")
+	fs.BoolVar(&f.asJSON, "json", false, "print the outcome as JSON instead of a report")
+	fs.BoolVar(&f.kimi, "kimi", false, "SESSION is a kimi-cli context.jsonl: rewrite it as kimi-cli's /compact would, keeping the old file as context_N.jsonl")
 	pos, err := parseFlags(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
-		return exitOK, nil
+		return nil, exitOK, nil
 	}
 	if err != nil {
-		return exitUsage, err
+		return nil, exitUsage, err
 	}
 	if len(pos) != 1 {
 		fs.Usage()
-		return exitUsage, usagef("compact takes exactly one session file (or - for stdin), got %d arguments", len(pos))
+		return nil, exitUsage, usagef("compact takes exactly one session file (or - for stdin), got %d arguments", len(pos))
 	}
-	if upTo != "" && (start != "" || end != "") {
-		return exitUsage, usagef("--up-to compacts the prefix through a message; it cannot be combined with --start or --end")
+	if f.upTo != "" && (f.start != "" || f.end != "") {
+		return nil, exitUsage, usagef("--up-to compacts the prefix through a message; it cannot be combined with --start or --end")
 	}
-	input := pos[0]
-	if out == "" && input == "-" {
-		out = "-"
+	f.input = pos[0]
+	if f.out == "" && f.input == "-" {
+		f.out = "-"
 	}
+	return f, exitOK, nil
+}
 
-	cfg, err := loadConfig(configPath, c.getenv)
-	if err != nil {
-		return exitError, err
+// request returns the action the flags ask for.
+func (f *compactFlags) request() kompact.ActionRequest {
+	if f.upTo != "" {
+		return kompact.ActionRequest{Action: kompact.ActionCompactUpToHere, MessageID: f.upTo, Instructions: f.instructions, Model: f.model}
 	}
-	data, err := c.readInput(input)
-	if err != nil {
-		return exitError, err
-	}
-	var kctx *kimicli.Context
-	var sess *kompact.Session
-	if kimi {
-		kctx = kimicli.ParseContext(data)
-		for _, sk := range kctx.Skipped {
-			fmt.Fprintf(c.stderr, "warning: %s: %s (kept in the rotated copy, left out of the compaction)\n", inputName(input), sk)
-		}
-		sess = &kompact.Session{Messages: kctx.Messages()}
-	} else {
-		sess, err = kompact.DecodeSession(data)
-		if err != nil {
-			return exitError, fmt.Errorf("%s: %w", inputName(input), err)
-		}
-	}
-	if agentName == "" {
-		agentName = sess.Agent
-	}
-	agent, err := cfg.Agent(agentName)
-	if err != nil {
-		return exitError, err
-	}
-	if maxPreserved != 0 {
-		a := *agent
-		a.Compaction.MaxPreservedMessages = &maxPreserved
-		agent = &a
-	}
+	return kompact.ActionRequest{Action: kompact.ActionCompactConversation, Start: f.start, End: f.end, Instructions: f.instructions, Model: f.model}
+}
 
-	req := kompact.ActionRequest{Action: kompact.ActionCompactConversation, Start: start, End: end, Instructions: instructions}
-	if upTo != "" {
-		req = kompact.ActionRequest{Action: kompact.ActionCompactUpToHere, MessageID: upTo, Instructions: instructions}
+// load reads the configuration and the session, and picks the agent.
+func (c *compactCommand) load(f *compactFlags) (*compactInput, error) {
+	cfg, err := loadConfig(f.configPath, c.getenv)
+	if err != nil {
+		return nil, err
 	}
+	data, err := c.readInput(f.input)
+	if err != nil {
+		return nil, err
+	}
+	in := &compactInput{}
+	if f.kimi {
+		in.kctx = kimicli.ParseContext(data)
+		for _, sk := range in.kctx.Skipped {
+			fmt.Fprintf(c.stderr, "warning: %s: %s (kept in the rotated copy, left out of the compaction)\n", inputName(f.input), sk)
+		}
+		in.sess = &kompact.Session{Messages: in.kctx.Messages()}
+	} else if in.sess, err = kompact.DecodeSession(data); err != nil {
+		return nil, fmt.Errorf("%s: %w", inputName(f.input), err)
+	}
+	name := f.agentName
+	if name == "" {
+		name = in.sess.Agent
+	}
+	if in.agent, err = cfg.Agent(name); err != nil {
+		return nil, err
+	}
+	if f.maxPreserved != 0 {
+		a := *in.agent
+		a.Compaction.MaxPreservedMessages = &f.maxPreserved
+		in.agent = &a
+	}
+	return in, nil
+}
+
+// compactor returns the Compactor with the command's LLM client and
+// kimi-cli's prompt lookup.
+func (c *compactCommand) compactor() *kompact.Compactor {
 	finder := &kimicli.Finder{Getenv: c.getenv}
 	llm := c.llm
 	if llm == nil {
 		llm = &openai.Client{Getenv: c.getenv}
 	}
-	comp := &kompact.Compactor{LLM: llm, Prompt: finder.AgentPrompt}
+	return &kompact.Compactor{LLM: llm, Prompt: finder.AgentPrompt}
+}
 
-	outcome := c.execute(ctx, comp, agent, sess, req, model)
+// finish writes a compacted session, prints the outcome and returns the
+// exit status.
+func (c *compactCommand) finish(f *compactFlags, in *compactInput, outcome kompact.Outcome) (int, error) {
 	if outcome.Status == kompact.OutcomeCompacted {
 		var written, backup string
-		if kimi {
-			written, backup, err = c.writeKimi(input, out, kctx, outcome.Result)
+		var err error
+		if f.kimi {
+			written, backup, err = c.writeKimi(f.input, f.out, in.kctx, outcome.Result)
 		} else {
-			written, backup, err = c.write(input, out, outcome.Result.Session)
+			written, backup, err = c.write(f.input, f.out, outcome.Result.Session)
 		}
 		if err != nil {
 			return exitError, err
 		}
-		if asJSON {
+		if f.asJSON {
 			return c.printJSON(outcome)
 		}
-		c.report(outcome, agent, written, backup)
+		c.report(outcome, in.agent, written, backup)
 		return exitOK, nil
 	}
-	if asJSON {
-		status, err := c.printJSON(outcome)
-		if err != nil {
+	if f.asJSON {
+		if status, err := c.printJSON(outcome); err != nil {
 			return status, err
 		}
 	}
 	if outcome.Status == kompact.OutcomeNoop {
-		if !asJSON {
+		if !f.asJSON {
 			fmt.Fprintf(c.stderr, "nothing to compact: %s\n", outcome.Reason)
 		}
 		return exitNoop, nil
 	}
-	if asJSON {
+	if f.asJSON {
 		return exitError, nil
 	}
 	return exitError, outcome.Err
 }
 
-// execute runs the action with a progress display on stderr when it is a
-// terminal. model, when set, overrides the merged compaction model.
-func (c *compactCommand) execute(ctx context.Context, comp *kompact.Compactor, agent *kompact.Agent, sess *kompact.Session, req kompact.ActionRequest, model string) kompact.Outcome {
-	plan, cfg, err := comp.Prepare(agent, sess, req)
+// execute prepares the action's job and runs it, with a progress display on
+// stderr when it is a terminal.
+func (c *compactCommand) execute(ctx context.Context, comp *kompact.Compactor, agent *kompact.Agent, sess *kompact.Session, req kompact.ActionRequest) kompact.Outcome {
+	job, err := comp.NewJob(agent, sess, req)
 	if err != nil {
-		var e *kompact.Error
-		if !errors.As(err, &e) {
-			e = &kompact.Error{Code: kompact.EInternal, Message: err.Error(), Err: err}
-		}
-		return kompact.Outcome{Status: kompact.OutcomeError, Err: e}
+		return kompact.ErrorOutcome(err)
 	}
-	if plan.Noop {
-		return kompact.Outcome{Status: kompact.OutcomeNoop, Reason: plan.Reason}
+	if !job.Plan.Noop {
+		fmt.Fprintln(c.stderr, job.Plan.Prompt.Describe())
+		sp := c.spinner(fmt.Sprintf("compacting %d messages with %s", job.Plan.End-job.Plan.Start, job.Request.Model))
+		defer sp.stop()
+		return job.Run(ctx, sp.update)
 	}
-	if model != "" {
-		cfg.Model = model
-	}
-	fmt.Fprintln(c.stderr, plan.Prompt.Describe())
-	sp := c.spinner(fmt.Sprintf("compacting %d messages with %s", plan.End-plan.Start, cfg.Model))
-	defer sp.stop()
-	return comp.Complete(ctx, plan, cfg, sp.update)
+	return job.Run(ctx, nil)
 }
 
 // write stores the compacted session: to out, to stdout for "-", or in
@@ -245,8 +276,8 @@ func (c *compactCommand) report(o kompact.Outcome, agent *kompact.Agent, written
 	if r.Usage != nil {
 		fmt.Fprintf(w, "compaction call: %d input tokens (%d cached), %d output tokens\n", r.Usage.Input(), r.Usage.InputCacheRead, r.Usage.Output)
 	}
-	if r.Dropped > 0 {
-		fmt.Fprintf(w, "the request was too long for the model: the %d oldest messages of the range were left out of the summary\n", r.Dropped)
+	if d := r.Dropped(); d > 0 {
+		fmt.Fprintf(w, "the request was too long for the model: the %d oldest messages of the range were left out of the summary\n", d)
 	}
 	if len(r.MissingSections) > 0 {
 		fmt.Fprintf(w, "the summary lacks sections: %s (kept anyway)\n", strings.Join(r.MissingSections, ", "))

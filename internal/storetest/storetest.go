@@ -376,7 +376,7 @@ func compaction(t *testing.T, s *kompact.StoredSession, opt kompact.Options, sum
 	if err != nil {
 		t.Fatal(err)
 	}
-	return kompact.CommitFor(p, res)
+	return res.Commit()
 }
 
 func sameInfo(t *testing.T, what string, got, want kompact.RevisionInfo) {
@@ -983,7 +983,7 @@ func testConcurrency(t *testing.T, st kompact.Store) {
 		}
 		waitFor(writers * perWriter / 2) // the LLM takes a while
 		commitBase = len(s.Messages)
-		_, _, commitErr = st.CommitCompaction(ctx, "s", kompact.CommitFor(p, res))
+		_, _, commitErr = st.CommitCompaction(ctx, "s", res.Commit())
 	}()
 	// Readers always see a whole session: ids unique, each writer's
 	// messages in order.
