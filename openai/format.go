@@ -150,9 +150,9 @@ func AppendWireMessages(dst []byte, msgs []kompact.Message) []byte {
 
 // RequestBody returns the JSON body of a streaming chat-completions request
 // for msgs: "model", "messages", the extra fields (sorted by name, encoded
-// with encoding/json), "stream" and "stream_options". It never writes
-// "tools", "tool_choice" or the other tool fields, whatever fields holds: a
-// compaction request never carries tools.
+// with encoding/json), "stream" and "stream_options". Of fields it writes
+// only those kompact.IsSentField accepts: never "tools", "tool_choice" or the
+// other tool fields, whatever fields holds.
 func RequestBody(model string, msgs []kompact.Message, fields map[string]any) ([]byte, error) {
 	n := 256 + len(model)
 	for i := range msgs {
@@ -166,7 +166,7 @@ func RequestBody(model string, msgs []kompact.Message, fields map[string]any) ([
 	dst = append(dst, `,"messages":`...)
 	dst = AppendWireMessages(dst, msgs)
 	for _, k := range kompact.SortedFieldNames(fields) {
-		if bodyKeys[k] {
+		if !kompact.IsSentField(k) {
 			continue
 		}
 		v, err := json.Marshal(fields[k])
@@ -180,12 +180,6 @@ func RequestBody(model string, msgs []kompact.Message, fields map[string]any) ([
 	}
 	dst = append(dst, `,"stream":true,"stream_options":{"include_usage":true}}`...)
 	return dst, nil
-}
-
-// bodyKeys are the body fields RequestBody writes itself or never writes.
-var bodyKeys = map[string]bool{
-	"model": true, "messages": true, "stream": true, "stream_options": true, "n": true,
-	"tools": true, "tool_choice": true, "parallel_tool_calls": true, "functions": true, "function_call": true,
 }
 
 // UsageFrom maps a chat-completions usage report to kompact's Usage as
