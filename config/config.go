@@ -54,9 +54,11 @@
 //   - max_tokens (integer, optional): greater than 0.
 //   - top_p (number, optional): 0 to 1.
 //   - extra_body (mapping, optional): more request body fields, sent as they
-//     are (for example a provider's thinking switch). They may not set model,
-//     messages, stream, stream_options or tools, which kompact controls, nor
-//     temperature, max_tokens or top_p, which have their own fields.
+//     are (for example a provider's thinking switch). messages, stream,
+//     stream_options, n and model, which kompact sets, are errors, and so are
+//     temperature, max_tokens and top_p, which have their own fields. tools,
+//     tool_choice and the other tool fields are accepted but never sent, with
+//     a warning (see kompact.RequestField).
 //
 // compaction:
 //
@@ -322,17 +324,12 @@ var (
 	compactionFields = []string{"enabled", "type", "max_preserved_messages", "compaction_model", "prompt", "prompt_file", "settings_overrides"}
 )
 
-// Request fields with their own meaning in the configuration.
-var (
-	// extraBodyReserved are fields extra_body may not set: kompact controls
-	// them.
-	extraBodyReserved = []string{"model", "messages", "stream", "stream_options", "tools"}
-	// ownFields are the request settings that have their own llm fields.
-	ownFields = []string{"temperature", "max_tokens", "top_p"}
-	// overrideReserved are fields settings_overrides may not set: kompact
-	// sets them for every compaction request.
-	overrideReserved = []string{"messages", "stream", "stream_options", "n"}
-)
+// ownFields are the request settings that have their own llm fields. What
+// every other request field means is kompact.RequestField's table.
+var ownFields = kompact.OwnFields
+
+// toolFieldWarning is the warning for a tool field, wherever it is set.
+const toolFieldWarning = "ignored: kompact's requests never carry tools"
 
 var (
 	agentNameRE = regexp.MustCompile(`^[a-z0-9][a-z0-9_.-]*$`)
@@ -892,13 +889,15 @@ func (p *parser) llm(e entry, path string) (kompact.LLMConfig, error) {
 		}
 		for _, x := range es {
 			fpath := join(xpath, x.name)
-			if slices.Contains(extraBodyReserved, x.name) {
+			switch kompact.RequestField(x.name) {
+			case kompact.FieldReserved, kompact.FieldModel:
 				return l, p.errorf(x.key, fpath, "extra_body may not set %q: kompact sets it for every request", x.name).
-					WithFixes(fmt.Sprintf("Remove %q from extra_body; the model goes in llm.model, and compaction requests never carry tools.", x.name))
-			}
-			if slices.Contains(ownFields, x.name) {
+					WithFixes(fmt.Sprintf("Remove %q from extra_body; the model goes in llm.model.", x.name))
+			case kompact.FieldOwn:
 				return l, p.errorf(x.key, fpath, "set %s as llm.%s, not in extra_body", x.name, x.name).
 					WithFixes(fmt.Sprintf("Move it: %s: VALUE directly under llm:.", x.name))
+			case kompact.FieldTool: // accepted, and never sent
+				p.warnf(x.key, fpath, toolFieldWarning)
 			}
 			v, err := p.value(x.val, fpath)
 			if err != nil {
@@ -1087,11 +1086,11 @@ func (p *parser) overrides(e entry, path string) (map[string]any, error) {
 	for _, x := range es {
 		fpath := join(path, x.name)
 		switch {
-		case slices.Contains(overrideReserved, x.name):
+		case kompact.RequestField(x.name) == kompact.FieldReserved:
 			return nil, p.errorf(x.key, fpath, "settings_overrides may not set %q: kompact sets it for every compaction request", x.name).
 				WithFixes(fmt.Sprintf("Remove %q from settings_overrides.", x.name))
-		case kompact.IsToolField(x.name): // accepted in settings_overrides, and always removed
-			p.warnf(x.key, fpath, "ignored: compaction requests never carry tools")
+		case kompact.IsToolField(x.name): // accepted, and never sent
+			p.warnf(x.key, fpath, toolFieldWarning)
 		case x.name == "model":
 			m, err := p.str(x.val, fpath)
 			if err != nil {

@@ -121,7 +121,9 @@ func TestParseErrors(t *testing.T) {
 		{"duplicate extra_body key", base + "      extra_body:\n        a: 1\n        a: 2\n", 8, "agents.kimi.llm.extra_body.a", "duplicate key (first set on line 7)", ""},
 
 		// extra_body and settings_overrides.
-		{"extra_body sets tools", base + "      extra_body:\n        tools: []\n", 7, "agents.kimi.llm.extra_body.tools", `extra_body may not set "tools"`, ""},
+		{"extra_body sets n", base + "      extra_body:\n        n: 2\n", 7, "agents.kimi.llm.extra_body.n", `extra_body may not set "n"`, ""},
+		{"extra_body sets stream_options", base + "      extra_body: {stream_options: {}}\n", 6, "agents.kimi.llm.extra_body.stream_options", `extra_body may not set "stream_options"`, ""},
+		{"settings_overrides sets n", base + "    compaction:\n      settings_overrides: {n: 2}\n", 7, "agents.kimi.compaction.settings_overrides.n", `may not set "n"`, ""},
 		{"extra_body sets model", base + "      extra_body: {model: x}\n", 6, "agents.kimi.llm.extra_body.model", `extra_body may not set "model"`, ""},
 		{"extra_body sets stream", base + "      extra_body: {stream: false}\n", 6, "agents.kimi.llm.extra_body.stream", `extra_body may not set "stream"`, ""},
 		{"extra_body sets messages", base + "      extra_body: {messages: []}\n", 6, "agents.kimi.llm.extra_body.messages", `extra_body may not set "messages"`, ""},
@@ -336,7 +338,7 @@ func TestLoadFullExample(t *testing.T) {
 	if want := []string{"local", "work"}; !reflect.DeepEqual(c.Names(), want) {
 		t.Errorf("Names() = %v, want %v", c.Names(), want)
 	}
-	want := "agents.work.compaction.settings_overrides.tool_choice: ignored: compaction requests never carry tools"
+	want := "agents.work.compaction.settings_overrides.tool_choice: ignored: kompact's requests never carry tools"
 	if len(c.Warnings) != 1 || !strings.Contains(c.Warnings[0], path+":26: "+want) {
 		t.Errorf("warnings %q, want one with %q", c.Warnings, want)
 	}
@@ -755,6 +757,24 @@ func TestKCP004SettingsOverridesCannotEnableTools(t *testing.T) {
 	}
 	if rc.Model != "kimi-k2-turbo-preview" || rc.APIKeyEnv != "" {
 		t.Errorf("model %q, api_key_env %q", rc.Model, rc.APIKeyEnv)
+	}
+
+	// One rule for every place a request field is set: a tool field in
+	// extra_body is accepted with the same warning, and never sent.
+	doc = base + "      extra_body: {tools: [], tool_choice: auto, parallel_tool_calls: true, thinking: {type: enabled}}\n" +
+		"    compaction: {enabled: true, type: kimi}\n"
+	if c, err = Parse([]byte(doc), "agents.yaml"); err != nil {
+		t.Fatal(err)
+	}
+	if len(c.Warnings) != 3 || !strings.HasSuffix(c.Warnings[1], "agents.kimi.llm.extra_body.tool_choice: ignored: kompact's requests never carry tools") {
+		t.Errorf("warnings %q", c.Warnings)
+	}
+	want = map[string]any{"thinking": map[string]any{"type": "enabled"}}
+	if rc = kompact.EffectiveRequest(c.Agents["kimi"], nil); !reflect.DeepEqual(rc.Fields, want) {
+		t.Errorf("fields %#v, want %#v", rc.Fields, want)
+	}
+	if rc = kompact.ChatRequest(c.Agents["kimi"]); !reflect.DeepEqual(rc.Fields, want) {
+		t.Errorf("chat fields %#v, want %#v", rc.Fields, want)
 	}
 }
 
