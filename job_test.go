@@ -1,0 +1,149 @@
+package kompact_test
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+
+	"kompact"
+)
+
+// TestJobModelOverrideAndCommit: NewJob carries ActionRequest.Model into the
+// request; the result derives its commit and its edited form from its plan.
+func TestJobModelOverrideAndCommit(t *testing.T) {
+	llm := &fakeLLM{answer: replyWith("S")}
+	c := &kompact.Compactor{LLM: llm}
+	s := conversation()
+	job, err := c.NewJob(enabledAgent(), s, kompact.ActionRequest{Action: kompact.ActionCompactConversation, Start: "u2", End: "a2", Model: "one-run-model"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if job.Request.Model != "one-run-model" || job.Plan.Noop {
+		t.Fatalf("job %+v", job)
+	}
+	out := job.Run(context.Background(), nil)
+	if out.Status != kompact.OutcomeCompacted || out.Model != "one-run-model" || llm.configs[0].Model != "one-run-model" {
+		t.Fatalf("outcome %+v, sent to %s", out, llm.configs[0].Model)
+	}
+	res := out.Result
+	cm := res.Commit()
+	if cm.End != 5 || ids(cm.Replacement) != "sys,u1,a1,<user>" || len(cm.Base) != len(s.Messages) || cm.Kind != kompact.RevisionCompaction || cm.Note != "compacted 2 messages" {
+		t.Fatalf("commit end %d replacement %s note %q", cm.End, ids(cm.Replacement), cm.Note)
+	}
+
+	edited := res.WithSummary("<current_focus>\nedited\n</current_focus>")
+	if got := edited.Session.Messages[3].Content[0].Text; got != kompact.SummaryPrefix+"\n<current_focus>\nedited\n</current_focus>" {
+		t.Errorf("edited summary message %q", got)
+	}
+	if edited.Summary == res.Summary || len(edited.MissingSections) != 5 || res.Session.Messages[3].Content[0].Text != kompact.SummaryPrefix+"\nS" {
+		t.Errorf("edit: %q, missing %v; the original changed: %q", edited.Summary, edited.MissingSections, res.Session.Messages[3].Content[0].Text)
+	}
+	if k := edited.KimiMessages[3]; len(k.Content) != 2 || k.Content[1].Text != edited.Summary {
+		t.Errorf("kimi summary %+v", k)
+	}
+	if ids(edited.Commit().Replacement) != "sys,u1,a1,<user>" || edited.Commit().Replacement[3].Content[0].Text != edited.Session.Messages[3].Content[0].Text {
+		t.Error("the edited result commits the original summary")
+	}
+
+	// A no-op job makes no call.
+	job, err = c.NewJob(enabledAgent(), sess(msg("user", "u", "hi")), kompact.ActionRequest{Action: kompact.ActionCompactConversation})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out := job.Run(context.Background(), nil); out.Status != kompact.OutcomeNoop || len(llm.requests) != 1 {
+		t.Errorf("no-op outcome %+v after %d requests", out, len(llm.requests))
+	}
+}
+
+func TestErrorOutcome(t *testing.T) {
+	e := kompact.Errorf(kompact.ENotFound, "no such message")
+	if out := kompact.ErrorOutcome(e); out.Status != kompact.OutcomeError || out.Err != e {
+		t.Errorf("outcome %+v", out)
+	}
+	foreign := errors.New("disk on fire")
+	out := kompact.ErrorOutcome(foreign)
+	if out.Err.Code != kompact.EInternal || out.Err.Message != "disk on fire" || !errors.Is(out.Err, foreign) {
+		t.Errorf("foreign error as %+v", out.Err)
+	}
+}
+
+func TestRequestFieldTable(t *testing.T) {
+	for name, want := range map[string]kompact.FieldKind{
+		"frequency_penalty": kompact.FieldSetting, "temperature": kompact.FieldOwn, "model": kompact.FieldModel,
+		"tools": kompact.FieldTool, "tool_choice": kompact.FieldTool, "parallel_tool_calls": kompact.FieldTool,
+		"n": kompact.FieldReserved, "stream": kompact.FieldReserved, "messages": kompact.FieldReserved,
+	} {
+		if got := kompact.RequestField(name); got != want {
+			t.Errorf("RequestField(%q) = %d, want %d", name, got, want)
+		}
+	}
+	a := enabledAgent()
+	a.LLM.Settings = map[string]any{"temperature": 0.5, "n": 3, "tool_choice": "auto", "thinking": true}
+	a.Compaction.SettingsOverrides = map[string]any{"parallel_tool_calls": true, "stream_options": 1}
+	for name, rc := range map[string]kompact.RequestConfig{"compaction": kompact.EffectiveRequest(a, nil), "chat": kompact.ChatRequest(a)} {
+		if len(rc.Fields) != 2 || rc.Fields["temperature"] != 0.5 || rc.Fields["thinking"] != true {
+			t.Errorf("%s request fields %v", name, rc.Fields)
+		}
+	}
+}
+
+func TestValidateMessages(t *testing.T) {
+	ok := []kompact.Message{msg("user", "a", "x"), msg("assistant", "", "y"), msg("user", "", "z")}
+	if err := kompact.ValidateMessages(ok); err != nil {
+		t.Fatal(err)
+	}
+	bad := []struct {
+		msgs []kompact.Message
+		want string
+	}{
+		{[]kompact.Message{msg("user", "a", "x"), msg("user", "a", "y")}, `messages[1].id: "a" is already the id of messages[0]`},
+		{[]kompact.Message{msg("robot", "", "x")}, `messages[0].role: unknown role "robot"`},
+		{[]kompact.Message{{Role: kompact.RoleUser, Content: []kompact.Part{{Type: "gif"}}}}, `messages[0].content[0].type: unknown part type "gif"`},
+		{[]kompact.Message{{Role: kompact.RoleTool, Content: []kompact.Part{{Type: kompact.PartData, Data: []byte("{")}}}}, `messages[0].content[0].data: not valid JSON`},
+	}
+	for _, tc := range bad {
+		err := kompact.ValidateMessages(tc.msgs)
+		if kompact.ErrorCodeOf(err) != kompact.EInvalid || err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%v, want %q", err, tc.want)
+		}
+	}
+}
+
+// TestReply: a chat reply sends the agent's system prompt and the history,
+// keeps text and think parts, and refuses an answer without text with its
+// own error, not the compaction answer's.
+func TestReply(t *testing.T) {
+	a := enabledAgent()
+	a.SystemPrompt = "You are kimi."
+	llm := &fakeLLM{answer: func(int, []kompact.Message) (kompact.Answer, error) {
+		return kompact.Answer{Parts: []kompact.Part{kompact.ThinkPart("hmm"), kompact.TextPart("hello")}}, nil
+	}}
+	reply, err := kompact.Reply(context.Background(), llm, a, []kompact.Message{msg("user", "u1", "hi")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if reply.Role != kompact.RoleAssistant || len(reply.Content) != 2 || reply.Content[1].Text != "hello" {
+		t.Errorf("reply %+v", reply)
+	}
+	if sent := llm.requests[0]; len(sent) != 2 || sent[0].Role != kompact.RoleSystem || sent[0].Content[0].Text != "You are kimi." || llm.configs[0].Model != "chat-model" {
+		t.Errorf("sent %+v to %s", sent, llm.configs[0].Model)
+	}
+	for want, answer := range map[string]kompact.Answer{
+		kompact.EmptyReplyMessage:     {},
+		kompact.ThinkOnlyReplyMessage: {Parts: []kompact.Part{kompact.ThinkPart("hmm")}},
+		kompact.ToolCallReplyMessage:  {ToolCalls: []kompact.ToolCall{{ID: "c", Name: "f"}}},
+	} {
+		llm.answer = func(int, []kompact.Message) (kompact.Answer, error) { return answer, nil }
+		_, err := kompact.Reply(context.Background(), llm, a, nil)
+		if kompact.ErrorCodeOf(err) != kompact.EEmptyResponse || err.Error() != want {
+			t.Errorf("%v, want %q", err, want)
+		}
+		if fixes := strings.Join(kompact.ErrorFixes(err), " "); strings.Contains(fixes, "compaction") {
+			t.Errorf("the fix of a chat reply talks about compaction: %s", fixes)
+		}
+	}
+	if _, err := kompact.Reply(context.Background(), nil, a, nil); kompact.ErrorCodeOf(err) != kompact.EInternal {
+		t.Errorf("no LLM: %v", err)
+	}
+}
