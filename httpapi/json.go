@@ -124,6 +124,9 @@ func decodeMessages(raws []json.RawMessage, field string) ([]kompact.Message, er
 		}
 		msgs[i] = m
 	}
+	if err := kompact.ValidateUTF8(msgs); err != nil {
+		return nil, err
+	}
 	return msgs, nil
 }
 
