@@ -283,3 +283,22 @@ func checkNewSession(sess *kompact.Session) error {
 	}
 	return kompact.ValidateUTF8(sess.Messages)
 }
+
+// checkUTF8 refuses a request body that is not valid UTF-8, as JSON must
+// be: a decoder would silently replace the bad bytes (or, in a data part,
+// keep them), and the stored session would differ from what was sent.
+func checkUTF8(body []byte) error {
+	if utf8.Valid(body) {
+		return nil
+	}
+	at := 0
+	for at < len(body) {
+		r, n := utf8.DecodeRune(body[at:])
+		if r == utf8.RuneError && n <= 1 {
+			break
+		}
+		at += n
+	}
+	return kompact.Errorf(kompact.EInvalid, "the request body is not valid UTF-8 (at byte %d)", at).
+		WithFixes("Send the body as UTF-8; encode binary payloads (e.g. as base64) before putting them in a message.")
+}

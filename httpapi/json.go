@@ -25,6 +25,9 @@ func (s *Server) readBody(w http.ResponseWriter, r *http.Request) ([]byte, error
 		}
 		return nil, kompact.Errorf(kompact.EInvalid, "read the request body: %v", err)
 	}
+	if err := checkUTF8(data); err != nil {
+		return nil, err
+	}
 	return data, nil
 }
 
@@ -123,9 +126,6 @@ func decodeMessages(raws []json.RawMessage, field string) ([]kompact.Message, er
 				WithFixes("See the README's \"Session JSON\" section for the message form.")
 		}
 		msgs[i] = m
-	}
-	if err := kompact.ValidateUTF8(msgs); err != nil {
-		return nil, err
 	}
 	return msgs, nil
 }
