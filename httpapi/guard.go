@@ -208,9 +208,9 @@ func truncate(s string, n int) string {
 }
 
 // deadlineBody is a request body read under a deadline. Once the body is
-// read (or fails), it lifts the deadline: net/http keeps reading the
-// connection in the background to notice a client that goes away, and a
-// deadline left in place would cancel a long response (an SSE stream).
+// read to its end, it lifts the deadline, so that a long response (an SSE
+// stream) is never cut by it (net/http lifts it too when it starts
+// watching the connection for a client that goes away).
 type deadlineBody struct {
 	io.ReadCloser
 	rc      *http.ResponseController
@@ -220,13 +220,15 @@ type deadlineBody struct {
 
 func (b *deadlineBody) Read(p []byte) (int, error) {
 	n, err := b.ReadCloser.Read(p)
-	if err != nil && !b.done {
+	switch {
+	case err == io.EOF && !b.done:
 		b.done = true
 		_ = b.rc.SetReadDeadline(time.Time{})
-		if errors.Is(err, os.ErrDeadlineExceeded) {
-			err = kompact.Errorf(kompact.EInvalid, "the request body did not arrive within %v", b.timeout).
-				WithFixes("Send the whole body at once, right after the headers.")
-		}
+	case errors.Is(err, os.ErrDeadlineExceeded):
+		// The deadline stays, so that the server does not wait for the
+		// rest of the body either and closes the connection.
+		err = kompact.Errorf(kompact.EInvalid, "the request body did not arrive within %v", b.timeout).
+			WithFixes("Send the whole body at once, right after the headers.")
 	}
 	return n, err
 }
