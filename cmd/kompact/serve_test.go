@@ -69,7 +69,9 @@ func TestServeServesAndStops(t *testing.T) {
 	db := filepath.Join(dir, "data", "k.db")
 	var stderr lockedBuffer
 	e := &env{stdin: strings.NewReader(""), stdout: io.Discard, stderr: &stderr,
-		getenv: func(k string) string { return map[string]string{"KOMPACT_TOKEN": "tok-0123456789abcdef", "HOME": dir}[k] }}
+		getenv: func(k string) string {
+			return map[string]string{"KOMPACT_TOKEN": "tok-0123456789abcdef", "HOME": dir}[k]
+		}}
 	addrc := make(chan net.Addr, 1)
 	cmd := &serveCommand{env: e, onListen: func(a net.Addr) { addrc <- a }}
 	ctx, cancel := context.WithCancel(context.Background())
