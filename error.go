@@ -26,6 +26,12 @@ const (
 	EConflict ErrorCode = "conflict"
 	// EInternal: a bug or an unexpected failure.
 	EInternal ErrorCode = "internal"
+	// EForbidden: the request came from somewhere the server does not
+	// answer: a Host it does not serve, or another site's page.
+	EForbidden ErrorCode = "forbidden"
+	// EBusy: the server already runs as many actions as it allows; retry
+	// later.
+	EBusy ErrorCode = "busy"
 )
 
 // Error is kompact's error value: a code, a message a person can act on,

@@ -232,6 +232,7 @@ func (e *apiEnv) stream(path, body string) *http.Response {
 	e.t.Helper()
 	req, _ := http.NewRequest("POST", e.base+path, strings.NewReader(body))
 	req.Header.Set("Accept", "text/event-stream")
+	req.Header.Set("Content-Type", "application/json")
 	resp, err := e.http.Do(req)
 	if err != nil {
 		e.t.Fatal(err)

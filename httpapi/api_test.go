@@ -144,6 +144,7 @@ func (e *apiEnv) do(method, path string, body any, header ...string) apiResponse
 	if e.token != "" {
 		req.Header.Set("Authorization", "Bearer "+e.token)
 	}
+	req.Header.Set("Content-Type", "application/json")
 	for i := 0; i+1 < len(header); i += 2 {
 		req.Header.Set(header[i], header[i+1])
 	}

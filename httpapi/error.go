@@ -15,6 +15,8 @@ const (
 	EUnauthorized kompact.ErrorCode = "unauthorized"
 	// ETooLarge: the request body exceeds the server's limit.
 	ETooLarge kompact.ErrorCode = "too_large"
+	// EUnsupportedMediaType: the request body is not declared as JSON.
+	EUnsupportedMediaType kompact.ErrorCode = "unsupported_media_type"
 )
 
 // statusOf is the one table from error codes to HTTP statuses. A code that
@@ -26,6 +28,9 @@ var statusOf = map[kompact.ErrorCode]int{
 	kompact.ENotFound:      http.StatusNotFound,
 	kompact.EConflict:      http.StatusConflict,
 	ETooLarge:              http.StatusRequestEntityTooLarge,
+	EUnsupportedMediaType:  http.StatusUnsupportedMediaType,
+	kompact.EForbidden:     http.StatusForbidden,
+	kompact.EBusy:          http.StatusTooManyRequests,
 	kompact.ELLM:           http.StatusBadGateway,
 	kompact.EEmptyResponse: http.StatusBadGateway,
 	kompact.EInternal:      http.StatusInternalServerError,

@@ -25,6 +25,9 @@ func (s *Server) readBody(w http.ResponseWriter, r *http.Request) ([]byte, error
 		}
 		return nil, kompact.Errorf(kompact.EInvalid, "read the request body: %v", err)
 	}
+	if err := checkUTF8(data); err != nil {
+		return nil, err
+	}
 	return data, nil
 }
 

@@ -49,6 +49,9 @@ type Config struct {
 	Logger *slog.Logger
 	// Version is reported by GET /v1/health.
 	Version string
+	// Limits says whom the server answers and how much it does at once
+	// (guard.go).
+	Limits
 }
 
 // Server serves the HTTP API. Create it with New.
@@ -63,6 +66,7 @@ type Server struct {
 	handler   http.Handler
 	// heartbeat is the interval of SSE keep-alive comments.
 	heartbeat time.Duration
+	guard     *guard
 }
 
 // New returns a server for cfg.
@@ -75,6 +79,7 @@ func New(cfg Config) *Server {
 		previews:  newPreviewStore(),
 		maxBody:   cfg.MaxBody,
 		heartbeat: 15 * time.Second,
+		guard:     newGuard(cfg.Limits),
 	}
 	if s.agents == nil {
 		s.agents = config.Default()
@@ -88,7 +93,7 @@ func New(cfg Config) *Server {
 	if cfg.Token != "" {
 		s.tokenHash = sha256.Sum256([]byte(cfg.Token))
 	}
-	s.handler = s.logRequests(s.routes())
+	s.handler = s.logRequests(s.guardRequests(s.routes()))
 	return s
 }
 
@@ -150,10 +155,10 @@ func (s *Server) routes() http.Handler {
 	api("DELETE /v1/sessions/{id}", s.deleteSession)
 	api("POST /v1/sessions/{id}/messages", s.appendMessages)
 	api("PATCH /v1/sessions/{id}/settings", s.updateSettings)
-	api("POST /v1/sessions/{id}/continue", s.continueSession)
+	api("POST /v1/sessions/{id}/continue", s.limitActions(s.continueSession))
 	api("GET /v1/sessions/{id}/ui-elements", s.sessionUIElements)
 
-	api("POST /v1/sessions/{id}/actions/{action}", s.runAction)
+	api("POST /v1/sessions/{id}/actions/{action}", s.limitActions(s.runAction))
 	api("POST /v1/sessions/{id}/previews/{preview}/apply", s.applyPreview)
 
 	api("GET /v1/sessions/{id}/revisions", s.listRevisions)

@@ -89,6 +89,10 @@ func (s *Server) create(w http.ResponseWriter, r *http.Request, sess *kompact.Se
 		return
 	}
 	sess.Agent = a.Name
+	if err := checkNewSession(sess); err != nil {
+		s.writeError(w, r, err)
+		return
+	}
 	if err := kompact.ValidateMessages(sess.Messages); err != nil {
 		s.writeError(w, r, err)
 		return
@@ -98,7 +102,7 @@ func (s *Server) create(w http.ResponseWriter, r *http.Request, sess *kompact.Se
 		s.writeError(w, r, err)
 		return
 	}
-	w.Header().Set("Location", "/v1/sessions/"+stored.ID)
+	w.Header().Set("Location", sessionLocation(stored.ID))
 	writeRaw(w, http.StatusCreated, appendStored(nil, stored))
 }
 

@@ -208,13 +208,8 @@ func checkBaseURL(s string) (*url.URL, error) {
 	return u, nil
 }
 
-// redactURL hides a password in a URL that is about to be quoted.
-func redactURL(s string) string {
-	if u, err := url.Parse(s); err == nil {
-		return u.Redacted()
-	}
-	return "(unparsable URL)"
-}
+// redactURL hides a URL's credentials and query before it is quoted.
+func redactURL(s string) string { return kompact.RedactURL(s) }
 
 // request is one Complete call: its attempts and retries.
 type request struct {

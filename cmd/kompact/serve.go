@@ -31,7 +31,7 @@ type serveCommand struct {
 	onListen func(net.Addr)
 }
 
-const serveSynopsis = "serve [--addr 127.0.0.1:8484] [--db PATH] [--config FILE] [--token T] [--max-body BYTES]"
+const serveSynopsis = "serve [--addr 127.0.0.1:8484] [--db PATH] [--config FILE] [--token T] [--max-body BYTES] [--allowed-host NAME]... [--max-actions N]"
 
 // Run serves until ctx is done, then shuts down gracefully.
 func (c *serveCommand) Run(ctx context.Context, args []string) (int, error) {
@@ -45,6 +45,7 @@ func (c *serveCommand) Run(ctx context.Context, args []string) (int, error) {
 	fs.StringVar(&configPath, "config", "", "agent configuration file (default: $"+configEnv+", else the built-in configuration)")
 	fs.StringVar(&token, "token", "", "bearer token every API request must carry (default: $"+tokenEnv+")")
 	fs.Int64Var(&maxBody, "max-body", httpapi.DefaultMaxBody, "request body limit in bytes")
+	guard := addGuardFlags(fs)
 	pos, err := parseFlags(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
 		return exitOK, nil
@@ -60,6 +61,9 @@ func (c *serveCommand) Run(ctx context.Context, args []string) (int, error) {
 	}
 	if token == "" {
 		token = c.getenv(tokenEnv)
+	}
+	if err := guard.check(token); err != nil {
+		return exitUsage, err
 	}
 	loopback, err := isLoopback(addr)
 	if err != nil {
@@ -98,6 +102,7 @@ func (c *serveCommand) Run(ctx context.Context, args []string) (int, error) {
 		MaxBody: maxBody,
 		Logger:  logger,
 		Version: version,
+		Limits:  guard.limits(),
 	})
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {

@@ -69,7 +69,9 @@ func TestServeServesAndStops(t *testing.T) {
 	db := filepath.Join(dir, "data", "k.db")
 	var stderr lockedBuffer
 	e := &env{stdin: strings.NewReader(""), stdout: io.Discard, stderr: &stderr,
-		getenv: func(k string) string { return map[string]string{"KOMPACT_TOKEN": "tok", "HOME": dir}[k] }}
+		getenv: func(k string) string {
+			return map[string]string{"KOMPACT_TOKEN": "tok-0123456789abcdef", "HOME": dir}[k]
+		}}
 	addrc := make(chan net.Addr, 1)
 	cmd := &serveCommand{env: e, onListen: func(a net.Addr) { addrc <- a }}
 	ctx, cancel := context.WithCancel(context.Background())
@@ -106,7 +108,7 @@ func TestServeServesAndStops(t *testing.T) {
 	if s := get(""); s != 401 {
 		t.Errorf("without the token from $KOMPACT_TOKEN: %d", s)
 	}
-	if s := get("tok"); s != 200 {
+	if s := get("tok-0123456789abcdef"); s != 200 {
 		t.Errorf("with the token: %d", s)
 	}
 	cancel()
@@ -231,6 +233,7 @@ func TestSessionsExportKeepsTheServerForm(t *testing.T) {
 	ts := sessionsServer(t)
 	req, _ := http.NewRequest("POST", ts.URL+"/v1/sessions", strings.NewReader(`{"compaction_model":"m","messages":[{"role":"user","content":"hi"}]}`))
 	req.Header.Set("Authorization", "Bearer tok")
+	req.Header.Set("Content-Type", "application/json")
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)

@@ -1,5 +1,7 @@
 // Package atomicfile writes files so that a reader sees either the old
 // content or the new, never a mix, even if the process dies mid-write.
+// Temporary files are named ".NAME.tmp-PID-RANDOM" next to their target;
+// a later write of the same target removes those a dead process left.
 package atomicfile
 
 import (
@@ -9,45 +11,119 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 )
+
+// crashHook is called at each step of a write; tests make it kill the
+// process there.
+var crashHook = func(step string) {}
+
+// maxLinks bounds the symbolic links followed to a target.
+const maxLinks = 40
 
 // Write replaces path with data: it writes a temporary file in the same
 // folder, syncs it, renames it over path and syncs the folder. perm applies
-// when path does not exist yet; an existing file keeps its mode.
+// when path does not exist yet; an existing file keeps its mode. A
+// symbolic link is written through: its target gets the new content and
+// the link stays.
 func Write(path string, data []byte, perm fs.FileMode) error {
-	if st, err := os.Stat(path); err == nil {
-		perm = st.Mode().Perm()
-	}
-	dir := filepath.Dir(path)
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
+	target, err := resolve(path)
 	if err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
-	name := tmp.Name()
-	ok := false
-	defer func() {
-		if !ok {
-			tmp.Close()
-			os.Remove(name)
-		}
-	}()
-	if _, err := tmp.Write(data); err != nil {
+	if st, err := os.Stat(target); err == nil {
+		perm = st.Mode().Perm()
+	}
+	removeStale(target)
+	dir := filepath.Dir(target)
+	name, err := writeTemp(target, data, perm)
+	if err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
-	if err := tmp.Chmod(perm); err != nil {
+	crashHook("write-renaming")
+	if err := os.Rename(name, target); err != nil {
+		os.Remove(name)
 		return fmt.Errorf("write %s: %w", path, err)
 	}
-	if err := tmp.Sync(); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := os.Rename(name, path); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	ok = true
 	return syncDir(dir)
+}
+
+// resolve follows the symbolic links of path to the file they name (which
+// need not exist yet).
+func resolve(path string) (string, error) {
+	p := path
+	for range maxLinks {
+		st, err := os.Lstat(p)
+		if errors.Is(err, fs.ErrNotExist) {
+			return p, nil
+		}
+		if err != nil {
+			return "", err
+		}
+		if st.Mode()&fs.ModeSymlink == 0 {
+			return p, nil
+		}
+		link, err := os.Readlink(p)
+		if err != nil {
+			return "", err
+		}
+		if !filepath.IsAbs(link) {
+			link = filepath.Join(filepath.Dir(p), link)
+		}
+		p = link
+	}
+	return "", fmt.Errorf("more than %d symbolic links", maxLinks)
+}
+
+// tempPrefix is the name prefix of target's temporary files.
+func tempPrefix(target string) string { return "." + filepath.Base(target) + ".tmp-" }
+
+// writeTemp writes data to a new synced temporary file next to target and
+// returns its name.
+func writeTemp(target string, data []byte, perm fs.FileMode) (string, error) {
+	tmp, err := os.CreateTemp(filepath.Dir(target), tempPrefix(target)+strconv.Itoa(os.Getpid())+"-*")
+	if err != nil {
+		return "", err
+	}
+	name := tmp.Name()
+	crashHook("temp-created")
+	half := len(data) / 2
+	_, werr := tmp.Write(data[:half])
+	crashHook("temp-half-written")
+	if werr == nil {
+		_, werr = tmp.Write(data[half:])
+	}
+	err = errors.Join(werr, tmp.Chmod(perm), tmp.Sync(), tmp.Close())
+	if err != nil {
+		os.Remove(name)
+		return "", err
+	}
+	crashHook("temp-written")
+	return name, nil
+}
+
+// removeStale removes target's temporary files left by processes that no
+// longer run (a killed earlier run). Files of running processes (a
+// concurrent write of the same target) stay.
+func removeStale(target string) {
+	dir := filepath.Dir(target)
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	prefix := tempPrefix(target)
+	for _, e := range entries {
+		rest, ok := strings.CutPrefix(e.Name(), prefix)
+		if !ok || !e.Type().IsRegular() {
+			continue
+		}
+		pidText, _, _ := strings.Cut(rest, "-")
+		pid, err := strconv.Atoi(pidText)
+		if err != nil || pid <= 0 || pid == os.Getpid() || processAlive(pid) {
+			continue
+		}
+		os.Remove(filepath.Join(dir, e.Name()))
+	}
 }
 
 func syncDir(dir string) error {
@@ -62,7 +138,9 @@ func syncDir(dir string) error {
 
 // Backup copies path to the first free name among path+".bak",
 // path+".bak.2", path+".bak.3", ... and returns that name. It never
-// overwrites an earlier backup.
+// overwrites an earlier backup, and the backup appears whole or not at
+// all: it is written to a temporary file first and then linked to its
+// name.
 func Backup(path string) (string, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
@@ -72,26 +150,40 @@ func Backup(path string) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("back up %s: %w", path, err)
 	}
+	removeStale(path)
+	tmp, err := writeTemp(path, data, st.Mode().Perm())
+	if err != nil {
+		return "", fmt.Errorf("back up %s: %w", path, err)
+	}
+	defer os.Remove(tmp)
 	for i := 1; i < 10000; i++ {
 		name := path + ".bak"
 		if i > 1 {
 			name += "." + strconv.Itoa(i)
 		}
-		f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, st.Mode().Perm())
+		err := publish(tmp, name)
 		if errors.Is(err, fs.ErrExist) {
 			continue
 		}
 		if err != nil {
 			return "", fmt.Errorf("back up %s: %w", path, err)
 		}
-		_, werr := f.Write(data)
-		serr := f.Sync()
-		cerr := f.Close()
-		if err := errors.Join(werr, serr, cerr); err != nil {
-			os.Remove(name)
-			return "", fmt.Errorf("back up %s: %w", path, err)
-		}
-		return name, nil
+		crashHook("backup-published")
+		return name, syncDir(filepath.Dir(path))
 	}
 	return "", fmt.Errorf("back up %s: too many backups already", path)
+}
+
+// publish gives the complete file tmp the name name, failing with
+// fs.ErrExist when name exists. A hard link does that atomically; where
+// the file system has none, a rename after a check does it nearly so.
+func publish(tmp, name string) error {
+	err := os.Link(tmp, name)
+	if err == nil || errors.Is(err, fs.ErrExist) {
+		return err
+	}
+	if _, serr := os.Lstat(name); serr == nil {
+		return fs.ErrExist
+	}
+	return os.Rename(tmp, name)
 }

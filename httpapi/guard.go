@@ -1,0 +1,306 @@
+package httpapi
+
+import (
+	"errors"
+	"io"
+	"mime"
+	"net"
+	"net/http"
+	"net/netip"
+	"net/url"
+	"os"
+	"runtime"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"kompact"
+)
+
+// BodyTimeout is how long a client has to send a request body, from the
+// moment its headers arrived. It frees connections whose body trickles in
+// or never comes; responses (Server-Sent Events included) are not bounded.
+const BodyTimeout = 2 * time.Minute
+
+// RetryAfter is the Retry-After a busy answer carries, in seconds.
+const RetryAfter = 5
+
+// MinTokenLen is the shortest bearer token serve accepts.
+const MinTokenLen = 16
+
+// DefaultMaxActions is the cap on concurrent actions when
+// Limits.MaxActions is 0: two per CPU.
+func DefaultMaxActions() int { return 2 * runtime.NumCPU() }
+
+// Limits says whom the server answers and how much it does at once.
+type Limits struct {
+	// AllowedHosts are the Host names the server answers besides its
+	// listen address and localhost, 127.0.0.1 and [::1] with its port,
+	// for a reverse proxy in front of it: "name" (any port) or
+	// "name:port".
+	AllowedHosts []string
+	// MaxActions caps the actions (compactions, continues) running at
+	// once; 0 means DefaultMaxActions.
+	MaxActions int
+}
+
+// guard holds the server's request checks and its action slots.
+type guard struct {
+	// hosts are the allowed host names in lower case, "name" or
+	// "name:port".
+	hosts       map[string]bool
+	actions     chan struct{}
+	bodyTimeout time.Duration
+}
+
+func newGuard(l Limits) *guard {
+	g := &guard{hosts: map[string]bool{}, bodyTimeout: BodyTimeout}
+	for _, h := range l.AllowedHosts {
+		g.hosts[strings.ToLower(strings.TrimSuffix(h, "."))] = true
+	}
+	n := l.MaxActions
+	if n <= 0 {
+		n = DefaultMaxActions()
+	}
+	g.actions = make(chan struct{}, n)
+	return g
+}
+
+// guardRequests answers 403 to a request for a Host the server does not
+// serve (DNS rebinding) and to a state-changing request from another
+// site's page (cross-site request forgery), 415 to a body that is not
+// JSON (so no HTML form can reach the API), and bounds the time a body
+// may take to arrive.
+func (s *Server) guardRequests(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if err := s.guard.check(r); err != nil {
+			s.writeError(w, r, err)
+			return
+		}
+		if r.Body != nil && r.Body != http.NoBody && r.ContentLength != 0 {
+			rc := http.NewResponseController(w)
+			if rc.SetReadDeadline(time.Now().Add(s.guard.bodyTimeout)) == nil {
+				r.Body = &deadlineBody{ReadCloser: r.Body, rc: rc, timeout: s.guard.bodyTimeout}
+			}
+		}
+		h.ServeHTTP(w, r)
+	})
+}
+
+// check returns why r may not reach the API, or nil.
+func (g *guard) check(r *http.Request) error {
+	if !g.hostAllowed(r) {
+		return kompact.Errorf(kompact.EForbidden, "this server does not answer requests for the host %q", truncate(r.Host, 100)).
+			WithFixes("Use the address the server listens on (or localhost with its port).",
+				"Behind a reverse proxy or under another name, restart the server with --allowed-host NAME.")
+	}
+	if safeMethod(r.Method) {
+		return nil
+	}
+	if !sameOrigin(r) {
+		return kompact.Errorf(kompact.EForbidden, "a %s from another site's page is refused", r.Method).
+			WithFixes("Call the API from the server's own page or from a program (which sends no Origin header).")
+	}
+	return checkContentType(r)
+}
+
+// hostAllowed reports whether r's Host is one the server answers: its
+// listen address, localhost, 127.0.0.1 or [::1] with the listening port,
+// or a configured name. A request that did not come over a connection (an
+// in-process call of the handler) has no listen address and passes.
+func (g *guard) hostAllowed(r *http.Request) bool {
+	local, ok := r.Context().Value(http.LocalAddrContextKey).(net.Addr)
+	if !ok || local == nil {
+		return true
+	}
+	host := strings.ToLower(r.Host)
+	if host == "" {
+		return false
+	}
+	name, port, err := net.SplitHostPort(host)
+	if err != nil {
+		name, port = host, defaultPort(r)
+	}
+	name = strings.TrimSuffix(name, ".")
+	if g.hosts[name] || g.hosts[net.JoinHostPort(name, port)] {
+		return true
+	}
+	lhost, lport, err := net.SplitHostPort(local.String())
+	if err != nil || port != lport {
+		return false
+	}
+	if name == "localhost" {
+		return true
+	}
+	ip, err := netip.ParseAddr(name)
+	if err != nil {
+		return false
+	}
+	lip, err := netip.ParseAddr(lhost)
+	return ip.IsLoopback() || (err == nil && ip.Unmap() == lip.Unmap())
+}
+
+// defaultPort is the port a Host without one means.
+func defaultPort(r *http.Request) string {
+	if r.TLS != nil {
+		return "443"
+	}
+	return "80"
+}
+
+// safeMethod reports whether method only reads.
+func safeMethod(method string) bool {
+	return method == http.MethodGet || method == http.MethodHead || method == http.MethodOptions
+}
+
+// sameOrigin reports whether a state-changing request comes from the
+// server's own page or from a program: its Origin names the Host it was
+// sent to, or it has no Origin and its Sec-Fetch-Site (sent by browsers)
+// says neither another site nor a sibling site.
+func sameOrigin(r *http.Request) bool {
+	origin := r.Header.Get("Origin")
+	if origin == "" {
+		site := r.Header.Get("Sec-Fetch-Site")
+		return site != "cross-site" && site != "same-site"
+	}
+	u, err := url.Parse(origin)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.Path != "" {
+		return false // "null" (a sandboxed page, a file) included
+	}
+	return strings.EqualFold(withoutDefaultPort(u.Scheme, u.Host), withoutDefaultPort(u.Scheme, r.Host))
+}
+
+func withoutDefaultPort(scheme, host string) string {
+	if scheme == "http" {
+		return strings.TrimSuffix(host, ":80")
+	}
+	return strings.TrimSuffix(host, ":443")
+}
+
+// checkContentType requires a state-changing request with a body (or a
+// declared type) to send JSON, optionally with charset=utf-8.
+func checkContentType(r *http.Request) error {
+	ct := r.Header.Get("Content-Type")
+	if ct == "" && r.ContentLength == 0 {
+		return nil
+	}
+	mt, params, err := mime.ParseMediaType(ct)
+	if err == nil && mt == "application/json" {
+		cs, has := params["charset"]
+		if !has || strings.EqualFold(cs, "utf-8") {
+			return nil
+		}
+	}
+	what := "no Content-Type"
+	if ct != "" {
+		what = "Content-Type " + strconv.Quote(truncate(ct, 100))
+	}
+	return kompact.Errorf(EUnsupportedMediaType, "the request body has %s; it must be application/json", what).
+		WithFixes("Send the header Content-Type: application/json with a JSON body.")
+}
+
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "…"
+}
+
+// deadlineBody is a request body read under a deadline. Once the body is
+// read to its end, it lifts the deadline, so that a long response (an SSE
+// stream) is never cut by it (net/http lifts it too when it starts
+// watching the connection for a client that goes away).
+type deadlineBody struct {
+	io.ReadCloser
+	rc      *http.ResponseController
+	timeout time.Duration
+	done    bool
+}
+
+func (b *deadlineBody) Read(p []byte) (int, error) {
+	n, err := b.ReadCloser.Read(p)
+	switch {
+	case err == io.EOF && !b.done:
+		b.done = true
+		_ = b.rc.SetReadDeadline(time.Time{})
+	case errors.Is(err, os.ErrDeadlineExceeded):
+		// The deadline stays, so that the server does not wait for the
+		// rest of the body either and closes the connection.
+		err = kompact.Errorf(kompact.EInvalid, "the request body did not arrive within %v", b.timeout).
+			WithFixes("Send the whole body at once, right after the headers.")
+	}
+	return n, err
+}
+
+// limitActions runs h in one of the server's action slots, or answers
+// 429 busy with Retry-After when all are taken.
+func (s *Server) limitActions(h http.HandlerFunc) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case s.guard.actions <- struct{}{}:
+			defer func() { <-s.guard.actions }()
+			h(w, r)
+		default:
+			w.Header().Set("Retry-After", strconv.Itoa(RetryAfter))
+			s.writeError(w, r, kompact.Errorf(kompact.EBusy, "the server already runs %d actions, as many as it allows at once", cap(s.guard.actions)).
+				WithFixes("Retry in a few seconds (see the Retry-After header).",
+					"Or restart the server with a larger --max-actions."))
+		}
+	}
+}
+
+// sessionLocation is the URL path of session id, percent-encoded.
+func sessionLocation(id string) string { return "/v1/sessions/" + url.PathEscape(id) }
+
+// CheckToken checks a bearer token for serve: at least MinTokenLen
+// characters, no white space around it and no control characters (which
+// no HTTP header can carry). The error never echoes the token.
+func CheckToken(token string) error {
+	fix := "Make a token with: openssl rand -hex 32"
+	switch {
+	case strings.TrimSpace(token) != token:
+		return kompact.Errorf(kompact.EInvalid, "the token has white space around it").
+			WithFixes("Remove the white space (a trailing newline from a file, say).", fix)
+	case strings.ContainsFunc(token, func(c rune) bool { return c < 0x20 || c == 0x7f }):
+		return kompact.Errorf(kompact.EInvalid, "the token holds a control character, which no HTTP header can carry").WithFixes(fix)
+	case len(token) < MinTokenLen:
+		return kompact.Errorf(kompact.EInvalid, "the token is %d characters long; it must have at least %d", len(token), MinTokenLen).WithFixes(fix)
+	}
+	return nil
+}
+
+// checkNewSession applies the rules a session must meet to be stored: a
+// valid id (when it has one; the store assigns one otherwise) and valid
+// UTF-8 throughout.
+func checkNewSession(sess *kompact.Session) error {
+	if sess.ID != "" {
+		if err := kompact.ValidateSessionID(sess.ID); err != nil {
+			return err
+		}
+	}
+	if !utf8.ValidString(sess.CompactionModel) {
+		return kompact.Errorf(kompact.EInvalid, "compaction_model is not valid UTF-8").
+			WithFixes("Name the model in UTF-8.")
+	}
+	return kompact.ValidateUTF8(sess.Messages)
+}
+
+// checkUTF8 refuses a request body that is not valid UTF-8, as JSON must
+// be: a decoder would silently replace the bad bytes (or, in a data part,
+// keep them), and the stored session would differ from what was sent.
+func checkUTF8(body []byte) error {
+	if utf8.Valid(body) {
+		return nil
+	}
+	at := 0
+	for at < len(body) {
+		r, n := utf8.DecodeRune(body[at:])
+		if r == utf8.RuneError && n <= 1 {
+			break
+		}
+		at += n
+	}
+	return kompact.Errorf(kompact.EInvalid, "the request body is not valid UTF-8 (at byte %d)", at).
+		WithFixes("Send the body as UTF-8; encode binary payloads (e.g. as base64) before putting them in a message.")
+}

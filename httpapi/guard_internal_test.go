@@ -1,0 +1,194 @@
+package httpapi
+
+import (
+	"bufio"
+	"context"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"kompact"
+	"kompact/sqlite"
+)
+
+// newGuardServer is a server on a fresh store holding session "s", with
+// an LLM that answers once its gate closes.
+func newGuardServer(t *testing.T, limits Limits) (*Server, *httptest.Server, gatedLLM) {
+	t.Helper()
+	store, err := sqlite.Open(filepath.Join(t.TempDir(), "k.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { store.Close() })
+	llm := gatedLLM{gate: make(chan struct{})}
+	s := New(Config{Store: store, LLM: llm, Limits: limits})
+	sess, err := kompact.DecodeSession([]byte(`{"id":"s","messages":[{"role":"user","content":"a"},{"role":"assistant","content":"b"},{"role":"user","content":"c"},{"role":"assistant","content":"d"}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := store.CreateSession(context.Background(), sess); err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewServer(s.Handler())
+	t.Cleanup(ts.Close)
+	return s, ts, llm
+}
+
+// TestActionCap: with --max-actions 1, a second action while one runs is
+// 429 busy with Retry-After; once the first is done, actions run again
+// (issue 9, item 2).
+func TestActionCap(t *testing.T) {
+	s, ts, llm := newGuardServer(t, Limits{MaxActions: 1})
+	s.heartbeat = time.Hour
+	req, _ := http.NewRequest("POST", ts.URL+"/v1/sessions/s/actions/compact_conversation", nil)
+	req.Header.Set("Accept", "text/event-stream")
+	resp, err := ts.Client().Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	// The first progress event: the action holds its slot.
+	if line, err := bufio.NewReader(resp.Body).ReadString('\n'); err != nil || line != "event: progress\n" {
+		t.Fatalf("first line %q, %v", line, err)
+	}
+	for _, path := range []string{"/v1/sessions/s/actions/compact_conversation", "/v1/sessions/s/continue"} {
+		r, err := ts.Client().Post(ts.URL+path, "application/json", strings.NewReader(`{"content":"x"}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(r.Body)
+		r.Body.Close()
+		if r.StatusCode != http.StatusTooManyRequests || r.Header.Get("Retry-After") != "5" || !strings.Contains(string(body), `"code":"busy"`) {
+			t.Fatalf("%s while an action runs: %d Retry-After %q %s", path, r.StatusCode, r.Header.Get("Retry-After"), body)
+		}
+	}
+	// Reads are not actions.
+	if r, err := ts.Client().Get(ts.URL + "/v1/sessions/s"); err != nil || r.StatusCode != 200 {
+		t.Fatalf("GET while an action runs: %v %v", r, err)
+	} else {
+		r.Body.Close()
+	}
+	close(llm.gate)
+	if _, err := io.ReadAll(resp.Body); err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	// The slot is free again (the handler returns right after the body
+	// ends; poll briefly for it).
+	for i := 0; ; i++ {
+		r, err := ts.Client().Post(ts.URL+"/v1/sessions/s/actions/compact_conversation", "application/json", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r.Body.Close()
+		if r.StatusCode == 200 {
+			break
+		}
+		if i == 100 {
+			t.Fatalf("status %d after the first action ended", r.StatusCode)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if got := cap(newGuard(Limits{}).actions); got != DefaultMaxActions() || got < 2 {
+		t.Errorf("default cap %d, want %d", got, DefaultMaxActions())
+	}
+}
+
+// TestSlowBodyIsCutOff: a client that sends headers and then trickles
+// (or never sends) its body is answered and its connection freed once the
+// body deadline passes (issue 9, item 2).
+func TestSlowBodyIsCutOff(t *testing.T) {
+	s, ts, _ := newGuardServer(t, Limits{})
+	s.guard.bodyTimeout = 200 * time.Millisecond
+	const n = 20
+	var wg sync.WaitGroup
+	errs := make(chan string, n)
+	for i := 0; i < n; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			c, err := net.Dial("tcp", ts.Listener.Addr().String())
+			if err != nil {
+				errs <- err.Error()
+				return
+			}
+			defer c.Close()
+			_, _ = io.WriteString(c, "POST /v1/sessions HTTP/1.1\r\nHost: "+ts.Listener.Addr().String()+
+				"\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{\"id\":")
+			// Far longer than the deadline: without one, the server waits
+			// for the body forever and this read times out.
+			_ = c.SetReadDeadline(time.Now().Add(20 * time.Second))
+			got, err := io.ReadAll(c)
+			if err != nil {
+				errs <- "no answer: " + err.Error()
+				return
+			}
+			if !strings.HasPrefix(string(got), "HTTP/1.1 400") || !strings.Contains(string(got), "did not arrive within 200ms") {
+				errs <- "answer: " + string(got)
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for e := range errs {
+		t.Error(e)
+	}
+}
+
+// TestEventsOutliveTheBodyDeadline: the body deadline ends with the body;
+// a Server-Sent Events stream that lasts far longer keeps its heartbeats
+// and ends with its outcome (issue 9, item 2).
+func TestEventsOutliveTheBodyDeadline(t *testing.T) {
+	s, ts, llm := newGuardServer(t, Limits{})
+	s.guard.bodyTimeout = 50 * time.Millisecond
+	s.heartbeat = 10 * time.Millisecond
+	req, _ := http.NewRequest("POST", ts.URL+"/v1/sessions/s/actions/compact_conversation", strings.NewReader(`{"instructions":"keep it short"}`))
+	req.Header.Set("Accept", "text/event-stream")
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := ts.Client().Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	start := time.Now()
+	var got strings.Builder
+	buf := make([]byte, 4096)
+	// Heartbeats for well past the body deadline.
+	for time.Since(start) < 400*time.Millisecond {
+		n, err := resp.Body.Read(buf)
+		got.Write(buf[:n])
+		if err != nil {
+			t.Fatalf("stream ended: %v after %q", err, got.String())
+		}
+	}
+	close(llm.gate)
+	rest, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got.Write(rest)
+	if !strings.Contains(got.String(), "event: outcome\ndata: {\"status\":\"compacted\"") {
+		t.Fatalf("no compacted outcome:\n%s", got.String())
+	}
+}
+
+// TestSessionLocationIsEncoded: Location paths are percent-encoded.
+func TestSessionLocationIsEncoded(t *testing.T) {
+	for id, want := range map[string]string{
+		"s1":        "/v1/sessions/s1",
+		"a:b.c":     "/v1/sessions/a:b.c",
+		"a b/c?d#e": "/v1/sessions/a%20b%2Fc%3Fd%23e",
+		"..":        "/v1/sessions/..",
+		"\r\nX: y":  "/v1/sessions/%0D%0AX:%20y",
+	} {
+		if got := sessionLocation(id); got != want {
+			t.Errorf("sessionLocation(%q) = %q, want %q", id, got, want)
+		}
+	}
+}
