@@ -32,7 +32,7 @@ type Config struct {
 	// Store keeps the sessions.
 	Store kompact.Store
 	// Agents are the agents sessions may use; nil means config.Default().
-	Agents *config.Config
+	Agents kompact.Agents
 	// LLM serves the compaction and "continue" calls.
 	LLM kompact.LLM
 	// Prompt resolves an agent's compaction prompt, e.g.
@@ -54,7 +54,7 @@ type Config struct {
 // Server serves the HTTP API. Create it with New.
 type Server struct {
 	cfg       Config
-	agents    *config.Config
+	agents    kompact.Agents
 	log       *slog.Logger
 	comp      *kompact.Compactor
 	previews  *previewStore
@@ -136,12 +136,13 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 // routes registers every route.
 func (s *Server) routes() http.Handler {
 	mux := http.NewServeMux()
-	api := func(pattern string, h http.HandlerFunc) {
-		mux.Handle(pattern, s.authorize(h))
+	api := func(pattern string, h handlerFunc) {
+		mux.Handle(pattern, s.authorize(s.handle(h)))
 	}
 	api("GET /v1/health", s.health)
 	api("GET /v1/agents", s.listAgents)
 	api("GET /v1/ui-elements", s.globalUIElements)
+	api("GET /v1/compaction", s.compactionFormat)
 
 	api("GET /v1/sessions", s.listSessions)
 	api("POST /v1/sessions", s.createSession)
@@ -153,8 +154,9 @@ func (s *Server) routes() http.Handler {
 	api("POST /v1/sessions/{id}/continue", s.continueSession)
 	api("GET /v1/sessions/{id}/ui-elements", s.sessionUIElements)
 
-	api("POST /v1/sessions/{id}/actions/{action}", s.runAction)
-	api("POST /v1/sessions/{id}/previews/{preview}/apply", s.applyPreview)
+	// The action handlers write their own outcome bodies.
+	mux.Handle("POST /v1/sessions/{id}/actions/{action}", s.authorize(http.HandlerFunc(s.runAction)))
+	mux.Handle("POST /v1/sessions/{id}/previews/{preview}/apply", s.authorize(http.HandlerFunc(s.applyPreview)))
 
 	api("GET /v1/sessions/{id}/revisions", s.listRevisions)
 	api("GET /v1/sessions/{id}/revisions/{rev}", s.getRevision)
@@ -166,9 +168,24 @@ func (s *Server) routes() http.Handler {
 	return mux
 }
 
-func (s *Server) noRoute(w http.ResponseWriter, r *http.Request) {
-	s.writeError(w, r, kompact.Errorf(kompact.ENotFound, "no route %s %s", r.Method, r.URL.Path).
-		WithFixes("See docs/http-api.md for the routes and their methods."))
+// handlerFunc is an API handler: it writes its answer, or returns the error
+// that handle then writes. A handler that returns an error must not have
+// written anything.
+type handlerFunc func(w http.ResponseWriter, r *http.Request) error
+
+// handle adapts h to an http.Handler that answers h's error with
+// writeError.
+func (s *Server) handle(h handlerFunc) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if err := h(w, r); err != nil {
+			s.writeError(w, r, err)
+		}
+	})
+}
+
+func (s *Server) noRoute(w http.ResponseWriter, r *http.Request) error {
+	return kompact.Errorf(kompact.ENotFound, "no route %s %s", r.Method, r.URL.Path).
+		WithFixes("See docs/http-api.md for the routes and their methods.")
 }
 
 // authorize checks the bearer token when the server has one.
@@ -249,6 +266,7 @@ func (r *statusRecorder) Flush() {
 
 func (r *statusRecorder) Unwrap() http.ResponseWriter { return r.ResponseWriter }
 
-func (s *Server) health(w http.ResponseWriter, r *http.Request) {
+func (s *Server) health(w http.ResponseWriter, r *http.Request) error {
 	writeJSON(w, http.StatusOK, map[string]string{"status": "ok", "version": s.cfg.Version})
+	return nil
 }
