@@ -15,6 +15,9 @@ const (
 	EUnauthorized kompact.ErrorCode = "unauthorized"
 	// ETooLarge: the request body exceeds the server's limit.
 	ETooLarge kompact.ErrorCode = "too_large"
+	// EUnreachable: a Client could not reach the server. The server never
+	// answers with it.
+	EUnreachable kompact.ErrorCode = "unreachable"
 )
 
 // statusOf is the one table from error codes to HTTP statuses. A code that
