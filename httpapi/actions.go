@@ -25,30 +25,27 @@ type actionRequest struct {
 // (or keeps it as a preview). Problems with the request itself (its body,
 // an unknown session) answer with the error body; the action's own
 // failures answer with their status and the outcome JSON.
-func (s *Server) runAction(w http.ResponseWriter, r *http.Request) {
+func (s *Server) runAction(w http.ResponseWriter, r *http.Request) error {
 	var req actionRequest
 	if err := s.decodeBody(w, r, &req, true); err != nil {
-		s.writeError(w, r, err)
-		return
+		return err
 	}
 	ctx := r.Context()
 	id := r.PathValue("id")
 	stored, err := s.cfg.Store.GetSession(ctx, id)
 	if err != nil {
-		s.writeError(w, r, err)
-		return
+		return err
 	}
 	a, err := s.agent(stored.Agent)
 	if err != nil {
-		s.writeError(w, r, err)
-		return
+		return err
 	}
 	job, err := s.comp.NewJob(a, &stored.Session, kompact.ActionRequest{
 		Action: r.PathValue("action"), Start: req.Start, End: req.End, MessageID: req.MessageID, Instructions: req.Instructions,
 	})
 	if err != nil {
 		s.writeOutcome(w, r, kompact.ErrorOutcome(err))
-		return
+		return nil
 	}
 	run := func(progress func(kompact.Progress)) kompact.Outcome {
 		out := job.Run(ctx, progress)
@@ -62,9 +59,10 @@ func (s *Server) runAction(w http.ResponseWriter, r *http.Request) {
 	}
 	if !wantsEvents(r) {
 		s.writeOutcome(w, r, run(nil))
-		return
+		return nil
 	}
 	s.streamAction(w, r, run)
+	return nil
 }
 
 // keepPreview keeps a compacted outcome of session id as a preview and
@@ -219,23 +217,20 @@ type applyRequest struct {
 
 // applyPreview commits a preview, with its summary replaced when the body
 // holds an edited one.
-func (s *Server) applyPreview(w http.ResponseWriter, r *http.Request) {
+func (s *Server) applyPreview(w http.ResponseWriter, r *http.Request) error {
 	var req applyRequest
 	if err := s.decodeBody(w, r, &req, true); err != nil {
-		s.writeError(w, r, err)
-		return
+		return err
 	}
 	if req.Summary != nil && strings.TrimSpace(*req.Summary) == "" {
-		s.writeError(w, r, kompact.Errorf(kompact.EInvalid, "the edited summary is empty").
-			WithFixes(`Leave "summary" out to apply the summary as the LLM wrote it.`))
-		return
+		return kompact.Errorf(kompact.EInvalid, "the edited summary is empty").
+			WithFixes(`Leave "summary" out to apply the summary as the LLM wrote it.`)
 	}
 	id, pid := r.PathValue("id"), r.PathValue("preview")
 	pv := s.previews.take(id, pid)
 	if pv == nil {
-		s.writeError(w, r, kompact.Errorf(kompact.ENotFound, "no preview %q for session %q: it was applied already, it expired (previews last %v), or it never existed", pid, id, previewTTL).
-			WithFixes(`Run the action again with "preview": true.`))
-		return
+		return kompact.Errorf(kompact.ENotFound, "no preview %q for session %q: it was applied already, it expired (previews last %v), or it never existed", pid, id, previewTTL).
+			WithFixes(`Run the action again with "preview": true.`)
 	}
 	res := pv.outcome.Result
 	if req.Summary != nil {
@@ -247,4 +242,5 @@ func (s *Server) applyPreview(w http.ResponseWriter, r *http.Request) {
 		s.previews.putBack(pv)
 	}
 	s.writeOutcome(w, r, out)
+	return nil
 }

@@ -17,6 +17,9 @@ const (
 	ETooLarge kompact.ErrorCode = "too_large"
 	// EUnsupportedMediaType: the request body is not declared as JSON.
 	EUnsupportedMediaType kompact.ErrorCode = "unsupported_media_type"
+	// EUnreachable: a Client could not reach the server. The server never
+	// answers with it.
+	EUnreachable kompact.ErrorCode = "unreachable"
 )
 
 // statusOf is the one table from error codes to HTTP statuses. A code that

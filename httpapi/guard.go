@@ -235,17 +235,17 @@ func (b *deadlineBody) Read(p []byte) (int, error) {
 
 // limitActions runs h in one of the server's action slots, or answers
 // 429 busy with Retry-After when all are taken.
-func (s *Server) limitActions(h http.HandlerFunc) http.HandlerFunc {
-	return func(w http.ResponseWriter, r *http.Request) {
+func (s *Server) limitActions(h handlerFunc) handlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) error {
 		select {
 		case s.guard.actions <- struct{}{}:
 			defer func() { <-s.guard.actions }()
-			h(w, r)
+			return h(w, r)
 		default:
 			w.Header().Set("Retry-After", strconv.Itoa(RetryAfter))
-			s.writeError(w, r, kompact.Errorf(kompact.EBusy, "the server already runs %d actions, as many as it allows at once", cap(s.guard.actions)).
+			return kompact.Errorf(kompact.EBusy, "the server already runs %d actions, as many as it allows at once", cap(s.guard.actions)).
 				WithFixes("Retry in a few seconds (see the Retry-After header).",
-					"Or restart the server with a larger --max-actions."))
+					"Or restart the server with a larger --max-actions.")
 		}
 	}
 }

@@ -158,6 +158,27 @@ type storedJSON struct{ s *kompact.StoredSession }
 
 func (j storedJSON) MarshalJSON() ([]byte, error) { return appendStored(nil, j.s), nil }
 
+// UnmarshalJSON reads what MarshalJSON writes.
+func (j *storedJSON) UnmarshalJSON(data []byte) error {
+	var v struct {
+		ID              string            `json:"id"`
+		Agent           string            `json:"agent"`
+		CompactionModel string            `json:"compaction_model"`
+		Messages        []kompact.Message `json:"messages"`
+		Version         int64             `json:"version"`
+		CreatedAt       time.Time         `json:"created_at"`
+		UpdatedAt       time.Time         `json:"updated_at"`
+	}
+	if err := json.Unmarshal(data, &v); err != nil {
+		return err
+	}
+	j.s = &kompact.StoredSession{
+		Session: kompact.Session{ID: v.ID, Agent: v.Agent, CompactionModel: v.CompactionModel, Messages: v.Messages},
+		Version: v.Version, CreatedAt: v.CreatedAt, UpdatedAt: v.UpdatedAt,
+	}
+	return nil
+}
+
 // appendStored appends the JSON form of a stored session to dst.
 func appendStored(dst []byte, s *kompact.StoredSession) []byte {
 	dst = s.Session.AppendJSON(dst)

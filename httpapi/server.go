@@ -32,7 +32,7 @@ type Config struct {
 	// Store keeps the sessions.
 	Store kompact.Store
 	// Agents are the agents sessions may use; nil means config.Default().
-	Agents *config.Config
+	Agents kompact.Agents
 	// LLM serves the compaction and "continue" calls.
 	LLM kompact.LLM
 	// Prompt resolves an agent's compaction prompt, e.g.
@@ -57,7 +57,7 @@ type Config struct {
 // Server serves the HTTP API. Create it with New.
 type Server struct {
 	cfg       Config
-	agents    *config.Config
+	agents    kompact.Agents
 	log       *slog.Logger
 	comp      *kompact.Compactor
 	previews  *previewStore
@@ -141,12 +141,13 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 // routes registers every route.
 func (s *Server) routes() http.Handler {
 	mux := http.NewServeMux()
-	api := func(pattern string, h http.HandlerFunc) {
-		mux.Handle(pattern, s.authorize(h))
+	api := func(pattern string, h handlerFunc) {
+		mux.Handle(pattern, s.authorize(s.handle(h)))
 	}
 	api("GET /v1/health", s.health)
 	api("GET /v1/agents", s.listAgents)
 	api("GET /v1/ui-elements", s.globalUIElements)
+	api("GET /v1/compaction", s.compactionFormat)
 
 	api("GET /v1/sessions", s.listSessions)
 	api("POST /v1/sessions", s.createSession)
@@ -171,9 +172,24 @@ func (s *Server) routes() http.Handler {
 	return mux
 }
 
-func (s *Server) noRoute(w http.ResponseWriter, r *http.Request) {
-	s.writeError(w, r, kompact.Errorf(kompact.ENotFound, "no route %s %s", r.Method, r.URL.Path).
-		WithFixes("See docs/http-api.md for the routes and their methods."))
+// handlerFunc is an API handler: it writes its answer, or returns the error
+// that handle then writes. A handler that returns an error must not have
+// written anything.
+type handlerFunc func(w http.ResponseWriter, r *http.Request) error
+
+// handle adapts h to an http.Handler that answers h's error with
+// writeError.
+func (s *Server) handle(h handlerFunc) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if err := h(w, r); err != nil {
+			s.writeError(w, r, err)
+		}
+	})
+}
+
+func (s *Server) noRoute(w http.ResponseWriter, r *http.Request) error {
+	return kompact.Errorf(kompact.ENotFound, "no route %s %s", r.Method, r.URL.Path).
+		WithFixes("See docs/http-api.md for the routes and their methods.")
 }
 
 // authorize checks the bearer token when the server has one.
@@ -254,6 +270,7 @@ func (r *statusRecorder) Flush() {
 
 func (r *statusRecorder) Unwrap() http.ResponseWriter { return r.ResponseWriter }
 
-func (s *Server) health(w http.ResponseWriter, r *http.Request) {
+func (s *Server) health(w http.ResponseWriter, r *http.Request) error {
 	writeJSON(w, http.StatusOK, map[string]string{"status": "ok", "version": s.cfg.Version})
+	return nil
 }

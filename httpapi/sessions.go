@@ -26,11 +26,10 @@ func (s *Server) agent(name string) (*kompact.Agent, error) {
 	return a, nil
 }
 
-func (s *Server) listSessions(w http.ResponseWriter, r *http.Request) {
+func (s *Server) listSessions(w http.ResponseWriter, r *http.Request) error {
 	list, err := s.cfg.Store.ListSessions(r.Context())
 	if err != nil {
-		s.writeError(w, r, err)
-		return
+		return err
 	}
 	if list == nil {
 		list = []kompact.SessionInfo{}
@@ -44,6 +43,7 @@ func (s *Server) listSessions(w http.ResponseWriter, r *http.Request) {
 		return b.CreatedAt.Compare(a.CreatedAt)
 	})
 	writeJSON(w, http.StatusOK, map[string]any{"sessions": list})
+	return nil
 }
 
 type createRequest struct {
@@ -53,74 +53,67 @@ type createRequest struct {
 	Messages        []json.RawMessage `json:"messages"`
 }
 
-func (s *Server) createSession(w http.ResponseWriter, r *http.Request) {
+func (s *Server) createSession(w http.ResponseWriter, r *http.Request) error {
 	var req createRequest
 	if err := s.decodeBody(w, r, &req, true); err != nil {
-		s.writeError(w, r, err)
-		return
+		return err
 	}
 	msgs, err := decodeMessages(req.Messages, "messages")
 	if err != nil {
-		s.writeError(w, r, err)
-		return
+		return err
 	}
-	s.create(w, r, &kompact.Session{ID: req.ID, Agent: req.Agent, CompactionModel: req.CompactionModel, Messages: msgs})
+	return s.create(w, r, &kompact.Session{ID: req.ID, Agent: req.Agent, CompactionModel: req.CompactionModel, Messages: msgs})
 }
 
-func (s *Server) importSession(w http.ResponseWriter, r *http.Request) {
+func (s *Server) importSession(w http.ResponseWriter, r *http.Request) error {
 	data, err := s.readBody(w, r)
 	if err != nil {
-		s.writeError(w, r, err)
-		return
+		return err
 	}
 	sess, err := kompact.DecodeSession(data)
 	if err != nil {
-		s.writeError(w, r, err)
-		return
+		return err
 	}
-	s.create(w, r, sess)
+	return s.create(w, r, sess)
 }
 
 // create stores a new session after checking its agent and message ids.
-func (s *Server) create(w http.ResponseWriter, r *http.Request, sess *kompact.Session) {
+func (s *Server) create(w http.ResponseWriter, r *http.Request, sess *kompact.Session) error {
 	a, err := s.agent(sess.Agent)
 	if err != nil {
-		s.writeError(w, r, err)
-		return
+		return err
 	}
 	sess.Agent = a.Name
 	if err := checkNewSession(sess); err != nil {
-		s.writeError(w, r, err)
-		return
+		return err
 	}
 	if err := kompact.ValidateMessages(sess.Messages); err != nil {
-		s.writeError(w, r, err)
-		return
+		return err
 	}
 	stored, err := s.cfg.Store.CreateSession(r.Context(), sess)
 	if err != nil {
-		s.writeError(w, r, err)
-		return
+		return err
 	}
 	w.Header().Set("Location", sessionLocation(stored.ID))
 	writeRaw(w, http.StatusCreated, appendStored(nil, stored))
+	return nil
 }
 
-func (s *Server) getSession(w http.ResponseWriter, r *http.Request) {
+func (s *Server) getSession(w http.ResponseWriter, r *http.Request) error {
 	stored, err := s.cfg.Store.GetSession(r.Context(), r.PathValue("id"))
 	if err != nil {
-		s.writeError(w, r, err)
-		return
+		return err
 	}
 	writeRaw(w, http.StatusOK, appendStored(nil, stored))
+	return nil
 }
 
-func (s *Server) deleteSession(w http.ResponseWriter, r *http.Request) {
+func (s *Server) deleteSession(w http.ResponseWriter, r *http.Request) error {
 	if err := s.cfg.Store.DeleteSession(r.Context(), r.PathValue("id")); err != nil {
-		s.writeError(w, r, err)
-		return
+		return err
 	}
 	w.WriteHeader(http.StatusNoContent)
+	return nil
 }
 
 type appendRequest struct {
@@ -135,73 +128,65 @@ type appendResponse struct {
 	Messages []kompact.Message `json:"messages"`
 }
 
-func (s *Server) appendMessages(w http.ResponseWriter, r *http.Request) {
+func (s *Server) appendMessages(w http.ResponseWriter, r *http.Request) error {
 	var req appendRequest
 	if err := s.decodeBody(w, r, &req, false); err != nil {
-		s.writeError(w, r, err)
-		return
+		return err
 	}
 	one := len(req.Message) > 0 && string(req.Message) != "null"
 	var msgs []kompact.Message
 	switch {
 	case one && req.Messages != nil:
-		s.writeError(w, r, kompact.Errorf(kompact.EInvalid, `the body has both "message" and "messages"`).
-			WithFixes(`Send {"message": {...}} for one message or {"messages": [...]} for several.`))
-		return
+		return kompact.Errorf(kompact.EInvalid, `the body has both "message" and "messages"`).
+			WithFixes(`Send {"message": {...}} for one message or {"messages": [...]} for several.`)
 	case one:
 		m, err := decodeMessages([]json.RawMessage{req.Message}, "message")
 		if err != nil {
-			s.writeError(w, r, err)
-			return
+			return err
 		}
 		msgs = m
 	default:
 		m, err := decodeMessages(req.Messages, "messages")
 		if err != nil {
-			s.writeError(w, r, err)
-			return
+			return err
 		}
 		msgs = m
 	}
 	if len(msgs) == 0 {
-		s.writeError(w, r, kompact.Errorf(kompact.EInvalid, "no message to append").
-			WithFixes(`Send {"message": {"role": "user", "content": "..."}} or {"messages": [...]}.`))
-		return
+		return kompact.Errorf(kompact.EInvalid, "no message to append").
+			WithFixes(`Send {"message": {"role": "user", "content": "..."}} or {"messages": [...]}.`)
 	}
 	if err := kompact.ValidateMessages(msgs); err != nil {
-		s.writeError(w, r, err)
-		return
+		return err
 	}
 	stored, err := s.cfg.Store.AppendMessages(r.Context(), r.PathValue("id"), msgs)
 	if err != nil {
-		s.writeError(w, r, err)
-		return
+		return err
 	}
 	all := stored.Messages
 	writeJSON(w, http.StatusCreated, appendResponse{Version: stored.Version, Messages: all[max(0, len(all)-len(msgs)):]})
+	return nil
 }
 
 type settingsRequest struct {
 	CompactionModel *string `json:"compaction_model"`
 }
 
-func (s *Server) updateSettings(w http.ResponseWriter, r *http.Request) {
+func (s *Server) updateSettings(w http.ResponseWriter, r *http.Request) error {
 	var req settingsRequest
 	if err := s.decodeBody(w, r, &req, false); err != nil {
-		s.writeError(w, r, err)
-		return
+		return err
 	}
 	if req.CompactionModel == nil {
-		s.writeError(w, r, kompact.Errorf(kompact.EInvalid, `the body has no "compaction_model"`).
-			WithFixes(`Send {"compaction_model": "model-name"}, or {"compaction_model": ""} to use the agent's model again.`))
-		return
+		return kompact.Errorf(kompact.EInvalid, `the body has no "compaction_model"`).
+			WithFixes(`Send {"compaction_model": "model-name"}, or {"compaction_model": ""} to use the agent's model again.`)
 	}
 	stored, err := s.cfg.Store.SetCompactionModel(r.Context(), r.PathValue("id"), *req.CompactionModel)
 	if err != nil {
-		s.writeError(w, r, err)
-		return
+		return err
 	}
 	writeRaw(w, http.StatusOK, appendStored(nil, stored))
+	return nil
 }
 
 type continueRequest struct {
@@ -211,70 +196,77 @@ type continueRequest struct {
 // continueSession appends the user's message, sends the agent's system
 // prompt and the whole session to the agent's LLM, and appends the reply.
 // When the LLM fails, the user message stays appended.
-func (s *Server) continueSession(w http.ResponseWriter, r *http.Request) {
+func (s *Server) continueSession(w http.ResponseWriter, r *http.Request) error {
 	var req continueRequest
 	if err := s.decodeBody(w, r, &req, false); err != nil {
-		s.writeError(w, r, err)
-		return
+		return err
 	}
 	if req.Content == nil || *req.Content == "" {
-		s.writeError(w, r, kompact.Errorf(kompact.EInvalid, `the body has no "content"`).
-			WithFixes(`Send {"content": "your message"}.`))
-		return
+		return kompact.Errorf(kompact.EInvalid, `the body has no "content"`).
+			WithFixes(`Send {"content": "your message"}.`)
 	}
 	ctx := r.Context()
 	id := r.PathValue("id")
 	cur, err := s.cfg.Store.GetSession(ctx, id)
 	if err != nil {
-		s.writeError(w, r, err)
-		return
+		return err
 	}
 	a, err := s.agent(cur.Agent)
 	if err != nil {
-		s.writeError(w, r, err)
-		return
+		return err
 	}
 	if s.cfg.LLM == nil {
-		s.writeError(w, r, kompact.Errorf(kompact.EInternal, "no LLM client configured"))
-		return
+		return kompact.Errorf(kompact.EInternal, "no LLM client configured")
 	}
 	user := kompact.Message{Role: kompact.RoleUser, Content: []kompact.Part{kompact.TextPart(*req.Content)}}
 	after, err := s.cfg.Store.AppendMessages(ctx, id, []kompact.Message{user})
 	if err != nil {
-		s.writeError(w, r, err)
-		return
+		return err
 	}
 	user = after.Messages[len(after.Messages)-1]
 
 	reply, err := kompact.Reply(ctx, s.cfg.LLM, a, after.Messages)
 	if err != nil {
-		s.writeError(w, r, err)
-		return
+		return err
 	}
 	final, err := s.cfg.Store.AppendMessages(ctx, id, []kompact.Message{reply})
 	if err != nil {
-		s.writeError(w, r, err)
-		return
+		return err
 	}
 	writeJSON(w, http.StatusOK, appendResponse{Version: final.Version, Messages: []kompact.Message{user, final.Messages[len(final.Messages)-1]}})
+	return nil
 }
 
-func (s *Server) globalUIElements(w http.ResponseWriter, r *http.Request) {
+// compactionFormat is the answer of GET /v1/compaction: how a compaction
+// summary looks, so that clients need not copy it.
+type compactionFormat struct {
+	// SummaryPrefix opens the summary message, followed by a newline.
+	SummaryPrefix string `json:"summary_prefix"`
+	// Sections are the XML sections a summary should contain, in order.
+	Sections []string `json:"sections"`
+}
+
+func (s *Server) compactionFormat(w http.ResponseWriter, r *http.Request) error {
+	writeJSON(w, http.StatusOK, compactionFormat{SummaryPrefix: kompact.SummaryPrefix, Sections: kompact.SectionNames})
+	return nil
+}
+
+func (s *Server) globalUIElements(w http.ResponseWriter, r *http.Request) error {
 	writeJSON(w, http.StatusOK, map[string]any{"ui_elements": kompact.UIElements(nil)})
+	return nil
 }
 
-func (s *Server) sessionUIElements(w http.ResponseWriter, r *http.Request) {
+func (s *Server) sessionUIElements(w http.ResponseWriter, r *http.Request) error {
 	stored, err := s.cfg.Store.GetSession(r.Context(), r.PathValue("id"))
 	if err != nil {
-		s.writeError(w, r, err)
-		return
+		return err
 	}
 	a, err := s.agent(stored.Agent)
 	if err != nil {
-		s.writeError(w, r, err)
-		return
+		return err
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"ui_elements": kompact.UIElements(a)})
+	return nil
 }
 
 type agentInfo struct {
@@ -284,30 +276,35 @@ type agentInfo struct {
 	Default           bool   `json:"default"`
 }
 
-func (s *Server) listAgents(w http.ResponseWriter, r *http.Request) {
+func (s *Server) listAgents(w http.ResponseWriter, r *http.Request) error {
 	def := ""
 	if a, err := s.agents.Agent(""); err == nil {
 		def = a.Name
 	}
-	list := make([]agentInfo, 0, len(s.agents.Agents))
-	for _, name := range s.agents.Names() {
-		a := s.agents.Agents[name]
+	names := s.agents.Names()
+	list := make([]agentInfo, 0, len(names))
+	for _, name := range names {
+		a, err := s.agents.Agent(name)
+		if err != nil {
+			return err
+		}
 		list = append(list, agentInfo{Name: name, Model: a.LLM.Model, CompactionEnabled: a.CompactionEnabled(), Default: name == def})
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"agents": list})
+	return nil
 }
 
-func (s *Server) listRevisions(w http.ResponseWriter, r *http.Request) {
+func (s *Server) listRevisions(w http.ResponseWriter, r *http.Request) error {
 	list, err := s.cfg.Store.ListRevisions(r.Context(), r.PathValue("id"))
 	if err != nil {
-		s.writeError(w, r, err)
-		return
+		return err
 	}
 	if list == nil {
 		list = []kompact.RevisionInfo{}
 	}
 	slices.SortStableFunc(list, func(a, b kompact.RevisionInfo) int { return cmp.Compare(b.Rev, a.Rev) })
 	writeJSON(w, http.StatusOK, map[string]any{"revisions": list})
+	return nil
 }
 
 // revParam parses the {rev} path value.
@@ -321,33 +318,31 @@ func revParam(r *http.Request) (int64, error) {
 	return n, nil
 }
 
-func (s *Server) getRevision(w http.ResponseWriter, r *http.Request) {
+func (s *Server) getRevision(w http.ResponseWriter, r *http.Request) error {
 	rev, err := revParam(r)
 	if err != nil {
-		s.writeError(w, r, err)
-		return
+		return err
 	}
 	out, err := s.cfg.Store.GetRevision(r.Context(), r.PathValue("id"), rev)
 	if err != nil {
-		s.writeError(w, r, err)
-		return
+		return err
 	}
 	if out.Before == nil {
 		out.Before = []kompact.Message{}
 	}
 	writeJSON(w, http.StatusOK, out)
+	return nil
 }
 
-func (s *Server) restoreRevision(w http.ResponseWriter, r *http.Request) {
+func (s *Server) restoreRevision(w http.ResponseWriter, r *http.Request) error {
 	rev, err := revParam(r)
 	if err != nil {
-		s.writeError(w, r, err)
-		return
+		return err
 	}
 	stored, info, err := s.cfg.Store.RestoreRevision(r.Context(), r.PathValue("id"), rev)
 	if err != nil {
-		s.writeError(w, r, err)
-		return
+		return err
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"session": storedJSON{stored}, "revision": info})
+	return nil
 }

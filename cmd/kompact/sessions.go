@@ -1,20 +1,17 @@
 package main
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
-	"io"
 	"net/http"
 	"net/url"
-	"strings"
 	"text/tabwriter"
 	"time"
 
 	"kompact"
+	"kompact/httpapi"
 	"kompact/internal/atomicfile"
 	"kompact/kimicli"
 )
@@ -87,10 +84,7 @@ func (c *sessionsCommand) Run(ctx context.Context, args []string) (int, error) {
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return exitUsage, usagef("--url %q is not an http:// or https:// address", base)
 	}
-	api := &apiClient{base: strings.TrimSuffix(base, "/"), token: token, client: c.client}
-	if api.client == nil {
-		api.client = &http.Client{}
-	}
+	api := &httpapi.Client{BaseURL: base, Token: token, HTTP: c.client}
 	switch pos[0] {
 	case "list":
 		return c.list(ctx, api)
@@ -103,20 +97,18 @@ func (c *sessionsCommand) Run(ctx context.Context, args []string) (int, error) {
 	}
 }
 
-func (c *sessionsCommand) list(ctx context.Context, api *apiClient) (int, error) {
-	var resp struct {
-		Sessions []kompact.SessionInfo `json:"sessions"`
+func (c *sessionsCommand) list(ctx context.Context, api *httpapi.Client) (int, error) {
+	list, err := api.ListSessions(ctx)
+	if err != nil {
+		return exitError, reachError(err)
 	}
-	if err := api.do(ctx, http.MethodGet, "/v1/sessions", nil, &resp); err != nil {
-		return exitError, err
-	}
-	if len(resp.Sessions) == 0 {
+	if len(list) == 0 {
 		fmt.Fprintln(c.stderr, "no sessions")
 		return exitOK, nil
 	}
 	tw := tabwriter.NewWriter(c.stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "ID\tAGENT\tMESSAGES\tVERSION\tUPDATED")
-	for _, s := range resp.Sessions {
+	for _, s := range list {
 		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%s\n", s.ID, s.Agent, s.Messages, s.Version, s.UpdatedAt.Local().Format(time.DateTime))
 	}
 	if err := tw.Flush(); err != nil {
@@ -125,7 +117,7 @@ func (c *sessionsCommand) list(ctx context.Context, api *apiClient) (int, error)
 	return exitOK, nil
 }
 
-func (c *sessionsCommand) importFile(ctx context.Context, api *apiClient, path string) (int, error) {
+func (c *sessionsCommand) importFile(ctx context.Context, api *httpapi.Client, path string) (int, error) {
 	data, err := c.readInput(path)
 	if err != nil {
 		return exitError, err
@@ -141,33 +133,22 @@ func (c *sessionsCommand) importFile(ctx context.Context, api *apiClient, path s
 	if _, err := kompact.DecodeSession(data); err != nil {
 		return exitError, fmt.Errorf("%s: %w", inputName(path), err)
 	}
-	var s exportedSession
-	if err := api.do(ctx, http.MethodPost, "/v1/sessions/import", data, &s); err != nil {
-		return exitError, err
+	s, err := api.ImportSession(ctx, data)
+	if err != nil {
+		return exitError, reachError(err)
 	}
 	fmt.Fprintf(c.stdout, "imported session %s (agent %s, %d messages)\n", s.ID, s.Agent, len(s.Messages))
 	return exitOK, nil
 }
 
-// exportedSession is a stored session as the server sends it.
-type exportedSession struct {
-	ID              string            `json:"id"`
-	Agent           string            `json:"agent"`
-	CompactionModel string            `json:"compaction_model"`
-	Messages        []kompact.Message `json:"messages"`
-	Version         int64             `json:"version"`
-	CreatedAt       time.Time         `json:"created_at"`
-	UpdatedAt       time.Time         `json:"updated_at"`
-}
-
-func (c *sessionsCommand) export(ctx context.Context, api *apiClient, id, out string) (int, error) {
-	var s exportedSession
-	if err := api.do(ctx, http.MethodGet, "/v1/sessions/"+url.PathEscape(id), nil, &s); err != nil {
-		return exitError, err
+func (c *sessionsCommand) export(ctx context.Context, api *httpapi.Client, id, out string) (int, error) {
+	s, err := api.GetSession(ctx, id)
+	if err != nil {
+		return exitError, reachError(err)
 	}
 	// The session document, as kompact compact reads it: without the
 	// server's version and timestamps.
-	doc := kompact.Session{ID: s.ID, Agent: s.Agent, CompactionModel: s.CompactionModel, Messages: s.Messages}
+	doc := s.Session
 	data := append(doc.AppendJSON(nil), '\n')
 	if c.kimi {
 		data = kimicli.FileFromSession(&doc)
@@ -185,67 +166,20 @@ func (c *sessionsCommand) export(ctx context.Context, api *apiClient, id, out st
 	return exitOK, nil
 }
 
-func (c *sessionsCommand) delete(ctx context.Context, api *apiClient, id string) (int, error) {
-	if err := api.do(ctx, http.MethodDelete, "/v1/sessions/"+url.PathEscape(id), nil, nil); err != nil {
-		return exitError, err
+func (c *sessionsCommand) delete(ctx context.Context, api *httpapi.Client, id string) (int, error) {
+	if err := api.DeleteSession(ctx, id); err != nil {
+		return exitError, reachError(err)
 	}
 	fmt.Fprintf(c.stdout, "deleted session %s\n", id)
 	return exitOK, nil
 }
 
-// apiClient calls a kompact server's HTTP API.
-type apiClient struct {
-	base   string
-	token  string
-	client *http.Client
-}
-
-// do sends a request with an optional JSON body and decodes a JSON answer
-// into out (unless out is nil). An error answer becomes a *kompact.Error
-// with the server's code, message and fixes.
-func (a *apiClient) do(ctx context.Context, method, path string, body []byte, out any) error {
-	var rd io.Reader
-	if body != nil {
-		rd = bytes.NewReader(body)
+// reachError gives an unreachable server the command's own fix.
+func reachError(err error) error {
+	var e *kompact.Error
+	if errors.As(err, &e) && e.Code == httpapi.EUnreachable {
+		return &kompact.Error{Code: e.Code, Message: e.Message, Err: e.Err,
+			Fixes: []string{"Start it with `kompact serve`, or pass --url (or set $" + urlEnv + ") to the address it serves."}}
 	}
-	req, err := http.NewRequestWithContext(ctx, method, a.base+path, rd)
-	if err != nil {
-		return fmt.Errorf("request %s: %w", path, err)
-	}
-	req.Header.Set("Accept", "application/json")
-	if body != nil {
-		req.Header.Set("Content-Type", "application/json")
-	}
-	if a.token != "" {
-		req.Header.Set("Authorization", "Bearer "+a.token)
-	}
-	resp, err := a.client.Do(req)
-	if err != nil {
-		return kompact.Errorf(kompact.EInvalid, "cannot reach the kompact server at %s: %v", a.base, errors.Unwrap(err)).
-			WithFixes("Start it with `kompact serve`, or pass --url (or set $" + urlEnv + ") to the address it serves.")
-	}
-	defer resp.Body.Close()
-	data, err := io.ReadAll(resp.Body)
-	if err != nil {
-		return fmt.Errorf("read the server's answer: %w", err)
-	}
-	if resp.StatusCode >= 300 {
-		var e struct {
-			Code    kompact.ErrorCode `json:"code"`
-			Message string            `json:"message"`
-			Fixes   []string          `json:"fixes"`
-		}
-		if json.Unmarshal(data, &e) != nil || e.Code == "" {
-			return kompact.Errorf(kompact.EInternal, "the server answered %s", resp.Status).
-				WithFixes("Check that --url points at a kompact server.")
-		}
-		return &kompact.Error{Code: e.Code, Message: e.Message, Fixes: e.Fixes}
-	}
-	if out == nil {
-		return nil
-	}
-	if err := json.Unmarshal(data, out); err != nil {
-		return fmt.Errorf("the server's answer is not what kompact expects: %w", err)
-	}
-	return nil
+	return err
 }

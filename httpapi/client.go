@@ -1,0 +1,143 @@
+package httpapi
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strings"
+
+	"kompact"
+)
+
+// Client calls a kompact server's HTTP API (docs/http-api.md). It decodes
+// the answers into the types the server encodes, and an error answer into a
+// *kompact.Error with the server's code, message and fixes.
+type Client struct {
+	// BaseURL is the server's address, such as http://127.0.0.1:8484.
+	BaseURL string
+	// Token, when not empty, is sent as the bearer token.
+	Token string
+	// HTTP sends the requests; nil means http.DefaultClient.
+	HTTP *http.Client
+}
+
+// ListSessions returns the stored sessions, the most recently updated
+// first.
+func (c *Client) ListSessions(ctx context.Context) ([]kompact.SessionInfo, error) {
+	var resp struct {
+		Sessions []kompact.SessionInfo `json:"sessions"`
+	}
+	if err := c.do(ctx, http.MethodGet, "/v1/sessions", nil, &resp); err != nil {
+		return nil, err
+	}
+	return resp.Sessions, nil
+}
+
+// GetSession returns the stored session id.
+func (c *Client) GetSession(ctx context.Context, id string) (*kompact.StoredSession, error) {
+	var s storedJSON
+	if err := c.do(ctx, http.MethodGet, "/v1/sessions/"+url.PathEscape(id), nil, &s); err != nil {
+		return nil, err
+	}
+	return s.s, nil
+}
+
+// CreateSession stores a new session; the server assigns the id when
+// sess.ID is empty, and ids to the messages without one.
+func (c *Client) CreateSession(ctx context.Context, sess *kompact.Session) (*kompact.StoredSession, error) {
+	var s storedJSON
+	if err := c.do(ctx, http.MethodPost, "/v1/sessions", sess.AppendJSON(nil), &s); err != nil {
+		return nil, err
+	}
+	return s.s, nil
+}
+
+// ImportSession stores a session document (the JSON form kompact compact
+// reads) as a new session.
+func (c *Client) ImportSession(ctx context.Context, doc []byte) (*kompact.StoredSession, error) {
+	var s storedJSON
+	if err := c.do(ctx, http.MethodPost, "/v1/sessions/import", doc, &s); err != nil {
+		return nil, err
+	}
+	return s.s, nil
+}
+
+// DeleteSession deletes the session id and its revisions.
+func (c *Client) DeleteSession(ctx context.Context, id string) error {
+	return c.do(ctx, http.MethodDelete, "/v1/sessions/"+url.PathEscape(id), nil, nil)
+}
+
+// do sends a request with an optional JSON body and decodes a JSON answer
+// into out (unless out is nil).
+func (c *Client) do(ctx context.Context, method, path string, body []byte, out any) error {
+	resp, err := c.send(ctx, method, path, body)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	data, err := io.ReadAll(resp.Body)
+	if err != nil {
+		return fmt.Errorf("read the server's answer: %w", err)
+	}
+	if resp.StatusCode >= 300 {
+		return answerError(resp.Status, data)
+	}
+	if out == nil {
+		return nil
+	}
+	if err := json.Unmarshal(data, out); err != nil {
+		return fmt.Errorf("the server's answer to %s %s is not what kompact expects: %w", method, path, err)
+	}
+	return nil
+}
+
+// send sends one request. A server that cannot be reached is an
+// EUnreachable error.
+func (c *Client) send(ctx context.Context, method, path string, body []byte) (*http.Response, error) {
+	base := strings.TrimSuffix(c.BaseURL, "/")
+	var rd io.Reader
+	if body != nil {
+		rd = bytes.NewReader(body)
+	}
+	req, err := http.NewRequestWithContext(ctx, method, base+path, rd)
+	if err != nil {
+		return nil, fmt.Errorf("request %s: %w", path, err)
+	}
+	req.Header.Set("Accept", "application/json")
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	if c.Token != "" {
+		req.Header.Set("Authorization", "Bearer "+c.Token)
+	}
+	hc := c.HTTP
+	if hc == nil {
+		hc = http.DefaultClient
+	}
+	resp, err := hc.Do(req)
+	if err != nil {
+		cause := errors.Unwrap(err)
+		if cause == nil {
+			cause = err
+		}
+		return nil, kompact.Errorf(EUnreachable, "cannot reach the kompact server at %s: %v", base, cause).
+			WithFixes("Check that the server runs and that the address is right.")
+	}
+	return resp, nil
+}
+
+// answerError turns an error answer into the server's *kompact.Error; an
+// answer without the error body is an internal error.
+func answerError(status string, data []byte) error {
+	var e errorBody
+	if json.Unmarshal(data, &e) != nil || e.Code == "" {
+		return kompact.Errorf(kompact.EInternal, "the server answered %s", status).
+			WithFixes("Check that the address points at a kompact server.")
+	}
+	return &kompact.Error{Code: e.Code, Message: e.Message, Fixes: e.Fixes}
+}

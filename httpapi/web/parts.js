@@ -1,0 +1,107 @@
+// The parts of a message: text, thinking, media, data, and tool calls.
+
+import { h, plural, prettyJSON, safeURL, shortURL } from "./dom.js";
+
+export function renderParts(body, parts) {
+  for (const p of parts) {
+    switch (p.type) {
+      case "text":
+        body.append(textBlock(p.text));
+        break;
+      case "think":
+        body.append(renderThink(p));
+        break;
+      case "image_url":
+      case "audio_url":
+      case "video_url":
+        body.append(renderMedia(p));
+        break;
+      case "data":
+        body.append(
+          h("figure", { class: "data-part", "data-testid": "data-part" }, h("figcaption", { class: "part-label" }, "data"), h("pre", { class: "code" }, prettyJSON(p.data))),
+        );
+        break;
+      default:
+        body.append(h("figure", { class: "data-part" }, h("figcaption", { class: "part-label" }, String(p.type)), h("pre", { class: "code" }, prettyJSON(p))));
+    }
+  }
+}
+
+// textBlock shows text with its line breaks; long text is clipped, with a
+// button to show it all.
+function textBlock(text) {
+  const div = h("div", { class: "text", "data-testid": "text-part" }, text);
+  const lines = text.split("\n").length;
+  if (text.length > 2400 || lines > 40) {
+    div.classList.add("is-clipped");
+    const btn = h("button", { type: "button", class: "btn btn-ghost btn-small", "aria-expanded": "false" }, `Show all (${plural(lines, "line")})`);
+    btn.addEventListener("click", () => {
+      const clipped = div.classList.toggle("is-clipped");
+      btn.setAttribute("aria-expanded", String(!clipped));
+      btn.textContent = clipped ? `Show all (${plural(lines, "line")})` : "Show less";
+    });
+    return h("div", { class: "text-wrap" }, div, btn);
+  }
+  return div;
+}
+
+function renderThink(p) {
+  const n = [...(p.think || "")].length;
+  return h(
+    "details",
+    { class: "think", "data-testid": "think" },
+    h("summary", null, h("span", { class: "think-label" }, "thinking"), h("span", { class: "muted" }, ` ${plural(n, "character")}`), p.encrypted ? h("span", { class: "badge badge-quiet" }, "signed") : null),
+    h("div", { class: "think-text" }, p.think || ""),
+  );
+}
+
+function renderMedia(p) {
+  const kind = p.type.replace("_url", "");
+  const obj = p[p.type] || {};
+  const raw = typeof obj.url === "string" ? obj.url : "";
+  const src = safeURL(raw, kind);
+  const link = safeURL(raw, "link");
+  const caption = h(
+    "figcaption",
+    { class: "part-label" },
+    kind,
+    obj.id ? h("code", null, " " + obj.id) : null,
+    " ",
+    link ? h("a", { href: link, target: "_blank", rel: "noopener noreferrer" }, shortURL(raw)) : h("span", { class: "muted" }, shortURL(raw) || "(no url)"),
+  );
+  let media = null;
+  if (src) {
+    if (kind === "image") {
+      media = h("img", { src, alt: obj.id ? `image ${obj.id}` : "image from the conversation", loading: "lazy", decoding: "async", "data-testid": "media-image" });
+      if (link) media = h("a", { href: link, target: "_blank", rel: "noopener noreferrer", class: "thumb-link" }, media);
+    } else if (kind === "audio") {
+      media = h("audio", { src, controls: true, preload: "none", "data-testid": "media-audio" });
+    } else {
+      media = h("video", { src, controls: true, preload: "metadata", "data-testid": "media-video" });
+    }
+  } else if (raw) {
+    media = h("p", { class: "muted" }, "This URL is not shown: its scheme is not http, https or a matching data URL.");
+  }
+  return h("figure", { class: `media media-${kind}`, "data-testid": "media", "data-kind": kind }, media, caption);
+}
+
+export function renderToolCall(c, anchor) {
+  const fn = c.function || {};
+  const args = fn.arguments;
+  const pretty = args === undefined || args === null ? "" : prettyJSON(args);
+  return h(
+    "details",
+    { class: "tool-call", id: anchor, "data-testid": "tool-call", "data-call-id": c.id || "", open: pretty.length <= 600 ? true : null },
+    h(
+      "summary",
+      null,
+      h("span", { class: "part-label" }, "tool call"),
+      " ",
+      h("code", { class: "tool-name", "data-testid": "tool-call-name" }, fn.name || "(unnamed)"),
+      " ",
+      h("code", { class: "call-id" }, c.id || ""),
+    ),
+    pretty ? h("pre", { class: "code", "data-testid": "tool-call-args" }, pretty) : h("p", { class: "muted" }, "(no arguments)"),
+    c.extras ? h("div", null, h("p", { class: "part-label" }, "extras"), h("pre", { class: "code" }, prettyJSON(c.extras))) : null,
+  );
+}

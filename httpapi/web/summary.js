@@ -1,0 +1,94 @@
+// The summary message a compaction leaves, shown as a card with its
+// sections. The summary prefix and the section names come from the server
+// (GET /v1/compaction).
+
+import { h, plural } from "./dom.js";
+import { call } from "./api.js";
+
+// format is how a summary looks: its prefix and its sections, in order.
+export const format = { prefix: null, sections: [] };
+
+// loadFormat asks the server for the summary format.
+export async function loadFormat() {
+  const data = await call("GET", "compaction");
+  format.prefix = data.summary_prefix;
+  format.sections = data.sections.map((name) => [name, name[0].toUpperCase() + name.slice(1).replaceAll("_", " ")]);
+}
+
+export function isSummary(m) {
+  if (m.role !== "user") return false;
+  const first = (m.content || []).find((p) => p.type === "text");
+  return !!first && format.prefix !== null && first.text.startsWith(format.prefix);
+}
+
+function summaryText(m) {
+  const texts = (m.content || []).filter((p) => p.type === "text").map((p) => p.text);
+  let all = texts.join("");
+  all = all.slice(format.prefix.length);
+  return all.startsWith("\n") ? all.slice(1) : all;
+}
+
+// parseSummary splits a summary into its six sections. A section counts as
+// present when both its opening and closing tags appear (the server's rule).
+function parseSummary(text) {
+  const sections = [];
+  let rest = text;
+  for (const [name, label] of format.sections) {
+    const open = `<${name}>`;
+    const close = `</${name}>`;
+    const present = text.includes(open) && text.includes(close);
+    let body = "";
+    const a = text.indexOf(open);
+    const b = a >= 0 ? text.indexOf(close, a + open.length) : -1;
+    if (a >= 0 && b >= 0) {
+      body = text.slice(a + open.length, b).replace(/^\s*\n/, "").replace(/\n\s*$/, "");
+      rest = rest.replace(text.slice(a, b + close.length), "");
+    }
+    sections.push({ name, label, present, body });
+  }
+  return { sections, rest: rest.trim() };
+}
+
+// renderSummary shows a summary message; remembered is what the last
+// outcome said about it, {summary, missing}, if anything.
+export function renderSummary(m, remembered) {
+  const text = summaryText(m);
+  const { sections, rest } = parseSummary(text);
+  const missing = remembered && remembered.summary === text ? new Set(remembered.missing) : new Set(sections.filter((s) => !s.present).map((s) => s.name));
+  const card = h("div", { class: "summary-card", "data-testid": "summary-card", "data-missing": [...missing].join(" ") });
+  card.append(h("p", { class: "summary-lead" }, "The earlier conversation was compacted into this summary."));
+  if (missing.size) {
+    card.append(
+      h(
+        "p",
+        { class: "warn-line", "data-testid": "missing-sections" },
+        h("span", { class: "badge badge-warn" }, "⚠ " + plural(missing.size, "section") + " missing"),
+        " The model's summary lacks: ",
+        [...missing].map((n, k) => [k ? ", " : "", h("code", null, n)]),
+      ),
+    );
+  }
+  const list = h("div", { class: "summary-sections" });
+  for (const s of sections) {
+    const isMissing = missing.has(s.name);
+    list.append(
+      h(
+        "section",
+        { class: "summary-section" + (isMissing ? " is-missing" : ""), "data-testid": "summary-section", "data-section": s.name, "data-missing": isMissing ? "true" : "false" },
+        h(
+          "h4",
+          null,
+          s.label,
+          " ",
+          h("code", { class: "section-tag" }, s.name),
+          isMissing ? h("span", { class: "badge badge-warn", "data-testid": "missing-section", "data-section": s.name }, "⚠ missing") : null,
+        ),
+        isMissing && !s.body ? h("p", { class: "muted" }, "Not in the summary.") : h("div", { class: "text" }, s.body || "(empty)"),
+      ),
+    );
+  }
+  card.append(list);
+  if (rest) card.append(h("section", { class: "summary-section summary-rest" }, h("h4", null, "Other text"), h("div", { class: "text" }, rest)));
+  card.append(h("details", { class: "raw" }, h("summary", null, "Raw summary message"), h("pre", { class: "code" }, (m.content || []).filter((p) => p.type === "text").map((p) => p.text).join(""))));
+  return card;
+}
