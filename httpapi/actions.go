@@ -70,7 +70,7 @@ func (s *Server) runAction(w http.ResponseWriter, r *http.Request) {
 			out.Status = OutcomePreview
 			return out, pid
 		}
-		return s.commit(ctx, id, plan, out), ""
+		return s.commit(ctx, id, plan, stored.Version, out), ""
 	}
 	if !wantsEvents(r) {
 		out, pid := run(nil)
@@ -84,8 +84,10 @@ func (s *Server) runAction(w http.ResponseWriter, r *http.Request) {
 // session; a commit that fails turns it into an error outcome. The commit
 // runs even when the client has gone away meanwhile: the summary is paid
 // for, and the result is visible in the session and its revisions.
-func (s *Server) commit(ctx context.Context, id string, plan *kompact.Plan, out kompact.Outcome) kompact.Outcome {
-	stored, _, err := s.cfg.Store.CommitCompaction(context.WithoutCancel(ctx), id, kompact.CommitFor(plan, out.Result))
+func (s *Server) commit(ctx context.Context, id string, plan *kompact.Plan, version int64, out kompact.Outcome) kompact.Outcome {
+	c := kompact.CommitFor(plan, out.Result)
+	c.Version = version // the version the plan's session was read at
+	stored, _, err := s.cfg.Store.CommitCompaction(context.WithoutCancel(ctx), id, c)
 	if err != nil {
 		return kompact.Outcome{Status: kompact.OutcomeError, Err: asError(err), Model: out.Model, Dropped: out.Dropped}
 	}
@@ -271,7 +273,7 @@ func (s *Server) applyPreview(w http.ResponseWriter, r *http.Request) {
 	if req.Summary != nil {
 		res = EditSummary(pv.plan, res, *req.Summary)
 	}
-	out := s.commit(r.Context(), id, pv.plan, kompact.Outcome{Status: kompact.OutcomeCompacted, Result: res, Model: pv.model, Dropped: pv.dropped})
+	out := s.commit(r.Context(), id, pv.plan, 0, kompact.Outcome{Status: kompact.OutcomeCompacted, Result: res, Model: pv.model, Dropped: pv.dropped})
 	if out.Status == kompact.OutcomeError && out.Err.Code != kompact.EConflict && out.Err.Code != kompact.ENotFound {
 		// Not applied: it may be tried again.
 		s.previews.putBack(pv)

@@ -185,13 +185,12 @@ func (s *Server) appendMessages(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	stored, err := s.cfg.Store.AppendMessages(r.Context(), r.PathValue("id"), msgs)
+	added, err := s.cfg.Store.AppendMessages(r.Context(), r.PathValue("id"), msgs)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
 	}
-	all := stored.Messages
-	writeJSON(w, http.StatusCreated, appendResponse{Version: stored.Version, Messages: all[max(0, len(all)-len(msgs)):]})
+	writeJSON(w, http.StatusCreated, appendResponse{Version: added.Version, Messages: added.Messages})
 }
 
 type settingsRequest struct {
@@ -209,7 +208,13 @@ func (s *Server) updateSettings(w http.ResponseWriter, r *http.Request) {
 			WithFixes(`Send {"compaction_model": "model-name"}, or {"compaction_model": ""} to use the agent's model again.`))
 		return
 	}
-	stored, err := s.cfg.Store.SetCompactionModel(r.Context(), r.PathValue("id"), *req.CompactionModel)
+	if _, err := s.cfg.Store.SetCompactionModel(r.Context(), r.PathValue("id"), *req.CompactionModel); err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	// The response is the session, read after the write (a later write
+	// may show in it too).
+	stored, err := s.cfg.Store.GetSession(r.Context(), r.PathValue("id"))
 	if err != nil {
 		s.writeError(w, r, err)
 		return
@@ -252,12 +257,17 @@ func (s *Server) continueSession(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	user := kompact.Message{Role: kompact.RoleUser, Content: []kompact.Part{kompact.TextPart(*req.Content)}}
-	after, err := s.cfg.Store.AppendMessages(ctx, id, []kompact.Message{user})
+	added, err := s.cfg.Store.AppendMessages(ctx, id, []kompact.Message{user})
 	if err != nil {
 		s.writeError(w, r, err)
 		return
 	}
-	user = after.Messages[len(after.Messages)-1]
+	user = added.Messages[0]
+	after, err := s.cfg.Store.GetSession(ctx, id)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
 
 	msgs := make([]kompact.Message, 0, len(after.Messages)+1)
 	if a.SystemPrompt != "" {
@@ -284,7 +294,7 @@ func (s *Server) continueSession(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, appendResponse{Version: final.Version, Messages: []kompact.Message{user, final.Messages[len(final.Messages)-1]}})
+	writeJSON(w, http.StatusOK, appendResponse{Version: final.Version, Messages: []kompact.Message{user, final.Messages[0]}})
 }
 
 func (s *Server) globalUIElements(w http.ResponseWriter, r *http.Request) {

@@ -403,6 +403,18 @@ func loadSession(ctx context.Context, tx *sql.Tx, id string) (*sessionRow, error
 	return r, err
 }
 
+func (r *sessionRow) info() kompact.SessionInfo {
+	return kompact.SessionInfo{
+		ID:              r.id,
+		Agent:           r.agent,
+		CompactionModel: r.model,
+		Messages:        int(r.n),
+		Version:         r.version,
+		CreatedAt:       r.created,
+		UpdatedAt:       r.updated,
+	}
+}
+
 func (r *sessionRow) stored(msgs []kompact.Message) *kompact.StoredSession {
 	return &kompact.StoredSession{
 		Session: kompact.Session{
@@ -762,15 +774,7 @@ func (s *Store) ListSessions(ctx context.Context) ([]kompact.SessionInfo, error)
 			if err != nil {
 				return err
 			}
-			out = append(out, kompact.SessionInfo{
-				ID:              r.id,
-				Agent:           r.agent,
-				CompactionModel: r.model,
-				Messages:        int(r.n),
-				Version:         r.version,
-				CreatedAt:       r.created,
-				UpdatedAt:       r.updated,
-			})
+			out = append(out, r.info())
 		}
 		return rows.Err()
 	})
@@ -798,10 +802,12 @@ func (s *Store) DeleteSession(ctx context.Context, id string) error {
 	})
 }
 
-// AppendMessages adds msgs at the end of the session and returns it whole.
-// Messages without an id get one. An id given twice in msgs is EInvalid, one
-// the session already has EConflict, and an empty msgs EInvalid.
-func (s *Store) AppendMessages(ctx context.Context, id string, in []kompact.Message) (*kompact.StoredSession, error) {
+// AppendMessages adds msgs at the end of the session and returns the new
+// version and the appended messages. Messages without an id get one. An id
+// given twice in msgs is EInvalid, one the session already has EConflict,
+// and an empty msgs EInvalid. It reads no stored message: the ids are
+// checked by the index on (session_id, id).
+func (s *Store) AppendMessages(ctx context.Context, id string, in []kompact.Message) (*kompact.Appended, error) {
 	if len(in) == 0 {
 		return nil, kompact.Errorf(kompact.EInvalid, "no messages to append").
 			WithFixes("Send at least one message.")
@@ -810,24 +816,20 @@ func (s *Store) AppendMessages(ctx context.Context, id string, in []kompact.Mess
 	if err != nil {
 		return nil, err
 	}
-	if err := claimIDs(msgs, map[string]bool{}, "messages"); err != nil {
+	given := map[string]bool{}
+	if err := claimIDs(msgs, given, "messages"); err != nil {
 		return nil, err
 	}
-	var out *kompact.StoredSession
+	var out *kompact.Appended
 	err = s.write(ctx, "append messages", func(tx *sql.Tx) error {
 		row, err := loadSession(ctx, tx, id)
 		if err != nil {
 			return err
 		}
-		current, err := readMessages(ctx, tx, row)
-		if err != nil {
+		assignIDs(msgs, given, &row.nextMsg)
+		if err := checkFree(ctx, tx, id, msgs, row.firstPos, "messages"); err != nil {
 			return err
 		}
-		taken := idsOf(current)
-		if err := claimIDs(msgs, taken, "messages"); err != nil {
-			return err
-		}
-		assignIDs(msgs, taken, &row.nextMsg)
 		if err := insertMessages(ctx, tx, id, row.firstPos+row.n, msgs); err != nil {
 			return err
 		}
@@ -838,7 +840,7 @@ func (s *Store) AppendMessages(ctx context.Context, id string, in []kompact.Mess
 			row.n, row.nextMsg, row.version, formatTime(row.updated), id); err != nil {
 			return err
 		}
-		out = row.stored(append(current, msgs...))
+		out = &kompact.Appended{Version: row.version, UpdatedAt: row.updated, Messages: msgs}
 		return nil
 	})
 	if err != nil {
@@ -847,10 +849,41 @@ func (s *Store) AppendMessages(ctx context.Context, id string, in []kompact.Mess
 	return out, nil
 }
 
+// checkFree fails with EConflict when the session already has, at a
+// position from minPos on, a message with the id of one of msgs. It looks
+// the ids up in the index on (session_id, id), a few at a time.
+func checkFree(ctx context.Context, tx *sql.Tx, id string, msgs []kompact.Message, minPos int64, field string) error {
+	const chunk = 400
+	index := make(map[string]int, len(msgs))
+	for i := range msgs {
+		index[msgs[i].ID] = i
+	}
+	for start := 0; start < len(msgs); start += chunk {
+		part := msgs[start:min(len(msgs), start+chunk)]
+		args := make([]any, 0, len(part)+2)
+		args = append(args, id, minPos)
+		for i := range part {
+			args = append(args, part[i].ID)
+		}
+		var taken string
+		err := tx.QueryRowContext(ctx, `SELECT id FROM messages WHERE session_id = ? AND pos >= ? AND id IN (?`+
+			strings.Repeat(", ?", len(part)-1)+`) LIMIT 1`, args...).Scan(&taken)
+		if errors.Is(err, sql.ErrNoRows) {
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		return kompact.Errorf(kompact.EConflict, "%s[%d].id: the session already has a message with the id %q", field, index[taken], taken).
+			WithFixes("Use another id, or none to have one assigned.")
+	}
+	return nil
+}
+
 // SetCompactionModel sets the session's compaction model, or clears it with
 // "". It is a write: the version goes up.
-func (s *Store) SetCompactionModel(ctx context.Context, id string, model string) (*kompact.StoredSession, error) {
-	var out *kompact.StoredSession
+func (s *Store) SetCompactionModel(ctx context.Context, id string, model string) (*kompact.SessionInfo, error) {
+	var out kompact.SessionInfo
 	err := s.write(ctx, "set compaction model", func(tx *sql.Tx) error {
 		row, err := loadSession(ctx, tx, id)
 		if err != nil {
@@ -863,13 +896,13 @@ func (s *Store) SetCompactionModel(ctx context.Context, id string, model string)
 			model, row.version, formatTime(row.updated), id); err != nil {
 			return err
 		}
-		out, err = storedSession(ctx, tx, row)
-		return err
+		out = row.info()
+		return nil
 	})
 	if err != nil {
 		return nil, err
 	}
-	return out, nil
+	return &out, nil
 }
 
 // storedSession reads row's messages and returns the whole stored session.

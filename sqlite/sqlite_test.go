@@ -477,8 +477,10 @@ func TestAssignedIDsNeverReused(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err = st.AppendMessages(ctx, "s", []kompact.Message{user("m_20"), user(""), user("")})
-	if err != nil {
+	if _, err = st.AppendMessages(ctx, "s", []kompact.Message{user("m_20"), user(""), user("")}); err != nil {
+		t.Fatal(err)
+	}
+	if s, err = st.GetSession(ctx, "s"); err != nil {
 		t.Fatal(err)
 	}
 	var ids []string

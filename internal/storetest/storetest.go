@@ -257,22 +257,42 @@ func listSessions(t *testing.T, st kompact.Store) []kompact.SessionInfo {
 	return out
 }
 
+// appendMsgs appends msgs, checks what AppendMessages reports against the
+// session read back, and returns that session.
 func appendMsgs(t *testing.T, st kompact.Store, id string, msgs []kompact.Message) *kompact.StoredSession {
 	t.Helper()
+	before := get(t, st, id)
 	out, err := st.AppendMessages(t.Context(), id, msgs)
 	if err != nil {
 		t.Fatalf("AppendMessages: %v", err)
 	}
-	return out
+	after := get(t, st, id)
+	if out.Version != after.Version || !out.UpdatedAt.Equal(after.UpdatedAt) || len(out.Messages) != len(msgs) ||
+		len(after.Messages) != len(before.Messages)+len(msgs) {
+		t.Fatalf("AppendMessages reported version %d updated %s and %d messages; the session has version %d updated %s and %d messages (had %d, appended %d)",
+			out.Version, ts(out.UpdatedAt), len(out.Messages), after.Version, ts(after.UpdatedAt), len(after.Messages), len(before.Messages), len(msgs))
+	}
+	sameMessages(t, "the appended messages AppendMessages reports", out.Messages, after.Messages[len(before.Messages):])
+	sameMessages(t, "the appended messages", out.Messages, withIDs(msgs, out.Messages))
+	return after
 }
 
+// setModel sets the model, checks what SetCompactionModel reports against
+// the session read back, and returns that session.
 func setModel(t *testing.T, st kompact.Store, id, model string) *kompact.StoredSession {
 	t.Helper()
 	out, err := st.SetCompactionModel(t.Context(), id, model)
 	if err != nil {
 		t.Fatalf("SetCompactionModel: %v", err)
 	}
-	return out
+	after := get(t, st, id)
+	want := kompact.SessionInfo{ID: after.ID, Agent: after.Agent, CompactionModel: after.CompactionModel, Messages: len(after.Messages),
+		Version: after.Version, CreatedAt: after.CreatedAt, UpdatedAt: after.UpdatedAt}
+	if out.ID != want.ID || out.Agent != want.Agent || out.CompactionModel != want.CompactionModel || out.Messages != want.Messages ||
+		out.Version != want.Version || !out.CreatedAt.Equal(want.CreatedAt) || !out.UpdatedAt.Equal(want.UpdatedAt) {
+		t.Fatalf("SetCompactionModel reported %+v; the session is %+v", *out, want)
+	}
+	return after
 }
 
 func revisions(t *testing.T, st kompact.Store, id string) []kompact.RevisionInfo {
