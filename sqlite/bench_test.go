@@ -276,5 +276,5 @@ func BenchmarkCommit(b *testing.B) {
 }
 
 func benchCommit(s *kompact.StoredSession, repl []kompact.Message) kompact.Commit {
-	return kompact.Commit{Base: s.Messages, End: 11, Replacement: repl, Kind: kompact.RevisionCompaction, Note: "benchmark"}
+	return kompact.Commit{Base: s.Messages, End: 11, Replacement: repl, Kind: kompact.RevisionCompaction, Note: "benchmark", Version: s.Version}
 }

@@ -50,6 +50,12 @@ const readers = 4
 // process holds before it reports SQLITE_BUSY.
 const busyTimeoutMS = 5000
 
+// pageSize is the page size of new databases. A stored message body is
+// typically 1-3 KB: with 4 KiB pages most of a page is left empty around
+// each one, and larger pages pack them closer (see docs/benchmarks.md for
+// the measurement behind the choice). An existing database keeps its size.
+var pageSize = 16384
+
 // timeLayout writes UTC times as RFC 3339 with a fixed nine-digit fraction,
 // so that the text sorts in time order.
 const timeLayout = "2006-01-02T15:04:05.000000000Z07:00"
@@ -142,6 +148,13 @@ func Open(path string) (*Store, error) {
 	w.SetConnMaxLifetime(0)
 	w.SetConnMaxIdleTime(0)
 	ctx := context.Background()
+	// Only a database without tables takes a new page size, and only
+	// before it switches to WAL mode.
+	if _, err := w.ExecContext(ctx, `PRAGMA page_size = `+strconv.Itoa(pageSize)); err != nil {
+		w.Close()
+		return nil, kompact.Errorf(kompact.EInternal, "open the database %s: %w", abs, err).
+			WithFixes("Check that " + abs + " is a kompact database (or an empty file), or set KOMPACT_DB to another path.")
+	}
 	if err := useWAL(ctx, w); err != nil {
 		w.Close()
 		return nil, err.WithFixes("Check that " + abs + " is a kompact database (or an empty file), or set KOMPACT_DB to another path.")
@@ -374,16 +387,17 @@ type sessionRow struct {
 	created, updated time.Time
 	firstPos, n      int64
 	nextMsg, nextRev int64
+	rewritten        int64 // the version after the latest compaction or restore
 }
 
-const sessionCols = `id, agent, compaction_model, version, created_at, updated_at, first_pos, n_messages, next_msg, next_rev`
+const sessionCols = `id, agent, compaction_model, version, created_at, updated_at, first_pos, n_messages, next_msg, next_rev, rewritten_version`
 
 type scanner interface{ Scan(dest ...any) error }
 
 func scanSession(sc scanner) (*sessionRow, error) {
 	var r sessionRow
 	var created, updated string
-	if err := sc.Scan(&r.id, &r.agent, &r.model, &r.version, &created, &updated, &r.firstPos, &r.n, &r.nextMsg, &r.nextRev); err != nil {
+	if err := sc.Scan(&r.id, &r.agent, &r.model, &r.version, &created, &updated, &r.firstPos, &r.n, &r.nextMsg, &r.nextRev, &r.rewritten); err != nil {
 		return nil, err
 	}
 	var err1, err2 error
@@ -484,6 +498,12 @@ func readMessagesMatching(ctx context.Context, tx *sql.Tx, row *sessionRow, know
 // insertMessages stores the bodies of msgs and puts the messages in the
 // session at positions pos, pos+1, ...
 func insertMessages(ctx context.Context, tx *sql.Tx, id string, pos int64, msgs []kompact.Message) error {
+	return insertMessagesReusing(ctx, tx, id, pos, msgs, nil)
+}
+
+// insertMessagesReusing is insertMessages where reuse[i], when not 0, is
+// the id of a stored body to use for msgs[i] instead of a new one.
+func insertMessagesReusing(ctx context.Context, tx *sql.Tx, id string, pos int64, msgs []kompact.Message, reuse []int64) error {
 	if len(msgs) == 0 {
 		return nil
 	}
@@ -499,6 +519,12 @@ func insertMessages(ctx context.Context, tx *sql.Tx, id string, pos int64, msgs 
 	defer refs.Close()
 	var buf []byte
 	for i := range msgs {
+		if reuse != nil && reuse[i] != 0 {
+			if _, err := refs.ExecContext(ctx, id, pos+int64(i), msgs[i].ID, reuse[i]); err != nil {
+				return err
+			}
+			continue
+		}
 		buf = msgs[i].AppendJSON(buf[:0])
 		res, err := bodies.ExecContext(ctx, id, string(buf))
 		if err != nil {
@@ -726,7 +752,7 @@ func (s *Store) CreateSession(ctx context.Context, in *kompact.Session) (*kompac
 		}
 		now := s.now(time.Time{})
 		ts := formatTime(now)
-		if _, err := tx.ExecContext(ctx, `INSERT INTO sessions (`+sessionCols+`) VALUES (?, ?, ?, 1, ?, ?, 0, ?, ?, 1)`,
+		if _, err := tx.ExecContext(ctx, `INSERT INTO sessions (`+sessionCols+`) VALUES (?, ?, ?, 1, ?, ?, 0, ?, ?, 1, 1)`,
 			id, in.Agent, in.CompactionModel, ts, ts, len(msgs), next); err != nil {
 			return err
 		}
@@ -942,6 +968,11 @@ func recordRevision(ctx context.Context, tx *sql.Tx, row *sessionRow, kind, note
 // the messages as they were, replaces the first c.End of them with
 // c.Replacement (whose messages without an id get one), and bumps the
 // version. A conflict changes nothing.
+//
+// When c.Version is set and the session was not rewritten since, only
+// appends happened: the commit reads the ids and body ids of the replaced
+// range and the messages appended since, and compares nothing else. A kept
+// message whose JSON is unchanged keeps its stored body.
 func (s *Store) CommitCompaction(ctx context.Context, id string, c kompact.Commit) (*kompact.StoredSession, *kompact.RevisionInfo, error) {
 	if c.End < 0 || c.End > len(c.Base) {
 		_, err := kompact.Rebase(nil, c) // reports the bad end
@@ -957,37 +988,47 @@ func (s *Store) CommitCompaction(ctx context.Context, id string, c kompact.Commi
 	if err != nil {
 		return nil, nil, err
 	}
-	if err := claimIDs(repl, map[string]bool{}, "replacement"); err != nil {
+	given := map[string]bool{}
+	if err := claimIDs(repl, given, "replacement"); err != nil {
 		return nil, nil, err
 	}
 	kind := c.Kind
 	if kind == "" {
 		kind = kompact.RevisionCompaction
 	}
-	var out *kompact.StoredSession
+	var row *sessionRow
 	var info *kompact.RevisionInfo
+	var later [][]byte // the stored messages after the base's (fast) or after c.End (compared)
+	var fast bool
 	err = s.write(ctx, "commit compaction", func(tx *sql.Tx) error {
-		row, err := loadSession(ctx, tx, id)
+		row, err = loadSession(ctx, tx, id)
 		if err != nil {
 			return err
 		}
-		current, err := readMessagesMatching(ctx, tx, row, base)
+		if row.n < int64(c.End) {
+			return kompact.Errorf(kompact.EConflict, "the session has %d messages now, fewer than the %d this compaction replaces", row.n, c.End).
+				WithFixes("Reload the session and compact again.")
+		}
+		end := row.firstPos + int64(c.End)
+		refs, err := readRefs(ctx, tx, id, row.firstPos, end)
 		if err != nil {
 			return err
 		}
-		rc := c
-		rc.Base, rc.Replacement = base, repl
-		next, err := kompact.Rebase(current, rc)
-		if err != nil {
+		fast = c.Version > 0 && c.Version <= row.version && row.rewritten <= c.Version &&
+			row.n >= int64(len(c.Base)) && sameIDs(refs, base)
+		from := end
+		if fast {
+			from = row.firstPos + int64(len(c.Base))
+		} else if err := compareBase(ctx, tx, refs, base); err != nil {
 			return err
 		}
-		head := next[:len(repl)]
-		taken := idsOf(next[len(repl):])
-		if err := claimIDs(head, taken, "replacement"); err != nil {
+		if later, err = readBodies(ctx, tx, id, from); err != nil {
 			return err
 		}
-		assignIDs(head, taken, &row.nextMsg)
-
+		assignIDs(repl, given, &row.nextMsg)
+		if err := checkFree(ctx, tx, id, repl, end, "replacement"); err != nil {
+			return err
+		}
 		now := s.now(row.updated)
 		version := row.version + 1
 		info, err = recordRevision(ctx, tx, row, kind, c.Note, now, version)
@@ -996,26 +1037,161 @@ func (s *Store) CommitCompaction(ctx context.Context, id string, c kompact.Commi
 		}
 		// The kept tail stays where it is: the replacement goes just
 		// before it, in the positions the compacted messages leave.
-		end := row.firstPos + int64(c.End)
 		if _, err := tx.ExecContext(ctx, `DELETE FROM messages WHERE session_id = ? AND pos < ?`, id, end); err != nil {
 			return err
 		}
-		first := end - int64(len(head))
-		if err := insertMessages(ctx, tx, id, first, head); err != nil {
+		first := end - int64(len(repl))
+		if err := insertMessagesReusing(ctx, tx, id, first, repl, keptBodies(repl, base, refs)); err != nil {
 			return err
 		}
-		if _, err := tx.ExecContext(ctx, `UPDATE sessions SET first_pos = ?, n_messages = ?, next_msg = ?, next_rev = ?, version = ?, updated_at = ? WHERE id = ?`,
-			first, len(next), row.nextMsg, row.nextRev+1, version, formatTime(now), id); err != nil {
+		row.n = row.n - int64(c.End) + int64(len(repl))
+		if _, err := tx.ExecContext(ctx, `UPDATE sessions SET first_pos = ?, n_messages = ?, next_msg = ?, next_rev = ?, version = ?, updated_at = ?, rewritten_version = ? WHERE id = ?`,
+			first, row.n, row.nextMsg, row.nextRev+1, version, formatTime(now), version, id); err != nil {
 			return err
 		}
 		row.version, row.updated = version, now
-		out = row.stored(next)
 		return nil
 	})
 	if err != nil {
 		return nil, nil, err
 	}
-	return out, info, nil
+	// Decoding happens after the write transaction.
+	tail, err := decodeBodies(later, id)
+	if err != nil {
+		return nil, nil, err
+	}
+	next := make([]kompact.Message, 0, row.n)
+	next = append(next, repl...)
+	if fast {
+		next = append(next, c.Base[c.End:]...)
+	}
+	next = append(next, tail...)
+	return row.stored(next), info, nil
+}
+
+// ref is a message's place in a session: its id and stored body.
+type ref struct {
+	id     string
+	bodyID int64
+}
+
+// readRefs returns the ids and body ids of the session's messages at
+// positions [from, to), in order.
+func readRefs(ctx context.Context, tx *sql.Tx, id string, from, to int64) ([]ref, error) {
+	rows, err := tx.QueryContext(ctx, `SELECT id, body_id FROM messages WHERE session_id = ? AND pos >= ? AND pos < ? ORDER BY pos`, id, from, to)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := make([]ref, 0, to-from)
+	for rows.Next() {
+		var r ref
+		if err := rows.Scan(&r.id, &r.bodyID); err != nil {
+			return nil, err
+		}
+		out = append(out, r)
+	}
+	return out, rows.Err()
+}
+
+func sameIDs(refs []ref, msgs []kompact.Message) bool {
+	if len(refs) != len(msgs) {
+		return false
+	}
+	for i := range refs {
+		if refs[i].id != msgs[i].ID {
+			return false
+		}
+	}
+	return true
+}
+
+// compareBase fails with EConflict, as kompact.Rebase does, unless the
+// stored bodies of refs are the JSON forms of base.
+func compareBase(ctx context.Context, tx *sql.Tx, refs []ref, base []kompact.Message) error {
+	if len(refs) != len(base) {
+		return fmt.Errorf("%d stored messages in a range of %d", len(refs), len(base))
+	}
+	stmt, err := tx.PrepareContext(ctx, `SELECT body FROM bodies WHERE id = ?`)
+	if err != nil {
+		return err
+	}
+	defer stmt.Close()
+	var buf []byte
+	for i := range refs {
+		var body []byte
+		if err := stmt.QueryRowContext(ctx, refs[i].bodyID).Scan(&body); err != nil {
+			return err
+		}
+		buf = base[i].AppendJSON(buf[:0])
+		if !bytes.Equal(buf, body) {
+			ref := strconv.Quote(refs[i].id)
+			return kompact.Errorf(kompact.EConflict, "message %s changed while the compaction ran", ref).
+				WithFixes("Reload the session and compact again; nothing was written.")
+		}
+	}
+	return nil
+}
+
+// readBodies returns copies of the stored bodies of the session's messages
+// from position from on, in order.
+func readBodies(ctx context.Context, tx *sql.Tx, id string, from int64) ([][]byte, error) {
+	rows, err := tx.QueryContext(ctx, `SELECT b.body FROM messages m JOIN bodies b ON b.id = m.body_id
+		WHERE m.session_id = ? AND m.pos >= ? ORDER BY m.pos`, id, from)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out [][]byte
+	for rows.Next() {
+		var body []byte
+		if err := rows.Scan(&body); err != nil {
+			return nil, err
+		}
+		out = append(out, body)
+	}
+	return out, rows.Err()
+}
+
+func decodeBodies(bodies [][]byte, id string) ([]kompact.Message, error) {
+	out := make([]kompact.Message, len(bodies))
+	for i, b := range bodies {
+		m, err := kompact.DecodeStoredMessage(b, i)
+		if err != nil {
+			return nil, corrupt(fmt.Sprintf("a message of session %q", id), err)
+		}
+		out[i] = m
+	}
+	return out, nil
+}
+
+// keptBodies returns, for each replacement message, the body id of the
+// replaced message it repeats unchanged (same id, same JSON), or 0: a kept
+// message (the system prompt) is not stored again at every compaction.
+// base is what refs hold (compared, or promised by the commit's version).
+func keptBodies(repl, base []kompact.Message, refs []ref) []int64 {
+	at := make(map[string]int, len(repl))
+	for i := range repl {
+		at[repl[i].ID] = -1
+	}
+	for i := range base {
+		if _, ok := at[base[i].ID]; ok {
+			at[base[i].ID] = i
+		}
+	}
+	out := make([]int64, len(repl))
+	var a, b []byte
+	for j := range repl {
+		i := at[repl[j].ID]
+		if i < 0 {
+			continue
+		}
+		a, b = repl[j].AppendJSON(a[:0]), base[i].AppendJSON(b[:0])
+		if bytes.Equal(a, b) {
+			out[j] = refs[i].bodyID
+		}
+	}
+	return out
 }
 
 // ListRevisions describes the session's revisions, the newest first.
@@ -1146,8 +1322,8 @@ func (s *Store) RestoreRevision(ctx context.Context, id string, rev int64) (*kom
 		if err := insertRefs(ctx, tx, id, r.Before, bodyIDs); err != nil {
 			return err
 		}
-		if _, err := tx.ExecContext(ctx, `UPDATE sessions SET first_pos = 0, n_messages = ?, next_rev = ?, version = ?, updated_at = ? WHERE id = ?`,
-			len(r.Before), row.nextRev+1, version, formatTime(now), id); err != nil {
+		if _, err := tx.ExecContext(ctx, `UPDATE sessions SET first_pos = 0, n_messages = ?, next_rev = ?, version = ?, updated_at = ?, rewritten_version = ? WHERE id = ?`,
+			len(r.Before), row.nextRev+1, version, formatTime(now), version, id); err != nil {
 			return err
 		}
 		row.version, row.updated = version, now

@@ -491,3 +491,48 @@ func TestAssignedIDsNeverReused(t *testing.T) {
 		t.Fatalf("ids %s, want m_8 m_20 m_21 m_22", got)
 	}
 }
+
+// TestKeptBodyIsReused compacts a session five times: the system message
+// each compaction keeps is stored once, not once per compaction.
+func TestKeptBodyIsReused(t *testing.T) {
+	st := openTemp(t)
+	ctx := t.Context()
+	s, err := st.CreateSession(ctx, &kompact.Session{ID: "s", Messages: benchSession(20)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 5 {
+		p, err := kompact.Prepare(&s.Session, kompact.Options{MaxPreserved: 2})
+		if err != nil || p.Noop {
+			t.Fatalf("compaction %d: %v %+v", i, err, p)
+		}
+		res, err := p.Apply(kompact.Answer{Parts: []kompact.Part{kompact.TextPart(fmt.Sprint("summary ", i))}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := kompact.CommitFor(p, res)
+		c.Version = s.Version
+		if s, _, err = st.CommitCompaction(ctx, "s", c); err != nil {
+			t.Fatal(err)
+		}
+		if s.Messages[0].Role != kompact.RoleSystem {
+			t.Fatalf("compaction %d did not keep the system message first", i)
+		}
+		if _, err := st.AppendMessages(ctx, "s", benchSession(8)[1:]); err != nil {
+			t.Fatal(err)
+		}
+		if s, err = st.GetSession(ctx, "s"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var n int
+	if err := st.r.QueryRowContext(ctx, `SELECT count(*) FROM bodies WHERE body LIKE '%"message 0:%'`).Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	if n != 1 {
+		t.Fatalf("the kept system message is stored %d times, want once", n)
+	}
+	if r, err := st.GetRevision(ctx, "s", 1); err != nil || r.Before[0].Content[0].Text != s.Messages[0].Content[0].Text {
+		t.Fatalf("revision 1 lost the system message: %v", err)
+	}
+}
