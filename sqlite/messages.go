@@ -1,0 +1,293 @@
+// Stored messages: their canonical form, ids, and their rows.
+
+package sqlite
+
+import (
+	"bytes"
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"kompact"
+)
+
+// readMessages returns the session's messages in order.
+func readMessages(ctx context.Context, tx *sql.Tx, row *sessionRow) ([]kompact.Message, error) {
+	rows, err := tx.QueryContext(ctx, `SELECT b.body FROM messages m JOIN bodies b ON b.id = m.body_id
+		WHERE m.session_id = ? ORDER BY m.pos`, row.id)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	msgs := make([]kompact.Message, 0, row.n)
+	for rows.Next() {
+		var body sql.RawBytes
+		if err := rows.Scan(&body); err != nil {
+			return nil, err
+		}
+		m, err := kompact.DecodeStoredMessage(body, len(msgs))
+		if err != nil {
+			return nil, corrupt(fmt.Sprintf("message %d of session %q", len(msgs)+1, row.id), err)
+		}
+		msgs = append(msgs, m)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	if int64(len(msgs)) != row.n {
+		return nil, kompact.Errorf(kompact.EInternal, "sqlite store: session %q should have %d messages and has %d", row.id, row.n, len(msgs))
+	}
+	return msgs, nil
+}
+
+// insertMessages stores the bodies of msgs and puts the messages in the
+// session at positions pos, pos+1, ...
+func insertMessages(ctx context.Context, tx *sql.Tx, id string, pos int64, msgs []kompact.Message) error {
+	return insertMessagesReusing(ctx, tx, id, pos, msgs, nil)
+}
+
+// insertMessagesReusing is insertMessages where reuse[i], when not 0, is
+// the id of a stored body to use for msgs[i] instead of a new one.
+func insertMessagesReusing(ctx context.Context, tx *sql.Tx, id string, pos int64, msgs []kompact.Message, reuse []int64) error {
+	if len(msgs) == 0 {
+		return nil
+	}
+	bodies, err := tx.PrepareContext(ctx, `INSERT INTO bodies (session_id, body) VALUES (?, ?)`)
+	if err != nil {
+		return err
+	}
+	defer bodies.Close()
+	refs, err := tx.PrepareContext(ctx, `INSERT INTO messages (session_id, pos, id, body_id) VALUES (?, ?, ?, ?)`)
+	if err != nil {
+		return err
+	}
+	defer refs.Close()
+	var buf []byte
+	for i := range msgs {
+		if reuse != nil && reuse[i] != 0 {
+			if _, err := refs.ExecContext(ctx, id, pos+int64(i), msgs[i].ID, reuse[i]); err != nil {
+				return err
+			}
+			continue
+		}
+		buf = msgs[i].AppendJSON(buf[:0])
+		res, err := bodies.ExecContext(ctx, id, string(buf))
+		if err != nil {
+			return err
+		}
+		bodyID, err := res.LastInsertId()
+		if err != nil {
+			return err
+		}
+		if _, err := refs.ExecContext(ctx, id, pos+int64(i), msgs[i].ID, bodyID); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// insertRefs puts messages whose bodies are stored already in the session
+// at positions 0, 1, ...
+func insertRefs(ctx context.Context, tx *sql.Tx, id string, msgs []kompact.Message, bodyIDs []int64) error {
+	if len(msgs) == 0 {
+		return nil
+	}
+	refs, err := tx.PrepareContext(ctx, `INSERT INTO messages (session_id, pos, id, body_id) VALUES (?, ?, ?, ?)`)
+	if err != nil {
+		return err
+	}
+	defer refs.Close()
+	for i := range msgs {
+		if _, err := refs.ExecContext(ctx, id, i, msgs[i].ID, bodyIDs[i]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// canonical validates msgs and returns copies in the form the store keeps:
+// one whose JSON form decodes back to the same bytes. It compacts data
+// parts and tool-call extras (as decoding would) and rejects what would not
+// decode. The copies share their parts with msgs unless those change.
+func canonical(msgs []kompact.Message, field string) ([]kompact.Message, error) {
+	out := make([]kompact.Message, len(msgs))
+	var scratch bytes.Buffer
+	compact := func(raw []byte) ([]byte, bool, error) {
+		scratch.Reset()
+		if err := json.Compact(&scratch, raw); err != nil {
+			return nil, false, err
+		}
+		if bytes.Equal(scratch.Bytes(), raw) {
+			return raw, false, nil
+		}
+		return bytes.Clone(scratch.Bytes()), true, nil
+	}
+	for i := range msgs {
+		m := msgs[i]
+		if !m.Role.Valid() {
+			return nil, kompact.Errorf(kompact.EInvalid, "%s[%d].role: unknown role %q; use one of system, user, assistant, tool", field, i, m.Role)
+		}
+		partsCopied := false
+		for j := range m.Content {
+			p := &m.Content[j]
+			if !p.Type.Valid() {
+				return nil, kompact.Errorf(kompact.EInvalid, "%s[%d].content[%d].type: unknown part type %q; use one of text, think, image_url, audio_url, video_url, data", field, i, j, p.Type)
+			}
+			if p.Type != kompact.PartData || len(p.Data) == 0 {
+				continue
+			}
+			data, changed, err := compact(p.Data)
+			if err != nil {
+				return nil, kompact.Errorf(kompact.EInvalid, "%s[%d].content[%d].data: not valid JSON: %v", field, i, j, err)
+			}
+			if changed {
+				if !partsCopied {
+					m.Content = append([]kompact.Part(nil), m.Content...)
+					partsCopied = true
+				}
+				m.Content[j].Data = data
+			}
+		}
+		callsCopied := false
+		for j := range m.ToolCalls {
+			extras := m.ToolCalls[j].Extras
+			if len(extras) == 0 {
+				continue
+			}
+			c, changed, err := compact(extras)
+			if err != nil || (string(c) != "null" && c[0] != '{') {
+				return nil, kompact.Errorf(kompact.EInvalid, "%s[%d].tool_calls[%d].extras: must be a JSON object", field, i, j)
+			}
+			if string(c) == "null" { // decodes as no extras
+				c, changed = nil, true
+			}
+			if changed {
+				if !callsCopied {
+					m.ToolCalls = append([]kompact.ToolCall{}, m.ToolCalls...)
+					callsCopied = true
+				}
+				m.ToolCalls[j].Extras = c
+			}
+		}
+		out[i] = m
+	}
+	return out, nil
+}
+
+// claimIDs adds the ids msgs carry to taken. An id given twice in msgs is
+// EInvalid; one already in taken is EConflict.
+func claimIDs(msgs []kompact.Message, taken map[string]bool, field string) error {
+	seen := make(map[string]int, len(msgs))
+	for i := range msgs {
+		id := msgs[i].ID
+		if id == "" {
+			continue
+		}
+		if j, dup := seen[id]; dup {
+			return kompact.Errorf(kompact.EInvalid, "%s[%d].id: %q is already the id of %s[%d]", field, i, id, field, j).
+				WithFixes("Give every message a unique id, or none to have one assigned.")
+		}
+		seen[id] = i
+		if taken[id] {
+			return kompact.Errorf(kompact.EConflict, "%s[%d].id: the session already has a message with the id %q", field, i, id).
+				WithFixes("Use another id, or none to have one assigned.")
+		}
+	}
+	for id := range seen {
+		taken[id] = true
+	}
+	return nil
+}
+
+// assignIDs gives the messages without an id the next free id m_N, counting
+// from *next. A given id of that form moves *next past it, so the counter
+// never hands out an id a client chose, even one compacted away since.
+func assignIDs(msgs []kompact.Message, taken map[string]bool, next *int64) {
+	for i := range msgs {
+		if n, err := strconv.ParseInt(strings.TrimPrefix(msgs[i].ID, "m_"), 10, 64); err == nil &&
+			strings.HasPrefix(msgs[i].ID, "m_") && n >= *next {
+			*next = n + 1
+		}
+	}
+	for i := range msgs {
+		if msgs[i].ID != "" {
+			continue
+		}
+		for {
+			id := "m_" + strconv.FormatInt(*next, 10)
+			*next++
+			if !taken[id] {
+				msgs[i].ID = id
+				taken[id] = true
+				break
+			}
+		}
+	}
+}
+
+// checkFree fails with EConflict when the session already has, at a
+// position from minPos on, a message with the id of one of msgs. It looks
+// the ids up in the index on (session_id, id), a few at a time.
+func checkFree(ctx context.Context, tx *sql.Tx, id string, msgs []kompact.Message, minPos int64, field string) error {
+	const chunk = 400
+	index := make(map[string]int, len(msgs))
+	for i := range msgs {
+		index[msgs[i].ID] = i
+	}
+	for start := 0; start < len(msgs); start += chunk {
+		part := msgs[start:min(len(msgs), start+chunk)]
+		args := make([]any, 0, len(part)+2)
+		args = append(args, id, minPos)
+		for i := range part {
+			args = append(args, part[i].ID)
+		}
+		var taken string
+		err := tx.QueryRowContext(ctx, `SELECT id FROM messages WHERE session_id = ? AND pos >= ? AND id IN (?`+
+			strings.Repeat(", ?", len(part)-1)+`) LIMIT 1`, args...).Scan(&taken)
+		if errors.Is(err, sql.ErrNoRows) {
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		return kompact.Errorf(kompact.EConflict, "%s[%d].id: the session already has a message with the id %q", field, index[taken], taken).
+			WithFixes("Use another id, or none to have one assigned.")
+	}
+	return nil
+}
+
+// readBodies returns copies of the stored bodies of the session's messages
+// from position from on, in order.
+func readBodies(ctx context.Context, tx *sql.Tx, id string, from int64) ([][]byte, error) {
+	rows, err := tx.QueryContext(ctx, `SELECT b.body FROM messages m JOIN bodies b ON b.id = m.body_id
+		WHERE m.session_id = ? AND m.pos >= ? ORDER BY m.pos`, id, from)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out [][]byte
+	for rows.Next() {
+		var body []byte
+		if err := rows.Scan(&body); err != nil {
+			return nil, err
+		}
+		out = append(out, body)
+	}
+	return out, rows.Err()
+}
+
+func decodeBodies(bodies [][]byte, id string) ([]kompact.Message, error) {
+	out := make([]kompact.Message, len(bodies))
+	for i, b := range bodies {
+		m, err := kompact.DecodeStoredMessage(b, i)
+		if err != nil {
+			return nil, corrupt(fmt.Sprintf("a message of session %q", id), err)
+		}
+		out[i] = m
+	}
+	return out, nil
+}
