@@ -27,6 +27,11 @@ type StoredSession struct {
 	UpdatedAt time.Time
 }
 
+// DefaultKeepRevisions is how many revisions a store keeps per session
+// unless told otherwise: recording a new one prunes the oldest beyond it,
+// with the message bodies only they hold.
+const DefaultKeepRevisions = 50
+
 // The kinds of revision.
 const (
 	RevisionCompaction = "compaction"

@@ -66,7 +66,7 @@ func (s *Store) rewriteAll(ctx context.Context, id string, msgs []kompact.Messag
 		if _, err := tx.ExecContext(ctx, `DELETE FROM bodies WHERE session_id = ?`, id); err != nil {
 			return err
 		}
-		if err := insertMessages(ctx, tx, id, 0, msgs); err != nil {
+		if err := insertMessages(ctx, tx, id, 0, 0, msgs); err != nil {
 			return err
 		}
 		_, err = tx.ExecContext(ctx, `UPDATE sessions SET first_pos = 0, n_messages = ?, version = ?, updated_at = ? WHERE id = ?`,

@@ -18,7 +18,7 @@ import (
 // readMessages returns the session's messages in order.
 func readMessages(ctx context.Context, tx *sql.Tx, row *sessionRow) ([]kompact.Message, error) {
 	rows, err := tx.QueryContext(ctx, `SELECT b.body FROM messages m JOIN bodies b ON b.id = m.body_id
-		WHERE m.session_id = ? ORDER BY m.pos`, row.id)
+		WHERE m.session_id = ? AND m.dead IS NULL ORDER BY m.pos`, row.id)
 	if err != nil {
 		return nil, err
 	}
@@ -45,14 +45,15 @@ func readMessages(ctx context.Context, tx *sql.Tx, row *sessionRow) ([]kompact.M
 }
 
 // insertMessages stores the bodies of msgs and puts the messages in the
-// session at positions pos, pos+1, ...
-func insertMessages(ctx context.Context, tx *sql.Tx, id string, pos int64, msgs []kompact.Message) error {
-	return insertMessagesReusing(ctx, tx, id, pos, msgs, nil)
+// session at positions pos, pos+1, ..., as rows born at revision born (the
+// revisions the session has, or the one adding them).
+func insertMessages(ctx context.Context, tx *sql.Tx, id string, pos, born int64, msgs []kompact.Message) error {
+	return insertMessagesReusing(ctx, tx, id, pos, born, msgs, nil)
 }
 
 // insertMessagesReusing is insertMessages where reuse[i], when not 0, is
 // the id of a stored body to use for msgs[i] instead of a new one.
-func insertMessagesReusing(ctx context.Context, tx *sql.Tx, id string, pos int64, msgs []kompact.Message, reuse []int64) error {
+func insertMessagesReusing(ctx context.Context, tx *sql.Tx, id string, pos, born int64, msgs []kompact.Message, reuse []int64) error {
 	if len(msgs) == 0 {
 		return nil
 	}
@@ -61,7 +62,7 @@ func insertMessagesReusing(ctx context.Context, tx *sql.Tx, id string, pos int64
 		return err
 	}
 	defer bodies.Close()
-	refs, err := tx.PrepareContext(ctx, `INSERT INTO messages (session_id, pos, id, body_id) VALUES (?, ?, ?, ?)`)
+	refs, err := tx.PrepareContext(ctx, `INSERT INTO messages (session_id, pos, born, id, body_id) VALUES (?, ?, ?, ?, ?)`)
 	if err != nil {
 		return err
 	}
@@ -69,7 +70,7 @@ func insertMessagesReusing(ctx context.Context, tx *sql.Tx, id string, pos int64
 	var buf []byte
 	for i := range msgs {
 		if reuse != nil && reuse[i] != 0 {
-			if _, err := refs.ExecContext(ctx, id, pos+int64(i), msgs[i].ID, reuse[i]); err != nil {
+			if _, err := refs.ExecContext(ctx, id, pos+int64(i), born, msgs[i].ID, reuse[i]); err != nil {
 				return err
 			}
 			continue
@@ -83,7 +84,7 @@ func insertMessagesReusing(ctx context.Context, tx *sql.Tx, id string, pos int64
 		if err != nil {
 			return err
 		}
-		if _, err := refs.ExecContext(ctx, id, pos+int64(i), msgs[i].ID, bodyID); err != nil {
+		if _, err := refs.ExecContext(ctx, id, pos+int64(i), born, msgs[i].ID, bodyID); err != nil {
 			return err
 		}
 	}
@@ -91,18 +92,18 @@ func insertMessagesReusing(ctx context.Context, tx *sql.Tx, id string, pos int64
 }
 
 // insertRefs puts messages whose bodies are stored already in the session
-// at positions 0, 1, ...
-func insertRefs(ctx context.Context, tx *sql.Tx, id string, msgs []kompact.Message, bodyIDs []int64) error {
+// at positions 0, 1, ..., as rows born at revision born.
+func insertRefs(ctx context.Context, tx *sql.Tx, id string, born int64, msgs []kompact.Message, bodyIDs []int64) error {
 	if len(msgs) == 0 {
 		return nil
 	}
-	refs, err := tx.PrepareContext(ctx, `INSERT INTO messages (session_id, pos, id, body_id) VALUES (?, ?, ?, ?)`)
+	refs, err := tx.PrepareContext(ctx, `INSERT INTO messages (session_id, pos, born, id, body_id) VALUES (?, ?, ?, ?, ?)`)
 	if err != nil {
 		return err
 	}
 	defer refs.Close()
 	for i := range msgs {
-		if _, err := refs.ExecContext(ctx, id, i, msgs[i].ID, bodyIDs[i]); err != nil {
+		if _, err := refs.ExecContext(ctx, id, i, born, msgs[i].ID, bodyIDs[i]); err != nil {
 			return err
 		}
 	}
@@ -246,7 +247,7 @@ func checkFree(ctx context.Context, tx *sql.Tx, id string, msgs []kompact.Messag
 			args = append(args, part[i].ID)
 		}
 		var taken string
-		err := tx.QueryRowContext(ctx, `SELECT id FROM messages WHERE session_id = ? AND pos >= ? AND id IN (?`+
+		err := tx.QueryRowContext(ctx, `SELECT id FROM messages WHERE session_id = ? AND dead IS NULL AND pos >= ? AND id IN (?`+
 			strings.Repeat(", ?", len(part)-1)+`) LIMIT 1`, args...).Scan(&taken)
 		if errors.Is(err, sql.ErrNoRows) {
 			continue
@@ -264,7 +265,7 @@ func checkFree(ctx context.Context, tx *sql.Tx, id string, msgs []kompact.Messag
 // from position from on, in order.
 func readBodies(ctx context.Context, tx *sql.Tx, id string, from int64) ([][]byte, error) {
 	rows, err := tx.QueryContext(ctx, `SELECT b.body FROM messages m JOIN bodies b ON b.id = m.body_id
-		WHERE m.session_id = ? AND m.pos >= ? ORDER BY m.pos`, id, from)
+		WHERE m.session_id = ? AND m.dead IS NULL AND m.pos >= ? ORDER BY m.pos`, id, from)
 	if err != nil {
 		return nil, err
 	}

@@ -14,18 +14,20 @@ import (
 	"kompact"
 )
 
-// recordRevision inserts revision row.nextRev holding the session's current
-// messages (references to their bodies) and returns its description.
-// version is the session's version after the change.
-func recordRevision(ctx context.Context, tx *sql.Tx, row *sessionRow, kind, note string, now time.Time, version int64) (*kompact.RevisionInfo, error) {
-	if _, err := tx.ExecContext(ctx, `INSERT INTO revisions (session_id, rev, kind, note, created_at, version, n_messages) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+// recordRevision inserts revision row.nextRev, whose message list is the
+// session's current one: the rows the change is about to remove get dead =
+// row.nextRev, so the list stays readable (see migrations/0002). It then
+// prunes the revisions beyond the newest keep (0 keeps them all). version
+// is the session's version after the change.
+func recordRevision(ctx context.Context, tx *sql.Tx, row *sessionRow, kind, note string, now time.Time, version int64, keep int) (*kompact.RevisionInfo, error) {
+	if _, err := tx.ExecContext(ctx, `INSERT INTO revisions (session_id, rev, kind, note, created_at, version, n_messages, full) VALUES (?, ?, ?, ?, ?, ?, ?, 0)`,
 		row.id, row.nextRev, kind, note, formatTime(now), version, row.n); err != nil {
 		return nil, err
 	}
-	if _, err := tx.ExecContext(ctx, `INSERT INTO revision_messages (session_id, rev, pos, body_id)
-		SELECT session_id, ?, pos - ?, body_id FROM messages WHERE session_id = ?`,
-		row.nextRev, row.firstPos, row.id); err != nil {
-		return nil, err
+	if keep > 0 && row.nextRev > int64(keep) {
+		if err := pruneRevisions(ctx, tx, row.id, row.nextRev-int64(keep)); err != nil {
+			return nil, err
+		}
 	}
 	return &kompact.RevisionInfo{
 		Rev:       row.nextRev,
@@ -35,6 +37,56 @@ func recordRevision(ctx context.Context, tx *sql.Tx, row *sessionRow, kind, note
 		Version:   version,
 		Messages:  int(row.n),
 	}, nil
+}
+
+// pruneRevisions deletes the session's revisions up to and including
+// upTo, the message rows only they hold (removed by revision upTo or
+// earlier), and the bodies nothing else refers to. The work follows what
+// those revisions replaced, not the session's length.
+func pruneRevisions(ctx context.Context, tx *sql.Tx, id string, upTo int64) error {
+	var candidates []int64
+	collect := func(q string) error {
+		rows, err := tx.QueryContext(ctx, q, id, upTo)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var b int64
+			if err := rows.Scan(&b); err != nil {
+				return err
+			}
+			candidates = append(candidates, b)
+		}
+		return rows.Err()
+	}
+	if err := collect(`SELECT DISTINCT body_id FROM messages WHERE session_id = ? AND dead IS NOT NULL AND dead <= ?`); err != nil {
+		return err
+	}
+	if err := collect(`SELECT DISTINCT body_id FROM revision_messages WHERE session_id = ? AND rev <= ?`); err != nil {
+		return err
+	}
+	for _, q := range []string{
+		`DELETE FROM messages WHERE session_id = ? AND dead IS NOT NULL AND dead <= ?`,
+		`DELETE FROM revisions WHERE session_id = ? AND rev <= ?`, // and their revision_messages
+	} {
+		if _, err := tx.ExecContext(ctx, q, id, upTo); err != nil {
+			return err
+		}
+	}
+	del, err := tx.PrepareContext(ctx, `DELETE FROM bodies WHERE id = ?1
+		AND NOT EXISTS (SELECT 1 FROM messages WHERE body_id = ?1)
+		AND NOT EXISTS (SELECT 1 FROM revision_messages WHERE body_id = ?1)`)
+	if err != nil {
+		return err
+	}
+	defer del.Close()
+	for _, b := range candidates {
+		if _, err := del.ExecContext(ctx, b); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // CommitCompaction applies c to the session's current messages (see
@@ -105,17 +157,18 @@ func (s *Store) CommitCompaction(ctx context.Context, id string, c kompact.Commi
 		}
 		now := s.now(row.updated)
 		version := row.version + 1
-		info, err = recordRevision(ctx, tx, row, kind, c.Note, now, version)
-		if err != nil {
-			return err
-		}
+		rev := row.nextRev
 		// The kept tail stays where it is: the replacement goes just
 		// before it, in the positions the compacted messages leave.
-		if _, err := tx.ExecContext(ctx, `DELETE FROM messages WHERE session_id = ? AND pos < ?`, id, end); err != nil {
+		if _, err := tx.ExecContext(ctx, `UPDATE messages SET dead = ? WHERE session_id = ? AND dead IS NULL AND pos < ?`, rev, id, end); err != nil {
 			return err
 		}
 		first := end - int64(len(repl))
-		if err := insertMessagesReusing(ctx, tx, id, first, repl, keptBodies(repl, base, refs)); err != nil {
+		if err := insertMessagesReusing(ctx, tx, id, first, rev, repl, keptBodies(repl, base, refs)); err != nil {
+			return err
+		}
+		info, err = recordRevision(ctx, tx, row, kind, c.Note, now, version, s.keep)
+		if err != nil {
 			return err
 		}
 		row.n = row.n - int64(c.End) + int64(len(repl))
@@ -152,7 +205,7 @@ type ref struct {
 // readRefs returns the ids and body ids of the session's messages at
 // positions [from, to), in order.
 func readRefs(ctx context.Context, tx *sql.Tx, id string, from, to int64) ([]ref, error) {
-	rows, err := tx.QueryContext(ctx, `SELECT id, body_id FROM messages WHERE session_id = ? AND pos >= ? AND pos < ? ORDER BY pos`, id, from, to)
+	rows, err := tx.QueryContext(ctx, `SELECT id, body_id FROM messages WHERE session_id = ? AND dead IS NULL AND pos >= ? AND pos < ? ORDER BY pos`, id, from, to)
 	if err != nil {
 		return nil, err
 	}
@@ -263,10 +316,10 @@ func (s *Store) ListRevisions(ctx context.Context, id string) ([]kompact.Revisio
 	return out, nil
 }
 
-func scanRevisionInfo(sc scanner) (*kompact.RevisionInfo, error) {
+func scanRevisionInfo(sc scanner, more ...any) (*kompact.RevisionInfo, error) {
 	var info kompact.RevisionInfo
 	var created string
-	if err := sc.Scan(&info.Rev, &info.Kind, &info.Note, &created, &info.Version, &info.Messages); err != nil {
+	if err := sc.Scan(append([]any{&info.Rev, &info.Kind, &info.Note, &created, &info.Version, &info.Messages}, more...)...); err != nil {
 		return nil, err
 	}
 	t, err := parseTime(created)
@@ -280,8 +333,9 @@ func scanRevisionInfo(sc scanner) (*kompact.RevisionInfo, error) {
 // loadRevision reads revision rev of the session and decodes its messages.
 // It also returns the ids of their stored bodies.
 func loadRevision(ctx context.Context, tx *sql.Tx, id string, rev int64) (*kompact.Revision, []int64, error) {
+	var full bool
 	info, err := scanRevisionInfo(tx.QueryRowContext(ctx,
-		`SELECT rev, kind, note, created_at, version, n_messages FROM revisions WHERE session_id = ? AND rev = ?`, id, rev))
+		`SELECT rev, kind, note, created_at, version, n_messages, full FROM revisions WHERE session_id = ? AND rev = ?`, id, rev), &full)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, nil, kompact.Errorf(kompact.ENotFound, "session %q has no revision %d", id, rev).
 			WithFixes("List the session's revisions to see which exist.")
@@ -289,8 +343,15 @@ func loadRevision(ctx context.Context, tx *sql.Tx, id string, rev int64) (*kompa
 	if err != nil {
 		return nil, nil, err
 	}
-	rows, err := tx.QueryContext(ctx, `SELECT r.body_id, b.body FROM revision_messages r JOIN bodies b ON b.id = r.body_id
-		WHERE r.session_id = ? AND r.rev = ? ORDER BY r.pos`, id, rev)
+	// A revision's list is the rows alive just before it (see
+	// migrations/0002), or, for one recorded before that, its own copy.
+	q := `SELECT m.body_id, b.body FROM messages m JOIN bodies b ON b.id = m.body_id
+		WHERE m.session_id = ?1 AND m.born < ?2 AND (m.dead IS NULL OR m.dead >= ?2) ORDER BY m.pos`
+	if full {
+		q = `SELECT r.body_id, b.body FROM revision_messages r JOIN bodies b ON b.id = r.body_id
+		WHERE r.session_id = ?1 AND r.rev = ?2 ORDER BY r.pos`
+	}
+	rows, err := tx.QueryContext(ctx, q, id, rev)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -354,14 +415,16 @@ func (s *Store) RestoreRevision(ctx context.Context, id string, rev int64) (*kom
 		}
 		now := s.now(row.updated)
 		version := row.version + 1
-		info, err = recordRevision(ctx, tx, row, kompact.RevisionRestore, fmt.Sprintf("restored revision %d (%s)", rev, r.Kind), now, version)
+		if _, err := tx.ExecContext(ctx, `UPDATE messages SET dead = ? WHERE session_id = ? AND dead IS NULL`, row.nextRev, id); err != nil {
+			return err
+		}
+		if err := insertRefs(ctx, tx, id, row.nextRev, r.Before, bodyIDs); err != nil {
+			return err
+		}
+		// Recorded (and old revisions pruned) once the restored messages
+		// refer to their bodies again.
+		info, err = recordRevision(ctx, tx, row, kompact.RevisionRestore, fmt.Sprintf("restored revision %d (%s)", rev, r.Kind), now, version, s.keep)
 		if err != nil {
-			return err
-		}
-		if _, err := tx.ExecContext(ctx, `DELETE FROM messages WHERE session_id = ?`, id); err != nil {
-			return err
-		}
-		if err := insertRefs(ctx, tx, id, r.Before, bodyIDs); err != nil {
 			return err
 		}
 		if _, err := tx.ExecContext(ctx, `UPDATE sessions SET first_pos = 0, n_messages = ?, next_rev = ?, version = ?, updated_at = ?, rewritten_version = ? WHERE id = ?`,

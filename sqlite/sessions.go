@@ -144,7 +144,7 @@ func (s *Store) CreateSession(ctx context.Context, in *kompact.Session) (*kompac
 			id, in.Agent, in.CompactionModel, ts, ts, len(msgs), next); err != nil {
 			return err
 		}
-		if err := insertMessages(ctx, tx, id, 0, msgs); err != nil {
+		if err := insertMessages(ctx, tx, id, 0, 0, msgs); err != nil {
 			return err
 		}
 		row := &sessionRow{id: id, agent: in.Agent, model: in.CompactionModel, version: 1, created: now, updated: now}
@@ -244,7 +244,7 @@ func (s *Store) AppendMessages(ctx context.Context, id string, in []kompact.Mess
 		if err := checkFree(ctx, tx, id, msgs, row.firstPos, "messages"); err != nil {
 			return err
 		}
-		if err := insertMessages(ctx, tx, id, row.firstPos+row.n, msgs); err != nil {
+		if err := insertMessages(ctx, tx, id, row.firstPos+row.n, row.nextRev-1, msgs); err != nil {
 			return err
 		}
 		row.n += int64(len(msgs))

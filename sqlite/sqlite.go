@@ -63,6 +63,7 @@ type Store struct {
 	w    *sql.DB // one connection; every transaction is BEGIN IMMEDIATE
 	r    *sql.DB // read-only connections
 	path string
+	keep int // revisions kept per session; 0 keeps them all
 
 	mu   sync.Mutex
 	last time.Time // the latest time handed out: times only grow
@@ -102,9 +103,18 @@ func defaultPath(goos string, getenv func(string) string) string {
 	return filepath.Join(home, ".local", "share", "kompact", "kompact.db")
 }
 
+// Option configures a Store.
+type Option func(*Store)
+
+// KeepRevisions makes a store keep the newest n revisions of a session:
+// the commit that records a new revision prunes older ones, with the
+// message bodies nothing else refers to. 0 keeps every revision. The
+// default is kompact.DefaultKeepRevisions.
+func KeepRevisions(n int) Option { return func(s *Store) { s.keep = max(n, 0) } }
+
 // Open opens the database at path, creating it and its folder when needed,
 // and brings its schema up to date.
-func Open(path string) (*Store, error) {
+func Open(path string, opts ...Option) (*Store, error) {
 	if path == "" {
 		return nil, kompact.Errorf(kompact.EInvalid, "no database path given").
 			WithFixes("Pass the path of the database file, for example sqlite.DefaultPath(os.Getenv).")
@@ -171,7 +181,11 @@ func Open(path string) (*Store, error) {
 		w.Close()
 		return nil, kompact.Errorf(kompact.EInternal, "open the database %s: %w", abs, err)
 	}
-	return &Store{w: w, r: r, path: abs}, nil
+	st := &Store{w: w, r: r, path: abs, keep: kompact.DefaultKeepRevisions}
+	for _, o := range opts {
+		o(st)
+	}
+	return st, nil
 }
 
 // dsn returns the driver's URI for the file at path with params.

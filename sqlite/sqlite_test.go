@@ -536,3 +536,22 @@ func TestKeptBodyIsReused(t *testing.T) {
 		t.Fatalf("revision 1 lost the system message: %v", err)
 	}
 }
+
+func TestRetention(t *testing.T) {
+	storetest.RunRetention(t, storetest.Retention{
+		Open: func(t *testing.T, keep int) kompact.Store {
+			st, err := Open(filepath.Join(t.TempDir(), "kompact.db"), KeepRevisions(keep))
+			if err != nil {
+				t.Fatal(err)
+			}
+			return st
+		},
+		Bodies: func(t *testing.T, st kompact.Store, session string) int {
+			var n int
+			if err := st.(*Store).r.QueryRowContext(t.Context(), `SELECT count(*) FROM bodies WHERE session_id = ?`, session).Scan(&n); err != nil {
+				t.Fatal(err)
+			}
+			return n
+		},
+	})
+}

@@ -31,7 +31,7 @@ type serveCommand struct {
 	onListen func(net.Addr)
 }
 
-const serveSynopsis = "serve [--addr 127.0.0.1:8484] [--db PATH] [--config FILE] [--token T] [--max-body BYTES]"
+const serveSynopsis = "serve [--addr 127.0.0.1:8484] [--db PATH] [--config FILE] [--token T] [--max-body BYTES] [--keep-revisions N]"
 
 // Run serves until ctx is done, then shuts down gracefully.
 func (c *serveCommand) Run(ctx context.Context, args []string) (int, error) {
@@ -39,12 +39,14 @@ func (c *serveCommand) Run(ctx context.Context, args []string) (int, error) {
 	var (
 		addr, dbPath, configPath, token string
 		maxBody                         int64
+		keepRevisions                   int
 	)
 	fs.StringVar(&addr, "addr", "127.0.0.1:8484", "address to listen on; any address other than a loopback one needs a token")
 	fs.StringVar(&dbPath, "db", "", "the SQLite database that keeps the sessions (default: "+sqlite.DefaultPath(c.getenv)+")")
 	fs.StringVar(&configPath, "config", "", "agent configuration file (default: $"+configEnv+", else the built-in configuration)")
 	fs.StringVar(&token, "token", "", "bearer token every API request must carry (default: $"+tokenEnv+")")
 	fs.Int64Var(&maxBody, "max-body", httpapi.DefaultMaxBody, "request body limit in bytes")
+	fs.IntVar(&keepRevisions, "keep-revisions", kompact.DefaultKeepRevisions, "revisions kept per session; a new one prunes the oldest and the message bodies only they hold (0 keeps all)")
 	pos, err := parseFlags(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
 		return exitOK, nil
@@ -57,6 +59,9 @@ func (c *serveCommand) Run(ctx context.Context, args []string) (int, error) {
 	}
 	if maxBody <= 0 {
 		return exitUsage, usagef("--max-body must be greater than 0")
+	}
+	if keepRevisions < 0 {
+		return exitUsage, usagef("--keep-revisions must be 0 (keep all) or more")
 	}
 	if token == "" {
 		token = c.getenv(tokenEnv)
@@ -78,7 +83,7 @@ func (c *serveCommand) Run(ctx context.Context, args []string) (int, error) {
 	if dbPath == "" {
 		dbPath = sqlite.DefaultPath(c.getenv)
 	}
-	store, err := sqlite.Open(dbPath)
+	store, err := sqlite.Open(dbPath, sqlite.KeepRevisions(keepRevisions))
 	if err != nil {
 		return exitError, err
 	}
