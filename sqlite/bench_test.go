@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"kompact"
+	"kompact/internal/storeutil"
 )
 
 // benchMessages and benchText size the benchmark session: 10,000 messages
@@ -49,7 +50,7 @@ func benchSession(n int) []kompact.Message {
 // simply replace every message of the session in one transaction, as a
 // store that keeps no revisions and no stable positions would.
 func (s *Store) rewriteAll(ctx context.Context, id string, msgs []kompact.Message) error {
-	msgs, err := canonical(msgs, "messages")
+	msgs, err := storeutil.Canonical(msgs, "messages")
 	if err != nil {
 		return err
 	}

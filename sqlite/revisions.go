@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"kompact"
+	"kompact/internal/storeutil"
 )
 
 // recordRevision inserts revision row.nextRev, whose message list is the
@@ -104,18 +105,18 @@ func (s *Store) CommitCompaction(ctx context.Context, id string, c kompact.Commi
 		_, err := kompact.Rebase(nil, c) // reports the bad end
 		return nil, nil, err
 	}
-	repl, err := canonical(c.Replacement, "replacement")
+	repl, err := storeutil.Canonical(c.Replacement, "replacement")
 	if err != nil {
 		return nil, nil, err
 	}
 	// The base in stored form, so that a base equal in JSON value but
 	// written differently (say, data with spaces) still matches.
-	base, err := canonical(c.Base[:c.End], "base")
+	base, err := storeutil.Canonical(c.Base[:c.End], "base")
 	if err != nil {
 		return nil, nil, err
 	}
 	given := map[string]bool{}
-	if err := claimIDs(repl, given, "replacement"); err != nil {
+	if err := storeutil.ClaimIDs(repl, given, "replacement"); err != nil {
 		return nil, nil, err
 	}
 	kind := c.Kind
@@ -151,7 +152,7 @@ func (s *Store) CommitCompaction(ctx context.Context, id string, c kompact.Commi
 		if later, err = readBodies(ctx, tx, id, from); err != nil {
 			return err
 		}
-		assignIDs(repl, given, &row.nextMsg)
+		storeutil.AssignIDs(repl, given, &row.nextMsg)
 		if err := checkFree(ctx, tx, id, repl, end, "replacement"); err != nil {
 			return err
 		}

@@ -4,13 +4,13 @@ package sqlite
 
 import (
 	"context"
-	"crypto/rand"
 	"database/sql"
 	"errors"
 	"fmt"
 	"time"
 
 	"kompact"
+	"kompact/internal/storeutil"
 )
 
 // sessionRow is a row of the sessions table.
@@ -76,18 +76,6 @@ func (r *sessionRow) stored(msgs []kompact.Message) *kompact.StoredSession {
 	}
 }
 
-const idAlphabet = "abcdefghijklmnopqrstuvwxyz234567" // base32, lower case
-
-// newSessionID returns "s_" and 12 random base32 characters (60 bits).
-func newSessionID() string {
-	var b [12]byte
-	_, _ = rand.Read(b[:]) // never fails (see crypto/rand.Read)
-	for i := range b {
-		b[i] = idAlphabet[b[i]&31]
-	}
-	return "s_" + string(b[:])
-}
-
 func sessionExists(ctx context.Context, tx *sql.Tx, id string) (bool, error) {
 	var one int
 	err := tx.QueryRowContext(ctx, `SELECT 1 FROM sessions WHERE id = ?`, id).Scan(&one)
@@ -105,22 +93,22 @@ func (s *Store) CreateSession(ctx context.Context, in *kompact.Session) (*kompac
 	if in == nil {
 		return nil, kompact.Errorf(kompact.EInvalid, "no session given")
 	}
-	msgs, err := canonical(in.Messages, "messages")
+	msgs, err := storeutil.Canonical(in.Messages, "messages")
 	if err != nil {
 		return nil, err
 	}
 	taken := make(map[string]bool, len(msgs))
-	if err := claimIDs(msgs, taken, "messages"); err != nil {
+	if err := storeutil.ClaimIDs(msgs, taken, "messages"); err != nil {
 		return nil, err
 	}
 	next := int64(1)
-	assignIDs(msgs, taken, &next)
+	storeutil.AssignIDs(msgs, taken, &next)
 	var out *kompact.StoredSession
 	err = s.write(ctx, "create session", func(tx *sql.Tx) error {
 		id := in.ID
 		if id == "" {
 			for tries := 0; ; tries++ {
-				id = newSessionID()
+				id = storeutil.NewSessionID()
 				exists, err := sessionExists(ctx, tx, id)
 				if err != nil {
 					return err
@@ -226,12 +214,12 @@ func (s *Store) AppendMessages(ctx context.Context, id string, in []kompact.Mess
 		return nil, kompact.Errorf(kompact.EInvalid, "no messages to append").
 			WithFixes("Send at least one message.")
 	}
-	msgs, err := canonical(in, "messages")
+	msgs, err := storeutil.Canonical(in, "messages")
 	if err != nil {
 		return nil, err
 	}
 	given := map[string]bool{}
-	if err := claimIDs(msgs, given, "messages"); err != nil {
+	if err := storeutil.ClaimIDs(msgs, given, "messages"); err != nil {
 		return nil, err
 	}
 	var out *kompact.Appended
@@ -240,7 +228,7 @@ func (s *Store) AppendMessages(ctx context.Context, id string, in []kompact.Mess
 		if err != nil {
 			return err
 		}
-		assignIDs(msgs, given, &row.nextMsg)
+		storeutil.AssignIDs(msgs, given, &row.nextMsg)
 		if err := checkFree(ctx, tx, id, msgs, row.firstPos, "messages"); err != nil {
 			return err
 		}
