@@ -27,6 +27,11 @@ type StoredSession struct {
 	UpdatedAt time.Time
 }
 
+// DefaultKeepRevisions is how many revisions a store keeps per session
+// unless told otherwise: recording a new one prunes the oldest beyond it,
+// with the message bodies only they hold.
+const DefaultKeepRevisions = 50
+
 // The kinds of revision.
 const (
 	RevisionCompaction = "compaction"
@@ -60,12 +65,28 @@ type Revision struct {
 // started) and replaces Base[:End] with Replacement (the kept messages and
 // the summary). Messages appended since then follow the replacement; if
 // Base[:End] itself changed meanwhile, the commit fails with EConflict.
+//
+// Version, when not 0, is the session's version that Base was read at
+// (StoredSession.Version): a promise that Base is exactly the session's
+// messages at that version. It lets a store skip comparing messages: when
+// the session has not been rewritten (compacted or restored) since, only
+// appends can have happened, and Base[:End] is unchanged by construction.
+// Without it, a store compares Base[:End] with what it holds.
 type Commit struct {
 	Base        []Message
 	End         int
 	Replacement []Message
 	Kind        string
 	Note        string
+	Version     int64
+}
+
+// Appended is what an append changed: the session's new version and update
+// time, and the appended messages as stored (every one with its id).
+type Appended struct {
+	Version   int64
+	UpdatedAt time.Time
+	Messages  []Message
 }
 
 // Store keeps sessions and their revisions. Implementations must make every
@@ -78,12 +99,17 @@ type Store interface {
 	GetSession(ctx context.Context, id string) (*StoredSession, error)
 	ListSessions(ctx context.Context) ([]SessionInfo, error)
 	DeleteSession(ctx context.Context, id string) error
-	// AppendMessages adds messages at the end, giving ids to those without.
-	AppendMessages(ctx context.Context, id string, msgs []Message) (*StoredSession, error)
-	// SetCompactionModel sets (or, with "", clears) the per-session model.
-	SetCompactionModel(ctx context.Context, id string, model string) (*StoredSession, error)
+	// AppendMessages adds messages at the end, giving ids to those without,
+	// and returns the new version and the appended messages. Its cost
+	// follows the appended messages, not the session's length.
+	AppendMessages(ctx context.Context, id string, msgs []Message) (*Appended, error)
+	// SetCompactionModel sets (or, with "", clears) the per-session model
+	// and returns the session's description after the change.
+	SetCompactionModel(ctx context.Context, id string, model string) (*SessionInfo, error)
 	// CommitCompaction applies c (see Rebase) and records a revision holding
-	// the message list as it was just before.
+	// the message list as it was just before. Its cost follows the replaced
+	// range and the messages appended since c.Version, not the session's
+	// length, when c.Version is set.
 	CommitCompaction(ctx context.Context, id string, c Commit) (*StoredSession, *RevisionInfo, error)
 	ListRevisions(ctx context.Context, id string) ([]RevisionInfo, error)
 	GetRevision(ctx context.Context, id string, rev int64) (*Revision, error)

@@ -53,9 +53,9 @@ func (s *Server) runAction(w http.ResponseWriter, r *http.Request) error {
 		case out.Status != kompact.OutcomeCompacted:
 			return out
 		case req.Preview:
-			return s.keepPreview(id, out)
+			return s.keepPreview(id, stored.Version, out)
 		}
-		return s.commit(ctx, id, out)
+		return s.commit(ctx, id, stored.Version, out)
 	}
 	if !wantsEvents(r) {
 		s.writeOutcome(w, r, run(nil))
@@ -67,8 +67,8 @@ func (s *Server) runAction(w http.ResponseWriter, r *http.Request) error {
 
 // keepPreview keeps a compacted outcome of session id as a preview and
 // returns it as one, with its preview id.
-func (s *Server) keepPreview(id string, out kompact.Outcome) kompact.Outcome {
-	out.PreviewID = s.previews.put(&preview{sessionID: id, outcome: out, size: previewSize(out.Result)})
+func (s *Server) keepPreview(id string, version int64, out kompact.Outcome) kompact.Outcome {
+	out.PreviewID = s.previews.put(&preview{sessionID: id, version: version, outcome: out, size: previewSize(out.Result)})
 	out.Status = kompact.OutcomePreview
 	return out
 }
@@ -77,8 +77,10 @@ func (s *Server) keepPreview(id string, out kompact.Outcome) kompact.Outcome {
 // session; a commit that fails turns it into an error outcome. The commit
 // runs even when the client has gone away meanwhile: the summary is paid
 // for, and the result is visible in the session and its revisions.
-func (s *Server) commit(ctx context.Context, id string, out kompact.Outcome) kompact.Outcome {
-	stored, _, err := s.cfg.Store.CommitCompaction(context.WithoutCancel(ctx), id, out.Result.Commit())
+func (s *Server) commit(ctx context.Context, id string, version int64, out kompact.Outcome) kompact.Outcome {
+	c := out.Result.Commit()
+	c.Version = version // the version the result's session was read at
+	stored, _, err := s.cfg.Store.CommitCompaction(context.WithoutCancel(ctx), id, c)
 	if err != nil {
 		failed := kompact.ErrorOutcome(err)
 		failed.Model = out.Model
@@ -236,7 +238,7 @@ func (s *Server) applyPreview(w http.ResponseWriter, r *http.Request) error {
 	if req.Summary != nil {
 		res = res.WithSummary(*req.Summary)
 	}
-	out := s.commit(r.Context(), id, kompact.Outcome{Status: kompact.OutcomeCompacted, Result: res, Model: pv.outcome.Model})
+	out := s.commit(r.Context(), id, pv.version, kompact.Outcome{Status: kompact.OutcomeCompacted, Result: res, Model: pv.outcome.Model})
 	if out.Status == kompact.OutcomeError && out.Err.Code != kompact.EConflict && out.Err.Code != kompact.ENotFound {
 		// Not applied: it may be tried again.
 		s.previews.putBack(pv)

@@ -23,8 +23,10 @@ const (
 type preview struct {
 	id        string
 	sessionID string
-	outcome   kompact.Outcome
-	expires   time.Time
+	// version is the session's version when the compaction read it.
+	version int64
+	outcome kompact.Outcome
+	expires time.Time
 	// size estimates the memory the preview holds: the text of the session
 	// it read (the result shares its messages).
 	size int64

@@ -159,12 +159,11 @@ func (s *Server) appendMessages(w http.ResponseWriter, r *http.Request) error {
 	if err := kompact.ValidateMessages(msgs); err != nil {
 		return err
 	}
-	stored, err := s.cfg.Store.AppendMessages(r.Context(), r.PathValue("id"), msgs)
+	added, err := s.cfg.Store.AppendMessages(r.Context(), r.PathValue("id"), msgs)
 	if err != nil {
 		return err
 	}
-	all := stored.Messages
-	writeJSON(w, http.StatusCreated, appendResponse{Version: stored.Version, Messages: all[max(0, len(all)-len(msgs)):]})
+	writeJSON(w, http.StatusCreated, appendResponse{Version: added.Version, Messages: added.Messages})
 	return nil
 }
 
@@ -181,7 +180,12 @@ func (s *Server) updateSettings(w http.ResponseWriter, r *http.Request) error {
 		return kompact.Errorf(kompact.EInvalid, `the body has no "compaction_model"`).
 			WithFixes(`Send {"compaction_model": "model-name"}, or {"compaction_model": ""} to use the agent's model again.`)
 	}
-	stored, err := s.cfg.Store.SetCompactionModel(r.Context(), r.PathValue("id"), *req.CompactionModel)
+	if _, err := s.cfg.Store.SetCompactionModel(r.Context(), r.PathValue("id"), *req.CompactionModel); err != nil {
+		return err
+	}
+	// The response is the session, read after the write (a later write
+	// may show in it too).
+	stored, err := s.cfg.Store.GetSession(r.Context(), r.PathValue("id"))
 	if err != nil {
 		return err
 	}
@@ -219,11 +223,15 @@ func (s *Server) continueSession(w http.ResponseWriter, r *http.Request) error {
 		return kompact.Errorf(kompact.EInternal, "no LLM client configured")
 	}
 	user := kompact.Message{Role: kompact.RoleUser, Content: []kompact.Part{kompact.TextPart(*req.Content)}}
-	after, err := s.cfg.Store.AppendMessages(ctx, id, []kompact.Message{user})
+	added, err := s.cfg.Store.AppendMessages(ctx, id, []kompact.Message{user})
 	if err != nil {
 		return err
 	}
-	user = after.Messages[len(after.Messages)-1]
+	user = added.Messages[0]
+	after, err := s.cfg.Store.GetSession(ctx, id)
+	if err != nil {
+		return err
+	}
 
 	reply, err := kompact.Reply(ctx, s.cfg.LLM, a, after.Messages)
 	if err != nil {
@@ -233,7 +241,7 @@ func (s *Server) continueSession(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, appendResponse{Version: final.Version, Messages: []kompact.Message{user, final.Messages[len(final.Messages)-1]}})
+	writeJSON(w, http.StatusOK, appendResponse{Version: final.Version, Messages: []kompact.Message{user, final.Messages[0]}})
 	return nil
 }
 

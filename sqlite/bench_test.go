@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"kompact"
+	"kompact/internal/storeutil"
 )
 
 // benchMessages and benchText size the benchmark session: 10,000 messages
@@ -49,7 +50,7 @@ func benchSession(n int) []kompact.Message {
 // simply replace every message of the session in one transaction, as a
 // store that keeps no revisions and no stable positions would.
 func (s *Store) rewriteAll(ctx context.Context, id string, msgs []kompact.Message) error {
-	msgs, err := canonical(msgs, "messages")
+	msgs, err := storeutil.Canonical(msgs, "messages")
 	if err != nil {
 		return err
 	}
@@ -66,7 +67,7 @@ func (s *Store) rewriteAll(ctx context.Context, id string, msgs []kompact.Messag
 		if _, err := tx.ExecContext(ctx, `DELETE FROM bodies WHERE session_id = ?`, id); err != nil {
 			return err
 		}
-		if err := insertMessages(ctx, tx, id, 0, msgs); err != nil {
+		if err := insertMessages(ctx, tx, id, 0, 0, msgs); err != nil {
 			return err
 		}
 		_, err = tx.ExecContext(ctx, `UPDATE sessions SET first_pos = 0, n_messages = ?, version = ?, updated_at = ? WHERE id = ?`,
@@ -204,4 +205,77 @@ func BenchmarkParallelWrites(b *testing.B) {
 			}
 		}
 	})
+}
+
+// benchSizes are the session sizes the append and commit benchmarks run at.
+// The 100k case writes ~200 MB; run it with a small -benchtime=Nx.
+var benchSizes = []struct {
+	name string
+	n    int
+}{{"100", 100}, {"10k", 10_000}, {"100k", 100_000}}
+
+// BenchmarkAppend appends one ~2 KB message to a session of n messages.
+func BenchmarkAppend(b *testing.B) {
+	for _, size := range benchSizes {
+		b.Run(size.name, func(b *testing.B) {
+			st := benchStore(b)
+			ctx := context.Background()
+			if _, err := st.CreateSession(ctx, &kompact.Session{ID: "s", Messages: benchSession(size.n)}); err != nil {
+				b.Fatal(err)
+			}
+			msg := benchSession(2)[1]
+			b.ReportAllocs()
+			b.ResetTimer()
+			for range b.N {
+				if _, err := st.AppendMessages(ctx, "s", []kompact.Message{msg}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkCommit commits a compaction of a session of n messages that
+// keeps the system message and replaces the next 10 messages with a
+// summary, while one message was appended after the compaction read the
+// session. Only the commit is timed.
+func BenchmarkCommit(b *testing.B) {
+	summary := kompact.Message{Role: kompact.RoleUser, Content: []kompact.Part{
+		kompact.TextPart(kompact.SummaryPrefix + "\n" + strings.Repeat("summary text ", 300)),
+	}}
+	for _, size := range benchSizes {
+		b.Run(size.name, func(b *testing.B) {
+			st := benchStore(b)
+			ctx := context.Background()
+			if _, err := st.CreateSession(ctx, &kompact.Session{ID: "s", Messages: benchSession(size.n + 12*b.N)}); err != nil {
+				b.Fatal(err)
+			}
+			late := benchSession(2)[1]
+			b.ReportAllocs()
+			b.ResetTimer()
+			for range b.N {
+				b.StopTimer()
+				s, err := st.GetSession(ctx, "s")
+				if err != nil {
+					b.Fatal(err)
+				}
+				if _, err := st.AppendMessages(ctx, "s", []kompact.Message{late}); err != nil {
+					b.Fatal(err)
+				}
+				c := benchCommit(s, []kompact.Message{s.Messages[0], summary})
+				b.StartTimer()
+				out, _, err := st.CommitCompaction(ctx, "s", c)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if len(out.Messages) != len(s.Messages)-9+1 {
+					b.Fatalf("compacted to %d messages from %d", len(out.Messages), len(s.Messages))
+				}
+			}
+		})
+	}
+}
+
+func benchCommit(s *kompact.StoredSession, repl []kompact.Message) kompact.Commit {
+	return kompact.Commit{Base: s.Messages, End: 11, Replacement: repl, Kind: kompact.RevisionCompaction, Note: "benchmark", Version: s.Version}
 }

@@ -16,20 +16,14 @@
 package sqlite
 
 import (
-	"bytes"
 	"context"
-	"crypto/rand"
 	"database/sql"
 	"embed"
-	"encoding/json"
 	"errors"
-	"fmt"
-	"io/fs"
 	"net/url"
 	"os"
 	"path/filepath"
 	"runtime"
-	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -50,6 +44,12 @@ const readers = 4
 // process holds before it reports SQLITE_BUSY.
 const busyTimeoutMS = 5000
 
+// pageSize is the page size of new databases. A stored message body is
+// typically 1-3 KB: with 4 KiB pages most of a page is left empty around
+// each one, and larger pages pack them closer (see docs/benchmarks.md for
+// the measurement behind the choice). An existing database keeps its size.
+var pageSize = 16384
+
 // timeLayout writes UTC times as RFC 3339 with a fixed nine-digit fraction,
 // so that the text sorts in time order.
 const timeLayout = "2006-01-02T15:04:05.000000000Z07:00"
@@ -63,6 +63,7 @@ type Store struct {
 	w    *sql.DB // one connection; every transaction is BEGIN IMMEDIATE
 	r    *sql.DB // read-only connections
 	path string
+	keep int // revisions kept per session; 0 keeps them all
 
 	mu   sync.Mutex
 	last time.Time // the latest time handed out: times only grow
@@ -102,9 +103,18 @@ func defaultPath(goos string, getenv func(string) string) string {
 	return filepath.Join(home, ".local", "share", "kompact", "kompact.db")
 }
 
+// Option configures a Store.
+type Option func(*Store)
+
+// KeepRevisions makes a store keep the newest n revisions of a session:
+// the commit that records a new revision prunes older ones, with the
+// message bodies nothing else refers to. 0 keeps every revision. The
+// default is kompact.DefaultKeepRevisions.
+func KeepRevisions(n int) Option { return func(s *Store) { s.keep = max(n, 0) } }
+
 // Open opens the database at path, creating it and its folder when needed,
 // and brings its schema up to date.
-func Open(path string) (*Store, error) {
+func Open(path string, opts ...Option) (*Store, error) {
 	if path == "" {
 		return nil, kompact.Errorf(kompact.EInvalid, "no database path given").
 			WithFixes("Pass the path of the database file, for example sqlite.DefaultPath(os.Getenv).")
@@ -142,6 +152,13 @@ func Open(path string) (*Store, error) {
 	w.SetConnMaxLifetime(0)
 	w.SetConnMaxIdleTime(0)
 	ctx := context.Background()
+	// Only a database without tables takes a new page size, and only
+	// before it switches to WAL mode.
+	if _, err := w.ExecContext(ctx, `PRAGMA page_size = `+strconv.Itoa(pageSize)); err != nil {
+		w.Close()
+		return nil, kompact.Errorf(kompact.EInternal, "open the database %s: %w", abs, err).
+			WithFixes("Check that " + abs + " is a kompact database (or an empty file), or set KOMPACT_DB to another path.")
+	}
 	if err := useWAL(ctx, w); err != nil {
 		w.Close()
 		return nil, err.WithFixes("Check that " + abs + " is a kompact database (or an empty file), or set KOMPACT_DB to another path.")
@@ -164,7 +181,11 @@ func Open(path string) (*Store, error) {
 		w.Close()
 		return nil, kompact.Errorf(kompact.EInternal, "open the database %s: %w", abs, err)
 	}
-	return &Store{w: w, r: r, path: abs}, nil
+	st := &Store{w: w, r: r, path: abs, keep: kompact.DefaultKeepRevisions}
+	for _, o := range opts {
+		o(st)
+	}
+	return st, nil
 }
 
 // dsn returns the driver's URI for the file at path with params.
@@ -211,94 +232,6 @@ func useWAL(ctx context.Context, db *sql.DB) *kompact.Error {
 		}
 		time.Sleep(wait)
 	}
-}
-
-// migration is one embedded schema change, applied once in its own
-// transaction and recorded in schema_migrations.
-type migration struct {
-	version int
-	name    string
-	sql     string
-}
-
-func loadMigrations() ([]migration, error) {
-	entries, err := fs.ReadDir(migrationFiles, "migrations")
-	if err != nil {
-		return nil, err
-	}
-	var ms []migration
-	for _, e := range entries {
-		num, _, ok := strings.Cut(e.Name(), "_")
-		v, err := strconv.Atoi(num)
-		if !ok || err != nil || v <= 0 {
-			return nil, fmt.Errorf("migration %s: the name must start with a positive number and an underscore", e.Name())
-		}
-		body, err := fs.ReadFile(migrationFiles, "migrations/"+e.Name())
-		if err != nil {
-			return nil, err
-		}
-		ms = append(ms, migration{version: v, name: e.Name(), sql: string(body)})
-	}
-	sort.Slice(ms, func(i, j int) bool { return ms[i].version < ms[j].version })
-	for i := 1; i < len(ms); i++ {
-		if ms[i].version == ms[i-1].version {
-			return nil, fmt.Errorf("migrations %s and %s have the same version", ms[i-1].name, ms[i].name)
-		}
-	}
-	return ms, nil
-}
-
-// migrate applies the migrations the database lacks. Each runs in its own
-// BEGIN IMMEDIATE transaction, which also keeps two processes opening a new
-// database at once from applying one twice.
-func migrate(ctx context.Context, db *sql.DB) error {
-	ms, err := loadMigrations()
-	if err != nil {
-		return kompact.Errorf(kompact.EInternal, "sqlite store migrations: %w", err)
-	}
-	// In a BEGIN IMMEDIATE transaction: in autocommit mode, a statement that
-	// reads and then writes fails at once with SQLITE_BUSY when another
-	// connection wrote in between, whatever the busy timeout.
-	if err := inTx(ctx, db, func(tx *sql.Tx) error {
-		_, err := tx.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (
-			version    INTEGER NOT NULL PRIMARY KEY,
-			name       TEXT    NOT NULL,
-			applied_at TEXT    NOT NULL
-		) STRICT`)
-		return err
-	}); err != nil {
-		return kompact.Errorf(kompact.EInternal, "open the database: %w", err).
-			WithFixes("Check that the file is a SQLite database written by kompact, or set KOMPACT_DB to another path.")
-	}
-	for _, m := range ms {
-		err := inTx(ctx, db, func(tx *sql.Tx) error {
-			var n int
-			if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM schema_migrations WHERE version = ?`, m.version).Scan(&n); err != nil {
-				return err
-			}
-			if n > 0 {
-				return nil
-			}
-			if _, err := tx.ExecContext(ctx, m.sql); err != nil {
-				return err
-			}
-			_, err := tx.ExecContext(ctx, `INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)`,
-				m.version, m.name, time.Now().UTC().Format(timeLayout))
-			return err
-		})
-		if err != nil {
-			return kompact.Errorf(kompact.EInternal, "sqlite store migration %s: %w", m.name, err)
-		}
-	}
-	var latest sql.NullInt64
-	if err := db.QueryRowContext(ctx, `SELECT max(version) FROM schema_migrations`).Scan(&latest); err != nil {
-		return kompact.Errorf(kompact.EInternal, "sqlite store migrations: %w", err)
-	}
-	if known := ms[len(ms)-1].version; latest.Int64 > int64(known) {
-		return kompact.Errorf(kompact.EInternal, "the database has schema version %d, newer than this kompact knows (%d)", latest.Int64, known).
-			WithFixes("Upgrade kompact, or set KOMPACT_DB to another database file.")
-	}
-	return nil
 }
 
 // inTx runs fn in a transaction of db and commits it, or rolls it back when
@@ -367,762 +300,7 @@ func formatTime(t time.Time) string { return t.UTC().Format(timeLayout) }
 
 func parseTime(s string) (time.Time, error) { return time.Parse(time.RFC3339Nano, s) }
 
-// sessionRow is a row of the sessions table.
-type sessionRow struct {
-	id, agent, model string
-	version          int64
-	created, updated time.Time
-	firstPos, n      int64
-	nextMsg, nextRev int64
-}
-
-const sessionCols = `id, agent, compaction_model, version, created_at, updated_at, first_pos, n_messages, next_msg, next_rev`
-
-type scanner interface{ Scan(dest ...any) error }
-
-func scanSession(sc scanner) (*sessionRow, error) {
-	var r sessionRow
-	var created, updated string
-	if err := sc.Scan(&r.id, &r.agent, &r.model, &r.version, &created, &updated, &r.firstPos, &r.n, &r.nextMsg, &r.nextRev); err != nil {
-		return nil, err
-	}
-	var err1, err2 error
-	r.created, err1 = parseTime(created)
-	r.updated, err2 = parseTime(updated)
-	if err := errors.Join(err1, err2); err != nil {
-		return nil, fmt.Errorf("session %q: %w", r.id, err)
-	}
-	return &r, nil
-}
-
-func loadSession(ctx context.Context, tx *sql.Tx, id string) (*sessionRow, error) {
-	r, err := scanSession(tx.QueryRowContext(ctx, `SELECT `+sessionCols+` FROM sessions WHERE id = ?`, id))
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, notFound(id)
-	}
-	return r, err
-}
-
-func (r *sessionRow) stored(msgs []kompact.Message) *kompact.StoredSession {
-	return &kompact.StoredSession{
-		Session: kompact.Session{
-			ID:              r.id,
-			Agent:           r.agent,
-			CompactionModel: r.model,
-			Messages:        msgs,
-		},
-		Version:   r.version,
-		CreatedAt: r.created,
-		UpdatedAt: r.updated,
-	}
-}
-
 func corrupt(what string, err error) error {
 	return kompact.Errorf(kompact.EInternal, "sqlite store: %s is corrupt: %w", what, err).
 		WithFixes("Restore the database from a backup; the stored JSON no longer decodes.")
-}
-
-// readMessages returns the session's messages in order.
-func readMessages(ctx context.Context, tx *sql.Tx, row *sessionRow) ([]kompact.Message, error) {
-	return readMessagesMatching(ctx, tx, row, nil)
-}
-
-// readMessagesMatching returns the session's messages in order. Where a
-// stored message's JSON equals the JSON of the message at the same index in
-// known, it returns that message itself instead of decoding its copy: a
-// compaction's base is mostly what is stored, and comparing bytes is far
-// cheaper than decoding.
-func readMessagesMatching(ctx context.Context, tx *sql.Tx, row *sessionRow, known []kompact.Message) ([]kompact.Message, error) {
-	rows, err := tx.QueryContext(ctx, `SELECT b.body FROM messages m JOIN bodies b ON b.id = m.body_id
-		WHERE m.session_id = ? ORDER BY m.pos`, row.id)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	msgs := make([]kompact.Message, 0, row.n)
-	var buf []byte
-	for rows.Next() {
-		var body sql.RawBytes
-		if err := rows.Scan(&body); err != nil {
-			return nil, err
-		}
-		i := len(msgs)
-		if i < len(known) {
-			buf = known[i].AppendJSON(buf[:0])
-			if bytes.Equal(buf, body) {
-				msgs = append(msgs, known[i])
-				continue
-			}
-		}
-		m, err := kompact.DecodeStoredMessage(body, i)
-		if err != nil {
-			return nil, corrupt(fmt.Sprintf("message %d of session %q", i+1, row.id), err)
-		}
-		msgs = append(msgs, m)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, err
-	}
-	if int64(len(msgs)) != row.n {
-		return nil, kompact.Errorf(kompact.EInternal, "sqlite store: session %q should have %d messages and has %d", row.id, row.n, len(msgs))
-	}
-	return msgs, nil
-}
-
-// insertMessages stores the bodies of msgs and puts the messages in the
-// session at positions pos, pos+1, ...
-func insertMessages(ctx context.Context, tx *sql.Tx, id string, pos int64, msgs []kompact.Message) error {
-	if len(msgs) == 0 {
-		return nil
-	}
-	bodies, err := tx.PrepareContext(ctx, `INSERT INTO bodies (session_id, body) VALUES (?, ?)`)
-	if err != nil {
-		return err
-	}
-	defer bodies.Close()
-	refs, err := tx.PrepareContext(ctx, `INSERT INTO messages (session_id, pos, id, body_id) VALUES (?, ?, ?, ?)`)
-	if err != nil {
-		return err
-	}
-	defer refs.Close()
-	var buf []byte
-	for i := range msgs {
-		buf = msgs[i].AppendJSON(buf[:0])
-		res, err := bodies.ExecContext(ctx, id, string(buf))
-		if err != nil {
-			return err
-		}
-		bodyID, err := res.LastInsertId()
-		if err != nil {
-			return err
-		}
-		if _, err := refs.ExecContext(ctx, id, pos+int64(i), msgs[i].ID, bodyID); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// insertRefs puts messages whose bodies are stored already in the session
-// at positions 0, 1, ...
-func insertRefs(ctx context.Context, tx *sql.Tx, id string, msgs []kompact.Message, bodyIDs []int64) error {
-	if len(msgs) == 0 {
-		return nil
-	}
-	refs, err := tx.PrepareContext(ctx, `INSERT INTO messages (session_id, pos, id, body_id) VALUES (?, ?, ?, ?)`)
-	if err != nil {
-		return err
-	}
-	defer refs.Close()
-	for i := range msgs {
-		if _, err := refs.ExecContext(ctx, id, i, msgs[i].ID, bodyIDs[i]); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// canonical validates msgs and returns copies in the form the store keeps:
-// one whose JSON form decodes back to the same bytes. It compacts data
-// parts and tool-call extras (as decoding would) and rejects what would not
-// decode. The copies share their parts with msgs unless those change.
-func canonical(msgs []kompact.Message, field string) ([]kompact.Message, error) {
-	out := make([]kompact.Message, len(msgs))
-	var scratch bytes.Buffer
-	compact := func(raw []byte) ([]byte, bool, error) {
-		scratch.Reset()
-		if err := json.Compact(&scratch, raw); err != nil {
-			return nil, false, err
-		}
-		if bytes.Equal(scratch.Bytes(), raw) {
-			return raw, false, nil
-		}
-		return bytes.Clone(scratch.Bytes()), true, nil
-	}
-	for i := range msgs {
-		m := msgs[i]
-		if !m.Role.Valid() {
-			return nil, kompact.Errorf(kompact.EInvalid, "%s[%d].role: unknown role %q; use one of system, user, assistant, tool", field, i, m.Role)
-		}
-		partsCopied := false
-		for j := range m.Content {
-			p := &m.Content[j]
-			if !p.Type.Valid() {
-				return nil, kompact.Errorf(kompact.EInvalid, "%s[%d].content[%d].type: unknown part type %q; use one of text, think, image_url, audio_url, video_url, data", field, i, j, p.Type)
-			}
-			if p.Type != kompact.PartData || len(p.Data) == 0 {
-				continue
-			}
-			data, changed, err := compact(p.Data)
-			if err != nil {
-				return nil, kompact.Errorf(kompact.EInvalid, "%s[%d].content[%d].data: not valid JSON: %v", field, i, j, err)
-			}
-			if changed {
-				if !partsCopied {
-					m.Content = append([]kompact.Part(nil), m.Content...)
-					partsCopied = true
-				}
-				m.Content[j].Data = data
-			}
-		}
-		callsCopied := false
-		for j := range m.ToolCalls {
-			extras := m.ToolCalls[j].Extras
-			if len(extras) == 0 {
-				continue
-			}
-			c, changed, err := compact(extras)
-			if err != nil || (string(c) != "null" && c[0] != '{') {
-				return nil, kompact.Errorf(kompact.EInvalid, "%s[%d].tool_calls[%d].extras: must be a JSON object", field, i, j)
-			}
-			if string(c) == "null" { // decodes as no extras
-				c, changed = nil, true
-			}
-			if changed {
-				if !callsCopied {
-					m.ToolCalls = append([]kompact.ToolCall{}, m.ToolCalls...)
-					callsCopied = true
-				}
-				m.ToolCalls[j].Extras = c
-			}
-		}
-		out[i] = m
-	}
-	return out, nil
-}
-
-// claimIDs adds the ids msgs carry to taken. An id given twice in msgs is
-// EInvalid; one already in taken is EConflict.
-func claimIDs(msgs []kompact.Message, taken map[string]bool, field string) error {
-	seen := make(map[string]int, len(msgs))
-	for i := range msgs {
-		id := msgs[i].ID
-		if id == "" {
-			continue
-		}
-		if j, dup := seen[id]; dup {
-			return kompact.Errorf(kompact.EInvalid, "%s[%d].id: %q is already the id of %s[%d]", field, i, id, field, j).
-				WithFixes("Give every message a unique id, or none to have one assigned.")
-		}
-		seen[id] = i
-		if taken[id] {
-			return kompact.Errorf(kompact.EConflict, "%s[%d].id: the session already has a message with the id %q", field, i, id).
-				WithFixes("Use another id, or none to have one assigned.")
-		}
-	}
-	for id := range seen {
-		taken[id] = true
-	}
-	return nil
-}
-
-// assignIDs gives the messages without an id the next free id m_N, counting
-// from *next. A given id of that form moves *next past it, so the counter
-// never hands out an id a client chose, even one compacted away since.
-func assignIDs(msgs []kompact.Message, taken map[string]bool, next *int64) {
-	for i := range msgs {
-		if n, err := strconv.ParseInt(strings.TrimPrefix(msgs[i].ID, "m_"), 10, 64); err == nil &&
-			strings.HasPrefix(msgs[i].ID, "m_") && n >= *next {
-			*next = n + 1
-		}
-	}
-	for i := range msgs {
-		if msgs[i].ID != "" {
-			continue
-		}
-		for {
-			id := "m_" + strconv.FormatInt(*next, 10)
-			*next++
-			if !taken[id] {
-				msgs[i].ID = id
-				taken[id] = true
-				break
-			}
-		}
-	}
-}
-
-func idsOf(msgs []kompact.Message) map[string]bool {
-	taken := make(map[string]bool, len(msgs))
-	for i := range msgs {
-		taken[msgs[i].ID] = true
-	}
-	return taken
-}
-
-const idAlphabet = "abcdefghijklmnopqrstuvwxyz234567" // base32, lower case
-
-// newSessionID returns "s_" and 12 random base32 characters (60 bits).
-func newSessionID() string {
-	var b [12]byte
-	_, _ = rand.Read(b[:]) // never fails (see crypto/rand.Read)
-	for i := range b {
-		b[i] = idAlphabet[b[i]&31]
-	}
-	return "s_" + string(b[:])
-}
-
-func sessionExists(ctx context.Context, tx *sql.Tx, id string) (bool, error) {
-	var one int
-	err := tx.QueryRowContext(ctx, `SELECT 1 FROM sessions WHERE id = ?`, id).Scan(&one)
-	if errors.Is(err, sql.ErrNoRows) {
-		return false, nil
-	}
-	return err == nil, err
-}
-
-// CreateSession stores a new session with version 1. An empty in.ID gets a
-// new id ("s_" and 12 random characters); messages without an id get one
-// ("m_" and a number), unique within the session. A taken session id is
-// EConflict, a message id given twice EInvalid. in is not modified.
-func (s *Store) CreateSession(ctx context.Context, in *kompact.Session) (*kompact.StoredSession, error) {
-	if in == nil {
-		return nil, kompact.Errorf(kompact.EInvalid, "no session given")
-	}
-	msgs, err := canonical(in.Messages, "messages")
-	if err != nil {
-		return nil, err
-	}
-	taken := make(map[string]bool, len(msgs))
-	if err := claimIDs(msgs, taken, "messages"); err != nil {
-		return nil, err
-	}
-	next := int64(1)
-	assignIDs(msgs, taken, &next)
-	var out *kompact.StoredSession
-	err = s.write(ctx, "create session", func(tx *sql.Tx) error {
-		id := in.ID
-		if id == "" {
-			for tries := 0; ; tries++ {
-				id = newSessionID()
-				exists, err := sessionExists(ctx, tx, id)
-				if err != nil {
-					return err
-				}
-				if !exists {
-					break
-				}
-				if tries == 10 {
-					return fmt.Errorf("no free session id after %d tries", tries)
-				}
-			}
-		} else if exists, err := sessionExists(ctx, tx, id); err != nil {
-			return err
-		} else if exists {
-			return kompact.Errorf(kompact.EConflict, "a session with the id %q exists already", id).
-				WithFixes("Choose another id, or leave it empty to have one assigned.")
-		}
-		now := s.now(time.Time{})
-		ts := formatTime(now)
-		if _, err := tx.ExecContext(ctx, `INSERT INTO sessions (`+sessionCols+`) VALUES (?, ?, ?, 1, ?, ?, 0, ?, ?, 1)`,
-			id, in.Agent, in.CompactionModel, ts, ts, len(msgs), next); err != nil {
-			return err
-		}
-		if err := insertMessages(ctx, tx, id, 0, msgs); err != nil {
-			return err
-		}
-		row := &sessionRow{id: id, agent: in.Agent, model: in.CompactionModel, version: 1, created: now, updated: now}
-		out = row.stored(msgs)
-		return nil
-	})
-	if err != nil {
-		return nil, err
-	}
-	return out, nil
-}
-
-// GetSession returns the session with all its messages.
-func (s *Store) GetSession(ctx context.Context, id string) (*kompact.StoredSession, error) {
-	var out *kompact.StoredSession
-	err := s.read(ctx, "get session", func(tx *sql.Tx) error {
-		row, err := loadSession(ctx, tx, id)
-		if err != nil {
-			return err
-		}
-		out, err = storedSession(ctx, tx, row)
-		return err
-	})
-	if err != nil {
-		return nil, err
-	}
-	return out, nil
-}
-
-// ListSessions describes every session, the most recently updated first.
-func (s *Store) ListSessions(ctx context.Context) ([]kompact.SessionInfo, error) {
-	out := []kompact.SessionInfo{}
-	err := s.read(ctx, "list sessions", func(tx *sql.Tx) error {
-		rows, err := tx.QueryContext(ctx, `SELECT `+sessionCols+` FROM sessions ORDER BY updated_at DESC, id`)
-		if err != nil {
-			return err
-		}
-		defer rows.Close()
-		for rows.Next() {
-			r, err := scanSession(rows)
-			if err != nil {
-				return err
-			}
-			out = append(out, kompact.SessionInfo{
-				ID:              r.id,
-				Agent:           r.agent,
-				CompactionModel: r.model,
-				Messages:        int(r.n),
-				Version:         r.version,
-				CreatedAt:       r.created,
-				UpdatedAt:       r.updated,
-			})
-		}
-		return rows.Err()
-	})
-	if err != nil {
-		return nil, err
-	}
-	return out, nil
-}
-
-// DeleteSession deletes the session, its messages and its revisions.
-func (s *Store) DeleteSession(ctx context.Context, id string) error {
-	return s.write(ctx, "delete session", func(tx *sql.Tx) error {
-		res, err := tx.ExecContext(ctx, `DELETE FROM sessions WHERE id = ?`, id)
-		if err != nil {
-			return err
-		}
-		n, err := res.RowsAffected()
-		if err != nil {
-			return err
-		}
-		if n == 0 {
-			return notFound(id)
-		}
-		return nil
-	})
-}
-
-// AppendMessages adds msgs at the end of the session and returns it whole.
-// Messages without an id get one. An id given twice in msgs is EInvalid, one
-// the session already has EConflict, and an empty msgs EInvalid.
-func (s *Store) AppendMessages(ctx context.Context, id string, in []kompact.Message) (*kompact.StoredSession, error) {
-	if len(in) == 0 {
-		return nil, kompact.Errorf(kompact.EInvalid, "no messages to append").
-			WithFixes("Send at least one message.")
-	}
-	msgs, err := canonical(in, "messages")
-	if err != nil {
-		return nil, err
-	}
-	if err := claimIDs(msgs, map[string]bool{}, "messages"); err != nil {
-		return nil, err
-	}
-	var out *kompact.StoredSession
-	err = s.write(ctx, "append messages", func(tx *sql.Tx) error {
-		row, err := loadSession(ctx, tx, id)
-		if err != nil {
-			return err
-		}
-		current, err := readMessages(ctx, tx, row)
-		if err != nil {
-			return err
-		}
-		taken := idsOf(current)
-		if err := claimIDs(msgs, taken, "messages"); err != nil {
-			return err
-		}
-		assignIDs(msgs, taken, &row.nextMsg)
-		if err := insertMessages(ctx, tx, id, row.firstPos+row.n, msgs); err != nil {
-			return err
-		}
-		row.n += int64(len(msgs))
-		row.version++
-		row.updated = s.now(row.updated)
-		if _, err := tx.ExecContext(ctx, `UPDATE sessions SET n_messages = ?, next_msg = ?, version = ?, updated_at = ? WHERE id = ?`,
-			row.n, row.nextMsg, row.version, formatTime(row.updated), id); err != nil {
-			return err
-		}
-		out = row.stored(append(current, msgs...))
-		return nil
-	})
-	if err != nil {
-		return nil, err
-	}
-	return out, nil
-}
-
-// SetCompactionModel sets the session's compaction model, or clears it with
-// "". It is a write: the version goes up.
-func (s *Store) SetCompactionModel(ctx context.Context, id string, model string) (*kompact.StoredSession, error) {
-	var out *kompact.StoredSession
-	err := s.write(ctx, "set compaction model", func(tx *sql.Tx) error {
-		row, err := loadSession(ctx, tx, id)
-		if err != nil {
-			return err
-		}
-		row.model = model
-		row.version++
-		row.updated = s.now(row.updated)
-		if _, err := tx.ExecContext(ctx, `UPDATE sessions SET compaction_model = ?, version = ?, updated_at = ? WHERE id = ?`,
-			model, row.version, formatTime(row.updated), id); err != nil {
-			return err
-		}
-		out, err = storedSession(ctx, tx, row)
-		return err
-	})
-	if err != nil {
-		return nil, err
-	}
-	return out, nil
-}
-
-// storedSession reads row's messages and returns the whole stored session.
-func storedSession(ctx context.Context, tx *sql.Tx, row *sessionRow) (*kompact.StoredSession, error) {
-	msgs, err := readMessages(ctx, tx, row)
-	if err != nil {
-		return nil, err
-	}
-	return row.stored(msgs), nil
-}
-
-// recordRevision inserts revision row.nextRev holding the session's current
-// messages (references to their bodies) and returns its description.
-// version is the session's version after the change.
-func recordRevision(ctx context.Context, tx *sql.Tx, row *sessionRow, kind, note string, now time.Time, version int64) (*kompact.RevisionInfo, error) {
-	if _, err := tx.ExecContext(ctx, `INSERT INTO revisions (session_id, rev, kind, note, created_at, version, n_messages) VALUES (?, ?, ?, ?, ?, ?, ?)`,
-		row.id, row.nextRev, kind, note, formatTime(now), version, row.n); err != nil {
-		return nil, err
-	}
-	if _, err := tx.ExecContext(ctx, `INSERT INTO revision_messages (session_id, rev, pos, body_id)
-		SELECT session_id, ?, pos - ?, body_id FROM messages WHERE session_id = ?`,
-		row.nextRev, row.firstPos, row.id); err != nil {
-		return nil, err
-	}
-	return &kompact.RevisionInfo{
-		Rev:       row.nextRev,
-		Kind:      kind,
-		Note:      note,
-		CreatedAt: now,
-		Version:   version,
-		Messages:  int(row.n),
-	}, nil
-}
-
-// CommitCompaction applies c to the session's current messages (see
-// kompact.Rebase), all in one transaction: it records a revision holding
-// the messages as they were, replaces the first c.End of them with
-// c.Replacement (whose messages without an id get one), and bumps the
-// version. A conflict changes nothing.
-func (s *Store) CommitCompaction(ctx context.Context, id string, c kompact.Commit) (*kompact.StoredSession, *kompact.RevisionInfo, error) {
-	if c.End < 0 || c.End > len(c.Base) {
-		_, err := kompact.Rebase(nil, c) // reports the bad end
-		return nil, nil, err
-	}
-	repl, err := canonical(c.Replacement, "replacement")
-	if err != nil {
-		return nil, nil, err
-	}
-	// The base in stored form, so that a base equal in JSON value but
-	// written differently (say, data with spaces) still matches.
-	base, err := canonical(c.Base[:c.End], "base")
-	if err != nil {
-		return nil, nil, err
-	}
-	if err := claimIDs(repl, map[string]bool{}, "replacement"); err != nil {
-		return nil, nil, err
-	}
-	kind := c.Kind
-	if kind == "" {
-		kind = kompact.RevisionCompaction
-	}
-	var out *kompact.StoredSession
-	var info *kompact.RevisionInfo
-	err = s.write(ctx, "commit compaction", func(tx *sql.Tx) error {
-		row, err := loadSession(ctx, tx, id)
-		if err != nil {
-			return err
-		}
-		current, err := readMessagesMatching(ctx, tx, row, base)
-		if err != nil {
-			return err
-		}
-		rc := c
-		rc.Base, rc.Replacement = base, repl
-		next, err := kompact.Rebase(current, rc)
-		if err != nil {
-			return err
-		}
-		head := next[:len(repl)]
-		taken := idsOf(next[len(repl):])
-		if err := claimIDs(head, taken, "replacement"); err != nil {
-			return err
-		}
-		assignIDs(head, taken, &row.nextMsg)
-
-		now := s.now(row.updated)
-		version := row.version + 1
-		info, err = recordRevision(ctx, tx, row, kind, c.Note, now, version)
-		if err != nil {
-			return err
-		}
-		// The kept tail stays where it is: the replacement goes just
-		// before it, in the positions the compacted messages leave.
-		end := row.firstPos + int64(c.End)
-		if _, err := tx.ExecContext(ctx, `DELETE FROM messages WHERE session_id = ? AND pos < ?`, id, end); err != nil {
-			return err
-		}
-		first := end - int64(len(head))
-		if err := insertMessages(ctx, tx, id, first, head); err != nil {
-			return err
-		}
-		if _, err := tx.ExecContext(ctx, `UPDATE sessions SET first_pos = ?, n_messages = ?, next_msg = ?, next_rev = ?, version = ?, updated_at = ? WHERE id = ?`,
-			first, len(next), row.nextMsg, row.nextRev+1, version, formatTime(now), id); err != nil {
-			return err
-		}
-		row.version, row.updated = version, now
-		out = row.stored(next)
-		return nil
-	})
-	if err != nil {
-		return nil, nil, err
-	}
-	return out, info, nil
-}
-
-// ListRevisions describes the session's revisions, the newest first.
-func (s *Store) ListRevisions(ctx context.Context, id string) ([]kompact.RevisionInfo, error) {
-	out := []kompact.RevisionInfo{}
-	err := s.read(ctx, "list revisions", func(tx *sql.Tx) error {
-		if _, err := loadSession(ctx, tx, id); err != nil {
-			return err
-		}
-		rows, err := tx.QueryContext(ctx, `SELECT rev, kind, note, created_at, version, n_messages FROM revisions WHERE session_id = ? ORDER BY rev DESC`, id)
-		if err != nil {
-			return err
-		}
-		defer rows.Close()
-		for rows.Next() {
-			info, err := scanRevisionInfo(rows)
-			if err != nil {
-				return err
-			}
-			out = append(out, *info)
-		}
-		return rows.Err()
-	})
-	if err != nil {
-		return nil, err
-	}
-	return out, nil
-}
-
-func scanRevisionInfo(sc scanner) (*kompact.RevisionInfo, error) {
-	var info kompact.RevisionInfo
-	var created string
-	if err := sc.Scan(&info.Rev, &info.Kind, &info.Note, &created, &info.Version, &info.Messages); err != nil {
-		return nil, err
-	}
-	t, err := parseTime(created)
-	if err != nil {
-		return nil, fmt.Errorf("revision %d: %w", info.Rev, err)
-	}
-	info.CreatedAt = t
-	return &info, nil
-}
-
-// loadRevision reads revision rev of the session and decodes its messages.
-// It also returns the ids of their stored bodies.
-func loadRevision(ctx context.Context, tx *sql.Tx, id string, rev int64) (*kompact.Revision, []int64, error) {
-	info, err := scanRevisionInfo(tx.QueryRowContext(ctx,
-		`SELECT rev, kind, note, created_at, version, n_messages FROM revisions WHERE session_id = ? AND rev = ?`, id, rev))
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, nil, kompact.Errorf(kompact.ENotFound, "session %q has no revision %d", id, rev).
-			WithFixes("List the session's revisions to see which exist.")
-	}
-	if err != nil {
-		return nil, nil, err
-	}
-	rows, err := tx.QueryContext(ctx, `SELECT r.body_id, b.body FROM revision_messages r JOIN bodies b ON b.id = r.body_id
-		WHERE r.session_id = ? AND r.rev = ? ORDER BY r.pos`, id, rev)
-	if err != nil {
-		return nil, nil, err
-	}
-	defer rows.Close()
-	msgs := make([]kompact.Message, 0, info.Messages)
-	bodyIDs := make([]int64, 0, info.Messages)
-	for rows.Next() {
-		var bodyID int64
-		var body sql.RawBytes
-		if err := rows.Scan(&bodyID, &body); err != nil {
-			return nil, nil, err
-		}
-		m, err := kompact.DecodeStoredMessage(body, len(msgs))
-		if err != nil {
-			return nil, nil, corrupt(fmt.Sprintf("message %d of revision %d of session %q", len(msgs)+1, rev, id), err)
-		}
-		msgs = append(msgs, m)
-		bodyIDs = append(bodyIDs, bodyID)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, nil, err
-	}
-	if len(msgs) != info.Messages {
-		return nil, nil, kompact.Errorf(kompact.EInternal, "sqlite store: revision %d of session %q should hold %d messages and holds %d", rev, id, info.Messages, len(msgs))
-	}
-	return &kompact.Revision{RevisionInfo: *info, Before: msgs}, bodyIDs, nil
-}
-
-// GetRevision returns revision rev of the session with the messages it
-// holds.
-func (s *Store) GetRevision(ctx context.Context, id string, rev int64) (*kompact.Revision, error) {
-	var out *kompact.Revision
-	err := s.read(ctx, "get revision", func(tx *sql.Tx) error {
-		if _, err := loadSession(ctx, tx, id); err != nil {
-			return err
-		}
-		r, _, err := loadRevision(ctx, tx, id, rev)
-		out = r
-		return err
-	})
-	if err != nil {
-		return nil, err
-	}
-	return out, nil
-}
-
-// RestoreRevision puts back the messages revision rev holds. It records a
-// restore revision holding the messages it replaces, so it can be undone in
-// turn.
-func (s *Store) RestoreRevision(ctx context.Context, id string, rev int64) (*kompact.StoredSession, *kompact.RevisionInfo, error) {
-	var out *kompact.StoredSession
-	var info *kompact.RevisionInfo
-	err := s.write(ctx, "restore revision", func(tx *sql.Tx) error {
-		row, err := loadSession(ctx, tx, id)
-		if err != nil {
-			return err
-		}
-		r, bodyIDs, err := loadRevision(ctx, tx, id, rev)
-		if err != nil {
-			return err
-		}
-		now := s.now(row.updated)
-		version := row.version + 1
-		info, err = recordRevision(ctx, tx, row, kompact.RevisionRestore, fmt.Sprintf("restored revision %d (%s)", rev, r.Kind), now, version)
-		if err != nil {
-			return err
-		}
-		if _, err := tx.ExecContext(ctx, `DELETE FROM messages WHERE session_id = ?`, id); err != nil {
-			return err
-		}
-		if err := insertRefs(ctx, tx, id, r.Before, bodyIDs); err != nil {
-			return err
-		}
-		if _, err := tx.ExecContext(ctx, `UPDATE sessions SET first_pos = 0, n_messages = ?, next_rev = ?, version = ?, updated_at = ? WHERE id = ?`,
-			len(r.Before), row.nextRev+1, version, formatTime(now), id); err != nil {
-			return err
-		}
-		row.version, row.updated = version, now
-		out = row.stored(r.Before)
-		return nil
-	})
-	if err != nil {
-		return nil, nil, err
-	}
-	return out, info, nil
 }

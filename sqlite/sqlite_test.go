@@ -422,20 +422,6 @@ func TestCanonicalForm(t *testing.T) {
 	}
 }
 
-func TestSessionIDs(t *testing.T) {
-	seen := map[string]bool{}
-	for range 1000 {
-		id := newSessionID()
-		if len(id) != 14 || !strings.HasPrefix(id, "s_") || strings.Trim(id[2:], idAlphabet) != "" {
-			t.Fatalf("session id %q is not s_ and 12 base32 characters", id)
-		}
-		if seen[id] {
-			t.Fatalf("session id %q twice", id)
-		}
-		seen[id] = true
-	}
-}
-
 func TestTimesSortAsText(t *testing.T) {
 	st := openTemp(t)
 	a := st.now(time.Time{})
@@ -477,8 +463,10 @@ func TestAssignedIDsNeverReused(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err = st.AppendMessages(ctx, "s", []kompact.Message{user("m_20"), user(""), user("")})
-	if err != nil {
+	if _, err = st.AppendMessages(ctx, "s", []kompact.Message{user("m_20"), user(""), user("")}); err != nil {
+		t.Fatal(err)
+	}
+	if s, err = st.GetSession(ctx, "s"); err != nil {
 		t.Fatal(err)
 	}
 	var ids []string
@@ -488,4 +476,68 @@ func TestAssignedIDsNeverReused(t *testing.T) {
 	if got := strings.Join(ids, " "); got != "m_8 m_20 m_21 m_22" {
 		t.Fatalf("ids %s, want m_8 m_20 m_21 m_22", got)
 	}
+}
+
+// TestKeptBodyIsReused compacts a session five times: the system message
+// each compaction keeps is stored once, not once per compaction.
+func TestKeptBodyIsReused(t *testing.T) {
+	st := openTemp(t)
+	ctx := t.Context()
+	s, err := st.CreateSession(ctx, &kompact.Session{ID: "s", Messages: benchSession(20)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 5 {
+		p, err := kompact.Prepare(&s.Session, kompact.Options{MaxPreserved: 2})
+		if err != nil || p.Noop {
+			t.Fatalf("compaction %d: %v %+v", i, err, p)
+		}
+		res, err := p.Apply(kompact.Answer{Parts: []kompact.Part{kompact.TextPart(fmt.Sprint("summary ", i))}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := res.Commit()
+		c.Version = s.Version
+		if s, _, err = st.CommitCompaction(ctx, "s", c); err != nil {
+			t.Fatal(err)
+		}
+		if s.Messages[0].Role != kompact.RoleSystem {
+			t.Fatalf("compaction %d did not keep the system message first", i)
+		}
+		if _, err := st.AppendMessages(ctx, "s", benchSession(8)[1:]); err != nil {
+			t.Fatal(err)
+		}
+		if s, err = st.GetSession(ctx, "s"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var n int
+	if err := st.r.QueryRowContext(ctx, `SELECT count(*) FROM bodies WHERE body LIKE '%"message 0:%'`).Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	if n != 1 {
+		t.Fatalf("the kept system message is stored %d times, want once", n)
+	}
+	if r, err := st.GetRevision(ctx, "s", 1); err != nil || r.Before[0].Content[0].Text != s.Messages[0].Content[0].Text {
+		t.Fatalf("revision 1 lost the system message: %v", err)
+	}
+}
+
+func TestRetention(t *testing.T) {
+	storetest.RunRetention(t, storetest.Retention{
+		Open: func(t *testing.T, keep int) kompact.Store {
+			st, err := Open(filepath.Join(t.TempDir(), "kompact.db"), KeepRevisions(keep))
+			if err != nil {
+				t.Fatal(err)
+			}
+			return st
+		},
+		Bodies: func(t *testing.T, st kompact.Store, session string) int {
+			var n int
+			if err := st.(*Store).r.QueryRowContext(t.Context(), `SELECT count(*) FROM bodies WHERE session_id = ?`, session).Scan(&n); err != nil {
+				t.Fatal(err)
+			}
+			return n
+		},
+	})
 }

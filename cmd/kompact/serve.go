@@ -8,12 +8,14 @@ import (
 	"log/slog"
 	"net"
 	"net/netip"
+	"net/url"
 	"strings"
 
 	"kompact"
 	"kompact/httpapi"
 	"kompact/kimicli"
 	"kompact/openai"
+	"kompact/postgres"
 	"kompact/sqlite"
 )
 
@@ -31,7 +33,7 @@ type serveCommand struct {
 	onListen func(net.Addr)
 }
 
-const serveSynopsis = "serve [--addr 127.0.0.1:8484] [--db PATH] [--config FILE] [--token T] [--max-body BYTES] [--allowed-host NAME]... [--max-actions N]"
+const serveSynopsis = "serve [--addr 127.0.0.1:8484] [--db PATH|postgres://...] [--config FILE] [--token T] [--max-body BYTES] [--keep-revisions N] [--allowed-host NAME]... [--max-actions N]"
 
 // Run serves until ctx is done, then shuts down gracefully.
 func (c *serveCommand) Run(ctx context.Context, args []string) (int, error) {
@@ -39,13 +41,15 @@ func (c *serveCommand) Run(ctx context.Context, args []string) (int, error) {
 	var (
 		addr, dbPath, configPath, token string
 		maxBody                         int64
+		keepRevisions                   int
 	)
 	fs.StringVar(&addr, "addr", "127.0.0.1:8484", "address to listen on; any address other than a loopback one needs a token")
-	fs.StringVar(&dbPath, "db", "", "the SQLite database that keeps the sessions (default: "+sqlite.DefaultPath(c.getenv)+")")
+	fs.StringVar(&dbPath, "db", "", "the SQLite database file, or a postgres:// URL, that keeps the sessions (default: $KOMPACT_DB, else "+sqlite.DefaultPath(func(string) string { return "" })+")")
 	fs.StringVar(&configPath, "config", "", "agent configuration file (default: $"+configEnv+", else the built-in configuration)")
 	fs.StringVar(&token, "token", "", "bearer token every API request must carry (default: $"+tokenEnv+")")
 	fs.Int64Var(&maxBody, "max-body", httpapi.DefaultMaxBody, "request body limit in bytes")
 	guard := addGuardFlags(fs)
+	fs.IntVar(&keepRevisions, "keep-revisions", kompact.DefaultKeepRevisions, "revisions kept per session; a new one prunes the oldest and the message bodies only they hold (0 keeps all)")
 	pos, err := parseFlags(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
 		return exitOK, nil
@@ -58,6 +62,9 @@ func (c *serveCommand) Run(ctx context.Context, args []string) (int, error) {
 	}
 	if maxBody <= 0 {
 		return exitUsage, usagef("--max-body must be greater than 0")
+	}
+	if keepRevisions < 0 {
+		return exitUsage, usagef("--keep-revisions must be 0 (keep all) or more")
 	}
 	if token == "" {
 		token = c.getenv(tokenEnv)
@@ -82,7 +89,7 @@ func (c *serveCommand) Run(ctx context.Context, args []string) (int, error) {
 	if dbPath == "" {
 		dbPath = sqlite.DefaultPath(c.getenv)
 	}
-	store, err := sqlite.Open(dbPath)
+	store, where, err := openStore(ctx, dbPath, keepRevisions)
 	if err != nil {
 		return exitError, err
 	}
@@ -109,7 +116,7 @@ func (c *serveCommand) Run(ctx context.Context, args []string) (int, error) {
 		return exitError, kompact.Errorf(kompact.EInvalid, "listen on %s: %w", addr, err).
 			WithFixes("Pick another address with --addr, or stop what already listens there.")
 	}
-	fmt.Fprintf(c.stderr, "kompact serving http://%s (data: %s)\n", ln.Addr(), store.Path())
+	fmt.Fprintf(c.stderr, "kompact serving http://%s (data: %s)\n", ln.Addr(), where)
 	for _, w := range cfg.Warnings {
 		fmt.Fprintf(c.stderr, "warning: %s\n", w)
 	}
@@ -121,6 +128,28 @@ func (c *serveCommand) Run(ctx context.Context, args []string) (int, error) {
 	}
 	fmt.Fprintln(c.stderr, "kompact: stopped")
 	return exitOK, nil
+}
+
+// openStore opens the store db names: a PostgreSQL database for a
+// postgres:// URL, else a SQLite file. It also returns what to show as the
+// data's place (a URL without its password).
+func openStore(ctx context.Context, db string, keep int) (kompact.Store, string, error) {
+	if postgres.IsURL(db) {
+		st, err := postgres.Open(ctx, db, postgres.KeepRevisions(keep))
+		if err != nil {
+			return nil, "", err
+		}
+		where := "PostgreSQL"
+		if u, err := url.Parse(db); err == nil {
+			where = u.Redacted()
+		}
+		return st, where, nil
+	}
+	st, err := sqlite.Open(db, sqlite.KeepRevisions(keep))
+	if err != nil {
+		return nil, "", err
+	}
+	return st, st.Path(), nil
 }
 
 // isLoopback reports whether addr (host:port) listens on a loopback

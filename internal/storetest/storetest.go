@@ -46,6 +46,7 @@ func Run(t *testing.T, open func(t *testing.T) kompact.Store) {
 		{"SetCompactionModel", testSetCompactionModel},
 		{"CommitCompaction", testCommitCompaction},
 		{"Conflict", testConflict},
+		{"CommitAfterRewrite", testCommitAfterRewrite},
 		{"Restore", testRestore},
 		{"Concurrency", testConcurrency},
 	}
@@ -257,22 +258,42 @@ func listSessions(t *testing.T, st kompact.Store) []kompact.SessionInfo {
 	return out
 }
 
+// appendMsgs appends msgs, checks what AppendMessages reports against the
+// session read back, and returns that session.
 func appendMsgs(t *testing.T, st kompact.Store, id string, msgs []kompact.Message) *kompact.StoredSession {
 	t.Helper()
+	before := get(t, st, id)
 	out, err := st.AppendMessages(t.Context(), id, msgs)
 	if err != nil {
 		t.Fatalf("AppendMessages: %v", err)
 	}
-	return out
+	after := get(t, st, id)
+	if out.Version != after.Version || !out.UpdatedAt.Equal(after.UpdatedAt) || len(out.Messages) != len(msgs) ||
+		len(after.Messages) != len(before.Messages)+len(msgs) {
+		t.Fatalf("AppendMessages reported version %d updated %s and %d messages; the session has version %d updated %s and %d messages (had %d, appended %d)",
+			out.Version, ts(out.UpdatedAt), len(out.Messages), after.Version, ts(after.UpdatedAt), len(after.Messages), len(before.Messages), len(msgs))
+	}
+	sameMessages(t, "the appended messages AppendMessages reports", out.Messages, after.Messages[len(before.Messages):])
+	sameMessages(t, "the appended messages", out.Messages, withIDs(msgs, out.Messages))
+	return after
 }
 
+// setModel sets the model, checks what SetCompactionModel reports against
+// the session read back, and returns that session.
 func setModel(t *testing.T, st kompact.Store, id, model string) *kompact.StoredSession {
 	t.Helper()
 	out, err := st.SetCompactionModel(t.Context(), id, model)
 	if err != nil {
 		t.Fatalf("SetCompactionModel: %v", err)
 	}
-	return out
+	after := get(t, st, id)
+	want := kompact.SessionInfo{ID: after.ID, Agent: after.Agent, CompactionModel: after.CompactionModel, Messages: len(after.Messages),
+		Version: after.Version, CreatedAt: after.CreatedAt, UpdatedAt: after.UpdatedAt}
+	if out.ID != want.ID || out.Agent != want.Agent || out.CompactionModel != want.CompactionModel || out.Messages != want.Messages ||
+		out.Version != want.Version || !out.CreatedAt.Equal(want.CreatedAt) || !out.UpdatedAt.Equal(want.UpdatedAt) {
+		t.Fatalf("SetCompactionModel reported %+v; the session is %+v", *out, want)
+	}
+	return after
 }
 
 func revisions(t *testing.T, st kompact.Store, id string) []kompact.RevisionInfo {
@@ -376,7 +397,9 @@ func compaction(t *testing.T, s *kompact.StoredSession, opt kompact.Options, sum
 	if err != nil {
 		t.Fatal(err)
 	}
-	return res.Commit()
+	c := res.Commit()
+	c.Version = s.Version
+	return c
 }
 
 func sameInfo(t *testing.T, what string, got, want kompact.RevisionInfo) {
@@ -1152,4 +1175,71 @@ func testReopen(t *testing.T, open, reopen func(t *testing.T) kompact.Store) {
 	if _, err := st2.CreateSession(ctx, &kompact.Session{ID: "a"}); kompact.ErrorCodeOf(err) != kompact.EConflict {
 		t.Fatalf("creating a taken id after reopening: %v, want a conflict", err)
 	}
+}
+
+// testCommitAfterRewrite commits compactions that carry the version they
+// read, after the session was rewritten since: by another compaction (a
+// conflict, even though the commit names a version), and by a restore that
+// put the very messages back (no conflict, as kompact.Rebase decides).
+func testCommitAfterRewrite(t *testing.T, st kompact.Store) {
+	ctx := t.Context()
+	s0 := create(t, st, &kompact.Session{ID: "s", Messages: conversation()})
+	cA := compaction(t, s0, kompact.Options{MaxPreserved: 2}, "A")
+	cB := compaction(t, s0, kompact.Options{MaxPreserved: 2}, "B")
+	if cB.Version != s0.Version {
+		t.Fatalf("the commit carries version %d, want %d", cB.Version, s0.Version)
+	}
+	_, infoA := commit(t, st, "s", cA)
+	var more []kompact.Message
+	for i := range len(s0.Messages) {
+		more = append(more, msg(kompact.RoleUser, "", fmt.Sprint("more ", i)))
+	}
+	appendMsgs(t, st, "s", more)
+	before := snapshot(t, st, "s")
+	_, _, err := st.CommitCompaction(ctx, "s", cB)
+	wantCode(t, err, kompact.EConflict, "a commit with a version, over a session compacted since")
+	unchanged(t, "a conflicting commit", before, snapshot(t, st, "s"))
+
+	// Restoring puts s0's messages back; appends follow. cB applies now.
+	restore(t, st, "s", infoA.Rev)
+	late := appendMsgs(t, st, "s", []kompact.Message{msg(kompact.RoleUser, "", "late")})
+	got, _ := commit(t, st, "s", cB)
+	want := append(append([]kompact.Message(nil), cB.Replacement...), late.Messages[cB.End:]...)
+	sameMessages(t, "a commit after a restore", got.Messages, withIDs(want, got.Messages))
+	checkIDs(t, "a commit after a restore", got.Messages)
+	checkGet(t, st, got)
+
+	// A restore that keeps the replaced range's ids but changes what
+	// follows: the commit takes the session's messages, not its base's.
+	t2 := create(t, st, &kompact.Session{ID: "t", Messages: conversation()})
+	_, info1 := commit(t, st, "t", compaction(t, t2, kompact.Options{MaxPreserved: 2}, "t1"))
+	restore(t, st, "t", info1.Rev)
+	read := appendMsgs(t, st, "t", []kompact.Message{msg(kompact.RoleUser, "", "x"), msg(kompact.RoleUser, "", "y")})
+	cT := compaction(t, read, kompact.Options{MaxPreserved: 2}, "t2")
+	restore(t, st, "t", info1.Rev) // x and y are gone again
+	var zs []kompact.Message
+	for i := range 3 {
+		zs = append(zs, msg(kompact.RoleUser, "", fmt.Sprint("z", i)))
+	}
+	now := appendMsgs(t, st, "t", zs)
+	if len(now.Messages) < len(read.Messages) {
+		t.Fatalf("the test needs the session at least as long as the base: %d < %d", len(now.Messages), len(read.Messages))
+	}
+	gotT, _ := commit(t, st, "t", cT)
+	wantT := append(append([]kompact.Message(nil), cT.Replacement...), now.Messages[cT.End:]...)
+	sameMessages(t, "a commit after a restore that changed the messages after the range", gotT.Messages, withIDs(wantT, gotT.Messages))
+	checkGet(t, st, gotT)
+
+	// A commit with a version and appends since keeps them, in order.
+	cC := compaction(t, got, kompact.Options{MaxPreserved: 1}, "C")
+	var late2 []kompact.Message
+	for i := range 3 {
+		late2 = append(late2, msg(kompact.RoleUser, "", fmt.Sprint("late ", i)))
+		appendMsgs(t, st, "s", late2[i:])
+	}
+	cur := get(t, st, "s")
+	got, _ = commit(t, st, "s", cC)
+	want = append(append([]kompact.Message(nil), cC.Replacement...), cur.Messages[cC.End:]...)
+	sameMessages(t, "a commit with appends since", got.Messages, withIDs(want, got.Messages))
+	checkGet(t, st, got)
 }

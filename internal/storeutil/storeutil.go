@@ -1,0 +1,146 @@
+// Package storeutil holds what kompact's stores share about messages and
+// ids: the canonical form a stored message takes, and the rules for
+// message and session ids.
+package storeutil
+
+import (
+	"bytes"
+	"crypto/rand"
+	"encoding/json"
+	"strconv"
+	"strings"
+
+	"kompact"
+)
+
+// Canonical validates msgs and returns copies in the form the store keeps:
+// one whose JSON form decodes back to the same bytes. It compacts data
+// parts and tool-call extras (as decoding would) and rejects what would not
+// decode. The copies share their parts with msgs unless those change.
+func Canonical(msgs []kompact.Message, field string) ([]kompact.Message, error) {
+	out := make([]kompact.Message, len(msgs))
+	var scratch bytes.Buffer
+	compact := func(raw []byte) ([]byte, bool, error) {
+		scratch.Reset()
+		if err := json.Compact(&scratch, raw); err != nil {
+			return nil, false, err
+		}
+		if bytes.Equal(scratch.Bytes(), raw) {
+			return raw, false, nil
+		}
+		return bytes.Clone(scratch.Bytes()), true, nil
+	}
+	for i := range msgs {
+		m := msgs[i]
+		if !m.Role.Valid() {
+			return nil, kompact.Errorf(kompact.EInvalid, "%s[%d].role: unknown role %q; use one of system, user, assistant, tool", field, i, m.Role)
+		}
+		partsCopied := false
+		for j := range m.Content {
+			p := &m.Content[j]
+			if !p.Type.Valid() {
+				return nil, kompact.Errorf(kompact.EInvalid, "%s[%d].content[%d].type: unknown part type %q; use one of text, think, image_url, audio_url, video_url, data", field, i, j, p.Type)
+			}
+			if p.Type != kompact.PartData || len(p.Data) == 0 {
+				continue
+			}
+			data, changed, err := compact(p.Data)
+			if err != nil {
+				return nil, kompact.Errorf(kompact.EInvalid, "%s[%d].content[%d].data: not valid JSON: %v", field, i, j, err)
+			}
+			if changed {
+				if !partsCopied {
+					m.Content = append([]kompact.Part(nil), m.Content...)
+					partsCopied = true
+				}
+				m.Content[j].Data = data
+			}
+		}
+		callsCopied := false
+		for j := range m.ToolCalls {
+			extras := m.ToolCalls[j].Extras
+			if len(extras) == 0 {
+				continue
+			}
+			c, changed, err := compact(extras)
+			if err != nil || (string(c) != "null" && c[0] != '{') {
+				return nil, kompact.Errorf(kompact.EInvalid, "%s[%d].tool_calls[%d].extras: must be a JSON object", field, i, j)
+			}
+			if string(c) == "null" { // decodes as no extras
+				c, changed = nil, true
+			}
+			if changed {
+				if !callsCopied {
+					m.ToolCalls = append([]kompact.ToolCall{}, m.ToolCalls...)
+					callsCopied = true
+				}
+				m.ToolCalls[j].Extras = c
+			}
+		}
+		out[i] = m
+	}
+	return out, nil
+}
+
+// ClaimIDs adds the ids msgs carry to taken. An id given twice in msgs is
+// EInvalid; one already in taken is EConflict.
+func ClaimIDs(msgs []kompact.Message, taken map[string]bool, field string) error {
+	seen := make(map[string]int, len(msgs))
+	for i := range msgs {
+		id := msgs[i].ID
+		if id == "" {
+			continue
+		}
+		if j, dup := seen[id]; dup {
+			return kompact.Errorf(kompact.EInvalid, "%s[%d].id: %q is already the id of %s[%d]", field, i, id, field, j).
+				WithFixes("Give every message a unique id, or none to have one assigned.")
+		}
+		seen[id] = i
+		if taken[id] {
+			return kompact.Errorf(kompact.EConflict, "%s[%d].id: the session already has a message with the id %q", field, i, id).
+				WithFixes("Use another id, or none to have one assigned.")
+		}
+	}
+	for id := range seen {
+		taken[id] = true
+	}
+	return nil
+}
+
+// AssignIDs gives the messages without an id the next free id m_N, counting
+// from *next. A given id of that form moves *next past it, so the counter
+// never hands out an id a client chose, even one compacted away since.
+func AssignIDs(msgs []kompact.Message, taken map[string]bool, next *int64) {
+	for i := range msgs {
+		if n, err := strconv.ParseInt(strings.TrimPrefix(msgs[i].ID, "m_"), 10, 64); err == nil &&
+			strings.HasPrefix(msgs[i].ID, "m_") && n >= *next {
+			*next = n + 1
+		}
+	}
+	for i := range msgs {
+		if msgs[i].ID != "" {
+			continue
+		}
+		for {
+			id := "m_" + strconv.FormatInt(*next, 10)
+			*next++
+			if !taken[id] {
+				msgs[i].ID = id
+				taken[id] = true
+				break
+			}
+		}
+	}
+}
+
+const idAlphabet = "abcdefghijklmnopqrstuvwxyz234567" // base32, lower case
+
+// NewSessionID returns "s_" and 12 random base32 characters (60 bits).
+func NewSessionID() string {
+	var b [12]byte
+	_, _ = rand.Read(b[:]) // never fails (see crypto/rand.Read)
+	for i := range b {
+		b[i] = idAlphabet[b[i]&31]
+	}
+	return "s_" + string(b[:])
+}

@@ -1,0 +1,79 @@
+package postgres
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/jackc/pgx/v5"
+
+	"kompact"
+)
+
+// insertMessages stores the bodies of msgs (or uses reuse[i] when not 0)
+// and puts the messages in the session at positions pos, pos+1, ..., as
+// rows born at revision born. It sends the statements in one batch.
+func insertMessages(ctx context.Context, tx pgx.Tx, id string, pos, born int64, msgs []kompact.Message, reuse []int64) error {
+	if len(msgs) == 0 {
+		return nil
+	}
+	b := &pgx.Batch{}
+	var buf []byte
+	for i := range msgs {
+		if reuse != nil && reuse[i] != 0 {
+			b.Queue(`INSERT INTO messages (session_id, pos, born, id, body_id) VALUES ($1, $2, $3, $4, $5)`, id, pos+int64(i), born, msgs[i].ID, reuse[i])
+			continue
+		}
+		buf = msgs[i].AppendJSON(buf[:0])
+		b.Queue(`WITH b AS (INSERT INTO bodies (session_id, body) VALUES ($1, $5) RETURNING id)
+			INSERT INTO messages (session_id, pos, born, id, body_id) SELECT $1, $2, $3, $4, b.id FROM b`,
+			id, pos+int64(i), born, msgs[i].ID, append([]byte(nil), buf...))
+	}
+	return tx.SendBatch(ctx, b).Close()
+}
+
+// checkFree fails with EConflict when the session already has, at a
+// position from minPos on, a message with the id of one of msgs (an index
+// lookup of just those ids).
+func checkFree(ctx context.Context, tx pgx.Tx, id string, msgs []kompact.Message, minPos int64, field string) error {
+	ids := make([]string, len(msgs))
+	index := make(map[string]int, len(msgs))
+	for i := range msgs {
+		ids[i] = msgs[i].ID
+		index[msgs[i].ID] = i
+	}
+	var taken string
+	err := tx.QueryRow(ctx, `SELECT id FROM messages WHERE session_id = $1 AND dead IS NULL AND pos >= $2 AND id = ANY($3) LIMIT 1`,
+		id, minPos, ids).Scan(&taken)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	return kompact.Errorf(kompact.EConflict, "%s[%d].id: the session already has a message with the id %q", field, index[taken], taken).
+		WithFixes("Use another id, or none to have one assigned.")
+}
+
+// readBodies returns the stored bodies of the session's messages from
+// position from on, in order.
+func readBodies(ctx context.Context, tx pgx.Tx, id string, from int64) ([][]byte, error) {
+	rows, err := tx.Query(ctx, `SELECT b.body FROM messages m JOIN bodies b ON b.id = m.body_id
+		WHERE m.session_id = $1 AND m.dead IS NULL AND m.pos >= $2 ORDER BY m.pos`, id, from)
+	if err != nil {
+		return nil, err
+	}
+	return pgx.CollectRows(rows, pgx.RowTo[[]byte])
+}
+
+func decodeBodies(bodies [][]byte, id string) ([]kompact.Message, error) {
+	out := make([]kompact.Message, len(bodies))
+	for i, b := range bodies {
+		m, err := kompact.DecodeStoredMessage(b, i)
+		if err != nil {
+			return nil, corrupt(fmt.Sprintf("message %d of session %q", i+1, id), err)
+		}
+		out[i] = m
+	}
+	return out, nil
+}

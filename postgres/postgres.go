@@ -1,0 +1,224 @@
+// Package postgres is a kompact.Store in a PostgreSQL database, through
+// pgx (github.com/jackc/pgx/v5) and its connection pool. Several kompact
+// instances can share one database: every write runs in one transaction
+// that first locks the session's row (SELECT ... FOR UPDATE), so writers to
+// a session queue in PostgreSQL, never in one process's memory, and a
+// failed call rolls back whole. Reads run in REPEATABLE READ read-only
+// transactions: a consistent snapshot that never waits for a writer.
+//
+// The data model is the SQLite store's (see migrations/0001_init.sql).
+package postgres
+
+import (
+	"context"
+	"embed"
+	"errors"
+	"fmt"
+	"io/fs"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"kompact"
+)
+
+var _ kompact.Store = (*Store)(nil)
+
+//go:embed migrations/*.sql
+var migrationFiles embed.FS
+
+// migrationLock is the key of the advisory lock that keeps two processes
+// from migrating one database at once.
+const migrationLock = 0x6b6f6d70 // "komp"
+
+// Store is a kompact.Store in PostgreSQL. It is safe for concurrent use,
+// also by several processes.
+type Store struct {
+	pool *pgxpool.Pool
+	keep int
+
+	mu   sync.Mutex
+	last time.Time
+}
+
+// Option configures a Store.
+type Option func(*Store)
+
+// KeepRevisions makes a store keep the newest n revisions of a session
+// (see sqlite.KeepRevisions). 0 keeps every revision.
+func KeepRevisions(n int) Option { return func(s *Store) { s.keep = max(n, 0) } }
+
+// IsURL reports whether db names a PostgreSQL database rather than a file.
+func IsURL(db string) bool {
+	return strings.HasPrefix(db, "postgres://") || strings.HasPrefix(db, "postgresql://")
+}
+
+// Open connects to the database at url (postgres://...) and brings its
+// schema up to date.
+func Open(ctx context.Context, url string, opts ...Option) (*Store, error) {
+	cfg, err := pgxpool.ParseConfig(url)
+	if err != nil {
+		return nil, kompact.Errorf(kompact.EInvalid, "the PostgreSQL URL does not parse: %v", redact(err)).
+			WithFixes("Give a URL like postgres://user@host:5432/dbname.")
+	}
+	pool, err := pgxpool.NewWithConfig(ctx, cfg)
+	if err != nil {
+		return nil, kompact.Errorf(kompact.EInternal, "connect to PostgreSQL: %v", redact(err))
+	}
+	if err := pool.Ping(ctx); err != nil {
+		pool.Close()
+		return nil, kompact.Errorf(kompact.EInternal, "connect to PostgreSQL at %s:%d: %v", cfg.ConnConfig.Host, cfg.ConnConfig.Port, redact(err)).
+			WithFixes("Check that the server runs and the URL's user, password and database are right.")
+	}
+	if err := migrate(ctx, pool); err != nil {
+		pool.Close()
+		return nil, err
+	}
+	st := &Store{pool: pool, keep: kompact.DefaultKeepRevisions}
+	for _, o := range opts {
+		o(st)
+	}
+	return st, nil
+}
+
+// redact keeps a password that a driver error might quote out of the
+// message.
+func redact(err error) string {
+	msg := err.Error()
+	if i := strings.Index(msg, "password="); i >= 0 {
+		msg = msg[:i] + "password=..."
+	}
+	return msg
+}
+
+// Close closes the pool.
+func (s *Store) Close() error {
+	s.pool.Close()
+	return nil
+}
+
+type migration struct {
+	version int
+	name    string
+	sql     string
+}
+
+func loadMigrations() ([]migration, error) {
+	entries, err := fs.ReadDir(migrationFiles, "migrations")
+	if err != nil {
+		return nil, err
+	}
+	var ms []migration
+	for _, e := range entries {
+		num, _, ok := strings.Cut(e.Name(), "_")
+		v, err := strconv.Atoi(num)
+		if !ok || err != nil || v <= 0 {
+			return nil, fmt.Errorf("migration %s: the name must start with a positive number and an underscore", e.Name())
+		}
+		body, err := fs.ReadFile(migrationFiles, "migrations/"+e.Name())
+		if err != nil {
+			return nil, err
+		}
+		ms = append(ms, migration{version: v, name: e.Name(), sql: string(body)})
+	}
+	sort.Slice(ms, func(i, j int) bool { return ms[i].version < ms[j].version })
+	return ms, nil
+}
+
+// migrate applies the migrations the database lacks, all in one
+// transaction under an advisory lock, so that two instances starting at
+// once apply each migration once.
+func migrate(ctx context.Context, pool *pgxpool.Pool) error {
+	ms, err := loadMigrations()
+	if err != nil {
+		return kompact.Errorf(kompact.EInternal, "postgres store migrations: %w", err)
+	}
+	err = pgx.BeginFunc(ctx, pool, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock($1)`, migrationLock); err != nil {
+			return err
+		}
+		if _, err := tx.Exec(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (
+			version    integer     NOT NULL PRIMARY KEY,
+			name       text        NOT NULL,
+			applied_at timestamptz NOT NULL DEFAULT now())`); err != nil {
+			return err
+		}
+		var latest int
+		if err := tx.QueryRow(ctx, `SELECT coalesce(max(version), 0) FROM schema_migrations`).Scan(&latest); err != nil {
+			return err
+		}
+		if known := ms[len(ms)-1].version; latest > known {
+			return kompact.Errorf(kompact.EInternal, "the database has schema version %d, newer than this kompact knows (%d)", latest, known).
+				WithFixes("Upgrade kompact, or use another database.")
+		}
+		for _, m := range ms {
+			if m.version <= latest {
+				continue
+			}
+			if _, err := tx.Exec(ctx, m.sql); err != nil {
+				return fmt.Errorf("%s: %w", m.name, err)
+			}
+			if _, err := tx.Exec(ctx, `INSERT INTO schema_migrations (version, name) VALUES ($1, $2)`, m.version, m.name); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	return wrap("migrate the schema", err)
+}
+
+// write runs fn in one read-committed transaction; fn locks what it
+// changes. A *kompact.Error from fn is returned as it is; any other error
+// becomes EInternal.
+func (s *Store) write(ctx context.Context, what string, fn func(pgx.Tx) error) error {
+	return wrap(what, pgx.BeginFunc(ctx, s.pool, fn))
+}
+
+// read runs fn in one read-only snapshot.
+func (s *Store) read(ctx context.Context, what string, fn func(pgx.Tx) error) error {
+	return wrap(what, pgx.BeginTxFunc(ctx, s.pool, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}, fn))
+}
+
+func wrap(what string, err error) error {
+	if err == nil {
+		return nil
+	}
+	var ke *kompact.Error
+	if errors.As(err, &ke) {
+		return err
+	}
+	return kompact.Errorf(kompact.EInternal, "postgres store: %s: %v", what, redact(err))
+}
+
+func notFound(id string) error {
+	return kompact.Errorf(kompact.ENotFound, "no session has the id %q", id).
+		WithFixes("Check the session id; listing the sessions shows the ones that exist.")
+}
+
+func corrupt(what string, err error) error {
+	return kompact.Errorf(kompact.EInternal, "postgres store: %s is corrupt: %w", what, err).
+		WithFixes("Restore the database from a backup; the stored JSON no longer decodes.")
+}
+
+// now returns the current UTC time in PostgreSQL's precision
+// (microseconds), later than every time this process handed out and than
+// after (the session's last update, read under its row lock, so times grow
+// across processes too).
+func (s *Store) now(after time.Time) time.Time {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	t := time.Now().UTC().Truncate(time.Microsecond)
+	if !t.After(s.last) {
+		t = s.last.Add(time.Microsecond)
+	}
+	if !t.After(after) {
+		t = after.Add(time.Microsecond)
+	}
+	s.last = t
+	return t
+}

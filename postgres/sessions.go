@@ -1,0 +1,244 @@
+package postgres
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"kompact"
+	"kompact/internal/storeutil"
+)
+
+type sessionRow struct {
+	id, agent, model string
+	version          int64
+	created, updated time.Time
+	firstPos, n      int64
+	nextMsg, nextRev int64
+	rewritten        int64
+}
+
+const sessionCols = `id, agent, compaction_model, version, created_at, updated_at, first_pos, n_messages, next_msg, next_rev, rewritten_version`
+
+func scanSession(sc pgx.Row) (*sessionRow, error) {
+	var r sessionRow
+	if err := sc.Scan(&r.id, &r.agent, &r.model, &r.version, &r.created, &r.updated, &r.firstPos, &r.n, &r.nextMsg, &r.nextRev, &r.rewritten); err != nil {
+		return nil, err
+	}
+	r.created, r.updated = r.created.UTC(), r.updated.UTC()
+	return &r, nil
+}
+
+// loadSession reads the session's row; with lock, it also locks the row
+// until the transaction ends, which serialises writes to the session
+// across processes.
+func loadSession(ctx context.Context, tx pgx.Tx, id string, lock bool) (*sessionRow, error) {
+	q := `SELECT ` + sessionCols + ` FROM sessions WHERE id = $1`
+	if lock {
+		q += ` FOR UPDATE`
+	}
+	r, err := scanSession(tx.QueryRow(ctx, q, id))
+	if errors.Is(err, pgx.ErrNoRows) {
+		return nil, notFound(id)
+	}
+	return r, err
+}
+
+func (r *sessionRow) info() kompact.SessionInfo {
+	return kompact.SessionInfo{ID: r.id, Agent: r.agent, CompactionModel: r.model, Messages: int(r.n),
+		Version: r.version, CreatedAt: r.created, UpdatedAt: r.updated}
+}
+
+func (r *sessionRow) stored(msgs []kompact.Message) *kompact.StoredSession {
+	return &kompact.StoredSession{
+		Session:   kompact.Session{ID: r.id, Agent: r.agent, CompactionModel: r.model, Messages: msgs},
+		Version:   r.version,
+		CreatedAt: r.created,
+		UpdatedAt: r.updated,
+	}
+}
+
+// CreateSession stores a new session with version 1 (see sqlite.Store).
+func (s *Store) CreateSession(ctx context.Context, in *kompact.Session) (*kompact.StoredSession, error) {
+	if in == nil {
+		return nil, kompact.Errorf(kompact.EInvalid, "no session given")
+	}
+	msgs, err := storeutil.Canonical(in.Messages, "messages")
+	if err != nil {
+		return nil, err
+	}
+	taken := make(map[string]bool, len(msgs))
+	if err := storeutil.ClaimIDs(msgs, taken, "messages"); err != nil {
+		return nil, err
+	}
+	next := int64(1)
+	storeutil.AssignIDs(msgs, taken, &next)
+	var out *kompact.StoredSession
+	err = s.write(ctx, "create session", func(tx pgx.Tx) error {
+		now := s.now(time.Time{})
+		id := in.ID
+		for tries := 0; ; tries++ {
+			if in.ID == "" {
+				id = storeutil.NewSessionID()
+			}
+			tag, err := tx.Exec(ctx, `INSERT INTO sessions (`+sessionCols+`) VALUES ($1, $2, $3, 1, $4, $4, 0, $5, $6, 1, 1) ON CONFLICT (id) DO NOTHING`,
+				id, in.Agent, in.CompactionModel, now, len(msgs), next)
+			if err != nil {
+				return err
+			}
+			if tag.RowsAffected() == 1 {
+				break
+			}
+			if in.ID != "" {
+				return kompact.Errorf(kompact.EConflict, "a session with the id %q exists already", id).
+					WithFixes("Choose another id, or leave it empty to have one assigned.")
+			}
+			if tries == 10 {
+				return fmt.Errorf("no free session id after %d tries", tries)
+			}
+		}
+		if err := insertMessages(ctx, tx, id, 0, 0, msgs, nil); err != nil {
+			return err
+		}
+		row := &sessionRow{id: id, agent: in.Agent, model: in.CompactionModel, version: 1, created: now, updated: now}
+		out = row.stored(msgs)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// GetSession returns the session with all its messages.
+func (s *Store) GetSession(ctx context.Context, id string) (*kompact.StoredSession, error) {
+	var row *sessionRow
+	var bodies [][]byte
+	err := s.read(ctx, "get session", func(tx pgx.Tx) error {
+		var err error
+		if row, err = loadSession(ctx, tx, id, false); err != nil {
+			return err
+		}
+		bodies, err = readBodies(ctx, tx, id, row.firstPos)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(bodies)) != row.n {
+		return nil, kompact.Errorf(kompact.EInternal, "postgres store: session %q should have %d messages and has %d", id, row.n, len(bodies))
+	}
+	msgs, err := decodeBodies(bodies, id)
+	if err != nil {
+		return nil, err
+	}
+	return row.stored(msgs), nil
+}
+
+// ListSessions describes every session, the most recently updated first.
+func (s *Store) ListSessions(ctx context.Context) ([]kompact.SessionInfo, error) {
+	out := []kompact.SessionInfo{}
+	err := s.read(ctx, "list sessions", func(tx pgx.Tx) error {
+		rows, err := tx.Query(ctx, `SELECT `+sessionCols+` FROM sessions ORDER BY updated_at DESC, id`)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			r, err := scanSession(rows)
+			if err != nil {
+				return err
+			}
+			out = append(out, r.info())
+		}
+		return rows.Err()
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// DeleteSession deletes the session, its messages and its revisions.
+func (s *Store) DeleteSession(ctx context.Context, id string) error {
+	return s.write(ctx, "delete session", func(tx pgx.Tx) error {
+		tag, err := tx.Exec(ctx, `DELETE FROM sessions WHERE id = $1`, id)
+		if err != nil {
+			return err
+		}
+		if tag.RowsAffected() == 0 {
+			return notFound(id)
+		}
+		return nil
+	})
+}
+
+// AppendMessages adds msgs at the end of the session (see sqlite.Store).
+func (s *Store) AppendMessages(ctx context.Context, id string, in []kompact.Message) (*kompact.Appended, error) {
+	if len(in) == 0 {
+		return nil, kompact.Errorf(kompact.EInvalid, "no messages to append").
+			WithFixes("Send at least one message.")
+	}
+	msgs, err := storeutil.Canonical(in, "messages")
+	if err != nil {
+		return nil, err
+	}
+	given := map[string]bool{}
+	if err := storeutil.ClaimIDs(msgs, given, "messages"); err != nil {
+		return nil, err
+	}
+	var out *kompact.Appended
+	err = s.write(ctx, "append messages", func(tx pgx.Tx) error {
+		row, err := loadSession(ctx, tx, id, true)
+		if err != nil {
+			return err
+		}
+		storeutil.AssignIDs(msgs, given, &row.nextMsg)
+		if err := checkFree(ctx, tx, id, msgs, row.firstPos, "messages"); err != nil {
+			return err
+		}
+		if err := insertMessages(ctx, tx, id, row.firstPos+row.n, row.nextRev-1, msgs, nil); err != nil {
+			return err
+		}
+		row.n += int64(len(msgs))
+		row.version++
+		row.updated = s.now(row.updated)
+		if _, err := tx.Exec(ctx, `UPDATE sessions SET n_messages = $1, next_msg = $2, version = $3, updated_at = $4 WHERE id = $5`,
+			row.n, row.nextMsg, row.version, row.updated, id); err != nil {
+			return err
+		}
+		out = &kompact.Appended{Version: row.version, UpdatedAt: row.updated, Messages: msgs}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// SetCompactionModel sets the session's compaction model, or clears it.
+func (s *Store) SetCompactionModel(ctx context.Context, id string, model string) (*kompact.SessionInfo, error) {
+	var out kompact.SessionInfo
+	err := s.write(ctx, "set compaction model", func(tx pgx.Tx) error {
+		row, err := loadSession(ctx, tx, id, true)
+		if err != nil {
+			return err
+		}
+		row.model = model
+		row.version++
+		row.updated = s.now(row.updated)
+		if _, err := tx.Exec(ctx, `UPDATE sessions SET compaction_model = $1, version = $2, updated_at = $3 WHERE id = $4`,
+			model, row.version, row.updated, id); err != nil {
+			return err
+		}
+		out = row.info()
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &out, nil
+}

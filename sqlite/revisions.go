@@ -1,0 +1,443 @@
+// Revisions: compaction commits, restores, and the revisions they record.
+
+package sqlite
+
+import (
+	"bytes"
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"strconv"
+	"time"
+
+	"kompact"
+	"kompact/internal/storeutil"
+)
+
+// recordRevision inserts revision row.nextRev, whose message list is the
+// session's current one: the rows the change is about to remove get dead =
+// row.nextRev, so the list stays readable (see migrations/0002). It then
+// prunes the revisions beyond the newest keep (0 keeps them all). version
+// is the session's version after the change.
+func recordRevision(ctx context.Context, tx *sql.Tx, row *sessionRow, kind, note string, now time.Time, version int64, keep int) (*kompact.RevisionInfo, error) {
+	if _, err := tx.ExecContext(ctx, `INSERT INTO revisions (session_id, rev, kind, note, created_at, version, n_messages, full) VALUES (?, ?, ?, ?, ?, ?, ?, 0)`,
+		row.id, row.nextRev, kind, note, formatTime(now), version, row.n); err != nil {
+		return nil, err
+	}
+	if keep > 0 && row.nextRev > int64(keep) {
+		if err := pruneRevisions(ctx, tx, row.id, row.nextRev-int64(keep)); err != nil {
+			return nil, err
+		}
+	}
+	return &kompact.RevisionInfo{
+		Rev:       row.nextRev,
+		Kind:      kind,
+		Note:      note,
+		CreatedAt: now,
+		Version:   version,
+		Messages:  int(row.n),
+	}, nil
+}
+
+// pruneRevisions deletes the session's revisions up to and including
+// upTo, the message rows only they hold (removed by revision upTo or
+// earlier), and the bodies nothing else refers to. The work follows what
+// those revisions replaced, not the session's length.
+func pruneRevisions(ctx context.Context, tx *sql.Tx, id string, upTo int64) error {
+	var candidates []int64
+	collect := func(q string) error {
+		rows, err := tx.QueryContext(ctx, q, id, upTo)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var b int64
+			if err := rows.Scan(&b); err != nil {
+				return err
+			}
+			candidates = append(candidates, b)
+		}
+		return rows.Err()
+	}
+	if err := collect(`SELECT DISTINCT body_id FROM messages WHERE session_id = ? AND dead IS NOT NULL AND dead <= ?`); err != nil {
+		return err
+	}
+	if err := collect(`SELECT DISTINCT body_id FROM revision_messages WHERE session_id = ? AND rev <= ?`); err != nil {
+		return err
+	}
+	for _, q := range []string{
+		`DELETE FROM messages WHERE session_id = ? AND dead IS NOT NULL AND dead <= ?`,
+		`DELETE FROM revisions WHERE session_id = ? AND rev <= ?`, // and their revision_messages
+	} {
+		if _, err := tx.ExecContext(ctx, q, id, upTo); err != nil {
+			return err
+		}
+	}
+	del, err := tx.PrepareContext(ctx, `DELETE FROM bodies WHERE id = ?1
+		AND NOT EXISTS (SELECT 1 FROM messages WHERE body_id = ?1)
+		AND NOT EXISTS (SELECT 1 FROM revision_messages WHERE body_id = ?1)`)
+	if err != nil {
+		return err
+	}
+	defer del.Close()
+	for _, b := range candidates {
+		if _, err := del.ExecContext(ctx, b); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// CommitCompaction applies c to the session's current messages (see
+// kompact.Rebase), all in one transaction: it records a revision holding
+// the messages as they were, replaces the first c.End of them with
+// c.Replacement (whose messages without an id get one), and bumps the
+// version. A conflict changes nothing.
+//
+// When c.Version is set and the session was not rewritten since, only
+// appends happened: the commit reads the ids and body ids of the replaced
+// range and the messages appended since, and compares nothing else. A kept
+// message whose JSON is unchanged keeps its stored body.
+func (s *Store) CommitCompaction(ctx context.Context, id string, c kompact.Commit) (*kompact.StoredSession, *kompact.RevisionInfo, error) {
+	if c.End < 0 || c.End > len(c.Base) {
+		_, err := kompact.Rebase(nil, c) // reports the bad end
+		return nil, nil, err
+	}
+	repl, err := storeutil.Canonical(c.Replacement, "replacement")
+	if err != nil {
+		return nil, nil, err
+	}
+	// The base in stored form, so that a base equal in JSON value but
+	// written differently (say, data with spaces) still matches.
+	base, err := storeutil.Canonical(c.Base[:c.End], "base")
+	if err != nil {
+		return nil, nil, err
+	}
+	given := map[string]bool{}
+	if err := storeutil.ClaimIDs(repl, given, "replacement"); err != nil {
+		return nil, nil, err
+	}
+	kind := c.Kind
+	if kind == "" {
+		kind = kompact.RevisionCompaction
+	}
+	var row *sessionRow
+	var info *kompact.RevisionInfo
+	var later [][]byte // the stored messages after the base's (fast) or after c.End (compared)
+	var fast bool
+	err = s.write(ctx, "commit compaction", func(tx *sql.Tx) error {
+		row, err = loadSession(ctx, tx, id)
+		if err != nil {
+			return err
+		}
+		if row.n < int64(c.End) {
+			return kompact.Errorf(kompact.EConflict, "the session has %d messages now, fewer than the %d this compaction replaces", row.n, c.End).
+				WithFixes("Reload the session and compact again.")
+		}
+		end := row.firstPos + int64(c.End)
+		refs, err := readRefs(ctx, tx, id, row.firstPos, end)
+		if err != nil {
+			return err
+		}
+		fast = c.Version > 0 && c.Version <= row.version && row.rewritten <= c.Version &&
+			row.n >= int64(len(c.Base)) && sameIDs(refs, base)
+		from := end
+		if fast {
+			from = row.firstPos + int64(len(c.Base))
+		} else if err := compareBase(ctx, tx, refs, base); err != nil {
+			return err
+		}
+		if later, err = readBodies(ctx, tx, id, from); err != nil {
+			return err
+		}
+		storeutil.AssignIDs(repl, given, &row.nextMsg)
+		if err := checkFree(ctx, tx, id, repl, end, "replacement"); err != nil {
+			return err
+		}
+		now := s.now(row.updated)
+		version := row.version + 1
+		rev := row.nextRev
+		// The kept tail stays where it is: the replacement goes just
+		// before it, in the positions the compacted messages leave.
+		if _, err := tx.ExecContext(ctx, `UPDATE messages SET dead = ? WHERE session_id = ? AND dead IS NULL AND pos < ?`, rev, id, end); err != nil {
+			return err
+		}
+		first := end - int64(len(repl))
+		if err := insertMessagesReusing(ctx, tx, id, first, rev, repl, keptBodies(repl, base, refs)); err != nil {
+			return err
+		}
+		info, err = recordRevision(ctx, tx, row, kind, c.Note, now, version, s.keep)
+		if err != nil {
+			return err
+		}
+		row.n = row.n - int64(c.End) + int64(len(repl))
+		if _, err := tx.ExecContext(ctx, `UPDATE sessions SET first_pos = ?, n_messages = ?, next_msg = ?, next_rev = ?, version = ?, updated_at = ?, rewritten_version = ? WHERE id = ?`,
+			first, row.n, row.nextMsg, row.nextRev+1, version, formatTime(now), version, id); err != nil {
+			return err
+		}
+		row.version, row.updated = version, now
+		return nil
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	// Decoding happens after the write transaction.
+	tail, err := decodeBodies(later, id)
+	if err != nil {
+		return nil, nil, err
+	}
+	next := make([]kompact.Message, 0, row.n)
+	next = append(next, repl...)
+	if fast {
+		next = append(next, c.Base[c.End:]...)
+	}
+	next = append(next, tail...)
+	return row.stored(next), info, nil
+}
+
+// ref is a message's place in a session: its id and stored body.
+type ref struct {
+	id     string
+	bodyID int64
+}
+
+// readRefs returns the ids and body ids of the session's messages at
+// positions [from, to), in order.
+func readRefs(ctx context.Context, tx *sql.Tx, id string, from, to int64) ([]ref, error) {
+	rows, err := tx.QueryContext(ctx, `SELECT id, body_id FROM messages WHERE session_id = ? AND dead IS NULL AND pos >= ? AND pos < ? ORDER BY pos`, id, from, to)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := make([]ref, 0, to-from)
+	for rows.Next() {
+		var r ref
+		if err := rows.Scan(&r.id, &r.bodyID); err != nil {
+			return nil, err
+		}
+		out = append(out, r)
+	}
+	return out, rows.Err()
+}
+
+func sameIDs(refs []ref, msgs []kompact.Message) bool {
+	if len(refs) != len(msgs) {
+		return false
+	}
+	for i := range refs {
+		if refs[i].id != msgs[i].ID {
+			return false
+		}
+	}
+	return true
+}
+
+// compareBase fails with EConflict, as kompact.Rebase does, unless the
+// stored bodies of refs are the JSON forms of base.
+func compareBase(ctx context.Context, tx *sql.Tx, refs []ref, base []kompact.Message) error {
+	if len(refs) != len(base) {
+		return fmt.Errorf("%d stored messages in a range of %d", len(refs), len(base))
+	}
+	stmt, err := tx.PrepareContext(ctx, `SELECT body FROM bodies WHERE id = ?`)
+	if err != nil {
+		return err
+	}
+	defer stmt.Close()
+	var buf []byte
+	for i := range refs {
+		var body []byte
+		if err := stmt.QueryRowContext(ctx, refs[i].bodyID).Scan(&body); err != nil {
+			return err
+		}
+		buf = base[i].AppendJSON(buf[:0])
+		if !bytes.Equal(buf, body) {
+			ref := strconv.Quote(refs[i].id)
+			return kompact.Errorf(kompact.EConflict, "message %s changed while the compaction ran", ref).
+				WithFixes("Reload the session and compact again; nothing was written.")
+		}
+	}
+	return nil
+}
+
+// keptBodies returns, for each replacement message, the body id of the
+// replaced message it repeats unchanged (same id, same JSON), or 0: a kept
+// message (the system prompt) is not stored again at every compaction.
+// base is what refs hold (compared, or promised by the commit's version).
+func keptBodies(repl, base []kompact.Message, refs []ref) []int64 {
+	at := make(map[string]int, len(repl))
+	for i := range repl {
+		at[repl[i].ID] = -1
+	}
+	for i := range base {
+		if _, ok := at[base[i].ID]; ok {
+			at[base[i].ID] = i
+		}
+	}
+	out := make([]int64, len(repl))
+	var a, b []byte
+	for j := range repl {
+		i := at[repl[j].ID]
+		if i < 0 {
+			continue
+		}
+		a, b = repl[j].AppendJSON(a[:0]), base[i].AppendJSON(b[:0])
+		if bytes.Equal(a, b) {
+			out[j] = refs[i].bodyID
+		}
+	}
+	return out
+}
+
+// ListRevisions describes the session's revisions, the newest first.
+func (s *Store) ListRevisions(ctx context.Context, id string) ([]kompact.RevisionInfo, error) {
+	out := []kompact.RevisionInfo{}
+	err := s.read(ctx, "list revisions", func(tx *sql.Tx) error {
+		if _, err := loadSession(ctx, tx, id); err != nil {
+			return err
+		}
+		rows, err := tx.QueryContext(ctx, `SELECT rev, kind, note, created_at, version, n_messages FROM revisions WHERE session_id = ? ORDER BY rev DESC`, id)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			info, err := scanRevisionInfo(rows)
+			if err != nil {
+				return err
+			}
+			out = append(out, *info)
+		}
+		return rows.Err()
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func scanRevisionInfo(sc scanner, more ...any) (*kompact.RevisionInfo, error) {
+	var info kompact.RevisionInfo
+	var created string
+	if err := sc.Scan(append([]any{&info.Rev, &info.Kind, &info.Note, &created, &info.Version, &info.Messages}, more...)...); err != nil {
+		return nil, err
+	}
+	t, err := parseTime(created)
+	if err != nil {
+		return nil, fmt.Errorf("revision %d: %w", info.Rev, err)
+	}
+	info.CreatedAt = t
+	return &info, nil
+}
+
+// loadRevision reads revision rev of the session and decodes its messages.
+// It also returns the ids of their stored bodies.
+func loadRevision(ctx context.Context, tx *sql.Tx, id string, rev int64) (*kompact.Revision, []int64, error) {
+	var full bool
+	info, err := scanRevisionInfo(tx.QueryRowContext(ctx,
+		`SELECT rev, kind, note, created_at, version, n_messages, full FROM revisions WHERE session_id = ? AND rev = ?`, id, rev), &full)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, nil, kompact.Errorf(kompact.ENotFound, "session %q has no revision %d", id, rev).
+			WithFixes("List the session's revisions to see which exist.")
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	// A revision's list is the rows alive just before it (see
+	// migrations/0002), or, for one recorded before that, its own copy.
+	q := `SELECT m.body_id, b.body FROM messages m JOIN bodies b ON b.id = m.body_id
+		WHERE m.session_id = ?1 AND m.born < ?2 AND (m.dead IS NULL OR m.dead >= ?2) ORDER BY m.pos`
+	if full {
+		q = `SELECT r.body_id, b.body FROM revision_messages r JOIN bodies b ON b.id = r.body_id
+		WHERE r.session_id = ?1 AND r.rev = ?2 ORDER BY r.pos`
+	}
+	rows, err := tx.QueryContext(ctx, q, id, rev)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer rows.Close()
+	msgs := make([]kompact.Message, 0, info.Messages)
+	bodyIDs := make([]int64, 0, info.Messages)
+	for rows.Next() {
+		var bodyID int64
+		var body sql.RawBytes
+		if err := rows.Scan(&bodyID, &body); err != nil {
+			return nil, nil, err
+		}
+		m, err := kompact.DecodeStoredMessage(body, len(msgs))
+		if err != nil {
+			return nil, nil, corrupt(fmt.Sprintf("message %d of revision %d of session %q", len(msgs)+1, rev, id), err)
+		}
+		msgs = append(msgs, m)
+		bodyIDs = append(bodyIDs, bodyID)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, nil, err
+	}
+	if len(msgs) != info.Messages {
+		return nil, nil, kompact.Errorf(kompact.EInternal, "sqlite store: revision %d of session %q should hold %d messages and holds %d", rev, id, info.Messages, len(msgs))
+	}
+	return &kompact.Revision{RevisionInfo: *info, Before: msgs}, bodyIDs, nil
+}
+
+// GetRevision returns revision rev of the session with the messages it
+// holds.
+func (s *Store) GetRevision(ctx context.Context, id string, rev int64) (*kompact.Revision, error) {
+	var out *kompact.Revision
+	err := s.read(ctx, "get revision", func(tx *sql.Tx) error {
+		if _, err := loadSession(ctx, tx, id); err != nil {
+			return err
+		}
+		r, _, err := loadRevision(ctx, tx, id, rev)
+		out = r
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// RestoreRevision puts back the messages revision rev holds. It records a
+// restore revision holding the messages it replaces, so it can be undone in
+// turn.
+func (s *Store) RestoreRevision(ctx context.Context, id string, rev int64) (*kompact.StoredSession, *kompact.RevisionInfo, error) {
+	var out *kompact.StoredSession
+	var info *kompact.RevisionInfo
+	err := s.write(ctx, "restore revision", func(tx *sql.Tx) error {
+		row, err := loadSession(ctx, tx, id)
+		if err != nil {
+			return err
+		}
+		r, bodyIDs, err := loadRevision(ctx, tx, id, rev)
+		if err != nil {
+			return err
+		}
+		now := s.now(row.updated)
+		version := row.version + 1
+		if _, err := tx.ExecContext(ctx, `UPDATE messages SET dead = ? WHERE session_id = ? AND dead IS NULL`, row.nextRev, id); err != nil {
+			return err
+		}
+		if err := insertRefs(ctx, tx, id, row.nextRev, r.Before, bodyIDs); err != nil {
+			return err
+		}
+		// Recorded (and old revisions pruned) once the restored messages
+		// refer to their bodies again.
+		info, err = recordRevision(ctx, tx, row, kompact.RevisionRestore, fmt.Sprintf("restored revision %d (%s)", rev, r.Kind), now, version, s.keep)
+		if err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE sessions SET first_pos = 0, n_messages = ?, next_rev = ?, version = ?, updated_at = ?, rewritten_version = ? WHERE id = ?`,
+			len(r.Before), row.nextRev+1, version, formatTime(now), version, id); err != nil {
+			return err
+		}
+		row.version, row.updated = version, now
+		out = row.stored(r.Before)
+		return nil
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	return out, info, nil
+}
