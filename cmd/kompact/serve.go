@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"kompact"
+	"kompact/config"
 	"kompact/httpapi"
 	"kompact/kimicli"
 	"kompact/openai"
@@ -33,75 +34,36 @@ type serveCommand struct {
 
 const serveSynopsis = "serve [--addr 127.0.0.1:8484] [--db PATH] [--config FILE] [--token T] [--max-body BYTES]"
 
+// serveOptions are the flags of kompact serve.
+type serveOptions struct {
+	addr, dbPath, configPath, token string
+	maxBody                         int64
+}
+
 // Run serves until ctx is done, then shuts down gracefully.
 func (c *serveCommand) Run(ctx context.Context, args []string) (int, error) {
-	fs := newFlagSet("serve", serveSynopsis, c.stderr)
-	var (
-		addr, dbPath, configPath, token string
-		maxBody                         int64
-	)
-	fs.StringVar(&addr, "addr", "127.0.0.1:8484", "address to listen on; any address other than a loopback one needs a token")
-	fs.StringVar(&dbPath, "db", "", "the SQLite database that keeps the sessions (default: "+sqlite.DefaultPath(c.getenv)+")")
-	fs.StringVar(&configPath, "config", "", "agent configuration file (default: $"+configEnv+", else the built-in configuration)")
-	fs.StringVar(&token, "token", "", "bearer token every API request must carry (default: $"+tokenEnv+")")
-	fs.Int64Var(&maxBody, "max-body", httpapi.DefaultMaxBody, "request body limit in bytes")
-	pos, err := parseFlags(fs, args)
+	opts, err := c.parse(args)
 	if errors.Is(err, flag.ErrHelp) {
 		return exitOK, nil
 	}
 	if err != nil {
 		return exitUsage, err
 	}
-	if len(pos) != 0 {
-		return exitUsage, usagef("serve takes no arguments, got %q", strings.Join(pos, " "))
+	if err := checkExposure(opts.addr, opts.token); err != nil {
+		return exitUsage, err
 	}
-	if maxBody <= 0 {
-		return exitUsage, usagef("--max-body must be greater than 0")
-	}
-	if token == "" {
-		token = c.getenv(tokenEnv)
-	}
-	loopback, err := isLoopback(addr)
-	if err != nil {
-		return exitUsage, usagef("--addr %q is not a host:port address: %v", addr, err)
-	}
-	if !loopback && token == "" {
-		return exitUsage, kompact.Errorf(kompact.EInvalid, "refusing to serve %s without a token: it is not a loopback address, so anyone who can reach it could read and change the sessions", addr).
-			WithFixes("Pass --token T (or set $"+tokenEnv+"), and give the token to the page and the clients.",
-				"Or listen on a loopback address such as 127.0.0.1:8484.")
-	}
-
-	cfg, err := loadConfig(configPath, c.getenv)
+	cfg, err := loadConfig(opts.configPath, c.getenv)
 	if err != nil {
 		return exitError, err
 	}
-	if dbPath == "" {
-		dbPath = sqlite.DefaultPath(c.getenv)
-	}
-	store, err := sqlite.Open(dbPath)
+	store, err := sqlite.Open(opts.dbPath)
 	if err != nil {
 		return exitError, err
 	}
 	defer store.Close()
-
-	llm := c.llm
-	if llm == nil {
-		llm = &openai.Client{Getenv: c.getenv}
-	}
-	logger := slog.New(slog.NewTextHandler(c.stderr, nil))
-	srv := httpapi.New(httpapi.Config{
-		Store:   store,
-		Agents:  cfg,
-		LLM:     llm,
-		Prompt:  (&kimicli.Finder{Getenv: c.getenv}).AgentPrompt,
-		Token:   token,
-		MaxBody: maxBody,
-		Logger:  logger,
-		Version: version,
-	})
-	ln, err := net.Listen("tcp", addr)
+	ln, err := net.Listen("tcp", opts.addr)
 	if err != nil {
-		return exitError, kompact.Errorf(kompact.EInvalid, "listen on %s: %w", addr, err).
+		return exitError, kompact.Errorf(kompact.EInvalid, "listen on %s: %w", opts.addr, err).
 			WithFixes("Pick another address with --addr, or stop what already listens there.")
 	}
 	fmt.Fprintf(c.stderr, "kompact serving http://%s (data: %s)\n", ln.Addr(), store.Path())
@@ -111,11 +73,74 @@ func (c *serveCommand) Run(ctx context.Context, args []string) (int, error) {
 	if c.onListen != nil {
 		c.onListen(ln.Addr())
 	}
-	if err := srv.Serve(ctx, ln); err != nil {
+	if err := c.server(cfg, store, opts).Serve(ctx, ln); err != nil {
 		return exitError, fmt.Errorf("serve: %w", err)
 	}
 	fmt.Fprintln(c.stderr, "kompact: stopped")
 	return exitOK, nil
+}
+
+// parse reads the flags, with the token and database defaults from the
+// environment filled in. Its errors are usage errors; flag.ErrHelp means
+// help was printed.
+func (c *serveCommand) parse(args []string) (serveOptions, error) {
+	var o serveOptions
+	fs := newFlagSet("serve", serveSynopsis, c.stderr)
+	fs.StringVar(&o.addr, "addr", "127.0.0.1:8484", "address to listen on; any address other than a loopback one needs a token")
+	fs.StringVar(&o.dbPath, "db", "", "the SQLite database that keeps the sessions (default: "+sqlite.DefaultPath(c.getenv)+")")
+	fs.StringVar(&o.configPath, "config", "", "agent configuration file (default: $"+configEnv+", else the built-in configuration)")
+	fs.StringVar(&o.token, "token", "", "bearer token every API request must carry (default: $"+tokenEnv+")")
+	fs.Int64Var(&o.maxBody, "max-body", httpapi.DefaultMaxBody, "request body limit in bytes")
+	pos, err := parseFlags(fs, args)
+	if err != nil {
+		return o, err
+	}
+	if len(pos) != 0 {
+		return o, usagef("serve takes no arguments, got %q", strings.Join(pos, " "))
+	}
+	if o.maxBody <= 0 {
+		return o, usagef("--max-body must be greater than 0")
+	}
+	if o.token == "" {
+		o.token = c.getenv(tokenEnv)
+	}
+	if o.dbPath == "" {
+		o.dbPath = sqlite.DefaultPath(c.getenv)
+	}
+	return o, nil
+}
+
+// checkExposure refuses to serve an address other than a loopback one
+// without a token.
+func checkExposure(addr, token string) error {
+	loopback, err := isLoopback(addr)
+	if err != nil {
+		return usagef("--addr %q is not a host:port address: %v", addr, err)
+	}
+	if !loopback && token == "" {
+		return kompact.Errorf(kompact.EInvalid, "refusing to serve %s without a token: it is not a loopback address, so anyone who can reach it could read and change the sessions", addr).
+			WithFixes("Pass --token T (or set $"+tokenEnv+"), and give the token to the page and the clients.",
+				"Or listen on a loopback address such as 127.0.0.1:8484.")
+	}
+	return nil
+}
+
+// server builds the HTTP server over the configuration and the store.
+func (c *serveCommand) server(cfg *config.Config, store *sqlite.Store, opts serveOptions) *httpapi.Server {
+	llm := c.llm
+	if llm == nil {
+		llm = &openai.Client{Getenv: c.getenv}
+	}
+	return httpapi.New(httpapi.Config{
+		Store:   store,
+		Agents:  cfg,
+		LLM:     llm,
+		Prompt:  (&kimicli.Finder{Getenv: c.getenv}).AgentPrompt,
+		Token:   opts.token,
+		MaxBody: opts.maxBody,
+		Logger:  slog.New(slog.NewTextHandler(c.stderr, nil)),
+		Version: version,
+	})
 }
 
 // isLoopback reports whether addr (host:port) listens on a loopback
