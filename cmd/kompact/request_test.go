@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"flag"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,6 +12,31 @@ import (
 
 	"kompact/internal/vectors"
 )
+
+var update = flag.Bool("update", false, "rewrite the testdata/*.golden files")
+
+// golden compares got byte for byte with testdata/NAME.golden, or rewrites
+// the file under -update.
+func golden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	path := filepath.Join("testdata", name+".golden")
+	if *update {
+		if err := os.MkdirAll("testdata", 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to create it)", err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("%s differs from %s (go test -update rewrites it):\n got: %q\nwant: %q", name, path, got, want)
+	}
+}
 
 // runCLI runs the command line in-process with the given environment.
 func runCLI(t *testing.T, stdin string, environ map[string]string, args ...string) (int, string, string) {
@@ -69,6 +95,19 @@ func TestRequestMatchesVectors(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestRequestGolden pins the bytes "kompact request examples/session.json"
+// writes, with the built-in prompt: the request body on stdout, and the
+// prompt and range on stderr.
+func TestRequestGolden(t *testing.T) {
+	noKimi := map[string]string{"HOME": t.TempDir()}
+	status, stdout, stderr := runCLI(t, "", noKimi, "request", filepath.Join("..", "..", "examples", "session.json"))
+	if status != exitOK {
+		t.Fatalf("status %d: %s", status, stderr)
+	}
+	golden(t, "request-session.stdout", []byte(stdout))
+	golden(t, "request-session.stderr", []byte(stderr))
 }
 
 func TestRequestStdinAndSelection(t *testing.T) {
