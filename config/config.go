@@ -117,12 +117,7 @@ func (c *Config) Agent(name string) (*kompact.Agent, error) {
 
 // Names returns the agents' names, sorted.
 func (c *Config) Names() []string {
-	names := make([]string, 0, len(c.Agents))
-	for n := range c.Agents {
-		names = append(names, n)
-	}
-	slices.Sort(names)
-	return names
+	return sortedKeys(c.Agents)
 }
 
 // where names the configuration in messages.

@@ -90,7 +90,7 @@ func (p *parser) root(n *yaml.Node) (*Config, error) {
 			return nil, err
 		}
 		if _, ok := c.Agents[name]; !ok && name != "" {
-			names := sortedKeys(c.Agents)
+			names := c.Names()
 			err := p.errorf(de.val, "default_agent", "no agent named %q (agents: %s)", name, strings.Join(names, ", "))
 			if s := suggest(name, names); s != "" {
 				err.WithFixes(fmt.Sprintf("Did you mean %q?", s))
@@ -155,25 +155,18 @@ func (p *parser) llm(e entry, path string) (kompact.LLMConfig, error) {
 	if err != nil {
 		return l, err
 	}
-	be, ok := f["base_url"]
-	if !ok {
-		return l, p.missing(e.key, join(path, "base_url"), "base_url: the API root, e.g. https://api.moonshot.ai/v1")
-	}
-	if l.BaseURL, err = p.str(be.val, join(path, "base_url")); err != nil {
+	var at *yaml.Node
+	if l.BaseURL, at, err = p.requiredStr(f, e.key, path, "base_url", "base_url: the API root, e.g. https://api.moonshot.ai/v1"); err != nil {
 		return l, err
 	}
-	if err := p.checkURL(be.val, join(path, "base_url"), l.BaseURL); err != nil {
+	if err := p.checkURL(at, join(path, "base_url"), l.BaseURL); err != nil {
 		return l, err
 	}
-	me, ok := f["model"]
-	if !ok {
-		return l, p.missing(e.key, join(path, "model"), "model: the model name, e.g. kimi-k2-turbo-preview")
-	}
-	if l.Model, err = p.str(me.val, join(path, "model")); err != nil {
+	if l.Model, at, err = p.requiredStr(f, e.key, path, "model", "model: the model name, e.g. kimi-k2-turbo-preview"); err != nil {
 		return l, err
 	}
 	if strings.TrimSpace(l.Model) == "" {
-		return l, p.errorf(me.val, join(path, "model"), "must not be empty").WithFixes("Name the model, e.g. model: kimi-k2-turbo-preview.")
+		return l, p.errorf(at, join(path, "model"), "must not be empty").WithFixes("Name the model, e.g. model: kimi-k2-turbo-preview.")
 	}
 	if ke, ok := f["api_key_env"]; ok {
 		if l.APIKeyEnv, err = p.apiKeyEnv(ke.val, join(path, "api_key_env")); err != nil {
@@ -220,6 +213,18 @@ func (p *parser) llm(e entry, path string) (kompact.LLMConfig, error) {
 		l.Settings = settings
 	}
 	return l, nil
+}
+
+// requiredStr returns the string field name of the mapping at parent, whose
+// fields are f, and the node that holds it. what says what to add when the
+// field is missing.
+func (p *parser) requiredStr(f map[string]entry, parent *yaml.Node, path, name, what string) (string, *yaml.Node, error) {
+	x, ok := f[name]
+	if !ok {
+		return "", nil, p.missing(parent, join(path, name), what)
+	}
+	s, err := p.str(x.val, join(path, name))
+	return s, x.val, err
 }
 
 func (p *parser) checkURL(n *yaml.Node, path, s string) error {

@@ -2,8 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
-	"flag"
 	"fmt"
 	"log/slog"
 	"net"
@@ -43,11 +41,8 @@ type serveOptions struct {
 // Run serves until ctx is done, then shuts down gracefully.
 func (c *serveCommand) Run(ctx context.Context, args []string) (int, error) {
 	opts, err := c.parse(args)
-	if errors.Is(err, flag.ErrHelp) {
-		return exitOK, nil
-	}
 	if err != nil {
-		return exitUsage, err
+		return flagExit(err)
 	}
 	if err := checkExposure(opts.addr, opts.token); err != nil {
 		return exitUsage, err
@@ -91,12 +86,8 @@ func (c *serveCommand) parse(args []string) (serveOptions, error) {
 	fs.StringVar(&o.configPath, "config", "", "agent configuration file (default: $"+configEnv+", else the built-in configuration)")
 	fs.StringVar(&o.token, "token", "", "bearer token every API request must carry (default: $"+tokenEnv+")")
 	fs.Int64Var(&o.maxBody, "max-body", httpapi.DefaultMaxBody, "request body limit in bytes")
-	pos, err := parseFlags(fs, args)
-	if err != nil {
+	if _, err := parseArgs(fs, args, 0, "no arguments"); err != nil {
 		return o, err
-	}
-	if len(pos) != 0 {
-		return o, usagef("serve takes no arguments, got %q", strings.Join(pos, " "))
 	}
 	if o.maxBody <= 0 {
 		return o, usagef("--max-body must be greater than 0")
