@@ -10,7 +10,6 @@ package config
 import (
 	"bytes"
 	_ "embed"
-	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -109,10 +108,7 @@ func (c *Config) Agent(name string) (*kompact.Agent, error) {
 		return a, nil
 	}
 	err := kompact.Errorf(kompact.ENotFound, "no agent %q in %s; available agents: %s", name, c.where(), list)
-	if s := suggest(name, names); s != "" {
-		err.WithFixes(fmt.Sprintf("Did you mean %q?", s))
-	}
-	return nil, err.WithFixes("Use one of: "+list+".", "Or add an agent named "+name+" under agents: in "+c.where()+".")
+	return nil, didYouMean(err, name, names).WithFixes("Use one of: "+list+".", "Or add an agent named "+name+" under agents: in "+c.where()+".")
 }
 
 // Names returns the agents' names, sorted.

@@ -92,10 +92,7 @@ func (p *parser) root(n *yaml.Node) (*Config, error) {
 		if _, ok := c.Agents[name]; !ok && name != "" {
 			names := c.Names()
 			err := p.errorf(de.val, "default_agent", "no agent named %q (agents: %s)", name, strings.Join(names, ", "))
-			if s := suggest(name, names); s != "" {
-				err.WithFixes(fmt.Sprintf("Did you mean %q?", s))
-			}
-			return nil, err.WithFixes("Name one of the agents, or remove default_agent.")
+			return nil, didYouMean(err, name, names).WithFixes("Name one of the agents, or remove default_agent.")
 		}
 		c.DefaultAgent = name
 	}
