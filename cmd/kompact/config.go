@@ -2,8 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"strings"
@@ -49,13 +47,8 @@ func (c *configCommand) Run(_ context.Context, args []string) (int, error) {
 // reference prints the generated docs/reference/default-config.md.
 func (c *configCommand) reference(args []string) (int, error) {
 	fs := newFlagSet("config reference", "config reference > docs/reference/default-config.md", c.stderr)
-	pos, err := parseFlags(fs, args)
-	if status, err, done := configFlagStatus(err); done {
-		return status, err
-	}
-	if len(pos) != 0 {
-		fs.Usage()
-		return exitUsage, usagef("config reference takes no arguments, got %d", len(pos))
+	if _, err := parseArgs(fs, args, 0, "no arguments"); err != nil {
+		return flagExit(err)
 	}
 	if _, err := c.stdout.Write(config.ReferenceMarkdown(config.Default())); err != nil {
 		return exitError, fmt.Errorf("write reference: %w", err)
@@ -68,16 +61,12 @@ func (c *configCommand) reference(args []string) (int, error) {
 func (c *configCommand) show(args []string) (int, error) {
 	fs := newFlagSet("config show", "config show [--config FILE]", c.stderr)
 	file := fs.String("config", "", "the configuration file to show (default: the built-in configuration)")
-	pos, err := parseFlags(fs, args)
-	if status, err, done := configFlagStatus(err); done {
-		return status, err
-	}
-	if len(pos) != 0 {
-		fs.Usage()
-		return exitUsage, usagef("config show takes no arguments; name the file with --config FILE")
+	if _, err := parseArgs(fs, args, 0, "no arguments (name the file with --config FILE)"); err != nil {
+		return flagExit(err)
 	}
 	cfg, from := config.Default(), "kompact's built-in configuration (config/default.yaml)"
 	if *file != "" {
+		var err error
 		if cfg, err = config.Load(*file); err != nil {
 			return exitError, err
 		}
@@ -99,13 +88,9 @@ func (c *configCommand) show(args []string) (int, error) {
 // check loads a configuration file and says whether it is valid.
 func (c *configCommand) check(args []string) (int, error) {
 	fs := newFlagSet("config check", "config check FILE", c.stderr)
-	pos, err := parseFlags(fs, args)
-	if status, err, done := configFlagStatus(err); done {
-		return status, err
-	}
-	if len(pos) != 1 {
-		fs.Usage()
-		return exitUsage, usagef("config check takes exactly one configuration file, got %d arguments", len(pos))
+	pos, err := parseArgs(fs, args, 1, "exactly one configuration file")
+	if err != nil {
+		return flagExit(err)
 	}
 	cfg, err := config.Load(pos[0])
 	if err != nil {
@@ -125,16 +110,4 @@ func (c *configCommand) printWarnings(cfg *config.Config) {
 	for _, w := range cfg.Warnings {
 		fmt.Fprintf(c.stderr, "warning: %s\n", w)
 	}
-}
-
-// configFlagStatus says whether the command must stop after parseFlags, and
-// with what: 0 and no error after -h, 2 and the error for a bad flag.
-func configFlagStatus(err error) (int, error, bool) {
-	switch {
-	case errors.Is(err, flag.ErrHelp):
-		return exitOK, nil, true
-	case err != nil:
-		return exitUsage, err, true
-	}
-	return 0, nil, false
 }

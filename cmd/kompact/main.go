@@ -158,6 +158,35 @@ func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
 	}
 }
 
+// parseArgs parses args with fs (see parseFlags) and checks that n
+// positional arguments remain. After a wrong count it prints the usage and
+// returns a usage error that says the command takes what ("exactly one
+// session file").
+func parseArgs(fs *flag.FlagSet, args []string, n int, what string) ([]string, error) {
+	pos, err := parseFlags(fs, args)
+	if err != nil {
+		return nil, err
+	}
+	if len(pos) != n {
+		fs.Usage()
+		noun := "arguments"
+		if len(pos) == 1 {
+			noun = "argument"
+		}
+		return nil, usagef("%s takes %s, got %d %s", fs.Name(), what, len(pos), noun)
+	}
+	return pos, nil
+}
+
+// flagExit is how a command whose command line does not parse ends: with
+// status 0 and no error after -h (the usage is printed), else with status 2.
+func flagExit(err error) (int, error) {
+	if errors.Is(err, flag.ErrHelp) {
+		return exitOK, nil
+	}
+	return exitUsage, err
+}
+
 // readInput reads a file, or stdin for "-".
 func (e *env) readInput(path string) ([]byte, error) {
 	if path == "-" {

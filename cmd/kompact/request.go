@@ -92,16 +92,9 @@ func (c *requestCommand) Run(_ context.Context, args []string) (int, error) {
 	fs := newFlagSet("request", "request [flags] SESSION.json (- reads stdin)", c.stderr)
 	var sel selection
 	sel.register(fs)
-	pos, err := parseFlags(fs, args)
-	if errors.Is(err, flag.ErrHelp) {
-		return exitOK, nil
-	}
+	pos, err := parseArgs(fs, args, 1, "exactly one session file (or - for stdin)")
 	if err != nil {
-		return exitUsage, err
-	}
-	if len(pos) != 1 {
-		fs.Usage()
-		return exitUsage, usagef("request takes exactly one session file (or - for stdin), got %d arguments", len(pos))
+		return flagExit(err)
 	}
 	opt, err := sel.options(c.env)
 	if err != nil {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"kompact/internal/golden"
 	"os"
 	"path/filepath"
 	"strings"
@@ -69,6 +70,19 @@ func TestRequestMatchesVectors(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestRequestGolden pins the bytes "kompact request examples/session.json"
+// writes, with the built-in prompt: the request body on stdout, and the
+// prompt and range on stderr.
+func TestRequestGolden(t *testing.T) {
+	noKimi := map[string]string{"HOME": t.TempDir()}
+	status, stdout, stderr := runCLI(t, "", noKimi, "request", filepath.Join("..", "..", "examples", "session.json"))
+	if status != exitOK {
+		t.Fatalf("status %d: %s", status, stderr)
+	}
+	golden.Check(t, "request-session.stdout", []byte(stdout))
+	golden.Check(t, "request-session.stderr", []byte(stderr))
 }
 
 func TestRequestStdinAndSelection(t *testing.T) {

@@ -2,8 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
-	"flag"
 	"fmt"
 	"log/slog"
 	"net"
@@ -12,6 +10,7 @@ import (
 	"strings"
 
 	"kompact"
+	"kompact/config"
 	"kompact/httpapi"
 	"kompact/kimicli"
 	"kompact/openai"
@@ -35,85 +34,35 @@ type serveCommand struct {
 
 const serveSynopsis = "serve [--addr 127.0.0.1:8484] [--db PATH|postgres://...] [--config FILE] [--token T] [--max-body BYTES] [--keep-revisions N] [--allowed-host NAME]... [--max-actions N]"
 
+// serveOptions are the flags of kompact serve.
+type serveOptions struct {
+	addr, dbPath, configPath, token string
+	maxBody                         int64
+	keepRevisions                   int
+	guard                           *guardFlags
+}
+
 // Run serves until ctx is done, then shuts down gracefully.
 func (c *serveCommand) Run(ctx context.Context, args []string) (int, error) {
-	fs := newFlagSet("serve", serveSynopsis, c.stderr)
-	var (
-		addr, dbPath, configPath, token string
-		maxBody                         int64
-		keepRevisions                   int
-	)
-	fs.StringVar(&addr, "addr", "127.0.0.1:8484", "address to listen on; any address other than a loopback one needs a token")
-	fs.StringVar(&dbPath, "db", "", "the SQLite database file, or a postgres:// URL, that keeps the sessions (default: $KOMPACT_DB, else "+sqlite.DefaultPath(func(string) string { return "" })+")")
-	fs.StringVar(&configPath, "config", "", "agent configuration file (default: $"+configEnv+", else the built-in configuration)")
-	fs.StringVar(&token, "token", "", "bearer token every API request must carry (default: $"+tokenEnv+")")
-	fs.Int64Var(&maxBody, "max-body", httpapi.DefaultMaxBody, "request body limit in bytes")
-	guard := addGuardFlags(fs)
-	fs.IntVar(&keepRevisions, "keep-revisions", kompact.DefaultKeepRevisions, "revisions kept per session; a new one prunes the oldest and the message bodies only they hold (0 keeps all)")
-	pos, err := parseFlags(fs, args)
-	if errors.Is(err, flag.ErrHelp) {
-		return exitOK, nil
-	}
+	opts, err := c.parse(args)
 	if err != nil {
+		return flagExit(err)
+	}
+	if err := checkExposure(opts.addr, opts.token); err != nil {
 		return exitUsage, err
 	}
-	if len(pos) != 0 {
-		return exitUsage, usagef("serve takes no arguments, got %q", strings.Join(pos, " "))
-	}
-	if maxBody <= 0 {
-		return exitUsage, usagef("--max-body must be greater than 0")
-	}
-	if keepRevisions < 0 {
-		return exitUsage, usagef("--keep-revisions must be 0 (keep all) or more")
-	}
-	if token == "" {
-		token = c.getenv(tokenEnv)
-	}
-	if err := guard.check(token); err != nil {
-		return exitUsage, err
-	}
-	loopback, err := isLoopback(addr)
-	if err != nil {
-		return exitUsage, usagef("--addr %q is not a host:port address: %v", addr, err)
-	}
-	if !loopback && token == "" {
-		return exitUsage, kompact.Errorf(kompact.EInvalid, "refusing to serve %s without a token: it is not a loopback address, so anyone who can reach it could read and change the sessions", addr).
-			WithFixes("Pass --token T (or set $"+tokenEnv+"), and give the token to the page and the clients.",
-				"Or listen on a loopback address such as 127.0.0.1:8484.")
-	}
-
-	cfg, err := loadConfig(configPath, c.getenv)
+	cfg, err := loadConfig(opts.configPath, c.getenv)
 	if err != nil {
 		return exitError, err
 	}
-	if dbPath == "" {
-		dbPath = sqlite.DefaultPath(c.getenv)
-	}
-	store, where, err := openStore(ctx, dbPath, keepRevisions)
+	store, where, err := openStore(ctx, opts.dbPath, opts.keepRevisions)
 	if err != nil {
 		return exitError, err
 	}
 	defer store.Close()
-
-	llm := c.llm
-	if llm == nil {
-		llm = &openai.Client{Getenv: c.getenv}
-	}
-	logger := slog.New(slog.NewTextHandler(c.stderr, nil))
-	srv := httpapi.New(httpapi.Config{
-		Store:   store,
-		Agents:  cfg,
-		LLM:     llm,
-		Prompt:  (&kimicli.Finder{Getenv: c.getenv}).AgentPrompt,
-		Token:   token,
-		MaxBody: maxBody,
-		Logger:  logger,
-		Version: version,
-		Limits:  guard.limits(),
-	})
-	ln, err := net.Listen("tcp", addr)
+	ln, err := net.Listen("tcp", opts.addr)
 	if err != nil {
-		return exitError, kompact.Errorf(kompact.EInvalid, "listen on %s: %w", addr, err).
+		return exitError, kompact.Errorf(kompact.EInvalid, "listen on %s: %w", opts.addr, err).
 			WithFixes("Pick another address with --addr, or stop what already listens there.")
 	}
 	fmt.Fprintf(c.stderr, "kompact serving http://%s (data: %s)\n", ln.Addr(), where)
@@ -123,11 +72,79 @@ func (c *serveCommand) Run(ctx context.Context, args []string) (int, error) {
 	if c.onListen != nil {
 		c.onListen(ln.Addr())
 	}
-	if err := srv.Serve(ctx, ln); err != nil {
+	if err := c.server(cfg, store, opts).Serve(ctx, ln); err != nil {
 		return exitError, fmt.Errorf("serve: %w", err)
 	}
 	fmt.Fprintln(c.stderr, "kompact: stopped")
 	return exitOK, nil
+}
+
+// parse reads the flags, with the token and database defaults from the
+// environment filled in. Its errors are usage errors; flag.ErrHelp means
+// help was printed.
+func (c *serveCommand) parse(args []string) (serveOptions, error) {
+	var o serveOptions
+	fs := newFlagSet("serve", serveSynopsis, c.stderr)
+	fs.StringVar(&o.addr, "addr", "127.0.0.1:8484", "address to listen on; any address other than a loopback one needs a token")
+	fs.StringVar(&o.dbPath, "db", "", "the SQLite database file, or a postgres:// URL, that keeps the sessions (default: $KOMPACT_DB, else "+sqlite.DefaultPath(func(string) string { return "" })+")")
+	fs.StringVar(&o.configPath, "config", "", "agent configuration file (default: $"+configEnv+", else the built-in configuration)")
+	fs.StringVar(&o.token, "token", "", "bearer token every API request must carry (default: $"+tokenEnv+")")
+	fs.Int64Var(&o.maxBody, "max-body", httpapi.DefaultMaxBody, "request body limit in bytes")
+	o.guard = addGuardFlags(fs)
+	fs.IntVar(&o.keepRevisions, "keep-revisions", kompact.DefaultKeepRevisions, "revisions kept per session; a new one prunes the oldest and the message bodies only they hold (0 keeps all)")
+	if _, err := parseArgs(fs, args, 0, "no arguments"); err != nil {
+		return o, err
+	}
+	if o.maxBody <= 0 {
+		return o, usagef("--max-body must be greater than 0")
+	}
+	if o.keepRevisions < 0 {
+		return o, usagef("--keep-revisions must be 0 (keep all) or more")
+	}
+	if o.token == "" {
+		o.token = c.getenv(tokenEnv)
+	}
+	if err := o.guard.check(o.token); err != nil {
+		return o, err
+	}
+	if o.dbPath == "" {
+		o.dbPath = sqlite.DefaultPath(c.getenv)
+	}
+	return o, nil
+}
+
+// checkExposure refuses to serve an address other than a loopback one
+// without a token.
+func checkExposure(addr, token string) error {
+	loopback, err := isLoopback(addr)
+	if err != nil {
+		return usagef("--addr %q is not a host:port address: %v", addr, err)
+	}
+	if !loopback && token == "" {
+		return kompact.Errorf(kompact.EInvalid, "refusing to serve %s without a token: it is not a loopback address, so anyone who can reach it could read and change the sessions", addr).
+			WithFixes("Pass --token T (or set $"+tokenEnv+"), and give the token to the page and the clients.",
+				"Or listen on a loopback address such as 127.0.0.1:8484.")
+	}
+	return nil
+}
+
+// server builds the HTTP server over the configuration and the store.
+func (c *serveCommand) server(cfg *config.Config, store kompact.Store, opts serveOptions) *httpapi.Server {
+	llm := c.llm
+	if llm == nil {
+		llm = &openai.Client{Getenv: c.getenv}
+	}
+	return httpapi.New(httpapi.Config{
+		Store:   store,
+		Agents:  cfg,
+		LLM:     llm,
+		Prompt:  (&kimicli.Finder{Getenv: c.getenv}).AgentPrompt,
+		Token:   opts.token,
+		MaxBody: opts.maxBody,
+		Logger:  slog.New(slog.NewTextHandler(c.stderr, nil)),
+		Version: version,
+		Limits:  opts.guard.limits(),
+	})
 }
 
 // openStore opens the store db names: a PostgreSQL database for a

@@ -1,0 +1,427 @@
+package config
+
+import (
+	"fmt"
+	"math"
+	"net/url"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+
+	"kompact"
+)
+
+// The fields of each mapping, in the order the docs list them.
+var (
+	topFields        = []string{"default_agent", "agents"}
+	agentFields      = []string{"system_prompt", "llm", "compaction"}
+	llmFields        = []string{"base_url", "model", "api_key_env", "temperature", "max_tokens", "top_p", "extra_body"}
+	compactionFields = []string{"enabled", "type", "max_preserved_messages", "compaction_model", "prompt", "prompt_file", "settings_overrides"}
+)
+
+// ownFields are the request settings that have their own llm fields. What
+// every other request field means is kompact.RequestField's table.
+var ownFields = kompact.OwnFields
+
+// toolFieldWarning is the warning for a tool field, wherever it is set.
+const toolFieldWarning = "ignored: kompact's requests never carry tools"
+
+// Names and values the schema accepts.
+var (
+	agentNameRE = regexp.MustCompile(`^[a-z0-9][a-z0-9_.-]*$`)
+	envNameRE   = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+)
+
+// root walks the top-level mapping.
+func (p *parser) root(n *yaml.Node) (*Config, error) {
+	if isNull(n) {
+		return nil, p.errorf(nil, "agents", "required field is missing: the file defines no agents").
+			WithFixes("Add an agents: mapping with at least one agent; `kompact config show` prints a complete example.")
+	}
+	if n.Kind != yaml.MappingNode {
+		return nil, p.errorf(n, "", "the file must be a mapping with agents: at the top, got %s", describe(n)).
+			WithFixes("Start the file with agents: and one agent under it; `kompact config show` prints a complete example.")
+	}
+	f, err := p.fields(n, "", topFields)
+	if err != nil {
+		return nil, err
+	}
+	c := &Config{Agents: map[string]*kompact.Agent{}}
+	ae, ok := f["agents"]
+	if !ok {
+		return nil, p.errorf(n, "agents", "required field is missing: the file defines no agents").
+			WithFixes("Add an agents: mapping with at least one agent; `kompact config show` prints a complete example.")
+	}
+	if ae.val.Kind != yaml.MappingNode {
+		return nil, p.typeError(ae.val, "agents", "a mapping")
+	}
+	agents, err := p.entries(ae.val, "agents")
+	if err != nil {
+		return nil, err
+	}
+	if len(agents) == 0 {
+		return nil, p.errorf(ae.key, "agents", "must define at least one agent").
+			WithFixes("Add an agent under agents:, with at least llm.base_url and llm.model.")
+	}
+	for _, e := range agents {
+		path := join("agents", e.name)
+		if !agentNameRE.MatchString(e.name) {
+			return nil, p.errorf(e.key, path, "invalid agent name %q: use lower-case letters, digits, _, . and -, starting with a letter or digit", e.name).
+				WithFixes(fmt.Sprintf("Rename it, e.g. to %q.", fixName(e.name)))
+		}
+		a, err := p.agent(e, path)
+		if err != nil {
+			return nil, err
+		}
+		c.Agents[e.name] = a
+	}
+	if de, ok := f["default_agent"]; ok {
+		name, err := p.str(de.val, "default_agent")
+		if err != nil {
+			return nil, err
+		}
+		if _, ok := c.Agents[name]; !ok && name != "" {
+			names := c.Names()
+			err := p.errorf(de.val, "default_agent", "no agent named %q (agents: %s)", name, strings.Join(names, ", "))
+			return nil, didYouMean(err, name, names).WithFixes("Name one of the agents, or remove default_agent.")
+		}
+		c.DefaultAgent = name
+	}
+	return c, nil
+}
+
+// fixName suggests a valid agent name for s.
+func fixName(s string) string {
+	var b strings.Builder
+	for _, r := range strings.ToLower(s) {
+		switch {
+		case r >= 'a' && r <= 'z', r >= '0' && r <= '9', r == '_', r == '.', r == '-':
+			b.WriteRune(r)
+		default:
+			b.WriteRune('-')
+		}
+	}
+	out := strings.TrimLeft(b.String(), "_.-")
+	if out == "" {
+		return "agent"
+	}
+	return out
+}
+
+func (p *parser) agent(e entry, path string) (*kompact.Agent, error) {
+	a := &kompact.Agent{Name: e.name}
+	if isNull(e.val) {
+		return nil, p.missing(e.key, join(path, "llm"), "an llm: mapping with base_url and model")
+	}
+	f, err := p.fields(e.val, path, agentFields)
+	if err != nil {
+		return nil, err
+	}
+	if sp, ok := f["system_prompt"]; ok {
+		if a.SystemPrompt, err = p.str(sp.val, join(path, "system_prompt")); err != nil {
+			return nil, err
+		}
+	}
+	le, ok := f["llm"]
+	if !ok {
+		return nil, p.missing(e.key, join(path, "llm"), "an llm: mapping with base_url and model")
+	}
+	if a.LLM, err = p.llm(le, join(path, "llm")); err != nil {
+		return nil, err
+	}
+	if ce, ok := f["compaction"]; ok {
+		if a.Compaction, err = p.compaction(ce, join(path, "compaction"), e.name); err != nil {
+			return nil, err
+		}
+	}
+	return a, nil
+}
+
+func (p *parser) llm(e entry, path string) (kompact.LLMConfig, error) {
+	var l kompact.LLMConfig
+	f, err := p.fields(e.val, path, llmFields)
+	if err != nil {
+		return l, err
+	}
+	var at *yaml.Node
+	if l.BaseURL, at, err = p.requiredStr(f, e.key, path, "base_url", "base_url: the API root, e.g. https://api.moonshot.ai/v1"); err != nil {
+		return l, err
+	}
+	if err := p.checkURL(at, join(path, "base_url"), l.BaseURL); err != nil {
+		return l, err
+	}
+	if l.Model, at, err = p.requiredStr(f, e.key, path, "model", "model: the model name, e.g. kimi-k2-turbo-preview"); err != nil {
+		return l, err
+	}
+	if strings.TrimSpace(l.Model) == "" {
+		return l, p.errorf(at, join(path, "model"), "must not be empty").WithFixes("Name the model, e.g. model: kimi-k2-turbo-preview.")
+	}
+	if ke, ok := f["api_key_env"]; ok {
+		if l.APIKeyEnv, err = p.apiKeyEnv(ke.val, join(path, "api_key_env")); err != nil {
+			return l, err
+		}
+	}
+	settings := map[string]any{}
+	for _, name := range ownFields {
+		if se, ok := f[name]; ok {
+			v, err := p.setting(name, se.val, join(path, name))
+			if err != nil {
+				return l, err
+			}
+			settings[name] = v
+		}
+	}
+	if xe, ok := f["extra_body"]; ok {
+		xpath := join(path, "extra_body")
+		if xe.val.Kind != yaml.MappingNode {
+			return l, p.typeError(xe.val, xpath, "a mapping")
+		}
+		es, err := p.entries(xe.val, xpath)
+		if err != nil {
+			return l, err
+		}
+		for _, x := range es {
+			fpath := join(xpath, x.name)
+			switch kompact.RequestField(x.name) {
+			case kompact.FieldReserved, kompact.FieldModel:
+				return l, p.errorf(x.key, fpath, "extra_body may not set %q: kompact sets it for every request", x.name).
+					WithFixes(fmt.Sprintf("Remove %q from extra_body; the model goes in llm.model.", x.name))
+			case kompact.FieldOwn:
+				return l, p.errorf(x.key, fpath, "set %s as llm.%s, not in extra_body", x.name, x.name).
+					WithFixes(fmt.Sprintf("Move it: %s: VALUE directly under llm:.", x.name))
+			case kompact.FieldTool: // accepted, and never sent
+				p.warnf(x.key, fpath, toolFieldWarning)
+			}
+			v, err := p.value(x.val, fpath)
+			if err != nil {
+				return l, err
+			}
+			settings[x.name] = v
+		}
+	}
+	if len(settings) > 0 {
+		l.Settings = settings
+	}
+	return l, nil
+}
+
+// requiredStr returns the string field name of the mapping at parent, whose
+// fields are f, and the node that holds it. what says what to add when the
+// field is missing.
+func (p *parser) requiredStr(f map[string]entry, parent *yaml.Node, path, name, what string) (string, *yaml.Node, error) {
+	x, ok := f[name]
+	if !ok {
+		return "", nil, p.missing(parent, join(path, name), what)
+	}
+	s, err := p.str(x.val, join(path, name))
+	return s, x.val, err
+}
+
+func (p *parser) checkURL(n *yaml.Node, path, s string) error {
+	u, err := url.Parse(s)
+	switch {
+	case s == "":
+		return p.errorf(n, path, "must not be empty").WithFixes("Set the API root, e.g. base_url: https://api.moonshot.ai/v1.")
+	case err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "":
+		return p.errorf(n, path, "must be an http or https URL, got %q", kompact.RedactURL(s)).
+			WithFixes("Use the API root with its scheme, e.g. https://api.moonshot.ai/v1 or http://localhost:11434/v1.")
+	case u.User != nil:
+		return p.errorf(n, path, "must not hold a user name or password").
+			WithFixes("Remove the credentials from the URL and put the key in an environment variable named by api_key_env.")
+	case kompact.SecretQueryParam(s) != "":
+		return p.errorf(n, path, "must not carry a credential in its query string (parameter %q)", kompact.SecretQueryParam(s)).
+			WithFixes("Remove the parameter from the URL and put the key in an environment variable named by api_key_env.")
+	}
+	return nil
+}
+
+// apiKeyEnv checks the name of the API key's environment variable. It never
+// echoes a value that may be the key itself.
+func (p *parser) apiKeyEnv(n *yaml.Node, path string) (string, error) {
+	s, err := p.str(n, path)
+	if err != nil {
+		if n.Kind == yaml.ScalarNode {
+			// Never echo the value: it may be a key.
+			return "", p.errorf(n, path, "must be the name of an environment variable").
+				WithFixes("Write the variable's name, e.g. api_key_env: MOONSHOT_API_KEY.")
+		}
+		return "", err
+	}
+	if s == "" {
+		return "", nil
+	}
+	fix := "Put the key in an environment variable (export MOONSHOT_API_KEY=...) and write its name here: api_key_env: MOONSHOT_API_KEY."
+	if name, _, ok := strings.Cut(s, "="); ok {
+		return "", p.errorf(n, path, "must be the name of an environment variable, not NAME=value (got %s=…)", name).
+			WithFixes(fix, "The key is now in this file: remove it, and rotate the key if the file was shared.")
+	}
+	if looksLikeSecret(s) {
+		return "", p.errorf(n, path, "looks like an API key, not the name of an environment variable; the key must never be in this file").
+			WithFixes(fix, "The key is now in this file: remove it, and rotate the key if the file was shared.")
+	}
+	if !envNameRE.MatchString(s) {
+		return "", p.errorf(n, path, "must be the name of an environment variable (letters, digits and _, not starting with a digit), got %q", s).
+			WithFixes(fix)
+	}
+	return s, nil
+}
+
+// looksLikeSecret reports whether s looks like an API key rather than the
+// name of an environment variable.
+func looksLikeSecret(s string) bool {
+	for _, prefix := range []string{"sk-", "sk_", "AIza", "ghp_", "gho_", "xoxb-", "xoxp-", "Bearer "} {
+		if strings.HasPrefix(s, prefix) {
+			return true
+		}
+	}
+	if len(s) < 32 || strings.Contains(s, "_") {
+		return false
+	}
+	var lower, digit bool
+	for _, r := range s {
+		lower = lower || r >= 'a' && r <= 'z'
+		digit = digit || r >= '0' && r <= '9'
+	}
+	return lower && digit
+}
+
+// setting checks one of the request settings that have their own fields.
+func (p *parser) setting(name string, n *yaml.Node, path string) (any, error) {
+	switch name {
+	case "temperature", "top_p":
+		f, err := p.number(n, path)
+		if err != nil {
+			return nil, err
+		}
+		hi := 2.0
+		if name == "top_p" {
+			hi = 1
+		}
+		if !(f >= 0 && f <= hi) {
+			return nil, p.errorf(n, path, "must be between 0 and %g, got %s", hi, n.Value).
+				WithFixes(fmt.Sprintf("Use a value from 0 to %g.", hi))
+		}
+		return f, nil
+	case "max_tokens":
+		i, err := p.integer(n, path)
+		if err != nil {
+			return nil, err
+		}
+		if i <= 0 {
+			return nil, p.errorf(n, path, "must be greater than 0, got %d", i).
+				WithFixes("Use a positive number of tokens, or remove max_tokens to use the provider's default.")
+		}
+		return i, nil
+	}
+	return p.value(n, path)
+}
+
+func (p *parser) compaction(e entry, path, agent string) (kompact.CompactionConfig, error) {
+	var c kompact.CompactionConfig
+	f, err := p.fields(e.val, path, compactionFields)
+	if err != nil {
+		return c, err
+	}
+	if x, ok := f["enabled"]; ok {
+		if c.Enabled, err = p.boolean(x.val, join(path, "enabled")); err != nil {
+			return c, err
+		}
+	}
+	for _, s := range []struct {
+		name string
+		dst  *string
+	}{{"type", &c.Type}, {"compaction_model", &c.CompactionModel}, {"prompt", &c.Prompt}, {"prompt_file", &c.PromptFile}} {
+		if x, ok := f[s.name]; ok {
+			if *s.dst, err = p.str(x.val, join(path, s.name)); err != nil {
+				return c, err
+			}
+		}
+	}
+	if x, ok := f["max_preserved_messages"]; ok {
+		fpath := join(path, "max_preserved_messages")
+		i, err := p.integer(x.val, fpath)
+		if err != nil {
+			return c, err
+		}
+		if i < math.MinInt32 || i > math.MaxInt32 {
+			return c, p.errorf(x.val, fpath, "%d is out of range", i).WithFixes("Use a small number; the default is 2.")
+		}
+		n := int(i)
+		c.MaxPreservedMessages = &n
+	}
+	if c.Prompt != "" && c.PromptFile != "" {
+		return c, p.errorf(f["prompt_file"].key, join(path, "prompt_file"), "prompt and prompt_file are both set; use one").
+			WithFixes("Remove prompt to read the prompt from the file, or remove prompt_file to use the inline prompt.")
+	}
+	if c.PromptFile != "" {
+		x := f["prompt_file"]
+		if !filepath.IsAbs(c.PromptFile) {
+			c.PromptFile = filepath.Join(p.dir, c.PromptFile)
+		}
+		if p.checkFiles {
+			if info, err := os.Stat(c.PromptFile); err != nil || !info.Mode().IsRegular() {
+				return c, p.errorf(x.val, join(path, "prompt_file"), "cannot read %s: not a file", c.PromptFile).
+					WithFixes("Give the path of the prompt file; a relative path is relative to the configuration file's folder.")
+			}
+		}
+	}
+	if x, ok := f["settings_overrides"]; ok {
+		if c.SettingsOverrides, err = p.overrides(x, join(path, "settings_overrides")); err != nil {
+			return c, err
+		}
+	}
+	if c.Enabled && c.Type != kompact.CompactionType {
+		if x, ok := f["type"]; ok {
+			p.warnf(x.val, path, "compaction is enabled but type is %q, not %q: the compaction actions are unavailable for agent %s",
+				c.Type, kompact.CompactionType, agent)
+		} else {
+			p.warnf(e.key, path, "compaction is enabled but type is not set: the compaction actions are unavailable for agent %s (add type: %s)",
+				agent, kompact.CompactionType)
+		}
+	}
+	return c, nil
+}
+
+func (p *parser) overrides(e entry, path string) (map[string]any, error) {
+	if e.val.Kind != yaml.MappingNode {
+		return nil, p.typeError(e.val, path, "a mapping")
+	}
+	es, err := p.entries(e.val, path)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string]any, len(es))
+	for _, x := range es {
+		fpath := join(path, x.name)
+		switch {
+		case kompact.RequestField(x.name) == kompact.FieldReserved:
+			return nil, p.errorf(x.key, fpath, "settings_overrides may not set %q: kompact sets it for every compaction request", x.name).
+				WithFixes(fmt.Sprintf("Remove %q from settings_overrides.", x.name))
+		case kompact.IsToolField(x.name): // accepted, and never sent
+			p.warnf(x.key, fpath, toolFieldWarning)
+		case x.name == "model":
+			m, err := p.str(x.val, fpath)
+			if err != nil {
+				return nil, err
+			}
+			if strings.TrimSpace(m) == "" {
+				return nil, p.errorf(x.val, fpath, "must name a model").
+					WithFixes("Name the model, or remove settings_overrides.model to use the agent's model.")
+			}
+			out[x.name] = m
+			continue
+		}
+		v, err := p.setting(x.name, x.val, fpath)
+		if err != nil {
+			return nil, err
+		}
+		out[x.name] = v
+	}
+	if len(out) == 0 {
+		return nil, nil
+	}
+	return out, nil
+}

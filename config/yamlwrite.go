@@ -1,0 +1,179 @@
+package config
+
+import (
+	"bytes"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+
+	"kompact"
+)
+
+// EffectiveYAML returns c as YAML, as loaded: every agent in name order,
+// relative prompt files resolved, and max_preserved_messages and enabled
+// shown even when the file left them to their defaults. The original
+// comments are not kept. Parsing the result gives the same agents.
+func (c *Config) EffectiveYAML() ([]byte, error) {
+	root := &yaml.Node{Kind: yaml.MappingNode}
+	if c.DefaultAgent != "" {
+		addField(root, "default_agent", strNode(c.DefaultAgent))
+	}
+	agents := &yaml.Node{Kind: yaml.MappingNode}
+	for _, name := range c.Names() {
+		an, err := agentNode(c.Agents[name])
+		if err != nil {
+			return nil, fmt.Errorf("agent %s: %w", name, err)
+		}
+		addField(agents, name, an)
+	}
+	addField(root, "agents", agents)
+	var buf bytes.Buffer
+	enc := yaml.NewEncoder(&buf)
+	enc.SetIndent(2)
+	if err := enc.Encode(root); err != nil {
+		return nil, err
+	}
+	if err := enc.Close(); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+func agentNode(a *kompact.Agent) (*yaml.Node, error) {
+	n := &yaml.Node{Kind: yaml.MappingNode}
+	if a.SystemPrompt != "" {
+		addField(n, "system_prompt", strNode(a.SystemPrompt))
+	}
+	llm := &yaml.Node{Kind: yaml.MappingNode}
+	addField(llm, "base_url", strNode(a.LLM.BaseURL))
+	addField(llm, "model", strNode(a.LLM.Model))
+	if a.LLM.APIKeyEnv != "" {
+		addField(llm, "api_key_env", strNode(a.LLM.APIKeyEnv))
+	}
+	extra := map[string]any{}
+	for k, v := range a.LLM.Settings {
+		extra[k] = v
+	}
+	for _, k := range ownFields {
+		if v, ok := extra[k]; ok {
+			vn, err := valueNode(v)
+			if err != nil {
+				return nil, err
+			}
+			addField(llm, k, vn)
+			delete(extra, k)
+		}
+	}
+	if len(extra) > 0 {
+		vn, err := valueNode(extra)
+		if err != nil {
+			return nil, err
+		}
+		addField(llm, "extra_body", vn)
+	}
+	addField(n, "llm", llm)
+
+	cc := a.Compaction
+	comp := &yaml.Node{Kind: yaml.MappingNode}
+	addField(comp, "enabled", &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!bool", Value: strconv.FormatBool(cc.Enabled)})
+	if cc.Type != "" {
+		addField(comp, "type", strNode(cc.Type))
+	}
+	mp := &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!int", Value: strconv.Itoa(cc.MaxPreserved())}
+	if cc.MaxPreservedMessages == nil {
+		mp.LineComment = "# default"
+	}
+	addField(comp, "max_preserved_messages", mp)
+	for _, f := range []struct{ name, value string }{
+		{"compaction_model", cc.CompactionModel}, {"prompt", cc.Prompt}, {"prompt_file", cc.PromptFile},
+	} {
+		if f.value != "" {
+			addField(comp, f.name, strNode(f.value))
+		}
+	}
+	if len(cc.SettingsOverrides) > 0 {
+		vn, err := valueNode(cc.SettingsOverrides)
+		if err != nil {
+			return nil, err
+		}
+		addField(comp, "settings_overrides", vn)
+	}
+	addField(n, "compaction", comp)
+	n.Content[len(n.Content)-2].LineComment = "# actions: " + actionList(a)
+	return n, nil
+}
+
+// actionList names the session actions agent a offers.
+func actionList(a *kompact.Agent) string {
+	var ids []string
+	for _, el := range kompact.UIElements(a) {
+		ids = append(ids, el.ID)
+	}
+	if len(ids) == 0 {
+		return "none (compaction disabled)"
+	}
+	return strings.Join(ids, ", ")
+}
+
+func addField(m *yaml.Node, key string, v *yaml.Node) {
+	k := &yaml.Node{}
+	k.SetString(key)
+	m.Content = append(m.Content, k, v)
+}
+
+func strNode(s string) *yaml.Node {
+	n := &yaml.Node{}
+	n.SetString(s)
+	return n
+}
+
+// valueNode converts a JSON-compatible Go value to a YAML node; maps are
+// written in key order, and floats keep a decimal point so that they read
+// back as floats.
+func valueNode(v any) (*yaml.Node, error) {
+	switch v := v.(type) {
+	case map[string]any:
+		n := &yaml.Node{Kind: yaml.MappingNode}
+		for _, k := range sortedKeys(v) {
+			vn, err := valueNode(v[k])
+			if err != nil {
+				return nil, err
+			}
+			addField(n, k, vn)
+		}
+		return n, nil
+	case []any:
+		n := &yaml.Node{Kind: yaml.SequenceNode}
+		for _, e := range v {
+			en, err := valueNode(e)
+			if err != nil {
+				return nil, err
+			}
+			n.Content = append(n.Content, en)
+		}
+		return n, nil
+	case string:
+		return strNode(v), nil
+	case float64:
+		s := strconv.FormatFloat(v, 'g', -1, 64)
+		switch {
+		case math.IsInf(v, 1):
+			s = ".inf"
+		case math.IsInf(v, -1):
+			s = "-.inf"
+		case math.IsNaN(v):
+			s = ".nan"
+		case !strings.ContainsAny(s, ".e"):
+			s += ".0"
+		}
+		return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!float", Value: s}, nil
+	}
+	n := &yaml.Node{}
+	if err := n.Encode(v); err != nil {
+		return nil, err
+	}
+	return n, nil
+}
