@@ -24,6 +24,9 @@ const (
 	EEmptyResponse ErrorCode = "empty_response"
 	// EConflict: the session changed in a way that makes the result stale.
 	EConflict ErrorCode = "conflict"
+	// ENotReduced: an automatic compaction would not have lowered the
+	// session's token count, so it was not committed (see CheckReduction).
+	ENotReduced ErrorCode = "not_reduced"
 	// EInternal: a bug or an unexpected failure.
 	EInternal ErrorCode = "internal"
 	// EForbidden: the request came from somewhere the server does not

@@ -283,6 +283,38 @@ type Server struct {
 	fn       func(Request) Reply
 	fallback Reply
 	reqs     []Request
+	models   []Model
+}
+
+// Model is one entry of the model list served at GET /v1/models.
+type Model struct {
+	ID string
+	// ContextLength, when not nil, is sent as "context_length", as Moonshot
+	// does; OpenAI and Ollama send none.
+	ContextLength *int64
+}
+
+// SetModels sets the model list served at GET /v1/models (empty by default).
+func (s *Server) SetModels(models ...Model) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.models = append([]Model(nil), models...)
+}
+
+// serveModels answers GET /v1/models in the OpenAI list shape.
+func (s *Server) serveModels(w http.ResponseWriter) {
+	s.mu.Lock()
+	data := make([]map[string]any, 0, len(s.models))
+	for _, m := range s.models {
+		e := map[string]any{"id": m.ID, "object": "model", "created": 1700000000, "owned_by": "fakellm"}
+		if m.ContextLength != nil {
+			e["context_length"] = *m.ContextLength
+		}
+		data = append(data, e)
+	}
+	s.mu.Unlock()
+	w.Header().Set("Content-Type", "application/json")
+	_ = json.NewEncoder(w).Encode(map[string]any{"object": "list", "data": data})
 }
 
 // New starts a server that closes itself when the test ends.
@@ -366,6 +398,10 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		req.JSON = obj
 	}
 	s.store(&req)
+	if (req.Path == "/v1/models" || req.Path == "/models") && r.Method == http.MethodGet {
+		s.serveModels(w)
+		return
+	}
 	if req.Path != "/v1/chat/completions" && req.Path != "/chat/completions" {
 		writeError(w, http.StatusNotFound, &ErrorBody{Message: "unknown path " + req.Path, Type: "not_found_error"})
 		return

@@ -1,0 +1,307 @@
+package kompact
+
+// This file holds the context-window arithmetic kimi-cli uses to decide when
+// to compact on its own and how long a compaction answer may be, as pure
+// functions. The facts come from MoonshotAI/kimi-cli at commit 4a550eff
+// (see docs/compaction.md, "The context window"); each function names the
+// kimi-cli source it follows.
+
+// kimi-cli's loop-control defaults and limits (src/kimi_cli/config.py) and
+// the constants of its completion budget (src/kimi_cli/llm.py).
+const (
+	// DefaultTriggerRatio is compaction_trigger_ratio's default.
+	DefaultTriggerRatio = 0.85
+	// MinTriggerRatio and MaxTriggerRatio bound compaction_trigger_ratio,
+	// both inclusive.
+	MinTriggerRatio = 0.5
+	MaxTriggerRatio = 0.99
+	// DefaultReservedContextSize is reserved_context_size's default.
+	DefaultReservedContextSize = 50000
+	// MinReservedContextSize is reserved_context_size's lower bound,
+	// inclusive.
+	MinReservedContextSize = 1000
+	// CompletionSafetyMargin is added to the estimated input of a
+	// compaction request before the completion budget is derived
+	// (DEFAULT_COMPLETION_TOKEN_SAFETY_MARGIN).
+	CompletionSafetyMargin = 1024
+	// MediaTokenEstimate is the request estimate of one image, audio or
+	// video part (MEDIA_TOKEN_ESTIMATE).
+	MediaTokenEstimate = 2000
+)
+
+// AutoCompactionFailureLimit is how many automatic compactions of one
+// session may fail in a row before automatic compaction pauses for it (see
+// CompactionBreaker). kimi-cli has no such breaker; the figure is Claude
+// Code's.
+const AutoCompactionFailureLimit = 3
+
+// AutoCompaction is an agent's "compaction.auto" block: whether kompact
+// compacts a session by itself, and kimi-cli's two thresholds. The zero
+// value is disabled; zero thresholds mean kimi-cli's defaults (see
+// Effective).
+type AutoCompaction struct {
+	Enabled bool
+	// TriggerRatio is kimi-cli's compaction_trigger_ratio.
+	TriggerRatio float64
+	// ReservedContextSize is kimi-cli's reserved_context_size, in tokens.
+	ReservedContextSize int
+}
+
+// DefaultAutoCompaction returns the block with kimi-cli's thresholds and the
+// given switch.
+func DefaultAutoCompaction(enabled bool) AutoCompaction {
+	return AutoCompaction{Enabled: enabled, TriggerRatio: DefaultTriggerRatio, ReservedContextSize: DefaultReservedContextSize}
+}
+
+// Effective returns c with kimi-cli's default for each threshold left at
+// zero.
+func (c AutoCompaction) Effective() AutoCompaction {
+	if c.TriggerRatio == 0 {
+		c.TriggerRatio = DefaultTriggerRatio
+	}
+	if c.ReservedContextSize == 0 {
+		c.ReservedContextSize = DefaultReservedContextSize
+	}
+	return c
+}
+
+// Validate checks the thresholds against kimi-cli's bounds
+// (src/kimi_cli/config.py): 0.5 ≤ trigger_ratio ≤ 0.99 and
+// reserved_context_size ≥ 1000. Zero values are not checked: they mean the
+// defaults. The error's code is EInvalid.
+func (c AutoCompaction) Validate() error {
+	if c.TriggerRatio != 0 && !(c.TriggerRatio >= MinTriggerRatio && c.TriggerRatio <= MaxTriggerRatio) {
+		return Errorf(EInvalid, "compaction.auto.trigger_ratio is %v; it must be between %v and %v", c.TriggerRatio, MinTriggerRatio, MaxTriggerRatio).
+			WithFixes("Use a ratio between 0.5 and 0.99, or remove trigger_ratio to use kimi-cli's 0.85.")
+	}
+	if c.ReservedContextSize != 0 && c.ReservedContextSize < MinReservedContextSize {
+		return Errorf(EInvalid, "compaction.auto.reserved_context_size is %d; it must be at least %d tokens", c.ReservedContextSize, MinReservedContextSize).
+			WithFixes("Use at least 1000 tokens, or remove reserved_context_size to use kimi-cli's 50000.")
+	}
+	return nil
+}
+
+// ShouldAutoCompact is kimi-cli's should_auto_compact
+// (src/kimi_cli/soul/compaction.py): compaction is due when tokenCount ≥
+// maxContextSize × triggerRatio (in floating point, as Python computes it)
+// or tokenCount + reservedContextSize ≥ maxContextSize. Like kimi-cli's, it
+// does not look at whether maxContextSize is known; ContextStatus does.
+func ShouldAutoCompact(tokenCount, maxContextSize int, triggerRatio float64, reservedContextSize int) bool {
+	return byRatio(tokenCount, maxContextSize, triggerRatio) || byReserve(tokenCount, maxContextSize, reservedContextSize)
+}
+
+func byRatio(tokenCount, maxContextSize int, triggerRatio float64) bool {
+	return float64(tokenCount) >= float64(maxContextSize)*triggerRatio
+}
+
+func byReserve(tokenCount, maxContextSize, reservedContextSize int) bool {
+	return tokenCount+reservedContextSize >= maxContextSize
+}
+
+// TokenAccount is kimi-cli's Context token accounting
+// (src/kimi_cli/soul/context.py): the token figure last recorded for a
+// session and an estimate for the messages appended since.
+type TokenAccount struct {
+	// TokenCount is the last recorded figure: the provider's usage total
+	// after a turn, or a compaction's estimated_token_count.
+	TokenCount int `json:"token_count"`
+	// PendingTokens estimates the messages appended since TokenCount was
+	// recorded.
+	PendingTokens int `json:"pending_tokens"`
+}
+
+// WithPending is kimi-cli's token_count_with_pending: TokenCount plus
+// PendingTokens.
+func (a TokenAccount) WithPending() int { return a.TokenCount + a.PendingTokens }
+
+// Append is kimi-cli's append_message: pending grows by EstimateTokens of
+// the appended messages, rounded down once per call, so one call with two
+// messages may add more than two calls with one each.
+func (a TokenAccount) Append(msgs []Message) TokenAccount {
+	a.PendingTokens += EstimateTokens(msgs)
+	return a
+}
+
+// Update is kimi-cli's update_token_count: the figure becomes n and pending
+// becomes 0. kimi-cli calls it with a turn's usage total (see AfterTurn)
+// and with a compaction's estimated_token_count.
+func (a TokenAccount) Update(n int) TokenAccount { return TokenAccount{TokenCount: n} }
+
+// AfterTurn records the usage of a turn the way kimi-cli's step ends:
+// update_token_count(usage.total), input plus output.
+func (a TokenAccount) AfterTurn(u Usage) TokenAccount { return a.Update(int(u.Input() + u.Output)) }
+
+// RestoreTokenAccount is kimi-cli's Context.restore: the figure of the last
+// "_usage" record (0 without one) and, as pending, one estimate over the
+// messages after it.
+func RestoreTokenAccount(lastUsage int, after []Message) TokenAccount {
+	return TokenAccount{TokenCount: lastUsage, PendingTokens: EstimateTokens(after)}
+}
+
+// The reasons a ContextStatus gives for ShouldCompact.
+const (
+	// ReasonUnknownContextSize: the model's context size is unknown, so
+	// compaction is never due.
+	ReasonUnknownContextSize = "unknown_context_size"
+	// ReasonBelowThreshold: neither condition holds.
+	ReasonBelowThreshold = "below_threshold"
+	// ReasonTriggerRatio: only the ratio condition holds.
+	ReasonTriggerRatio = "trigger_ratio"
+	// ReasonReservedContext: only the reserved-room condition holds.
+	ReasonReservedContext = "reserved_context_size"
+	// ReasonBoth: both conditions hold.
+	ReasonBoth = "trigger_ratio_and_reserved_context_size"
+)
+
+// ContextStatus is how full a session's context is, as the context route
+// reports it.
+type ContextStatus struct {
+	TokenCount    int `json:"token_count"`
+	PendingTokens int `json:"pending_tokens"`
+	// MaxContextSize is the model's context size in tokens; 0 means unknown.
+	MaxContextSize int `json:"max_context_size"`
+	// UsageRatio is token_count_with_pending / max_context_size, 0 when the
+	// size is unknown. It may exceed 1.
+	UsageRatio float64 `json:"usage_ratio"`
+	// ShouldCompact is ShouldAutoCompact with the agent's thresholds; it is
+	// false when the size is unknown. It does not depend on whether
+	// automatic compaction is enabled: a client that drives its own loop
+	// compacts when it is true.
+	ShouldCompact bool `json:"should_compact"`
+	// Reason is one of the Reason constants.
+	Reason string `json:"reason"`
+}
+
+// NewContextStatus evaluates account against a context of maxContextSize
+// tokens (≤ 0: unknown) with the thresholds of auto (zero thresholds mean
+// kimi-cli's defaults).
+func NewContextStatus(account TokenAccount, maxContextSize int, auto AutoCompaction) ContextStatus {
+	st := ContextStatus{TokenCount: account.TokenCount, PendingTokens: account.PendingTokens}
+	if maxContextSize <= 0 {
+		st.Reason = ReasonUnknownContextSize
+		return st
+	}
+	auto = auto.Effective()
+	n := account.WithPending()
+	st.MaxContextSize = maxContextSize
+	st.UsageRatio = float64(n) / float64(maxContextSize)
+	ratio := byRatio(n, maxContextSize, auto.TriggerRatio)
+	reserve := byReserve(n, maxContextSize, auto.ReservedContextSize)
+	st.ShouldCompact = ratio || reserve
+	switch {
+	case ratio && reserve:
+		st.Reason = ReasonBoth
+	case ratio:
+		st.Reason = ReasonTriggerRatio
+	case reserve:
+		st.Reason = ReasonReservedContext
+	default:
+		st.Reason = ReasonBelowThreshold
+	}
+	return st
+}
+
+// The reasons AutoCompactionDue gives besides a ContextStatus's.
+const (
+	// ReasonAutoDisabled: the agent's automatic compaction is off.
+	ReasonAutoDisabled = "auto_compaction_disabled"
+	// ReasonAutoPaused: the session's circuit breaker is open.
+	ReasonAutoPaused = "auto_compaction_paused"
+)
+
+// AutoCompactionDue says whether kompact compacts a session by itself now,
+// and why: the agent's automatic compaction is enabled, the session's
+// breaker is closed, and the status says compaction is due.
+func AutoCompactionDue(auto AutoCompaction, st ContextStatus, b CompactionBreaker) (bool, string) {
+	switch {
+	case !auto.Enabled:
+		return false, ReasonAutoDisabled
+	case b.Paused():
+		return false, ReasonAutoPaused
+	}
+	return st.ShouldCompact, st.Reason
+}
+
+// CompactionTrigger says who started a compaction.
+type CompactionTrigger string
+
+// The triggers of a compaction.
+const (
+	TriggerManual CompactionTrigger = "manual"
+	TriggerAuto   CompactionTrigger = "auto"
+)
+
+// CompactionBreaker is a session's circuit breaker for automatic
+// compaction, after Claude Code's: once AutoCompactionFailureLimit
+// automatic compactions have failed in a row, automatic compaction pauses
+// until a manual one succeeds. The zero value is closed.
+type CompactionBreaker struct {
+	// AutoFailures counts the automatic compactions that failed in a row.
+	AutoFailures int `json:"auto_failures"`
+}
+
+// Paused reports whether automatic compaction is paused.
+func (b CompactionBreaker) Paused() bool { return b.AutoFailures >= AutoCompactionFailureLimit }
+
+// Record returns the breaker after a compaction by trigger ended, ok when it
+// was committed. An automatic failure (an error, or a result refused by
+// CheckReduction) counts one; any success closes the breaker; a manual
+// failure changes nothing.
+func (b CompactionBreaker) Record(trigger CompactionTrigger, ok bool) CompactionBreaker {
+	switch {
+	case ok:
+		return CompactionBreaker{}
+	case trigger == TriggerAuto:
+		b.AutoFailures++
+	}
+	return b
+}
+
+// CheckReduction is the guard on automatic compaction, after Gemini CLI's
+// "did not reduce size" check: a result whose token figure (after, the
+// compaction's estimated_token_count) is not below the session's
+// token_count_with_pending (before) is not committed. The error's code is
+// ENotReduced. Manual compactions keep kimi-cli's behaviour and skip it.
+func CheckReduction(before, after int) error {
+	if after < before {
+		return nil
+	}
+	return Errorf(ENotReduced, "the automatic compaction would not reduce the context (%d tokens before, %d after); the session is unchanged", before, after).
+		WithFixes("Compact manually with a shorter max_preserved_messages, or raise compaction.auto.trigger_ratio.")
+}
+
+// ComputeMaxCompletionTokens is kimi-cli's compute_max_completion_tokens
+// (src/kimi_cli/llm.py). With a known context size (> 0) it is
+// max(1, min(budget, max(1, maxContextSize − max(0, inputTokens)))), where a
+// nil budget means maxContextSize; with an unknown size it is
+// max(1, budget), where a nil budget means fallback.
+func ComputeMaxCompletionTokens(maxContextSize, inputTokens int, budget *int, fallback int) int {
+	if maxContextSize <= 0 {
+		if budget != nil {
+			return max(1, *budget)
+		}
+		return max(1, fallback)
+	}
+	remaining := max(1, maxContextSize-max(0, inputTokens))
+	requested := maxContextSize
+	if budget != nil {
+		requested = *budget
+	}
+	return max(1, min(requested, remaining))
+}
+
+// CompactionCompletionTokens is the completion limit kimi-cli's
+// _compute_completion_overrides (src/kimi_cli/soul/kimisoul.py) gives a
+// compaction request: the input is the larger of the two request estimates
+// (the compaction request, and the session's next request after
+// compaction; see CompactionInputEstimates), plus CompletionSafetyMargin
+// when the context size is known; with an unknown size the fallback is
+// reserved_context_size. budget is the configured completion limit, nil when
+// none.
+func CompactionCompletionTokens(maxContextSize, requestTokens, nextRequestTokens int, budget *int, reservedContextSize int) int {
+	input := max(requestTokens, nextRequestTokens)
+	if maxContextSize > 0 {
+		input += CompletionSafetyMargin
+	}
+	return ComputeMaxCompletionTokens(maxContextSize, input, budget, reservedContextSize)
+}
