@@ -116,6 +116,18 @@ type Store interface {
 	// RestoreRevision puts back the messages a revision holds; it records a
 	// revision of its own, so a restore can be undone too.
 	RestoreRevision(ctx context.Context, id string, rev int64) (*StoredSession, *RevisionInfo, error)
+	// PutPreview keeps p (its ID, session, version and body) until
+	// p.ExpiresAt. It first drops the previews expired at now, then those
+	// that expire first while lim.MaxCount or more are kept or their bodies
+	// and p's exceed lim.MaxBytes (all sessions together). A body larger
+	// than lim.MaxBytes alone is EInvalid, a taken id EConflict, an unknown
+	// session ENotFound. Deleting a session deletes its previews.
+	PutPreview(ctx context.Context, p *Preview, now time.Time, lim PreviewLimits) error
+	// TakePreview removes and returns the preview id of session sessionID.
+	// It is ENotFound when there is none, or it expired at now.
+	TakePreview(ctx context.Context, sessionID, id string, now time.Time) (*Preview, error)
+	// Ping reports whether the store answers.
+	Ping(ctx context.Context) error
 	Close() error
 }
 

@@ -53,7 +53,7 @@ func (s *Server) runAction(w http.ResponseWriter, r *http.Request) error {
 		case out.Status != kompact.OutcomeCompacted:
 			return out
 		case req.Preview:
-			return s.keepPreview(id, stored.Version, out)
+			return s.keepPreview(ctx, id, stored.Version, out)
 		}
 		return s.commit(ctx, id, stored.Version, out)
 	}
@@ -66,9 +66,16 @@ func (s *Server) runAction(w http.ResponseWriter, r *http.Request) error {
 }
 
 // keepPreview keeps a compacted outcome of session id as a preview and
-// returns it as one, with its preview id.
-func (s *Server) keepPreview(id string, version int64, out kompact.Outcome) kompact.Outcome {
-	out.PreviewID = s.previews.put(&preview{sessionID: id, version: version, outcome: out, size: previewSize(out.Result)})
+// returns it as one, with its preview id; a preview the store cannot keep
+// turns it into an error outcome.
+func (s *Server) keepPreview(ctx context.Context, id string, version int64, out kompact.Outcome) kompact.Outcome {
+	pid, err := s.putPreview(ctx, id, version, out)
+	if err != nil {
+		failed := kompact.ErrorOutcome(err)
+		failed.Model = out.Model
+		return failed
+	}
+	out.PreviewID = pid
 	out.Status = kompact.OutcomePreview
 	return out
 }
@@ -95,6 +102,7 @@ func (s *Server) commit(ctx context.Context, id string, version int64, out kompa
 // outcomeBody returns the status and the JSON body of an outcome. An
 // internal error is logged and shown only as "internal error".
 func (s *Server) outcomeBody(r *http.Request, out kompact.Outcome) (int, []byte) {
+	s.metrics.outcome(out)
 	status := http.StatusOK
 	if out.Status == kompact.OutcomeError {
 		if out.Err == nil {
@@ -105,7 +113,7 @@ func (s *Server) outcomeBody(r *http.Request, out kompact.Outcome) (int, []byte)
 	}
 	body, err := json.Marshal(out)
 	if err != nil {
-		s.log.Error("encode outcome", "error", err.Error())
+		s.log.ErrorContext(r.Context(), "encode outcome", "error", err.Error())
 		return http.StatusInternalServerError, []byte(`{"status":"error","error":{"code":"internal","message":"internal error","fixes":[]}}`)
 	}
 	return status, body
@@ -229,10 +237,9 @@ func (s *Server) applyPreview(w http.ResponseWriter, r *http.Request) error {
 			WithFixes(`Leave "summary" out to apply the summary as the LLM wrote it.`)
 	}
 	id, pid := r.PathValue("id"), r.PathValue("preview")
-	pv := s.previews.take(id, pid)
-	if pv == nil {
-		return kompact.Errorf(kompact.ENotFound, "no preview %q for session %q: it was applied already, it expired (previews last %v), or it never existed", pid, id, previewTTL).
-			WithFixes(`Run the action again with "preview": true.`)
+	pv, err := s.takePreview(r.Context(), id, pid)
+	if err != nil {
+		return err
 	}
 	res := pv.outcome.Result
 	if req.Summary != nil {
@@ -241,7 +248,7 @@ func (s *Server) applyPreview(w http.ResponseWriter, r *http.Request) error {
 	out := s.commit(r.Context(), id, pv.version, kompact.Outcome{Status: kompact.OutcomeCompacted, Result: res, Model: pv.outcome.Model})
 	if out.Status == kompact.OutcomeError && out.Err.Code != kompact.EConflict && out.Err.Code != kompact.ENotFound {
 		// Not applied: it may be tried again.
-		s.previews.putBack(pv)
+		s.putBack(r.Context(), pv)
 	}
 	s.writeOutcome(w, r, out)
 	return nil

@@ -61,6 +61,10 @@ type apiOptions struct {
 	token   string
 	maxBody int64
 	store   func(kompact.Store) kompact.Store
+	// previews bound the previews (zero: the defaults).
+	previews kompact.PreviewLimits
+	// jsonLogs logs JSON lines rather than text.
+	jsonLogs bool
 }
 
 func newAPIEnv(t testing.TB, opt apiOptions) *apiEnv {
@@ -76,14 +80,21 @@ func newAPIEnv(t testing.TB, opt apiOptions) *apiEnv {
 		st = opt.store(st)
 	}
 	e := &apiEnv{t: t, llm: llm, store: st, token: opt.token, logs: &syncBuffer{}}
+	var logger *slog.Logger
+	if opt.jsonLogs {
+		logger = slog.New(slog.NewJSONHandler(e.logs, nil))
+	} else {
+		logger = slog.New(slog.NewTextHandler(e.logs, nil))
+	}
 	e.srv = httpapi.New(httpapi.Config{
-		Store:   st,
-		Agents:  apiConfig(t, llm.URL()),
-		LLM:     apiClient(),
-		Token:   opt.token,
-		MaxBody: opt.maxBody,
-		Logger:  slog.New(slog.NewTextHandler(e.logs, nil)),
-		Version: "test-1",
+		Store:    st,
+		Agents:   apiConfig(t, llm.URL()),
+		LLM:      apiClient(),
+		Token:    opt.token,
+		MaxBody:  opt.maxBody,
+		Logger:   logger,
+		Version:  "test-1",
+		Previews: opt.previews,
 	})
 	ts := httptest.NewServer(e.srv.Handler())
 	t.Cleanup(ts.Close)

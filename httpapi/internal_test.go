@@ -80,60 +80,6 @@ func TestHeartbeatComments(t *testing.T) {
 	}
 }
 
-func TestPreviewStoreExpiresAndBounds(t *testing.T) {
-	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	ps := newPreviewStore()
-	ps.now = func() time.Time { return now }
-	ps.max = 3
-	a := ps.put(&preview{sessionID: "s"})
-	if !strings.HasPrefix(a, "pv_") || len(a) != 3+32 {
-		t.Errorf("id %q", a)
-	}
-	now = now.Add(29 * time.Minute)
-	b := ps.put(&preview{sessionID: "s"})
-	if ps.take("other", b) != nil {
-		t.Error("a preview was taken for another session")
-	}
-	now = now.Add(2 * time.Minute) // a is 31 minutes old
-	if ps.take("s", a) != nil {
-		t.Error("an expired preview was taken")
-	}
-	p := ps.take("s", b)
-	if p == nil || ps.take("s", b) != nil {
-		t.Fatal("a preview is not taken exactly once")
-	}
-	ps.putBack(p)
-	if ps.take("s", b) == nil {
-		t.Error("a preview put back is gone")
-	}
-	// Full: the oldest goes first.
-	ids := []string{ps.put(&preview{sessionID: "s"})}
-	for range 3 {
-		now = now.Add(time.Minute)
-		ids = append(ids, ps.put(&preview{sessionID: "s"}))
-	}
-	if ps.len() != 3 || ps.take("s", ids[0]) != nil || ps.take("s", ids[3]) == nil {
-		t.Errorf("bounded store: %d kept", ps.len())
-	}
-	// Expired ones are dropped when another comes in.
-	now = now.Add(time.Hour)
-	e := ps.put(&preview{sessionID: "s"})
-	if ps.len() != 1 {
-		t.Errorf("%d previews kept after they expired", ps.len())
-	}
-	ps.take("s", e) // start the budget check empty
-	now = now.Add(time.Minute)
-	// The byte budget: a big preview pushes out older ones, and a taken
-	// one frees its share.
-	ps.bytes = 100
-	c := ps.put(&preview{sessionID: "s", size: 60})
-	now = now.Add(time.Minute)
-	d := ps.put(&preview{sessionID: "s", size: 60})
-	if ps.len() != 1 || ps.take("s", c) != nil || ps.take("s", d) == nil || ps.total != 0 {
-		t.Errorf("byte budget: %d kept, %d bytes", ps.len(), ps.total)
-	}
-}
-
 func TestStatusTable(t *testing.T) {
 	for code, want := range map[kompact.ErrorCode]int{
 		kompact.EInvalid: 400, EUnauthorized: 401, kompact.EDisabled: 403, kompact.ENotFound: 404,

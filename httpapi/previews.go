@@ -1,134 +1,69 @@
 package httpapi
 
 import (
+	"context"
 	"crypto/rand"
 	"encoding/hex"
-	"sync"
-	"time"
 
 	"kompact"
 )
 
-// Previews are kept in memory, for previewTTL, at most maxPreviews at a
-// time and at most maxPreviewBytes of message text in all (the oldest go
-// first), and each can be applied once.
-const (
-	previewTTL      = 30 * time.Minute
-	maxPreviews     = 256
-	maxPreviewBytes = 512 << 20
-)
+// Previews live in the store (kompact.Store.PutPreview), for
+// kompact.PreviewTTL, within Config.Previews (all previews together, the
+// ones that expire first go first), so any instance over the same store can
+// apply one and a restart keeps them. Each can be applied once.
 
-// preview is a compaction that ran but was not committed: its compacted
-// outcome, whose result knows the base it read.
+// preview is a compaction that ran but was not committed, as a store
+// returned it: its compacted outcome, and the session's version when the
+// compaction read it.
 type preview struct {
-	id        string
-	sessionID string
-	// version is the session's version when the compaction read it.
+	id      string
 	version int64
 	outcome kompact.Outcome
-	expires time.Time
-	// size estimates the memory the preview holds: the text of the session
-	// it read (the result shares its messages).
-	size int64
+	stored  *kompact.Preview
 }
 
-// previewSize returns the text bytes of the messages a preview keeps.
-func previewSize(r *kompact.Result) int64 {
-	var n int64
-	for _, msgs := range [][]kompact.Message{r.Base(), r.Replacement()} {
-		for i := range msgs {
-			for j := range msgs[i].Content {
-				c := &msgs[i].Content[j]
-				n += int64(len(c.Text) + len(c.Think) + len(c.URL) + len(c.Data))
-			}
-		}
+// putPreview keeps a compacted outcome of session id, read at version, as
+// a preview, and returns its new id. The stored body holds every byte the
+// preview needs (the messages it read, tool-call arguments and data parts
+// included): the byte budget counts the body.
+func (s *Server) putPreview(ctx context.Context, id string, version int64, out kompact.Outcome) (string, error) {
+	body, err := kompact.EncodePreview(out)
+	if err != nil {
+		return "", err
 	}
-	return n
-}
-
-type previewStore struct {
-	mu    sync.Mutex
-	items map[string]*preview
-	ttl   time.Duration
-	max   int
-	bytes int64
-	total int64
-	now   func() time.Time
-}
-
-func newPreviewStore() *previewStore {
-	return &previewStore{items: make(map[string]*preview), ttl: previewTTL, max: maxPreviews, bytes: maxPreviewBytes, now: time.Now}
-}
-
-// put keeps p under a new random id and returns the id.
-func (ps *previewStore) put(p *preview) string {
+	if int64(len(body)) > s.previewLimits.MaxBytes {
+		return "", kompact.Errorf(ETooLarge, "the preview holds %d bytes, more than the %d bytes all previews may hold together", len(body), s.previewLimits.MaxBytes).
+			WithFixes(`Run the action without "preview", or raise the budget with kompact serve --max-preview-bytes.`)
+	}
 	var b [16]byte
 	_, _ = rand.Read(b[:])
-	p.id = "pv_" + hex.EncodeToString(b[:])
-	ps.mu.Lock()
-	defer ps.mu.Unlock()
-	p.expires = ps.now().Add(ps.ttl)
-	ps.insert(p)
-	return p.id
+	now := s.now()
+	p := &kompact.Preview{ID: "pv_" + hex.EncodeToString(b[:]), SessionID: id, Version: version, Body: body, ExpiresAt: now.Add(kompact.PreviewTTL)}
+	if err := s.cfg.Store.PutPreview(context.WithoutCancel(ctx), p, now, s.previewLimits); err != nil {
+		return "", err
+	}
+	return p.ID, nil
 }
 
-// putBack keeps a preview that could not be applied, if it has not expired.
-func (ps *previewStore) putBack(p *preview) {
-	ps.mu.Lock()
-	defer ps.mu.Unlock()
-	ps.insert(p)
+// takePreview removes preview pid of session id from the store and returns
+// it decoded.
+func (s *Server) takePreview(ctx context.Context, id, pid string) (*preview, error) {
+	p, err := s.cfg.Store.TakePreview(ctx, id, pid, s.now())
+	if err != nil {
+		return nil, err
+	}
+	out, err := kompact.DecodePreview(p.Body)
+	if err != nil {
+		return nil, err
+	}
+	return &preview{id: p.ID, version: p.Version, outcome: out, stored: p}, nil
 }
 
-// insert drops the expired previews, and the oldest while the store is
-// full, then adds p. ps.mu is held.
-func (ps *previewStore) insert(p *preview) {
-	now := ps.now()
-	for _, q := range ps.items {
-		if !now.Before(q.expires) {
-			ps.remove(q)
-		}
+// putBack keeps a preview that could not be applied, until its expiry.
+func (s *Server) putBack(ctx context.Context, pv *preview) {
+	err := s.cfg.Store.PutPreview(context.WithoutCancel(ctx), pv.stored, s.now(), s.previewLimits)
+	if err != nil && kompact.ErrorCodeOf(err) != kompact.ENotFound {
+		s.log.WarnContext(ctx, "keep a preview that was not applied", "preview", pv.id, "error", err.Error())
 	}
-	if !now.Before(p.expires) {
-		return
-	}
-	for len(ps.items) > 0 && (len(ps.items) >= ps.max || ps.total+p.size > ps.bytes) {
-		var oldest *preview
-		for _, q := range ps.items {
-			if oldest == nil || q.expires.Before(oldest.expires) {
-				oldest = q
-			}
-		}
-		ps.remove(oldest)
-	}
-	ps.items[p.id] = p
-	ps.total += p.size
-}
-
-// remove forgets p. ps.mu is held.
-func (ps *previewStore) remove(p *preview) {
-	delete(ps.items, p.id)
-	ps.total -= p.size
-}
-
-// take removes and returns the preview id of session sessionID; nil when
-// there is none, or it has expired.
-func (ps *previewStore) take(sessionID, id string) *preview {
-	ps.mu.Lock()
-	defer ps.mu.Unlock()
-	p, ok := ps.items[id]
-	if !ok || p.sessionID != sessionID {
-		return nil
-	}
-	ps.remove(p)
-	if !ps.now().Before(p.expires) {
-		return nil
-	}
-	return p
-}
-
-// len returns how many previews are kept.
-func (ps *previewStore) len() int {
-	ps.mu.Lock()
-	defer ps.mu.Unlock()
-	return len(ps.items)
 }

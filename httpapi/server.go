@@ -49,6 +49,9 @@ type Config struct {
 	Logger *slog.Logger
 	// Version is reported by GET /v1/health.
 	Version string
+	// Previews bound the previews the store keeps (all sessions
+	// together); a zero field takes kompact.DefaultPreviewLimits' value.
+	Previews kompact.PreviewLimits
 	// Limits says whom the server answers and how much it does at once
 	// (guard.go).
 	Limits
@@ -56,36 +59,55 @@ type Config struct {
 
 // Server serves the HTTP API. Create it with New.
 type Server struct {
-	cfg       Config
-	agents    kompact.Agents
-	log       *slog.Logger
-	comp      *kompact.Compactor
-	previews  *previewStore
+	cfg           Config
+	agents        kompact.Agents
+	log           *slog.Logger
+	comp          *kompact.Compactor
+	previewLimits kompact.PreviewLimits
+	// now is the clock of preview expiry.
+	now       func() time.Time
 	maxBody   int64
 	tokenHash [sha256.Size]byte
 	handler   http.Handler
 	// heartbeat is the interval of SSE keep-alive comments.
 	heartbeat time.Duration
 	guard     *guard
+	metrics   *metrics
 }
 
 // New returns a server for cfg.
 func New(cfg Config) *Server {
 	s := &Server{
-		cfg:       cfg,
-		agents:    cfg.Agents,
-		log:       cfg.Logger,
-		comp:      &kompact.Compactor{LLM: cfg.LLM, Prompt: cfg.Prompt},
-		previews:  newPreviewStore(),
-		maxBody:   cfg.MaxBody,
-		heartbeat: 15 * time.Second,
-		guard:     newGuard(cfg.Limits),
+		cfg:           cfg,
+		agents:        cfg.Agents,
+		log:           cfg.Logger,
+		comp:          &kompact.Compactor{LLM: cfg.LLM, Prompt: cfg.Prompt},
+		previewLimits: cfg.Previews,
+		now:           time.Now,
+		maxBody:       cfg.MaxBody,
+		heartbeat:     15 * time.Second,
+		guard:         newGuard(cfg.Limits),
+		metrics:       newMetrics(),
+	}
+	if cfg.Store != nil {
+		s.cfg.Store = measuredStore{Store: cfg.Store, m: s.metrics}
+	}
+	if cfg.LLM != nil {
+		s.cfg.LLM = measuredLLM{LLM: cfg.LLM, m: s.metrics}
+		s.comp.LLM = s.cfg.LLM
 	}
 	if s.agents == nil {
 		s.agents = config.Default()
 	}
 	if s.log == nil {
 		s.log = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	s.log = slog.New(requestIDHandler{s.log.Handler()})
+	if s.previewLimits.MaxCount <= 0 {
+		s.previewLimits.MaxCount = kompact.DefaultPreviewLimits.MaxCount
+	}
+	if s.previewLimits.MaxBytes <= 0 {
+		s.previewLimits.MaxBytes = kompact.DefaultPreviewLimits.MaxBytes
 	}
 	if s.maxBody <= 0 {
 		s.maxBody = DefaultMaxBody
@@ -142,7 +164,7 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 func (s *Server) routes() http.Handler {
 	mux := http.NewServeMux()
 	api := func(pattern string, h handlerFunc) {
-		mux.Handle(pattern, s.authorize(s.handle(h)))
+		mux.Handle(pattern, routed(pattern, s.authorize(s.handle(h))))
 	}
 	api("GET /v1/health", s.health)
 	api("GET /v1/agents", s.listAgents)
@@ -168,7 +190,8 @@ func (s *Server) routes() http.Handler {
 
 	// Anything else under /v1 is a JSON 404 rather than the mux's text.
 	api("/v1/", s.noRoute)
-	mux.Handle("/", webHandler())
+	mux.Handle("GET /metrics", routed("GET /metrics", s.authorize(s.metrics.handler())))
+	mux.Handle("/", routed("/", webHandler()))
 	return mux
 }
 
@@ -219,17 +242,27 @@ func (s *Server) validToken(header string) bool {
 	return subtle.ConstantTimeCompare(got[:], s.tokenHash[:]) == 1
 }
 
-// logRequests logs one line per request: method, path, status and
-// duration. It never logs headers, query strings or bodies.
+// logRequests gives every request an id (its X-Request-Id response
+// header, and request_id on every log line of the request), logs one line
+// per request (method, path, status and duration) and counts it by route
+// and status. It never logs headers, query strings or bodies.
 func (s *Server) logRequests(h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
+		info := &requestInfo{id: newRequestID()}
+		w.Header().Set("X-Request-Id", info.id)
+		r = r.WithContext(context.WithValue(r.Context(), requestKey{}, info))
 		rec := &statusRecorder{ResponseWriter: w}
 		defer func() {
 			status := rec.status
 			if status == 0 {
 				status = http.StatusOK
 			}
+			route := info.route
+			if route == "" {
+				route = "unmatched"
+			}
+			s.metrics.request(route, status)
 			s.log.LogAttrs(r.Context(), slog.LevelInfo, "request",
 				slog.String("method", r.Method), slog.String("path", r.URL.Path),
 				slog.Int("status", status), slog.Duration("duration", time.Since(start)))
@@ -270,7 +303,19 @@ func (r *statusRecorder) Flush() {
 
 func (r *statusRecorder) Unwrap() http.ResponseWriter { return r.ResponseWriter }
 
+// healthTimeout bounds how long GET /v1/health waits for the store.
+const healthTimeout = 5 * time.Second
+
+// health says whether the server runs and its store answers: 503 when the
+// store does not answer within healthTimeout.
 func (s *Server) health(w http.ResponseWriter, r *http.Request) error {
-	writeJSON(w, http.StatusOK, map[string]string{"status": "ok", "version": s.cfg.Version})
+	ctx, cancel := context.WithTimeout(r.Context(), healthTimeout)
+	defer cancel()
+	if err := s.cfg.Store.Ping(ctx); err != nil {
+		s.log.LogAttrs(r.Context(), slog.LevelError, "health: the store does not answer", slog.String("error", err.Error()))
+		writeJSON(w, http.StatusServiceUnavailable, map[string]string{"status": "unavailable", "store": "not answering", "version": s.cfg.Version})
+		return nil
+	}
+	writeJSON(w, http.StatusOK, map[string]string{"status": "ok", "store": "ok", "version": s.cfg.Version})
 	return nil
 }

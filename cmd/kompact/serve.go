@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
 	"log/slog"
 	"net"
 	"net/netip"
@@ -32,13 +33,14 @@ type serveCommand struct {
 	onListen func(net.Addr)
 }
 
-const serveSynopsis = "serve [--addr 127.0.0.1:8484] [--db PATH|postgres://...] [--config FILE] [--token T] [--max-body BYTES] [--keep-revisions N] [--allowed-host NAME]... [--max-actions N]"
+const serveSynopsis = "serve [--addr 127.0.0.1:8484] [--db PATH|postgres://...] [--config FILE] [--token T] [--max-body BYTES] [--keep-revisions N] [--max-preview-bytes BYTES] [--log-format text|json] [--allowed-host NAME]... [--max-actions N]"
 
 // serveOptions are the flags of kompact serve.
 type serveOptions struct {
 	addr, dbPath, configPath, token string
-	maxBody                         int64
+	maxBody, maxPreviewBytes        int64
 	keepRevisions                   int
+	logFormat                       string
 	guard                           *guardFlags
 }
 
@@ -92,8 +94,16 @@ func (c *serveCommand) parse(args []string) (serveOptions, error) {
 	fs.Int64Var(&o.maxBody, "max-body", httpapi.DefaultMaxBody, "request body limit in bytes")
 	o.guard = addGuardFlags(fs)
 	fs.IntVar(&o.keepRevisions, "keep-revisions", kompact.DefaultKeepRevisions, "revisions kept per session; a new one prunes the oldest and the message bodies only they hold (0 keeps all)")
+	fs.Int64Var(&o.maxPreviewBytes, "max-preview-bytes", kompact.DefaultPreviewLimits.MaxBytes, "bytes all kept previews may hold together (every byte of the sessions they read counts); the ones expiring first go first")
+	fs.StringVar(&o.logFormat, "log-format", "text", "log lines as text or json (log/slog); every line of a request carries its request_id")
 	if _, err := parseArgs(fs, args, 0, "no arguments"); err != nil {
 		return o, err
+	}
+	if o.maxPreviewBytes <= 0 {
+		return o, usagef("--max-preview-bytes must be greater than 0")
+	}
+	if o.logFormat != "text" && o.logFormat != "json" {
+		return o, usagef("--log-format must be text or json, not %q", o.logFormat)
 	}
 	if o.maxBody <= 0 {
 		return o, usagef("--max-body must be greater than 0")
@@ -135,16 +145,25 @@ func (c *serveCommand) server(cfg *config.Config, store kompact.Store, opts serv
 		llm = &openai.Client{Getenv: c.getenv}
 	}
 	return httpapi.New(httpapi.Config{
-		Store:   store,
-		Agents:  cfg,
-		LLM:     llm,
-		Prompt:  (&kimicli.Finder{Getenv: c.getenv}).AgentPrompt,
-		Token:   opts.token,
-		MaxBody: opts.maxBody,
-		Logger:  slog.New(slog.NewTextHandler(c.stderr, nil)),
-		Version: version,
-		Limits:  opts.guard.limits(),
+		Store:    store,
+		Agents:   cfg,
+		LLM:      llm,
+		Prompt:   (&kimicli.Finder{Getenv: c.getenv}).AgentPrompt,
+		Token:    opts.token,
+		MaxBody:  opts.maxBody,
+		Logger:   newLogger(c.stderr, opts.logFormat),
+		Version:  version,
+		Limits:   opts.guard.limits(),
+		Previews: kompact.PreviewLimits{MaxBytes: opts.maxPreviewBytes},
 	})
+}
+
+// newLogger returns the server's logger: text or JSON lines on w.
+func newLogger(w io.Writer, format string) *slog.Logger {
+	if format == "json" {
+		return slog.New(slog.NewJSONHandler(w, nil))
+	}
+	return slog.New(slog.NewTextHandler(w, nil))
 }
 
 // openStore opens the store db names: a PostgreSQL database for a

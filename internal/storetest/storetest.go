@@ -49,6 +49,7 @@ func Run(t *testing.T, open func(t *testing.T) kompact.Store) {
 		{"CommitAfterRewrite", testCommitAfterRewrite},
 		{"Restore", testRestore},
 		{"Concurrency", testConcurrency},
+		{"Previews", testPreviews},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -1136,6 +1137,9 @@ func testReopen(t *testing.T, open, reopen func(t *testing.T) kompact.Store) {
 	if err := st.DeleteSession(ctx, "gone"); err != nil {
 		t.Fatal(err)
 	}
+	pvNow := time.Now().UTC()
+	pv := previewAt("pv_kept", "a", 7, 300, pvNow.Add(kompact.PreviewTTL).Truncate(time.Microsecond))
+	putPreview(t, st, pv, pvNow, kompact.DefaultPreviewLimits)
 	before := storeSnapshot(t, st)
 	if n := len(listSessions(t, st)); n != 2 {
 		t.Fatalf("%d sessions before closing, want 2", n)
@@ -1154,6 +1158,9 @@ func testReopen(t *testing.T, open, reopen func(t *testing.T) kompact.Store) {
 	unchanged(t, "closing and reopening", before, storeSnapshot(t, st2))
 	_, err := st2.GetSession(ctx, "gone")
 	wantCode(t, err, kompact.ENotFound, "a deleted session after reopening")
+	if got, err := st2.TakePreview(ctx, "a", pv.ID, pvNow); err != nil || got.Version != pv.Version || !bytes.Equal(got.Body, pv.Body) {
+		t.Fatalf("a preview after reopening: %v, %v; want it whole", got, err)
+	}
 
 	// The reopened store carries on: new ids stay unique, versions and
 	// revision numbers continue.

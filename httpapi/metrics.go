@@ -1,0 +1,247 @@
+package httpapi
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"log/slog"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"kompact"
+)
+
+// metrics are the server's Prometheus metrics (GET /metrics). Each Server
+// has its own registry.
+type metrics struct {
+	reg         *prometheus.Registry
+	requests    *prometheus.CounterVec
+	outcomes    *prometheus.CounterVec
+	llmSeconds  *prometheus.HistogramVec
+	llmRetries  prometheus.Counter
+	appended    prometheus.Counter
+	storeErrors *prometheus.CounterVec
+}
+
+func newMetrics() *metrics {
+	m := &metrics{
+		reg: prometheus.NewRegistry(),
+		requests: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "kompact_http_requests_total", Help: "HTTP requests by route (the pattern that served them) and status.",
+		}, []string{"route", "status"}),
+		outcomes: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "kompact_action_outcomes_total", Help: "Action outcomes by status (compacted, preview, noop, error) and error code.",
+		}, []string{"status", "code"}),
+		llmSeconds: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Name: "kompact_llm_call_seconds", Help: "LLM call latency, retries included, by result (ok or the error code).",
+			Buckets: []float64{0.25, 0.5, 1, 2.5, 5, 10, 20, 40, 80, 160, 320, 600},
+		}, []string{"result"}),
+		llmRetries: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "kompact_llm_retries_total", Help: "LLM requests sent again after a retryable failure.",
+		}),
+		appended: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "kompact_appended_messages_total", Help: "Messages appended to sessions.",
+		}),
+		storeErrors: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "kompact_store_errors_total", Help: "Store calls that failed with an internal error, by operation.",
+		}, []string{"op"}),
+	}
+	m.reg.MustRegister(m.requests, m.outcomes, m.llmSeconds, m.llmRetries, m.appended, m.storeErrors,
+		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	return m
+}
+
+// handler serves the metrics in Prometheus' text format.
+func (m *metrics) handler() http.Handler {
+	return promhttp.HandlerFor(m.reg, promhttp.HandlerOpts{})
+}
+
+func (m *metrics) request(route string, status int) {
+	m.requests.WithLabelValues(route, strconv.Itoa(status)).Inc()
+}
+
+func (m *metrics) outcome(out kompact.Outcome) {
+	code := ""
+	if out.Err != nil {
+		code = string(out.Err.Code)
+	}
+	m.outcomes.WithLabelValues(string(out.Status), code).Inc()
+}
+
+// storeFailed counts err when it is an internal error (not a not-found, a
+// conflict or a rejected input, which are the caller's).
+func (m *metrics) storeFailed(op string, err error) {
+	if err != nil && kompact.ErrorCodeOf(err) == kompact.EInternal {
+		m.storeErrors.WithLabelValues(op).Inc()
+	}
+}
+
+// measuredLLM times an LLM's calls and counts their retries (the progress
+// reports that say the client waits before sending again).
+type measuredLLM struct {
+	kompact.LLM
+	m *metrics
+}
+
+func (l measuredLLM) Complete(ctx context.Context, cfg kompact.RequestConfig, msgs []kompact.Message, progress func(kompact.Progress)) (kompact.Answer, error) {
+	start := time.Now()
+	a, err := l.LLM.Complete(ctx, cfg, msgs, func(p kompact.Progress) {
+		if p.Waiting != "" {
+			l.m.llmRetries.Inc()
+		}
+		if progress != nil {
+			progress(p)
+		}
+	})
+	result := "ok"
+	if err != nil {
+		result = string(kompact.ErrorCodeOf(err))
+	}
+	l.m.llmSeconds.WithLabelValues(result).Observe(time.Since(start).Seconds())
+	return a, err
+}
+
+// measuredStore counts a store's appended messages and internal errors.
+type measuredStore struct {
+	kompact.Store
+	m *metrics
+}
+
+func (s measuredStore) CreateSession(ctx context.Context, in *kompact.Session) (*kompact.StoredSession, error) {
+	out, err := s.Store.CreateSession(ctx, in)
+	s.m.storeFailed("create_session", err)
+	return out, err
+}
+
+func (s measuredStore) GetSession(ctx context.Context, id string) (*kompact.StoredSession, error) {
+	out, err := s.Store.GetSession(ctx, id)
+	s.m.storeFailed("get_session", err)
+	return out, err
+}
+
+func (s measuredStore) ListSessions(ctx context.Context) ([]kompact.SessionInfo, error) {
+	out, err := s.Store.ListSessions(ctx)
+	s.m.storeFailed("list_sessions", err)
+	return out, err
+}
+
+func (s measuredStore) DeleteSession(ctx context.Context, id string) error {
+	err := s.Store.DeleteSession(ctx, id)
+	s.m.storeFailed("delete_session", err)
+	return err
+}
+
+func (s measuredStore) AppendMessages(ctx context.Context, id string, msgs []kompact.Message) (*kompact.Appended, error) {
+	out, err := s.Store.AppendMessages(ctx, id, msgs)
+	s.m.storeFailed("append_messages", err)
+	if err == nil {
+		s.m.appended.Add(float64(len(out.Messages)))
+	}
+	return out, err
+}
+
+func (s measuredStore) SetCompactionModel(ctx context.Context, id, model string) (*kompact.SessionInfo, error) {
+	out, err := s.Store.SetCompactionModel(ctx, id, model)
+	s.m.storeFailed("set_compaction_model", err)
+	return out, err
+}
+
+func (s measuredStore) CommitCompaction(ctx context.Context, id string, c kompact.Commit) (*kompact.StoredSession, *kompact.RevisionInfo, error) {
+	out, info, err := s.Store.CommitCompaction(ctx, id, c)
+	s.m.storeFailed("commit_compaction", err)
+	return out, info, err
+}
+
+func (s measuredStore) ListRevisions(ctx context.Context, id string) ([]kompact.RevisionInfo, error) {
+	out, err := s.Store.ListRevisions(ctx, id)
+	s.m.storeFailed("list_revisions", err)
+	return out, err
+}
+
+func (s measuredStore) GetRevision(ctx context.Context, id string, rev int64) (*kompact.Revision, error) {
+	out, err := s.Store.GetRevision(ctx, id, rev)
+	s.m.storeFailed("get_revision", err)
+	return out, err
+}
+
+func (s measuredStore) RestoreRevision(ctx context.Context, id string, rev int64) (*kompact.StoredSession, *kompact.RevisionInfo, error) {
+	out, info, err := s.Store.RestoreRevision(ctx, id, rev)
+	s.m.storeFailed("restore_revision", err)
+	return out, info, err
+}
+
+func (s measuredStore) PutPreview(ctx context.Context, p *kompact.Preview, now time.Time, lim kompact.PreviewLimits) error {
+	err := s.Store.PutPreview(ctx, p, now, lim)
+	s.m.storeFailed("put_preview", err)
+	return err
+}
+
+func (s measuredStore) TakePreview(ctx context.Context, sessionID, id string, now time.Time) (*kompact.Preview, error) {
+	out, err := s.Store.TakePreview(ctx, sessionID, id, now)
+	s.m.storeFailed("take_preview", err)
+	return out, err
+}
+
+func (s measuredStore) Ping(ctx context.Context) error {
+	err := s.Store.Ping(ctx)
+	if err != nil {
+		s.m.storeErrors.WithLabelValues("ping").Inc()
+	}
+	return err
+}
+
+// requestInfo is what the server knows of a request while it runs: its id
+// and the route that serves it.
+type requestInfo struct {
+	id    string
+	route string
+}
+
+type requestKey struct{}
+
+func requestOf(ctx context.Context) *requestInfo {
+	info, _ := ctx.Value(requestKey{}).(*requestInfo)
+	return info
+}
+
+// newRequestID returns 16 random hex digits.
+func newRequestID() string {
+	var b [8]byte
+	_, _ = rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
+
+// routed notes pattern as the request's route (for the metrics) before h
+// serves it.
+func routed(pattern string, h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if info := requestOf(r.Context()); info != nil {
+			info.route = pattern
+		}
+		h.ServeHTTP(w, r)
+	})
+}
+
+// requestIDHandler adds request_id to every record logged with a request's
+// context.
+type requestIDHandler struct{ slog.Handler }
+
+func (h requestIDHandler) Handle(ctx context.Context, rec slog.Record) error {
+	if info := requestOf(ctx); info != nil {
+		rec.AddAttrs(slog.String("request_id", info.id))
+	}
+	return h.Handler.Handle(ctx, rec)
+}
+
+func (h requestIDHandler) WithAttrs(attrs []slog.Attr) slog.Handler {
+	return requestIDHandler{h.Handler.WithAttrs(attrs)}
+}
+
+func (h requestIDHandler) WithGroup(name string) slog.Handler {
+	return requestIDHandler{h.Handler.WithGroup(name)}
+}

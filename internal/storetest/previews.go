@@ -1,0 +1,115 @@
+package storetest
+
+import (
+	"bytes"
+	"fmt"
+	"testing"
+	"time"
+
+	"kompact"
+)
+
+// previewAt returns a preview of session with a body of size bytes that
+// expires at exp.
+func previewAt(id, session string, version int64, size int, exp time.Time) *kompact.Preview {
+	body := bytes.Repeat([]byte{'x'}, size)
+	copy(body, id)
+	return &kompact.Preview{ID: id, SessionID: session, Version: version, Body: body, ExpiresAt: exp}
+}
+
+func putPreview(t *testing.T, st kompact.Store, p *kompact.Preview, now time.Time, lim kompact.PreviewLimits) {
+	t.Helper()
+	if err := st.PutPreview(t.Context(), p, now, lim); err != nil {
+		t.Fatalf("PutPreview %s: %v", p.ID, err)
+	}
+}
+
+// kept reports which of ids the store still has for session, taking (and
+// so removing) those it has.
+func kept(t *testing.T, st kompact.Store, session string, now time.Time, ids ...string) string {
+	t.Helper()
+	var out []string
+	for _, id := range ids {
+		p, err := st.TakePreview(t.Context(), session, id, now)
+		if err != nil {
+			wantCode(t, err, kompact.ENotFound, "TakePreview "+id)
+			continue
+		}
+		out = append(out, p.ID)
+	}
+	return fmt.Sprint(out)
+}
+
+// testPreviews: previews round-trip with their version and body, are taken
+// once, expire, and are dropped first-expiring-first past the count and
+// byte limits; deleting their session deletes them.
+func testPreviews(t *testing.T, st kompact.Store) {
+	ctx := t.Context()
+	s := create(t, st, &kompact.Session{ID: "pv", Messages: conversation()})
+	other := create(t, st, &kompact.Session{ID: "pv-other", Messages: conversation()})
+	now := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+	lim := kompact.PreviewLimits{MaxCount: 10, MaxBytes: 1000}
+
+	p := previewAt("pv_1", s.ID, s.Version, 100, now.Add(30*time.Minute))
+	p.Body[99] = 0xff // not UTF-8: the body is bytes
+	putPreview(t, st, p, now, lim)
+	wantCode(t, st.PutPreview(ctx, previewAt("pv_1", s.ID, 1, 10, now.Add(time.Hour)), now, lim), kompact.EConflict, "PutPreview with a taken id")
+	wantCode(t, st.PutPreview(ctx, previewAt("pv_x", "nobody", 1, 10, now.Add(time.Hour)), now, lim), kompact.ENotFound, "PutPreview of an unknown session")
+	wantCode(t, st.PutPreview(ctx, previewAt("pv_big", s.ID, 1, 1001, now.Add(time.Hour)), now, lim), kompact.EInvalid, "PutPreview over the whole budget")
+	_, err := st.TakePreview(ctx, other.ID, "pv_1", now)
+	wantCode(t, err, kompact.ENotFound, "TakePreview through another session")
+	got, err := st.TakePreview(ctx, s.ID, "pv_1", now.Add(29*time.Minute))
+	if err != nil {
+		t.Fatalf("TakePreview: %v", err)
+	}
+	if got.ID != p.ID || got.SessionID != s.ID || got.Version != p.Version || !bytes.Equal(got.Body, p.Body) || !got.ExpiresAt.Equal(p.ExpiresAt) {
+		t.Fatalf("TakePreview = %s %s v%d %d bytes, expires %v; want %s %s v%d %d bytes, expires %v",
+			got.ID, got.SessionID, got.Version, len(got.Body), got.ExpiresAt, p.ID, p.SessionID, p.Version, len(p.Body), p.ExpiresAt)
+	}
+	_, err = st.TakePreview(ctx, s.ID, "pv_1", now)
+	wantCode(t, err, kompact.ENotFound, "TakePreview of a preview taken already")
+
+	// Expiry: a preview is gone at its expiry time.
+	putPreview(t, st, previewAt("pv_2", s.ID, 1, 10, now.Add(time.Minute)), now, lim)
+	_, err = st.TakePreview(ctx, s.ID, "pv_2", now.Add(time.Minute))
+	wantCode(t, err, kompact.ENotFound, "TakePreview at its expiry")
+	// ... and a put drops the expired ones.
+	putPreview(t, st, previewAt("pv_3", s.ID, 1, 10, now.Add(time.Minute)), now, lim)
+	putPreview(t, st, previewAt("pv_4", s.ID, 1, 10, now.Add(time.Hour)), now.Add(2*time.Minute), lim)
+	if got := kept(t, st, s.ID, now, "pv_3", "pv_4"); got != "[pv_4]" {
+		t.Fatalf("after a put past pv_3's expiry, the store has %s, want [pv_4]", got)
+	}
+
+	// The count limit drops the preview that expires first.
+	few := kompact.PreviewLimits{MaxCount: 2, MaxBytes: 1000}
+	putPreview(t, st, previewAt("pv_5", s.ID, 1, 10, now.Add(3*time.Minute)), now, few)
+	putPreview(t, st, previewAt("pv_6", other.ID, 1, 10, now.Add(2*time.Minute)), now, few)
+	putPreview(t, st, previewAt("pv_7", s.ID, 1, 10, now.Add(4*time.Minute)), now, few)
+	if got := kept(t, st, s.ID, now, "pv_5", "pv_7") + kept(t, st, other.ID, now, "pv_6"); got != "[pv_5 pv_7][]" {
+		t.Fatalf("with room for 2 previews, the store has %s, want [pv_5 pv_7][]", got)
+	}
+
+	// The byte budget counts whole bodies, all sessions together.
+	putPreview(t, st, previewAt("pv_8", s.ID, 1, 400, now.Add(3*time.Minute)), now, lim)
+	putPreview(t, st, previewAt("pv_9", other.ID, 1, 400, now.Add(4*time.Minute)), now, lim)
+	putPreview(t, st, previewAt("pv_10", s.ID, 1, 200, now.Add(5*time.Minute)), now, lim) // 1000: fits
+	putPreview(t, st, previewAt("pv_11", s.ID, 1, 1, now.Add(6*time.Minute)), now, lim)   // 1001: pv_8 goes
+	if got := kept(t, st, s.ID, now, "pv_8", "pv_10", "pv_11") + kept(t, st, other.ID, now, "pv_9"); got != "[pv_10 pv_11][pv_9]" {
+		t.Fatalf("with a 1000-byte budget, the store has %s, want [pv_10 pv_11][pv_9]", got)
+	}
+
+	// Deleting a session deletes its previews.
+	putPreview(t, st, previewAt("pv_12", s.ID, 1, 10, now.Add(time.Hour)), now, lim)
+	if err := st.DeleteSession(ctx, s.ID); err != nil {
+		t.Fatalf("DeleteSession: %v", err)
+	}
+	if _, err := st.CreateSession(ctx, &kompact.Session{ID: s.ID, Messages: conversation()}); err != nil {
+		t.Fatalf("CreateSession again: %v", err)
+	}
+	if got := kept(t, st, s.ID, now, "pv_12"); got != "[]" {
+		t.Fatalf("a deleted session's preview is still there: %s", got)
+	}
+	if err := st.Ping(ctx); err != nil {
+		t.Fatalf("Ping: %v", err)
+	}
+}

@@ -1,0 +1,120 @@
+package kompact
+
+import (
+	"encoding/json"
+	"slices"
+	"time"
+)
+
+// PreviewTTL is how long a preview lasts before it can no longer be applied.
+const PreviewTTL = 30 * time.Minute
+
+// DefaultPreviewLimits bound the previews a store keeps unless told
+// otherwise: their count, and the bytes of their stored bodies.
+var DefaultPreviewLimits = PreviewLimits{MaxCount: 256, MaxBytes: 512 << 20}
+
+// PreviewLimits bound the previews a store keeps, all sessions together.
+type PreviewLimits struct {
+	MaxCount int
+	// MaxBytes bounds the sum of the previews' Body lengths: every byte a
+	// preview holds is in its body.
+	MaxBytes int64
+}
+
+// Preview is a compaction that ran but was not committed (OutcomePreview),
+// as a store keeps it until it is applied or expires.
+type Preview struct {
+	ID        string
+	SessionID string
+	// Version is the session's version the compaction read: applying the
+	// preview commits with it (Commit.Version).
+	Version int64
+	// Body is the previewed outcome as EncodePreview wrote it.
+	Body      []byte
+	ExpiresAt time.Time
+}
+
+// previewJSON is the stored form of a previewed outcome: everything its
+// Result needs to be committed and shown again, except KimiMessages (the
+// kimi-cli export form, which only the CLI uses).
+type previewJSON struct {
+	Model           string       `json:"model,omitempty"`
+	SessionID       string       `json:"session_id,omitempty"`
+	Agent           string       `json:"agent,omitempty"`
+	CompactionModel string       `json:"compaction_model,omitempty"`
+	Base            []Message    `json:"base"`
+	Start           int          `json:"start"`
+	End             int          `json:"end"`
+	KeepSystem      bool         `json:"keep_system,omitempty"`
+	Dropped         int          `json:"dropped,omitempty"`
+	Replacement     []Message    `json:"replacement"`
+	Summary         string       `json:"summary"`
+	MissingSections []string     `json:"missing_sections,omitempty"`
+	Usage           *Usage       `json:"usage,omitempty"`
+	Compacted       int          `json:"compacted"`
+	Preserved       int          `json:"preserved"`
+	TokensBefore    int          `json:"tokens_before"`
+	TokensAfter     int          `json:"tokens_after"`
+	PromptBody      string       `json:"prompt_body,omitempty"`
+	PromptSource    PromptSource `json:"prompt_source,omitempty"`
+	PromptOrigin    string       `json:"prompt_origin,omitempty"`
+}
+
+// EncodePreview returns the stored form of a compacted outcome (its Result
+// and Model), for Preview.Body.
+func EncodePreview(o Outcome) ([]byte, error) {
+	r := o.Result
+	if r == nil || r.plan == nil {
+		return nil, Errorf(EInternal, "only a compacted outcome can be kept as a preview")
+	}
+	p := r.plan
+	return json.Marshal(previewJSON{
+		Model: o.Model, SessionID: r.Session.ID, Agent: r.Session.Agent, CompactionModel: r.Session.CompactionModel,
+		Base: p.Session.Messages, Start: p.Start, End: p.End, KeepSystem: p.KeepSystem, Dropped: p.Dropped,
+		Replacement: r.Replacement(), Summary: r.Summary, MissingSections: r.MissingSections, Usage: r.Usage,
+		Compacted: r.Compacted, Preserved: r.Preserved, TokensBefore: r.TokensBefore, TokensAfter: r.TokensAfter,
+		PromptBody: r.Prompt.Body, PromptSource: r.Prompt.Source, PromptOrigin: r.Prompt.Origin,
+	})
+}
+
+// DecodePreview reads what EncodePreview wrote back into a compacted
+// outcome: its Result commits, shows and takes an edited summary
+// (WithSummary) as the original did; it has no KimiMessages.
+func DecodePreview(data []byte) (Outcome, error) {
+	var pj previewJSON
+	if err := json.Unmarshal(data, &pj); err != nil {
+		return Outcome{}, Errorf(EInternal, "a stored preview does not decode: %w", err)
+	}
+	kept := pj.Start
+	if pj.KeepSystem {
+		kept = 1
+	}
+	if pj.End < 0 || pj.End > len(pj.Base) || pj.Start < 0 || pj.Start > pj.End || len(pj.Replacement) != kept+1 {
+		return Outcome{}, Errorf(EInternal, "a stored preview is inconsistent: range [%d, %d) of %d messages, %d replacing", pj.Start, pj.End, len(pj.Base), len(pj.Replacement))
+	}
+	base := &Session{ID: pj.SessionID, Agent: pj.Agent, CompactionModel: pj.CompactionModel, Messages: pj.Base}
+	compacted := *base
+	compacted.Messages = slices.Concat(pj.Replacement, pj.Base[pj.End:])
+	r := &Result{
+		Session:        &compacted,
+		SummaryMessage: pj.Replacement[kept],
+		Summary:        pj.Summary, MissingSections: pj.MissingSections, Usage: pj.Usage,
+		Compacted: pj.Compacted, Preserved: pj.Preserved, TokensBefore: pj.TokensBefore, TokensAfter: pj.TokensAfter,
+		Prompt: Prompt{Body: pj.PromptBody, Source: pj.PromptSource, Origin: pj.PromptOrigin},
+		plan:   &Plan{Session: base, Start: pj.Start, End: pj.End, KeepSystem: pj.KeepSystem, Dropped: pj.Dropped},
+	}
+	return Outcome{Status: OutcomeCompacted, Result: r, Model: pj.Model}, nil
+}
+
+// NoPreviewError is the ENotFound error for a preview a store does not have.
+func NoPreviewError(sessionID, id string) *Error {
+	return Errorf(ENotFound, "no preview %q for session %q: it was applied already, it expired (previews last %v), or it never existed", id, sessionID, PreviewTTL).
+		WithFixes(`Run the action again with "preview": true.`)
+}
+
+// PreviewTooLargeError is the error for a preview whose body alone exceeds
+// the byte budget of previews.
+func PreviewTooLargeError(size, budget int64) *Error {
+	return Errorf(EInvalid, "the preview holds %d bytes, more than the %d bytes all previews may hold together", size, budget).
+		WithFixes("Run the action without a preview, or raise the preview budget (kompact serve --max-preview-bytes).")
+}
