@@ -97,6 +97,12 @@ type Store interface {
 	// messages without an id get one; a taken id is EConflict.
 	CreateSession(ctx context.Context, s *Session) (*StoredSession, error)
 	GetSession(ctx context.Context, id string) (*StoredSession, error)
+	// StreamSession reads session id in one snapshot without holding its
+	// messages in memory: it calls head with the session (Messages nil),
+	// then body with each message's stored JSON form (exactly
+	// Message.AppendJSON), in order. body's bytes are valid only during the
+	// call. An error from head or body ends the read and is returned.
+	StreamSession(ctx context.Context, id string, head func(*StoredSession) error, body func([]byte) error) error
 	ListSessions(ctx context.Context) ([]SessionInfo, error)
 	DeleteSession(ctx context.Context, id string) error
 	// AppendMessages adds messages at the end, giving ids to those without,

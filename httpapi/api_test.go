@@ -502,6 +502,10 @@ func (failingStore) GetSession(context.Context, string) (*kompact.StoredSession,
 
 func (failingStore) ListSessions(context.Context) ([]kompact.SessionInfo, error) { return nil, errDisk }
 
+func (failingStore) StreamSession(context.Context, string, func(*kompact.StoredSession) error, func([]byte) error) error {
+	return errDisk
+}
+
 func (failingStore) CommitCompaction(context.Context, string, kompact.Commit) (*kompact.StoredSession, *kompact.RevisionInfo, error) {
 	return nil, nil, errDisk
 }

@@ -181,9 +181,38 @@ func (j *storedJSON) UnmarshalJSON(data []byte) error {
 
 // appendStored appends the JSON form of a stored session to dst.
 func appendStored(dst []byte, s *kompact.StoredSession) []byte {
-	dst = s.Session.AppendJSON(dst)
-	dst = dst[:len(dst)-1] // the closing brace
-	dst = append(dst, `,"version":`...)
+	dst = appendStoredHead(dst, s)
+	for i := range s.Messages {
+		dst = appendMessageSep(dst, i)
+		dst = s.Messages[i].AppendJSON(dst)
+	}
+	return appendStoredTail(dst, s, len(s.Messages))
+}
+
+// appendStoredHead appends the JSON form of a stored session up to its
+// first message: the session document's fields, then "messages":[.
+func appendStoredHead(dst []byte, s *kompact.StoredSession) []byte {
+	head := kompact.Session{ID: s.ID, Agent: s.Agent, CompactionModel: s.CompactionModel}
+	dst = head.AppendJSON(dst)
+	return dst[:len(dst)-len("]}")]
+}
+
+// appendMessageSep appends what goes before message i of the list: a
+// comma after the first, and each message on a line of its own.
+func appendMessageSep(dst []byte, i int) []byte {
+	if i > 0 {
+		dst = append(dst, ',')
+	}
+	return append(dst, "\n  "...)
+}
+
+// appendStoredTail closes the message list of n messages and the stored
+// session's document, with its version and times.
+func appendStoredTail(dst []byte, s *kompact.StoredSession, n int) []byte {
+	if n > 0 {
+		dst = append(dst, '\n')
+	}
+	dst = append(dst, `],"version":`...)
 	dst = strconv.AppendInt(dst, s.Version, 10)
 	dst = append(dst, `,"created_at":"`...)
 	dst = s.CreatedAt.UTC().AppendFormat(dst, time.RFC3339Nano)

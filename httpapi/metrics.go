@@ -245,3 +245,9 @@ func (h requestIDHandler) WithAttrs(attrs []slog.Attr) slog.Handler {
 func (h requestIDHandler) WithGroup(name string) slog.Handler {
 	return requestIDHandler{h.Handler.WithGroup(name)}
 }
+
+func (s measuredStore) StreamSession(ctx context.Context, id string, head func(*kompact.StoredSession) error, body func([]byte) error) error {
+	err := s.Store.StreamSession(ctx, id, head, body)
+	s.m.storeFailed("stream_session", err)
+	return err
+}

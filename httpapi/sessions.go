@@ -95,17 +95,12 @@ func (s *Server) create(w http.ResponseWriter, r *http.Request, sess *kompact.Se
 		return err
 	}
 	w.Header().Set("Location", sessionLocation(stored.ID))
-	writeRaw(w, http.StatusCreated, appendStored(nil, stored))
+	writeStored(w, http.StatusCreated, nil, stored)
 	return nil
 }
 
 func (s *Server) getSession(w http.ResponseWriter, r *http.Request) error {
-	stored, err := s.cfg.Store.GetSession(r.Context(), r.PathValue("id"))
-	if err != nil {
-		return err
-	}
-	writeRaw(w, http.StatusOK, appendStored(nil, stored))
-	return nil
+	return s.streamSession(w, r, r.PathValue("id"))
 }
 
 func (s *Server) deleteSession(w http.ResponseWriter, r *http.Request) error {
@@ -185,12 +180,7 @@ func (s *Server) updateSettings(w http.ResponseWriter, r *http.Request) error {
 	}
 	// The response is the session, read after the write (a later write
 	// may show in it too).
-	stored, err := s.cfg.Store.GetSession(r.Context(), r.PathValue("id"))
-	if err != nil {
-		return err
-	}
-	writeRaw(w, http.StatusOK, appendStored(nil, stored))
-	return nil
+	return s.streamSession(w, r, r.PathValue("id"))
 }
 
 type continueRequest struct {
@@ -351,6 +341,6 @@ func (s *Server) restoreRevision(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"session": storedJSON{stored}, "revision": info})
+	writeRestored(w, stored, info)
 	return nil
 }

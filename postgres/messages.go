@@ -77,3 +77,37 @@ func decodeBodies(bodies [][]byte, id string) ([]kompact.Message, error) {
 	}
 	return out, nil
 }
+
+// StreamSession reads the session in one snapshot, passing each stored
+// body on as it arrives.
+func (s *Store) StreamSession(ctx context.Context, id string, head func(*kompact.StoredSession) error, body func([]byte) error) error {
+	return s.read(ctx, "read a session", func(tx pgx.Tx) error {
+		row, err := loadSession(ctx, tx, id, false)
+		if err != nil {
+			return err
+		}
+		if err := head(row.stored(nil)); err != nil {
+			return err
+		}
+		rows, err := tx.Query(ctx, `SELECT b.body FROM messages m JOIN bodies b ON b.id = m.body_id
+			WHERE m.session_id = $1 AND m.dead IS NULL AND m.pos >= $2 ORDER BY m.pos`, id, row.firstPos)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		var n int64
+		for rows.Next() {
+			if err := body(rows.RawValues()[0]); err != nil {
+				return err
+			}
+			n++
+		}
+		if err := rows.Err(); err != nil {
+			return err
+		}
+		if n != row.n {
+			return kompact.Errorf(kompact.EInternal, "postgres store: session %q should have %d messages and has %d", id, row.n, n)
+		}
+		return nil
+	})
+}

@@ -169,3 +169,41 @@ func decodeBodies(bodies [][]byte, id string) ([]kompact.Message, error) {
 	}
 	return out, nil
 }
+
+// StreamSession reads the session in one read transaction, passing each
+// stored body on as it is read.
+func (s *Store) StreamSession(ctx context.Context, id string, head func(*kompact.StoredSession) error, body func([]byte) error) error {
+	return s.read(ctx, "read a session", func(tx *sql.Tx) error {
+		row, err := loadSession(ctx, tx, id)
+		if err != nil {
+			return err
+		}
+		if err := head(row.stored(nil)); err != nil {
+			return err
+		}
+		rows, err := tx.QueryContext(ctx, `SELECT b.body FROM messages m JOIN bodies b ON b.id = m.body_id
+			WHERE m.session_id = ? AND m.dead IS NULL ORDER BY m.pos`, row.id)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		var n int64
+		for rows.Next() {
+			var b sql.RawBytes
+			if err := rows.Scan(&b); err != nil {
+				return err
+			}
+			if err := body(b); err != nil {
+				return err
+			}
+			n++
+		}
+		if err := rows.Err(); err != nil {
+			return err
+		}
+		if n != row.n {
+			return kompact.Errorf(kompact.EInternal, "sqlite store: session %q should have %d messages and has %d", row.id, row.n, n)
+		}
+		return nil
+	})
+}

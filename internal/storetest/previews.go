@@ -113,3 +113,52 @@ func testPreviews(t *testing.T, st kompact.Store) {
 		t.Fatalf("Ping: %v", err)
 	}
 }
+
+// testStreamSession: StreamSession gives the session's description, then
+// each message's stored form, exactly Message.AppendJSON of what
+// GetSession returns, in order; an unknown session is ENotFound before
+// head is called; an error from body ends the read and comes back.
+func testStreamSession(t *testing.T, st kompact.Store) {
+	ctx := t.Context()
+	create(t, st, &kompact.Session{ID: "st", Agent: "kimi", Messages: append(conversation(), richMessages()...)})
+	appendMsgs(t, st, "st", []kompact.Message{msg(kompact.RoleUser, "", "more")})
+	s1 := get(t, st, "st")
+	commit(t, st, "st", compaction(t, s1, kompact.Options{MaxPreserved: 2}, "S"))
+	want := get(t, st, "st")
+	var head *kompact.StoredSession
+	var bodies []string
+	err := st.StreamSession(ctx, "st", func(h *kompact.StoredSession) error {
+		head = h
+		return nil
+	}, func(b []byte) error {
+		bodies = append(bodies, string(b))
+		return nil
+	})
+	if err != nil {
+		t.Fatalf("StreamSession: %v", err)
+	}
+	if head == nil || head.ID != want.ID || head.Agent != want.Agent || head.Version != want.Version ||
+		!head.CreatedAt.Equal(want.CreatedAt) || !head.UpdatedAt.Equal(want.UpdatedAt) || head.Messages != nil {
+		t.Fatalf("head %+v, want %+v without messages", head, want)
+	}
+	if len(bodies) != len(want.Messages) {
+		t.Fatalf("%d bodies, want %d", len(bodies), len(want.Messages))
+	}
+	for i := range want.Messages {
+		if j := jsonOf(&want.Messages[i]); bodies[i] != j {
+			t.Fatalf("body %d is\n%s\nwant\n%s", i, bodies[i], j)
+		}
+	}
+	called := false
+	err = st.StreamSession(ctx, "nobody", func(*kompact.StoredSession) error { called = true; return nil }, func([]byte) error { return nil })
+	wantCode(t, err, kompact.ENotFound, "StreamSession of an unknown session")
+	if called {
+		t.Fatal("head was called for an unknown session")
+	}
+	stop := kompact.Errorf(kompact.EConflict, "stop here")
+	n := 0
+	err = st.StreamSession(ctx, "st", func(*kompact.StoredSession) error { return nil }, func([]byte) error { n++; return stop })
+	if err != stop || n != 1 {
+		t.Fatalf("StreamSession with a failing body: %v after %d bodies, want the body's error after 1", err, n)
+	}
+}

@@ -50,6 +50,7 @@ func Run(t *testing.T, open func(t *testing.T) kompact.Store) {
 		{"Restore", testRestore},
 		{"Concurrency", testConcurrency},
 		{"Previews", testPreviews},
+		{"StreamSession", testStreamSession},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
