@@ -16,7 +16,7 @@ import (
 
 // testURL returns $KOMPACT_TEST_POSTGRES. Without it the tests skip, except
 // under CI=true, where they fail: CI must run them.
-func testURL(t *testing.T) string {
+func testURL(t testing.TB) string {
 	t.Helper()
 	u := os.Getenv("KOMPACT_TEST_POSTGRES")
 	if u == "" {
@@ -30,7 +30,10 @@ func testURL(t *testing.T) string {
 
 // openSchema opens a store in a new schema of the test database, dropped
 // when the test ends: every test starts empty.
-func openSchema(t *testing.T, opts ...Option) *Store {
+func openSchema(t *testing.T, opts ...Option) *Store { return openSchemaTB(t, opts...) }
+
+// openSchemaTB is openSchema for tests and benchmarks.
+func openSchemaTB(t testing.TB, opts ...Option) *Store {
 	t.Helper()
 	base := testURL(t)
 	ctx := context.Background()

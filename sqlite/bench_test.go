@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"kompact"
+	"kompact/internal/storetest"
 	"kompact/internal/storeutil"
 )
 
@@ -19,32 +20,9 @@ const (
 	benchText     = 2048
 )
 
-// benchSession returns a conversation of n messages: a system message, then
-// user and assistant turns, each with its own ~2 KB of text.
-func benchSession(n int) []kompact.Message {
-	words := strings.Fields("the quick brown fox jumps over a lazy dog while the agent reads files runs tests and edits code é 中文 \"quoted\"")
-	msgs := make([]kompact.Message, n)
-	for i := range msgs {
-		role := kompact.RoleUser
-		switch {
-		case i == 0:
-			role = kompact.RoleSystem
-		case i%2 == 0:
-			role = kompact.RoleAssistant
-		}
-		var b strings.Builder
-		fmt.Fprintf(&b, "message %d:", i)
-		for j := 0; b.Len() < benchText; j++ {
-			b.WriteByte(' ')
-			b.WriteString(words[(i*7+j*13)%len(words)])
-			if j%17 == 16 {
-				b.WriteString(".\n")
-			}
-		}
-		msgs[i] = kompact.Message{Role: role, Content: []kompact.Part{kompact.TextPart(b.String())}}
-	}
-	return msgs
-}
+// benchSession returns a conversation of n messages of ~2 KB of text
+// each (storetest.BenchSession).
+func benchSession(n int) []kompact.Message { return storetest.BenchSession(n) }
 
 // rewriteAll is the baseline the compaction commit is measured against:
 // simply replace every message of the session in one transaction, as a
@@ -207,75 +185,15 @@ func BenchmarkParallelWrites(b *testing.B) {
 	})
 }
 
-// benchSizes are the session sizes the append and commit benchmarks run at.
-// The 100k case writes ~200 MB; run it with a small -benchtime=Nx.
-var benchSizes = []struct {
-	name string
-	n    int
-}{{"100", 100}, {"10k", 10_000}, {"100k", 100_000}}
-
-// BenchmarkAppend appends one ~2 KB message to a session of n messages.
+// BenchmarkAppend appends one ~2 KB message to a session of 100, 10k and
+// 100k messages (storetest.BenchAppend).
 func BenchmarkAppend(b *testing.B) {
-	for _, size := range benchSizes {
-		b.Run(size.name, func(b *testing.B) {
-			st := benchStore(b)
-			ctx := context.Background()
-			if _, err := st.CreateSession(ctx, &kompact.Session{ID: "s", Messages: benchSession(size.n)}); err != nil {
-				b.Fatal(err)
-			}
-			msg := benchSession(2)[1]
-			b.ReportAllocs()
-			b.ResetTimer()
-			for range b.N {
-				if _, err := st.AppendMessages(ctx, "s", []kompact.Message{msg}); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
-	}
+	storetest.BenchAppend(b, func(b *testing.B) kompact.Store { return benchStore(b) })
 }
 
-// BenchmarkCommit commits a compaction of a session of n messages that
-// keeps the system message and replaces the next 10 messages with a
-// summary, while one message was appended after the compaction read the
-// session. Only the commit is timed.
+// BenchmarkCommit commits a compaction of the system message and the next
+// 10 messages of a session of 100, 10k and 100k messages
+// (storetest.BenchCommit).
 func BenchmarkCommit(b *testing.B) {
-	summary := kompact.Message{Role: kompact.RoleUser, Content: []kompact.Part{
-		kompact.TextPart(kompact.SummaryPrefix + "\n" + strings.Repeat("summary text ", 300)),
-	}}
-	for _, size := range benchSizes {
-		b.Run(size.name, func(b *testing.B) {
-			st := benchStore(b)
-			ctx := context.Background()
-			if _, err := st.CreateSession(ctx, &kompact.Session{ID: "s", Messages: benchSession(size.n + 12*b.N)}); err != nil {
-				b.Fatal(err)
-			}
-			late := benchSession(2)[1]
-			b.ReportAllocs()
-			b.ResetTimer()
-			for range b.N {
-				b.StopTimer()
-				s, err := st.GetSession(ctx, "s")
-				if err != nil {
-					b.Fatal(err)
-				}
-				if _, err := st.AppendMessages(ctx, "s", []kompact.Message{late}); err != nil {
-					b.Fatal(err)
-				}
-				c := benchCommit(s, []kompact.Message{s.Messages[0], summary})
-				b.StartTimer()
-				out, _, err := st.CommitCompaction(ctx, "s", c)
-				if err != nil {
-					b.Fatal(err)
-				}
-				if len(out.Messages) != len(s.Messages)-9+1 {
-					b.Fatalf("compacted to %d messages from %d", len(out.Messages), len(s.Messages))
-				}
-			}
-		})
-	}
-}
-
-func benchCommit(s *kompact.StoredSession, repl []kompact.Message) kompact.Commit {
-	return kompact.Commit{Base: s.Messages, End: 11, Replacement: repl, Kind: kompact.RevisionCompaction, Note: "benchmark", Version: s.Version}
+	storetest.BenchCommit(b, func(b *testing.B) kompact.Store { return benchStore(b) })
 }

@@ -124,8 +124,7 @@ func checkFree(ctx context.Context, tx *sql.Tx, id string, msgs []kompact.Messag
 			args = append(args, part[i].ID)
 		}
 		var taken string
-		err := tx.QueryRowContext(ctx, `SELECT id FROM messages WHERE session_id = ? AND dead IS NULL AND pos >= ? AND id IN (?`+
-			strings.Repeat(", ?", len(part)-1)+`) LIMIT 1`, args...).Scan(&taken)
+		err := tx.QueryRowContext(ctx, checkFreeQuery(len(part)), args...).Scan(&taken)
 		if errors.Is(err, sql.ErrNoRows) {
 			continue
 		}
@@ -136,6 +135,15 @@ func checkFree(ctx context.Context, tx *sql.Tx, id string, msgs []kompact.Messag
 			WithFixes("Use another id, or none to have one assigned.")
 	}
 	return nil
+}
+
+// checkFreeQuery is checkFree's query for n ids. "+pos" keeps the position
+// out of the index choice: with it, SQLite scans the session's rows by
+// position (the whole session when the bound is its start: 55 ms at 100k
+// messages) instead of looking the few ids up in messages_live_by_id.
+func checkFreeQuery(n int) string {
+	return `SELECT id FROM messages WHERE session_id = ? AND dead IS NULL AND +pos >= ? AND id IN (?` +
+		strings.Repeat(", ?", n-1) + `) LIMIT 1`
 }
 
 // readBodies returns copies of the stored bodies of the session's messages

@@ -1,0 +1,112 @@
+package storetest
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+
+	"kompact"
+)
+
+// The store benchmarks every store runs (sqlite and postgres bench_test.go).
+
+// BenchSession returns a conversation of n messages: a system message, then
+// user and assistant turns, each with its own ~2 KB of text.
+func BenchSession(n int) []kompact.Message {
+	words := strings.Fields("the quick brown fox jumps over a lazy dog while the agent reads files runs tests and edits code é 中文 \"quoted\"")
+	msgs := make([]kompact.Message, n)
+	for i := range msgs {
+		role := kompact.RoleUser
+		switch {
+		case i == 0:
+			role = kompact.RoleSystem
+		case i%2 == 0:
+			role = kompact.RoleAssistant
+		}
+		var b strings.Builder
+		fmt.Fprintf(&b, "message %d:", i)
+		for j := 0; b.Len() < 2048; j++ {
+			b.WriteByte(' ')
+			b.WriteString(words[(i*7+j*13)%len(words)])
+			if j%17 == 16 {
+				b.WriteString(".\n")
+			}
+		}
+		msgs[i] = kompact.Message{Role: role, Content: []kompact.Part{kompact.TextPart(b.String())}}
+	}
+	return msgs
+}
+
+// benchSizes are the session sizes the append and commit benchmarks run at.
+// The 100k case writes ~200 MB; run it with a small -benchtime=Nx.
+var benchSizes = []struct {
+	name string
+	n    int
+}{{"100", 100}, {"10k", 10_000}, {"100k", 100_000}}
+
+// BenchAppend appends one ~2 KB message to a session of n messages.
+func BenchAppend(b *testing.B, open func(*testing.B) kompact.Store) {
+	for _, size := range benchSizes {
+		b.Run(size.name, func(b *testing.B) {
+			st := open(b)
+			ctx := context.Background()
+			if _, err := st.CreateSession(ctx, &kompact.Session{ID: "s", Messages: BenchSession(size.n)}); err != nil {
+				b.Fatal(err)
+			}
+			msg := BenchSession(2)[1]
+			b.ReportAllocs()
+			b.ResetTimer()
+			for range b.N {
+				if _, err := st.AppendMessages(ctx, "s", []kompact.Message{msg}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// BenchCommit commits a compaction of a session of n messages that
+// keeps the system message and replaces the next 10 messages with a
+// summary, while one message was appended after the compaction read the
+// session. Only the commit is timed.
+func BenchCommit(b *testing.B, open func(*testing.B) kompact.Store) {
+	summary := kompact.Message{Role: kompact.RoleUser, Content: []kompact.Part{
+		kompact.TextPart(kompact.SummaryPrefix + "\n" + strings.Repeat("summary text ", 300)),
+	}}
+	for _, size := range benchSizes {
+		b.Run(size.name, func(b *testing.B) {
+			st := open(b)
+			ctx := context.Background()
+			if _, err := st.CreateSession(ctx, &kompact.Session{ID: "s", Messages: BenchSession(size.n + 12*b.N)}); err != nil {
+				b.Fatal(err)
+			}
+			late := BenchSession(2)[1]
+			b.ReportAllocs()
+			b.ResetTimer()
+			for range b.N {
+				b.StopTimer()
+				s, err := st.GetSession(ctx, "s")
+				if err != nil {
+					b.Fatal(err)
+				}
+				if _, err := st.AppendMessages(ctx, "s", []kompact.Message{late}); err != nil {
+					b.Fatal(err)
+				}
+				c := benchCommit(s, []kompact.Message{s.Messages[0], summary})
+				b.StartTimer()
+				out, _, err := st.CommitCompaction(ctx, "s", c)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if len(out.Messages) != len(s.Messages)-9+1 {
+					b.Fatalf("compacted to %d messages from %d", len(out.Messages), len(s.Messages))
+				}
+			}
+		})
+	}
+}
+
+func benchCommit(s *kompact.StoredSession, repl []kompact.Message) kompact.Commit {
+	return kompact.Commit{Base: s.Messages, End: 11, Replacement: repl, Kind: kompact.RevisionCompaction, Note: "benchmark", Version: s.Version}
+}

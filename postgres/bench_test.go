@@ -1,0 +1,23 @@
+package postgres
+
+import (
+	"testing"
+
+	"kompact"
+	"kompact/internal/storetest"
+)
+
+// benchStore opens a store in a new schema of $KOMPACT_TEST_POSTGRES.
+func benchStore(b *testing.B) kompact.Store {
+	b.Helper()
+	return openSchemaTB(b)
+}
+
+// BenchmarkAppend appends one ~2 KB message to a session of 100, 10k and
+// 100k messages (storetest.BenchAppend).
+func BenchmarkAppend(b *testing.B) { storetest.BenchAppend(b, benchStore) }
+
+// BenchmarkCommit commits a compaction of the system message and the next
+// 10 messages of a session of 100, 10k and 100k messages
+// (storetest.BenchCommit).
+func BenchmarkCommit(b *testing.B) { storetest.BenchCommit(b, benchStore) }
