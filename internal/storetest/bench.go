@@ -49,6 +49,9 @@ var benchSizes = []struct {
 func BenchAppend(b *testing.B, open func(*testing.B) kompact.Store) {
 	for _, size := range benchSizes {
 		b.Run(size.name, func(b *testing.B) {
+			if size.n >= 100_000 && testing.Short() {
+				b.Skip("the 100k-message session takes minutes to write; not with -short")
+			}
 			st := open(b)
 			ctx := context.Background()
 			if _, err := st.CreateSession(ctx, &kompact.Session{ID: "s", Messages: BenchSession(size.n)}); err != nil {
@@ -76,6 +79,9 @@ func BenchCommit(b *testing.B, open func(*testing.B) kompact.Store) {
 	}}
 	for _, size := range benchSizes {
 		b.Run(size.name, func(b *testing.B) {
+			if size.n >= 100_000 && testing.Short() {
+				b.Skip("the 100k-message session takes minutes to write; not with -short")
+			}
 			st := open(b)
 			ctx := context.Background()
 			if _, err := st.CreateSession(ctx, &kompact.Session{ID: "s", Messages: BenchSession(size.n + 12*b.N)}); err != nil {

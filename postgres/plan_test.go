@@ -1,0 +1,45 @@
+package postgres
+
+import (
+	"strings"
+	"testing"
+
+	"kompact"
+	"kompact/internal/storetest"
+)
+
+// TestAppendLooksIDsUp: the id check of an append is an index lookup of
+// (session_id, id), not a filter over every row of the session (with
+// "id = ANY(...)", a 10k-message append took 14 ms against 6 ms at 100).
+func TestAppendLooksIDsUp(t *testing.T) {
+	st := openSchema(t)
+	ctx := t.Context()
+	if _, err := st.CreateSession(ctx, &kompact.Session{ID: "s", Messages: storetest.BenchSession(500)}); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := st.pool.Query(ctx, `EXPLAIN `+checkFreeQuery, "s", "m_1", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var plan []string
+	for rows.Next() {
+		var line string
+		if err := rows.Scan(&line); err != nil {
+			t.Fatal(err)
+		}
+		plan = append(plan, line)
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+	looked := false
+	for _, line := range plan {
+		looked = looked || strings.Contains(line, "Index Cond:") && strings.Contains(line, "(id = ")
+	}
+	if !looked {
+		t.Errorf("the id check's plan does not look the id up in an index:\n%s", strings.Join(plan, "\n"))
+	}
+	if _, err := st.AppendMessages(ctx, "s", []kompact.Message{{ID: "m_1", Role: kompact.RoleUser}}); kompact.ErrorCodeOf(err) != kompact.EConflict {
+		t.Errorf("appending a taken id: %v, want a conflict", err)
+	}
+}
