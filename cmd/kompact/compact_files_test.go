@@ -185,3 +185,24 @@ func checkCompacted(t *testing.T, path string) {
 		t.Fatalf("%s holds %d messages, want the compacted 4", path, len(s.Messages))
 	}
 }
+
+// TestCompactKimiThinkAndBlankText: an answer of thinking and white
+// space is kimi-cli's empty_response; context.jsonl is neither rewritten
+// nor rotated.
+func TestCompactKimiThinkAndBlankText(t *testing.T) {
+	srv, cfg, _ := compactFixture(t, "")
+	srv.SetDefault(fakellm.Answer(fakellm.Think("I thought about it."), fakellm.Text(" \n\x1c ")))
+	dir := t.TempDir()
+	path := filepath.Join(dir, "context.jsonl")
+	os.WriteFile(path, []byte(kimiContext), 0o644)
+	status, stdout, stderr := runCompact(t, map[string]string{"FAKE_KEY": "k", "HOME": t.TempDir()}, "--config", cfg, "--kimi", "--json", path)
+	if status != exitError || !strings.Contains(stdout, `"code": "empty_response"`) || !strings.Contains(stdout, "only thinking content") {
+		t.Fatalf("status %d: %s %s", status, stdout, stderr)
+	}
+	if got := mustRead(t, path); got != kimiContext {
+		t.Errorf("context.jsonl changed: %q", got)
+	}
+	if _, err := os.Lstat(filepath.Join(dir, "context_1.jsonl")); err == nil {
+		t.Error("context.jsonl was rotated")
+	}
+}
