@@ -654,7 +654,7 @@ func TestBrowserCompactUndoContinue(t *testing.T) {
 		return {
 			missing: [...c.querySelectorAll('[data-testid="missing-section"]')].map(b => b.dataset.section),
 			sections: [...c.querySelectorAll('[data-testid="summary-section"]')].map(s => s.dataset.section),
-			focus: c.querySelector('[data-section="current_focus"] .text').textContent,
+			focus: c.querySelector('[data-section="current_focus"] .md').textContent,
 			progress: document.querySelector('[data-testid="progress"]').textContent,
 			outcome: document.querySelector('[data-testid="outcome"]').innerText,
 		};

@@ -171,7 +171,7 @@ function renderMessage(m, i, calls) {
     );
   }
   if (summary) body.append(renderSummary(m, job.lastMissing.get(view.id)));
-  else renderParts(body, m.content || []);
+  else renderParts(body, m.content || [], { mono: m.role === "tool" });
   (m.tool_calls || []).forEach((c, j) => body.append(renderToolCall(c, `tc-${i}-${j}`)));
   if (!body.childNodes.length) body.append(h("p", { class: "muted" }, "(no content)"));
   art.append(body);

@@ -3,6 +3,7 @@
 // (GET /v1/compaction).
 
 import { h, plural } from "./dom.js";
+import { renderMarkdown } from "./markdown.js";
 import { call } from "./api.js";
 
 // format is how a summary looks: its prefix and its sections, in order.
@@ -83,12 +84,12 @@ export function renderSummary(m, remembered) {
           h("code", { class: "section-tag" }, s.name),
           isMissing ? h("span", { class: "badge badge-warn", "data-testid": "missing-section", "data-section": s.name }, "⚠ missing") : null,
         ),
-        isMissing && !s.body ? h("p", { class: "muted" }, "Not in the summary.") : h("div", { class: "text" }, s.body || "(empty)"),
+        isMissing && !s.body ? h("p", { class: "muted" }, "Not in the summary.") : h("div", { class: "md" }, s.body ? renderMarkdown(s.body) : "(empty)"),
       ),
     );
   }
   card.append(list);
-  if (rest) card.append(h("section", { class: "summary-section summary-rest" }, h("h4", null, "Other text"), h("div", { class: "text" }, rest)));
+  if (rest) card.append(h("section", { class: "summary-section summary-rest" }, h("h4", null, "Other text"), h("div", { class: "md" }, renderMarkdown(rest))));
   card.append(h("details", { class: "raw" }, h("summary", null, "Raw summary message"), h("pre", { class: "code" }, (m.content || []).filter((p) => p.type === "text").map((p) => p.text).join(""))));
   return card;
 }
