@@ -334,6 +334,13 @@ func (e *browserEnv) click(sel string) {
 	e.do("click "+sel, chromedp.Click(chromedp.CSS(sel), chromedp.NodeVisible))
 }
 
+// menuItem opens the menu of message id and picks the item testid.
+func (e *browserEnv) menuItem(id, testid string) {
+	e.t.Helper()
+	e.click(`[data-testid="message"][data-id="` + id + `"] [data-testid="message-menu"]`)
+	e.click(`[data-testid="message"][data-id="` + id + `"] [data-testid="` + testid + `"]`)
+}
+
 func (e *browserEnv) open(path string) {
 	e.t.Helper()
 	e.do("open "+path, chromedp.Navigate(e.srv.URL+path))
@@ -628,7 +635,7 @@ func TestBrowserCompactUndoContinue(t *testing.T) {
 	}
 
 	// Compact up to m5, watching the progress as the summary streams in.
-	e.click(`[data-testid="message"][data-id="m5"] [data-testid="compact-up-to-here"]`)
+	e.menuItem("m5", "compact-up-to-here")
 	e.waitFor("live progress", `/Receiving summary… \d[\d,.]* characters/.test(document.querySelector('[data-testid="progress"]').textContent)`)
 	if live, _ := chromedp.Run(e.ctx, chromedp.Evaluate[string](`document.querySelector('[data-testid="progress"]').getAttribute('aria-live')`)); live != "polite" {
 		t.Errorf("the progress region has aria-live=%q", live)
@@ -736,8 +743,8 @@ func TestBrowserPreviewEditApply(t *testing.T) {
 	e.waitFor("the compact panel", `!document.querySelector('[data-testid="compact-panel"]').hidden`)
 
 	// Mark the range m2..m5 on the messages; the selects follow.
-	e.click(`[data-id="m2"] [data-testid="mark-start"]`)
-	e.click(`[data-id="m5"] [data-testid="mark-end"]`)
+	e.menuItem("m2", "mark-start")
+	e.menuItem("m5", "mark-end")
 	var rng struct {
 		Start   string   `json:"start"`
 		End     string   `json:"end"`
@@ -856,7 +863,7 @@ func TestBrowserTokenImportAndErrors(t *testing.T) {
 	e.do("choose the agent", chromedp.SetValue(chromedp.CSS(`[data-testid="new-session-agent"]`), "nokey"))
 	e.click(`[data-testid="new-session"]`)
 	e.waitFor("the new session", `document.querySelector('[data-testid="messages-empty"]') && !document.querySelector('[data-testid="compact-off"]').hidden`)
-	if n, _ := chromedp.Run(e.ctx, chromedp.Evaluate[int](`document.querySelectorAll('[data-testid="compact-up-to-here"], [data-testid="compact-panel"]:not([hidden])').length`)); n != 0 {
+	if n, _ := chromedp.Run(e.ctx, chromedp.Evaluate[int](`document.querySelectorAll('[data-testid="compact-up-to-here"], [data-testid="message-menu"], [data-testid="compact-panel"]:not([hidden])').length`)); n != 0 {
 		t.Errorf("%d compaction controls for an agent without compaction", n)
 	}
 	e.do("type a message", chromedp.SendKeys(chromedp.CSS(`[data-testid="continue-input"]`), "hello"))

@@ -22,7 +22,8 @@ export function isSummary(m) {
   return !!first && format.prefix !== null && first.text.startsWith(format.prefix);
 }
 
-function summaryText(m) {
+// summaryText is the summary a summary message holds, without its prefix.
+export function summaryText(m) {
   const texts = (m.content || []).filter((p) => p.type === "text").map((p) => p.text);
   let all = texts.join("");
   all = all.slice(format.prefix.length);
