@@ -30,10 +30,25 @@ async function loadAll() {
   onRoute();
 }
 
+// The skip links move the focus without touching the address, whose hash
+// names the session on screen.
+function initSkipLinks() {
+  for (const a of document.querySelectorAll(".skip-link")) {
+    a.addEventListener("click", (e) => {
+      const target = $(a.getAttribute("href").slice(1));
+      if (!target || target.hidden) return;
+      e.preventDefault();
+      target.focus({ preventScroll: true });
+      target.scrollIntoView({ block: "start" });
+    });
+  }
+}
+
 function init() {
   initToken();
   initTokenForm(loadAll);
   initSessions();
+  initSkipLinks();
   initConversation();
   initMenus();
   initRange();
