@@ -781,9 +781,25 @@ func TestBrowserPreviewEditApply(t *testing.T) {
 		chromedp.Evaluate[chromedp.Void](`document.querySelector('[data-testid="preview-summary"]').value = ""`),
 		chromedp.SendKeys(chromedp.CSS(`[data-testid="preview-summary"]`), edited),
 	)
+	// The rendered summary and the estimate follow the edit.
+	e.waitFor("the rendered edit", `(document.querySelector('[data-testid="preview-rendered"] [data-section="current_focus"] .md') || {}).textContent === "Edited by a person: ship the benchmark."`)
+	var pv struct {
+		Stats   string `json:"stats"`
+		Missing int    `json:"missing"`
+	}
+	e.eval(`JSON.stringify({stats: document.querySelector('[data-testid="preview-stats"]').textContent,
+		missing: document.querySelectorAll('[data-testid="preview-rendered"] [data-testid="missing-section"]').length})`, &pv)
+	// 72 code points: 18 tokens.
+	if !strings.HasPrefix(pv.Stats, "Summary ~18 tokens · session after applying ~") || !strings.HasSuffix(pv.Stats, "1 of 6 sections") || pv.Missing != 5 {
+		t.Errorf("preview stats %q, %d sections flagged", pv.Stats, pv.Missing)
+	}
 	e.screenshot("browser-preview.png")
 	e.click(`[data-testid="preview-apply"]`)
 	e.waitFor("the outcome", `document.querySelector('[data-testid="outcome"]').dataset.status === "compacted"`)
+	afterTokens := strings.TrimSuffix(strings.Fields(strings.SplitN(pv.Stats, "after applying ~", 2)[1])[0], "")
+	if out, _ := chromedp.Run(e.ctx, chromedp.Evaluate[string](`document.querySelector('[data-testid="outcome"]').innerText + document.querySelector('[data-testid="progress"]').innerText`)); !strings.Contains(out, "→ "+afterTokens+".") || !strings.Contains(out, "Applied") || !strings.Contains(out, "applied") {
+		t.Errorf("after Apply, the page says %q; the preview estimated ~%s tokens", out, afterTokens)
+	}
 	e.waitFor("the compacted session", `document.querySelectorAll('[data-testid="message"]').length === 5`)
 	msgs := e.messages()
 	if messageIDs(msgs) != "m1,<summary>,m6,m7,m8" {

@@ -193,7 +193,7 @@ async function runAction(action, body) {
   await handleOutcome(sessionId, outcome);
 }
 
-export async function handleOutcome(sessionId, o) {
+export async function handleOutcome(sessionId, o, { applied = false } = {}) {
   const here = sessionId === view.id;
   switch (o.status) {
     case "compacted": {
@@ -202,7 +202,8 @@ export async function handleOutcome(sessionId, o) {
       const summaryMsg = ((r.session && r.session.messages) || []).find((m) => isSummary(m) && summaryText(m) === r.summary);
       if (summaryMsg && summaryMsg.id && o.model) models.set(summaryMsg.id, o.model);
       if (here) {
-        setOutcome(compactedCard(o), "compacted");
+        setOutcome(compactedCard(o, applied), "compacted");
+        if (applied) setProgress("The summary was applied.");
         await Promise.all([reloadSession(), loadSessions()]);
         showResult(summaryMsg && summaryMsg.id);
       } else {
@@ -233,14 +234,14 @@ function showResult(summaryId) {
   else $("outcome").scrollIntoView({ block: "start" });
 }
 
-function compactedCard(o) {
+function compactedCard(o, applied) {
   const r = o.result || {};
   const missing = r.missing_sections || [];
   const u = r.usage;
   return h(
     "div",
     { class: "outcome-card ok" },
-    h("p", { class: "outcome-title" }, "Compacted"),
+    h("p", { class: "outcome-title" }, applied ? "Applied: compacted" : "Compacted"),
     h(
       "ul",
       { class: "facts" },
