@@ -51,7 +51,7 @@ func TestBrowserWillCompact(t *testing.T) {
 	}
 	state := `JSON.stringify({
 		line: document.querySelector('[data-testid="will-compact"]').textContent,
-		tokens: document.querySelector('[data-testid="session-tokens"]').textContent,
+		tokens: document.querySelector('[data-testid="session-tokens"]').textContent + " / " + document.querySelector('[data-testid="session-item-tokens"]').textContent,
 		kept: [...document.querySelectorAll('[data-testid="message"].kept-tail')].map(m => m.dataset.id),
 		range: document.querySelector('[data-testid="range-summary"]').textContent,
 		disabled: document.querySelector('[data-testid="compact-conversation"]').disabled,
@@ -64,7 +64,7 @@ func TestBrowserWillCompact(t *testing.T) {
 	if got.Line != "Will compact #2–#5 (4 messages, ~40 tokens), keep #6–#7; #1 stays before the summary." {
 		t.Errorf("will-compact line %q", got.Line)
 	}
-	if got.Tokens != "~70 tokens" || strings.Join(got.Kept, ",") != "u3,a3" || got.Disabled {
+	if got.Tokens != "~70 tokens / ~70 tokens" || strings.Join(got.Kept, ",") != "u3,a3" || got.Disabled {
 		t.Errorf("session tokens %q, kept tail %v, Compact disabled %v", got.Tokens, got.Kept, got.Disabled)
 	}
 	if strings.Contains(got.Range, "whole conversation") {

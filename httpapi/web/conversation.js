@@ -111,6 +111,7 @@ export async function reloadSession() {
   if (view.range.start && !ids.has(view.range.start)) view.range.start = "";
   if (view.range.end && !ids.has(view.range.end)) view.range.end = "";
   renderSession();
+  renderSessions();
   renderTools(ui.status === "rejected" ? ui.reason : null);
   const revisions = revs.status === "fulfilled" ? revs.value.revisions : [];
   setRevisions(revisions, revs.status === "rejected" ? revs.reason : null);
