@@ -46,7 +46,7 @@ type compactFlags struct {
 // kimi-cli file, the parsed context) and the agent that compacts it.
 type compactInput struct {
 	sess  *kompact.Session
-	kctx  *kimicli.Context
+	kctx  *kimicli.ContextFile
 	agent *kompact.Agent
 	// fp is the input file as it was read: writing in place checks that
 	// it still holds that content.
