@@ -260,16 +260,12 @@ func (c *compactCommand) write(input, out string, in *compactInput, s *kompact.S
 }
 
 // writeKimi stores a compacted kimi-cli session: the file kimi-cli's own
-// /compact writes, in place with the old file rotated to context_N.jsonl,
-// or to out.
+// /compact writes, in place with the old file rotated to context_N.jsonl
+// (provided the file still holds what was read, else nothing is written
+// and the error is EConflict), or to out.
 func (c *compactCommand) writeKimi(input, out string, in *compactInput, r *kompact.Result) (written, rotated string, err error) {
 	data := kimicli.CompactedFile(in.kctx.SystemPrompt, r.KimiMessages, int64(r.EstimatedTokenCount))
-	return c.emit(input, out, data, func() (string, error) {
-		if err := atomicfile.Check(input, in.fp); err != nil {
-			return "", err
-		}
-		return kimicli.RewriteContext(input, data)
-	})
+	return c.emit(input, out, data, func() (string, error) { return kimicli.RewriteContext(input, data, in.fp) })
 }
 
 // emit writes data to stdout (out "-"), to out, or in place of input with

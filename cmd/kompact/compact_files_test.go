@@ -206,3 +206,30 @@ func TestCompactKimiThinkAndBlankText(t *testing.T) {
 		t.Error("context.jsonl was rotated")
 	}
 }
+
+// TestCompactKimiSymlink: a symlinked context.jsonl is written through to
+// its target and stays a link; the old content is rotated beside the link.
+func TestCompactKimiSymlink(t *testing.T) {
+	srv, cfg, _ := compactFixture(t, "")
+	srv.Enqueue(fakellm.Answer(fakellm.Text("<current_focus>\nQ\n</current_focus>")))
+	real := filepath.Join(t.TempDir(), "real.jsonl")
+	os.WriteFile(real, []byte(kimiContext), 0o644)
+	dir := t.TempDir()
+	link := filepath.Join(dir, "context.jsonl")
+	if err := os.Symlink(real, link); err != nil {
+		t.Fatal(err)
+	}
+	status, _, stderr := runCompact(t, map[string]string{"FAKE_KEY": "k", "HOME": t.TempDir()}, "--config", cfg, "--kimi", link)
+	if status != exitOK {
+		t.Fatalf("status %d: %s", status, stderr)
+	}
+	if st, err := os.Lstat(link); err != nil || st.Mode()&os.ModeSymlink == 0 {
+		t.Fatalf("context.jsonl is no longer a symbolic link (%v)", err)
+	}
+	if got := mustRead(t, real); got == kimiContext || !strings.Contains(got, "Previous context has been compacted") {
+		t.Errorf("the target was not compacted: %q", got)
+	}
+	if got := mustRead(t, filepath.Join(dir, "context_1.jsonl")); got != kimiContext {
+		t.Errorf("context_1.jsonl = %q", got)
+	}
+}
