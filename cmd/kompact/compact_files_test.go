@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"kompact"
 	"kompact/internal/fakellm"
@@ -231,5 +232,21 @@ func TestCompactKimiSymlink(t *testing.T) {
 	}
 	if got := mustRead(t, filepath.Join(dir, "context_1.jsonl")); got != kimiContext {
 		t.Errorf("context_1.jsonl = %q", got)
+	}
+}
+
+// TestCompactDeadline: an LLM that accepts the request and then stalls is
+// given up on after the agent's compaction.timeout: exit 1, llm_error with
+// a fix naming the setting, and the session file untouched.
+func TestCompactDeadline(t *testing.T) {
+	srv, cfg, path := compactFixture(t, "      timeout: 300ms\n")
+	srv.SetDefault(fakellm.DefaultReply().WithDelay(time.Minute))
+	status, stdout, stderr := runCompact(t, map[string]string{"FAKE_KEY": "k", "HOME": t.TempDir()}, "--config", cfg, "--json", path)
+	if status != exitError || !strings.Contains(stdout, `"code": "llm_error"`) || !strings.Contains(stdout, "did not finish within 300ms") ||
+		!strings.Contains(stdout, "compaction.timeout") {
+		t.Fatalf("status %d: %s %s", status, stdout, stderr)
+	}
+	if got := mustRead(t, path); got != compactSession {
+		t.Errorf("the session file changed: %q", got)
 	}
 }
