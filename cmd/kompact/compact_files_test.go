@@ -138,7 +138,8 @@ func TestCompactOutputNamingInput(t *testing.T) {
 		out := path
 		switch name {
 		case "other path":
-			out = filepath.Join(filepath.Dir(path), ".", "..", filepath.Base(filepath.Dir(path)), "session.json")
+			// Not cleaned: a different string naming the same file.
+			out = filepath.Dir(path) + "/./../" + filepath.Base(filepath.Dir(path)) + "//session.json"
 		case "symlink":
 			out = filepath.Join(t.TempDir(), "out.json")
 			if err := os.Symlink(path, out); err != nil {
@@ -248,5 +249,25 @@ func TestCompactDeadline(t *testing.T) {
 	}
 	if got := mustRead(t, path); got != compactSession {
 		t.Errorf("the session file changed: %q", got)
+	}
+}
+
+// TestCompactKimiOutputNamingInput: --kimi with -o naming context.jsonl
+// itself is the in-place rewrite: the old file is rotated, not lost.
+func TestCompactKimiOutputNamingInput(t *testing.T) {
+	srv, cfg, _ := compactFixture(t, "")
+	srv.Enqueue(fakellm.Answer(fakellm.Text("<current_focus>\nQ\n</current_focus>")))
+	dir := t.TempDir()
+	path := filepath.Join(dir, "context.jsonl")
+	os.WriteFile(path, []byte(kimiContext), 0o644)
+	status, _, stderr := runCompact(t, map[string]string{"FAKE_KEY": "k", "HOME": t.TempDir()}, "--config", cfg, "--kimi", "-o", dir+"/./context.jsonl", path)
+	if status != exitOK {
+		t.Fatalf("status %d: %s", status, stderr)
+	}
+	if got := mustRead(t, filepath.Join(dir, "context_1.jsonl")); got != kimiContext {
+		t.Errorf("context_1.jsonl = %q", got)
+	}
+	if got := mustRead(t, path); !strings.Contains(got, "Previous context has been compacted") {
+		t.Errorf("context.jsonl was not compacted: %q", got)
 	}
 }
