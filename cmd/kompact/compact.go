@@ -87,7 +87,6 @@ func (c *compactCommand) parse(args []string) (*compactFlags, int, error) {
 		return nil, exitUsage, err
 	}
 	if len(pos) != 1 {
-		fs.Usage()
 		return nil, exitUsage, usagef("compact takes exactly one session file (or - for stdin), got %d arguments", len(pos))
 	}
 	if f.upTo != "" && (f.start != "" || f.end != "") {

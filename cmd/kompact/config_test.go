@@ -143,7 +143,7 @@ func TestConfigCheck(t *testing.T) {
 }
 
 func TestConfigUsage(t *testing.T) {
-	if status, _, stderr, err := runConfig(t); status != exitUsage || err == nil || !strings.Contains(stderr, "kompact config check FILE") {
+	if status, _, stderr, err := runConfig(t); status != exitUsage || err == nil || !strings.Contains(err.Error(), "reference, show or check") || stderr != "" {
 		t.Errorf("no subcommand: status %d, err %v, stderr %q", status, err, stderr)
 	}
 	if status, _, _, err := runConfig(t, "frob"); status != exitUsage || err == nil || !strings.Contains(err.Error(), `"frob"`) {

@@ -47,66 +47,60 @@ type env struct {
 
 // run runs the command line args and returns the exit status.
 func run(ctx context.Context, args []string, e *env) int {
-	stdout, stderr := e.stdout, e.stderr
 	if len(args) == 0 {
-		usage(stderr)
+		usage(e.stderr)
 		return exitUsage
 	}
-	var cmd command
-	switch args[0] {
-	case "compact":
-		cmd = &compactCommand{env: e}
-	case "request":
-		cmd = &requestCommand{env: e}
-	case "config":
-		cmd = &configCommand{env: e}
-	case "serve":
-		cmd = &serveCommand{env: e}
-	case "sessions":
-		cmd = &sessionsCommand{env: e}
-	case "version":
-		fmt.Fprintln(stdout, "kompact", version)
+	if isHelp(args[0]) {
+		return help(ctx, args[1:], e)
+	}
+	if args[0] == "version" {
+		fmt.Fprintln(e.stdout, "kompact", version)
 		return exitOK
-	case "help", "-h", "--help":
-		usage(stdout)
-		return exitOK
-	default:
-		fmt.Fprintf(stderr, "kompact: unknown command %q\n\n", args[0])
-		usage(stderr)
+	}
+	cmd := newCommand(args[0], e)
+	if cmd == nil {
+		reportError(e.stderr, unknownCommand(args[0]))
 		return exitUsage
 	}
 	status, err := cmd.Run(ctx, args[1:])
 	if err != nil {
-		reportError(stderr, err)
+		var ue *usageError
+		if errors.As(err, &ue) && ue.topic == "" {
+			ue.topic = args[0]
+		}
+		reportError(e.stderr, err)
 	}
 	return status
+}
+
+// newCommand returns the subcommand named name, or nil.
+func newCommand(name string, e *env) command {
+	switch name {
+	case "compact":
+		return &compactCommand{env: e}
+	case "request":
+		return &requestCommand{env: e}
+	case "config":
+		return &configCommand{env: e}
+	case "serve":
+		return &serveCommand{env: e}
+	case "sessions":
+		return &sessionsCommand{env: e}
+	}
+	return nil
 }
 
 // version is set at build time with -ldflags "-X main.version=...".
 var version = "dev"
 
-func usage(w io.Writer) {
-	fmt.Fprint(w, `kompact compacts LLM agent conversations the way kimi-cli does.
-
-Usage:
-  kompact compact [flags] SESSION.json   compact a session file with its agent's LLM
-  kompact request [flags] SESSION.json   print the compaction request (a dry run)
-  kompact config reference|show|check    the agent configuration
-  kompact serve [flags]                  serve the HTTP API and the web page
-  kompact sessions SUBCOMMAND [flags]    list, import, export or delete a server's sessions
-  kompact version                        print the version
-
-Run "kompact COMMAND -h" for a command's flags.
-
-Exit status: 0 done, 1 error, 2 wrong usage, 3 nothing to compact.
-`)
-}
-
-// reportError prints err and its fixes on stderr.
+// reportError prints err on stderr: a usage error as one line and where to
+// read the command's help, any other error with its fixes.
 func reportError(w io.Writer, err error) {
 	var ue *usageError
 	if errors.As(err, &ue) {
 		fmt.Fprintf(w, "kompact: %s\n", ue.msg)
+		fmt.Fprintf(w, "Run %q for usage.\n", strings.TrimSpace("kompact help "+ue.topic))
 		return
 	}
 	fmt.Fprintf(w, "kompact: %s\n", err)
@@ -115,8 +109,10 @@ func reportError(w io.Writer, err error) {
 	}
 }
 
-// usageError is a mistake in the command line.
-type usageError struct{ msg string }
+// usageError is a mistake in the command line. topic is the command whose
+// help explains it ("compact", "config show"); run fills in the command
+// when it is empty.
+type usageError struct{ msg, topic string }
 
 func (e *usageError) Error() string { return e.msg }
 
@@ -124,27 +120,30 @@ func usagef(format string, args ...any) error {
 	return &usageError{msg: fmt.Sprintf(format, args...)}
 }
 
-// newFlagSet returns a flag set that reports errors instead of exiting.
+// newFlagSet returns a flag set that reports errors instead of exiting or
+// printing them; -h prints the command's help (see printHelp) on stderr.
 func newFlagSet(name, synopsis string, stderr io.Writer) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() {
-		fmt.Fprintf(stderr, "Usage: kompact %s\n\nFlags:\n", synopsis)
-		fs.PrintDefaults()
-	}
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() { printHelp(stderr, fs, synopsis) }
 	return fs
 }
 
 // parseFlags parses args and returns the positional arguments, allowing flags
-// after them (kompact request s.json --model x).
+// after them (kompact request s.json --model x). A mistake is a usage error
+// in one line (see flagError); -h prints the help and returns flag.ErrHelp.
 func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
+	help := fs.Usage
+	fs.Usage = func() {}
+	defer func() { fs.Usage = help }()
 	var pos []string
 	for {
 		if err := fs.Parse(args); err != nil {
 			if errors.Is(err, flag.ErrHelp) {
+				help()
 				return nil, err
 			}
-			return nil, &usageError{msg: strings.TrimSpace(err.Error())}
+			return nil, flagError(fs, err)
 		}
 		args = fs.Args()
 		if len(args) == 0 {
@@ -159,21 +158,19 @@ func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
 }
 
 // parseArgs parses args with fs (see parseFlags) and checks that n
-// positional arguments remain. After a wrong count it prints the usage and
-// returns a usage error that says the command takes what ("exactly one
-// session file").
+// positional arguments remain. A wrong count is a usage error that says the
+// command takes what ("exactly one session file").
 func parseArgs(fs *flag.FlagSet, args []string, n int, what string) ([]string, error) {
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return nil, err
 	}
 	if len(pos) != n {
-		fs.Usage()
 		noun := "arguments"
 		if len(pos) == 1 {
 			noun = "argument"
 		}
-		return nil, usagef("%s takes %s, got %d %s", fs.Name(), what, len(pos), noun)
+		return nil, &usageError{msg: fmt.Sprintf("%s takes %s, got %d %s", fs.Name(), what, len(pos), noun), topic: fs.Name()}
 	}
 	return pos, nil
 }

@@ -50,13 +50,12 @@ func (c *sessionsCommand) Run(ctx context.Context, args []string) (int, error) {
 		return exitUsage, err
 	}
 	if len(pos) == 0 {
-		fs.Usage()
 		return exitUsage, usagef("sessions needs a subcommand: list, import, export or delete")
 	}
 	want := map[string]int{"list": 0, "import": 1, "export": 1, "delete": 1}
 	n, ok := want[pos[0]]
 	if !ok {
-		return exitUsage, usagef("unknown sessions subcommand %q; use list, import, export or delete", pos[0])
+		return exitUsage, unknownName("sessions subcommand", pos[0], []string{"list", "import", "export", "delete"})
 	}
 	if len(pos)-1 != n {
 		if n == 0 {
