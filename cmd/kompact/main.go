@@ -4,7 +4,9 @@
 package main
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -15,6 +17,7 @@ import (
 	"syscall"
 
 	"kompact"
+	"kompact/kimicli"
 )
 
 // Exit statuses, documented in the README.
@@ -199,4 +202,26 @@ func (e *env) readInput(path string) ([]byte, error) {
 			WithFixes("Pass the path of a session JSON file, or - to read it from standard input.")
 	}
 	return data, nil
+}
+
+// kimiFileError returns err, the failure to read the file at path ("-" for
+// stdin) as a session document, as the advice to pass --kimi when the file is a kimi-cli
+// context.jsonl: when its first line is a kimi-cli context line (a JSON
+// object whose "role" is a message role or a kimi-cli record). The content
+// decides, not the file name. cmdline is the command to suggest, with FILE
+// where the path goes.
+func kimiFileError(err error, path string, data []byte, cmdline string) error {
+	line, _, _ := bytes.Cut(bytes.TrimLeft(data, " \t\r\n"), []byte("\n"))
+	var rec struct {
+		Role string `json:"role"`
+	}
+	if json.Unmarshal(line, &rec) != nil {
+		return err
+	}
+	switch rec.Role {
+	case kimicli.RecordSystemPrompt, kimicli.RecordCheckpoint, kimicli.RecordUsage, "system", "user", "assistant", "tool":
+		return kompact.Errorf(kompact.EInvalid, "%s is a kimi-cli context.jsonl file, not a session JSON document", inputName(path)).
+			WithFixes("Pass --kimi to read it as kimi-cli's session file: " + strings.ReplaceAll(cmdline, "FILE", path))
+	}
+	return err
 }

@@ -130,7 +130,7 @@ func (c *sessionsCommand) importFile(ctx context.Context, api *httpapi.Client, p
 	}
 	// Check the document here, so that a mistake names the file.
 	if _, err := kompact.DecodeSession(data); err != nil {
-		return exitError, fmt.Errorf("%s: %w", inputName(path), err)
+		return exitError, kimiFileError(fmt.Errorf("%s: %w", inputName(path), err), path, data, "kompact sessions import --kimi FILE")
 	}
 	s, err := api.ImportSession(ctx, data)
 	if err != nil {
