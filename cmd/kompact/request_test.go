@@ -167,3 +167,45 @@ func itoa(n int) string {
 	b, _ := json.Marshal(n)
 	return string(b)
 }
+
+// TestReadmeRequestExample runs the README's "kompact request --up-to m4"
+// example and checks that the README shows what it prints: the notes on
+// stderr, then the first lines jq -r '.messages[1].content[].text' shows.
+func TestReadmeRequestExample(t *testing.T) {
+	readme := mustRead(t, filepath.Join("..", "..", "README.md"))
+	const cmdline = "$ kompact request --up-to m4 examples/session.json | jq -r '.messages[1].content[].text' | head -5\n"
+	_, block, ok := strings.Cut(readme, cmdline)
+	if !ok {
+		t.Fatalf("the README lacks the example %q", cmdline)
+	}
+	want, _, _ := strings.Cut(block, "```")
+	status, stdout, stderr := runCLI(t, "", map[string]string{"HOME": t.TempDir()},
+		"request", "--up-to", "m4", filepath.Join("..", "..", "examples", "session.json"))
+	if status != exitOK {
+		t.Fatalf("status %d: %s", status, stderr)
+	}
+	var body struct {
+		Messages []struct {
+			Content json.RawMessage `json:"content"`
+		} `json:"messages"`
+	}
+	var parts []struct {
+		Text string `json:"text"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &body); err != nil || len(body.Messages) != 2 {
+		t.Fatalf("%v: %s", err, stdout)
+	}
+	if err := json.Unmarshal(body.Messages[1].Content, &parts); err != nil {
+		t.Fatal(err)
+	}
+	// jq -r prints each text on a line of its own; head -5 keeps five lines.
+	var jq strings.Builder
+	for _, p := range parts {
+		jq.WriteString(p.Text + "\n")
+	}
+	lines := strings.SplitAfter(jq.String(), "\n")
+	got := stderr + strings.Join(lines[:5], "")
+	if got != want {
+		t.Errorf("the README shows:\n%s\nthe command prints:\n%s", want, got)
+	}
+}
