@@ -81,7 +81,7 @@ func TestHelpCommand(t *testing.T) {
 		}
 	}
 	_, stdout, _ := runCLI(t, "", nil, "help", "compact")
-	for _, want := range []string{"Usage: kompact compact [flags] SESSION.json", "--max-preserved int", "--agent string", "-o string"} {
+	for _, want := range []string{"Usage: kompact compact [flags] SESSION.json", "--max-preserved N", "--agent string", "-o string"} {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("help compact lacks %q:\n%s", want, stdout)
 		}

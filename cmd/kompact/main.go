@@ -208,8 +208,8 @@ func (e *env) readInput(path string) ([]byte, error) {
 // stdin) as a session document, as the advice to pass --kimi when the file is a kimi-cli
 // context.jsonl: when its first line is a kimi-cli context line (a JSON
 // object whose "role" is a message role or a kimi-cli record). The content
-// decides, not the file name. cmdline is the command to suggest, with FILE
-// where the path goes.
+// decides, not the file name. cmdline, when not "", is the command to
+// suggest, with FILE where the path goes.
 func kimiFileError(err error, path string, data []byte, cmdline string) error {
 	line, _, _ := bytes.Cut(bytes.TrimLeft(data, " \t\r\n"), []byte("\n"))
 	var rec struct {
@@ -220,8 +220,12 @@ func kimiFileError(err error, path string, data []byte, cmdline string) error {
 	}
 	switch rec.Role {
 	case kimicli.RecordSystemPrompt, kimicli.RecordCheckpoint, kimicli.RecordUsage, "system", "user", "assistant", "tool":
+		fix := "Pass --kimi to read it as kimi-cli's session file."
+		if cmdline != "" {
+			fix = "Pass --kimi to read it as kimi-cli's session file: " + strings.ReplaceAll(cmdline, "FILE", path)
+		}
 		return kompact.Errorf(kompact.EInvalid, "%s is a kimi-cli context.jsonl file, not a session JSON document", inputName(path)).
-			WithFixes("Pass --kimi to read it as kimi-cli's session file: " + strings.ReplaceAll(cmdline, "FILE", path))
+			WithFixes(fix)
 	}
 	return err
 }

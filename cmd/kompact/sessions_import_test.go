@@ -46,3 +46,19 @@ func TestSessionsImportSuggestsKimi(t *testing.T) {
 		}
 	}
 }
+
+// TestCompactAndRequestSuggestKimi checks that compact and request, given a
+// kimi-cli context.jsonl without --kimi, also say to pass --kimi.
+func TestCompactAndRequestSuggestKimi(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "context.jsonl")
+	if err := os.WriteFile(path, []byte("{\"role\": \"_checkpoint\", \"id\": 0}\n{\"role\":\"user\",\"content\":\"hi\"}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, cmd := range []string{"compact", "request"} {
+		status, _, stderr := runCLI(t, "", map[string]string{"HOME": t.TempDir()}, cmd, path)
+		want := "kompact: " + path + " is a kimi-cli context.jsonl file, not a session JSON document\n  fix: Pass --kimi to read it as kimi-cli's session file.\n"
+		if status != exitError || stderr != want {
+			t.Errorf("%s: status %d, stderr:\n%s\nwant:\n%s", cmd, status, stderr, want)
+		}
+	}
+}
