@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -57,20 +56,9 @@ func help(ctx context.Context, args []string, e *env) int {
 		fmt.Fprintln(e.stdout, "Usage: kompact version\n\nPrints the version of kompact.")
 		return exitOK
 	}
-	cmd := newCommand(args[0], &env{stdin: e.stdin, stdout: e.stdout, stderr: e.stdout, getenv: e.getenv})
-	if cmd == nil {
-		reportError(e.stderr, unknownCommand(args[0]))
-		return exitUsage
-	}
-	status, err := cmd.Run(ctx, append(args[1:len(args):len(args)], "-h"))
-	if err != nil {
-		var ue *usageError
-		if errors.As(err, &ue) && ue.topic == "" {
-			ue.topic = args[0]
-		}
-		reportError(e.stderr, err)
-	}
-	return status
+	// The command's -h writes on its stderr: here, on stdout.
+	he := &env{stdin: e.stdin, stdout: e.stdout, stderr: e.stdout, getenv: e.getenv}
+	return runCommand(ctx, args[0], append(args[1:len(args):len(args)], "-h"), he, e.stderr)
 }
 
 // unknownCommand is the usage error for a command name that is not one.

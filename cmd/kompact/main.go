@@ -61,18 +61,24 @@ func run(ctx context.Context, args []string, e *env) int {
 		fmt.Fprintln(e.stdout, "kompact", version)
 		return exitOK
 	}
-	cmd := newCommand(args[0], e)
+	return runCommand(ctx, args[0], args[1:], e, e.stderr)
+}
+
+// runCommand runs the subcommand name with args and reports its error on
+// errw: an unknown name, or a usage error with the help of name to read.
+func runCommand(ctx context.Context, name string, args []string, e *env, errw io.Writer) int {
+	cmd := newCommand(name, e)
 	if cmd == nil {
-		reportError(e.stderr, unknownCommand(args[0]))
+		reportError(errw, unknownCommand(name))
 		return exitUsage
 	}
-	status, err := cmd.Run(ctx, args[1:])
+	status, err := cmd.Run(ctx, args)
 	if err != nil {
 		var ue *usageError
 		if errors.As(err, &ue) && ue.topic == "" {
-			ue.topic = args[0]
+			ue.topic = name
 		}
-		reportError(e.stderr, err)
+		reportError(errw, err)
 	}
 	return status
 }
