@@ -119,6 +119,9 @@ func (c *compactCommand) load(f *compactFlags) (*compactInput, error) {
 	}
 	in := &compactInput{}
 	if f.kimi {
+		if err := sessionDocError(f.input, data); err != nil {
+			return nil, err
+		}
 		in.kctx = kimicli.ParseContext(data)
 		for _, sk := range in.kctx.Skipped {
 			fmt.Fprintf(c.stderr, "warning: %s: %s (kept in the rotated copy, left out of the compaction)\n", inputName(f.input), sk)

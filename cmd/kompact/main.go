@@ -235,3 +235,14 @@ func kimiFileError(err error, path string, data []byte, cmdline string) error {
 	}
 	return err
 }
+
+// sessionDocError is the error for a session JSON document passed with
+// --kimi (read as a kimi-cli file, it would be all skipped lines), or nil
+// when data is not one.
+func sessionDocError(path string, data []byte) error {
+	if _, err := kompact.DecodeSession(data); err != nil {
+		return nil
+	}
+	return kompact.Errorf(kompact.EInvalid, "%s is a session JSON document, not a kimi-cli context.jsonl file", inputName(path)).
+		WithFixes("Leave out --kimi to read it as a session document.")
+}

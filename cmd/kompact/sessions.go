@@ -122,6 +122,9 @@ func (c *sessionsCommand) importFile(ctx context.Context, api *httpapi.Client, p
 		return exitError, err
 	}
 	if c.kimi {
+		if err := sessionDocError(path, data); err != nil {
+			return exitError, err
+		}
 		kctx := kimicli.ParseContext(data)
 		for _, sk := range kctx.Skipped {
 			fmt.Fprintf(c.stderr, "warning: %s: %s (not imported)\n", inputName(path), sk)

@@ -62,3 +62,27 @@ func TestCompactAndRequestSuggestKimi(t *testing.T) {
 		}
 	}
 }
+
+// TestKimiFlagOnSessionDocument checks that --kimi with a session JSON
+// document says to leave it out, and writes nothing, instead of reading
+// every line as a malformed kimi-cli record.
+func TestKimiFlagOnSessionDocument(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "context.jsonl") // named like a kimi-cli file: the content decides
+	doc := "{\n \"messages\": [\n  {\"role\": \"user\", \"content\": \"hi\"},\n  {\"role\": \"assistant\", \"content\": \"hello\"}\n ]\n}\n"
+	if err := os.WriteFile(path, []byte(doc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	want := "kompact: " + path + " is a session JSON document, not a kimi-cli context.jsonl file\n  fix: Leave out --kimi to read it as a session document.\n"
+	environ := map[string]string{"HOME": t.TempDir(), "KOMPACT_URL": "http://127.0.0.1:1"}
+	for _, args := range [][]string{{"compact", "--kimi", path}, {"request", "--kimi", path}, {"sessions", "import", "--kimi", path}} {
+		status, stdout, stderr := runCLI(t, "", environ, args...)
+		if status != exitError || stdout != "" || stderr != want {
+			t.Errorf("%v: status %d, stdout %q, stderr:\n%s\nwant:\n%s", args, status, stdout, stderr, want)
+		}
+	}
+	entries, _ := os.ReadDir(dir)
+	if got := mustRead(t, path); got != doc || len(entries) != 1 {
+		t.Errorf("the folder or the file changed: %d entries", len(entries))
+	}
+}
