@@ -37,7 +37,7 @@ type compactFlags struct {
 	agentName, configPath, out string
 	start, end, upTo           string
 	instructions, model        string
-	maxPreserved               int
+	maxPreserved               *int
 	asJSON, kimi               bool
 	input                      string
 }
@@ -79,7 +79,7 @@ func (c *compactCommand) parse(args []string) (*compactFlags, int, error) {
 	fs.StringVar(&f.upTo, "up-to", "", "compact exactly the prefix through this message (compact_up_to_here)")
 	fs.StringVar(&f.instructions, "instructions", "", "custom focus appended to the prompt")
 	fs.StringVar(&f.model, "model", "", "compaction model for this run (overrides the session's and the agent's)")
-	fs.IntVar(&f.maxPreserved, "max-preserved", 0, "override the agent's max_preserved_messages (0: keep the agent's)")
+	maxPreservedFlag(fs, &f.maxPreserved)
 	fs.StringVar(&f.out, "o", "", "write the compacted session here (- for stdout); default: replace SESSION.json, keeping a backup")
 	fs.BoolVar(&f.asJSON, "json", false, "print the outcome as JSON instead of a report")
 	fs.BoolVar(&f.kimi, "kimi", false, "SESSION is a kimi-cli context.jsonl: rewrite it as kimi-cli's /compact would, keeping the old file as context_N.jsonl")
@@ -91,7 +91,6 @@ func (c *compactCommand) parse(args []string) (*compactFlags, int, error) {
 		return nil, exitUsage, err
 	}
 	if len(pos) != 1 {
-		fs.Usage()
 		return nil, exitUsage, usagef("compact takes exactly one session file (or - for stdin), got %d arguments", len(pos))
 	}
 	if f.upTo != "" && (f.start != "" || f.end != "") {
@@ -124,13 +123,16 @@ func (c *compactCommand) load(f *compactFlags) (*compactInput, error) {
 		return nil, err
 	}
 	if f.kimi {
+		if err := sessionDocError(f.input, data); err != nil {
+			return nil, err
+		}
 		in.kctx = kimicli.ParseContext(data)
 		for _, sk := range in.kctx.Skipped {
 			fmt.Fprintf(c.stderr, "warning: %s: %s (kept in the rotated copy, left out of the compaction)\n", inputName(f.input), sk)
 		}
 		in.sess = &kompact.Session{Messages: in.kctx.Messages()}
 	} else if in.sess, err = kompact.DecodeSession(data); err != nil {
-		return nil, fmt.Errorf("%s: %w", inputName(f.input), err)
+		return nil, kimiFileError(fmt.Errorf("%s: %w", inputName(f.input), err), f.input, data, "")
 	}
 	name := f.agentName
 	if name == "" {
@@ -139,9 +141,9 @@ func (c *compactCommand) load(f *compactFlags) (*compactInput, error) {
 	if in.agent, err = cfg.Agent(name); err != nil {
 		return nil, err
 	}
-	if f.maxPreserved != 0 {
+	if f.maxPreserved != nil {
 		a := *in.agent
-		a.Compaction.MaxPreservedMessages = &f.maxPreserved
+		a.Compaction.MaxPreservedMessages = f.maxPreserved
 		in.agent = &a
 	}
 	return in, nil
