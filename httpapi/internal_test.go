@@ -5,13 +5,12 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"kompact"
-	"kompact/sqlite"
+	"kompact/internal/testserver"
 )
 
 // gatedLLM answers with a fixed summary once gate is closed.
@@ -31,11 +30,7 @@ func (l gatedLLM) Complete(ctx context.Context, _ kompact.RequestConfig, _ []kom
 // an LLM that answers once its gate closes.
 func newGatedServer(t *testing.T, limits Limits) (*Server, *httptest.Server, gatedLLM) {
 	t.Helper()
-	store, err := sqlite.Open(filepath.Join(t.TempDir(), "k.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { store.Close() })
+	store := testserver.SQLite(t)
 	llm := gatedLLM{gate: make(chan struct{})}
 	s := New(Config{Store: store, LLM: llm, Limits: limits})
 	sess, err := kompact.DecodeSession([]byte(`{"id":"s","messages":[{"role":"user","content":"a"},{"role":"assistant","content":"b"},{"role":"user","content":"c"},{"role":"assistant","content":"d"}]}`))
