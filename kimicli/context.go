@@ -249,80 +249,31 @@ func AppendMessageLine(dst []byte, m *kompact.Message) []byte {
 	if len(m.Content) == 1 && m.Content[0].Type == kompact.PartText {
 		dst = jsonwrite.AppendString(dst, m.Content[0].Text)
 	} else {
-		dst = append(dst, '[')
-		for i := range m.Content {
-			if i > 0 {
-				dst = append(dst, ',')
-			}
-			dst = appendKimiPart(dst, &m.Content[i])
-		}
-		dst = append(dst, ']')
+		dst = jsonwrite.AppendArray(dst, m.Content, (*kompact.Part).AppendKimiJSON)
 	}
 	if m.ToolCalls != nil {
-		dst = append(dst, `,"tool_calls":[`...)
-		for i := range m.ToolCalls {
-			if i > 0 {
-				dst = append(dst, ',')
-			}
-			c := &m.ToolCalls[i]
-			dst = append(dst, `{"type":"function","id":`...)
-			dst = jsonwrite.AppendString(dst, c.ID)
-			dst = append(dst, `,"function":{"name":`...)
-			dst = jsonwrite.AppendString(dst, c.Name)
-			dst = append(dst, `,"arguments":`...)
-			if c.Arguments != nil {
-				dst = jsonwrite.AppendString(dst, *c.Arguments)
-			} else {
-				dst = append(dst, "null"...)
-			}
-			dst = append(dst, '}')
-			if len(c.Extras) > 0 {
-				dst = append(dst, `,"extras":`...)
-				dst = append(dst, c.Extras...)
-			}
-			dst = append(dst, '}')
-		}
-		dst = append(dst, ']')
+		dst = append(dst, `,"tool_calls":`...)
+		dst = jsonwrite.AppendArray(dst, m.ToolCalls, appendKimiCall)
 	}
-	if m.HasToolCallID || m.ToolCallID != "" {
-		dst = append(dst, `,"tool_call_id":`...)
-		dst = jsonwrite.AppendString(dst, m.ToolCallID)
-	}
+	dst = m.AppendToolCallID(dst)
 	return append(dst, "}\n"...)
 }
 
-func appendKimiPart(dst []byte, p *kompact.Part) []byte {
-	switch p.Type {
-	case kompact.PartText:
-		dst = append(dst, `{"type":"text","text":`...)
-		dst = jsonwrite.AppendString(dst, p.Text)
-	case kompact.PartThink:
-		dst = append(dst, `{"type":"think","think":`...)
-		dst = jsonwrite.AppendString(dst, p.Think)
-		dst = append(dst, `,"encrypted":`...)
-		dst = appendNullable(dst, p.Encrypted)
-	case kompact.PartImage, kompact.PartAudio, kompact.PartVideo:
-		dst = append(dst, `{"type":`...)
-		dst = jsonwrite.AppendString(dst, string(p.Type))
-		dst = append(dst, ',')
-		dst = jsonwrite.AppendString(dst, string(p.Type))
-		dst = append(dst, `:{"url":`...)
-		dst = jsonwrite.AppendString(dst, p.URL)
-		dst = append(dst, `,"id":`...)
-		dst = appendNullable(dst, p.MediaID)
-		dst = append(dst, '}')
-	case kompact.PartData:
-		dst = append(dst, `{"type":"text","text":`...)
-		dst = jsonwrite.AppendString(dst, string(p.Data))
+// appendKimiCall appends c as kimi-cli's ToolCall model writes it, but
+// with "arguments": null when c has none (see AppendMessageLine).
+func appendKimiCall(c *kompact.ToolCall, dst []byte) []byte {
+	dst = append(dst, `{"type":"function","id":`...)
+	dst = jsonwrite.AppendString(dst, c.ID)
+	dst = append(dst, `,"function":{"name":`...)
+	dst = jsonwrite.AppendString(dst, c.Name)
+	dst = append(dst, `,"arguments":`...)
+	dst = jsonwrite.AppendStringOrNull(dst, c.Arguments)
+	dst = append(dst, '}')
+	if len(c.Extras) > 0 {
+		dst = append(dst, `,"extras":`...)
+		dst = append(dst, c.Extras...)
 	}
 	return append(dst, '}')
-}
-
-func appendNullable(dst []byte, s *string) []byte {
-	if s == nil {
-		return append(dst, "null"...)
-	}
-	return jsonwrite.AppendString(dst, *s)
 }
 
 // SkippedSummary describes the skipped lines in one sentence, or "".

@@ -92,6 +92,27 @@ func AppendString(dst []byte, s string) []byte {
 	return append(dst, '"')
 }
 
+// AppendStringOrNull appends *s as a quoted JSON string, or null when s is
+// nil.
+func AppendStringOrNull(dst []byte, s *string) []byte {
+	if s == nil {
+		return append(dst, "null"...)
+	}
+	return AppendString(dst, *s)
+}
+
+// AppendArray appends items as a JSON array, each written by appendItem.
+func AppendArray[T any](dst []byte, items []T, appendItem func(item *T, dst []byte) []byte) []byte {
+	dst = append(dst, '[')
+	for i := range items {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = appendItem(&items[i], dst)
+	}
+	return append(dst, ']')
+}
+
 func mustEscape(c byte) bool { return c < 0x20 || c == '"' || c == '\\' }
 
 func appendEscape(dst []byte, c byte) []byte {
