@@ -100,30 +100,26 @@ func (c *ContextFile) parseLine(line int, raw []byte) {
 		return
 	}
 	var role string
-	if r, ok := obj["role"]; !ok || json.Unmarshal(r, &role) != nil {
-		c.skip(line, `no "role" string`)
+	if !c.field(line, obj, "role", &role, `no "role" string`) {
 		return
 	}
 	switch role {
 	case RecordSystemPrompt:
 		var s string
-		if json.Unmarshal(obj["content"], &s) != nil {
-			c.skip(line, `_system_prompt without a "content" string`)
+		if !c.field(line, obj, "content", &s, `_system_prompt without a "content" string`) {
 			return
 		}
 		c.SystemPrompt = &s
 		c.Records = append(c.Records, Record{Line: line, Kind: role})
 	case RecordCheckpoint:
 		var id int64
-		if json.Unmarshal(obj["id"], &id) != nil {
-			c.skip(line, `_checkpoint without an integer "id"`)
+		if !c.field(line, obj, "id", &id, `_checkpoint without an integer "id"`) {
 			return
 		}
 		c.Records = append(c.Records, Record{Line: line, Kind: role, CheckpointID: id})
 	case RecordUsage:
 		var n int64
-		if json.Unmarshal(obj["token_count"], &n) != nil {
-			c.skip(line, `_usage without an integer "token_count"`)
+		if !c.field(line, obj, "token_count", &n, `_usage without an integer "token_count"`) {
 			return
 		}
 		c.Records = append(c.Records, Record{Line: line, Kind: role, TokenCount: n})
@@ -135,6 +131,16 @@ func (c *ContextFile) parseLine(line int, raw []byte) {
 		}
 		c.Records = append(c.Records, Record{Line: line, Kind: "message", Message: m})
 	}
+}
+
+// field decodes obj[key] into v. When the key is missing or holds another
+// type, it skips the line with reason and returns false.
+func (c *ContextFile) field(line int, obj map[string]json.RawMessage, key string, v any, reason string) bool {
+	if json.Unmarshal(obj[key], v) != nil {
+		c.skip(line, reason)
+		return false
+	}
+	return true
 }
 
 func (c *ContextFile) skip(line int, reason string) {
