@@ -6,13 +6,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"kompact/internal/golden"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
-	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -20,8 +17,9 @@ import (
 	"kompact/config"
 	"kompact/httpapi"
 	"kompact/internal/fakellm"
+	"kompact/internal/golden"
+	"kompact/internal/testserver"
 	"kompact/openai"
-	"kompact/sqlite"
 )
 
 // apiAgents is the test configuration: "fake" compacts with the fake LLM,
@@ -54,13 +52,14 @@ type apiEnv struct {
 	base  string
 	http  *http.Client
 	token string
-	logs  *syncBuffer
+	logs  *testserver.Buffer
 }
 
 type apiOptions struct {
 	token   string
 	maxBody int64
 	store   func(kompact.Store) kompact.Store
+	limits  httpapi.Limits
 	// previews bound the previews (zero: the defaults).
 	previews kompact.PreviewLimits
 	// jsonLogs logs JSON lines rather than text.
@@ -70,16 +69,12 @@ type apiOptions struct {
 func newAPIEnv(t testing.TB, opt apiOptions) *apiEnv {
 	t.Helper()
 	llm := fakellm.New(t)
-	store, err := sqlite.Open(filepath.Join(t.TempDir(), "k.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { store.Close() })
+	store := testserver.SQLite(t)
 	var st kompact.Store = store
 	if opt.store != nil {
 		st = opt.store(st)
 	}
-	e := &apiEnv{t: t, llm: llm, store: st, token: opt.token, logs: &syncBuffer{}}
+	e := &apiEnv{t: t, llm: llm, store: st, token: opt.token, logs: &testserver.Buffer{}}
 	var logger *slog.Logger
 	if opt.jsonLogs {
 		logger = slog.New(slog.NewJSONHandler(e.logs, nil))
@@ -94,6 +89,7 @@ func newAPIEnv(t testing.TB, opt apiOptions) *apiEnv {
 		MaxBody:  opt.maxBody,
 		Logger:   logger,
 		Version:  "test-1",
+		Limits:   opt.limits,
 		Previews: opt.previews,
 	})
 	ts := httptest.NewServer(e.srv.Handler())
@@ -260,24 +256,6 @@ func texts(m any) string {
 		}
 	}
 	return b.String()
-}
-
-// syncBuffer is a bytes.Buffer safe for concurrent use.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }
 
 func TestHealthAgentsAndPage(t *testing.T) {

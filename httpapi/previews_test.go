@@ -10,13 +10,14 @@ import (
 	"kompact"
 	"kompact/httpapi"
 	"kompact/internal/fakellm"
+	"kompact/internal/testserver"
 )
 
 // another returns an env for a second server over e's store: another
 // instance, or the same one after a restart.
 func (e *apiEnv) another(opt apiOptions) *apiEnv {
 	e.t.Helper()
-	o := &apiEnv{t: e.t, llm: e.llm, store: e.store, logs: &syncBuffer{}}
+	o := &apiEnv{t: e.t, llm: e.llm, store: e.store, logs: &testserver.Buffer{}}
 	o.srv = httpapi.New(httpapi.Config{
 		Store: e.store, Agents: apiConfig(e.t, e.llm.URL()), LLM: apiClient(),
 		Logger: slog.New(slog.NewTextHandler(o.logs, nil)), Previews: opt.previews,

@@ -17,9 +17,10 @@ const (
 	RecordUsage        = "_usage"
 )
 
-// Context is a kimi-cli session file (context.jsonl) as read: its system
-// prompt, its records in file order and the lines that had to be skipped.
-type Context struct {
+// ContextFile is a kimi-cli session file (context.jsonl) as read: its
+// system prompt, its records in file order and the lines that had to be
+// skipped.
+type ContextFile struct {
 	// SystemPrompt is the last _system_prompt record's content, nil when
 	// the file has none. It is never one of the messages.
 	SystemPrompt *string
@@ -51,8 +52,19 @@ func (s Skipped) String() string { return "line " + strconv.Itoa(s.Line) + ": " 
 // blank lines, and it skips malformed lines, lines that are not JSON
 // objects and messages it cannot read, reporting each in Skipped with its
 // line number.
-func ParseContext(data []byte) *Context {
-	c := &Context{}
+//
+// Message lines are read in one pass by kompact.ScanMessage; the few lines
+// it leaves (metadata records, errors, rare forms) go through the precise
+// reading, which words the reasons. The messages' strings may share data's
+// memory: data must not be modified afterwards.
+func ParseContext(data []byte) *ContextFile {
+	return parseContext(data, true)
+}
+
+// parseContext reads the file line by line; fast selects the one-pass
+// reading of message lines (the tests turn it off to compare).
+func parseContext(data []byte, fast bool) *ContextFile {
+	c := &ContextFile{}
 	line := 0
 	for len(data) > 0 {
 		line++
@@ -63,59 +75,75 @@ func ParseContext(data []byte) *Context {
 			raw, data = data, nil
 		}
 		raw = bytes.TrimSuffix(raw, []byte("\r"))
-		if len(bytes.TrimSpace(raw)) == 0 {
-			continue
-		}
-		var obj map[string]json.RawMessage
-		if err := json.Unmarshal(raw, &obj); err != nil {
-			c.skip(line, "not valid JSON: "+err.Error())
-			continue
-		}
-		if obj == nil {
-			c.skip(line, "not a JSON object")
-			continue
-		}
-		var role string
-		if r, ok := obj["role"]; !ok || json.Unmarshal(r, &role) != nil {
-			c.skip(line, `no "role" string`)
-			continue
-		}
-		switch role {
-		case RecordSystemPrompt:
-			var s string
-			if json.Unmarshal(obj["content"], &s) != nil {
-				c.skip(line, `_system_prompt without a "content" string`)
+		if fast {
+			if m, ok := kompact.ScanMessage(raw, "partial"); ok {
+				c.Records = append(c.Records, Record{Line: line, Kind: "message", Message: m})
 				continue
 			}
-			c.SystemPrompt = &s
-			c.Records = append(c.Records, Record{Line: line, Kind: role})
-		case RecordCheckpoint:
-			var id int64
-			if json.Unmarshal(obj["id"], &id) != nil {
-				c.skip(line, `_checkpoint without an integer "id"`)
-				continue
-			}
-			c.Records = append(c.Records, Record{Line: line, Kind: role, CheckpointID: id})
-		case RecordUsage:
-			var n int64
-			if json.Unmarshal(obj["token_count"], &n) != nil {
-				c.skip(line, `_usage without an integer "token_count"`)
-				continue
-			}
-			c.Records = append(c.Records, Record{Line: line, Kind: role, TokenCount: n})
-		default:
-			m, err := decodeKimiMessage(obj, raw)
-			if err != nil {
-				c.skip(line, "message not read: "+err.Error())
-				continue
-			}
-			c.Records = append(c.Records, Record{Line: line, Kind: "message", Message: m})
+		}
+		if len(bytes.TrimSpace(raw)) > 0 {
+			c.parseLine(line, raw)
 		}
 	}
 	return c
 }
 
-func (c *Context) skip(line int, reason string) {
+// parseLine is the precise reading of one non-blank line.
+func (c *ContextFile) parseLine(line int, raw []byte) {
+	var obj map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &obj); err != nil {
+		c.skip(line, "not valid JSON: "+err.Error())
+		return
+	}
+	if obj == nil {
+		c.skip(line, "not a JSON object")
+		return
+	}
+	var role string
+	if !c.field(line, obj, "role", &role, `no "role" string`) {
+		return
+	}
+	switch role {
+	case RecordSystemPrompt:
+		var s string
+		if !c.field(line, obj, "content", &s, `_system_prompt without a "content" string`) {
+			return
+		}
+		c.SystemPrompt = &s
+		c.Records = append(c.Records, Record{Line: line, Kind: role})
+	case RecordCheckpoint:
+		var id int64
+		if !c.field(line, obj, "id", &id, `_checkpoint without an integer "id"`) {
+			return
+		}
+		c.Records = append(c.Records, Record{Line: line, Kind: role, CheckpointID: id})
+	case RecordUsage:
+		var n int64
+		if !c.field(line, obj, "token_count", &n, `_usage without an integer "token_count"`) {
+			return
+		}
+		c.Records = append(c.Records, Record{Line: line, Kind: role, TokenCount: n})
+	default:
+		m, err := decodeKimiMessage(obj, raw)
+		if err != nil {
+			c.skip(line, "message not read: "+err.Error())
+			return
+		}
+		c.Records = append(c.Records, Record{Line: line, Kind: "message", Message: m})
+	}
+}
+
+// field decodes obj[key] into v. When the key is missing or holds another
+// type, it skips the line with reason and returns false.
+func (c *ContextFile) field(line int, obj map[string]json.RawMessage, key string, v any, reason string) bool {
+	if json.Unmarshal(obj[key], v) != nil {
+		c.skip(line, reason)
+		return false
+	}
+	return true
+}
+
+func (c *ContextFile) skip(line int, reason string) {
 	c.Skipped = append(c.Skipped, Skipped{Line: line, Reason: reason})
 }
 
@@ -135,7 +163,7 @@ func decodeKimiMessage(obj map[string]json.RawMessage, raw []byte) (kompact.Mess
 }
 
 // Messages returns the messages of the file, in order.
-func (c *Context) Messages() []kompact.Message {
+func (c *ContextFile) Messages() []kompact.Message {
 	var out []kompact.Message
 	for _, r := range c.Records {
 		if r.Kind == "message" {
@@ -146,7 +174,7 @@ func (c *Context) Messages() []kompact.Message {
 }
 
 // TokenCount returns the last _usage record's token count, or -1.
-func (c *Context) TokenCount() int64 {
+func (c *ContextFile) TokenCount() int64 {
 	n := int64(-1)
 	for _, r := range c.Records {
 		if r.Kind == RecordUsage {
@@ -158,7 +186,7 @@ func (c *Context) TokenCount() int64 {
 
 // Session returns the file as a kompact session: the system prompt, if any,
 // becomes a leading system message; checkpoints and usage are dropped.
-func (c *Context) Session() *kompact.Session {
+func (c *ContextFile) Session() *kompact.Session {
 	s := &kompact.Session{}
 	if c.SystemPrompt != nil {
 		s.Messages = append(s.Messages, kompact.Message{Role: kompact.RoleSystem, Content: []kompact.Part{kompact.TextPart(*c.SystemPrompt)}})
@@ -227,84 +255,35 @@ func AppendMessageLine(dst []byte, m *kompact.Message) []byte {
 	if len(m.Content) == 1 && m.Content[0].Type == kompact.PartText {
 		dst = jsonwrite.AppendString(dst, m.Content[0].Text)
 	} else {
-		dst = append(dst, '[')
-		for i := range m.Content {
-			if i > 0 {
-				dst = append(dst, ',')
-			}
-			dst = appendKimiPart(dst, &m.Content[i])
-		}
-		dst = append(dst, ']')
+		dst = jsonwrite.AppendArray(dst, m.Content, (*kompact.Part).AppendKimiJSON)
 	}
 	if m.ToolCalls != nil {
-		dst = append(dst, `,"tool_calls":[`...)
-		for i := range m.ToolCalls {
-			if i > 0 {
-				dst = append(dst, ',')
-			}
-			c := &m.ToolCalls[i]
-			dst = append(dst, `{"type":"function","id":`...)
-			dst = jsonwrite.AppendString(dst, c.ID)
-			dst = append(dst, `,"function":{"name":`...)
-			dst = jsonwrite.AppendString(dst, c.Name)
-			dst = append(dst, `,"arguments":`...)
-			if c.Arguments != nil {
-				dst = jsonwrite.AppendString(dst, *c.Arguments)
-			} else {
-				dst = append(dst, "null"...)
-			}
-			dst = append(dst, '}')
-			if len(c.Extras) > 0 {
-				dst = append(dst, `,"extras":`...)
-				dst = append(dst, c.Extras...)
-			}
-			dst = append(dst, '}')
-		}
-		dst = append(dst, ']')
+		dst = append(dst, `,"tool_calls":`...)
+		dst = jsonwrite.AppendArray(dst, m.ToolCalls, appendKimiCall)
 	}
-	if m.HasToolCallID || m.ToolCallID != "" {
-		dst = append(dst, `,"tool_call_id":`...)
-		dst = jsonwrite.AppendString(dst, m.ToolCallID)
-	}
+	dst = m.AppendToolCallID(dst)
 	return append(dst, "}\n"...)
 }
 
-func appendKimiPart(dst []byte, p *kompact.Part) []byte {
-	switch p.Type {
-	case kompact.PartText:
-		dst = append(dst, `{"type":"text","text":`...)
-		dst = jsonwrite.AppendString(dst, p.Text)
-	case kompact.PartThink:
-		dst = append(dst, `{"type":"think","think":`...)
-		dst = jsonwrite.AppendString(dst, p.Think)
-		dst = append(dst, `,"encrypted":`...)
-		dst = appendNullable(dst, p.Encrypted)
-	case kompact.PartImage, kompact.PartAudio, kompact.PartVideo:
-		dst = append(dst, `{"type":`...)
-		dst = jsonwrite.AppendString(dst, string(p.Type))
-		dst = append(dst, ',')
-		dst = jsonwrite.AppendString(dst, string(p.Type))
-		dst = append(dst, `:{"url":`...)
-		dst = jsonwrite.AppendString(dst, p.URL)
-		dst = append(dst, `,"id":`...)
-		dst = appendNullable(dst, p.MediaID)
-		dst = append(dst, '}')
-	case kompact.PartData:
-		dst = append(dst, `{"type":"text","text":`...)
-		dst = jsonwrite.AppendString(dst, string(p.Data))
+// appendKimiCall appends c as kimi-cli's ToolCall model writes it, but
+// with "arguments": null when c has none (see AppendMessageLine).
+func appendKimiCall(c *kompact.ToolCall, dst []byte) []byte {
+	dst = append(dst, `{"type":"function","id":`...)
+	dst = jsonwrite.AppendString(dst, c.ID)
+	dst = append(dst, `,"function":{"name":`...)
+	dst = jsonwrite.AppendString(dst, c.Name)
+	dst = append(dst, `,"arguments":`...)
+	dst = jsonwrite.AppendStringOrNull(dst, c.Arguments)
+	dst = append(dst, '}')
+	if len(c.Extras) > 0 {
+		dst = append(dst, `,"extras":`...)
+		dst = append(dst, c.Extras...)
 	}
 	return append(dst, '}')
 }
 
-func appendNullable(dst []byte, s *string) []byte {
-	if s == nil {
-		return append(dst, "null"...)
-	}
-	return jsonwrite.AppendString(dst, *s)
-}
-
 // SkippedSummary describes the skipped lines in one sentence, or "".
-func (c *Context) SkippedSummary() string {
+func (c *ContextFile) SkippedSummary() string {
 	if len(c.Skipped) == 0 {
 		return ""
 	}

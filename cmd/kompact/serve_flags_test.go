@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"kompact"
+	"kompact/internal/testserver"
 )
 
 // summaryLLM answers every call with a fixed summary.
@@ -40,7 +41,7 @@ func TestServeLimitFlags(t *testing.T) {
 // --log-format json (JSON lines, each request's with its request id).
 func TestServeMaxPreviewBytesAndJSONLogs(t *testing.T) {
 	dir := t.TempDir()
-	var stderr lockedBuffer
+	var stderr testserver.Buffer
 	e := &env{stdin: strings.NewReader(""), stdout: &stderr, stderr: &stderr, getenv: func(k string) string {
 		return map[string]string{"HOME": dir}[k]
 	}}
