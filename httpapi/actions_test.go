@@ -23,12 +23,17 @@ import (
 
 const summaryText = "<current_focus>\nthe tests\n</current_focus>"
 
+// acceptWarnings is the body of an action that commits its result even
+// when it has warnings (the tests' sessions are tiny: a summary rarely
+// makes them smaller).
+var acceptWarnings = map[string]any{"accept_warnings": true}
+
 func TestCompactAndUndo(t *testing.T) {
 	e := newAPIEnv(t, apiOptions{})
 	orig := e.must(201, "POST", "/v1/sessions/import", apiSession("s", 4))
 	e.llm.Enqueue(fakellm.Answer(fakellm.Think("thinking"), fakellm.Text(summaryText)).
 		WithUsage(fakellm.Usage{PromptTokens: 50, CompletionTokens: 7}))
-	out := e.must(200, "POST", "/v1/sessions/s/actions/compact_conversation", map[string]any{"instructions": "focus on tests"})
+	out := e.must(200, "POST", "/v1/sessions/s/actions/compact_conversation", map[string]any{"instructions": "focus on tests", "accept_warnings": true})
 	if out["status"] != "compacted" || out["model"] != "compact-model" {
 		t.Fatalf("outcome %v", out)
 	}
@@ -88,7 +93,7 @@ func TestCompactAndUndo(t *testing.T) {
 
 	// compact_up_to_here on the original messages, after another undo.
 	e.must(200, "POST", "/v1/sessions/s/revisions/1/restore", nil)
-	out = e.must(200, "POST", "/v1/sessions/s/actions/compact_up_to_here", map[string]any{"message_id": "a2"})
+	out = e.must(200, "POST", "/v1/sessions/s/actions/compact_up_to_here", map[string]any{"message_id": "a2", "accept_warnings": true})
 	msgs = out["result"].(map[string]any)["session"].(map[string]any)["messages"].([]any)
 	if len(msgs) != 6 || ids(msgs[:1]) != "sys" || ids(msgs[2:]) != "u3,a3,u4,a4" {
 		t.Errorf("up to a2: %v", ids(msgs))
@@ -355,7 +360,7 @@ func TestEventsForNoopAndErrors(t *testing.T) {
 func TestCommitConflict(t *testing.T) {
 	e := newAPIEnv(t, apiOptions{})
 	e.must(201, "POST", "/v1/sessions/import", apiSession("s", 4))
-	e.must(200, "POST", "/v1/sessions/s/actions/compact_conversation", nil)
+	e.must(200, "POST", "/v1/sessions/s/actions/compact_conversation", acceptWarnings)
 	e.must(201, "POST", "/v1/sessions/s/messages", map[string]any{"messages": []any{
 		map[string]any{"role": "user", "content": "q5"}, map[string]any{"role": "assistant", "content": "a5"}}})
 	compacted := e.must(200, "GET", "/v1/sessions/s", nil)
@@ -366,7 +371,7 @@ func TestCommitConflict(t *testing.T) {
 		restored <- e.must(200, "POST", "/v1/sessions/s/revisions/1/restore", nil)
 		return fakellm.Answer(fakellm.Text("too late"))
 	})
-	m := wantError(t, e.do("POST", "/v1/sessions/s/actions/compact_conversation", nil), 409, "conflict", "changed while the compaction ran")
+	m := wantError(t, e.do("POST", "/v1/sessions/s/actions/compact_conversation", acceptWarnings), 409, "conflict", "changed while the compaction ran")
 	if m["status"] != "error" {
 		t.Errorf("not an outcome: %v", m)
 	}
@@ -411,7 +416,7 @@ func TestNoLostMessages(t *testing.T) {
 		return fakellm.Answer(fakellm.Text(summaryText))
 	})
 	outc := make(chan map[string]any, 1)
-	go func() { outc <- e.must(200, "POST", "/v1/sessions/s/actions/compact_conversation", nil) }()
+	go func() { outc <- e.must(200, "POST", "/v1/sessions/s/actions/compact_conversation", acceptWarnings) }()
 	<-started
 
 	var wg sync.WaitGroup
@@ -503,7 +508,7 @@ func TestKillAndRestart(t *testing.T) {
 
 	e, stop := start()
 	orig := e.must(201, "POST", "/v1/sessions/import", apiSession("s", 3))
-	first := e.must(200, "POST", "/v1/sessions/s/actions/compact_conversation", nil)
+	first := e.must(200, "POST", "/v1/sessions/s/actions/compact_conversation", acceptWarnings)
 	stop()
 
 	e, stop = start()
@@ -515,7 +520,10 @@ func TestKillAndRestart(t *testing.T) {
 	if revs := e.must(200, "GET", "/v1/sessions/s/revisions", nil)["revisions"].([]any); len(revs) != 1 {
 		t.Fatalf("revisions after the restart: %v", revs)
 	}
-	second := e.must(200, "POST", "/v1/sessions/s/actions/compact_conversation", nil)
+	// A second compaction once the session has grown past its summary.
+	e.must(201, "POST", "/v1/sessions/s/messages", map[string]any{"messages": []any{
+		map[string]any{"role": "user", "content": "q4"}, map[string]any{"role": "assistant", "content": "a4"}}})
+	second := e.must(200, "POST", "/v1/sessions/s/actions/compact_conversation", acceptWarnings)
 	if second["status"] != "compacted" {
 		t.Fatalf("second compaction %v", second)
 	}
@@ -545,7 +553,7 @@ func TestServeDrainsInFlightRequests(t *testing.T) {
 	other := &apiEnv{t: t, base: "http://" + ln.Addr().String(), http: &http.Client{}}
 	outc := make(chan int, 1)
 	go func() {
-		outc <- other.do("POST", "/v1/sessions/s/actions/compact_conversation", "").status
+		outc <- other.do("POST", "/v1/sessions/s/actions/compact_conversation", acceptWarnings).status
 	}()
 	<-started
 	cancel()
@@ -575,8 +583,9 @@ func TestClientGoneCancelsTheLLMCall(t *testing.T) {
 	reply.ChunkDelay = 10 * time.Millisecond
 	e.llm.SetFunc(func(fakellm.Request) fakellm.Reply { return reply })
 	ctx, cancel := context.WithCancel(context.Background())
-	req, _ := http.NewRequestWithContext(ctx, "POST", e.base+"/v1/sessions/s/actions/compact_conversation", nil)
+	req, _ := http.NewRequestWithContext(ctx, "POST", e.base+"/v1/sessions/s/actions/compact_conversation", strings.NewReader(`{"accept_warnings": true}`))
 	req.Header.Set("Accept", "text/event-stream")
+	req.Header.Set("Content-Type", "application/json")
 	resp, err := e.http.Do(req)
 	if err != nil {
 		t.Fatal(err)
@@ -603,5 +612,46 @@ func TestClientGoneCancelsTheLLMCall(t *testing.T) {
 	}
 	if v := e.must(200, "GET", "/v1/sessions/s", nil)["version"]; v != 1.0 {
 		t.Errorf("version %v after a cancelled compaction", v)
+	}
+}
+
+// TestWarningsKeepAPreview: a result with warnings is not committed but kept
+// as a preview carrying them, which can be applied or discarded;
+// "accept_warnings" commits it at once.
+func TestWarningsKeepAPreview(t *testing.T) {
+	e := newAPIEnv(t, apiOptions{})
+	orig := e.must(201, "POST", "/v1/sessions/import", apiSession("s", 4))
+	e.llm.SetDefault(fakellm.Answer(fakellm.Text(strings.Repeat("no sections at all ", 40))))
+	out := e.must(200, "POST", "/v1/sessions/s/actions/compact_conversation", nil)
+	ws, _ := out["warnings"].([]any)
+	if out["status"] != "preview" || out["preview_id"] == nil || len(ws) != 2 ||
+		ws[0].(map[string]any)["code"] != "all_sections_missing" || ws[1].(map[string]any)["code"] != "tokens_not_reduced" {
+		t.Fatalf("outcome %v", out)
+	}
+	if got := e.must(200, "GET", "/v1/sessions/s", nil); got["version"] != orig["version"] {
+		t.Fatalf("a result with warnings was committed: %v", got)
+	}
+	// Discarded: gone, and the session unchanged.
+	pid := out["preview_id"].(string)
+	if r := e.do("DELETE", "/v1/sessions/s/previews/"+pid, nil); r.status != 204 {
+		t.Fatalf("discard: %d %s", r.status, r.body)
+	}
+	wantError(t, e.do("POST", "/v1/sessions/s/previews/"+pid+"/apply", nil), 404, "not_found")
+	wantError(t, e.do("DELETE", "/v1/sessions/s/previews/"+pid, nil), 404, "not_found")
+
+	// Streamed, the outcome event carries the warnings too.
+	events, _ := readEvents(t, e.stream("/v1/sessions/s/actions/compact_conversation", ""))
+	last := events[len(events)-1]
+	if last[0] != "outcome" || !strings.Contains(last[1], `"status":"preview"`) || !strings.Contains(last[1], `"code":"tokens_not_reduced"`) {
+		t.Fatalf("last event %+v", last)
+	}
+
+	// Accepted: committed with its warnings.
+	out = e.must(200, "POST", "/v1/sessions/s/actions/compact_conversation", acceptWarnings)
+	if ws, _ := out["warnings"].([]any); out["status"] != "compacted" || len(ws) != 2 {
+		t.Fatalf("accepted outcome %v", out)
+	}
+	if got := e.must(200, "GET", "/v1/sessions/s", nil); got["version"] == orig["version"] {
+		t.Fatal("the accepted result was not committed")
 	}
 }

@@ -519,7 +519,7 @@ func (commitFailingStore) CommitCompaction(context.Context, string, kompact.Comm
 func TestInternalCommitErrorIsAnOutcome(t *testing.T) {
 	e := newAPIEnv(t, apiOptions{store: func(s kompact.Store) kompact.Store { return commitFailingStore{s} }})
 	e.must(201, "POST", "/v1/sessions/import", apiSession("s", 3))
-	r := e.do("POST", "/v1/sessions/s/actions/compact_conversation", nil)
+	r := e.do("POST", "/v1/sessions/s/actions/compact_conversation", acceptWarnings)
 	m := wantError(t, r, 500, "internal")
 	if m["status"] != "error" || m["error"].(map[string]any)["message"] != "internal error" || bytes.Contains(r.body, []byte("fire")) {
 		t.Errorf("outcome %s", r.body)

@@ -148,7 +148,7 @@ func TestEventsOutliveTheBodyDeadline(t *testing.T) {
 	s, ts, llm := newGuardServer(t, Limits{})
 	s.guard.bodyTimeout = 50 * time.Millisecond
 	s.heartbeat = 10 * time.Millisecond
-	req, _ := http.NewRequest("POST", ts.URL+"/v1/sessions/s/actions/compact_conversation", strings.NewReader(`{"instructions":"keep it short"}`))
+	req, _ := http.NewRequest("POST", ts.URL+"/v1/sessions/s/actions/compact_conversation", strings.NewReader(`{"instructions":"keep it short","accept_warnings":true}`))
 	req.Header.Set("Accept", "text/event-stream")
 	req.Header.Set("Content-Type", "application/json")
 	resp, err := ts.Client().Do(req)

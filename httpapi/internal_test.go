@@ -45,8 +45,9 @@ func TestHeartbeatComments(t *testing.T) {
 	}
 	ts := httptest.NewServer(s.Handler())
 	defer ts.Close()
-	req, _ := http.NewRequest("POST", ts.URL+"/v1/sessions/s/actions/compact_conversation", nil)
+	req, _ := http.NewRequest("POST", ts.URL+"/v1/sessions/s/actions/compact_conversation", strings.NewReader(`{"accept_warnings":true}`))
 	req.Header.Set("Accept", "application/json, text/event-stream;q=0.9")
+	req.Header.Set("Content-Type", "application/json")
 	resp, err := ts.Client().Do(req)
 	if err != nil {
 		t.Fatal(err)

@@ -161,6 +161,7 @@ func (s *Server) routes() http.Handler {
 
 	api("POST /v1/sessions/{id}/actions/{action}", s.limitActions(s.runAction))
 	api("POST /v1/sessions/{id}/previews/{preview}/apply", s.applyPreview)
+	api("DELETE /v1/sessions/{id}/previews/{preview}", s.discardPreview)
 
 	api("GET /v1/sessions/{id}/revisions", s.listRevisions)
 	api("GET /v1/sessions/{id}/revisions/{rev}", s.getRevision)

@@ -23,6 +23,9 @@ const (
 	exitError = 1
 	exitUsage = 2
 	exitNoop  = 3
+	// exitWarnings: compact --strict got a result with warnings and wrote
+	// nothing.
+	exitWarnings = 4
 )
 
 func main() {
@@ -98,7 +101,7 @@ Usage:
 
 Run "kompact COMMAND -h" for a command's flags.
 
-Exit status: 0 done, 1 error, 2 wrong usage, 3 nothing to compact.
+Exit status: 0 done, 1 error, 2 wrong usage, 3 nothing to compact, 4 warnings with --strict (nothing written).
 `)
 }
 
