@@ -32,7 +32,7 @@ func TestCompactStrictWarnings(t *testing.T) {
 
 	status, stdout, _ = runCompact(t, environ, "--config", cfg, "--strict", "--json", path)
 	var out struct {
-		Status   string `json:"status"`
+		Status   string                  `json:"status"`
 		Warnings []struct{ Code string } `json:"warnings"`
 	}
 	if err := json.Unmarshal([]byte(stdout), &out); err != nil || status != exitWarnings || out.Status != "preview" || len(out.Warnings) != 2 ||
