@@ -36,6 +36,8 @@ const DefaultKeepRevisions = 50
 const (
 	RevisionCompaction = "compaction"
 	RevisionRestore    = "restore"
+	// RevisionUndo is an undo of a compaction (Store.UndoCompaction).
+	RevisionUndo = "undo"
 )
 
 // RevisionInfo describes a revision: a change that replaced part of a
@@ -116,6 +118,13 @@ type Store interface {
 	// RestoreRevision puts back the messages a revision holds; it records a
 	// revision of its own, so a restore can be undone too.
 	RestoreRevision(ctx context.Context, id string, rev int64) (*StoredSession, *RevisionInfo, error)
+	// UndoCompaction undoes compaction revision rev while keeping what
+	// happened since: the summary message that compaction wrote is replaced
+	// by exactly the messages it replaced, and every other message stays
+	// where it is. It fails with EConflict when the summary message was
+	// changed or removed since, and EInvalid when rev is not a compaction.
+	// It records a revision of kind RevisionUndo.
+	UndoCompaction(ctx context.Context, id string, rev int64) (*StoredSession, *RevisionInfo, error)
 	Close() error
 }
 

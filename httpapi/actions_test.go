@@ -655,3 +655,41 @@ func TestWarningsKeepAPreview(t *testing.T) {
 		t.Fatal("the accepted result was not committed")
 	}
 }
+
+// TestUndoAndRestorePreview: undo of a compaction keeps the messages
+// appended after it; undoing it twice is a conflict; the restore preview
+// names what a restore would drop and bring back.
+func TestUndoAndRestorePreview(t *testing.T) {
+	e := newAPIEnv(t, apiOptions{})
+	orig := e.must(201, "POST", "/v1/sessions/import", apiSession("s", 4))
+	e.llm.SetDefault(fakellm.Answer(fakellm.Text(summaryText)))
+	out := e.must(200, "POST", "/v1/sessions/s/actions/compact_conversation", acceptWarnings)
+	if out["status"] != "compacted" {
+		t.Fatalf("outcome %v", out)
+	}
+	added := e.must(201, "POST", "/v1/sessions/s/messages", map[string]any{"messages": []any{
+		map[string]any{"role": "user", "content": "q5"}, map[string]any{"role": "assistant", "content": "a5"}}})
+	newIDs := []string{}
+	for _, m := range added["messages"].([]any) {
+		newIDs = append(newIDs, m.(map[string]any)["id"].(string))
+	}
+
+	pv := e.must(200, "GET", "/v1/sessions/s/revisions/1/restore-preview", nil)
+	eff := pv["effect"].(map[string]any)
+	drops := fmt.Sprint(eff["drops"])
+	if eff["messages"] != float64(len(orig["messages"].([]any))) || !strings.Contains(drops, newIDs[0]) || !strings.Contains(drops, newIDs[1]) ||
+		len(eff["adds"].([]any)) != 6 || pv["revision"].(map[string]any)["kind"] != "compaction" {
+		t.Fatalf("restore preview %v", pv)
+	}
+
+	undone := e.must(200, "POST", "/v1/sessions/s/revisions/1/undo", nil)
+	msgs := undone["session"].(map[string]any)["messages"].([]any)
+	want := append(append([]any{}, orig["messages"].([]any)...), added["messages"].([]any)...)
+	if messagesJSON(t, msgs) != messagesJSON(t, want) || undone["revision"].(map[string]any)["kind"] != "undo" {
+		t.Fatalf("undone %v", undone)
+	}
+	wantError(t, e.do("POST", "/v1/sessions/s/revisions/1/undo", nil), 409, "conflict", "no longer in the session")
+	wantError(t, e.do("POST", "/v1/sessions/s/revisions/2/undo", nil), 400, "invalid_request", "not a compaction")
+	wantError(t, e.do("POST", "/v1/sessions/s/revisions/0/undo", nil), 400, "invalid_request")
+	wantError(t, e.do("GET", "/v1/sessions/s/revisions/9/restore-preview", nil), 404, "not_found")
+}

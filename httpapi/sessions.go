@@ -354,3 +354,37 @@ func (s *Server) restoreRevision(w http.ResponseWriter, r *http.Request) error {
 	writeJSON(w, http.StatusOK, map[string]any{"session": storedJSON{stored}, "revision": info})
 	return nil
 }
+
+// restorePreview says what restoring a revision would drop and bring back,
+// without changing anything.
+func (s *Server) restorePreview(w http.ResponseWriter, r *http.Request) error {
+	rev, err := revParam(r)
+	if err != nil {
+		return err
+	}
+	old, err := s.cfg.Store.GetRevision(r.Context(), r.PathValue("id"), rev)
+	if err != nil {
+		return err
+	}
+	cur, err := s.cfg.Store.GetSession(r.Context(), r.PathValue("id"))
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"revision": old.RevisionInfo, "version": cur.Version,
+		"effect": kompact.EffectOfRestore(cur.Messages, old.Before)})
+	return nil
+}
+
+// undoCompaction undoes a compaction revision, keeping later messages.
+func (s *Server) undoCompaction(w http.ResponseWriter, r *http.Request) error {
+	rev, err := revParam(r)
+	if err != nil {
+		return err
+	}
+	stored, info, err := s.cfg.Store.UndoCompaction(r.Context(), r.PathValue("id"), rev)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"session": storedJSON{stored}, "revision": info})
+	return nil
+}
