@@ -9,13 +9,15 @@ import (
 
 // SessionInfo describes a stored session in listings.
 type SessionInfo struct {
-	ID              string    `json:"id"`
-	Agent           string    `json:"agent"`
-	CompactionModel string    `json:"compaction_model,omitempty"`
-	Messages        int       `json:"messages"`
-	Version         int64     `json:"version"`
-	CreatedAt       time.Time `json:"created_at"`
-	UpdatedAt       time.Time `json:"updated_at"`
+	ID              string `json:"id"`
+	Agent           string `json:"agent"`
+	CompactionModel string `json:"compaction_model,omitempty"`
+	// Title names the session for people (see DefaultTitle, CleanTitle).
+	Title     string    `json:"title"`
+	Messages  int       `json:"messages"`
+	Version   int64     `json:"version"`
+	CreatedAt time.Time `json:"created_at"`
+	UpdatedAt time.Time `json:"updated_at"`
 }
 
 // StoredSession is a session as a store keeps it: every message has an id,
@@ -108,6 +110,11 @@ type Store interface {
 	// SetCompactionModel sets (or, with "", clears) the per-session model
 	// and returns the session's description after the change.
 	SetCompactionModel(ctx context.Context, id string, model string) (*SessionInfo, error)
+	// SetTitle renames the session (a title CleanTitle accepts); "" gives
+	// it its default title again (DefaultTitle of its messages). It does
+	// not change the version. A new session's title is DefaultTitle of its
+	// messages, and an append sets it while it is "".
+	SetTitle(ctx context.Context, id string, title string) (*SessionInfo, error)
 	// CommitCompaction applies c (see Rebase) and records a revision holding
 	// the message list as it was just before. Its cost follows the replaced
 	// range and the messages appended since c.Version, not the session's

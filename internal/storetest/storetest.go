@@ -49,6 +49,7 @@ func Run(t *testing.T, open func(t *testing.T) kompact.Store) {
 		{"CommitAfterRewrite", testCommitAfterRewrite},
 		{"Restore", testRestore},
 		{"Undo", testUndo},
+		{"Titles", testTitles},
 		{"Concurrency", testConcurrency},
 	}
 	for _, tc := range tests {
