@@ -195,6 +195,9 @@ func (s *Server) streamAction(w http.ResponseWriter, r *http.Request, run func(f
 	notify := make(chan struct{}, 1)
 	progress := func(p kompact.Progress) {
 		mu.Lock()
+		if pending {
+			p = p.Merge(latest) // keep the text the client has not seen
+		}
 		latest, pending = p, true
 		mu.Unlock()
 		select {

@@ -266,13 +266,17 @@ func TestProgressEventsPreviewAndApply(t *testing.T) {
 		t.Fatalf("last event %v", last)
 	}
 	maxChars := 0.0
+	var text strings.Builder // the deltas, in order
 	for _, ev := range events[:len(events)-1] {
 		if ev[0] != "progress" {
 			t.Fatalf("event %v before the outcome", ev)
 		}
 		p := apiResponse{body: []byte(ev[1])}.json(t)
-		if p["attempt"] != 1.0 || p["dropped"] != 0.0 {
+		if p["request"] != 1.0 || p["attempt"] != 1.0 || p["dropped"] != 0.0 {
 			t.Errorf("progress %v", p)
+		}
+		if d, ok := p["delta"].(string); ok {
+			text.WriteString(d)
 		}
 		if c := p["chars"].(float64); c < maxChars {
 			t.Errorf("chars went down: %v", events)
@@ -282,6 +286,9 @@ func TestProgressEventsPreviewAndApply(t *testing.T) {
 	}
 	if maxChars != float64(len("<current_focus>\nfirst draft\n</current_focus>")) {
 		t.Errorf("the last progress says %v chars", maxChars)
+	}
+	if text.String() != "<current_focus>\nfirst draft\n</current_focus>" {
+		t.Errorf("the progress deltas make %q", text.String())
 	}
 	out := apiResponse{body: []byte(last[1])}.json(t)
 	pid, _ := out["preview_id"].(string)

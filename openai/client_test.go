@@ -515,10 +515,10 @@ func TestClientRateLimitProgressMessage(t *testing.T) {
 	if _, err := c.Complete(context.Background(), fakeConfig(srv), smallRequest(t), pl.Add); err != nil {
 		t.Fatal(err)
 	}
-	want := "rate limited (429), retrying in 2s (attempt 2 of 4)"
+	want := "attempt 2 of 4, retrying in 2 s: rate limited (429)"
 	found := false
 	for _, p := range pl.List() {
-		found = found || p.Waiting == want
+		found = found || p.Waiting == want && p.Attempt == 2 && p.MaxAttempts == 4 && p.RetryIn == 2
 	}
 	if !found {
 		t.Errorf("no progress %q in %+v", want, pl.List())
@@ -809,7 +809,7 @@ func TestClientAttemptTimeoutIsRetried(t *testing.T) {
 	}
 	found := false
 	for _, p := range pl.List() {
-		found = found || strings.HasPrefix(p.Waiting, "no complete answer within 200ms, retrying in")
+		found = found || strings.HasPrefix(p.Waiting, "attempt 2 of 4, retrying in ") && strings.HasSuffix(p.Waiting, ": no complete answer within 200ms")
 	}
 	if !found {
 		t.Errorf("no waiting report for the timeout: %+v", pl.List())

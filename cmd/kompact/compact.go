@@ -366,11 +366,13 @@ func (c *compactCommand) spinner(label string) *spinner {
 				p := s.last
 				s.mu.Unlock()
 				line := fmt.Sprintf("%s %s: %d characters received", frames[i%len(frames)], s.label, p.Chars)
-				if p.Attempt > 1 {
-					line += fmt.Sprintf(" (attempt %d)", p.Attempt)
+				if p.Dropped > 0 {
+					line += fmt.Sprintf(" (%d oldest left out to fit)", p.Dropped)
 				}
 				if p.Waiting != "" {
 					line += "; " + p.Waiting
+				} else if p.Attempt > 1 {
+					line += fmt.Sprintf(" (attempt %d of %d)", p.Attempt, p.MaxAttempts)
 				}
 				fmt.Fprintf(s.w, "\r\033[K%s", line)
 			}
