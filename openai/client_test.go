@@ -430,7 +430,7 @@ func TestClientMissingAPIKey(t *testing.T) {
 	if !strings.Contains(e.Message, "MOONSHOT_API_KEY is not set") {
 		t.Errorf("message %q does not name the variable", e.Message)
 	}
-	if !reflect.DeepEqual(e.Fixes, []string{"export MOONSHOT_API_KEY=<your key>"}) {
+	if !reflect.DeepEqual(e.Fixes, []string{"Set it (export MOONSHOT_API_KEY=<your key>) where kompact runs; for kompact serve, set it and restart the server."}) {
 		t.Errorf("fixes %q", e.Fixes)
 	}
 	if n := len(srv.Requests()); n != 0 {
