@@ -350,8 +350,8 @@ func TestEventsForNoopAndErrors(t *testing.T) {
 	if last[0] != "outcome" || !strings.Contains(last[1], `"code":"llm_error"`) {
 		t.Errorf("error events %v", events)
 	}
-	// A retry shows in the progress.
-	if !strings.Contains(events[len(events)-2][1], `"attempt":1`) {
+	// A retry shows in the progress, with the attempt it waits to make.
+	if w := events[len(events)-2][1]; !strings.Contains(w, `"attempt":2,"max_attempts":2`) || !strings.Contains(w, `"waiting":"attempt 2 of 2, retrying in `) {
 		t.Errorf("progress %v", events)
 	}
 	// Errors found before the LLM runs answer with their status.

@@ -70,10 +70,10 @@ func TestHeartbeatComments(t *testing.T) {
 	}
 	got.Write(rest)
 	out := got.String()
-	if !strings.Contains(out, "event: progress\ndata: {\"attempt\":1,\"chars\":0,\"dropped\":0}\n\n") {
+	if !strings.Contains(out, "event: progress\ndata: {\"request\":1,\"attempt\":1,\"chars\":0,\"dropped\":0}\n\n") {
 		t.Errorf("no first progress event:\n%s", out)
 	}
-	if !strings.Contains(out, "event: progress\ndata: {\"attempt\":1,\"chars\":7,\"dropped\":0}\n\n") {
+	if !strings.Contains(out, "event: progress\ndata: {\"request\":1,\"attempt\":1,\"chars\":7,\"dropped\":0}\n\n") {
 		t.Errorf("no progress with 7 chars:\n%s", out)
 	}
 	if !strings.HasSuffix(out, "\n\n") || !strings.Contains(out, "event: outcome\ndata: {\"status\":\"compacted\"") {
