@@ -1,6 +1,9 @@
 package kompact
 
-import "sort"
+import (
+	"sort"
+	"time"
+)
 
 // CompactionType is the only compaction type kompact implements.
 const CompactionType = "kimi"
@@ -41,6 +44,22 @@ type CompactionConfig struct {
 	// SettingsOverrides are request fields merged over the agent's settings
 	// for compaction calls. They cannot enable tools.
 	SettingsOverrides map[string]any
+	// Timeout bounds the LLM calls of one action, all attempts together
+	// (retries and context-length recovery included); 0 means
+	// DefaultLLMTimeout.
+	Timeout time.Duration
+}
+
+// DefaultLLMTimeout is the overall deadline of one action's LLM calls when
+// the agent's compaction.timeout is not set.
+const DefaultLLMTimeout = 10 * time.Minute
+
+// LLMTimeout returns the configured compaction.timeout, or the default.
+func (c *CompactionConfig) LLMTimeout() time.Duration {
+	if c.Timeout <= 0 {
+		return DefaultLLMTimeout
+	}
+	return c.Timeout
 }
 
 // CompactionEnabled reports whether the compaction actions exist for a: the

@@ -41,7 +41,7 @@ func Reply(ctx context.Context, llm LLM, a *Agent, history []Message) (Message, 
 
 // checkReply refuses a chat answer without reply text.
 func checkReply(a Answer) error {
-	text, think := a.has()
+	text, _, think := a.has()
 	switch {
 	case text:
 		return nil

@@ -45,7 +45,7 @@ func TestParseErrors(t *testing.T) {
 		{"unknown llm key without a suggestion", base + "      frobnicate: 1\n", 6, "agents.kimi.llm.frobnicate",
 			"unknown field (fields: base_url, model, api_key_env, temperature, max_tokens, top_p, extra_body)", ""},
 		{"unknown compaction key", base + "    compaction:\n      enable: true\n", 7, "agents.kimi.compaction.enable",
-			`unknown field; did you mean "enabled"? (fields: enabled, type, max_preserved_messages, compaction_model, prompt, prompt_file, settings_overrides)`, ""},
+			`unknown field; did you mean "enabled"? (fields: enabled, type, max_preserved_messages, compaction_model, prompt, prompt_file, settings_overrides, timeout)`, ""},
 		{"prefix suggestion", base + "    compaction:\n      max_preserved: 3\n", 7, "agents.kimi.compaction.max_preserved",
 			`did you mean "max_preserved_messages"?`, ""},
 
@@ -192,7 +192,7 @@ func TestUnknownFieldMessage(t *testing.T) {
 	doc := "agents:\n  kimi:\n    llm: {base_url: 'https://api.moonshot.ai/v1', model: m}\n" +
 		"    compaction:\n      type: kimi\n\n\n\n      enable: true\n"
 	_, err := Parse([]byte(doc), "agents.yaml")
-	want := `agents.yaml:9: agents.kimi.compaction.enable: unknown field; did you mean "enabled"? (fields: enabled, type, max_preserved_messages, compaction_model, prompt, prompt_file, settings_overrides)`
+	want := `agents.yaml:9: agents.kimi.compaction.enable: unknown field; did you mean "enabled"? (fields: enabled, type, max_preserved_messages, compaction_model, prompt, prompt_file, settings_overrides, timeout)`
 	if err == nil || err.Error() != want {
 		t.Fatalf("error %v\nwant  %s", err, want)
 	}
