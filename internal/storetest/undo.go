@@ -30,6 +30,14 @@ func testUndo(t *testing.T, st kompact.Store) {
 	s2 := appendMsgs(t, st, "s", []kompact.Message{msg(kompact.RoleUser, "", "later question"), msg(kompact.RoleAssistant, "", "later answer")})
 	later := s2.Messages[len(s1.Messages):]
 
+	// What a full restore of revision 1 would do instead: drop the summary
+	// and the later messages, bring back the compacted ones.
+	eff := kompact.EffectOfRestore(s2.Messages, revision(t, st, "s", 1).Before)
+	wantDrops := []string{s1.Messages[1].ID, later[0].ID, later[1].ID}
+	if !slices.Equal(eff.Drops, wantDrops) || len(eff.Adds) != len(s0.Messages)-3 || eff.Messages != len(s0.Messages) {
+		t.Fatalf("restore effect %+v, want drops %v", eff, wantDrops)
+	}
+
 	u, info := undo(t, st, "s", 1)
 	sameMessages(t, "the undone session", u.Messages, append(slices.Clone(s0.Messages), later...))
 	if u.Version != s2.Version+1 || !u.UpdatedAt.After(s2.UpdatedAt) {
