@@ -53,3 +53,19 @@ func TestCompactStrictWarnings(t *testing.T) {
 		t.Fatalf("--json: status %d\n%s", status, stdout)
 	}
 }
+
+// TestCompactSummaryOnlyIsNothingToDo: re-compacting a session that is only
+// a summary (and its preserved tail) is a no-op, status 3, with no LLM call.
+func TestCompactSummaryOnlyIsNothingToDo(t *testing.T) {
+	srv, cfg, path := compactFixture(t, "")
+	doc := `{"messages":[{"id":"sys","role":"system","content":"s"},` +
+		`{"id":"sum","role":"user","content":"<system>Previous context has been compacted. Here is the compaction output:</system>\nold"},` +
+		`{"role":"user","content":"q"},{"role":"assistant","content":"a"}]}`
+	if err := os.WriteFile(path, []byte(doc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	status, _, stderr := runCompact(t, map[string]string{"FAKE_KEY": "k", "HOME": t.TempDir()}, "--config", cfg, path)
+	if status != exitNoop || !strings.Contains(stderr, `message "sum" is an earlier summary`) || len(srv.Requests()) != 0 {
+		t.Fatalf("status %d, %d requests\n%s", status, len(srv.Requests()), stderr)
+	}
+}
