@@ -44,7 +44,7 @@ func TestMetrics(t *testing.T) {
 	e.must(200, "GET", "/v1/sessions/s", nil)
 	e.do("GET", "/v1/sessions/nope", nil)
 	e.llm.Enqueue(fakellm.Fail(503, "busy"), fakellm.Answer(fakellm.Text("summary"))) // one retry, then the commit fails
-	wantError(t, e.do("POST", "/v1/sessions/s/actions/compact_conversation", nil), 500, "internal")
+	wantError(t, e.do("POST", "/v1/sessions/s/actions/compact_conversation", map[string]any{"accept_warnings": true}), 500, "internal")
 	e.llm.Enqueue(fakellm.Answer(fakellm.Text("summary")))
 	e.must(200, "POST", "/v1/sessions/s/actions/compact_conversation", map[string]any{"preview": true})
 

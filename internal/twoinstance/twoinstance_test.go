@@ -301,7 +301,7 @@ func TestTwoInstancesOneDatabase(t *testing.T) {
 	llm.Enqueue(slow("summary from A", 20, 100*time.Millisecond), slow("summary from B", 20, 100*time.Millisecond))
 	outcomes := make(chan [2]any, 2)
 	compact := func(in *instance) {
-		status, out := in.call(t, "POST", "/v1/sessions/s/actions/compact_conversation", map[string]any{})
+		status, out := in.call(t, "POST", "/v1/sessions/s/actions/compact_conversation", map[string]any{"accept_warnings": true})
 		outcomes <- [2]any{in.name, [2]any{status, out}}
 	}
 	waitRequests := func(n int) {
@@ -365,6 +365,12 @@ func TestTwoInstancesOneDatabase(t *testing.T) {
 
 	// kill -9 A mid-commit: A's LLM answer ends, and A is killed about
 	// when it commits, while clients append through B.
+	// First a few turns, so that A has more than the earlier summary to
+	// compact (a range of just a summary is a no-op, with no LLM call).
+	for i := range 6 {
+		role := map[bool]string{true: "user", false: "assistant"}[i%2 == 0]
+		b.must(t, 201, "POST", "/v1/sessions/s/messages", map[string]any{"message": map[string]any{"id": fmt.Sprint("turn", i), "role": role, "content": "turn " + fmt.Sprint(i)}})
+	}
 	revsBefore := len(b.must(t, 200, "GET", "/v1/sessions/s/revisions", nil)["revisions"].([]any))
 	llm.SetFunc(func(fakellm.Request) fakellm.Reply {
 		go func() {
@@ -374,11 +380,17 @@ func TestTwoInstancesOneDatabase(t *testing.T) {
 		return slow("summary before the kill", 5, 20*time.Millisecond)
 	})
 	go func() {
-		status, out := a.call(t, "POST", "/v1/sessions/s/actions/compact_conversation", map[string]any{})
+		status, out := a.call(t, "POST", "/v1/sessions/s/actions/compact_conversation", map[string]any{"accept_warnings": true})
 		outcomes <- [2]any{"A", [2]any{status, out}}
 	}()
 	acked2 := appendAll(t, b, "s", "p3", 10, 10, 10*time.Millisecond)
-	<-a.done
+	select {
+	case <-a.done:
+	case o := <-outcomes:
+		t.Fatalf("A's compaction ended before A was killed: %v", o)
+	case <-time.After(60 * time.Second):
+		t.Fatal("A was not killed within 60 s")
+	}
 	<-outcomes
 	got = b.must(t, 200, "GET", "/v1/sessions/s", nil)
 	msgs := got["messages"].([]any)
