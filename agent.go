@@ -25,6 +25,9 @@ type LLMConfig struct {
 	// Settings are the request fields sent with every call: temperature,
 	// max_tokens, top_p and any extra body fields, by their wire names.
 	Settings map[string]any
+	// MaxContextSize is the model's context size in tokens; 0 means unknown
+	// (kompact then asks the provider's model list).
+	MaxContextSize int
 }
 
 // CompactionConfig is an agent's "compaction" block.
@@ -41,6 +44,8 @@ type CompactionConfig struct {
 	// SettingsOverrides are request fields merged over the agent's settings
 	// for compaction calls. They cannot enable tools.
 	SettingsOverrides map[string]any
+	// Auto is the "auto" block: automatic compaction and its thresholds.
+	Auto AutoCompaction
 }
 
 // CompactionEnabled reports whether the compaction actions exist for a: the
