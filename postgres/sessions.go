@@ -103,6 +103,11 @@ func (s *Store) CreateSession(ctx context.Context, in *kompact.Session) (*kompac
 		if err := insertMessages(ctx, tx, id, 0, 0, msgs, nil); err != nil {
 			return err
 		}
+		// As if the messages were appended in one call: pending is their
+		// estimate (kimi-cli's append_message).
+		if err := setAccount(ctx, tx, id, 0, int64(kompact.EstimateTokens(msgs)), false); err != nil {
+			return err
+		}
 		row := &sessionRow{id: id, agent: in.Agent, model: in.CompactionModel, version: 1, created: now, updated: now}
 		out = row.stored(msgs)
 		return nil
@@ -117,9 +122,13 @@ func (s *Store) CreateSession(ctx context.Context, in *kompact.Session) (*kompac
 func (s *Store) GetSession(ctx context.Context, id string) (*kompact.StoredSession, error) {
 	var row *sessionRow
 	var bodies [][]byte
+	var acct account
 	err := s.read(ctx, "get session", func(tx pgx.Tx) error {
 		var err error
 		if row, err = loadSession(ctx, tx, id, false); err != nil {
+			return err
+		}
+		if acct, err = readAccount(ctx, tx, id); err != nil {
 			return err
 		}
 		bodies, err = readBodies(ctx, tx, id, row.firstPos)
@@ -135,7 +144,9 @@ func (s *Store) GetSession(ctx context.Context, id string) (*kompact.StoredSessi
 	if err != nil {
 		return nil, err
 	}
-	return row.stored(msgs), nil
+	out := row.stored(msgs)
+	out.Tokens, out.Breaker = storeutil.Account(acct.count, acct.pending, acct.failures, msgs)
+	return out, nil
 }
 
 // ListSessions describes every session, the most recently updated first.
@@ -208,6 +219,9 @@ func (s *Store) AppendMessages(ctx context.Context, id string, in []kompact.Mess
 		row.updated = s.now(row.updated)
 		if _, err := tx.Exec(ctx, `UPDATE sessions SET n_messages = $1, next_msg = $2, version = $3, updated_at = $4 WHERE id = $5`,
 			row.n, row.nextMsg, row.version, row.updated, id); err != nil {
+			return err
+		}
+		if err := addPending(ctx, tx, id, msgs); err != nil {
 			return err
 		}
 		out = &kompact.Appended{Version: row.version, UpdatedAt: row.updated, Messages: msgs}

@@ -49,6 +49,8 @@ func Run(t *testing.T, open func(t *testing.T) kompact.Store) {
 		{"CommitAfterRewrite", testCommitAfterRewrite},
 		{"Restore", testRestore},
 		{"Concurrency", testConcurrency},
+		{"Tokens", testTokens},
+		{"Breaker", testBreaker},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
