@@ -85,4 +85,3 @@ func updateOne(ctx context.Context, tx *sql.Tx, id, q string, args ...any) error
 	}
 	return nil
 }
-
