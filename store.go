@@ -100,10 +100,17 @@ type Commit struct {
 
 // Appended is what an append changed: the session's new version and update
 // time, and the appended messages as stored (every one with its id).
+//
+// Tokens is the session's token account after the append, nil when the
+// store would have to read the whole session to give it (a session stored
+// before kompact kept token figures, until its next commit or recorded
+// figure); Breaker is its automatic-compaction breaker.
 type Appended struct {
 	Version   int64
 	UpdatedAt time.Time
 	Messages  []Message
+	Tokens    *TokenAccount
+	Breaker   CompactionBreaker
 }
 
 // Store keeps sessions and their revisions. Implementations must make every

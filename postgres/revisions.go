@@ -328,6 +328,7 @@ func (s *Store) RestoreRevision(ctx context.Context, id string, rev int64) (*kom
 	var row *sessionRow
 	var info *kompact.RevisionInfo
 	var bodies [][]byte
+	var msgs []kompact.Message
 	err := s.write(ctx, "restore revision", func(tx pgx.Tx) error {
 		var err error
 		if row, err = loadSession(ctx, tx, id, true); err != nil {
@@ -361,16 +362,15 @@ func (s *Store) RestoreRevision(ctx context.Context, id string, rev int64) (*kom
 			row.n, row.nextRev+1, version, now, id); err != nil {
 			return err
 		}
-		if err := setAccount(ctx, tx, id, 0, storeutil.UnknownPending, false); err != nil {
+		if msgs, err = decodeBodies(bodies, id); err != nil {
+			return err
+		}
+		if err := setAccount(ctx, tx, id, 0, int64(kompact.EstimateTokens(msgs)), false); err != nil {
 			return err
 		}
 		row.version, row.updated = version, now
 		return nil
 	})
-	if err != nil {
-		return nil, nil, err
-	}
-	msgs, err := decodeBodies(bodies, id)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -221,11 +221,8 @@ func (s *Store) AppendMessages(ctx context.Context, id string, in []kompact.Mess
 			row.n, row.nextMsg, row.version, row.updated, id); err != nil {
 			return err
 		}
-		if err := addPending(ctx, tx, id, msgs); err != nil {
-			return err
-		}
 		out = &kompact.Appended{Version: row.version, UpdatedAt: row.updated, Messages: msgs}
-		return nil
+		return addPending(ctx, tx, id, msgs, out)
 	})
 	if err != nil {
 		return nil, err

@@ -10,6 +10,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"kompact"
+	"kompact/internal/storeutil"
 )
 
 // account is the session's stored token columns.
@@ -23,11 +24,16 @@ func readAccount(ctx context.Context, tx pgx.Tx, id string) (account, error) {
 }
 
 // addPending adds the estimate of appended messages to the session's
-// pending figure, unless the whole list is estimated anyway.
-func addPending(ctx context.Context, tx pgx.Tx, id string, msgs []kompact.Message) error {
-	_, err := tx.Exec(ctx, `UPDATE sessions SET pending_tokens = pending_tokens + $1 WHERE id = $2 AND pending_tokens >= 0`,
-		kompact.EstimateTokens(msgs), id)
-	return err
+// pending figure, unless the whole list is estimated anyway, and fills out's
+// account.
+func addPending(ctx context.Context, tx pgx.Tx, id string, msgs []kompact.Message, out *kompact.Appended) error {
+	var a account
+	if err := tx.QueryRow(ctx, `UPDATE sessions SET pending_tokens = CASE WHEN pending_tokens < 0 THEN pending_tokens ELSE pending_tokens + $1 END
+		WHERE id = $2 RETURNING token_count, pending_tokens, auto_failures`, kompact.EstimateTokens(msgs), id).Scan(&a.count, &a.pending, &a.failures); err != nil {
+		return err
+	}
+	out.Tokens, out.Breaker = storeutil.AppendedAccount(a.count, a.pending, a.failures)
+	return nil
 }
 
 // setAccount records the figures after a rewrite (a commit or a restore)

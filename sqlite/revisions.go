@@ -435,7 +435,7 @@ func (s *Store) RestoreRevision(ctx context.Context, id string, rev int64) (*kom
 			len(r.Before), row.nextRev+1, version, formatTime(now), version, id); err != nil {
 			return err
 		}
-		if err := setAccount(ctx, tx, id, 0, storeutil.UnknownPending, false); err != nil {
+		if err := setAccount(ctx, tx, id, 0, int64(kompact.EstimateTokens(r.Before)), false); err != nil {
 			return err
 		}
 		row.version, row.updated = version, now

@@ -27,11 +27,16 @@ func readAccount(ctx context.Context, tx *sql.Tx, s *kompact.StoredSession) erro
 }
 
 // addPending adds the estimate of appended messages to the session's
-// pending figure, unless the whole list is estimated anyway.
-func addPending(ctx context.Context, tx *sql.Tx, id string, msgs []kompact.Message) error {
-	_, err := tx.ExecContext(ctx, `UPDATE sessions SET pending_tokens = pending_tokens + ? WHERE id = ? AND pending_tokens >= 0`,
-		kompact.EstimateTokens(msgs), id)
-	return err
+// pending figure, unless the whole list is estimated anyway, and fills out's
+// account.
+func addPending(ctx context.Context, tx *sql.Tx, id string, msgs []kompact.Message, out *kompact.Appended) error {
+	var count, pending, failures int64
+	if err := tx.QueryRowContext(ctx, `UPDATE sessions SET pending_tokens = CASE WHEN pending_tokens < 0 THEN pending_tokens ELSE pending_tokens + ? END
+		WHERE id = ? RETURNING token_count, pending_tokens, auto_failures`, kompact.EstimateTokens(msgs), id).Scan(&count, &pending, &failures); err != nil {
+		return err
+	}
+	out.Tokens, out.Breaker = storeutil.AppendedAccount(count, pending, failures)
+	return nil
 }
 
 // setAccount records the figures after a rewrite (a commit or a restore)

@@ -53,7 +53,13 @@ func testTokens(t *testing.T, st kompact.Store) {
 	if after.Version != before.Version || !after.UpdatedAt.Equal(before.UpdatedAt) {
 		t.Fatalf("SetTokenCount changed version %d → %d or updated_at", before.Version, after.Version)
 	}
-	appendMsgs(t, st, "tok", []kompact.Message{msg(kompact.RoleAssistant, "", text(41))})
+	added, err := st.AppendMessages(ctx, "tok", []kompact.Message{msg(kompact.RoleAssistant, "", text(41))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if added.Tokens == nil || *added.Tokens != (kompact.TokenAccount{TokenCount: 1234, PendingTokens: 10}) {
+		t.Fatalf("AppendMessages reported the account %+v, want {1234 10}", added.Tokens)
+	}
 	cur := wantAccount(t, st, "tok", "after an append", kompact.TokenAccount{TokenCount: 1234, PendingTokens: 10})
 
 	// A commit records the result's figure; a message appended while the

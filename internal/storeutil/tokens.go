@@ -36,3 +36,13 @@ func AppendedAfter(tail []kompact.Message, fast bool, skip int) []kompact.Messag
 	}
 	return tail[min(len(tail), max(skip, 0)):]
 }
+
+// AppendedAccount returns the account an append reports: nil when the
+// whole list would have to be estimated (pending UnknownPending).
+func AppendedAccount(count, pending, failures int64) (*kompact.TokenAccount, kompact.CompactionBreaker) {
+	b := kompact.CompactionBreaker{AutoFailures: int(failures)}
+	if pending < 0 {
+		return nil, b
+	}
+	return &kompact.TokenAccount{TokenCount: int(count), PendingTokens: int(pending)}, b
+}
