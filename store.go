@@ -111,6 +111,8 @@ type Appended struct {
 	Messages  []Message
 	Tokens    *TokenAccount
 	Breaker   CompactionBreaker
+	// Agent is the session's agent.
+	Agent string
 }
 
 // Store keeps sessions and their revisions. Implementations must make every

@@ -29,7 +29,7 @@ func readAccount(ctx context.Context, tx pgx.Tx, id string) (account, error) {
 func addPending(ctx context.Context, tx pgx.Tx, id string, msgs []kompact.Message, out *kompact.Appended) error {
 	var a account
 	if err := tx.QueryRow(ctx, `UPDATE sessions SET pending_tokens = CASE WHEN pending_tokens < 0 THEN pending_tokens ELSE pending_tokens + $1 END
-		WHERE id = $2 RETURNING token_count, pending_tokens, auto_failures`, kompact.EstimateTokens(msgs), id).Scan(&a.count, &a.pending, &a.failures); err != nil {
+		WHERE id = $2 RETURNING token_count, pending_tokens, auto_failures, agent`, kompact.EstimateTokens(msgs), id).Scan(&a.count, &a.pending, &a.failures, &out.Agent); err != nil {
 		return err
 	}
 	out.Tokens, out.Breaker = storeutil.AppendedAccount(a.count, a.pending, a.failures)

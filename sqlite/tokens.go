@@ -32,7 +32,7 @@ func readAccount(ctx context.Context, tx *sql.Tx, s *kompact.StoredSession) erro
 func addPending(ctx context.Context, tx *sql.Tx, id string, msgs []kompact.Message, out *kompact.Appended) error {
 	var count, pending, failures int64
 	if err := tx.QueryRowContext(ctx, `UPDATE sessions SET pending_tokens = CASE WHEN pending_tokens < 0 THEN pending_tokens ELSE pending_tokens + ? END
-		WHERE id = ? RETURNING token_count, pending_tokens, auto_failures`, kompact.EstimateTokens(msgs), id).Scan(&count, &pending, &failures); err != nil {
+		WHERE id = ? RETURNING token_count, pending_tokens, auto_failures, agent`, kompact.EstimateTokens(msgs), id).Scan(&count, &pending, &failures, &out.Agent); err != nil {
 		return err
 	}
 	out.Tokens, out.Breaker = storeutil.AppendedAccount(count, pending, failures)
