@@ -1,6 +1,9 @@
 package kompact
 
-import "sort"
+import (
+	"sort"
+	"strings"
+)
 
 // CompactionType is the only compaction type kompact implements.
 const CompactionType = "kimi"
@@ -28,6 +31,35 @@ type LLMConfig struct {
 	// MaxContextSize is the model's context size in tokens; 0 means unknown
 	// (kompact then asks the provider's model list).
 	MaxContextSize int
+}
+
+// kimiHosts are the API hosts of Moonshot's Kimi platform: kimi-cli's
+// "kimi" provider type.
+var kimiHosts = []string{"moonshot.ai", "moonshot.cn", "kimi.com"}
+
+// IsKimi reports whether the agent's LLM is on Moonshot's Kimi platform
+// (its base_url's host is, or is under, moonshot.ai, moonshot.cn or
+// kimi.com): what kimi-cli's "kimi" provider type covers, to which
+// KIMI_MODEL_MAX_CONTEXT_SIZE and max_completion_tokens apply.
+func (l *LLMConfig) IsKimi() bool {
+	host := l.BaseURL
+	if _, rest, ok := strings.Cut(host, "://"); ok {
+		host = rest
+	}
+	host, _, _ = strings.Cut(host, "/")
+	if at := strings.LastIndexByte(host, '@'); at >= 0 {
+		host = host[at+1:]
+	}
+	if i := strings.LastIndexByte(host, ':'); i >= 0 && !strings.Contains(host[i:], "]") {
+		host = host[:i]
+	}
+	host = strings.ToLower(strings.TrimSuffix(host, "."))
+	for _, h := range kimiHosts {
+		if host == h || strings.HasSuffix(host, "."+h) {
+			return true
+		}
+	}
+	return false
 }
 
 // CompactionConfig is an agent's "compaction" block.
