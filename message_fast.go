@@ -1,134 +1,351 @@
 package kompact
 
 import (
-	"encoding/json"
-	"unicode/utf16"
 	"unicode/utf8"
+	"unsafe"
 )
 
-// DecodeStoredMessage decodes a message that Message.AppendJSON wrote, the
-// form stores keep. It reads that exact form quickly, with a handful of
-// allocations, and falls back to DecodeMessage for anything else, so the
-// result is always what DecodeMessage gives. index is used in errors.
+// This file holds kompact's one fast decoder: a single pass over JSON text
+// straight into Message values. It accepts any valid JSON (any white space,
+// key order and escapes) and gives up, reporting false, as soon as it meets
+// anything it is not sure about: a syntax error, an unknown or repeated key,
+// a value of the wrong type, invalid UTF-8, a lone surrogate, deep nesting.
+// Every caller then runs the precise decoder (DecodeMessage, DecodeSession's
+// own), which words the error or handles the rare form; so the result is
+// always the precise decoder's, only faster. The fuzzers in
+// message_fast_test.go hold the two to that.
+//
+// Aliasing: with alias set, a string without escapes and an already compact
+// data or extras value are not copied: they share the input's memory. The
+// input must then never be modified afterwards; DecodeSession and
+// ScanMessage document that for their callers. DecodeStoredMessage copies,
+// since drivers reuse their buffers.
+
+// DecodeStoredMessage decodes one message as DecodeMessage does, copying
+// nothing it does not have to and sharing no memory with data (stores pass
+// buffers their driver reuses). index is used in errors.
 func DecodeStoredMessage(data []byte, index int) (Message, error) {
-	if m, ok := decodeCanonical(data); ok {
+	s := scanner{b: data}
+	if m, ok := s.messageDoc(""); ok {
 		return m, nil
 	}
 	return DecodeMessage(data, index)
 }
 
-// canon is a cursor over the canonical JSON form. Every method reports
-// false as soon as the input leaves that form.
-type canon struct {
-	b []byte
-	i int
+// ScanMessage is the fast pass alone: it reads one message as DecodeMessage
+// would after removing the key ignoreKey (any value) from the object, and
+// reports false whenever it is not sure; the caller then uses DecodeMessage
+// for the result or its error. The message's strings may share data's
+// memory: data must not be modified afterwards.
+func ScanMessage(data []byte, ignoreKey string) (Message, bool) {
+	s := scanner{b: data, alias: true}
+	m, ok := s.messageDoc(ignoreKey)
+	if ok && s.ignored && holdsRaw(&m) {
+		// Removing the key re-encodes the object, which escapes <, > and &
+		// inside raw values; leave that to the precise path.
+		return m, false
+	}
+	return m, ok
 }
 
-func (c *canon) lit(s string) bool {
-	if len(c.b)-c.i < len(s) || string(c.b[c.i:c.i+len(s)]) != s {
+// holdsRaw reports whether m keeps raw JSON (data parts, tool call extras).
+func holdsRaw(m *Message) bool {
+	for i := range m.Content {
+		if m.Content[i].Type == PartData {
+			return true
+		}
+	}
+	for i := range m.ToolCalls {
+		if m.ToolCalls[i].Extras != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// scanSession is DecodeSession's fast pass: it decodes the whole document
+// (without checking message ids) or reports false.
+func scanSession(data []byte) (*Session, bool) {
+	s := &scanner{b: data, alias: true}
+	sess := &Session{}
+	var seen uint8
+	ok := s.object(1, func(key []byte) bool {
+		switch string(key) {
+		case "id":
+			return s.once(&seen, 1) && s.optString(&sess.ID)
+		case "agent":
+			return s.once(&seen, 2) && s.optString(&sess.Agent)
+		case "compaction_model":
+			return s.once(&seen, 4) && s.optString(&sess.CompactionModel)
+		case "messages":
+			return s.once(&seen, 8) && s.messages(sess)
+		}
+		return false
+	})
+	return sess, ok && seen&8 != 0 && s.atEnd()
+}
+
+// maxScanDepth is the nesting the fast pass handles; deeper documents go to
+// the precise decoder, which applies encoding/json's own limit.
+const maxScanDepth = 1000
+
+// scanner is a cursor over JSON text. b is never written.
+type scanner struct {
+	b     []byte
+	i     int
+	alias bool
+	// ignored records that a key passed over by message was met.
+	ignored bool
+	// parts collects a message's parts; slab is where they are kept, many
+	// messages to an allocation.
+	parts []Part
+	slab  []Part
+}
+
+func (s *scanner) ws() {
+	for s.i < len(s.b) {
+		switch s.b[s.i] {
+		case ' ', '\t', '\n', '\r':
+			s.i++
+		default:
+			return
+		}
+	}
+}
+
+// peek returns the next byte after white space, or 0 at the end.
+func (s *scanner) peek() byte {
+	s.ws()
+	if s.i < len(s.b) {
+		return s.b[s.i]
+	}
+	return 0
+}
+
+func (s *scanner) tok(c byte) bool {
+	if s.peek() == c {
+		s.i++
+		return true
+	}
+	return false
+}
+
+func (s *scanner) atEnd() bool {
+	s.ws()
+	return s.i == len(s.b)
+}
+
+// null consumes a null literal if one comes next.
+func (s *scanner) null() bool {
+	if s.peek() == 'n' && len(s.b)-s.i >= 4 && string(s.b[s.i:s.i+4]) == "null" {
+		s.i += 4
+		return true
+	}
+	return false
+}
+
+// once sets bit in seen, failing when it was already set (a repeated key).
+func (s *scanner) once(seen *uint8, bit uint8) bool {
+	if *seen&bit != 0 {
 		return false
 	}
-	c.i += len(s)
+	*seen |= bit
 	return true
 }
 
-func (c *canon) peek(s string) bool {
-	return len(c.b)-c.i >= len(s) && string(c.b[c.i:c.i+len(s)]) == s
+// object reads an object, calling field with each key (escape-free keys
+// only) with the cursor before its value; field must consume the value.
+func (s *scanner) object(depth int, field func(key []byte) bool) bool {
+	if depth > maxScanDepth || !s.tok('{') {
+		return false
+	}
+	if s.tok('}') {
+		return true
+	}
+	for {
+		if s.peek() != '"' {
+			return false
+		}
+		start := s.i + 1
+		end, stop, _ := plainRun(s.b, start)
+		if stop != '"' {
+			return false
+		}
+		s.i = end + 1
+		if !s.tok(':') || !field(s.b[start:end]) {
+			return false
+		}
+		if s.tok(',') {
+			continue
+		}
+		return s.tok('}')
+	}
 }
 
-// str reads a JSON string as encoding/json would decode it, or fails for
-// anything it is not sure about (invalid UTF-8, lone surrogates).
-func (c *canon) str() (string, bool) {
-	if c.i >= len(c.b) || c.b[c.i] != '"' {
+// list reads an array, calling item with the cursor before each element.
+func (s *scanner) list(depth int, item func() bool) bool {
+	if depth > maxScanDepth || !s.tok('[') {
+		return false
+	}
+	if s.tok(']') {
+		return true
+	}
+	for {
+		if !item() {
+			return false
+		}
+		if s.tok(',') {
+			continue
+		}
+		return s.tok(']')
+	}
+}
+
+// optString reads a string into dst; null leaves dst alone.
+func (s *scanner) optString(dst *string) bool {
+	if s.null() {
+		return true
+	}
+	v, ok := s.str()
+	*dst = v
+	return ok
+}
+
+// plainRun scans b from i to the first byte that ends a run of plain string
+// text: a quote, a backslash or a control character. It returns that
+// position, the byte (0 at the end of b) and whether the run held non-ASCII
+// bytes. Eight bytes are tested at a time.
+func plainRun(b []byte, i int) (int, byte, bool) {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	var high uint64
+	for ; i+8 <= len(b); i += 8 {
+		w := uint64(b[i]) | uint64(b[i+1])<<8 | uint64(b[i+2])<<16 | uint64(b[i+3])<<24 |
+			uint64(b[i+4])<<32 | uint64(b[i+5])<<40 | uint64(b[i+6])<<48 | uint64(b[i+7])<<56
+		q, bs := w^(ones*'"'), w^(ones*'\\')
+		special := (w-ones*0x20)&^w | (q-ones)&^q | (bs-ones)&^bs
+		if special&highs != 0 {
+			break
+		}
+		high |= w
+	}
+	nonASCII := high&highs != 0
+	for ; i < len(b); i++ {
+		c := b[i]
+		if c == '"' || c == '\\' || c < 0x20 {
+			return i, c, nonASCII
+		}
+		if c >= 0x80 {
+			nonASCII = true
+		}
+	}
+	return i, 0, nonASCII
+}
+
+// str reads a string as encoding/json decodes it into a Go string, failing
+// on invalid UTF-8 and lone surrogates (which it would replace).
+func (s *scanner) str() (string, bool) {
+	if s.peek() != '"' {
 		return "", false
 	}
-	start := c.i + 1
-	j := start
-	for j < len(c.b) {
-		ch := c.b[j]
-		if ch == '"' {
-			raw := c.b[start:j]
-			if !utf8.Valid(raw) {
-				return "", false
-			}
-			c.i = j + 1
-			return string(raw), true
-		}
-		if ch == '\\' {
-			return c.escaped(start)
-		}
-		if ch < 0x20 {
+	start := s.i + 1
+	end, stop, nonASCII := plainRun(s.b, start)
+	switch stop {
+	case '"':
+		raw := s.b[start:end]
+		if nonASCII && !utf8.Valid(raw) {
 			return "", false
 		}
-		j++
+		s.i = end + 1
+		return s.text(raw), true
+	case '\\':
+		return s.escaped(start, end)
 	}
 	return "", false
 }
 
-// escaped decodes a string with escapes, starting at its first byte.
-func (c *canon) escaped(start int) (string, bool) {
-	out := make([]byte, 0, 64)
-	j := start
-	for j < len(c.b) {
-		ch := c.b[j]
-		switch {
-		case ch == '"':
+// text turns raw string bytes into a string, sharing them when aliasing.
+func (s *scanner) text(raw []byte) string {
+	if len(raw) == 0 {
+		return ""
+	}
+	if s.alias {
+		return unsafe.String(&raw[0], len(raw))
+	}
+	return string(raw)
+}
+
+// escaped decodes a string holding escapes; the first is at j.
+func (s *scanner) escaped(start, j int) (string, bool) {
+	out := make([]byte, 0, j-start+64)
+	out = append(out, s.b[start:j]...)
+	for j < len(s.b) {
+		switch c := s.b[j]; {
+		case c == '"':
 			if !utf8.Valid(out) {
 				return "", false
 			}
-			c.i = j + 1
-			return string(out), true
-		case ch < 0x20:
-			return "", false
-		case ch != '\\':
-			out = append(out, ch)
-			j++
-			continue
-		}
-		if j+1 >= len(c.b) {
-			return "", false
-		}
-		switch c.b[j+1] {
-		case '"', '\\', '/':
-			out = append(out, c.b[j+1])
-		case 'n':
-			out = append(out, '\n')
-		case 'r':
-			out = append(out, '\r')
-		case 't':
-			out = append(out, '\t')
-		case 'b':
-			out = append(out, '\b')
-		case 'f':
-			out = append(out, '\f')
-		case 'u':
-			r, ok := hex4(c.b, j+2)
-			if !ok {
+			s.i = j + 1
+			if len(out) == 0 {
+				return "", true
+			}
+			return unsafe.String(&out[0], len(out)), true // out is never written again
+		case c == '\\':
+			var ok bool
+			if out, j, ok = unescape(out, s.b, j); !ok {
 				return "", false
 			}
-			j += 6
-			if utf16.IsSurrogate(r) {
-				if j+6 > len(c.b) || c.b[j] != '\\' || c.b[j+1] != 'u' {
-					return "", false
-				}
-				r2, ok := hex4(c.b, j+2)
-				if !ok {
-					return "", false
-				}
-				r = utf16.DecodeRune(r, r2)
-				if r == utf8.RuneError {
-					return "", false
-				}
-				j += 6
-			}
-			out = utf8.AppendRune(out, r)
-			continue
-		default:
+		case c < 0x20:
 			return "", false
+		default:
+			end, _, _ := plainRun(s.b, j)
+			out = append(out, s.b[j:end]...)
+			j = end
 		}
-		j += 2
 	}
 	return "", false
+}
+
+// unescape appends the character that the escape at b[j] stands for and
+// returns the position after it.
+func unescape(out, b []byte, j int) ([]byte, int, bool) {
+	if j+1 >= len(b) {
+		return out, j, false
+	}
+	switch b[j+1] {
+	case '"', '\\', '/':
+		return append(out, b[j+1]), j + 2, true
+	case 'n':
+		return append(out, '\n'), j + 2, true
+	case 'r':
+		return append(out, '\r'), j + 2, true
+	case 't':
+		return append(out, '\t'), j + 2, true
+	case 'b':
+		return append(out, '\b'), j + 2, true
+	case 'f':
+		return append(out, '\f'), j + 2, true
+	case 'u':
+		r, ok := hex4(b, j+2)
+		if !ok {
+			return out, j, false
+		}
+		j += 6
+		if r >= 0xD800 && r < 0xE000 {
+			// Only a high surrogate followed by an escaped low one is
+			// certain; encoding/json replaces anything else.
+			if r >= 0xDC00 || j+6 > len(b) || b[j] != '\\' || b[j+1] != 'u' {
+				return out, j, false
+			}
+			lo, ok := hex4(b, j+2)
+			if !ok || lo < 0xDC00 || lo >= 0xE000 {
+				return out, j, false
+			}
+			r = 0x10000 + (r-0xD800)<<10 + (lo - 0xDC00)
+			j += 6
+		}
+		return utf8.AppendRune(out, r), j, true
+	}
+	return out, j, false
 }
 
 func hex4(b []byte, i int) (rune, bool) {
@@ -152,214 +369,147 @@ func hex4(b []byte, i int) (rune, bool) {
 	return r, true
 }
 
-// value returns the raw bytes of one compact JSON value (no white space
-// outside strings), as data parts and extras hold them.
-func (c *canon) value() ([]byte, bool) {
-	start := c.i
-	if !c.skip(0) {
-		return nil, false
+// skip moves past one value, checking its syntax as encoding/json does for
+// a value it keeps raw (escapes checked, UTF-8 not).
+func (s *scanner) skip(depth int) bool {
+	switch s.peek() {
+	case '"':
+		return s.skipString()
+	case '{':
+		return s.object(depth, func([]byte) bool { return s.skip(depth + 1) })
+	case '[':
+		return s.list(depth, func() bool { return s.skip(depth + 1) })
+	case 't':
+		return s.word("true")
+	case 'f':
+		return s.word("false")
+	case 'n':
+		return s.word("null")
 	}
-	raw := c.b[start:c.i]
-	return raw, json.Valid(raw)
+	return s.number()
 }
 
-// skip moves past one value.
-func (c *canon) skip(depth int) bool {
-	if c.i >= len(c.b) || depth > 1000 {
-		return false
+func (s *scanner) word(w string) bool {
+	if len(s.b)-s.i >= len(w) && string(s.b[s.i:s.i+len(w)]) == w {
+		s.i += len(w)
+		return true
 	}
-	switch open := c.b[c.i]; open {
-	case '"':
-		_, ok := c.str()
-		return ok
-	case '{', '[':
-		closer := byte('}')
-		if open == '[' {
-			closer = ']'
-		}
-		c.i++
-		if c.i < len(c.b) && c.b[c.i] == closer {
-			c.i++
+	return false
+}
+
+func (s *scanner) skipString() bool {
+	j := s.i + 1
+	for {
+		end, stop, _ := plainRun(s.b, j)
+		switch stop {
+		case '"':
+			s.i = end + 1
 			return true
-		}
-		for {
-			if open == '{' {
-				if _, ok := c.str(); !ok || !c.lit(":") {
-					return false
-				}
-			}
-			if !c.skip(depth + 1) {
+		case '\\':
+			var ok bool
+			var tmp [4]byte
+			if _, j, ok = unescapeSyntax(tmp[:0], s.b, end); !ok {
 				return false
 			}
-			if c.lit(",") {
-				continue
-			}
-			return c.lit(string(closer))
+		default:
+			return false
 		}
-	default:
-		start := c.i
-		for c.i < len(c.b) {
-			ch := c.b[c.i]
-			if ch == '-' || ch == '+' || ch == '.' || ch >= '0' && ch <= '9' || ch >= 'a' && ch <= 'z' || ch == 'E' {
-				c.i++
-				continue
-			}
-			break
-		}
-		return c.i > start
 	}
 }
 
-// decodeCanonical reads exactly the form Message.AppendJSON writes.
-func decodeCanonical(b []byte) (Message, bool) {
-	var m Message
-	c := &canon{b: b}
-	var ok bool
-	if !c.lit(`{"role":`) {
-		return m, false
+// unescapeSyntax checks the escape at b[j] for syntax only: \u with any
+// four hex digits is fine, as in raw JSON values.
+func unescapeSyntax(out, b []byte, j int) ([]byte, int, bool) {
+	if j+1 < len(b) && b[j+1] == 'u' {
+		_, ok := hex4(b, j+2)
+		return out, j + 6, ok
 	}
-	role, ok := c.str()
-	if !ok || !Role(role).Valid() {
-		return m, false
-	}
-	m.Role = Role(role)
-	if c.lit(`,"id":`) {
-		if m.ID, ok = c.str(); !ok {
-			return m, false
-		}
-	}
-	if c.lit(`,"name":`) {
-		if m.Name, ok = c.str(); !ok {
-			return m, false
-		}
-	}
-	if !c.lit(`,"content":[`) {
-		return m, false
-	}
-	m.Content = []Part{}
-	for !c.lit("]") {
-		if len(m.Content) > 0 && !c.lit(",") {
-			return m, false
-		}
-		p, ok := c.part()
-		if !ok {
-			return m, false
-		}
-		m.Content = append(m.Content, p)
-	}
-	if c.lit(`,"tool_calls":[`) {
-		m.ToolCalls = []ToolCall{}
-		for !c.lit("]") {
-			if len(m.ToolCalls) > 0 && !c.lit(",") {
-				return m, false
-			}
-			tc, ok := c.toolCall()
-			if !ok {
-				return m, false
-			}
-			m.ToolCalls = append(m.ToolCalls, tc)
-		}
-	}
-	if c.lit(`,"tool_call_id":`) {
-		if m.ToolCallID, ok = c.str(); !ok {
-			return m, false
-		}
-		m.HasToolCallID = true
-	}
-	if !c.lit("}") || c.i != len(b) {
-		return m, false
-	}
-	return m, true
+	return unescape(out, b, j)
 }
 
-func (c *canon) part() (Part, bool) {
-	var p Part
-	var ok bool
+// number moves past a number of JSON's grammar.
+func (s *scanner) number() bool {
+	b, i := s.b, s.i
+	digits := func() bool {
+		start := i
+		for i < len(b) && b[i] >= '0' && b[i] <= '9' {
+			i++
+		}
+		return i > start
+	}
+	if i < len(b) && b[i] == '-' {
+		i++
+	}
 	switch {
-	case c.lit(`{"type":"text","text":`):
-		p.Type = PartText
-		if p.Text, ok = c.str(); !ok {
-			return p, false
-		}
-	case c.lit(`{"type":"think","think":`):
-		p.Type = PartThink
-		if p.Think, ok = c.str(); !ok {
-			return p, false
-		}
-		if c.lit(`,"encrypted":`) {
-			e, ok := c.str()
-			if !ok {
-				return p, false
-			}
-			p.Encrypted = &e
-		}
-	case c.peek(`{"type":"image_url"`) || c.peek(`{"type":"audio_url"`) || c.peek(`{"type":"video_url"`):
-		c.i += len(`{"type":`)
-		t, _ := c.str()
-		p.Type = PartType(t)
-		if !c.lit(`,"` + t + `":{"url":`) {
-			return p, false
-		}
-		if p.URL, ok = c.str(); !ok {
-			return p, false
-		}
-		if c.lit(`,"id":`) {
-			id, ok := c.str()
-			if !ok {
-				return p, false
-			}
-			p.MediaID = &id
-		}
-		if !c.lit("}") {
-			return p, false
-		}
-	case c.lit(`{"type":"data","data":`):
-		p.Type = PartData
-		raw, ok := c.value()
-		if !ok || string(raw) == "null" {
-			return p, false
-		}
-		p.Data = append([]byte(nil), raw...)
-	default:
-		return p, false
+	case i < len(b) && b[i] == '0':
+		i++
+	case !digits():
+		return false
 	}
-	return p, c.lit("}")
+	if i < len(b) && b[i] == '.' {
+		i++
+		if !digits() {
+			return false
+		}
+	}
+	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
+		i++
+		if i < len(b) && (b[i] == '+' || b[i] == '-') {
+			i++
+		}
+		if !digits() {
+			return false
+		}
+	}
+	s.i = i
+	return true
 }
 
-func (c *canon) toolCall() (ToolCall, bool) {
-	var tc ToolCall
-	var ok bool
-	if !c.lit(`{"type":"function","id":`) {
-		return tc, false
+// rawValue reads one value and returns it without insignificant white
+// space, as compactJSON would.
+func (s *scanner) rawValue(depth int) ([]byte, bool) {
+	s.ws()
+	start := s.i
+	if !s.skip(depth) {
+		return nil, false
 	}
-	if tc.ID, ok = c.str(); !ok {
-		return tc, false
+	raw := s.b[start:s.i]
+	if c, spaced := compactRaw(raw); spaced {
+		return c, true
 	}
-	if !c.lit(`,"function":{"name":`) {
-		return tc, false
+	if s.alias {
+		return raw[:len(raw):len(raw)], true
 	}
-	if tc.Name, ok = c.str(); !ok {
-		return tc, false
-	}
-	if c.lit(`,"arguments":`) {
-		a, ok := c.str()
-		if !ok {
-			return tc, false
+	return append([]byte(nil), raw...), true
+}
+
+// compactRaw returns valid JSON raw without white space outside strings,
+// and whether there was any.
+func compactRaw(raw []byte) ([]byte, bool) {
+	var out []byte
+	inStr, esc := false, false
+	for i, c := range raw {
+		switch {
+		case inStr:
+			switch {
+			case esc:
+				esc = false
+			case c == '\\':
+				esc = true
+			case c == '"':
+				inStr = false
+			}
+		case c == '"':
+			inStr = true
+		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
+			if out == nil {
+				out = append(make([]byte, 0, len(raw)), raw[:i]...)
+			}
+			continue
 		}
-		tc.Arguments = &a
-	}
-	if !c.lit("}") {
-		return tc, false
-	}
-	if c.lit(`,"extras":`) {
-		if c.i >= len(c.b) || c.b[c.i] != '{' {
-			return tc, false
+		if out != nil {
+			out = append(out, c)
 		}
-		raw, ok := c.value()
-		if !ok {
-			return tc, false
-		}
-		tc.Extras = append([]byte(nil), raw...)
 	}
-	return tc, c.lit("}")
+	return out, out != nil
 }

@@ -3,6 +3,7 @@ package kompact_test
 import (
 	"bytes"
 	"encoding/json"
+	"reflect"
 	"testing"
 
 	"kompact"
@@ -88,26 +89,78 @@ func FuzzDecodeStoredMessage(f *testing.F) {
 	})
 }
 
-func BenchmarkDecodeMessage(b *testing.B) {
-	s, total := benchSession(1000)
-	var docs [][]byte
-	for i := range s.Messages {
-		docs = append(docs, s.Messages[i].AppendJSON(nil))
+// sameSession checks DecodeSession's fast pass against the precise
+// decoder: when the fast pass reads data, the precise decoder reads the
+// same session; DecodeSession always gives the precise decoder's result,
+// errors word for word.
+func sameSession(t *testing.T, data []byte) {
+	t.Helper()
+	precise, perr := kompact.DecodeSessionPrecisely(data)
+	if fast, ok := kompact.ScanSession(data); ok {
+		if perr != nil {
+			t.Fatalf("fast pass read %q, precise decoder: %v", data, perr)
+		}
+		if !reflect.DeepEqual(fast, precise) {
+			t.Fatalf("decodes differ for %q:\nfast    %s\nprecise %s", data, fast.AppendJSON(nil), precise.AppendJSON(nil))
+		}
 	}
-	for _, tc := range []struct {
-		name string
-		fn   func([]byte, int) (kompact.Message, error)
-	}{{"DecodeMessage", kompact.DecodeMessage}, {"DecodeStoredMessage", kompact.DecodeStoredMessage}} {
-		b.Run(tc.name, func(b *testing.B) {
-			b.SetBytes(total)
-			b.ReportAllocs()
-			for b.Loop() {
-				for i, d := range docs {
-					if _, err := tc.fn(d, i); err != nil {
-						b.Fatal(err)
-					}
-				}
-			}
-		})
+	got, err := kompact.DecodeSession(data)
+	if perr == nil {
+		// The precise path leaves id checks to DecodeSession.
+		return
 	}
+	if err == nil || err.Error() != perr.Error() {
+		t.Fatalf("DecodeSession error %v, precise %v (session %v)", err, perr, got)
+	}
+}
+
+// sessionSamples are session documents in many forms: kimi-cli's vectors,
+// the stored samples wrapped in a session, white space and key orders.
+func sessionSamples() [][]byte {
+	docs := append([][]byte{}, vectors.Inputs()...)
+	for _, m := range storedSamples() {
+		docs = append(docs, append(append([]byte(`{"id":"s","messages":[`), m...), "]}"...))
+	}
+	docs = append(docs,
+		[]byte(` { "messages" : [ { "content" : [ { "text" : "a\u00e9\ud83d\ude80" , "type" : "text" } ] , "role" : "user" } ] , "agent" : null }`+"\n\t"),
+		[]byte(`{"messages":[{"role":"tool","tool_call_id":null,"content":null,"tool_calls":null,"name":null,"id":null}]}`),
+		[]byte(`{"messages":[{"role":"assistant","tool_calls":[{"function":{"arguments":null,"name":null},"id":null,"type":null,"extras":{ "a" : [ 1 , "x y" ] }}],"content":[{"encrypted":null,"think":"t","type":"think"},{"image_url":{"id":null,"url":null},"type":"image_url"},{"data": [ 1.5e-3 , -0, true, false, null, {} ] ,"type":"data"}]}]}`),
+		[]byte(`{"messages":[{"role":"user","content":"x","role":"user"}]}`),
+		[]byte(`{"messages":[{"role":"user","content":[{"type":"text","text":"x","think":"y"}]}]}`),
+		[]byte(`{"messages":[{"role":"user","content":[{"type":"image_url","audio_url":{"url":"u"}}]}]}`),
+		[]byte(`{"messages":[{"role":"user","content":[{"type":"data","data":01}]}]}`),
+		[]byte(`{"messages":[{"role":"user","content":"\ud800"}]}`),
+		[]byte(`{"messages":[{"role":"user","content":"a\u0000b"}]}`),
+		[]byte(`{"messages":[{"id":"a","role":"user","content":""},{"id":"a","role":"user","content":""}]}`),
+		[]byte(`{"messages":[]}`),
+		[]byte(`{"messages":null}`),
+		[]byte(`{"messages":[]} x`),
+		[]byte(`{"mess\u0061ges":[]}`),
+	)
+	return docs
+}
+
+func TestScanSession(t *testing.T) {
+	fastRead := 0
+	for _, d := range sessionSamples() {
+		sameSession(t, d)
+		if _, ok := kompact.ScanSession(d); ok {
+			fastRead++
+		}
+	}
+	// The fast pass must actually read the ordinary forms, not leave them
+	// all to the precise decoder.
+	if fastRead < len(vectors.Inputs())+len(storedSamples()) {
+		t.Fatalf("the fast pass read only %d of the samples", fastRead)
+	}
+}
+
+// FuzzDecodeSession: the fast pass never disagrees with the precise decoder.
+func FuzzDecodeSession(f *testing.F) {
+	for _, d := range sessionSamples() {
+		f.Add(d)
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		sameSession(t, data)
+	})
 }

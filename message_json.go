@@ -143,97 +143,139 @@ func (m *Message) UnmarshalJSON(data []byte) error {
 var messageKeys = []string{"id", "role", "name", "content", "tool_calls", "tool_call_id"}
 
 // DecodeMessage decodes one message. index is used in error messages
-// (pass -1 when the message stands alone).
+// (pass -1 when the message stands alone). It is the precise decoder: the
+// fast pass (message_fast.go) hands it every case it is unsure of.
 func DecodeMessage(data []byte, index int) (Message, error) {
+	d := messageDecoder{index: index}
 	var m Message
-	fe := func(field, format string, args ...any) error {
-		if index < 0 {
-			return &FieldError{Index: -1, Field: "message." + field, Msg: fmt.Sprintf(format, args...)}
-		}
-		return &FieldError{Index: index, Field: field, Msg: fmt.Sprintf(format, args...)}
+	obj, err := d.object(data)
+	if err != nil {
+		return m, err
 	}
-	var obj map[string]json.RawMessage
-	if err := json.Unmarshal(data, &obj); err != nil || obj == nil {
-		if index < 0 {
-			return m, fmt.Errorf("message: must be a JSON object like {\"role\":\"user\",\"content\":\"...\"}")
-		}
-		return m, fmt.Errorf("messages[%d]: must be a JSON object like {\"role\":\"user\",\"content\":\"...\"}", index)
+	if err := d.header(obj, &m); err != nil {
+		return m, err
 	}
-	if k := unknownKey(obj, messageKeys); k != "" {
-		return m, fe(k, "unknown field; a message has only %s", strings.Join(messageKeys, ", "))
+	if err := d.content(obj, &m); err != nil {
+		return m, err
 	}
-	if raw, ok := obj["id"]; ok && !isNull(raw) {
-		if err := json.Unmarshal(raw, &m.ID); err != nil {
-			return m, fe("id", "must be a string")
-		}
-	}
-	raw, ok := obj["role"]
-	if !ok || isNull(raw) {
-		return m, fe("role", "missing; set it to one of system, user, assistant, tool")
-	}
-	var role string
-	if err := json.Unmarshal(raw, &role); err != nil {
-		return m, fe("role", "must be a string: one of system, user, assistant, tool")
-	}
-	m.Role = Role(role)
-	if !m.Role.Valid() {
-		return m, fe("role", "unknown role %q; use one of system, user, assistant, tool", role)
-	}
-	if raw, ok := obj["name"]; ok && !isNull(raw) {
-		if err := json.Unmarshal(raw, &m.Name); err != nil {
-			return m, fe("name", "must be a string")
-		}
-	}
-	if raw, ok := obj["content"]; ok && !isNull(raw) {
-		raw = bytes.TrimLeft(raw, " \t\r\n")
-		switch {
-		case len(raw) > 0 && raw[0] == '"':
-			var s string
-			if err := json.Unmarshal(raw, &s); err != nil {
-				return m, fe("content", "invalid string")
-			}
-			m.Content = []Part{TextPart(s)}
-		case len(raw) > 0 && raw[0] == '[':
-			var parts []json.RawMessage
-			if err := json.Unmarshal(raw, &parts); err != nil {
-				return m, fe("content", "invalid list of parts: %v", err)
-			}
-			m.Content = make([]Part, len(parts))
-			for j, pr := range parts {
-				p, err := decodePart(pr)
-				if err != nil {
-					return m, fe(fmt.Sprintf("content[%d].%s", j, err.field), "%s", err.msg)
-				}
-				m.Content[j] = p
-			}
-		default:
-			return m, fe("content", "must be a string or a list of parts")
-		}
-	}
-	if m.Content == nil {
-		m.Content = []Part{}
-	}
-	if raw, ok := obj["tool_calls"]; ok && !isNull(raw) {
-		var calls []json.RawMessage
-		if err := json.Unmarshal(raw, &calls); err != nil {
-			return m, fe("tool_calls", "must be a list of tool calls")
-		}
-		m.ToolCalls = make([]ToolCall, len(calls))
-		for j, cr := range calls {
-			c, err := decodeToolCall(cr)
-			if err != nil {
-				return m, fe(fmt.Sprintf("tool_calls[%d].%s", j, err.field), "%s", err.msg)
-			}
-			m.ToolCalls[j] = c
-		}
+	if err := d.toolCalls(obj, &m); err != nil {
+		return m, err
 	}
 	if raw, ok := obj["tool_call_id"]; ok && !isNull(raw) {
 		if err := json.Unmarshal(raw, &m.ToolCallID); err != nil {
-			return m, fe("tool_call_id", "must be a string")
+			return m, d.fe("tool_call_id", "must be a string")
 		}
 		m.HasToolCallID = true
 	}
 	return m, nil
+}
+
+// messageDecoder words the errors of one message.
+type messageDecoder struct{ index int }
+
+func (d messageDecoder) fe(field, format string, args ...any) error {
+	if d.index < 0 {
+		return &FieldError{Index: -1, Field: "message." + field, Msg: fmt.Sprintf(format, args...)}
+	}
+	return &FieldError{Index: d.index, Field: field, Msg: fmt.Sprintf(format, args...)}
+}
+
+// object reads the message's keys, rejecting anything but an object with
+// known keys.
+func (d messageDecoder) object(data []byte) (map[string]json.RawMessage, error) {
+	var obj map[string]json.RawMessage
+	if err := json.Unmarshal(data, &obj); err != nil || obj == nil {
+		if d.index < 0 {
+			return nil, fmt.Errorf("message: must be a JSON object like {\"role\":\"user\",\"content\":\"...\"}")
+		}
+		return nil, fmt.Errorf("messages[%d]: must be a JSON object like {\"role\":\"user\",\"content\":\"...\"}", d.index)
+	}
+	if k := unknownKey(obj, messageKeys); k != "" {
+		return nil, d.fe(k, "unknown field; a message has only %s", strings.Join(messageKeys, ", "))
+	}
+	return obj, nil
+}
+
+// header reads "id", "role" and "name".
+func (d messageDecoder) header(obj map[string]json.RawMessage, m *Message) error {
+	if raw, ok := obj["id"]; ok && !isNull(raw) {
+		if err := json.Unmarshal(raw, &m.ID); err != nil {
+			return d.fe("id", "must be a string")
+		}
+	}
+	raw, ok := obj["role"]
+	if !ok || isNull(raw) {
+		return d.fe("role", "missing; set it to one of system, user, assistant, tool")
+	}
+	var role string
+	if err := json.Unmarshal(raw, &role); err != nil {
+		return d.fe("role", "must be a string: one of system, user, assistant, tool")
+	}
+	m.Role = Role(role)
+	if !m.Role.Valid() {
+		return d.fe("role", "unknown role %q; use one of system, user, assistant, tool", role)
+	}
+	if raw, ok := obj["name"]; ok && !isNull(raw) {
+		if err := json.Unmarshal(raw, &m.Name); err != nil {
+			return d.fe("name", "must be a string")
+		}
+	}
+	return nil
+}
+
+// content reads "content": a string or a list of parts.
+func (d messageDecoder) content(obj map[string]json.RawMessage, m *Message) error {
+	m.Content = []Part{}
+	raw, ok := obj["content"]
+	if !ok || isNull(raw) {
+		return nil
+	}
+	raw = bytes.TrimLeft(raw, " \t\r\n")
+	switch {
+	case len(raw) > 0 && raw[0] == '"':
+		var s string
+		if err := json.Unmarshal(raw, &s); err != nil {
+			return d.fe("content", "invalid string")
+		}
+		m.Content = []Part{TextPart(s)}
+	case len(raw) > 0 && raw[0] == '[':
+		var parts []json.RawMessage
+		if err := json.Unmarshal(raw, &parts); err != nil {
+			return d.fe("content", "invalid list of parts: %v", err)
+		}
+		m.Content = make([]Part, len(parts))
+		for j, pr := range parts {
+			p, err := decodePart(pr)
+			if err != nil {
+				return d.fe(fmt.Sprintf("content[%d].%s", j, err.field), "%s", err.msg)
+			}
+			m.Content[j] = p
+		}
+	default:
+		return d.fe("content", "must be a string or a list of parts")
+	}
+	return nil
+}
+
+// toolCalls reads "tool_calls".
+func (d messageDecoder) toolCalls(obj map[string]json.RawMessage, m *Message) error {
+	raw, ok := obj["tool_calls"]
+	if !ok || isNull(raw) {
+		return nil
+	}
+	var calls []json.RawMessage
+	if err := json.Unmarshal(raw, &calls); err != nil {
+		return d.fe("tool_calls", "must be a list of tool calls")
+	}
+	m.ToolCalls = make([]ToolCall, len(calls))
+	for j, cr := range calls {
+		c, err := decodeToolCall(cr)
+		if err != nil {
+			return d.fe(fmt.Sprintf("tool_calls[%d].%s", j, err.field), "%s", err.msg)
+		}
+		m.ToolCalls[j] = c
+	}
+	return nil
 }
 
 type partError struct{ field, msg string }
@@ -244,83 +286,31 @@ func perr(field, format string, args ...any) *partError {
 
 var partTypes = []string{"text", "think", "image_url", "audio_url", "video_url", "data"}
 
+// partKeys are the keys each part type has.
+var partKeys = map[PartType][]string{
+	PartText:  {"type", "text"},
+	PartThink: {"type", "think", "encrypted"},
+	PartImage: {"type", "image_url"},
+	PartAudio: {"type", "audio_url"},
+	PartVideo: {"type", "video_url"},
+	PartData:  {"type", "data"},
+}
+
+// decodePart reads one content part: its type, its keys, then its value.
 func decodePart(data []byte) (Part, *partError) {
 	var p Part
-	var obj map[string]json.RawMessage
-	if err := json.Unmarshal(data, &obj); err != nil || obj == nil {
-		return p, perr("type", "a part must be a JSON object with a \"type\"")
-	}
-	var typ string
-	if raw, ok := obj["type"]; !ok || json.Unmarshal(raw, &typ) != nil {
-		return p, perr("type", "missing or not a string; use one of %s", strings.Join(partTypes, ", "))
+	obj, typ, err := partObject(data)
+	if err != nil {
+		return p, err
 	}
 	p.Type = PartType(typ)
-	if !p.Type.Valid() {
-		return p, perr("type", "unknown part type %q; use one of %s", typ, strings.Join(partTypes, ", "))
-	}
-	allowed := map[PartType][]string{
-		PartText:  {"type", "text"},
-		PartThink: {"type", "think", "encrypted"},
-		PartImage: {"type", "image_url"},
-		PartAudio: {"type", "audio_url"},
-		PartVideo: {"type", "video_url"},
-		PartData:  {"type", "data"},
-	}[p.Type]
-	if k := unknownKey(obj, allowed); k != "" {
-		return p, perr(k, "unknown field for a %s part; it has only %s", typ, strings.Join(allowed, ", "))
-	}
-	str := func(key string, dst *string, required bool) *partError {
-		raw, ok := obj[key]
-		if !ok || isNull(raw) {
-			if required {
-				return perr(key, "missing; a %s part needs a string %q", typ, key)
-			}
-			return nil
-		}
-		if json.Unmarshal(raw, dst) != nil {
-			return perr(key, "must be a string")
-		}
-		return nil
-	}
 	switch p.Type {
 	case PartText:
-		if err := str("text", &p.Text, true); err != nil {
-			return p, err
-		}
+		err = partString(obj, typ, "text", &p.Text)
 	case PartThink:
-		if err := str("think", &p.Think, true); err != nil {
-			return p, err
-		}
-		if raw, ok := obj["encrypted"]; ok && !isNull(raw) {
-			var e string
-			if json.Unmarshal(raw, &e) != nil {
-				return p, perr("encrypted", "must be a string or null")
-			}
-			p.Encrypted = &e
-		}
+		err = decodeThink(obj, typ, &p)
 	case PartImage, PartAudio, PartVideo:
-		raw, ok := obj[typ]
-		if !ok || isNull(raw) {
-			return p, perr(typ, "missing; write {\"type\":%q,%q:{\"url\":\"...\"}}", typ, typ)
-		}
-		var media map[string]json.RawMessage
-		if json.Unmarshal(raw, &media) != nil || media == nil {
-			return p, perr(typ, "must be an object {\"url\":\"...\",\"id\":\"...\"}")
-		}
-		if k := unknownKey(media, []string{"url", "id"}); k != "" {
-			return p, perr(typ+"."+k, "unknown field; a media reference has only url and id")
-		}
-		u, ok := media["url"]
-		if !ok || json.Unmarshal(u, &p.URL) != nil {
-			return p, perr(typ+".url", "missing or not a string")
-		}
-		if id, ok := media["id"]; ok && !isNull(id) {
-			var s string
-			if json.Unmarshal(id, &s) != nil {
-				return p, perr(typ+".id", "must be a string or null")
-			}
-			p.MediaID = &s
-		}
+		err = decodeMedia(obj, typ, &p)
 	case PartData:
 		raw, ok := obj["data"]
 		if !ok {
@@ -328,7 +318,79 @@ func decodePart(data []byte) (Part, *partError) {
 		}
 		p.Data = compactJSON(raw)
 	}
-	return p, nil
+	return p, err
+}
+
+// partObject reads a part's keys and checks its type and keys.
+func partObject(data []byte) (map[string]json.RawMessage, string, *partError) {
+	var obj map[string]json.RawMessage
+	if err := json.Unmarshal(data, &obj); err != nil || obj == nil {
+		return nil, "", perr("type", "a part must be a JSON object with a \"type\"")
+	}
+	var typ string
+	if raw, ok := obj["type"]; !ok || json.Unmarshal(raw, &typ) != nil {
+		return nil, "", perr("type", "missing or not a string; use one of %s", strings.Join(partTypes, ", "))
+	}
+	if !PartType(typ).Valid() {
+		return nil, "", perr("type", "unknown part type %q; use one of %s", typ, strings.Join(partTypes, ", "))
+	}
+	allowed := partKeys[PartType(typ)]
+	if k := unknownKey(obj, allowed); k != "" {
+		return nil, "", perr(k, "unknown field for a %s part; it has only %s", typ, strings.Join(allowed, ", "))
+	}
+	return obj, typ, nil
+}
+
+// partString reads a required string field of a part.
+func partString(obj map[string]json.RawMessage, typ, key string, dst *string) *partError {
+	raw, ok := obj[key]
+	if !ok || isNull(raw) {
+		return perr(key, "missing; a %s part needs a string %q", typ, key)
+	}
+	if json.Unmarshal(raw, dst) != nil {
+		return perr(key, "must be a string")
+	}
+	return nil
+}
+
+func decodeThink(obj map[string]json.RawMessage, typ string, p *Part) *partError {
+	if err := partString(obj, typ, "think", &p.Think); err != nil {
+		return err
+	}
+	if raw, ok := obj["encrypted"]; ok && !isNull(raw) {
+		var e string
+		if json.Unmarshal(raw, &e) != nil {
+			return perr("encrypted", "must be a string or null")
+		}
+		p.Encrypted = &e
+	}
+	return nil
+}
+
+func decodeMedia(obj map[string]json.RawMessage, typ string, p *Part) *partError {
+	raw, ok := obj[typ]
+	if !ok || isNull(raw) {
+		return perr(typ, "missing; write {\"type\":%q,%q:{\"url\":\"...\"}}", typ, typ)
+	}
+	var media map[string]json.RawMessage
+	if json.Unmarshal(raw, &media) != nil || media == nil {
+		return perr(typ, "must be an object {\"url\":\"...\",\"id\":\"...\"}")
+	}
+	if k := unknownKey(media, []string{"url", "id"}); k != "" {
+		return perr(typ+"."+k, "unknown field; a media reference has only url and id")
+	}
+	u, ok := media["url"]
+	if !ok || json.Unmarshal(u, &p.URL) != nil {
+		return perr(typ+".url", "missing or not a string")
+	}
+	if id, ok := media["id"]; ok && !isNull(id) {
+		var s string
+		if json.Unmarshal(id, &s) != nil {
+			return perr(typ+".id", "must be a string or null")
+		}
+		p.MediaID = &s
+	}
+	return nil
 }
 
 var toolCallKeys = []string{"type", "id", "function", "extras"}

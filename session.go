@@ -26,8 +26,28 @@ var sessionKeys = []string{"id", "agent", "compaction_model", "messages"}
 // DecodeSession reads a session document: a JSON object with "messages" and
 // optionally "id", "agent" and "compaction_model". {"messages": [...]} alone
 // is a valid document. Errors name the field (and message index) at fault.
+//
+// The session's strings may share data's memory (see message_fast.go):
+// data must not be modified afterwards.
 func DecodeSession(data []byte) (*Session, error) {
 	data = bytes.TrimPrefix(data, []byte("\xEF\xBB\xBF"))
+	s, ok := scanSession(data)
+	if !ok {
+		var err error
+		if s, err = decodeSessionPrecisely(data); err != nil {
+			return nil, err
+		}
+	}
+	if err := ValidateMessages(s.Messages); err != nil {
+		e := AsError(err)
+		return nil, &Error{Code: e.Code, Message: "invalid session: " + e.Message, Fixes: e.Fixes, Err: e.Err}
+	}
+	return s, nil
+}
+
+// decodeSessionPrecisely is the reference decoder, slower than the fast
+// pass: it words every error and handles the forms the fast pass leaves to it.
+func decodeSessionPrecisely(data []byte) (*Session, error) {
 	var obj map[string]json.RawMessage
 	if err := json.Unmarshal(data, &obj); err != nil {
 		return nil, Errorf(EInvalid, "session is not valid JSON: %v", err).
@@ -69,10 +89,6 @@ func DecodeSession(data []byte) (*Session, error) {
 				Fixes: []string{"See the README's \"Session JSON\" section for the message form."}}
 		}
 		s.Messages[i] = m
-	}
-	if err := ValidateMessages(s.Messages); err != nil {
-		e := AsError(err)
-		return nil, &Error{Code: e.Code, Message: "invalid session: " + e.Message, Fixes: e.Fixes, Err: e.Err}
 	}
 	return s, nil
 }

@@ -19,6 +19,7 @@ type actionRequest struct {
 	MessageID    string `json:"message_id"`
 	Instructions string `json:"instructions"`
 	Preview      bool   `json:"preview"`
+	DryRun       bool   `json:"dry_run"`
 }
 
 // runAction runs a compaction action on a stored session and commits it
@@ -47,6 +48,10 @@ func (s *Server) runAction(w http.ResponseWriter, r *http.Request) error {
 		s.writeOutcome(w, r, kompact.ErrorOutcome(err))
 		return nil
 	}
+	if req.DryRun {
+		writeJSON(w, http.StatusOK, dryRunOf(job))
+		return nil
+	}
 	run := func(progress func(kompact.Progress)) kompact.Outcome {
 		out := job.Run(ctx, progress)
 		switch {
@@ -63,6 +68,41 @@ func (s *Server) runAction(w http.ResponseWriter, r *http.Request) error {
 	}
 	s.streamAction(w, r, run)
 	return nil
+}
+
+// dryRun answers an action with "dry_run": true: what the action would
+// compact, chosen exactly as it would be, without an LLM call. First and
+// Last are the 1-based numbers of the messages the summary would replace
+// (a leading system message stays, so it is not among them).
+type dryRun struct {
+	Status          string `json:"status"` // always "dry_run"
+	Noop            bool   `json:"noop"`
+	Reason          string `json:"reason,omitempty"`
+	First           int    `json:"first,omitempty"`
+	Last            int    `json:"last,omitempty"`
+	Messages        int    `json:"messages"`
+	Replaced        int    `json:"replaced_messages"`
+	Preserved       int    `json:"preserved_messages"`
+	EstimatedTokens int    `json:"estimated_tokens"`
+	Model           string `json:"model"`
+}
+
+func dryRunOf(job *kompact.Job) dryRun {
+	p := job.Plan
+	d := dryRun{Status: "dry_run", Noop: p.Noop, Reason: p.Reason, Messages: len(p.Session.Messages), Model: job.Request.Model}
+	if p.Noop {
+		return d
+	}
+	first := p.Start
+	if p.KeepSystem {
+		first++
+	}
+	replaced := p.Session.Messages[first:p.End]
+	d.First, d.Last = first+1, p.End
+	d.Replaced = len(replaced)
+	d.Preserved = len(p.Preserved())
+	d.EstimatedTokens = kompact.EstimateTokens(replaced)
+	return d
 }
 
 // keepPreview keeps a compacted outcome of session id as a preview and

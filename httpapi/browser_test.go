@@ -334,6 +334,13 @@ func (e *browserEnv) click(sel string) {
 	e.do("click "+sel, chromedp.Click(chromedp.CSS(sel), chromedp.NodeVisible))
 }
 
+// menuItem opens the menu of message id and picks the item testid.
+func (e *browserEnv) menuItem(id, testid string) {
+	e.t.Helper()
+	e.click(`[data-testid="message"][data-id="` + id + `"] [data-testid="message-menu"]`)
+	e.click(`[data-testid="message"][data-id="` + id + `"] [data-testid="` + testid + `"]`)
+}
+
 func (e *browserEnv) open(path string) {
 	e.t.Helper()
 	e.do("open "+path, chromedp.Navigate(e.srv.URL+path))
@@ -628,7 +635,7 @@ func TestBrowserCompactUndoContinue(t *testing.T) {
 	}
 
 	// Compact up to m5, watching the progress as the summary streams in.
-	e.click(`[data-testid="message"][data-id="m5"] [data-testid="compact-up-to-here"]`)
+	e.menuItem("m5", "compact-up-to-here")
 	e.waitFor("live progress", `/Receiving summary… \d[\d,.]* characters/.test(document.querySelector('[data-testid="progress"]').textContent)`)
 	if live, _ := chromedp.Run(e.ctx, chromedp.Evaluate[string](`document.querySelector('[data-testid="progress"]').getAttribute('aria-live')`)); live != "polite" {
 		t.Errorf("the progress region has aria-live=%q", live)
@@ -654,7 +661,7 @@ func TestBrowserCompactUndoContinue(t *testing.T) {
 		return {
 			missing: [...c.querySelectorAll('[data-testid="missing-section"]')].map(b => b.dataset.section),
 			sections: [...c.querySelectorAll('[data-testid="summary-section"]')].map(s => s.dataset.section),
-			focus: c.querySelector('[data-section="current_focus"] .text').textContent,
+			focus: c.querySelector('[data-section="current_focus"] .md').textContent,
 			progress: document.querySelector('[data-testid="progress"]').textContent,
 			outcome: document.querySelector('[data-testid="outcome"]').innerText,
 		};
@@ -736,8 +743,8 @@ func TestBrowserPreviewEditApply(t *testing.T) {
 	e.waitFor("the compact panel", `!document.querySelector('[data-testid="compact-panel"]').hidden`)
 
 	// Mark the range m2..m5 on the messages; the selects follow.
-	e.click(`[data-id="m2"] [data-testid="mark-start"]`)
-	e.click(`[data-id="m5"] [data-testid="mark-end"]`)
+	e.menuItem("m2", "mark-start")
+	e.menuItem("m5", "mark-end")
 	var rng struct {
 		Start   string   `json:"start"`
 		End     string   `json:"end"`
@@ -774,9 +781,25 @@ func TestBrowserPreviewEditApply(t *testing.T) {
 		chromedp.Evaluate[chromedp.Void](`document.querySelector('[data-testid="preview-summary"]').value = ""`),
 		chromedp.SendKeys(chromedp.CSS(`[data-testid="preview-summary"]`), edited),
 	)
+	// The rendered summary and the estimate follow the edit.
+	e.waitFor("the rendered edit", `(document.querySelector('[data-testid="preview-rendered"] [data-section="current_focus"] .md') || {}).textContent === "Edited by a person: ship the benchmark."`)
+	var pv struct {
+		Stats   string `json:"stats"`
+		Missing int    `json:"missing"`
+	}
+	e.eval(`JSON.stringify({stats: document.querySelector('[data-testid="preview-stats"]').textContent,
+		missing: document.querySelectorAll('[data-testid="preview-rendered"] [data-testid="missing-section"]').length})`, &pv)
+	// 72 code points: 18 tokens.
+	if !strings.HasPrefix(pv.Stats, "Summary ~18 tokens · session after applying ~") || !strings.HasSuffix(pv.Stats, "1 of 6 sections") || pv.Missing != 5 {
+		t.Errorf("preview stats %q, %d sections flagged", pv.Stats, pv.Missing)
+	}
 	e.screenshot("browser-preview.png")
 	e.click(`[data-testid="preview-apply"]`)
 	e.waitFor("the outcome", `document.querySelector('[data-testid="outcome"]').dataset.status === "compacted"`)
+	afterTokens := strings.TrimSuffix(strings.Fields(strings.SplitN(pv.Stats, "after applying ~", 2)[1])[0], "")
+	if out, _ := chromedp.Run(e.ctx, chromedp.Evaluate[string](`document.querySelector('[data-testid="outcome"]').innerText + document.querySelector('[data-testid="progress"]').innerText`)); !strings.Contains(out, "→ "+afterTokens+".") || !strings.Contains(out, "Applied") || !strings.Contains(out, "applied") {
+		t.Errorf("after Apply, the page says %q; the preview estimated ~%s tokens", out, afterTokens)
+	}
 	e.waitFor("the compacted session", `document.querySelectorAll('[data-testid="message"]').length === 5`)
 	msgs := e.messages()
 	if messageIDs(msgs) != "m1,<summary>,m6,m7,m8" {
@@ -856,7 +879,7 @@ func TestBrowserTokenImportAndErrors(t *testing.T) {
 	e.do("choose the agent", chromedp.SetValue(chromedp.CSS(`[data-testid="new-session-agent"]`), "nokey"))
 	e.click(`[data-testid="new-session"]`)
 	e.waitFor("the new session", `document.querySelector('[data-testid="messages-empty"]') && !document.querySelector('[data-testid="compact-off"]').hidden`)
-	if n, _ := chromedp.Run(e.ctx, chromedp.Evaluate[int](`document.querySelectorAll('[data-testid="compact-up-to-here"], [data-testid="compact-panel"]:not([hidden])').length`)); n != 0 {
+	if n, _ := chromedp.Run(e.ctx, chromedp.Evaluate[int](`document.querySelectorAll('[data-testid="compact-up-to-here"], [data-testid="message-menu"], [data-testid="compact-panel"]:not([hidden])').length`)); n != 0 {
 		t.Errorf("%d compaction controls for an agent without compaction", n)
 	}
 	e.do("type a message", chromedp.SendKeys(chromedp.CSS(`[data-testid="continue-input"]`), "hello"))

@@ -17,9 +17,10 @@ const (
 	RecordUsage        = "_usage"
 )
 
-// Context is a kimi-cli session file (context.jsonl) as read: its system
-// prompt, its records in file order and the lines that had to be skipped.
-type Context struct {
+// ContextFile is a kimi-cli session file (context.jsonl) as read: its
+// system prompt, its records in file order and the lines that had to be
+// skipped.
+type ContextFile struct {
 	// SystemPrompt is the last _system_prompt record's content, nil when
 	// the file has none. It is never one of the messages.
 	SystemPrompt *string
@@ -51,8 +52,19 @@ func (s Skipped) String() string { return "line " + strconv.Itoa(s.Line) + ": " 
 // blank lines, and it skips malformed lines, lines that are not JSON
 // objects and messages it cannot read, reporting each in Skipped with its
 // line number.
-func ParseContext(data []byte) *Context {
-	c := &Context{}
+//
+// Message lines are read in one pass by kompact.ScanMessage; the few lines
+// it leaves (metadata records, errors, rare forms) go through the precise
+// reading, which words the reasons. The messages' strings may share data's
+// memory: data must not be modified afterwards.
+func ParseContext(data []byte) *ContextFile {
+	return parseContext(data, true)
+}
+
+// parseContext reads the file line by line; fast selects the one-pass
+// reading of message lines (the tests turn it off to compare).
+func parseContext(data []byte, fast bool) *ContextFile {
+	c := &ContextFile{}
 	line := 0
 	for len(data) > 0 {
 		line++
@@ -63,59 +75,69 @@ func ParseContext(data []byte) *Context {
 			raw, data = data, nil
 		}
 		raw = bytes.TrimSuffix(raw, []byte("\r"))
-		if len(bytes.TrimSpace(raw)) == 0 {
-			continue
-		}
-		var obj map[string]json.RawMessage
-		if err := json.Unmarshal(raw, &obj); err != nil {
-			c.skip(line, "not valid JSON: "+err.Error())
-			continue
-		}
-		if obj == nil {
-			c.skip(line, "not a JSON object")
-			continue
-		}
-		var role string
-		if r, ok := obj["role"]; !ok || json.Unmarshal(r, &role) != nil {
-			c.skip(line, `no "role" string`)
-			continue
-		}
-		switch role {
-		case RecordSystemPrompt:
-			var s string
-			if json.Unmarshal(obj["content"], &s) != nil {
-				c.skip(line, `_system_prompt without a "content" string`)
+		if fast {
+			if m, ok := kompact.ScanMessage(raw, "partial"); ok {
+				c.Records = append(c.Records, Record{Line: line, Kind: "message", Message: m})
 				continue
 			}
-			c.SystemPrompt = &s
-			c.Records = append(c.Records, Record{Line: line, Kind: role})
-		case RecordCheckpoint:
-			var id int64
-			if json.Unmarshal(obj["id"], &id) != nil {
-				c.skip(line, `_checkpoint without an integer "id"`)
-				continue
-			}
-			c.Records = append(c.Records, Record{Line: line, Kind: role, CheckpointID: id})
-		case RecordUsage:
-			var n int64
-			if json.Unmarshal(obj["token_count"], &n) != nil {
-				c.skip(line, `_usage without an integer "token_count"`)
-				continue
-			}
-			c.Records = append(c.Records, Record{Line: line, Kind: role, TokenCount: n})
-		default:
-			m, err := decodeKimiMessage(obj, raw)
-			if err != nil {
-				c.skip(line, "message not read: "+err.Error())
-				continue
-			}
-			c.Records = append(c.Records, Record{Line: line, Kind: "message", Message: m})
+		}
+		if len(bytes.TrimSpace(raw)) > 0 {
+			c.parseLine(line, raw)
 		}
 	}
 	return c
 }
 
-func (c *Context) skip(line int, reason string) {
+// parseLine is the precise reading of one non-blank line.
+func (c *ContextFile) parseLine(line int, raw []byte) {
+	var obj map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &obj); err != nil {
+		c.skip(line, "not valid JSON: "+err.Error())
+		return
+	}
+	if obj == nil {
+		c.skip(line, "not a JSON object")
+		return
+	}
+	var role string
+	if r, ok := obj["role"]; !ok || json.Unmarshal(r, &role) != nil {
+		c.skip(line, `no "role" string`)
+		return
+	}
+	switch role {
+	case RecordSystemPrompt:
+		var s string
+		if json.Unmarshal(obj["content"], &s) != nil {
+			c.skip(line, `_system_prompt without a "content" string`)
+			return
+		}
+		c.SystemPrompt = &s
+		c.Records = append(c.Records, Record{Line: line, Kind: role})
+	case RecordCheckpoint:
+		var id int64
+		if json.Unmarshal(obj["id"], &id) != nil {
+			c.skip(line, `_checkpoint without an integer "id"`)
+			return
+		}
+		c.Records = append(c.Records, Record{Line: line, Kind: role, CheckpointID: id})
+	case RecordUsage:
+		var n int64
+		if json.Unmarshal(obj["token_count"], &n) != nil {
+			c.skip(line, `_usage without an integer "token_count"`)
+			return
+		}
+		c.Records = append(c.Records, Record{Line: line, Kind: role, TokenCount: n})
+	default:
+		m, err := decodeKimiMessage(obj, raw)
+		if err != nil {
+			c.skip(line, "message not read: "+err.Error())
+			return
+		}
+		c.Records = append(c.Records, Record{Line: line, Kind: "message", Message: m})
+	}
+}
+
+func (c *ContextFile) skip(line int, reason string) {
 	c.Skipped = append(c.Skipped, Skipped{Line: line, Reason: reason})
 }
 
@@ -135,7 +157,7 @@ func decodeKimiMessage(obj map[string]json.RawMessage, raw []byte) (kompact.Mess
 }
 
 // Messages returns the messages of the file, in order.
-func (c *Context) Messages() []kompact.Message {
+func (c *ContextFile) Messages() []kompact.Message {
 	var out []kompact.Message
 	for _, r := range c.Records {
 		if r.Kind == "message" {
@@ -146,7 +168,7 @@ func (c *Context) Messages() []kompact.Message {
 }
 
 // TokenCount returns the last _usage record's token count, or -1.
-func (c *Context) TokenCount() int64 {
+func (c *ContextFile) TokenCount() int64 {
 	n := int64(-1)
 	for _, r := range c.Records {
 		if r.Kind == RecordUsage {
@@ -158,7 +180,7 @@ func (c *Context) TokenCount() int64 {
 
 // Session returns the file as a kompact session: the system prompt, if any,
 // becomes a leading system message; checkpoints and usage are dropped.
-func (c *Context) Session() *kompact.Session {
+func (c *ContextFile) Session() *kompact.Session {
 	s := &kompact.Session{}
 	if c.SystemPrompt != nil {
 		s.Messages = append(s.Messages, kompact.Message{Role: kompact.RoleSystem, Content: []kompact.Part{kompact.TextPart(*c.SystemPrompt)}})
@@ -304,7 +326,7 @@ func appendNullable(dst []byte, s *string) []byte {
 }
 
 // SkippedSummary describes the skipped lines in one sentence, or "".
-func (c *Context) SkippedSummary() string {
+func (c *ContextFile) SkippedSummary() string {
 	if len(c.Skipped) == 0 {
 		return ""
 	}

@@ -1,5 +1,3 @@
-// Package kimicli finds and reads what a kimi-cli installation on this machine
-// provides: its compaction prompt.
 package kimicli
 
 import (

@@ -5,6 +5,7 @@ package openai
 
 import (
 	"encoding/json"
+	"io"
 	"strings"
 	"unicode/utf8"
 
@@ -26,19 +27,76 @@ import (
 // kompact's data parts, which kimi-cli does not have, travel as text parts
 // holding their JSON.
 func AppendWireMessage(dst []byte, m *kompact.Message) []byte {
-	dst = append(dst, `{"role":`...)
-	dst = jsonwrite.AppendString(dst, string(m.Role))
-	if m.Name != "" {
-		dst = append(dst, `,"name":`...)
-		dst = jsonwrite.AppendString(dst, m.Name)
+	e := wireEncoder{dst: dst}
+	e.message(m)
+	return e.dst
+}
+
+// wireEncoder appends wire messages to dst. With w set, it hands dst to w
+// whenever it has grown past spillSize, between parts, so that a request
+// body of any size goes out through a buffer of about that size.
+type wireEncoder struct {
+	dst []byte
+	w   io.Writer
+	err error
+}
+
+// spillSize is how much a wireEncoder with a writer buffers.
+const spillSize = 64 << 10
+
+func (e *wireEncoder) spill() {
+	if e.w == nil || len(e.dst) < spillSize {
+		return
 	}
+	e.flush()
+}
+
+func (e *wireEncoder) flush() {
+	if e.err == nil {
+		_, e.err = e.w.Write(e.dst)
+	}
+	e.dst = e.dst[:0]
+}
+
+// message writes one message in four steps: role and name, content,
+// reasoning, tool calls and the id of the call answered.
+func (e *wireEncoder) message(m *kompact.Message) {
+	e.dst = append(e.dst, `{"role":`...)
+	e.dst = jsonwrite.AppendString(e.dst, string(m.Role))
+	if m.Name != "" {
+		e.dst = append(e.dst, `,"name":`...)
+		e.dst = jsonwrite.AppendString(e.dst, m.Name)
+	}
+	shape := contentShapeOf(m)
+	if !shape.omit {
+		e.dst = append(e.dst, `,"content":`...)
+		e.content(m, shape)
+	}
+	if shape.think {
+		e.dst = appendReasoning(e.dst, m)
+	}
+	e.dst = appendCallFields(e.dst, m)
+	e.dst = append(e.dst, '}')
+}
+
+// contentShape says how a message's content goes on the wire.
+type contentShape struct {
+	// single: exactly one text (or data) part, written as a string.
+	single bool
+	// omit: an assistant message with tool calls and only blank text.
+	omit bool
+	// think: the message has think parts.
+	think bool
+}
+
+func contentShapeOf(m *kompact.Message) contentShape {
 	var nContent, nText int
-	hasThink := false
+	var sh contentShape
 	blank := true
 	for i := range m.Content {
 		switch m.Content[i].Type {
 		case kompact.PartThink:
-			hasThink = true
+			sh.think = true
 			continue
 		case kompact.PartText:
 			nText++
@@ -53,46 +111,58 @@ func AppendWireMessage(dst []byte, m *kompact.Message) []byte {
 		}
 		nContent++
 	}
-	omitContent := m.Role == kompact.RoleAssistant && len(m.ToolCalls) > 0 && blank
-	if !omitContent {
-		dst = append(dst, `,"content":`...)
-		if nContent == 1 && nText == 1 {
-			for i := range m.Content {
-				switch m.Content[i].Type {
-				case kompact.PartText:
-					dst = jsonwrite.AppendString(dst, m.Content[i].Text)
-				case kompact.PartData:
-					dst = jsonwrite.AppendString(dst, string(m.Content[i].Data))
-				}
-			}
-		} else {
-			dst = append(dst, '[')
-			first := true
-			for i := range m.Content {
-				if m.Content[i].Type == kompact.PartThink {
-					continue
-				}
-				if !first {
-					dst = append(dst, ',')
-				}
-				first = false
-				dst = appendWirePart(dst, &m.Content[i])
-			}
-			dst = append(dst, ']')
-		}
-	}
-	if hasThink {
-		var b strings.Builder
+	sh.single = nContent == 1 && nText == 1
+	sh.omit = m.Role == kompact.RoleAssistant && len(m.ToolCalls) > 0 && blank
+	return sh
+}
+
+// content writes "content"'s value: a string or a list of parts.
+func (e *wireEncoder) content(m *kompact.Message, shape contentShape) {
+	if shape.single {
 		for i := range m.Content {
-			if m.Content[i].Type == kompact.PartThink {
-				b.WriteString(m.Content[i].Think)
+			switch m.Content[i].Type {
+			case kompact.PartText:
+				e.dst = jsonwrite.AppendString(e.dst, m.Content[i].Text)
+			case kompact.PartData:
+				e.dst = jsonwrite.AppendString(e.dst, string(m.Content[i].Data))
 			}
 		}
-		if b.Len() > 0 {
-			dst = append(dst, `,"reasoning_content":`...)
-			dst = jsonwrite.AppendString(dst, b.String())
+		return
+	}
+	e.dst = append(e.dst, '[')
+	first := true
+	for i := range m.Content {
+		if m.Content[i].Type == kompact.PartThink {
+			continue
+		}
+		if !first {
+			e.dst = append(e.dst, ',')
+		}
+		first = false
+		e.dst = appendWirePart(e.dst, &m.Content[i])
+		e.spill()
+	}
+	e.dst = append(e.dst, ']')
+}
+
+// appendReasoning writes the think parts' texts, concatenated, as
+// "reasoning_content" (nothing when they are all empty).
+func appendReasoning(dst []byte, m *kompact.Message) []byte {
+	var b strings.Builder
+	for i := range m.Content {
+		if m.Content[i].Type == kompact.PartThink {
+			b.WriteString(m.Content[i].Think)
 		}
 	}
+	if b.Len() == 0 {
+		return dst
+	}
+	dst = append(dst, `,"reasoning_content":`...)
+	return jsonwrite.AppendString(dst, b.String())
+}
+
+// appendCallFields writes "tool_calls" and "tool_call_id" when present.
+func appendCallFields(dst []byte, m *kompact.Message) []byte {
 	if len(m.ToolCalls) > 0 {
 		dst = append(dst, `,"tool_calls":[`...)
 		for i := range m.ToolCalls {
@@ -107,7 +177,7 @@ func AppendWireMessage(dst []byte, m *kompact.Message) []byte {
 		dst = append(dst, `,"tool_call_id":`...)
 		dst = jsonwrite.AppendString(dst, m.ToolCallID)
 	}
-	return append(dst, '}')
+	return dst
 }
 
 func appendWirePart(dst []byte, p *kompact.Part) []byte {
@@ -138,14 +208,21 @@ func appendWirePart(dst []byte, p *kompact.Part) []byte {
 
 // AppendWireMessages appends msgs as a JSON array of wire messages.
 func AppendWireMessages(dst []byte, msgs []kompact.Message) []byte {
-	dst = append(dst, '[')
+	e := wireEncoder{dst: dst}
+	e.messages(msgs)
+	return e.dst
+}
+
+func (e *wireEncoder) messages(msgs []kompact.Message) {
+	e.dst = append(e.dst, '[')
 	for i := range msgs {
 		if i > 0 {
-			dst = append(dst, ',')
+			e.dst = append(e.dst, ',')
 		}
-		dst = AppendWireMessage(dst, &msgs[i])
+		e.message(&msgs[i])
+		e.spill()
 	}
-	return append(dst, ']')
+	e.dst = append(e.dst, ']')
 }
 
 // RequestBody returns the JSON body of a streaming chat-completions request
@@ -154,17 +231,61 @@ func AppendWireMessages(dst []byte, msgs []kompact.Message) []byte {
 // only those kompact.IsSentField accepts: never "tools", "tool_choice" or the
 // other tool fields, whatever fields holds.
 func RequestBody(model string, msgs []kompact.Message, fields map[string]any) ([]byte, error) {
+	tail, err := requestTail(fields)
+	if err != nil {
+		return nil, err
+	}
+	e := wireEncoder{dst: make([]byte, 0, bodySize(model, msgs)+len(tail))}
+	e.body(model, msgs, tail)
+	return e.dst, nil
+}
+
+// WriteRequestBody writes the body RequestBody returns to w as it is
+// produced, through a buffer of about 64 KiB, and returns the first write
+// error.
+func WriteRequestBody(w io.Writer, model string, msgs []kompact.Message, fields map[string]any) error {
+	tail, err := requestTail(fields)
+	if err != nil {
+		return err
+	}
+	e := wireEncoder{dst: make([]byte, 0, spillSize+spillSize/4), w: w}
+	e.body(model, msgs, tail)
+	e.flush()
+	return e.err
+}
+
+func (e *wireEncoder) body(model string, msgs []kompact.Message, tail []byte) {
+	e.dst = append(e.dst, `{"model":`...)
+	e.dst = jsonwrite.AppendString(e.dst, model)
+	e.dst = append(e.dst, `,"messages":`...)
+	e.messages(msgs)
+	e.dst = append(e.dst, tail...)
+}
+
+// bodySize estimates the size of a request body, so that RequestBody
+// allocates once.
+func bodySize(model string, msgs []kompact.Message) int {
 	n := 256 + len(model)
 	for i := range msgs {
 		for j := range msgs[i].Content {
-			n += len(msgs[i].Content[j].Text) + 32
+			p := &msgs[i].Content[j]
+			n += len(p.Text) + len(p.URL) + len(p.Data) + 32
+		}
+		for j := range msgs[i].ToolCalls {
+			c := &msgs[i].ToolCalls[j]
+			n += len(c.ID) + len(c.Name) + len(c.Extras) + 64
+			if c.Arguments != nil {
+				n += len(*c.Arguments)
+			}
 		}
 	}
-	dst := make([]byte, 0, n+n/16)
-	dst = append(dst, `{"model":`...)
-	dst = jsonwrite.AppendString(dst, model)
-	dst = append(dst, `,"messages":`...)
-	dst = AppendWireMessages(dst, msgs)
+	return n + n/16
+}
+
+// requestTail is what follows the messages: the extra fields, "stream"
+// and "stream_options", and the closing brace.
+func requestTail(fields map[string]any) ([]byte, error) {
+	var dst []byte
 	for _, k := range kompact.SortedFieldNames(fields) {
 		if !kompact.IsSentField(k) {
 			continue
@@ -178,8 +299,7 @@ func RequestBody(model string, msgs []kompact.Message, fields map[string]any) ([
 		dst = append(dst, ':')
 		dst = append(dst, v...)
 	}
-	dst = append(dst, `,"stream":true,"stream_options":{"include_usage":true}}`...)
-	return dst, nil
+	return append(dst, `,"stream":true,"stream_options":{"include_usage":true}}`...), nil
 }
 
 // UsageFrom maps a chat-completions usage report to kompact's Usage as

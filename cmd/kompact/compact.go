@@ -46,7 +46,7 @@ type compactFlags struct {
 // kimi-cli file, the parsed context) and the agent that compacts it.
 type compactInput struct {
 	sess  *kompact.Session
-	kctx  *kimicli.Context
+	kctx  *kimicli.ContextFile
 	agent *kompact.Agent
 }
 
@@ -223,7 +223,7 @@ func (c *compactCommand) write(input, out string, s *kompact.Session) (written, 
 // writeKimi stores a compacted kimi-cli session: the file kimi-cli's own
 // /compact writes, in place with the old file rotated to context_N.jsonl,
 // or to out.
-func (c *compactCommand) writeKimi(input, out string, kctx *kimicli.Context, r *kompact.Result) (written, rotated string, err error) {
+func (c *compactCommand) writeKimi(input, out string, kctx *kimicli.ContextFile, r *kompact.Result) (written, rotated string, err error) {
 	data := kimicli.CompactedFile(kctx.SystemPrompt, r.KimiMessages, int64(r.EstimatedTokenCount))
 	return c.emit(input, out, data, func() (string, error) { return kimicli.RewriteContext(input, data) })
 }

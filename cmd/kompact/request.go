@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 
 	"kompact"
 	"kompact/kimicli"
@@ -119,14 +120,24 @@ func (c *requestCommand) Run(_ context.Context, args []string) (int, error) {
 	}
 	fmt.Fprintf(c.stderr, "compacts messages %d-%d of %d; %d after them kept verbatim\n",
 		plan.Start+1, plan.End, len(sess.Messages), len(sess.Messages)-plan.End)
-	body, err := openai.RequestBody(sel.modelFor(sess), plan.RequestMessages(), nil)
-	if err != nil {
+	if err := writeRequest(c.stdout, sel.modelFor(sess), plan.RequestMessages()); err != nil {
 		return exitError, err
 	}
-	if _, err := c.stdout.Write(append(body, '\n')); err != nil {
-		return exitError, fmt.Errorf("write request: %w", err)
-	}
 	return exitOK, nil
+}
+
+// writeRequest writes the request body and a newline to w as the body is
+// produced, never holding it whole.
+func writeRequest(w io.Writer, model string, msgs []kompact.Message) error {
+	err := openai.WriteRequestBody(w, model, msgs, nil)
+	if err == nil {
+		_, err = io.WriteString(w, "\n")
+	}
+	var ke *kompact.Error
+	if err != nil && !errors.As(err, &ke) {
+		return fmt.Errorf("write request: %w", err)
+	}
+	return err
 }
 
 // statusOf maps an error to an exit status.

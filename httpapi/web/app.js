@@ -6,7 +6,8 @@ import { call, initToken } from "./api.js";
 import { initTokenForm } from "./token.js";
 import { initSessions, loadAgents, loadSessions } from "./sessions.js";
 import { onRoute } from "./route.js";
-import { downloadSession, reloadSession } from "./conversation.js";
+import { initConversation } from "./conversation.js";
+import { initMenus } from "./menu.js";
 import { loadFormat } from "./summary.js";
 import { initRange } from "./range.js";
 import { initCompaction } from "./compaction.js";
@@ -29,12 +30,27 @@ async function loadAll() {
   onRoute();
 }
 
+// The skip links move the focus without touching the address, whose hash
+// names the session on screen.
+function initSkipLinks() {
+  for (const a of document.querySelectorAll(".skip-link")) {
+    a.addEventListener("click", (e) => {
+      const target = $(a.getAttribute("href").slice(1));
+      if (!target || target.hidden) return;
+      e.preventDefault();
+      target.focus({ preventScroll: true });
+      target.scrollIntoView({ block: "start" });
+    });
+  }
+}
+
 function init() {
   initToken();
   initTokenForm(loadAll);
   initSessions();
-  $("reload-session").addEventListener("click", reloadSession);
-  $("download-session").addEventListener("click", downloadSession);
+  initSkipLinks();
+  initConversation();
+  initMenus();
   initRange();
   initCompaction();
   initPreview();

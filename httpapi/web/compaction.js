@@ -7,6 +7,10 @@ import { loadSessions } from "./sessions.js";
 import { reloadSession, view } from "./conversation.js";
 import { fillRangeSelects, markRange } from "./range.js";
 import { hidePreview, showPreview } from "./preview.js";
+import { approx } from "./estimate.js";
+import { isSummary, summaryText } from "./summary.js";
+import { models } from "./covers.js";
+import { closeMenu } from "./menu.js";
 
 // job is the running action, and what the last outcomes said.
 export const job = {
@@ -27,15 +31,75 @@ export function renderTools(uiError) {
     const btn = $("compact-conversation");
     btn.hidden = !conv;
     if (conv) btn.textContent = conv.label || "Compact conversation";
-    btn.disabled = !!job.busy;
+    btn.disabled = !!job.busy || !s.messages.length;
     if (conv) fillRangeSelects();
     markRange();
+    refreshPlan();
   } else {
     const text = clear($("compact-off-text"));
     if (uiError) text.append(errorBox(uiError, "ui-elements-error"));
     else add(text, ["Compaction is not enabled for agent ", h("b", null, s.agent || "(none)"), ", so there is nothing to offer here."]);
   }
   $("history-panel").hidden = false;
+}
+
+let planSeq = 0;
+
+// refreshPlan asks the server what Compact would do now (a dry run: the
+// range is chosen exactly as the action chooses it, without an LLM call),
+// says it in the panel, and marks the messages it would replace and keep.
+export async function refreshPlan() {
+  const s = view.session;
+  const line = $("will-compact");
+  if (!s || !view.actions.has("compact_conversation")) return;
+  const seq = ++planSeq;
+  const id = view.id;
+  let plan;
+  if (!s.messages.length) {
+    plan = { status: "dry_run", noop: true, reason: "the session has no messages" };
+  } else {
+    const body = { dry_run: true };
+    if (view.range.start) body.start = view.range.start;
+    if (view.range.end) body.end = view.range.end;
+    plan = await postAction(`sessions/${encodeURIComponent(id)}/actions/compact_conversation`, body);
+    if (seq !== planSeq || id !== view.id) return;
+  }
+  view.plan = plan;
+  clear(line);
+  line.dataset.state = plan.status === "dry_run" ? (plan.noop ? "noop" : "ready") : "error";
+  if (plan.status !== "dry_run") {
+    line.append(h("span", { class: "badge badge-error" }, (plan.error && plan.error.code) || "error"), " ", (plan.error && plan.error.message) || "The range cannot be compacted.");
+  } else if (plan.noop) {
+    line.append(h("b", null, "Nothing to compact: "), plan.reason || "");
+  } else {
+    line.append(planText(plan));
+  }
+  $("compact-conversation").disabled = !!job.busy || plan.status !== "dry_run" || plan.noop;
+  markPlan();
+}
+
+// planText: "Will compact #2–#58 (57 messages, ~1,591 tokens), keep
+// #59–#61; #1 stays first."
+function planText(p) {
+  const span = (a, b) => (a === b ? `#${a}` : `#${a}–#${b}`);
+  let text = `Will compact ${span(p.first, p.last)} (${plural(p.replaced_messages, "message")}, ${approx(p.estimated_tokens)})`;
+  text += p.preserved_messages ? `, keep ${span(p.last + 1, p.messages)}` : ", keep nothing after it";
+  if (p.first > 1) text += `; ${span(1, p.first - 1)} ${p.first === 2 ? "stays" : "stay"} before the summary`;
+  return text + ".";
+}
+
+// markPlan marks the messages the plan would replace, and the kept tail.
+export function markPlan() {
+  const p = view.plan;
+  const ok = p && p.status === "dry_run" && !p.noop;
+  for (const art of document.querySelectorAll("#messages article.msg")) {
+    const n = Number(art.dataset.index) + 1;
+    const kept = ok && n > p.last;
+    art.classList.toggle("in-plan", ok && n >= p.first && n <= p.last);
+    art.classList.toggle("kept-tail", kept);
+    const tag = art.querySelector("[data-plan-tag]");
+    if (tag) tag.textContent = kept ? "kept" : "";
+  }
 }
 
 function actionOptions() {
@@ -60,7 +124,8 @@ export function compactUpToHere(id) {
 function setBusy(busy) {
   job.busy = busy;
   for (const b of document.querySelectorAll("[data-action-button]")) b.disabled = !!busy;
-  $("compact-conversation").disabled = !!busy;
+  const p = view.plan;
+  $("compact-conversation").disabled = !!busy || !p || p.status !== "dry_run" || p.noop;
   $("preview-apply").disabled = !!busy;
   $("cancel-action").hidden = !busy;
   $("activity").classList.toggle("is-busy", !!busy);
@@ -128,17 +193,19 @@ async function runAction(action, body) {
   await handleOutcome(sessionId, outcome);
 }
 
-export async function handleOutcome(sessionId, o) {
+export async function handleOutcome(sessionId, o, { applied = false } = {}) {
   const here = sessionId === view.id;
   switch (o.status) {
     case "compacted": {
       const r = o.result;
       job.lastMissing.set(sessionId, { summary: r.summary, missing: r.missing_sections });
+      const summaryMsg = ((r.session && r.session.messages) || []).find((m) => isSummary(m) && summaryText(m) === r.summary);
+      if (summaryMsg && summaryMsg.id && o.model) models.set(summaryMsg.id, o.model);
       if (here) {
-        setOutcome(compactedCard(o), "compacted");
+        setOutcome(compactedCard(o, applied), "compacted");
+        if (applied) setProgress("The summary was applied.");
         await Promise.all([reloadSession(), loadSessions()]);
-        window.scrollTo({ top: 0 });
-        $("outcome").focus({ preventScroll: true });
+        showResult(summaryMsg && summaryMsg.id);
       } else {
         loadSessions();
       }
@@ -158,14 +225,23 @@ export async function handleOutcome(sessionId, o) {
   }
 }
 
-function compactedCard(o) {
+// showResult brings the new summary into view (not the top of the page),
+// with the outcome announced beside it.
+function showResult(summaryId) {
+  const card = summaryId ? document.querySelector(`#messages article.msg[data-id="${CSS.escape(summaryId)}"]`) : null;
+  $("outcome").focus({ preventScroll: true });
+  if (card) card.scrollIntoView({ block: "start" });
+  else $("outcome").scrollIntoView({ block: "start" });
+}
+
+function compactedCard(o, applied) {
   const r = o.result || {};
   const missing = r.missing_sections || [];
   const u = r.usage;
   return h(
     "div",
     { class: "outcome-card ok" },
-    h("p", { class: "outcome-title" }, "Compacted"),
+    h("p", { class: "outcome-title" }, applied ? "Applied: compacted" : "Compacted"),
     h(
       "ul",
       { class: "facts" },
@@ -184,4 +260,13 @@ function compactedCard(o) {
 export function initCompaction() {
   $("compact-conversation").addEventListener("click", compactConversation);
   $("cancel-action").addEventListener("click", () => job.busy && job.busy.ctrl.abort());
+  // Escape closes an open menu first, else cancels the running action.
+  document.addEventListener("keydown", (e) => {
+    if (e.key !== "Escape" || e.defaultPrevented) return;
+    if (closeMenu(true)) return;
+    if (job.busy) {
+      e.preventDefault();
+      job.busy.ctrl.abort();
+    }
+  });
 }

@@ -6,10 +6,13 @@ import { call } from "./api.js";
 import { renderSessions } from "./sessions.js";
 import { renderParts, renderToolCall } from "./parts.js";
 import { isSummary, renderSummary } from "./summary.js";
-import { markRange, setRange } from "./range.js";
-import { compactUpToHere, job, renderTools } from "./compaction.js";
+import { markRange } from "./range.js";
+import { job, markPlan, renderTools } from "./compaction.js";
 import { hidePreview, pending } from "./preview.js";
-import { setRevisions } from "./history.js";
+import { restoreRevision, setRevisions } from "./history.js";
+import { approx, estimateTokens } from "./estimate.js";
+import { findCovers, models } from "./covers.js";
+import { messageMenu } from "./menu.js";
 
 const ROLES = new Set(["system", "user", "assistant", "tool"]);
 
@@ -19,6 +22,7 @@ export const view = {
   session: null, // the stored session
   actions: new Map(), // ui element id -> element
   range: { start: "", end: "" },
+  plan: null, // what Compact would do: the dry run's answer
 };
 
 let loadSeq = 0; // guards against late answers after a switch
@@ -30,6 +34,7 @@ export async function openSession(id) {
     view.session = null;
     view.range = { start: "", end: "" };
     view.actions = new Map();
+    view.plan = null;
     clear($("outcome"));
     clear($("continue-status"));
     if (!job.busy) clear($("progress"));
@@ -37,9 +42,26 @@ export async function openSession(id) {
   }
   $("empty-state").hidden = true;
   $("session-view").hidden = false;
+  document.body.classList.add("has-session");
   renderSessions();
   await reloadSession();
-  if (switching) $("conversation").focus({ preventScroll: true });
+  if (switching && id === view.id) {
+    $("conversation").focus({ preventScroll: true });
+    showLatest();
+  }
+}
+
+// showLatest scrolls to the session: to its latest messages when they do
+// not all fit on the screen (as a chat client opens), else to its top.
+export function showLatest() {
+  const items = document.querySelectorAll("#messages article.msg");
+  const last = items[items.length - 1];
+  if (last && $("messages").getBoundingClientRect().height > window.innerHeight) {
+    last.scrollIntoView({ block: "end" });
+  } else {
+    $("session-view").scrollIntoView({ block: "start" });
+  }
+  updateJump();
 }
 
 export function closeSession() {
@@ -47,6 +69,7 @@ export function closeSession() {
   view.session = null;
   $("session-view").hidden = true;
   $("empty-state").hidden = false;
+  document.body.classList.remove("has-session");
   $("compact-panel").hidden = true;
   $("compact-off").hidden = true;
   $("history-panel").hidden = true;
@@ -88,8 +111,60 @@ export async function reloadSession() {
   if (view.range.start && !ids.has(view.range.start)) view.range.start = "";
   if (view.range.end && !ids.has(view.range.end)) view.range.end = "";
   renderSession();
+  renderSessions();
   renderTools(ui.status === "rejected" ? ui.reason : null);
-  setRevisions(revs.status === "fulfilled" ? revs.value.revisions : [], revs.status === "rejected" ? revs.reason : null);
+  const revisions = revs.status === "fulfilled" ? revs.value.revisions : [];
+  setRevisions(revisions, revs.status === "rejected" ? revs.reason : null);
+  showCovers(id, seq, revisions);
+}
+
+// showCovers fills each summary card's line about what it covers, and its
+// Undo button.
+async function showCovers(id, seq, revisions) {
+  const slots = [...document.querySelectorAll("#messages [data-covers-for]")];
+  if (!slots.length) return;
+  let covers = new Map();
+  try {
+    covers = await findCovers(id, view.session, revisions, slots.map((el) => el.dataset.coversFor));
+  } catch {
+    /* the cards still show the summary; the history panel has the revisions */
+  }
+  if (seq !== loadSeq) return;
+  const byRev = new Map(revisions.map((r) => [r.rev, r]));
+  for (const slot of slots) {
+    const c = covers.get(slot.dataset.coversFor);
+    if (!c) {
+      clear(slot).append(h("span", { class: "muted" }, "No compaction in this session's recent history wrote it (it may have come with an import)."));
+      continue;
+    }
+    const model = models.get(slot.dataset.coversFor);
+    clear(slot).append(
+      h(
+        "p",
+        { class: "covers-text", "data-testid": "summary-covers" },
+        `Covers ${plural(c.count, "message")}`,
+        c.count ? ` (#${c.first}${c.last !== c.first ? "–#" + c.last : ""} before it ran)` : "",
+        ", compacted ",
+        timeEl(c.created_at),
+        ` · estimated tokens ${c.before.toLocaleString()} → ${c.after.toLocaleString()}`,
+        model ? [" · model ", h("code", null, model)] : null,
+        ` · revision ${c.rev}`,
+      ),
+      h(
+        "button",
+        {
+          type: "button",
+          class: "btn btn-small",
+          "data-testid": "summary-undo",
+          "data-action-button": "",
+          disabled: job.busy ? true : null,
+          "aria-label": `Undo this compaction: restore revision ${c.rev}`,
+          onclick: (ev) => restoreRevision(byRev.get(c.rev), ev.currentTarget),
+        },
+        "Undo",
+      ),
+    );
+  }
 }
 
 function renderSession() {
@@ -100,6 +175,7 @@ function renderSession() {
     h("span", { class: "agent-tag" }, s.agent || "no agent"),
     s.compaction_model ? h("span", null, "compaction model ", h("code", null, s.compaction_model)) : null,
     h("span", { "data-testid": "message-count" }, plural(s.messages.length, "message")),
+    h("span", { "data-testid": "session-tokens", title: "The server's estimate: text characters / 4" }, approx(estimateTokens(s.messages))),
     h("span", null, "version " + s.version),
     s.updated_at ? h("span", null, "updated ", timeEl(s.updated_at)) : null,
   ]);
@@ -119,6 +195,8 @@ function renderMessages() {
   s.messages.forEach((m, i) => (m.tool_calls || []).forEach((c, j) => calls.set(c.id, { name: c.function?.name || "", anchor: `tc-${i}-${j}` })));
   s.messages.forEach((m, i) => list.append(h("li", { class: "messages-item" }, renderMessage(m, i, calls))));
   markRange();
+  markPlan();
+  updateJump();
 }
 
 function renderMessage(m, i, calls) {
@@ -149,8 +227,9 @@ function renderMessage(m, i, calls) {
     m.name ? h("span", { class: "msg-name" }, m.name) : null,
     summary ? h("span", { class: "msg-note" }, "user message holding the compaction output") : null,
     h("span", { class: "range-tag", "data-range-tag": "" }),
+    h("span", { class: "plan-tag", "data-plan-tag": "", "data-testid": "plan-tag" }),
     h("span", { class: "spacer" }),
-    messageActions(m, i),
+    messageMenu(m, i),
   );
   art.append(head);
 
@@ -170,8 +249,12 @@ function renderMessage(m, i, calls) {
       ),
     );
   }
-  if (summary) body.append(renderSummary(m, job.lastMissing.get(view.id)));
-  else renderParts(body, m.content || []);
+  if (summary) {
+    const card = renderSummary(m, job.lastMissing.get(view.id));
+    card.insertBefore(h("div", { class: "summary-covers", "data-covers-for": m.id || "" }, h("span", { class: "muted" }, "Looking up what this summary covers…")), card.children[1] || null);
+    body.append(card);
+  }
+  else renderParts(body, m.content || [], { mono: m.role === "tool" });
   (m.tool_calls || []).forEach((c, j) => body.append(renderToolCall(c, `tc-${i}-${j}`)));
   if (!body.childNodes.length) body.append(h("p", { class: "muted" }, "(no content)"));
   art.append(body);
@@ -186,39 +269,42 @@ function jumpTo(anchor) {
   el.querySelector("summary")?.focus({ preventScroll: true });
 }
 
-function messageActions(m, i) {
-  const wrap = h("div", { class: "msg-actions" });
-  if (!m.id) return wrap;
-  const n = i + 1;
-  if (view.actions.has("compact_conversation")) {
-    wrap.append(
-      h(
-        "div",
-        { class: "range-buttons", role: "group", "aria-label": `Range marks for message ${n}` },
-        h("button", { type: "button", class: "btn btn-tiny", "data-testid": "mark-start", "data-mark": "start", "aria-pressed": "false", "aria-label": `Start the range at message ${n}`, onclick: () => setRange("start", m.id) }, "Start"),
-        h("button", { type: "button", class: "btn btn-tiny", "data-testid": "mark-end", "data-mark": "end", "aria-pressed": "false", "aria-label": `End the range at message ${n}`, onclick: () => setRange("end", m.id) }, "End"),
-      ),
-    );
-  }
-  if (view.actions.has("compact_up_to_here")) {
-    const el = view.actions.get("compact_up_to_here");
-    wrap.append(
-      h(
-        "button",
-        {
-          type: "button",
-          class: "btn btn-small btn-action",
-          "data-testid": "compact-up-to-here",
-          "data-action-button": "",
-          "aria-label": `${el.label || "Compact up to here"}: message ${n} and everything before it`,
-          disabled: job.busy ? true : null,
-          onclick: () => compactUpToHere(m.id),
-        },
-        el.label || "Compact up to here",
-      ),
-    );
-  }
-  return wrap;
+// updateJump shows "Jump to latest" while the last message is below the
+// screen.
+export function updateJump() {
+  const items = document.querySelectorAll("#messages article.msg");
+  const last = items[items.length - 1];
+  const btn = $("jump-latest");
+  if (!btn) return;
+  btn.hidden = !(last && !$("session-view").hidden && last.getBoundingClientRect().bottom > window.innerHeight + 40);
+}
+
+function jumpToLatest() {
+  const items = document.querySelectorAll("#messages article.msg");
+  const last = items[items.length - 1];
+  if (!last) return;
+  last.scrollIntoView({ block: "end" });
+  last.setAttribute("tabindex", "-1");
+  last.focus({ preventScroll: true });
+  updateJump();
+}
+
+// initConversation wires the session view's controls.
+export function initConversation() {
+  $("reload-session").addEventListener("click", reloadSession);
+  $("download-session").addEventListener("click", downloadSession);
+  $("jump-latest").addEventListener("click", jumpToLatest);
+  let queued = false;
+  const onScroll = () => {
+    if (queued) return;
+    queued = true;
+    requestAnimationFrame(() => {
+      queued = false;
+      updateJump();
+    });
+  };
+  window.addEventListener("scroll", onScroll, { passive: true });
+  window.addEventListener("resize", onScroll, { passive: true });
 }
 
 export function downloadSession() {

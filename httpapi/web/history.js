@@ -65,7 +65,9 @@ function renderRevisions(err) {
   }
 }
 
-async function restoreRevision(r, btn) {
+// restoreRevision restores revision r of the session on screen (Restore
+// in the history, Undo on a summary card).
+export async function restoreRevision(r, btn) {
   const id = view.id;
   btn.disabled = true;
   const slot = clear($("revisions-status"));

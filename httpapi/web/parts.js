@@ -1,12 +1,15 @@
 // The parts of a message: text, thinking, media, data, and tool calls.
 
 import { h, plural, prettyJSON, safeURL, shortURL } from "./dom.js";
+import { renderMarkdown } from "./markdown.js";
 
-export function renderParts(body, parts) {
+// renderParts shows the parts of a message. Text is Markdown, except in a
+// tool's output (mono), which is shown as it is, in a monospace font.
+export function renderParts(body, parts, { mono = false } = {}) {
   for (const p of parts) {
     switch (p.type) {
       case "text":
-        body.append(textBlock(p.text));
+        body.append(mono ? h("pre", { class: "code tool-output", "data-testid": "text-part" }, p.text) : textBlock(p.text));
         break;
       case "think":
         body.append(renderThink(p));
@@ -27,10 +30,10 @@ export function renderParts(body, parts) {
   }
 }
 
-// textBlock shows text with its line breaks; long text is clipped, with a
-// button to show it all.
+// textBlock shows text as Markdown; long text is clipped, with a button to
+// show it all.
 function textBlock(text) {
-  const div = h("div", { class: "text", "data-testid": "text-part" }, text);
+  const div = h("div", { class: "md", "data-testid": "text-part" }, renderMarkdown(text));
   const lines = text.split("\n").length;
   if (text.length > 2400 || lines > 40) {
     div.classList.add("is-clipped");

@@ -3,6 +3,8 @@
 import { $, clear, h, plural, showError } from "./dom.js";
 import { outcome as postAction } from "./api.js";
 import { handleOutcome, job, setOutcome } from "./compaction.js";
+import { format, missingOf, renderSummaryText } from "./summary.js";
+import { approx, codePoints, textChars } from "./estimate.js";
 
 // pending is the preview on screen: {sessionId, id, summary, missing}.
 export let pending = null;
@@ -11,12 +13,11 @@ export let pending = null;
 // compacted outcome, ready to edit.
 export function showPreview(sessionId, o) {
   const { summary, missing_sections: missing, session } = o.result;
-  pending = { sessionId, id: o.preview_id, summary, missing };
+  pending = { sessionId, id: o.preview_id, summary, missing, otherChars: otherChars(session, summary) };
   setOutcome(h("div", { class: "outcome-card info" }, h("p", { class: "outcome-title" }, "Preview ready"), h("p", null, "Nothing is written until you apply it.")), "preview");
   $("preview-info").textContent = `Applying it leaves the session with ${plural(session.messages.length, "message")}. The preview can be applied once, within 30 minutes.`;
-  const miss = clear($("preview-missing"));
-  if (missing.length) miss.append(h("p", { class: "warn-line", "data-testid": "preview-missing" }, h("span", { class: "badge badge-warn" }, "⚠ " + plural(missing.length, "section") + " missing"), " ", missing.join(", ")));
   $("preview-summary").value = summary;
+  renderEdited();
   clear($("preview-status"));
   const sec = $("preview");
   sec.hidden = false;
@@ -24,11 +25,33 @@ export function showPreview(sessionId, o) {
   $("preview-summary").focus({ preventScroll: true });
 }
 
+// otherChars counts the text of the previewed session but its summary
+// message, for the token estimate of the session after an edit.
+function otherChars(session, summary) {
+  const all = session.messages.reduce((n, m) => n + textChars(m), 0);
+  return all - codePoints(format.prefix + "\n" + summary);
+}
+
+// renderEdited shows the summary in the box as it will show, its missing
+// sections and its token estimate; it runs as you type.
+function renderEdited() {
+  if (!pending) return;
+  const text = $("preview-summary").value;
+  const missing = missingOf(text);
+  const miss = clear($("preview-missing"));
+  if (missing.length) miss.append(h("p", { class: "warn-line", "data-testid": "preview-missing" }, h("span", { class: "badge badge-warn" }, "⚠ " + plural(missing.length, "section") + " missing"), " ", missing.join(", ")));
+  clear($("preview-rendered")).append(renderSummaryText(text, missing));
+  const summaryTokens = Math.floor(codePoints(text) / 4);
+  const after = Math.floor((pending.otherChars + codePoints(format.prefix + "\n" + text)) / 4);
+  $("preview-stats").textContent = `Summary ${approx(summaryTokens)} · session after applying ${approx(after)} · ${format.sections.length - missing.length} of ${format.sections.length} sections`;
+}
+
 export function hidePreview() {
   pending = null;
   $("preview").hidden = true;
   $("preview-summary").value = "";
   clear($("preview-status"));
+  clear($("preview-rendered"));
 }
 
 async function applyPreview() {
@@ -47,12 +70,21 @@ async function applyPreview() {
     return;
   }
   hidePreview();
-  await handleOutcome(p.sessionId, outcome);
+  await handleOutcome(p.sessionId, outcome, { applied: true });
 }
 
 // initPreview wires the panel's buttons.
 export function initPreview() {
   $("preview-apply").addEventListener("click", applyPreview);
+  let queued = false;
+  $("preview-summary").addEventListener("input", () => {
+    if (queued) return;
+    queued = true;
+    requestAnimationFrame(() => {
+      queued = false;
+      renderEdited();
+    });
+  });
   $("preview-discard").addEventListener("click", () => {
     hidePreview();
     setOutcome(h("div", { class: "outcome-card info" }, h("p", { class: "outcome-title" }, "Preview discarded"), h("p", null, "The session is unchanged.")), "discarded");

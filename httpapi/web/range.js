@@ -3,11 +3,13 @@
 import { $, clear, h } from "./dom.js";
 import { view } from "./conversation.js";
 import { isSummary } from "./summary.js";
+import { refreshPlan } from "./compaction.js";
 
 export function setRange(which, id) {
   view.range[which] = view.range[which] === id ? "" : id;
   syncRangeSelects();
   markRange();
+  refreshPlan();
 }
 
 function indexOfId(id) {
@@ -30,13 +32,10 @@ export function markRange() {
     art.classList.toggle("range-end", i === ei);
     const tag = art.querySelector("[data-range-tag]");
     if (tag) tag.textContent = [i === si ? "range start" : "", i === ei ? "range end" : ""].filter(Boolean).join(" · ");
-    for (const b of art.querySelectorAll("[data-mark]")) {
-      b.setAttribute("aria-pressed", String((b.dataset.mark === "start" ? si : ei) === i));
-    }
   }
   const summary = $("range-summary");
   if (summary) {
-    summary.textContent = !active ? "whole conversation" : `#${si >= 0 ? si + 1 : 1} to ${ei >= 0 ? "#" + (ei + 1) : "automatic end"}`;
+    summary.textContent = !active ? "automatic (the recent messages stay)" : `#${si >= 0 ? si + 1 : 1} to ${ei >= 0 ? "#" + (ei + 1) : "automatic end"}`;
     if (active) $("range-controls").open = true;
   }
   const problem = $("range-problem");
@@ -81,14 +80,17 @@ export function initRange() {
   $("range-start").addEventListener("change", (e) => {
     view.range.start = e.target.value;
     markRange();
+    refreshPlan();
   });
   $("range-end").addEventListener("change", (e) => {
     view.range.end = e.target.value;
     markRange();
+    refreshPlan();
   });
   $("range-clear").addEventListener("click", () => {
     view.range = { start: "", end: "" };
     syncRangeSelects();
     markRange();
+    refreshPlan();
   });
 }

@@ -6,6 +6,7 @@ import { call } from "./api.js";
 import { needsToken } from "./token.js";
 import { openSessionRoute } from "./route.js";
 import { view } from "./conversation.js";
+import { approx, estimateTokens } from "./estimate.js";
 
 let sessions = [];
 let agents = [];
@@ -50,6 +51,8 @@ export function renderSessions() {
             { class: "session-item-meta" },
             h("span", { class: "agent-tag" }, s.agent || "no agent"),
             h("span", null, plural(s.messages ?? 0, "message")),
+            // The open session's size; the listing itself has no text.
+            current && view.session && view.session.id === s.id ? h("span", { "data-testid": "session-item-tokens" }, approx(estimateTokens(view.session.messages))) : null,
           ),
           h("span", { class: "session-item-time" }, "updated ", timeEl(s.updated_at, relTime(s.updated_at))),
         ),

@@ -3,6 +3,7 @@
 // (GET /v1/compaction).
 
 import { h, plural } from "./dom.js";
+import { renderMarkdown } from "./markdown.js";
 import { call } from "./api.js";
 
 // format is how a summary looks: its prefix and its sections, in order.
@@ -21,7 +22,8 @@ export function isSummary(m) {
   return !!first && format.prefix !== null && first.text.startsWith(format.prefix);
 }
 
-function summaryText(m) {
+// summaryText is the summary a summary message holds, without its prefix.
+export function summaryText(m) {
   const texts = (m.content || []).filter((p) => p.type === "text").map((p) => p.text);
   let all = texts.join("");
   all = all.slice(format.prefix.length);
@@ -53,8 +55,21 @@ function parseSummary(text) {
 // outcome said about it, {summary, missing}, if anything.
 export function renderSummary(m, remembered) {
   const text = summaryText(m);
+  const card = renderSummaryText(text, remembered && remembered.summary === text ? remembered.missing : null);
+  card.append(h("details", { class: "raw" }, h("summary", null, "Raw summary message"), h("pre", { class: "code" }, (m.content || []).filter((p) => p.type === "text").map((p) => p.text).join(""))));
+  return card;
+}
+
+// missingOf lists the sections a summary text lacks (the server's rule).
+export function missingOf(text) {
+  return parseSummary(text).sections.filter((s) => !s.present).map((s) => s.name);
+}
+
+// renderSummaryText shows a summary (without its prefix) as a card, its
+// sections rendered as Markdown; missing overrides the sections flagged.
+export function renderSummaryText(text, missingList) {
   const { sections, rest } = parseSummary(text);
-  const missing = remembered && remembered.summary === text ? new Set(remembered.missing) : new Set(sections.filter((s) => !s.present).map((s) => s.name));
+  const missing = new Set(missingList || sections.filter((s) => !s.present).map((s) => s.name));
   const card = h("div", { class: "summary-card", "data-testid": "summary-card", "data-missing": [...missing].join(" ") });
   card.append(h("p", { class: "summary-lead" }, "The earlier conversation was compacted into this summary."));
   if (missing.size) {
@@ -83,12 +98,11 @@ export function renderSummary(m, remembered) {
           h("code", { class: "section-tag" }, s.name),
           isMissing ? h("span", { class: "badge badge-warn", "data-testid": "missing-section", "data-section": s.name }, "⚠ missing") : null,
         ),
-        isMissing && !s.body ? h("p", { class: "muted" }, "Not in the summary.") : h("div", { class: "text" }, s.body || "(empty)"),
+        isMissing && !s.body ? h("p", { class: "muted" }, "Not in the summary.") : h("div", { class: "md" }, s.body ? renderMarkdown(s.body) : "(empty)"),
       ),
     );
   }
   card.append(list);
-  if (rest) card.append(h("section", { class: "summary-section summary-rest" }, h("h4", null, "Other text"), h("div", { class: "text" }, rest)));
-  card.append(h("details", { class: "raw" }, h("summary", null, "Raw summary message"), h("pre", { class: "code" }, (m.content || []).filter((p) => p.type === "text").map((p) => p.text).join(""))));
+  if (rest) card.append(h("section", { class: "summary-section summary-rest" }, h("h4", null, "Other text"), h("div", { class: "md" }, renderMarkdown(rest))));
   return card;
 }

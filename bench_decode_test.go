@@ -1,0 +1,93 @@
+package kompact_test
+
+import (
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"testing"
+
+	"kompact"
+	"kompact/internal/vectors"
+	"kompact/openai"
+)
+
+// genSession returns the synthetic session of n messages that
+// ../shared/tools/gen-session writes (kimi-cli's form, Python's white
+// space), generating it once into the temporary directory.
+func genSession(b *testing.B, n int) []byte {
+	b.Helper()
+	path := filepath.Join(os.TempDir(), "kompact-bench", "session-"+strconv.Itoa(n)+".json")
+	if data, err := os.ReadFile(path); err == nil {
+		return data
+	}
+	tool := filepath.Join(vectors.SharedDir(b), "tools", "gen-session", "gen_session.py")
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		b.Fatal(err)
+	}
+	tmp := path + ".tmp"
+	if out, err := exec.Command("python3", tool, strconv.Itoa(n), tmp).CombinedOutput(); err != nil {
+		b.Fatalf("gen_session: %v: %s", err, out)
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		b.Fatal(err)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return data
+}
+
+// BenchmarkDecodeSession measures DecodeSession on the generated sessions
+// (fast pass) and, for comparison, the precise decoder alone. MB/s is
+// document bytes per second; allocs/op is for the whole session.
+func BenchmarkDecodeSession(b *testing.B) {
+	for _, sz := range benchSizes() {
+		data := genSession(b, sz.n)
+		for _, tc := range []struct {
+			name string
+			fn   func([]byte) (*kompact.Session, error)
+		}{{"fast", kompact.DecodeSession}, {"precise", kompact.DecodeSessionPrecisely}} {
+			if tc.name == "precise" && sz.n > 10000 {
+				continue
+			}
+			b.Run(sz.name+"/"+tc.name, func(b *testing.B) {
+				b.SetBytes(int64(len(data)))
+				b.ReportAllocs()
+				for b.Loop() {
+					if _, err := tc.fn(data); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
+}
+
+// BenchmarkRequestPath is what `kompact request` does after reading the
+// file: decode, prepare, write the body. MB/s is input document bytes.
+func BenchmarkRequestPath(b *testing.B) {
+	for _, sz := range benchSizes() {
+		data := genSession(b, sz.n)
+		opt := kompact.Options{MaxPreserved: kompact.DefaultMaxPreserved, Prompt: kompact.Prompt{Body: "Summarize."}}
+		b.Run(sz.name, func(b *testing.B) {
+			b.SetBytes(int64(len(data)))
+			b.ReportAllocs()
+			for b.Loop() {
+				s, err := kompact.DecodeSession(data)
+				if err != nil {
+					b.Fatal(err)
+				}
+				p, err := kompact.Prepare(s, opt)
+				if err != nil || p.Noop {
+					b.Fatal(err)
+				}
+				if err := openai.WriteRequestBody(io.Discard, "m", p.RequestMessages(), nil); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

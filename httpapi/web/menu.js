@@ -1,0 +1,114 @@
+// The menu of a message: one button per message (one tab stop), whose
+// menu holds the range marks and "Compact up to here". The menu is built
+// when it opens, and closes on Escape, Tab, a choice or a click elsewhere.
+
+import { h } from "./dom.js";
+import { view } from "./conversation.js";
+import { setRange } from "./range.js";
+import { compactUpToHere, job } from "./compaction.js";
+
+let open = null; // {wrap, button, menu}
+
+// messageMenu returns the menu button of message m, the i-th; none for a
+// message without id or when the agent offers no compaction.
+export function messageMenu(m, i) {
+  const wrap = h("div", { class: "msg-actions" });
+  if (!m.id || !view.actions.size) return wrap;
+  const button = h(
+    "button",
+    {
+      type: "button",
+      class: "btn btn-tiny msg-menu-button",
+      "data-testid": "message-menu",
+      "aria-haspopup": "menu",
+      "aria-expanded": "false",
+      "aria-label": `Actions for message ${i + 1}`,
+    },
+    "⋯",
+  );
+  button.addEventListener("click", () => (open && open.button === button ? closeMenu(true) : openMenu(wrap, button, m, i)));
+  button.addEventListener("keydown", (e) => {
+    if (e.key === "ArrowDown" && !open) {
+      e.preventDefault();
+      openMenu(wrap, button, m, i);
+    }
+  });
+  wrap.append(button);
+  return wrap;
+}
+
+function items(m, i) {
+  const n = i + 1;
+  const out = [];
+  if (view.actions.has("compact_conversation")) {
+    out.push(item("mark-start", view.range.start === m.id ? `Clear the range start` : `Start the range at #${n}`, () => setRange("start", m.id)));
+    out.push(item("mark-end", view.range.end === m.id ? `Clear the range end` : `End the range at #${n}`, () => setRange("end", m.id)));
+  }
+  // The leading system message always stays: nothing to compact up to it.
+  const leadingSystem = i === 0 && m.role === "system";
+  if (view.actions.has("compact_up_to_here") && !leadingSystem) {
+    const el = view.actions.get("compact_up_to_here");
+    const it = item("compact-up-to-here", `${el.label || "Compact up to here"} (#1–#${n})`, () => compactUpToHere(m.id));
+    if (job.busy) it.setAttribute("aria-disabled", "true");
+    out.push(it);
+  }
+  return out;
+}
+
+function item(testid, label, run) {
+  const el = h("button", { type: "button", role: "menuitem", class: "menu-item", tabindex: "-1", "data-testid": testid }, label);
+  el.addEventListener("click", () => {
+    if (el.getAttribute("aria-disabled") === "true") return;
+    closeMenu(true);
+    run();
+  });
+  return el;
+}
+
+function openMenu(wrap, button, m, i) {
+  closeMenu(false);
+  const list = items(m, i);
+  if (!list.length) return;
+  const menu = h("div", { class: "msg-menu", role: "menu", "aria-label": `Message ${i + 1}`, "data-testid": "message-menu-list" }, list);
+  menu.addEventListener("keydown", (e) => onMenuKey(e, list));
+  wrap.append(menu);
+  button.setAttribute("aria-expanded", "true");
+  open = { wrap, button, menu };
+  list[0].focus();
+}
+
+// closeMenu closes the open menu; focus goes back to its button when asked.
+export function closeMenu(refocus) {
+  if (!open) return false;
+  const { button, menu } = open;
+  open = null;
+  menu.remove();
+  button.setAttribute("aria-expanded", "false");
+  if (refocus) button.focus();
+  return true;
+}
+
+function onMenuKey(e, list) {
+  const at = list.indexOf(document.activeElement);
+  if (e.key === "ArrowDown" || e.key === "ArrowUp") {
+    e.preventDefault();
+    const next = (at + (e.key === "ArrowDown" ? 1 : -1) + list.length) % list.length;
+    list[next].focus();
+  } else if (e.key === "Home" || e.key === "End") {
+    e.preventDefault();
+    list[e.key === "Home" ? 0 : list.length - 1].focus();
+  } else if (e.key === "Escape") {
+    e.preventDefault();
+    e.stopPropagation();
+    closeMenu(true);
+  } else if (e.key === "Tab") {
+    closeMenu(false);
+  }
+}
+
+// initMenus closes the open menu on a click elsewhere.
+export function initMenus() {
+  document.addEventListener("click", (e) => {
+    if (open && !open.wrap.contains(e.target)) closeMenu(false);
+  });
+}

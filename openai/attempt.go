@@ -1,0 +1,207 @@
+package openai
+
+// This file is one attempt: it sends the request once, watches the
+// response through the SDK middleware and classifies what went wrong.
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	sdk "github.com/openai/openai-go/v3"
+	"github.com/openai/openai-go/v3/option"
+	"github.com/openai/openai-go/v3/packages/ssestream"
+
+	"kompact"
+)
+
+// capture is what the SDK middleware saw of one attempt's response.
+type capture struct {
+	status    int
+	header    http.Header
+	errorBody []byte
+	// jsonBody is a 2xx answer that came as JSON instead of a stream.
+	jsonBody []byte
+	// readErr is an error reading an error or JSON body.
+	readErr error
+	// sse watches a streamed body; contentType is its media type.
+	sse         *sseWatcher
+	contentType string
+}
+
+func (cp *capture) middleware(req *http.Request, next option.MiddlewareNext) (*http.Response, error) {
+	res, err := next(req)
+	if err != nil || res == nil || res.Body == nil {
+		return res, err
+	}
+	cp.status = res.StatusCode
+	cp.header = res.Header
+	switch {
+	case res.StatusCode >= 400:
+		cp.errorBody, cp.readErr = io.ReadAll(io.LimitReader(res.Body, maxErrorBody))
+		_ = res.Body.Close()
+		res.Body = io.NopCloser(bytes.NewReader(cp.errorBody))
+	case isJSON(res.Header.Get("Content-Type")):
+		cp.jsonBody, cp.readErr = io.ReadAll(io.LimitReader(res.Body, maxJSONBody))
+		_ = res.Body.Close()
+		res.Body = io.NopCloser(bytes.NewReader(nil))
+	default:
+		cp.contentType, _, _ = mime.ParseMediaType(res.Header.Get("Content-Type"))
+		cp.sse = &sseWatcher{ReadCloser: res.Body}
+		res.Body = cp.sse
+	}
+	return res, nil
+}
+
+func isJSON(contentType string) bool {
+	mt, _, err := mime.ParseMediaType(contentType)
+	return err == nil && (mt == "application/json" || strings.HasSuffix(mt, "+json"))
+}
+
+// sseWatcher passes a response body through and notes whether the stream
+// carried its terminating "data: [DONE]" line.
+type sseWatcher struct {
+	io.ReadCloser
+	// line holds the first bytes of the current line.
+	line []byte
+	done bool
+}
+
+func (w *sseWatcher) Read(p []byte) (int, error) {
+	n, err := w.ReadCloser.Read(p)
+	for _, b := range p[:n] {
+		if b == '\n' || b == '\r' {
+			if bytes.HasPrefix(w.line, []byte("data: [DONE]")) || bytes.HasPrefix(w.line, []byte("data:[DONE]")) {
+				w.done = true
+			}
+			w.line = w.line[:0]
+			continue
+		}
+		if len(w.line) < 16 {
+			w.line = append(w.line, b)
+		}
+	}
+	return n, err
+}
+
+// attempt sends the request once and reads the answer.
+func (r *request) attempt(ctx context.Context) (kompact.Answer, *failure) {
+	actx, cancel := context.WithTimeout(ctx, r.timeout)
+	defer cancel()
+	cp := &capture{}
+	stream := r.send(actx, cp)
+	defer stream.Close()
+
+	acc := &Accumulator{}
+	st := &streamState{acc: acc, progress: r.progress}
+	var streamErr *failure
+	for stream.Next() {
+		if f := st.chunk(stream.Current()); f != nil {
+			streamErr = f
+			break
+		}
+	}
+	err := stream.Err()
+
+	// The caller's cancellation wins over everything else.
+	if cerr := ctx.Err(); cerr != nil {
+		return kompact.Answer{}, &failure{kind: failCanceled, err: cerr}
+	}
+	if cp.status >= 400 {
+		return kompact.Answer{}, r.statusFailure(cp)
+	}
+	if streamErr != nil {
+		return kompact.Answer{}, streamErr
+	}
+	if err == nil && cp.readErr == nil {
+		if cp.jsonBody != nil {
+			if isErrorObject(cp.jsonBody) {
+				return kompact.Answer{}, &failure{kind: failStreamError, provider: ParseProviderError(cp.jsonBody)}
+			}
+			if err := st.completion(cp.jsonBody); err != nil {
+				return kompact.Answer{}, &failure{kind: failMalformed, err: err}
+			}
+			st.report(true)
+			return acc.Answer(), nil
+		}
+		if st.finished || (cp.sse != nil && cp.sse.done) {
+			st.report(true)
+			return acc.Answer(), nil
+		}
+	}
+	if actx.Err() != nil {
+		return kompact.Answer{}, &failure{kind: failTimeout, err: actx.Err(), timeout: r.timeout}
+	}
+	var se *ssestream.StreamError
+	var syn *json.SyntaxError
+	switch {
+	case errors.As(err, &se):
+		return kompact.Answer{}, &failure{kind: failStreamError, provider: ParseProviderError(se.Event.Data), err: err}
+	case errors.As(err, &syn):
+		return kompact.Answer{}, &failure{kind: failMalformed, err: err}
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		return kompact.Answer{}, &failure{kind: failCut, err: err}
+	case err != nil:
+		return kompact.Answer{}, &failure{kind: failConnection, err: err}
+	case cp.readErr != nil:
+		return kompact.Answer{}, &failure{kind: failConnection, err: cp.readErr}
+	case st.chunks == 0 && cp.contentType != "" && cp.contentType != "text/event-stream":
+		return kompact.Answer{}, &failure{kind: failMalformed,
+			err: fmt.Errorf("it answered with %s instead of an event stream", cp.contentType)}
+	}
+	return kompact.Answer{}, &failure{kind: failCut}
+}
+
+// send posts the body as it is and returns the answer's event stream. It
+// does not use the SDK's NewStreaming, which would re-encode the body to set
+// "stream" (RequestBody has set it); a *bytes.Reader is sent without a
+// copy and rewound for each try.
+func (r *request) send(ctx context.Context, cp *capture) *ssestream.Stream[sdk.ChatCompletionChunk] {
+	var raw *http.Response
+	err := r.sdk.Post(ctx, "chat/completions", nil, &raw,
+		option.WithRequestBody("application/json", bytes.NewReader(r.body)),
+		option.WithMiddleware(cp.middleware))
+	return ssestream.NewStream[sdk.ChatCompletionChunk](ssestream.NewDecoder(raw), err)
+}
+
+// statusFailure reads an HTTP error answer.
+func (r *request) statusFailure(cp *capture) *failure {
+	f := &failure{kind: failStatus, status: cp.status, provider: ParseProviderError(cp.errorBody)}
+	if len(bytes.TrimSpace(cp.errorBody)) == 0 {
+		f.provider = ProviderError{}
+	}
+	f.retryAfter, f.hasRetryAfter = retryAfter(cp.header, time.Now())
+	return f
+}
+
+// retryAfter reads retry-after-ms (milliseconds) or Retry-After (seconds or
+// an HTTP date).
+func retryAfter(h http.Header, now time.Time) (time.Duration, bool) {
+	if v := strings.TrimSpace(h.Get("Retry-After-Ms")); v != "" {
+		if ms, err := strconv.ParseFloat(v, 64); err == nil && ms >= 0 && ms < 1e12 {
+			return time.Duration(ms * float64(time.Millisecond)), true
+		}
+	}
+	v := strings.TrimSpace(h.Get("Retry-After"))
+	if v == "" {
+		return 0, false
+	}
+	if s, err := strconv.ParseFloat(v, 64); err == nil {
+		if s < 0 || s > 1e9 {
+			return 0, false
+		}
+		return time.Duration(s * float64(time.Second)), true
+	}
+	if t, err := http.ParseTime(v); err == nil {
+		return max(t.Sub(now), 0), true
+	}
+	return 0, false
+}

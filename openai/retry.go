@@ -1,0 +1,97 @@
+package openai
+
+// This file is the retry loop: one Complete call, its attempts and the
+// waits between them.
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"strconv"
+	"time"
+
+	sdk "github.com/openai/openai-go/v3"
+
+	"kompact"
+)
+
+// request is one Complete call: its attempts and retries.
+type request struct {
+	client *Client
+	sdk    *sdk.Client
+	// body is sent as it is, on every attempt: never copied, never
+	// rewritten by the SDK.
+	body     []byte
+	key      string
+	cfg      kompact.RequestConfig
+	host     string
+	progress func(kompact.Progress)
+	timeout  time.Duration
+}
+
+func (r *request) run(ctx context.Context) (kompact.Answer, error) {
+	maxAttempts := r.client.maxRetries() + 1
+	for attempt := 1; ; attempt++ {
+		if err := ctx.Err(); err != nil {
+			return kompact.Answer{}, r.canceled(err)
+		}
+		answer, f := r.attempt(ctx)
+		if f == nil {
+			return answer, nil
+		}
+		if f.kind == failCanceled {
+			return kompact.Answer{}, r.canceled(f.err)
+		}
+		if !f.retryable() {
+			return kompact.Answer{}, r.fail(f, "")
+		}
+		if attempt >= maxAttempts {
+			return kompact.Answer{}, r.fail(f, "gave up after "+attempts(attempt))
+		}
+		d := r.delay(f, attempt)
+		if deadline, ok := ctx.Deadline(); ok && time.Until(deadline) < d {
+			return kompact.Answer{}, r.fail(f, fmt.Sprintf(
+				"gave up after %s: the next retry, in %s, would come after the deadline", attempts(attempt), formatWait(d)))
+		}
+		r.progress(kompact.Progress{Waiting: fmt.Sprintf("%s, retrying in %s (attempt %d of %d)",
+			f.short(), formatWait(d), attempt+1, maxAttempts)})
+		if err := r.client.sleep(ctx, d); err != nil {
+			return kompact.Answer{}, r.canceled(err)
+		}
+	}
+}
+
+// delay returns how long to wait before retry number n (from 1): the
+// provider's Retry-After when it gave one, else the jittered backoff.
+func (r *request) delay(f *failure, n int) time.Duration {
+	maxBackoff := orDefault(r.client.MaxBackoff, DefaultMaxBackoff)
+	if f.hasRetryAfter {
+		limit := max(maxBackoff, MaxRetryAfter)
+		return min(max(f.retryAfter, 0), limit)
+	}
+	backoff := orDefault(r.client.InitialBackoff, DefaultInitialBackoff)
+	for i := 1; i < n && backoff < maxBackoff; i++ {
+		backoff *= 2
+	}
+	backoff = min(backoff, maxBackoff)
+	return rand.N(backoff + 1)
+}
+
+// attempts says "1 attempt", "2 attempts", ...
+func attempts(n int) string {
+	if n == 1 {
+		return "1 attempt"
+	}
+	return strconv.Itoa(n) + " attempts"
+}
+
+// formatWait renders a wait for a progress message.
+func formatWait(d time.Duration) string {
+	switch {
+	case d >= time.Second:
+		return d.Round(100 * time.Millisecond).String()
+	case d >= time.Millisecond:
+		return d.Round(time.Millisecond).String()
+	}
+	return d.String()
+}
