@@ -45,10 +45,10 @@ func newAutoEnv(t *testing.T) *apiEnv {
 	return newAPIEnv(t, apiOptions{agents: autoAgents})
 }
 
-// longSession is a session of agent whose four messages hold 4800 tokens by
+// autoSession is a session of agent whose four messages hold 4800 tokens by
 // kimi-cli's estimate (4 × 4800 characters / 4): below the 5000-token
 // trigger, which a 1000-character message then crosses.
-func longSession(id, agent string) map[string]any {
+func autoSession(id, agent string) map[string]any {
 	msgs := []map[string]any{}
 	for i, role := range []string{"user", "assistant", "user", "assistant"} {
 		msgs = append(msgs, map[string]any{"id": fmt.Sprintf("m%d", i+1), "role": role, "content": strings.Repeat(string(rune('a'+i)), 4800)})
@@ -95,7 +95,7 @@ func models(reqs []fakellm.Request) []string {
 // the next turn, below the trigger, does not compact.
 func TestContinueCompactsAutomatically(t *testing.T) {
 	e := newAutoEnv(t)
-	e.must(201, "POST", "/v1/sessions", longSession("s", "auto"))
+	e.must(201, "POST", "/v1/sessions", autoSession("s", "auto"))
 	scriptLLM(e, summaryAnswer(20))
 
 	out := e.must(200, "POST", "/v1/sessions/s/continue", map[string]any{"content": strings.Repeat("q", 1000)})
@@ -141,7 +141,7 @@ func TestContinueCompactsAutomatically(t *testing.T) {
 // compaction succeeds.
 func TestAutoCompactionBreaker(t *testing.T) {
 	e := newAutoEnv(t)
-	e.must(201, "POST", "/v1/sessions", longSession("s", "auto"))
+	e.must(201, "POST", "/v1/sessions", autoSession("s", "auto"))
 	scriptLLM(e, fakellm.Fail(400, "the compaction model is broken"))
 	before := e.must(200, "GET", "/v1/sessions/s", nil)
 
@@ -192,7 +192,7 @@ func TestAutoCompactionNotReduced(t *testing.T) {
 		t.Fatalf("StatusOf(not_reduced) = %d, want 409", got)
 	}
 	e := newAutoEnv(t)
-	e.must(201, "POST", "/v1/sessions", longSession("s", "auto"))
+	e.must(201, "POST", "/v1/sessions", autoSession("s", "auto"))
 	scriptLLM(e, summaryAnswer(9000)) // 9000 + 2400 > 4800
 	out := e.must(200, "POST", "/v1/sessions/s/continue", map[string]any{"content": strings.Repeat("q", 1000)})
 	auto := out["auto_compaction"].(map[string]any)
@@ -261,7 +261,7 @@ func TestContextRoute(t *testing.T) {
 // auto_compaction revision. Without the parameter nothing starts.
 func TestAppendAutoCompacts(t *testing.T) {
 	e := newAutoEnv(t)
-	e.must(201, "POST", "/v1/sessions", longSession("s", "auto"))
+	e.must(201, "POST", "/v1/sessions", autoSession("s", "auto"))
 	scriptLLM(e, summaryAnswer(20))
 	big := map[string]any{"role": "user", "content": strings.Repeat("q", 1000)}
 	out := e.must(201, "POST", "/v1/sessions/s/messages", map[string]any{"message": big})
