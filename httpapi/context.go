@@ -135,6 +135,7 @@ func (s *Server) autoCompact(ctx context.Context, a *kompact.Agent, cur *kompact
 	if err != nil {
 		return fail(autoFailed, err)
 	}
+	job.LimitCompletion(a, s.contextSize(ctx, a))
 	out := job.Run(ctx, nil)
 	switch out.Status {
 	case kompact.OutcomeNoop:

@@ -28,6 +28,7 @@ agents:
       type: kimi
       compaction_model: compact-model
       max_preserved_messages: 2
+      settings_overrides: {max_tokens: 100000}
       auto:
         enabled: true
         trigger_ratio: 0.5
@@ -110,6 +111,15 @@ func TestContinueCompactsAutomatically(t *testing.T) {
 	}
 	if got := models(e.llm.Requests()); strings.Join(got, ",") != "compact-model,chat-model" {
 		t.Fatalf("requests %v, want one compaction, then the turn", got)
+	}
+	// The compaction request carries kimi-cli's completion budget, capped
+	// by the room the 10000-token context leaves: the preserved tail alone
+	// is 2400 tokens, plus the 1024 margin.
+	if mt, _ := e.llm.Requests()[0].JSON["max_tokens"].(float64); mt < 1 || mt > 10000-2400-1024 {
+		t.Errorf("the compaction request's max_tokens is %v", e.llm.Requests()[0].JSON["max_tokens"])
+	}
+	if e.llm.Requests()[1].JSON["max_tokens"] != nil {
+		t.Errorf("the turn carries max_tokens %v", e.llm.Requests()[1].JSON["max_tokens"])
 	}
 	turn := e.llm.Requests()[1].Messages()
 	if len(turn) != 5 || !strings.Contains(fmt.Sprint(turn[1]["content"]), kompact.SummaryPrefix) || turn[4]["content"] != strings.Repeat("q", 1000) {
