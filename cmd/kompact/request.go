@@ -93,6 +93,8 @@ func (c *requestCommand) Run(_ context.Context, args []string) (int, error) {
 	fs := newFlagSet("request", "request [flags] SESSION.json (- reads stdin)", c.stderr)
 	var sel selection
 	sel.register(fs)
+	var contextSize int
+	fs.IntVar(&contextSize, "max-context-size", 0, "the model's context size in tokens: the request then carries kimi-cli's completion budget as max_completion_tokens (0: unknown, none)")
 	pos, err := parseArgs(fs, args, 1, "exactly one session file (or - for stdin)")
 	if err != nil {
 		return flagExit(err)
@@ -120,7 +122,8 @@ func (c *requestCommand) Run(_ context.Context, args []string) (int, error) {
 	}
 	fmt.Fprintf(c.stderr, "compacts messages %d-%d of %d; %d after them kept verbatim\n",
 		plan.Start+1, plan.End, len(sess.Messages), len(sess.Messages)-plan.End)
-	if err := writeRequest(c.stdout, sel.modelFor(sess), plan.RequestMessages()); err != nil {
+	fields := completionBudget(c.stderr, plan, contextSize)
+	if err := writeRequest(c.stdout, sel.modelFor(sess), plan.RequestMessages(), fields); err != nil {
 		return exitError, err
 	}
 	return exitOK, nil
@@ -128,8 +131,8 @@ func (c *requestCommand) Run(_ context.Context, args []string) (int, error) {
 
 // writeRequest writes the request body and a newline to w as the body is
 // produced, never holding it whole.
-func writeRequest(w io.Writer, model string, msgs []kompact.Message) error {
-	err := openai.WriteRequestBody(w, model, msgs, nil)
+func writeRequest(w io.Writer, model string, msgs []kompact.Message, fields map[string]any) error {
+	err := openai.WriteRequestBody(w, model, msgs, fields)
 	if err == nil {
 		_, err = io.WriteString(w, "\n")
 	}
@@ -155,4 +158,18 @@ func inputName(path string) string {
 		return "stdin"
 	}
 	return path
+}
+
+// completionBudget returns the request fields that carry kimi-cli's
+// completion budget for plan in a context of size tokens (none when size is
+// 0), as a Kimi agent without a system prompt or a configured limit sends
+// it, and says the figure on w.
+func completionBudget(w io.Writer, plan *kompact.Plan, size int) map[string]any {
+	a := &kompact.Agent{LLM: kompact.LLMConfig{BaseURL: "https://api.moonshot.ai/v1"}}
+	field, n, ok := kompact.CompletionLimit(a, plan, nil, size)
+	if !ok {
+		return nil
+	}
+	fmt.Fprintf(w, "completion budget: %s %d of a %d-token context\n", field, n, size)
+	return map[string]any{field: n}
 }

@@ -4,12 +4,15 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"kompact/internal/golden"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
+	"kompact"
 	"kompact/internal/vectors"
 )
 
@@ -166,4 +169,43 @@ func TestRequestErrors(t *testing.T) {
 func itoa(n int) string {
 	b, _ := json.Marshal(n)
 	return string(b)
+}
+
+// TestRequestCompletionBudget: with --max-context-size the request carries
+// kimi-cli's completion budget as max_completion_tokens, and stderr says
+// the figure; without it, none.
+func TestRequestCompletionBudget(t *testing.T) {
+	noKimi := map[string]string{"HOME": t.TempDir()}
+	path := filepath.Join("..", "..", "examples", "session.json")
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sess, err := kompact.DecodeSession(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	plan, err := kompact.Prepare(sess, kompact.Options{MaxPreserved: kompact.DefaultMaxPreserved, Prompt: kompact.ResolvePrompt()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	request, next := kompact.CompactionInputEstimates(plan, "", nil)
+	for _, size := range []int{262144, max(request, next) + 1024 + 7} {
+		want := size - (max(request, next) + 1024)
+		status, stdout, stderr := runCLI(t, "", noKimi, "request", "--max-context-size", strconv.Itoa(size), path)
+		if status != exitOK {
+			t.Fatalf("status %d: %s", status, stderr)
+		}
+		var body map[string]any
+		if err := json.Unmarshal([]byte(stdout), &body); err != nil {
+			t.Fatal(err)
+		}
+		if body["max_completion_tokens"] != float64(want) || !strings.Contains(stderr, fmt.Sprintf("completion budget: max_completion_tokens %d of a %d-token context", want, size)) {
+			t.Errorf("size %d: max_completion_tokens %v, stderr %q; want %d", size, body["max_completion_tokens"], stderr, want)
+		}
+	}
+	_, stdout, _ := runCLI(t, "", noKimi, "request", path)
+	if strings.Contains(stdout, "max_completion_tokens") {
+		t.Error("a request without a context size carries a completion budget")
+	}
 }
