@@ -171,6 +171,11 @@ func (s *Server) compactBeforeTurn(r *http.Request, a *kompact.Agent, cur *kompa
 	if !ok {
 		return nil, nil
 	}
+	if _, running := s.autoRunning.LoadOrStore(cur.ID, true); running {
+		// One runs in the background already: the turn does not wait.
+		return &autoReport{Status: autoAlreadyRuns, Reason: reason}, nil
+	}
+	defer s.autoRunning.Delete(cur.ID)
 	_, rep := s.autoCompact(ctx, a, cur, r)
 	rep.Reason = cmpOr(rep.Reason, reason)
 	if rep.Status != autoFailed {
