@@ -507,10 +507,10 @@ func TestDefaultReturnsCopies(t *testing.T) {
 	}
 }
 
-// TestAutoCompactionConfig: compaction.auto and llm.max_context_size parse
+// TestKCPD01AutoCompactionConfig: compaction.auto and llm.max_context_size parse
 // into the agent; the bounds are kimi-cli's, inclusive; an agent without the
 // block has automatic compaction off.
-func TestAutoCompactionConfig(t *testing.T) {
+func TestKCPD01AutoCompactionConfig(t *testing.T) {
 	doc := "agents:\n  a:\n    llm: {base_url: 'https://x.example/v1', model: m, max_context_size: 131072}\n" +
 		"    compaction:\n      enabled: true\n      type: kimi\n      auto: {enabled: true, trigger_ratio: 0.99, reserved_context_size: 1000}\n" +
 		"  b:\n    llm: {base_url: 'https://x.example/v1', model: m}\n" +

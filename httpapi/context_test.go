@@ -89,12 +89,12 @@ func models(reqs []fakellm.Request) []string {
 	return out
 }
 
-// TestContinueCompactsAutomatically: a continue turn that takes the session
+// TestKCPD01ContinueCompactsAutomatically: a continue turn that takes the session
 // over the trigger compacts it first (one compaction, an auto_compaction
 // revision with the compaction's estimated_token_count), then sends the turn
 // on the compacted session; the count after is the turn's usage total, and
 // the next turn, below the trigger, does not compact.
-func TestContinueCompactsAutomatically(t *testing.T) {
+func TestKCPD01ContinueCompactsAutomatically(t *testing.T) {
 	e := newAutoEnv(t)
 	e.must(201, "POST", "/v1/sessions", autoSession("s", "auto"))
 	scriptLLM(e, summaryAnswer(20))
@@ -145,11 +145,11 @@ func TestContinueCompactsAutomatically(t *testing.T) {
 	}
 }
 
-// TestAutoCompactionBreaker: when the automatic compaction fails, the turn
+// TestKCPD01AutoCompactionBreaker: when the automatic compaction fails, the turn
 // is not sent and the session is unchanged; after three failures in a row
 // automatic compaction pauses (the turn goes on uncompacted) until a manual
 // compaction succeeds.
-func TestAutoCompactionBreaker(t *testing.T) {
+func TestKCPD01AutoCompactionBreaker(t *testing.T) {
 	e := newAutoEnv(t)
 	e.must(201, "POST", "/v1/sessions", autoSession("s", "auto"))
 	scriptLLM(e, fakellm.Fail(400, "the compaction model is broken"))
@@ -193,11 +193,11 @@ func TestAutoCompactionBreaker(t *testing.T) {
 	}
 }
 
-// TestAutoCompactionNotReduced: an automatic compaction whose result would
+// TestKCPD01AutoCompactionNotReduced: an automatic compaction whose result would
 // not lower the token count is not committed; it is reported (not_reduced,
 // 409 in the status table), counts as a failure, and the turn goes on with
 // the session as it was.
-func TestAutoCompactionNotReduced(t *testing.T) {
+func TestKCPD01AutoCompactionNotReduced(t *testing.T) {
 	if got := httpapi.StatusOf(kompact.ENotReduced); got != http.StatusConflict {
 		t.Fatalf("StatusOf(not_reduced) = %d, want 409", got)
 	}
@@ -223,10 +223,10 @@ func TestAutoCompactionNotReduced(t *testing.T) {
 	}
 }
 
-// TestContextRoute: the figures of the context route, of appends (each
+// TestKCPD01ContextRoute: the figures of the context route, of appends (each
 // append adds its own estimate, rounded down once), of a reported token
 // count (PATCH settings), and of an agent whose context size is unknown.
-func TestContextRoute(t *testing.T) {
+func TestKCPD01ContextRoute(t *testing.T) {
 	e := newAutoEnv(t)
 	e.must(201, "POST", "/v1/sessions", map[string]any{"id": "s", "agent": "auto", "messages": []any{
 		map[string]any{"role": "user", "content": strings.Repeat("x", 4000)},
@@ -266,10 +266,10 @@ func TestContextRoute(t *testing.T) {
 	wantError(t, e.do("GET", "/v1/sessions/nope/context", nil), 404, "not_found")
 }
 
-// TestAppendAutoCompacts: with ?auto_compact=true, an append that makes
+// TestKCPD01AppendAutoCompacts: with ?auto_compact=true, an append that makes
 // compaction due starts it in the background; the result appears as an
 // auto_compaction revision. Without the parameter nothing starts.
-func TestAppendAutoCompacts(t *testing.T) {
+func TestKCPD01AppendAutoCompacts(t *testing.T) {
 	e := newAutoEnv(t)
 	e.must(201, "POST", "/v1/sessions", autoSession("s", "auto"))
 	scriptLLM(e, summaryAnswer(20))

@@ -10,10 +10,10 @@ import (
 	"kompact/internal/fakellm"
 )
 
-// TestCompactAuto: --auto compacts only when kimi-cli's trigger says so,
+// TestKCPD01CompactAuto: --auto compacts only when kimi-cli's trigger says so,
 // with the agent's thresholds and context size; otherwise it exits 3 with
 // the figures (on stderr, or as JSON). --json includes the figures.
-func TestCompactAuto(t *testing.T) {
+func TestKCPD01CompactAuto(t *testing.T) {
 	environ := map[string]string{"FAKE_KEY": "k", "HOME": t.TempDir()}
 
 	// Not due: 17 tokens of 100000.
