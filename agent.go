@@ -3,6 +3,7 @@ package kompact
 import (
 	"sort"
 	"strings"
+	"time"
 )
 
 // CompactionType is the only compaction type kompact implements.
@@ -78,6 +79,22 @@ type CompactionConfig struct {
 	SettingsOverrides map[string]any
 	// Auto is the "auto" block: automatic compaction and its thresholds.
 	Auto AutoCompaction
+	// Timeout bounds the LLM calls of one action, all attempts together
+	// (retries and context-length recovery included); 0 means
+	// DefaultLLMTimeout.
+	Timeout time.Duration
+}
+
+// DefaultLLMTimeout is the overall deadline of one action's LLM calls when
+// the agent's compaction.timeout is not set.
+const DefaultLLMTimeout = 10 * time.Minute
+
+// LLMTimeout returns the configured compaction.timeout, or the default.
+func (c *CompactionConfig) LLMTimeout() time.Duration {
+	if c.Timeout <= 0 {
+		return DefaultLLMTimeout
+	}
+	return c.Timeout
 }
 
 // CompactionEnabled reports whether the compaction actions exist for a: the

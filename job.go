@@ -3,6 +3,8 @@ package kompact
 import (
 	"context"
 	"errors"
+	"fmt"
+	"time"
 )
 
 // Job is a prepared compaction: what to compact (Plan, possibly a no-op)
@@ -10,6 +12,8 @@ import (
 type Job struct {
 	Plan    *Plan
 	Request RequestConfig
+	// Timeout bounds all the LLM calls of Run together.
+	Timeout time.Duration
 	llm     LLM
 }
 
@@ -35,7 +39,7 @@ func (c *Compactor) NewJob(a *Agent, s *Session, req ActionRequest) (*Job, error
 	if req.Model != "" {
 		rc.Model = req.Model
 	}
-	return &Job{Plan: plan, Request: rc, llm: c.LLM}, nil
+	return &Job{Plan: plan, Request: rc, Timeout: a.Compaction.LLMTimeout(), llm: c.LLM}, nil
 }
 
 // checkEnabled refuses an agent whose compaction is not enabled.
@@ -62,7 +66,9 @@ func (c *Compactor) prompt(a *Agent) (Prompt, error) {
 // Run asks the LLM for the summary and applies it. A no-op job is a noop
 // outcome without a call. When the provider says the input is too long, it
 // leaves out the oldest compactable messages and tries again, up to
-// MaxContextRetries times. The job's session is never modified.
+// MaxContextRetries times. All its LLM calls together must finish within
+// j.Timeout (DefaultLLMTimeout when 0); past it, Run stops them and fails
+// with an ELLM error. The job's session is never modified.
 func (j *Job) Run(ctx context.Context, progress func(Progress)) Outcome {
 	if j.Plan.Noop {
 		return Outcome{Status: OutcomeNoop, Reason: j.Plan.Reason}
@@ -70,6 +76,24 @@ func (j *Job) Run(ctx context.Context, progress func(Progress)) Outcome {
 	if j.llm == nil {
 		return ErrorOutcome(Errorf(EInternal, "no LLM client configured"))
 	}
+	timeout := j.Timeout
+	if timeout <= 0 {
+		timeout = DefaultLLMTimeout
+	}
+	deadline := &deadlineError{timeout: timeout}
+	ctx, cancel := context.WithTimeoutCause(ctx, timeout, deadline)
+	defer cancel()
+	out := j.attempts(ctx, progress)
+	if out.Status == OutcomeError && context.Cause(ctx) == deadline {
+		deadline.err = out.Err
+		return j.failed(deadline.typed(j.Request.Model))
+	}
+	return out
+}
+
+// attempts sends the request, leaving out older messages while the
+// provider says it is too long.
+func (j *Job) attempts(ctx context.Context, progress func(Progress)) Outcome {
 	cur := j.Plan
 	for attempt := 1; ; attempt++ {
 		answer, err := j.send(ctx, cur, attempt, progress)
@@ -194,4 +218,24 @@ func (j *Job) LimitCompletion(a *Agent, maxContextSize int) int {
 	fields[field] = limit
 	j.Request.Fields = fields
 	return limit
+}
+
+// deadlineError is the cause of a job's context when its overall LLM
+// deadline passes; err is what the LLM call returned then.
+type deadlineError struct {
+	timeout time.Duration
+	err     error
+}
+
+func (d *deadlineError) Error() string {
+	return fmt.Sprintf("the compaction's LLM calls did not finish within %s", d.timeout)
+}
+
+// typed is the ELLM error of a job whose deadline passed.
+func (d *deadlineError) typed(model string) error {
+	e := Errorf(ELLM, "the LLM calls of this compaction (model %s, all attempts together) did not finish within %s, the overall deadline; nothing was changed",
+		model, d.timeout).
+		WithFixes("Raise the agent's compaction.timeout (e.g. timeout: 20m) if the model needs longer for a summary, or compact a shorter range; retry when the provider is less busy.")
+	e.Err = d.err
+	return e
 }

@@ -49,7 +49,7 @@ func ReplyWithUsage(ctx context.Context, llm LLM, a *Agent, history []Message) (
 
 // checkReply refuses a chat answer without reply text.
 func checkReply(a Answer) error {
-	text, think := a.has()
+	text, _, think := a.has()
 	switch {
 	case text:
 		return nil

@@ -29,17 +29,49 @@ type Answer struct {
 	Usage     *Usage
 }
 
-// has reports whether a holds parts other than thinking (text), and
-// thinking.
-func (a Answer) has() (text, think bool) {
+// has reports whether a holds parts other than thinking (any), parts
+// other than thinking that are not blank (text: kimi-cli counts a text part
+// only when text.strip() is not empty; see IsPythonBlank), and thinking.
+func (a Answer) has() (any, text, think bool) {
 	for i := range a.Parts {
-		if a.Parts[i].Type == PartThink {
+		switch {
+		case a.Parts[i].Type == PartThink:
 			think = true
-		} else {
-			text = true
+		case a.Parts[i].Type == PartText && IsPythonBlank(a.Parts[i].Text):
+			any = true
+		default:
+			any, text = true, true
 		}
 	}
-	return text, think
+	return any, text, think
+}
+
+// IsPythonBlank reports whether s is empty once Python's str.strip() has
+// removed white space from both ends: whether every rune of s is one that
+// Python's str.isspace() accepts (see pythonSpace).
+func IsPythonBlank(s string) bool {
+	for _, r := range s {
+		if !pythonSpace(r) {
+			return false
+		}
+	}
+	return true
+}
+
+// pythonSpace reports whether Python 3's str.isspace() accepts r: tab,
+// line feed, vertical tab, form feed, carriage return, U+001C-U+001F (file,
+// group, record and unit separators), space, U+0085, U+00A0, U+1680,
+// U+2000-U+200A, U+2028, U+2029, U+202F, U+205F and U+3000. That is Go's
+// unicode.IsSpace plus U+001C-U+001F, which Go does not count. U+180E,
+// U+200B and U+FEFF are white space to neither.
+func pythonSpace(r rune) bool {
+	switch {
+	case r >= '\t' && r <= '\r', r >= 0x1c && r <= 0x20, r == 0x85, r == 0xa0, r == 0x1680:
+		return true
+	case r >= 0x2000 && r <= 0x200a, r == 0x2028, r == 0x2029, r == 0x202f, r == 0x205f, r == 0x3000:
+		return true
+	}
+	return false
 }
 
 // The messages of kimi-cli's APIEmptyResponseError, which kompact reports
@@ -155,10 +187,13 @@ func summaryMessage(summary string) Message {
 }
 
 // CheckAnswer returns the error kimi-cli raises for an answer that carries no
-// summary: nothing at all, or only thinking. kompact also refuses an answer
-// that has tool calls and no text. The error's code is EEmptyResponse.
+// summary: nothing at all, or thinking and no text that is not blank (text
+// parts that are only white space count as none when there is thinking, as
+// in kimi-cli; see IsPythonBlank). kompact also refuses an answer that has
+// tool calls and no such text. An answer of blank text alone is accepted,
+// as kimi-cli does. The error's code is EEmptyResponse.
 func CheckAnswer(a Answer) error {
-	text, think := a.has()
+	anyText, text, think := a.has()
 	switch {
 	case text:
 		return nil
@@ -168,6 +203,8 @@ func CheckAnswer(a Answer) error {
 	case think:
 		return (&Error{Code: EEmptyResponse, Message: ThinkOnlyMessage}).
 			WithFixes("Retry, or raise the compaction request's max_tokens so the model has room to answer after reasoning.")
+	case anyText:
+		return nil
 	default:
 		return (&Error{Code: EEmptyResponse, Message: EmptyResponseMessage}).
 			WithFixes("Retry; if it persists, check the model name and the provider's status.")

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"time"
 
 	"go.yaml.in/yaml/v3"
 
@@ -19,7 +20,7 @@ var (
 	topFields        = []string{"default_agent", "agents"}
 	agentFields      = []string{"system_prompt", "llm", "compaction"}
 	llmFields        = []string{"base_url", "model", "api_key_env", "max_context_size", "temperature", "max_tokens", "top_p", "extra_body"}
-	compactionFields = []string{"enabled", "type", "max_preserved_messages", "compaction_model", "prompt", "prompt_file", "settings_overrides", "auto"}
+	compactionFields = []string{"enabled", "type", "max_preserved_messages", "compaction_model", "prompt", "prompt_file", "settings_overrides", "timeout", "auto"}
 	autoFields       = []string{"enabled", "trigger_ratio", "reserved_context_size"}
 )
 
@@ -358,6 +359,11 @@ func (p *parser) compaction(e entry, path, agent string) (kompact.CompactionConf
 		n := int(i)
 		c.MaxPreservedMessages = &n
 	}
+	if x, ok := f["timeout"]; ok {
+		if c.Timeout, err = p.timeout(x.val, join(path, "timeout")); err != nil {
+			return c, err
+		}
+	}
 	if c.Prompt != "" && c.PromptFile != "" {
 		return c, p.errorf(f["prompt_file"].key, join(path, "prompt_file"), "prompt and prompt_file are both set; use one").
 			WithFixes("Remove prompt to read the prompt from the file, or remove prompt_file to use the inline prompt.")
@@ -489,4 +495,17 @@ func (p *parser) auto(e entry, path string) (kompact.AutoCompaction, error) {
 		return a, p.errorf(e.key, path, "%v", err)
 	}
 	return a.Effective(), nil
+}
+
+// timeout reads compaction.timeout: a positive duration such as 90s or 10m.
+func (p *parser) timeout(n *yaml.Node, path string) (time.Duration, error) {
+	fix := "Use a duration such as 90s, 10m or 1h; the default is 10m for all attempts together."
+	if n.Kind != yaml.ScalarNode || n.ShortTag() != "!!str" {
+		return 0, p.typeError(n, path, "a duration such as 10m").WithFixes(fix)
+	}
+	d, err := time.ParseDuration(n.Value)
+	if err != nil || d <= 0 {
+		return 0, p.errorf(n, path, "must be a positive duration such as 10m, got %q", n.Value).WithFixes(fix)
+	}
+	return d, nil
 }

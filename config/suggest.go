@@ -2,10 +2,9 @@ package config
 
 import (
 	"fmt"
-	"math"
-	"strings"
 
 	"kompact"
+	"kompact/internal/didyoumean"
 )
 
 // didYouMean adds a "Did you mean" fix to err when one of names is close to
@@ -17,50 +16,8 @@ func didYouMean(err *kompact.Error, name string, names []string) *kompact.Error 
 	return err
 }
 
-// suggest returns the candidate closest to s, or "" when none is close.
+// suggest returns the candidate closest to s, or "" when none is close (see
+// didyoumean.Closest).
 func suggest(s string, candidates []string) string {
-	best, bestD := "", math.MaxInt
-	ls := strings.ToLower(s)
-	for _, c := range candidates {
-		if d := distance(ls, strings.ToLower(c)); d < bestD {
-			best, bestD = c, d
-		}
-	}
-	if best != "" && bestD <= max(1, len(s)/3) {
-		return best
-	}
-	if len(s) >= 3 {
-		for _, c := range candidates {
-			if strings.HasPrefix(strings.ToLower(c), ls) {
-				return c
-			}
-		}
-	}
-	return ""
-}
-
-// distance is the optimal string alignment distance between a and b:
-// insertions, deletions, substitutions and transpositions of bytes.
-func distance(a, b string) int {
-	d := make([][]int, len(a)+1)
-	for i := range d {
-		d[i] = make([]int, len(b)+1)
-		d[i][0] = i
-	}
-	for j := range d[0] {
-		d[0][j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			d[i][j] = min(d[i-1][j]+1, d[i][j-1]+1, d[i-1][j-1]+cost)
-			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
-				d[i][j] = min(d[i][j], d[i-2][j-2]+1)
-			}
-		}
-	}
-	return d[len(a)][len(b)]
+	return didyoumean.Closest(s, candidates)
 }

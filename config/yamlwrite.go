@@ -97,6 +97,9 @@ func agentNode(a *kompact.Agent) (*yaml.Node, error) {
 			addField(comp, f.name, strNode(f.value))
 		}
 	}
+	if cc.Timeout > 0 {
+		addField(comp, "timeout", strNode(cc.Timeout.String()))
+	}
 	if len(cc.SettingsOverrides) > 0 {
 		vn, err := valueNode(cc.SettingsOverrides)
 		if err != nil {

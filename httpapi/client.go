@@ -16,7 +16,10 @@ import (
 
 // Client calls a kompact server's HTTP API (docs/http-api.md). It decodes
 // the answers into the types the server encodes, and an error answer into a
-// *kompact.Error with the server's code, message and fixes.
+// *kompact.Error with the server's code, message and fixes. It never
+// follows redirects (a redirect is an error), checks session ids before
+// sending them, and checks that a session it fetched is the one it asked
+// for.
 type Client struct {
 	// BaseURL is the server's address, such as http://127.0.0.1:8484.
 	BaseURL string
@@ -40,11 +43,33 @@ func (c *Client) ListSessions(ctx context.Context) ([]kompact.SessionInfo, error
 
 // GetSession returns the stored session id.
 func (c *Client) GetSession(ctx context.Context, id string) (*kompact.StoredSession, error) {
-	var s storedJSON
-	if err := c.do(ctx, http.MethodGet, "/v1/sessions/"+url.PathEscape(id), nil, &s); err != nil {
+	path, err := sessionPath(id)
+	if err != nil {
 		return nil, err
 	}
+	var s storedJSON
+	if err := c.do(ctx, http.MethodGet, path, nil, &s); err != nil {
+		return nil, err
+	}
+	if s.s == nil || s.s.ID != id {
+		got := ""
+		if s.s != nil {
+			got = s.s.ID
+		}
+		return nil, kompact.Errorf(kompact.EInternal, "asked the server for session %q, it answered with session %q", id, got).
+			WithFixes("Check that the address points at a kompact server, not at a proxy that rewrites paths.")
+	}
 	return s.s, nil
+}
+
+// sessionPath returns the API path of session id, after checking that id
+// is a valid session id (so that no id such as "." or ".." can name
+// another path).
+func sessionPath(id string) (string, error) {
+	if err := kompact.ValidateSessionID(id); err != nil {
+		return "", err
+	}
+	return "/v1/sessions/" + url.PathEscape(id), nil
 }
 
 // CreateSession stores a new session; the server assigns the id when
@@ -69,7 +94,11 @@ func (c *Client) ImportSession(ctx context.Context, doc []byte) (*kompact.Stored
 
 // DeleteSession deletes the session id and its revisions.
 func (c *Client) DeleteSession(ctx context.Context, id string) error {
-	return c.do(ctx, http.MethodDelete, "/v1/sessions/"+url.PathEscape(id), nil, nil)
+	path, err := sessionPath(id)
+	if err != nil {
+		return err
+	}
+	return c.do(ctx, http.MethodDelete, path, nil, nil)
 }
 
 // do sends a request with an optional JSON body and decodes a JSON answer
@@ -83,6 +112,9 @@ func (c *Client) do(ctx context.Context, method, path string, body []byte, out a
 	data, err := io.ReadAll(resp.Body)
 	if err != nil {
 		return fmt.Errorf("read the server's answer: %w", err)
+	}
+	if resp.StatusCode >= 300 && resp.StatusCode < 400 {
+		return redirectError(method, path, resp)
 	}
 	if resp.StatusCode >= 300 {
 		return answerError(resp.Status, data)
@@ -115,10 +147,11 @@ func (c *Client) send(ctx context.Context, method, path string, body []byte) (*h
 	if c.Token != "" {
 		req.Header.Set("Authorization", "Bearer "+c.Token)
 	}
-	hc := c.HTTP
-	if hc == nil {
-		hc = http.DefaultClient
+	hc := http.Client{}
+	if c.HTTP != nil {
+		hc = *c.HTTP
 	}
+	hc.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
 	resp, err := hc.Do(req)
 	if err != nil {
 		cause := errors.Unwrap(err)
@@ -129,6 +162,17 @@ func (c *Client) send(ctx context.Context, method, path string, body []byte) (*h
 			WithFixes("Check that the server runs and that the address is right.")
 	}
 	return resp, nil
+}
+
+// redirectError is the error for a redirect, which the client never
+// follows: a kompact server answers its API paths itself.
+func redirectError(method, path string, resp *http.Response) error {
+	to := kompact.RedactURL(resp.Header.Get("Location"))
+	if to == "" {
+		to = "nowhere"
+	}
+	return kompact.Errorf(kompact.EInternal, "the server answered %s %s with %s, redirecting to %s; kompact does not follow redirects", method, path, resp.Status, to).
+		WithFixes("Check that the address points at a kompact server itself, not at a proxy or page that redirects.")
 }
 
 // answerError turns an error answer into the server's *kompact.Error; an

@@ -7,15 +7,26 @@ import (
 	"strings"
 	"testing"
 
+	"kompact/internal/atomicfile"
 	"kompact/kimicli"
 )
+
+// rewrite rewrites the context file p with data, as read just now.
+func rewrite(t *testing.T, p string, data []byte) (string, error) {
+	t.Helper()
+	_, fp, err := atomicfile.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return kimicli.RewriteContext(p, data, fp)
+}
 
 func TestRewriteContextRotates(t *testing.T) {
 	dir := t.TempDir()
 	p := filepath.Join(dir, "context.jsonl")
 	os.WriteFile(p, []byte("old\n"), 0o600)
 	os.WriteFile(filepath.Join(dir, "context_1.jsonl"), []byte("older\n"), 0o600)
-	rotated, err := kimicli.RewriteContext(p, []byte("new\n"))
+	rotated, err := rewrite(t, p, []byte("new\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -37,7 +48,7 @@ func TestRewriteContextRotates(t *testing.T) {
 	if got, _ := os.ReadFile(rotated); string(got) != "old\n" {
 		t.Fatalf("rotated copy changed: %q", got)
 	}
-	if _, err := kimicli.RewriteContext(filepath.Join(dir, "missing.jsonl"), []byte("x")); err == nil {
+	if _, err := kimicli.RewriteContext(filepath.Join(dir, "missing.jsonl"), []byte("x"), atomicfile.Fingerprint{}); err == nil {
 		t.Fatal("rewriting a missing file succeeded")
 	}
 }
@@ -85,11 +96,18 @@ func TestRewriteContextCrash(t *testing.T) {
 				t.Fatalf("the old content is lost after a crash at %s", stepName)
 			}
 			// Running the rewrite again completes it.
-			if _, err := kimicli.RewriteContext(p, []byte(newData)); err != nil {
+			if _, err := rewrite(t, p, []byte(newData)); err != nil {
 				t.Fatal(err)
 			}
 			if cur, _ := os.ReadFile(p); string(cur) != newData {
 				t.Fatalf("rerun left %q", cur)
+			}
+			// ... and removes the temporary file the killed run left.
+			entries, _ = os.ReadDir(dir)
+			for _, e := range entries {
+				if strings.HasPrefix(e.Name(), ".context.jsonl.tmp-") {
+					t.Errorf("the temporary file %s of the killed run is still there", e.Name())
+				}
 			}
 		})
 	}
@@ -106,6 +124,11 @@ func TestRewriteContextCrashChild(t *testing.T) {
 			os.Exit(42)
 		}
 	})
-	kimicli.RewriteContext(os.Getenv("KOMPACT_CRASH_PATH"), []byte(os.Getenv("KOMPACT_CRASH_DATA")))
+	p := os.Getenv("KOMPACT_CRASH_PATH")
+	_, fp, err := atomicfile.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kimicli.RewriteContext(p, []byte(os.Getenv("KOMPACT_CRASH_DATA")), fp)
 	os.Exit(0)
 }

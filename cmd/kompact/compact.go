@@ -38,7 +38,7 @@ type compactFlags struct {
 	agentName, configPath, out string
 	start, end, upTo           string
 	instructions, model        string
-	maxPreserved               int
+	maxPreserved               *int
 	asJSON, kimi, auto         bool
 	input                      string
 }
@@ -51,6 +51,9 @@ type compactInput struct {
 	agent *kompact.Agent
 	// status is the context status --auto checked, nil without --auto.
 	status *kompact.ContextStatus
+	// fp is the input file as it was read: writing in place checks that
+	// it still holds that content.
+	fp atomicfile.Fingerprint
 }
 
 // Run compacts the session, writes the result and prints a report.
@@ -59,6 +62,7 @@ func (c *compactCommand) Run(ctx context.Context, args []string) (int, error) {
 	if f == nil {
 		return status, err
 	}
+	c.outIsInput(f)
 	in, err := c.load(f)
 	if err != nil {
 		return exitError, err
@@ -88,7 +92,7 @@ func (c *compactCommand) parse(args []string) (*compactFlags, int, error) {
 	fs.StringVar(&f.upTo, "up-to", "", "compact exactly the prefix through this message (compact_up_to_here)")
 	fs.StringVar(&f.instructions, "instructions", "", "custom focus appended to the prompt")
 	fs.StringVar(&f.model, "model", "", "compaction model for this run (overrides the session's and the agent's)")
-	fs.IntVar(&f.maxPreserved, "max-preserved", 0, "override the agent's max_preserved_messages (0: keep the agent's)")
+	maxPreservedFlag(fs, &f.maxPreserved)
 	fs.StringVar(&f.out, "o", "", "write the compacted session here (- for stdout); default: replace SESSION.json, keeping a backup")
 	fs.BoolVar(&f.asJSON, "json", false, "print the outcome as JSON instead of a report")
 	fs.BoolVar(&f.auto, "auto", false, "compact only when kimi-cli's trigger says it is due (the agent's compaction.auto thresholds); otherwise exit 3 with the figures")
@@ -101,7 +105,6 @@ func (c *compactCommand) parse(args []string) (*compactFlags, int, error) {
 		return nil, exitUsage, err
 	}
 	if len(pos) != 1 {
-		fs.Usage()
 		return nil, exitUsage, usagef("compact takes exactly one session file (or - for stdin), got %d arguments", len(pos))
 	}
 	if f.upTo != "" && (f.start != "" || f.end != "") {
@@ -128,19 +131,22 @@ func (c *compactCommand) load(f *compactFlags) (*compactInput, error) {
 	if err != nil {
 		return nil, err
 	}
-	data, err := c.readInput(f.input)
+	in := &compactInput{}
+	data, err := c.readSession(f.input, &in.fp)
 	if err != nil {
 		return nil, err
 	}
-	in := &compactInput{}
 	if f.kimi {
+		if err := sessionDocError(f.input, data); err != nil {
+			return nil, err
+		}
 		in.kctx = kimicli.ParseContext(data)
 		for _, sk := range in.kctx.Skipped {
 			fmt.Fprintf(c.stderr, "warning: %s: %s (kept in the rotated copy, left out of the compaction)\n", inputName(f.input), sk)
 		}
 		in.sess = &kompact.Session{Messages: in.kctx.Messages()}
 	} else if in.sess, err = kompact.DecodeSession(data); err != nil {
-		return nil, fmt.Errorf("%s: %w", inputName(f.input), err)
+		return nil, kimiFileError(fmt.Errorf("%s: %w", inputName(f.input), err), f.input, data, "")
 	}
 	name := f.agentName
 	if name == "" {
@@ -149,12 +155,46 @@ func (c *compactCommand) load(f *compactFlags) (*compactInput, error) {
 	if in.agent, err = cfg.Agent(name); err != nil {
 		return nil, err
 	}
-	if f.maxPreserved != 0 {
+	if f.maxPreserved != nil {
 		a := *in.agent
-		a.Compaction.MaxPreservedMessages = &f.maxPreserved
+		a.Compaction.MaxPreservedMessages = f.maxPreserved
 		in.agent = &a
 	}
 	return in, nil
+}
+
+// readSession reads the session file (stdin for "-") and, for a file,
+// records its fingerprint in fp.
+func (c *compactCommand) readSession(path string, fp *atomicfile.Fingerprint) ([]byte, error) {
+	if path == "-" {
+		return c.readInput(path)
+	}
+	data, got, err := atomicfile.ReadFile(path)
+	if err != nil {
+		return nil, kompact.Errorf(kompact.EInvalid, "read session: %w", err).
+			WithFixes("Pass the path of a session JSON file, or - to read it from standard input.")
+	}
+	*fp = got
+	return data, nil
+}
+
+// outIsInput turns -o naming the input file itself (by the same path,
+// another path or a symbolic link) into an in-place write, which keeps a
+// backup and checks the file did not change meanwhile.
+func (c *compactCommand) outIsInput(f *compactFlags) {
+	if f.out == "" || f.out == "-" || f.input == "-" {
+		return
+	}
+	in, err := os.Stat(f.input)
+	if err != nil {
+		return
+	}
+	out, err := os.Stat(f.out)
+	if err != nil || !os.SameFile(in, out) {
+		return
+	}
+	fmt.Fprintf(c.stderr, "note: -o %s is the input file itself: it is replaced in place, keeping a backup\n", f.out)
+	f.out = ""
 }
 
 // compactor returns the Compactor with the command's LLM client and
@@ -175,18 +215,20 @@ func (c *compactCommand) finish(f *compactFlags, in *compactInput, outcome kompa
 		var written, backup string
 		var err error
 		if f.kimi {
-			written, backup, err = c.writeKimi(f.input, f.out, in.kctx, outcome.Result)
+			written, backup, err = c.writeKimi(f.input, f.out, in, outcome.Result)
 		} else {
-			written, backup, err = c.write(f.input, f.out, outcome.Result.Session)
+			written, backup, err = c.write(f.input, f.out, in, outcome.Result.Session)
 		}
-		if err != nil {
-			return exitError, err
+		if err == nil {
+			if f.asJSON {
+				return c.printJSON(outcome, in.status)
+			}
+			c.report(outcome, in.agent, written, backup)
+			return exitOK, nil
 		}
-		if f.asJSON {
-			return c.printJSON(outcome, in.status)
-		}
-		c.report(outcome, in.agent, written, backup)
-		return exitOK, nil
+		model := outcome.Model
+		outcome = kompact.ErrorOutcome(err)
+		outcome.Model = model
 	}
 	if f.asJSON {
 		if status, err := c.printJSON(outcome, in.status); err != nil {
@@ -225,24 +267,24 @@ func (c *compactCommand) execute(ctx context.Context, comp *kompact.Compactor, a
 }
 
 // write stores the compacted session: to out, to stdout for "-", or in
-// place of input after backing it up. It returns where it wrote and the
-// backup's name.
-func (c *compactCommand) write(input, out string, s *kompact.Session) (written, backup string, err error) {
-	return c.emit(input, out, append(s.AppendJSON(nil), '\n'), func() (string, error) {
-		backup, err := atomicfile.Backup(input)
-		if err != nil {
-			return "", err
-		}
-		return backup, atomicfile.Write(input, append(s.AppendJSON(nil), '\n'), 0o644)
+// place of input after backing it up, provided input still holds what was
+// read (else nothing is written and the error is EConflict). A symbolic
+// link is written through to its target. It returns where it wrote and
+// the backup's name.
+func (c *compactCommand) write(input, out string, in *compactInput, s *kompact.Session) (written, backup string, err error) {
+	data := append(s.AppendJSON(nil), '\n')
+	return c.emit(input, out, data, func() (string, error) {
+		return atomicfile.ReplaceWithBackup(input, data, in.fp)
 	})
 }
 
 // writeKimi stores a compacted kimi-cli session: the file kimi-cli's own
-// /compact writes, in place with the old file rotated to context_N.jsonl,
-// or to out.
-func (c *compactCommand) writeKimi(input, out string, kctx *kimicli.ContextFile, r *kompact.Result) (written, rotated string, err error) {
-	data := kimicli.CompactedFile(kctx.SystemPrompt, r.KimiMessages, int64(r.EstimatedTokenCount))
-	return c.emit(input, out, data, func() (string, error) { return kimicli.RewriteContext(input, data) })
+// /compact writes, in place with the old file rotated to context_N.jsonl
+// (provided the file still holds what was read, else nothing is written
+// and the error is EConflict), or to out.
+func (c *compactCommand) writeKimi(input, out string, in *compactInput, r *kompact.Result) (written, rotated string, err error) {
+	data := kimicli.CompactedFile(in.kctx.SystemPrompt, r.KimiMessages, int64(r.EstimatedTokenCount))
+	return c.emit(input, out, data, func() (string, error) { return kimicli.RewriteContext(input, data, in.fp) })
 }
 
 // emit writes data to stdout (out "-"), to out, or in place of input with
@@ -261,6 +303,9 @@ func (c *compactCommand) emit(input, out string, data []byte, inPlace func() (st
 		return out, "", nil
 	}
 	kept, err = inPlace()
+	if kompact.ErrorCodeOf(err) == kompact.EConflict {
+		return "", "", err
+	}
 	if err != nil {
 		return "", "", kompact.Errorf(kompact.EInternal, "%s was not changed: %w", input, err).
 			WithFixes("Pass -o OUT to write the result elsewhere.")

@@ -26,7 +26,6 @@ docs/config.md describes every field.
 // Run runs a config subcommand.
 func (c *configCommand) Run(_ context.Context, args []string) (int, error) {
 	if len(args) == 0 {
-		fmt.Fprint(c.stderr, configUsage)
 		return exitUsage, usagef("config needs a subcommand: reference, show or check")
 	}
 	switch args[0] {
@@ -40,8 +39,7 @@ func (c *configCommand) Run(_ context.Context, args []string) (int, error) {
 		fmt.Fprint(c.stdout, configUsage)
 		return exitOK, nil
 	}
-	fmt.Fprint(c.stderr, configUsage)
-	return exitUsage, usagef("unknown config subcommand %q; use reference, show or check", args[0])
+	return exitUsage, unknownName("config subcommand", args[0], []string{"reference", "show", "check"})
 }
 
 // reference prints the generated docs/reference/default-config.md.

@@ -143,7 +143,7 @@ func TestConfigCheck(t *testing.T) {
 }
 
 func TestConfigUsage(t *testing.T) {
-	if status, _, stderr, err := runConfig(t); status != exitUsage || err == nil || !strings.Contains(stderr, "kompact config check FILE") {
+	if status, _, stderr, err := runConfig(t); status != exitUsage || err == nil || !strings.Contains(err.Error(), "reference, show or check") || stderr != "" {
 		t.Errorf("no subcommand: status %d, err %v, stderr %q", status, err, stderr)
 	}
 	if status, _, _, err := runConfig(t, "frob"); status != exitUsage || err == nil || !strings.Contains(err.Error(), `"frob"`) {
@@ -159,5 +159,26 @@ func TestConfigUsage(t *testing.T) {
 	}
 	if status, _, _, err := runConfig(t, "show", "--nope"); status != exitUsage || err == nil {
 		t.Errorf("bad flag: status %d, err %v", status, err)
+	}
+}
+
+// TestDocsConfigExampleChecks extracts the example of docs/config.md and
+// runs "kompact config check" on it, so that the example stays valid.
+func TestDocsConfigExampleChecks(t *testing.T) {
+	doc, err := os.ReadFile(filepath.Join("..", "..", "docs", "config.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, section, ok := strings.Cut(string(doc), "## An example\n")
+	_, example, ok2 := strings.Cut(section, "```yaml\n")
+	example, _, ok3 := strings.Cut(example, "```")
+	if !ok || !ok2 || !ok3 {
+		t.Fatal("docs/config.md has no yaml block under \"## An example\"")
+	}
+	path := filepath.Join(t.TempDir(), "agents.yaml")
+	writeConfigTestFile(t, path, example)
+	status, stdout, stderr := runCLI(t, "", nil, "config", "check", path)
+	if status != exitOK || stdout != "ok: 2 agents (kimi, local)\n" || stderr != "" {
+		t.Errorf("config check of the docs' example: status %d, stdout %q, stderr %q", status, stdout, stderr)
 	}
 }

@@ -4,7 +4,9 @@
 package main
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -15,6 +17,7 @@ import (
 	"syscall"
 
 	"kompact"
+	"kompact/kimicli"
 )
 
 // Exit statuses, documented in the README.
@@ -47,66 +50,66 @@ type env struct {
 
 // run runs the command line args and returns the exit status.
 func run(ctx context.Context, args []string, e *env) int {
-	stdout, stderr := e.stdout, e.stderr
 	if len(args) == 0 {
-		usage(stderr)
+		usage(e.stderr)
 		return exitUsage
 	}
-	var cmd command
-	switch args[0] {
-	case "compact":
-		cmd = &compactCommand{env: e}
-	case "request":
-		cmd = &requestCommand{env: e}
-	case "config":
-		cmd = &configCommand{env: e}
-	case "serve":
-		cmd = &serveCommand{env: e}
-	case "sessions":
-		cmd = &sessionsCommand{env: e}
-	case "version":
-		fmt.Fprintln(stdout, "kompact", version)
+	if isHelp(args[0]) {
+		return help(ctx, args[1:], e)
+	}
+	if args[0] == "version" {
+		fmt.Fprintln(e.stdout, "kompact", version)
 		return exitOK
-	case "help", "-h", "--help":
-		usage(stdout)
-		return exitOK
-	default:
-		fmt.Fprintf(stderr, "kompact: unknown command %q\n\n", args[0])
-		usage(stderr)
+	}
+	return runCommand(ctx, args[0], args[1:], e, e.stderr)
+}
+
+// runCommand runs the subcommand name with args and reports its error on
+// errw: an unknown name, or a usage error with the help of name to read.
+func runCommand(ctx context.Context, name string, args []string, e *env, errw io.Writer) int {
+	cmd := newCommand(name, e)
+	if cmd == nil {
+		reportError(errw, unknownCommand(name))
 		return exitUsage
 	}
-	status, err := cmd.Run(ctx, args[1:])
+	status, err := cmd.Run(ctx, args)
 	if err != nil {
-		reportError(stderr, err)
+		var ue *usageError
+		if errors.As(err, &ue) && ue.topic == "" {
+			ue.topic = name
+		}
+		reportError(errw, err)
 	}
 	return status
+}
+
+// newCommand returns the subcommand named name, or nil.
+func newCommand(name string, e *env) command {
+	switch name {
+	case "compact":
+		return &compactCommand{env: e}
+	case "request":
+		return &requestCommand{env: e}
+	case "config":
+		return &configCommand{env: e}
+	case "serve":
+		return &serveCommand{env: e}
+	case "sessions":
+		return &sessionsCommand{env: e}
+	}
+	return nil
 }
 
 // version is set at build time with -ldflags "-X main.version=...".
 var version = "dev"
 
-func usage(w io.Writer) {
-	fmt.Fprint(w, `kompact compacts LLM agent conversations the way kimi-cli does.
-
-Usage:
-  kompact compact [flags] SESSION.json   compact a session file with its agent's LLM
-  kompact request [flags] SESSION.json   print the compaction request (a dry run)
-  kompact config reference|show|check    the agent configuration
-  kompact serve [flags]                  serve the HTTP API and the web page
-  kompact sessions SUBCOMMAND [flags]    list, import, export or delete a server's sessions
-  kompact version                        print the version
-
-Run "kompact COMMAND -h" for a command's flags.
-
-Exit status: 0 done, 1 error, 2 wrong usage, 3 nothing to compact.
-`)
-}
-
-// reportError prints err and its fixes on stderr.
+// reportError prints err on stderr: a usage error as one line and where to
+// read the command's help, any other error with its fixes.
 func reportError(w io.Writer, err error) {
 	var ue *usageError
 	if errors.As(err, &ue) {
 		fmt.Fprintf(w, "kompact: %s\n", ue.msg)
+		fmt.Fprintf(w, "Run %q for usage.\n", strings.TrimSpace("kompact help "+ue.topic))
 		return
 	}
 	fmt.Fprintf(w, "kompact: %s\n", err)
@@ -115,8 +118,10 @@ func reportError(w io.Writer, err error) {
 	}
 }
 
-// usageError is a mistake in the command line.
-type usageError struct{ msg string }
+// usageError is a mistake in the command line. topic is the command whose
+// help explains it ("compact", "config show"); run fills in the command
+// when it is empty.
+type usageError struct{ msg, topic string }
 
 func (e *usageError) Error() string { return e.msg }
 
@@ -124,27 +129,30 @@ func usagef(format string, args ...any) error {
 	return &usageError{msg: fmt.Sprintf(format, args...)}
 }
 
-// newFlagSet returns a flag set that reports errors instead of exiting.
+// newFlagSet returns a flag set that reports errors instead of exiting or
+// printing them; -h prints the command's help (see printHelp) on stderr.
 func newFlagSet(name, synopsis string, stderr io.Writer) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() {
-		fmt.Fprintf(stderr, "Usage: kompact %s\n\nFlags:\n", synopsis)
-		fs.PrintDefaults()
-	}
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() { printHelp(stderr, fs, synopsis) }
 	return fs
 }
 
 // parseFlags parses args and returns the positional arguments, allowing flags
-// after them (kompact request s.json --model x).
+// after them (kompact request s.json --model x). A mistake is a usage error
+// in one line (see flagError); -h prints the help and returns flag.ErrHelp.
 func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
+	help := fs.Usage
+	fs.Usage = func() {}
+	defer func() { fs.Usage = help }()
 	var pos []string
 	for {
 		if err := fs.Parse(args); err != nil {
 			if errors.Is(err, flag.ErrHelp) {
+				help()
 				return nil, err
 			}
-			return nil, &usageError{msg: strings.TrimSpace(err.Error())}
+			return nil, flagError(fs, err)
 		}
 		args = fs.Args()
 		if len(args) == 0 {
@@ -159,21 +167,19 @@ func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
 }
 
 // parseArgs parses args with fs (see parseFlags) and checks that n
-// positional arguments remain. After a wrong count it prints the usage and
-// returns a usage error that says the command takes what ("exactly one
-// session file").
+// positional arguments remain. A wrong count is a usage error that says the
+// command takes what ("exactly one session file").
 func parseArgs(fs *flag.FlagSet, args []string, n int, what string) ([]string, error) {
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return nil, err
 	}
 	if len(pos) != n {
-		fs.Usage()
 		noun := "arguments"
 		if len(pos) == 1 {
 			noun = "argument"
 		}
-		return nil, usagef("%s takes %s, got %d %s", fs.Name(), what, len(pos), noun)
+		return nil, &usageError{msg: fmt.Sprintf("%s takes %s, got %d %s", fs.Name(), what, len(pos), noun), topic: fs.Name()}
 	}
 	return pos, nil
 }
@@ -202,4 +208,41 @@ func (e *env) readInput(path string) ([]byte, error) {
 			WithFixes("Pass the path of a session JSON file, or - to read it from standard input.")
 	}
 	return data, nil
+}
+
+// kimiFileError returns err, the failure to read the file at path ("-" for
+// stdin) as a session document, as the advice to pass --kimi when the file is a kimi-cli
+// context.jsonl: when its first line is a kimi-cli context line (a JSON
+// object whose "role" is a message role or a kimi-cli record). The content
+// decides, not the file name. cmdline, when not "", is the command to
+// suggest, with FILE where the path goes.
+func kimiFileError(err error, path string, data []byte, cmdline string) error {
+	line, _, _ := bytes.Cut(bytes.TrimLeft(data, " \t\r\n"), []byte("\n"))
+	var rec struct {
+		Role string `json:"role"`
+	}
+	if json.Unmarshal(line, &rec) != nil {
+		return err
+	}
+	switch rec.Role {
+	case kimicli.RecordSystemPrompt, kimicli.RecordCheckpoint, kimicli.RecordUsage, "system", "user", "assistant", "tool":
+		fix := "Pass --kimi to read it as kimi-cli's session file."
+		if cmdline != "" {
+			fix = "Pass --kimi to read it as kimi-cli's session file: " + strings.ReplaceAll(cmdline, "FILE", path)
+		}
+		return kompact.Errorf(kompact.EInvalid, "%s is a kimi-cli context.jsonl file, not a session JSON document", inputName(path)).
+			WithFixes(fix)
+	}
+	return err
+}
+
+// sessionDocError is the error for a session JSON document passed with
+// --kimi (read as a kimi-cli file, it would be all skipped lines), or nil
+// when data is not one.
+func sessionDocError(path string, data []byte) error {
+	if _, err := kompact.DecodeSession(data); err != nil {
+		return nil
+	}
+	return kompact.Errorf(kompact.EInvalid, "%s is a session JSON document, not a kimi-cli context.jsonl file", inputName(path)).
+		WithFixes("Leave out --kimi to read it as a session document.")
 }

@@ -6,133 +6,108 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"strconv"
 
 	"kompact"
 	"kompact/kimicli"
 	"kompact/openai"
 )
 
-// defaultModel is the model named in a request when neither --model nor the
-// session's compaction_model says otherwise.
-const defaultModel = "kimi-k2-turbo-preview"
-
-// requestCommand prints the compaction request that would be sent.
+// requestCommand prints the compaction request that kompact compact would
+// send, without sending it.
 type requestCommand struct {
 	*env
 }
 
-// selection holds the flags that say what to compact; request and compact
-// share them.
-type selection struct {
-	maxPreserved int
-	instructions string
-	promptFile   string
-	start, end   string
-	upTo         string
-	model        string
+// requestFlags are the command line of kompact request: compact's flags
+// that choose what is sent, and --prompt-file.
+type requestFlags struct {
+	compactFlags
+	promptFile  string
+	contextSize int
 }
 
-func (s *selection) register(fs *flag.FlagSet) {
-	fs.IntVar(&s.maxPreserved, "max-preserved", kompact.DefaultMaxPreserved,
-		"trailing user/assistant messages kept verbatim when no end is given (<= 0: nothing is compacted)")
-	fs.StringVar(&s.instructions, "instructions", "", "custom focus appended to the prompt")
-	fs.StringVar(&s.promptFile, "prompt-file", "", "read the prompt body from this file")
-	fs.StringVar(&s.start, "start", "", "first message of the range: a message id, or #N for the N-th message")
-	fs.StringVar(&s.end, "end", "", "last message of the range, inclusive; compacts the range exactly, no preserved tail")
-	fs.StringVar(&s.upTo, "up-to", "", "compact exactly the prefix through this message (compact_up_to_here)")
-	fs.StringVar(&s.model, "model", "", "model to name in the request (default: the session's compaction_model, else "+defaultModel+")")
-}
-
-// options checks the flags and turns them into compaction options, resolving
-// the prompt.
-func (s *selection) options(e *env) (kompact.Options, error) {
-	opt := kompact.Options{
-		MaxPreserved: s.maxPreserved,
-		Instructions: s.instructions,
-		Start:        s.start,
-		End:          s.end,
-	}
-	if s.upTo != "" {
-		if s.end != "" || s.start != "" {
-			return opt, usagef("--up-to compacts the prefix through a message; it cannot be combined with --start or --end")
-		}
-		opt.End = s.upTo
-	}
-	var candidates []kompact.Prompt
-	if s.promptFile != "" {
-		p, err := kimicli.ReadPromptFile(s.promptFile)
-		if err != nil {
-			return opt, err
-		}
-		candidates = append(candidates, p)
-	} else {
-		f := &kimicli.Finder{Getenv: e.getenv}
-		p, err := f.FindPrompt()
-		if err != nil {
-			return opt, err
-		}
-		candidates = append(candidates, p)
-	}
-	opt.Prompt = kompact.ResolvePrompt(candidates...)
-	return opt, nil
-}
-
-func (s *selection) modelFor(sess *kompact.Session) string {
-	switch {
-	case s.model != "":
-		return s.model
-	case sess.CompactionModel != "":
-		return sess.CompactionModel
-	}
-	return defaultModel
-}
-
-// Run prints the chat-completions request body on stdout. With nothing to
-// compact it prints nothing there, says why on stderr and returns exitNoop.
-func (c *requestCommand) Run(_ context.Context, args []string) (int, error) {
+// parse reads the command line; a nil result means stop with status and err.
+func (c *requestCommand) parse(args []string) (*requestFlags, int, error) {
 	fs := newFlagSet("request", "request [flags] SESSION.json (- reads stdin)", c.stderr)
-	var sel selection
-	sel.register(fs)
-	var contextSize int
-	fs.IntVar(&contextSize, "max-context-size", 0, "the model's context size in tokens: the request then carries kimi-cli's completion budget as max_completion_tokens (0: unknown, none)")
+	f := &requestFlags{}
+	fs.StringVar(&f.agentName, "agent", "", "agent whose compaction settings and model to use, as compact does (default: the session's agent, else the configuration's default)")
+	fs.StringVar(&f.configPath, "config", "", "agent configuration file (default: $"+configEnv+", else the built-in configuration)")
+	fs.StringVar(&f.start, "start", "", "first message of the range: a message id, or #N for the N-th message")
+	fs.StringVar(&f.end, "end", "", "last message of the range, inclusive; compacts the range exactly, no preserved tail")
+	fs.StringVar(&f.upTo, "up-to", "", "compact exactly the prefix through this message (compact_up_to_here)")
+	fs.StringVar(&f.instructions, "instructions", "", "custom focus appended to the prompt")
+	fs.StringVar(&f.model, "model", "", "compaction model for this run (overrides the session's and the agent's)")
+	maxPreservedFlag(fs, &f.maxPreserved)
+	fs.BoolVar(&f.kimi, "kimi", false, "SESSION is a kimi-cli context.jsonl")
+	fs.StringVar(&f.promptFile, "prompt-file", "", "read the prompt body from this file instead of the agent's prompt")
+	fs.IntVar(&f.contextSize, "max-context-size", 0, "the model's context size in tokens, for kimi-cli's completion budget (default: the agent's llm.max_context_size; nothing is looked up)")
 	pos, err := parseArgs(fs, args, 1, "exactly one session file (or - for stdin)")
 	if err != nil {
-		return flagExit(err)
+		status, err := flagExit(err)
+		return nil, status, err
 	}
-	opt, err := sel.options(c.env)
-	if err != nil {
-		return statusOf(err), err
+	if f.upTo != "" && (f.start != "" || f.end != "") {
+		return nil, exitUsage, usagef("--up-to compacts the prefix through a message; it cannot be combined with --start or --end")
 	}
-	data, err := c.readInput(pos[0])
+	f.input = pos[0]
+	return f, exitOK, nil
+}
+
+// Run prints on stdout the chat-completions request body kompact compact
+// would send with the same flags: it reads the configuration, the session
+// and the agent as compact does (see compactCommand.load) and prepares the
+// same job. With nothing to compact it prints nothing there, says why on
+// stderr and returns exitNoop.
+func (c *requestCommand) Run(_ context.Context, args []string) (int, error) {
+	f, status, err := c.parse(args)
+	if f == nil {
+		return status, err
+	}
+	in, err := (&compactCommand{env: c.env}).load(&f.compactFlags)
 	if err != nil {
 		return exitError, err
 	}
-	sess, err := kompact.DecodeSession(data)
-	if err != nil {
-		return exitError, fmt.Errorf("%s: %w", inputName(pos[0]), err)
-	}
-	fmt.Fprintln(c.stderr, opt.Prompt.Describe())
-	plan, err := kompact.Prepare(sess, opt)
+	job, err := c.compactor(f.promptFile).NewJob(in.agent, in.sess, f.request())
 	if err != nil {
 		return exitError, err
 	}
+	plan := job.Plan
+	fmt.Fprintln(c.stderr, plan.Prompt.Describe())
 	if plan.Noop {
 		fmt.Fprintf(c.stderr, "nothing to compact: %s\n", plan.Reason)
 		return exitNoop, nil
 	}
-	fmt.Fprintf(c.stderr, "compacts messages %d-%d of %d; %d after them kept verbatim\n",
-		plan.Start+1, plan.End, len(sess.Messages), len(sess.Messages)-plan.End)
-	fields := completionBudget(c.stderr, plan, contextSize)
-	if err := writeRequest(c.stdout, sel.modelFor(sess), plan.RequestMessages(), fields); err != nil {
+	n := len(in.sess.Messages)
+	fmt.Fprintf(c.stderr, "compacts messages %d-%d of %d; %d after them kept verbatim (agent %s, model %s)\n",
+		plan.Start+1, plan.End, n, n-plan.End, in.agent.Name, job.Request.Model)
+	size := f.contextSize
+	if size <= 0 {
+		size = in.agent.LLM.MaxContextSize
+	}
+	if limit := job.LimitCompletion(in.agent, size); limit > 0 {
+		fmt.Fprintf(c.stderr, "completion budget: %d tokens of a %d-token context\n", limit, size)
+	}
+	if err := writeRequest(c.stdout, job.Request, plan.RequestMessages()); err != nil {
 		return exitError, err
 	}
 	return exitOK, nil
 }
 
-// writeRequest writes the request body and a newline to w as the body is
-// produced, never holding it whole.
-func writeRequest(w io.Writer, model string, msgs []kompact.Message, fields map[string]any) error {
-	err := openai.WriteRequestBody(w, model, msgs, fields)
+// compactor returns the Compactor that prepares the job: the agent's
+// prompt as compact resolves it, or the body of promptFile.
+func (c *requestCommand) compactor(promptFile string) *kompact.Compactor {
+	prompt := (&kimicli.Finder{Getenv: c.getenv}).AgentPrompt
+	if promptFile != "" {
+		prompt = func(*kompact.Agent) (kompact.Prompt, error) { return kimicli.ReadPromptFile(promptFile) }
+	}
+	return &kompact.Compactor{Prompt: prompt}
+}
+
+// writeRequest writes the body of rc's request for msgs and a newline to w
+// as the body is produced, never holding it whole.
+func writeRequest(w io.Writer, rc kompact.RequestConfig, msgs []kompact.Message) error {
+	err := openai.WriteRequestBody(w, rc.Model, msgs, rc.Fields)
 	if err == nil {
 		_, err = io.WriteString(w, "\n")
 	}
@@ -143,13 +118,33 @@ func writeRequest(w io.Writer, model string, msgs []kompact.Message, fields map[
 	return err
 }
 
-// statusOf maps an error to an exit status.
-func statusOf(err error) int {
-	var ue *usageError
-	if errors.As(err, &ue) {
-		return exitUsage
+// maxPreservedFlag registers --max-preserved, which means the same in
+// request and compact: when given, its value replaces the agent's
+// max_preserved_messages, whatever it is (0 or less compacts nothing unless
+// an end is given, as in kimi-cli); when not, *dst stays nil and the
+// agent's value applies.
+func maxPreservedFlag(fs *flag.FlagSet, dst **int) {
+	fs.Var(optionalInt{dst}, "max-preserved",
+		"keep the last `N` user/assistant messages verbatim when no end is given, instead of the agent's max_preserved_messages (0 or less: nothing is compacted)")
+}
+
+// optionalInt is an int flag that records whether it was given.
+type optionalInt struct{ v **int }
+
+func (o optionalInt) String() string {
+	if o.v == nil || *o.v == nil {
+		return ""
 	}
-	return exitError
+	return strconv.Itoa(**o.v)
+}
+
+func (o optionalInt) Set(s string) error {
+	n, err := strconv.Atoi(s)
+	if err != nil {
+		return errors.New("it takes a whole number")
+	}
+	*o.v = &n
+	return nil
 }
 
 // inputName names an input path in messages.
@@ -158,18 +153,4 @@ func inputName(path string) string {
 		return "stdin"
 	}
 	return path
-}
-
-// completionBudget returns the request fields that carry kimi-cli's
-// completion budget for plan in a context of size tokens (none when size is
-// 0), as a Kimi agent without a system prompt or a configured limit sends
-// it, and says the figure on w.
-func completionBudget(w io.Writer, plan *kompact.Plan, size int) map[string]any {
-	a := &kompact.Agent{LLM: kompact.LLMConfig{BaseURL: "https://api.moonshot.ai/v1"}}
-	field, n, ok := kompact.CompletionLimit(a, plan, nil, size)
-	if !ok {
-		return nil
-	}
-	fmt.Fprintf(w, "completion budget: %s %d of a %d-token context\n", field, n, size)
-	return map[string]any{field: n}
 }

@@ -5,14 +5,14 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"kompact/internal/golden"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 
-	"kompact"
+	"kompact/internal/fakellm"
+	"kompact/internal/golden"
 	"kompact/internal/vectors"
 )
 
@@ -171,27 +171,143 @@ func itoa(n int) string {
 	return string(b)
 }
 
-// TestRequestCompletionBudget: with --max-context-size the request carries
-// kimi-cli's completion budget as max_completion_tokens, and stderr says
-// the figure; without it, none.
+// TestReadmeRequestExample runs the README's "kompact request --up-to m4"
+// example and checks that the README shows what it prints: the notes on
+// stderr, then the first lines jq -r '.messages[1].content[].text' shows.
+func TestReadmeRequestExample(t *testing.T) {
+	readme := mustRead(t, filepath.Join("..", "..", "README.md"))
+	const cmdline = "$ kompact request --up-to m4 examples/session.json | jq -r '.messages[1].content[].text' | head -5\n"
+	_, block, ok := strings.Cut(readme, cmdline)
+	if !ok {
+		t.Fatalf("the README lacks the example %q", cmdline)
+	}
+	want, _, _ := strings.Cut(block, "```")
+	status, stdout, stderr := runCLI(t, "", map[string]string{"HOME": t.TempDir()},
+		"request", "--up-to", "m4", filepath.Join("..", "..", "examples", "session.json"))
+	if status != exitOK {
+		t.Fatalf("status %d: %s", status, stderr)
+	}
+	var body struct {
+		Messages []struct {
+			Content json.RawMessage `json:"content"`
+		} `json:"messages"`
+	}
+	var parts []struct {
+		Text string `json:"text"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &body); err != nil || len(body.Messages) != 2 {
+		t.Fatalf("%v: %s", err, stdout)
+	}
+	if err := json.Unmarshal(body.Messages[1].Content, &parts); err != nil {
+		t.Fatal(err)
+	}
+	// jq -r prints each text on a line of its own; head -5 keeps five lines.
+	var jq strings.Builder
+	for _, p := range parts {
+		jq.WriteString(p.Text + "\n")
+	}
+	lines := strings.SplitAfter(jq.String(), "\n")
+	got := stderr + strings.Join(lines[:5], "")
+	if got != want {
+		t.Errorf("the README shows:\n%s\nthe command prints:\n%s", want, got)
+	}
+}
+
+// TestRequestIsWhatCompactSends checks that "kompact request" with compact's
+// flags prints, byte for byte, the body "kompact compact" sends to the LLM:
+// the agent chosen with --agent from the --config file (not the session's
+// agent), its model, prompt, request settings and max_preserved_messages, and
+// --max-preserved, --model, --instructions and the range flags meaning the
+// same in both commands.
+func TestRequestIsWhatCompactSends(t *testing.T) {
+	srv := fakellm.New(t)
+	dir := t.TempDir()
+	prompt := filepath.Join(dir, "prompt.md")
+	writeConfigTestFile(t, prompt, "Summarise for the other agent.\n")
+	cfg := filepath.Join(dir, "agents.yaml")
+	writeConfigTestFile(t, cfg, `default_agent: chat
+agents:
+  chat:
+    llm: {base_url: `+srv.URL()+`, model: chat-model, api_key_env: FAKE_KEY}
+    compaction: {enabled: true, type: kimi}
+  other:
+    llm:
+      base_url: `+srv.URL()+`
+      model: other-model
+      api_key_env: FAKE_KEY
+      temperature: 0.6
+      max_tokens: 4000
+      extra_body: {top_k: 5}
+    compaction:
+      enabled: true
+      type: kimi
+      max_preserved_messages: 3
+      compaction_model: other-compaction-model
+      prompt_file: prompt.md
+      settings_overrides: {temperature: 0.2}
+`)
+	sess := filepath.Join(dir, "session.json")
+	var msgs []string
+	for i := 1; i <= 5; i++ {
+		msgs = append(msgs, fmt.Sprintf(`{"id":"u%d","role":"user","content":"question %d"}`, i, i),
+			fmt.Sprintf(`{"id":"a%d","role":"assistant","content":"answer %d"}`, i, i))
+	}
+	writeConfigTestFile(t, sess, `{"agent":"chat","messages":[{"id":"sys","role":"system","content":"You are an agent."},`+strings.Join(msgs, ",")+`]}`)
+	environ := map[string]string{"FAKE_KEY": "sk-test", "HOME": t.TempDir()}
+	for _, tc := range []struct {
+		name string
+		args []string
+		want []string // in the body
+	}{
+		{"agent's settings", nil, []string{`"model":"other-compaction-model"`, `"temperature":0.2`, `"max_tokens":4000`, `"top_k":5`, "Summarise for the other agent.", `"answer 2"`}},
+		{"max-preserved", []string{"--max-preserved", "1"}, []string{`"answer 4"`}},
+		{"max-preserved 0 compacts nothing", []string{"--max-preserved", "0"}, nil},
+		{"range, model, instructions", []string{"--start", "u2", "--end", "a3", "--model", "flag-model", "--instructions", "Keep the numbers."},
+			[]string{`"model":"flag-model"`, "Keep the numbers.", `"question 2"`}},
+		{"up-to", []string{"--up-to", "#4"}, []string{`"question 2"`}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			args := append([]string{"--config", cfg, "--agent", "other"}, tc.args...)
+			rstatus, body, rerr := runCLI(t, "", environ, append(append([]string{"request"}, args...), sess)...)
+			before := len(srv.Requests())
+			srv.Enqueue(fakellm.Answer(fakellm.Text("<current_focus>\nsummary\n</current_focus>")))
+			out := filepath.Join(t.TempDir(), "out.json")
+			cstatus, _, cerr := runCLI(t, "", environ, append(append([]string{"compact", "-o", out}, args...), sess)...)
+			reqs := srv.Requests()[before:]
+			if tc.want == nil {
+				if rstatus != exitNoop || cstatus != exitNoop || body != "" || len(reqs) != 0 {
+					t.Fatalf("request %d %q, compact %d with %d requests; want both no-ops", rstatus, body, cstatus, len(reqs))
+				}
+				return
+			}
+			if rstatus != exitOK || cstatus != exitOK || len(reqs) != 1 {
+				t.Fatalf("request %d (%s), compact %d (%s), %d requests sent", rstatus, rerr, cstatus, cerr, len(reqs))
+			}
+			if body != string(reqs[0].Body)+"\n" {
+				t.Errorf("request prints\n%s\ncompact sent\n%s", body, reqs[0].Body)
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(body, w) {
+					t.Errorf("the body lacks %s:\n%s", w, body)
+				}
+			}
+			if strings.Contains(body, `"chat-model"`) {
+				t.Errorf("the session's agent was used instead of --agent: %s", body)
+			}
+		})
+	}
+}
+
+// TestRequestCompletionBudget: with a context size (--max-context-size, or
+// the agent's llm.max_context_size) the body carries kimi-cli's completion
+// budget as compact would send it: for the built-in Kimi agent
+// max_completion_tokens = size − (input estimate + 1024), at least 1; stderr
+// shows the figure. Without a size, none.
 func TestRequestCompletionBudget(t *testing.T) {
 	noKimi := map[string]string{"HOME": t.TempDir()}
 	path := filepath.Join("..", "..", "examples", "session.json")
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sess, err := kompact.DecodeSession(data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	plan, err := kompact.Prepare(sess, kompact.Options{MaxPreserved: kompact.DefaultMaxPreserved, Prompt: kompact.ResolvePrompt()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	request, next := kompact.CompactionInputEstimates(plan, "", nil)
-	for _, size := range []int{262144, max(request, next) + 1024 + 7} {
-		want := size - (max(request, next) + 1024)
+	budget := func(size int) (float64, string) {
+		t.Helper()
 		status, stdout, stderr := runCLI(t, "", noKimi, "request", "--max-context-size", strconv.Itoa(size), path)
 		if status != exitOK {
 			t.Fatalf("status %d: %s", status, stderr)
@@ -200,9 +316,19 @@ func TestRequestCompletionBudget(t *testing.T) {
 		if err := json.Unmarshal([]byte(stdout), &body); err != nil {
 			t.Fatal(err)
 		}
-		if body["max_completion_tokens"] != float64(want) || !strings.Contains(stderr, fmt.Sprintf("completion budget: max_completion_tokens %d of a %d-token context", want, size)) {
-			t.Errorf("size %d: max_completion_tokens %v, stderr %q; want %d", size, body["max_completion_tokens"], stderr, want)
-		}
+		n, _ := body["max_completion_tokens"].(float64)
+		return n, stderr
+	}
+	a, stderr := budget(262144)
+	b, _ := budget(262144 + 100)
+	if a <= 0 || a >= 262144-1024 || b-a != 100 {
+		t.Fatalf("max_completion_tokens %v and %v for sizes 262144 and 262244", a, b)
+	}
+	if want := fmt.Sprintf("completion budget: %d tokens of a 262144-token context", int(a)); !strings.Contains(stderr, want) {
+		t.Errorf("stderr %q lacks %q", stderr, want)
+	}
+	if c, _ := budget(100); c != 1 {
+		t.Errorf("a context too small for the input: max_completion_tokens %v, want 1", c)
 	}
 	_, stdout, _ := runCLI(t, "", noKimi, "request", path)
 	if strings.Contains(stdout, "max_completion_tokens") {

@@ -50,13 +50,12 @@ func (c *sessionsCommand) Run(ctx context.Context, args []string) (int, error) {
 		return exitUsage, err
 	}
 	if len(pos) == 0 {
-		fs.Usage()
 		return exitUsage, usagef("sessions needs a subcommand: list, import, export or delete")
 	}
 	want := map[string]int{"list": 0, "import": 1, "export": 1, "delete": 1}
 	n, ok := want[pos[0]]
 	if !ok {
-		return exitUsage, usagef("unknown sessions subcommand %q; use list, import, export or delete", pos[0])
+		return exitUsage, unknownName("sessions subcommand", pos[0], []string{"list", "import", "export", "delete"})
 	}
 	if len(pos)-1 != n {
 		if n == 0 {
@@ -123,6 +122,9 @@ func (c *sessionsCommand) importFile(ctx context.Context, api *httpapi.Client, p
 		return exitError, err
 	}
 	if c.kimi {
+		if err := sessionDocError(path, data); err != nil {
+			return exitError, err
+		}
 		kctx := kimicli.ParseContext(data)
 		for _, sk := range kctx.Skipped {
 			fmt.Fprintf(c.stderr, "warning: %s: %s (not imported)\n", inputName(path), sk)
@@ -131,7 +133,7 @@ func (c *sessionsCommand) importFile(ctx context.Context, api *httpapi.Client, p
 	}
 	// Check the document here, so that a mistake names the file.
 	if _, err := kompact.DecodeSession(data); err != nil {
-		return exitError, fmt.Errorf("%s: %w", inputName(path), err)
+		return exitError, kimiFileError(fmt.Errorf("%s: %w", inputName(path), err), path, data, "kompact sessions import --kimi FILE")
 	}
 	s, err := api.ImportSession(ctx, data)
 	if err != nil {

@@ -48,6 +48,18 @@ func Write(path string, data []byte, perm fs.FileMode) error {
 	return syncDir(dir)
 }
 
+// Resolve follows the symbolic links of path to the file they name (which
+// need not exist yet): writing to that name writes through the links.
+func Resolve(path string) (string, error) { return resolve(path) }
+
+// CreateTemp creates a temporary file next to target, named so that a later
+// write of target removes it if this process dies, after removing those
+// that dead processes left. The caller renames or removes it.
+func CreateTemp(target string) (*os.File, error) {
+	removeStale(target)
+	return os.CreateTemp(filepath.Dir(target), tempPrefix(target)+strconv.Itoa(os.Getpid())+"-*")
+}
+
 // resolve follows the symbolic links of path to the file they name (which
 // need not exist yet).
 func resolve(path string) (string, error) {
