@@ -10,9 +10,14 @@ import (
 	"errors"
 	"net/http"
 	"strconv"
+	"time"
 
 	"kompact"
 )
+
+// appendLookupWait bounds how long an append's answer waits for the
+// context size when the provider's model list is not known yet.
+const appendLookupWait = 2 * time.Second
 
 // contextBody is the answer of GET /v1/sessions/{id}/context and the
 // "context" field of append and continue answers: kimi-cli's figures and
@@ -215,7 +220,11 @@ func (s *Server) afterAppend(r *http.Request, id, agent string, added *kompact.A
 		}
 		acct, b = &stored.Tokens, stored.Breaker
 	}
-	c := s.contextOf(ctx, a, *acct, b)
+	// An append does not wait long for a provider's model list: the lookup
+	// goes on, and later answers have the size.
+	lctx, cancel := context.WithTimeout(ctx, appendLookupWait)
+	c := s.contextOf(lctx, a, *acct, b)
+	cancel()
 	if want, _ := strconv.ParseBool(r.URL.Query().Get("auto_compact")); !want {
 		return &c, nil
 	}

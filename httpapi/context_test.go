@@ -3,6 +3,8 @@ package httpapi_test
 import (
 	"fmt"
 	"net/http"
+	"net/http/httptest"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -10,6 +12,8 @@ import (
 	"kompact"
 	"kompact/httpapi"
 	"kompact/internal/fakellm"
+	"kompact/openai"
+	"kompact/sqlite"
 )
 
 // autoAgents: "auto" has a 10000-token context, compacts by itself at half
@@ -304,5 +308,34 @@ func TestKCPD01AppendAutoCompacts(t *testing.T) {
 	out = e.must(201, "POST", "/v1/sessions/s/messages?auto_compact=true", map[string]any{"message": map[string]any{"role": "user", "content": "hi"}})
 	if a := out["auto_compaction"].(map[string]any); a["status"] != "not_due" || a["reason"] != kompact.ReasonBelowThreshold {
 		t.Fatalf("auto_compaction %v", a)
+	}
+}
+
+// TestKCPD01ContextSizeFromProvider: without llm.max_context_size the
+// context route reports the context_length the provider's model list gives
+// (asked once), as kompact serve wires it.
+func TestKCPD01ContextSizeFromProvider(t *testing.T) {
+	llm := fakellm.New(t)
+	n := int64(131072)
+	llm.SetModels(fakellm.Model{ID: "off-model", ContextLength: &n})
+	store, err := sqlite.Open(filepath.Join(t.TempDir(), "k.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { store.Close() })
+	srv := httpapi.New(httpapi.Config{Store: store, Agents: apiConfigOf(t, autoAgents, llm.URL()),
+		ContextSize: (&openai.Models{}).AgentContextSize})
+	ts := httptest.NewServer(srv.Handler())
+	t.Cleanup(ts.Close)
+	e := &apiEnv{t: t, llm: llm, store: store, srv: srv, base: ts.URL, http: ts.Client(), logs: &syncBuffer{}}
+	e.must(201, "POST", "/v1/sessions", map[string]any{"id": "o", "agent": "off", "messages": []any{map[string]any{"role": "user", "content": "hello"}}})
+	for range 2 {
+		c := e.must(200, "GET", "/v1/sessions/o/context", nil)
+		if num(t, c, "max_context_size") != 131072 || c["reason"] != kompact.ReasonBelowThreshold {
+			t.Fatalf("context %v", c)
+		}
+	}
+	if reqs := llm.Requests(); len(reqs) != 1 || reqs[0].Path != "/v1/models" {
+		t.Fatalf("requests %v, want one model-list lookup", reqs)
 	}
 }
