@@ -6,13 +6,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"kompact/internal/golden"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
-	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -20,8 +17,9 @@ import (
 	"kompact/config"
 	"kompact/httpapi"
 	"kompact/internal/fakellm"
+	"kompact/internal/golden"
+	"kompact/internal/testserver"
 	"kompact/openai"
-	"kompact/sqlite"
 )
 
 // apiAgents is the test configuration: "fake" compacts with the fake LLM,
@@ -54,13 +52,14 @@ type apiEnv struct {
 	base  string
 	http  *http.Client
 	token string
-	logs  *syncBuffer
+	logs  *testserver.Buffer
 }
 
 type apiOptions struct {
 	token   string
 	maxBody int64
 	store   func(kompact.Store) kompact.Store
+	limits  httpapi.Limits
 	// agents, when not empty, replaces apiAgents (two %s: the fake LLM's URL).
 	agents string
 }
@@ -68,16 +67,12 @@ type apiOptions struct {
 func newAPIEnv(t testing.TB, opt apiOptions) *apiEnv {
 	t.Helper()
 	llm := fakellm.New(t)
-	store, err := sqlite.Open(filepath.Join(t.TempDir(), "k.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { store.Close() })
+	store := testserver.SQLite(t)
 	var st kompact.Store = store
 	if opt.store != nil {
 		st = opt.store(st)
 	}
-	e := &apiEnv{t: t, llm: llm, store: st, token: opt.token, logs: &syncBuffer{}}
+	e := &apiEnv{t: t, llm: llm, store: st, token: opt.token, logs: &testserver.Buffer{}}
 	e.srv = httpapi.New(httpapi.Config{
 		Store:   st,
 		Agents:  apiConfigOf(t, opt.agents, llm.URL()),
@@ -86,6 +81,7 @@ func newAPIEnv(t testing.TB, opt apiOptions) *apiEnv {
 		MaxBody: opt.maxBody,
 		Logger:  slog.New(slog.NewTextHandler(e.logs, nil)),
 		Version: "test-1",
+		Limits:  opt.limits,
 	})
 	ts := httptest.NewServer(e.srv.Handler())
 	t.Cleanup(ts.Close)
@@ -260,24 +256,6 @@ func texts(m any) string {
 		}
 	}
 	return b.String()
-}
-
-// syncBuffer is a bytes.Buffer safe for concurrent use.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }
 
 func TestHealthAgentsAndPage(t *testing.T) {

@@ -92,24 +92,40 @@ func AppendString(dst []byte, s string) []byte {
 	return append(dst, '"')
 }
 
+// AppendStringOrNull appends *s as a quoted JSON string, or null when s is
+// nil.
+func AppendStringOrNull(dst []byte, s *string) []byte {
+	if s == nil {
+		return append(dst, "null"...)
+	}
+	return AppendString(dst, *s)
+}
+
+// AppendArray appends items as a JSON array, each written by appendItem.
+func AppendArray[T any](dst []byte, items []T, appendItem func(item *T, dst []byte) []byte) []byte {
+	dst = append(dst, '[')
+	for i := range items {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = appendItem(&items[i], dst)
+	}
+	return append(dst, ']')
+}
+
 func mustEscape(c byte) bool { return c < 0x20 || c == '"' || c == '\\' }
 
+// shortEscapes holds the one-letter escapes of the control characters that
+// have one; the others are written as \u00xx.
+var shortEscapes = [0x20]byte{'\b': 'b', '\t': 't', '\n': 'n', '\f': 'f', '\r': 'r'}
+
+// appendEscape appends the escape of c, a byte mustEscape reports.
 func appendEscape(dst []byte, c byte) []byte {
-	switch c {
-	case '"':
-		return append(dst, '\\', '"')
-	case '\\':
-		return append(dst, '\\', '\\')
-	case '\n':
-		return append(dst, '\\', 'n')
-	case '\r':
-		return append(dst, '\\', 'r')
-	case '\t':
-		return append(dst, '\\', 't')
-	case '\b':
-		return append(dst, '\\', 'b')
-	case '\f':
-		return append(dst, '\\', 'f')
+	if c == '"' || c == '\\' {
+		return append(dst, '\\', c)
+	}
+	if c < 0x20 && shortEscapes[c] != 0 {
+		return append(dst, '\\', shortEscapes[c])
 	}
 	return append(dst, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xF])
 }
