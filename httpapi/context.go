@@ -234,7 +234,7 @@ func (s *Server) afterAppend(r *http.Request, id, agent string, added *kompact.A
 	if _, running := s.autoRunning.LoadOrStore(id, true); running {
 		return &c, &autoReport{Status: autoAlreadyRuns}
 	}
-	go s.backgroundCompaction(context.WithoutCancel(ctx), r.WithContext(context.WithoutCancel(ctx)), id, a)
+	go s.backgroundCompaction(context.WithoutCancel(ctx), r.Clone(context.WithoutCancel(ctx)), id, a)
 	return &c, &autoReport{Status: autoStarted, Reason: c.Reason}
 }
 
