@@ -71,7 +71,7 @@ func (c *compactCommand) Run(ctx context.Context, args []string) (int, error) {
 	// requests carry the completion budget), else llm.max_context_size.
 	size := c.contextSize(ctx, in.agent, f.auto || in.agent.LLM.IsKimi())
 	if f.auto {
-		st := c.autoStatus(ctx, in, size)
+		st := c.autoStatus(in, size)
 		if !st.ShouldCompact {
 			return c.notDue(f, st)
 		}

@@ -51,7 +51,7 @@ func (c *compactCommand) contextSize(ctx context.Context, a *kompact.Agent, look
 }
 
 // autoStatus is the context status of the input for --auto and --json.
-func (c *compactCommand) autoStatus(ctx context.Context, in *compactInput, size int) kompact.ContextStatus {
+func (c *compactCommand) autoStatus(in *compactInput, size int) kompact.ContextStatus {
 	return kompact.NewContextStatus(fileAccount(in), size, in.agent.Compaction.Auto)
 }
 
