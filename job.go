@@ -115,11 +115,13 @@ func (j *Job) attempts(ctx context.Context, progress func(Progress)) Outcome {
 	}
 }
 
-// send sends the request of plan p, reporting progress as attempt.
+// send sends the request of plan p, reporting progress as request number
+// attempt.
 func (j *Job) send(ctx context.Context, p *Plan, attempt int, progress func(Progress)) (Answer, error) {
 	report := func(pr Progress) {
 		if progress != nil {
-			pr.Attempt = attempt
+			pr.Request = attempt
+			pr.Attempt = max(pr.Attempt, 1)
 			pr.Dropped = p.Dropped
 			progress(pr)
 		}

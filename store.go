@@ -9,13 +9,15 @@ import (
 
 // SessionInfo describes a stored session in listings.
 type SessionInfo struct {
-	ID              string    `json:"id"`
-	Agent           string    `json:"agent"`
-	CompactionModel string    `json:"compaction_model,omitempty"`
-	Messages        int       `json:"messages"`
-	Version         int64     `json:"version"`
-	CreatedAt       time.Time `json:"created_at"`
-	UpdatedAt       time.Time `json:"updated_at"`
+	ID              string `json:"id"`
+	Agent           string `json:"agent"`
+	CompactionModel string `json:"compaction_model,omitempty"`
+	// Title names the session for people (see DefaultTitle, CleanTitle).
+	Title     string    `json:"title"`
+	Messages  int       `json:"messages"`
+	Version   int64     `json:"version"`
+	CreatedAt time.Time `json:"created_at"`
+	UpdatedAt time.Time `json:"updated_at"`
 }
 
 // StoredSession is a session as a store keeps it: every message has an id,
@@ -45,7 +47,15 @@ const (
 	// (automatic compaction).
 	RevisionAutoCompaction = "auto_compaction"
 	RevisionRestore        = "restore"
+	// RevisionUndo is an undo of a compaction (Store.UndoCompaction).
+	RevisionUndo = "undo"
 )
+
+// IsCompaction reports whether a revision of kind kind is a compaction,
+// manual or automatic: one that UndoCompaction can undo.
+func IsCompaction(kind string) bool {
+	return kind == RevisionCompaction || kind == RevisionAutoCompaction
+}
 
 // RevisionInfo describes a revision: a change that replaced part of a
 // session's history.
@@ -132,6 +142,11 @@ type Store interface {
 	// SetCompactionModel sets (or, with "", clears) the per-session model
 	// and returns the session's description after the change.
 	SetCompactionModel(ctx context.Context, id string, model string) (*SessionInfo, error)
+	// SetTitle renames the session (a title CleanTitle accepts); "" gives
+	// it its default title again (DefaultTitle of its messages). It does
+	// not change the version. A new session's title is DefaultTitle of its
+	// messages, and an append sets it while it is "".
+	SetTitle(ctx context.Context, id string, title string) (*SessionInfo, error)
 	// CommitCompaction applies c (see Rebase) and records a revision holding
 	// the message list as it was just before. Its cost follows the replaced
 	// range and the messages appended since c.Version, not the session's
@@ -156,6 +171,13 @@ type Store interface {
 	// that failed (CompactionBreaker.Record) and returns the breaker after.
 	// A committed compaction of any kind closes it again.
 	RecordAutoFailure(ctx context.Context, id string) (CompactionBreaker, error)
+	// UndoCompaction undoes compaction revision rev while keeping what
+	// happened since: the summary message that compaction wrote is replaced
+	// by exactly the messages it replaced, and every other message stays
+	// where it is. It fails with EConflict when the summary message was
+	// changed or removed since, and EInvalid when rev is not a compaction.
+	// It records a revision of kind RevisionUndo.
+	UndoCompaction(ctx context.Context, id string, rev int64) (*StoredSession, *RevisionInfo, error)
 	Close() error
 }
 

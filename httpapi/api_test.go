@@ -9,6 +9,8 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
+	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -508,7 +510,7 @@ func (commitFailingStore) CommitCompaction(context.Context, string, kompact.Comm
 func TestInternalCommitErrorIsAnOutcome(t *testing.T) {
 	e := newAPIEnv(t, apiOptions{store: func(s kompact.Store) kompact.Store { return commitFailingStore{s} }})
 	e.must(201, "POST", "/v1/sessions/import", apiSession("s", 3))
-	r := e.do("POST", "/v1/sessions/s/actions/compact_conversation", nil)
+	r := e.do("POST", "/v1/sessions/s/actions/compact_conversation", acceptWarnings)
 	m := wantError(t, r, 500, "internal")
 	if m["status"] != "error" || m["error"].(map[string]any)["message"] != "internal error" || bytes.Contains(r.body, []byte("fire")) {
 		t.Errorf("outcome %s", r.body)
@@ -562,4 +564,46 @@ func TestErrorBodies(t *testing.T) {
 		fmt.Fprintf(&out, "%s %s -> %d\n%s\n", c.method, c.path, r.status, r.body)
 	}
 	golden.Check(t, "error_bodies", out.Bytes())
+}
+
+// TestSessionTitlesAndSearch: a session is listed with its title (the first
+// user message by default), can be renamed with PATCH settings, and the list
+// can be searched by title and id.
+func TestSessionTitlesAndSearch(t *testing.T) {
+	e := newAPIEnv(t, apiOptions{})
+	e.must(201, "POST", "/v1/sessions/import", apiSession("alpha", 2))
+	e.must(201, "POST", "/v1/sessions/import", apiSession("beta", 1))
+	titles := func(q string) string {
+		list := e.must(200, "GET", "/v1/sessions?q="+url.QueryEscape(q), nil)["sessions"].([]any)
+		var out []string
+		for _, s := range list {
+			m := s.(map[string]any)
+			out = append(out, m["id"].(string)+"="+m["title"].(string))
+		}
+		sort.Strings(out)
+		return strings.Join(out, ",")
+	}
+	if got := titles(""); got != "alpha=question 1,beta=question 1" {
+		t.Fatalf("titles %q", got)
+	}
+	before := e.must(200, "GET", "/v1/sessions/alpha", nil)
+	after := e.must(200, "PATCH", "/v1/sessions/alpha/settings", map[string]any{"title": " Flaky  test\nhunt "})
+	if after["version"] != before["version"] {
+		t.Errorf("a rename changed the version: %v -> %v", before["version"], after["version"])
+	}
+	if got := titles(""); got != "alpha=Flaky test hunt,beta=question 1" {
+		t.Fatalf("titles after the rename %q", got)
+	}
+	for q, want := range map[string]string{"FLAKY": "alpha=Flaky test hunt", "bet": "beta=question 1", "hunt alp": "alpha=Flaky test hunt", "question": "beta=question 1", "zzz": ""} {
+		if got := titles(q); got != want {
+			t.Errorf("q=%q: %q, want %q", q, got, want)
+		}
+	}
+	wantError(t, e.do("PATCH", "/v1/sessions/alpha/settings", map[string]any{"title": strings.Repeat("x", 201)}), 400, "invalid_request", "at most 200")
+	wantError(t, e.do("PATCH", "/v1/sessions/alpha/settings", map[string]any{}), 400, "invalid_request", `"title"`)
+	wantError(t, e.do("PATCH", "/v1/sessions/nope/settings", map[string]any{"title": "x"}), 404, "not_found")
+	e.must(200, "PATCH", "/v1/sessions/alpha/settings", map[string]any{"title": ""})
+	if got := titles("alpha"); got != "alpha=question 1" {
+		t.Errorf("default title back: %q", got)
+	}
 }

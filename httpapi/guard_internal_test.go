@@ -113,7 +113,7 @@ func TestEventsOutliveTheBodyDeadline(t *testing.T) {
 	s, ts, llm := newGatedServer(t, Limits{})
 	s.guard.bodyTimeout = 50 * time.Millisecond
 	s.heartbeat = 10 * time.Millisecond
-	resp := compactStream(t, ts, "text/event-stream", `{"instructions":"keep it short"}`)
+	resp := compactStream(t, ts, "text/event-stream", `{"instructions":"keep it short","accept_warnings":true}`)
 	start := time.Now()
 	// Heartbeats for well past the body deadline.
 	got := readThenRelease(t, resp.Body, llm, func(string) bool { return time.Since(start) >= 400*time.Millisecond })

@@ -87,13 +87,13 @@ func readThenRelease(t *testing.T, body io.Reader, llm gatedLLM, enough func(got
 func TestHeartbeatComments(t *testing.T) {
 	s, ts, llm := newGatedServer(t, Limits{})
 	s.heartbeat = 5 * time.Millisecond
-	resp := compactStream(t, ts, "application/json, text/event-stream;q=0.9", "")
+	resp := compactStream(t, ts, "application/json, text/event-stream;q=0.9", `{"accept_warnings":true}`)
 	// Read until two heartbeats arrived, then let the LLM answer.
 	out := readThenRelease(t, resp.Body, llm, func(got string) bool { return strings.Count(got, ": heartbeat\n\n") >= 2 })
-	if !strings.Contains(out, "event: progress\ndata: {\"attempt\":1,\"chars\":0,\"dropped\":0}\n\n") {
+	if !strings.Contains(out, "event: progress\ndata: {\"request\":1,\"attempt\":1,\"chars\":0,\"dropped\":0}\n\n") {
 		t.Errorf("no first progress event:\n%s", out)
 	}
-	if !strings.Contains(out, "event: progress\ndata: {\"attempt\":1,\"chars\":7,\"dropped\":0}\n\n") {
+	if !strings.Contains(out, "event: progress\ndata: {\"request\":1,\"attempt\":1,\"chars\":7,\"dropped\":0}\n\n") {
 		t.Errorf("no progress with 7 chars:\n%s", out)
 	}
 	if !strings.HasSuffix(out, "\n\n") || !strings.Contains(out, "event: outcome\ndata: {\"status\":\"compacted\"") {

@@ -170,10 +170,13 @@ func (s *Server) routes() http.Handler {
 
 	api("POST /v1/sessions/{id}/actions/{action}", s.limitActions(s.runAction))
 	api("POST /v1/sessions/{id}/previews/{preview}/apply", s.applyPreview)
+	api("DELETE /v1/sessions/{id}/previews/{preview}", s.discardPreview)
 
 	api("GET /v1/sessions/{id}/revisions", s.listRevisions)
 	api("GET /v1/sessions/{id}/revisions/{rev}", s.getRevision)
 	api("POST /v1/sessions/{id}/revisions/{rev}/restore", s.restoreRevision)
+	api("GET /v1/sessions/{id}/revisions/{rev}/restore-preview", s.restorePreview)
+	api("POST /v1/sessions/{id}/revisions/{rev}/undo", s.undoCompaction)
 
 	// Anything else under /v1 is a JSON 404 rather than the mux's text.
 	api("/v1/", s.noRoute)

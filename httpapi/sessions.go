@@ -35,6 +35,9 @@ func (s *Server) listSessions(w http.ResponseWriter, r *http.Request) error {
 	if list == nil {
 		list = []kompact.SessionInfo{}
 	}
+	if q := r.URL.Query().Get("q"); q != "" {
+		list = slices.DeleteFunc(list, func(i kompact.SessionInfo) bool { return !kompact.MatchesQuery(i.ID, i.Title, q) })
+	}
 	// Newest first: the most recently updated, then the most recently
 	// created.
 	slices.SortStableFunc(list, func(a, b kompact.SessionInfo) int {
@@ -175,6 +178,7 @@ func (s *Server) appendMessages(w http.ResponseWriter, r *http.Request) error {
 
 type settingsRequest struct {
 	CompactionModel *string `json:"compaction_model"`
+	Title           *string `json:"title"`
 	// TokenCount is a provider's token figure for the session (its last
 	// usage total), recorded as kimi-cli's update_token_count does.
 	TokenCount *int `json:"token_count"`
@@ -185,10 +189,20 @@ func (s *Server) updateSettings(w http.ResponseWriter, r *http.Request) error {
 	if err := s.decodeBody(w, r, &req, false); err != nil {
 		return err
 	}
-	if req.CompactionModel == nil && req.TokenCount == nil {
-		return kompact.Errorf(kompact.EInvalid, `the body has neither "compaction_model" nor "token_count"`).
+	if req.CompactionModel == nil && req.Title == nil && req.TokenCount == nil {
+		return kompact.Errorf(kompact.EInvalid, `the body has none of "compaction_model", "title" and "token_count"`).
 			WithFixes(`Send {"compaction_model": "model-name"}, or {"compaction_model": ""} to use the agent's model again.`,
+				`Send {"title": "a name"} to rename the session, or {"title": ""} for its default title.`,
 				`Send {"token_count": N} to record the provider's usage total for the session.`)
+	}
+	if req.Title != nil {
+		if _, err := kompact.CleanTitle(*req.Title); err != nil {
+			return err
+		}
+	}
+	if req.TokenCount != nil && *req.TokenCount < 0 {
+		return kompact.Errorf(kompact.EInvalid, `"token_count" is %d; it must be 0 or more`, *req.TokenCount).
+			WithFixes("Send the provider's usage total for the session (prompt + completion tokens of its last turn).")
 	}
 	if req.TokenCount != nil {
 		if err := s.cfg.Store.SetTokenCount(r.Context(), r.PathValue("id"), *req.TokenCount); err != nil {
@@ -197,6 +211,11 @@ func (s *Server) updateSettings(w http.ResponseWriter, r *http.Request) error {
 	}
 	if req.CompactionModel != nil {
 		if _, err := s.cfg.Store.SetCompactionModel(r.Context(), r.PathValue("id"), *req.CompactionModel); err != nil {
+			return err
+		}
+	}
+	if req.Title != nil {
+		if _, err := s.cfg.Store.SetTitle(r.Context(), r.PathValue("id"), *req.Title); err != nil {
 			return err
 		}
 	}
@@ -394,6 +413,40 @@ func (s *Server) restoreRevision(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	stored, info, err := s.cfg.Store.RestoreRevision(r.Context(), r.PathValue("id"), rev)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"session": storedJSON{stored}, "revision": info})
+	return nil
+}
+
+// restorePreview says what restoring a revision would drop and bring back,
+// without changing anything.
+func (s *Server) restorePreview(w http.ResponseWriter, r *http.Request) error {
+	rev, err := revParam(r)
+	if err != nil {
+		return err
+	}
+	old, err := s.cfg.Store.GetRevision(r.Context(), r.PathValue("id"), rev)
+	if err != nil {
+		return err
+	}
+	cur, err := s.cfg.Store.GetSession(r.Context(), r.PathValue("id"))
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"revision": old.RevisionInfo, "version": cur.Version,
+		"effect": kompact.EffectOfRestore(cur.Messages, old.Before)})
+	return nil
+}
+
+// undoCompaction undoes a compaction revision, keeping later messages.
+func (s *Server) undoCompaction(w http.ResponseWriter, r *http.Request) error {
+	rev, err := revParam(r)
+	if err != nil {
+		return err
+	}
+	stored, info, err := s.cfg.Store.UndoCompaction(r.Context(), r.PathValue("id"), rev)
 	if err != nil {
 		return err
 	}

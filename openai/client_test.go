@@ -473,7 +473,7 @@ func TestClientMissingAPIKey(t *testing.T) {
 	if !strings.Contains(e.Message, "MOONSHOT_API_KEY is not set") {
 		t.Errorf("message %q does not name the variable", e.Message)
 	}
-	if !reflect.DeepEqual(e.Fixes, []string{"export MOONSHOT_API_KEY=<your key>"}) {
+	if !reflect.DeepEqual(e.Fixes, []string{"Set it (export MOONSHOT_API_KEY=<your key>) where kompact runs; for kompact serve, set it and restart the server."}) {
 		t.Errorf("fixes %q", e.Fixes)
 	}
 	if n := len(srv.Requests()); n != 0 {
@@ -558,8 +558,12 @@ func TestClientRateLimitProgressMessage(t *testing.T) {
 	if _, err := completeSmall(t, c, srv, pl.Add); err != nil {
 		t.Fatal(err)
 	}
-	want := "rate limited (429), retrying in 2s (attempt 2 of 4)"
-	if !hasWaiting(&pl, func(w string) bool { return w == want }) {
+	want := "attempt 2 of 4, retrying in 2 s: rate limited (429)"
+	found := false
+	for _, p := range pl.List() {
+		found = found || p.Waiting == want && p.Attempt == 2 && p.MaxAttempts == 4 && p.RetryIn == 2
+	}
+	if !found {
 		t.Errorf("no progress %q in %+v", want, pl.List())
 	}
 }
@@ -834,7 +838,9 @@ func TestClientAttemptTimeoutIsRetried(t *testing.T) {
 		t.Errorf("answer %q", answerText(a))
 	}
 	checkTries(t, srv, sl, 2, 1)
-	if !hasWaiting(&pl, func(w string) bool { return strings.HasPrefix(w, "no complete answer within 200ms, retrying in") }) {
+	if !hasWaiting(&pl, func(w string) bool {
+		return strings.HasPrefix(w, "attempt 2 of 4, retrying in ") && strings.HasSuffix(w, ": no complete answer within 200ms")
+	}) {
 		t.Errorf("no waiting report for the timeout: %+v", pl.List())
 	}
 }

@@ -39,7 +39,7 @@ type compactFlags struct {
 	start, end, upTo           string
 	instructions, model        string
 	maxPreserved               *int
-	asJSON, kimi, auto         bool
+	asJSON, kimi, strict, auto bool
 	input                      string
 }
 
@@ -95,6 +95,7 @@ func (c *compactCommand) parse(args []string) (*compactFlags, int, error) {
 	maxPreservedFlag(fs, &f.maxPreserved)
 	fs.StringVar(&f.out, "o", "", "write the compacted session here (- for stdout); default: replace SESSION.json, keeping a backup")
 	fs.BoolVar(&f.asJSON, "json", false, "print the outcome as JSON instead of a report")
+	fs.BoolVar(&f.strict, "strict", false, "treat the result's warnings (messages left out, no sections, no smaller) as an error: write nothing, exit 4")
 	fs.BoolVar(&f.auto, "auto", false, "compact only when kimi-cli's trigger says it is due (the agent's compaction.auto thresholds); otherwise exit 3 with the figures")
 	fs.BoolVar(&f.kimi, "kimi", false, "SESSION is a kimi-cli context.jsonl: rewrite it as kimi-cli's /compact would, keeping the old file as context_N.jsonl")
 	pos, err := parseFlags(fs, args)
@@ -211,6 +212,9 @@ func (c *compactCommand) compactor() *kompact.Compactor {
 // finish writes a compacted session, prints the outcome and returns the
 // exit status.
 func (c *compactCommand) finish(f *compactFlags, in *compactInput, outcome kompact.Outcome) (int, error) {
+	if outcome.Status == kompact.OutcomeCompacted && f.strict && len(outcome.Warnings()) > 0 {
+		return c.refuse(f, outcome)
+	}
 	if outcome.Status == kompact.OutcomeCompacted {
 		var written, backup string
 		var err error
@@ -245,6 +249,29 @@ func (c *compactCommand) finish(f *compactFlags, in *compactInput, outcome kompa
 		return exitError, nil
 	}
 	return exitError, outcome.Err
+}
+
+// refuse ends a --strict compaction whose result has warnings: nothing is
+// written, the outcome (as a preview: computed, not applied) or the
+// warnings are printed, and the status is exitWarnings.
+func (c *compactCommand) refuse(f *compactFlags, outcome kompact.Outcome) (int, error) {
+	if f.asJSON {
+		outcome.Status = kompact.OutcomePreview
+		if status, err := c.printJSON(outcome, nil); err != nil {
+			return status, err
+		}
+		return exitWarnings, nil
+	}
+	c.printWarnings(c.stderr, outcome)
+	return exitWarnings, kompact.Errorf(kompact.EInvalid, "--strict: the result has %d warning(s); nothing was written", len(outcome.Warnings())).
+		WithFixes("Run without --strict to keep the result anyway, as kimi-cli does, or compact another range or with another model.")
+}
+
+// printWarnings prints the outcome's warnings, one a line.
+func (c *compactCommand) printWarnings(w io.Writer, o kompact.Outcome) {
+	for _, warn := range o.Warnings() {
+		fmt.Fprintf(w, "warning: %s (%s)\n", warn.Message, warn.Code)
+	}
 }
 
 // execute prepares the action's job and runs it, with a progress display on
@@ -346,9 +373,7 @@ func (c *compactCommand) report(o kompact.Outcome, agent *kompact.Agent, written
 	if r.Usage != nil {
 		fmt.Fprintf(w, "compaction call: %d input tokens (%d cached), %d output tokens\n", r.Usage.Input(), r.Usage.InputCacheRead, r.Usage.Output)
 	}
-	if d := r.Dropped(); d > 0 {
-		fmt.Fprintf(w, "the request was too long for the model: the %d oldest messages of the range were left out of the summary\n", d)
-	}
+	c.printWarnings(w, o)
 	if len(r.MissingSections) > 0 {
 		fmt.Fprintf(w, "the summary lacks sections: %s (kept anyway)\n", strings.Join(r.MissingSections, ", "))
 	}
@@ -411,11 +436,13 @@ func (c *compactCommand) spinner(label string) *spinner {
 				p := s.last
 				s.mu.Unlock()
 				line := fmt.Sprintf("%s %s: %d characters received", frames[i%len(frames)], s.label, p.Chars)
-				if p.Attempt > 1 {
-					line += fmt.Sprintf(" (attempt %d)", p.Attempt)
+				if p.Dropped > 0 {
+					line += fmt.Sprintf(" (%d oldest left out to fit)", p.Dropped)
 				}
 				if p.Waiting != "" {
 					line += "; " + p.Waiting
+				} else if p.Attempt > 1 {
+					line += fmt.Sprintf(" (attempt %d of %d)", p.Attempt, p.MaxAttempts)
 				}
 				fmt.Fprintf(s.w, "\r\033[K%s", line)
 			}

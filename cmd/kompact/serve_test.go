@@ -72,6 +72,10 @@ func TestServeServesAndStops(t *testing.T) {
 	if want := "kompact serving http://" + addr.String() + " (data: " + db + ")\n"; !strings.HasPrefix(stderr.String(), want) {
 		t.Errorf("stderr %q, want %q", stderr.String(), want)
 	}
+	// The built-in agents read MOONSHOT_API_KEY, unset here: one warning.
+	if n := strings.Count(stderr.String(), "warning: MOONSHOT_API_KEY is not set: agent(s) "); n != 1 || !strings.Contains(stderr.String(), "set it and restart") {
+		t.Errorf("%d key warnings in %q", n, stderr.String())
+	}
 	get := func(token string) int {
 		req, _ := http.NewRequest("GET", "http://"+addr.String()+"/v1/health", nil)
 		if token != "" {

@@ -48,6 +48,8 @@ func Run(t *testing.T, open func(t *testing.T) kompact.Store) {
 		{"Conflict", testConflict},
 		{"CommitAfterRewrite", testCommitAfterRewrite},
 		{"Restore", testRestore},
+		{"Undo", testUndo},
+		{"Titles", testTitles},
 		{"Concurrency", testConcurrency},
 		{"Tokens", testTokens},
 		{"Breaker", testBreaker},

@@ -83,6 +83,23 @@ func testTokens(t *testing.T, st kompact.Store) {
 	done, _ := commit(t, st, "tok", c)
 	wantAccount(t, st, "tok", "after a commit without a figure", kompact.TokenAccount{PendingTokens: kompact.EstimateTokens(done.Messages)})
 
+	// An automatic compaction can be undone like a manual one; the undo,
+	// like a restore, leaves no recorded figure.
+	appendMsgs(t, st, "tok", []kompact.Message{msg(kompact.RoleUser, "", "q1"), msg(kompact.RoleAssistant, "", "a1"),
+		msg(kompact.RoleUser, "", "q2"), msg(kompact.RoleAssistant, "", "a2")})
+	cur = get(t, st, "tok")
+	c = compaction(t, cur, kompact.Options{MaxPreserved: 1}, "summary")
+	c.Kind = kompact.RevisionAutoCompaction
+	_, info := commit(t, st, "tok", c)
+	if info.Kind != kompact.RevisionAutoCompaction {
+		t.Fatalf("revision kind %q", info.Kind)
+	}
+	undone, _, err := st.UndoCompaction(ctx, "tok", info.Rev)
+	if err != nil {
+		t.Fatalf("UndoCompaction of an automatic compaction: %v", err)
+	}
+	wantAccount(t, st, "tok", "after an undo", kompact.TokenAccount{PendingTokens: kompact.EstimateTokens(undone.Messages)})
+
 	wantCode(t, st.SetTokenCount(ctx, "tok", -1), kompact.EInvalid, "a negative token count")
 	wantCode(t, st.SetTokenCount(ctx, "nope", 1), kompact.ENotFound, "SetTokenCount on an unknown session")
 }
