@@ -158,6 +158,9 @@ func (c *serveCommand) server(cfg *config.Config, store kompact.Store, opts serv
 		Version:  version,
 		Limits:   opts.guard.limits(),
 		Previews: kompact.PreviewLimits{MaxBytes: opts.maxPreviewBytes},
+		// Context sizes: llm.max_context_size, else the provider's model
+		// list, once per provider.
+		ContextSize: (&openai.Models{Getenv: c.getenv}).AgentContextSize,
 	})
 }
 

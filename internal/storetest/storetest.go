@@ -53,6 +53,8 @@ func Run(t *testing.T, open func(t *testing.T) kompact.Store) {
 		{"Concurrency", testConcurrency},
 		{"Previews", testPreviews},
 		{"StreamSession", testStreamSession},
+		{"Tokens", testTokens},
+		{"Breaker", testBreaker},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
