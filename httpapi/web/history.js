@@ -68,10 +68,10 @@ function renderRevisions(err) {
 
 const revPath = (id, rev) => `sessions/${encodeURIComponent(id)}/revisions/${encodeURIComponent(rev)}`;
 
-// describe names a few messages of the session on screen: "#6 user:
+// describe names a few messages of session (as stored now): "#6 user:
 // question 003…".
-function describe(ids) {
-  const at = new Map((view.session ? view.session.messages : []).map((m, i) => [m.id, { m, n: i + 1 }]));
+function describe(ids, session) {
+  const at = new Map(session.messages.map((m, i) => [m.id, { m, n: i + 1 }]));
   const shown = ids.slice(0, 5).map((id) => {
     const x = at.get(id);
     if (!x) return h("li", null, h("code", null, id));
@@ -87,9 +87,10 @@ function describe(ids) {
 export async function askRestore(rev, slot, lead = null) {
   const id = view.id;
   clear(slot).append(h("p", { class: "note" }, `Checking what restoring revision ${rev} would change…`));
-  let pv;
+  let pv, now;
   try {
-    pv = await call("GET", `${revPath(id, rev)}/restore-preview`);
+    // The session as stored now names the messages (the page may be behind).
+    [pv, now] = await Promise.all([call("GET", `${revPath(id, rev)}/restore-preview`), call("GET", `sessions/${encodeURIComponent(id)}`)]);
   } catch (e) {
     showError(slot, e, "restore-error");
     return;
@@ -99,7 +100,7 @@ export async function askRestore(rev, slot, lead = null) {
   const lines = [];
   if (lead) lines.push(lead);
   lines.push(`The session will have ${plural(eff.messages, "message")}: ${plural(eff.adds.length, "message")} come back.`);
-  if (eff.drops.length) lines.push(h("p", { "data-testid": "restore-drop-count" }, h("b", null, `It drops ${plural(eff.drops.length, "message")}:`)), describe(eff.drops));
+  if (eff.drops.length) lines.push(h("p", { "data-testid": "restore-drop-count" }, h("b", null, `It drops ${plural(eff.drops.length, "message")}:`)), describe(eff.drops, now));
   else lines.push(h("p", { "data-testid": "restore-drop-count" }, "It drops no message."));
   lines.push("The restore is recorded in the history, so it can be undone.");
   slot.dataset.status = "confirm-restore";

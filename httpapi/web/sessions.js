@@ -156,8 +156,8 @@ async function onImportFile() {
       title: `Import ${file.name}`,
       lines: [
         h("p", { "data-testid": "import-format", "data-format": format }, `Read as ${FORMATS[format]}.`),
-        h("p", { class: "field" }, h("label", { for: "import-agent" }, "Agent "), agent),
-        h("p", { class: "field" }, h("label", { for: "import-id" }, "Session id "), id, h("span", { class: "hint" }, " (optional)")),
+        h("p", { class: "field" }, h("label", { for: "import-agent" }, "Agent"), agent),
+        h("p", { class: "field" }, h("label", { for: "import-id" }, "Session id (optional)"), id),
       ],
       ok: "Import",
       onOk: () => importText(file.name, text, format, agent.value, id.value.trim()),
