@@ -882,7 +882,7 @@ func TestBrowserTokenImportAndErrors(t *testing.T) {
 	}
 	e.do("pick a session file", chromedp.SetUploadFiles(chromedp.CSS(`[data-testid="import-input"]`), []string{good}))
 	e.click(`[data-testid="import-confirm-ok"]`)
-	e.waitFor("the imported session", `document.querySelector('[data-testid="session-id"]').textContent === "browser-picked" && document.querySelectorAll('[data-testid="message"]').length === 8`)
+	e.waitFor("the imported session", `(document.querySelector('[data-testid="session-id"]') || {}).textContent === "browser-picked" && document.querySelectorAll('[data-testid="message"]').length === 8`)
 
 	// A new session for an agent without compaction and without its key:
 	// no compaction buttons, and the continue error says how to fix it.

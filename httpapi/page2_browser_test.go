@@ -270,7 +270,7 @@ func TestBrowserSessionsManage(t *testing.T) {
 		chromedp.SetValue(chromedp.CSS(`[data-testid="import-id"]`), "from-kimi"))
 	e.screenshot("browser-import-kimi.png")
 	e.click(`[data-testid="import-confirm-ok"]`)
-	e.waitFor("the imported session", `document.querySelector('[data-testid="session-id"]').textContent === "from-kimi" && document.querySelectorAll('[data-testid="message"]').length === 3`)
+	e.waitFor("the imported session", `(document.querySelector('[data-testid="session-id"]') || {}).textContent === "from-kimi" && document.querySelectorAll('[data-testid="message"]').length === 3`)
 	if done := e.evalString(`document.querySelector('[data-testid="import-done"]').textContent`); !strings.Contains(done, "as session from-kimi (3 messages)") || !strings.Contains(done, "1 line of the file could not be read") {
 		t.Errorf("import note %q", done)
 	}
