@@ -56,6 +56,7 @@ func (s *Server) runAction(w http.ResponseWriter, r *http.Request) error {
 		writeJSON(w, http.StatusOK, dryRunOf(job))
 		return nil
 	}
+	job.LimitCompletion(a, s.contextSize(ctx, a))
 	run := func(progress func(kompact.Progress)) kompact.Outcome {
 		out := job.Run(ctx, progress)
 		switch {

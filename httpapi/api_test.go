@@ -62,6 +62,8 @@ type apiOptions struct {
 	maxBody int64
 	store   func(kompact.Store) kompact.Store
 	limits  httpapi.Limits
+	// agents, when not empty, replaces apiAgents (two %s: the fake LLM's URL).
+	agents string
 }
 
 func newAPIEnv(t testing.TB, opt apiOptions) *apiEnv {
@@ -75,7 +77,7 @@ func newAPIEnv(t testing.TB, opt apiOptions) *apiEnv {
 	e := &apiEnv{t: t, llm: llm, store: st, token: opt.token, logs: &testserver.Buffer{}}
 	e.srv = httpapi.New(httpapi.Config{
 		Store:   st,
-		Agents:  apiConfig(t, llm.URL()),
+		Agents:  apiConfigOf(t, opt.agents, llm.URL()),
 		LLM:     apiClient(),
 		Token:   opt.token,
 		MaxBody: opt.maxBody,
@@ -91,7 +93,16 @@ func newAPIEnv(t testing.TB, opt apiOptions) *apiEnv {
 
 func apiConfig(t testing.TB, url string) *config.Config {
 	t.Helper()
-	cfg, err := config.Parse(fmt.Appendf(nil, apiAgents, url, url), "agents.yaml")
+	return apiConfigOf(t, "", url)
+}
+
+// apiConfigOf parses agents (apiAgents when empty) for the fake LLM at url.
+func apiConfigOf(t testing.TB, agents, url string) *config.Config {
+	t.Helper()
+	if agents == "" {
+		agents = apiAgents
+	}
+	cfg, err := config.Parse(fmt.Appendf(nil, agents, url, url), "agents.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}

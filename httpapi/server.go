@@ -14,6 +14,7 @@ import (
 	"net"
 	"net/http"
 	"strings"
+	"sync"
 	"time"
 
 	"kompact"
@@ -52,6 +53,10 @@ type Config struct {
 	// Limits says whom the server answers and how much it does at once
 	// (guard.go).
 	Limits
+	// ContextSize returns the context size of an agent's model in tokens
+	// (0: unknown), e.g. from openai.Models; nil means the agent's
+	// llm.max_context_size.
+	ContextSize func(ctx context.Context, a *kompact.Agent) (int, error)
 }
 
 // Server serves the HTTP API. Create it with New.
@@ -67,6 +72,9 @@ type Server struct {
 	// heartbeat is the interval of SSE keep-alive comments.
 	heartbeat time.Duration
 	guard     *guard
+	// autoRunning holds the ids of sessions compacting automatically in
+	// the background.
+	autoRunning sync.Map
 }
 
 // New returns a server for cfg.
@@ -156,6 +164,7 @@ func (s *Server) routes() http.Handler {
 	api("DELETE /v1/sessions/{id}", s.deleteSession)
 	api("POST /v1/sessions/{id}/messages", s.appendMessages)
 	api("PATCH /v1/sessions/{id}/settings", s.updateSettings)
+	api("GET /v1/sessions/{id}/context", s.getContext)
 	api("POST /v1/sessions/{id}/continue", s.limitActions(s.continueSession))
 	api("GET /v1/sessions/{id}/ui-elements", s.sessionUIElements)
 

@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"cmp"
+	"context"
 	"encoding/json"
 	"errors"
 	"net/http"
@@ -160,10 +161,13 @@ type appendRequest struct {
 }
 
 // appendResponse is the answer to an append or a continue: the session's
-// version after it and the messages added, with their ids.
+// version after it and the messages added, with their ids, the context
+// figures after it, and what automatic compaction did (context.go).
 type appendResponse struct {
-	Version  int64             `json:"version"`
-	Messages []kompact.Message `json:"messages"`
+	Version        int64             `json:"version"`
+	Messages       []kompact.Message `json:"messages"`
+	Context        *contextBody      `json:"context,omitempty"`
+	AutoCompaction *autoReport       `json:"auto_compaction,omitempty"`
 }
 
 func (s *Server) appendMessages(w http.ResponseWriter, r *http.Request) error {
@@ -197,17 +201,22 @@ func (s *Server) appendMessages(w http.ResponseWriter, r *http.Request) error {
 	if err := kompact.ValidateMessages(msgs); err != nil {
 		return err
 	}
-	added, err := s.cfg.Store.AppendMessages(r.Context(), r.PathValue("id"), msgs)
+	id := r.PathValue("id")
+	added, err := s.cfg.Store.AppendMessages(r.Context(), id, msgs)
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusCreated, appendResponse{Version: added.Version, Messages: added.Messages})
+	c, auto := s.afterAppend(r, id, added.Agent, added)
+	writeJSON(w, http.StatusCreated, appendResponse{Version: added.Version, Messages: added.Messages, Context: c, AutoCompaction: auto})
 	return nil
 }
 
 type settingsRequest struct {
 	CompactionModel *string `json:"compaction_model"`
 	Title           *string `json:"title"`
+	// TokenCount is a provider's token figure for the session (its last
+	// usage total), recorded as kimi-cli's update_token_count does.
+	TokenCount *int `json:"token_count"`
 }
 
 func (s *Server) updateSettings(w http.ResponseWriter, r *http.Request) error {
@@ -215,13 +224,23 @@ func (s *Server) updateSettings(w http.ResponseWriter, r *http.Request) error {
 	if err := s.decodeBody(w, r, &req, false); err != nil {
 		return err
 	}
-	if req.CompactionModel == nil && req.Title == nil {
-		return kompact.Errorf(kompact.EInvalid, `the body has neither "compaction_model" nor "title"`).
+	if req.CompactionModel == nil && req.Title == nil && req.TokenCount == nil {
+		return kompact.Errorf(kompact.EInvalid, `the body has none of "compaction_model", "title" and "token_count"`).
 			WithFixes(`Send {"compaction_model": "model-name"}, or {"compaction_model": ""} to use the agent's model again.`,
-				`Send {"title": "a name"} to rename the session, or {"title": ""} for its default title.`)
+				`Send {"title": "a name"} to rename the session, or {"title": ""} for its default title.`,
+				`Send {"token_count": N} to record the provider's usage total for the session.`)
 	}
 	if req.Title != nil {
 		if _, err := kompact.CleanTitle(*req.Title); err != nil {
+			return err
+		}
+	}
+	if req.TokenCount != nil && *req.TokenCount < 0 {
+		return kompact.Errorf(kompact.EInvalid, `"token_count" is %d; it must be 0 or more`, *req.TokenCount).
+			WithFixes("Send the provider's usage total for the session (prompt + completion tokens of its last turn).")
+	}
+	if req.TokenCount != nil {
+		if err := s.cfg.Store.SetTokenCount(r.Context(), r.PathValue("id"), *req.TokenCount); err != nil {
 			return err
 		}
 	}
@@ -251,7 +270,10 @@ type continueRequest struct {
 
 // continueSession appends the user's message, sends the agent's system
 // prompt and the whole session to the agent's LLM, and appends the reply.
-// When the LLM fails, the user message stays appended.
+// Before that, like kimi-cli's step, it compacts the session automatically
+// when due (context.go); when that fails, nothing is appended and the turn
+// is not sent. When the LLM fails, the user message stays appended. After
+// the turn, the session's token count is the reply's usage total.
 func (s *Server) continueSession(w http.ResponseWriter, r *http.Request) error {
 	var req continueRequest
 	if err := s.decodeBody(w, r, &req, false); err != nil {
@@ -275,6 +297,10 @@ func (s *Server) continueSession(w http.ResponseWriter, r *http.Request) error {
 		return kompact.Errorf(kompact.EInternal, "no LLM client configured")
 	}
 	user := kompact.Message{Role: kompact.RoleUser, Content: []kompact.Part{kompact.TextPart(*req.Content)}}
+	auto, err := s.compactBeforeTurn(r, a, cur, user)
+	if err != nil {
+		return err
+	}
 	added, err := s.cfg.Store.AppendMessages(ctx, id, []kompact.Message{user})
 	if err != nil {
 		return err
@@ -285,7 +311,7 @@ func (s *Server) continueSession(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 
-	reply, err := kompact.Reply(ctx, s.cfg.LLM, a, after.Messages)
+	reply, usage, err := kompact.ReplyWithUsage(ctx, s.cfg.LLM, a, after.Messages)
 	if err != nil {
 		return err
 	}
@@ -293,8 +319,30 @@ func (s *Server) continueSession(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, appendResponse{Version: final.Version, Messages: []kompact.Message{user, final.Messages[0]}})
+	resp := appendResponse{Version: final.Version, Messages: []kompact.Message{user, final.Messages[0]}, AutoCompaction: auto}
+	resp.Context = s.afterTurn(ctx, a, id, final, usage)
+	writeJSON(w, http.StatusOK, resp)
 	return nil
+}
+
+// afterTurn records a turn's usage total as the session's token count
+// (kimi-cli's update_token_count(usage.total)) and returns the figures
+// after it; without usage, the reply counts as pending.
+func (s *Server) afterTurn(ctx context.Context, a *kompact.Agent, id string, final *kompact.Appended, usage *kompact.Usage) *contextBody {
+	acct := final.Tokens
+	if usage != nil {
+		next := kompact.TokenAccount{}.AfterTurn(*usage)
+		if err := s.cfg.Store.SetTokenCount(context.WithoutCancel(ctx), id, next.TokenCount); err != nil {
+			s.log.Warn("record the turn's token count", "session", id, "error", err.Error())
+		} else {
+			acct = &next
+		}
+	}
+	if acct == nil {
+		return nil
+	}
+	c := s.contextOf(ctx, a, *acct, final.Breaker)
+	return &c
 }
 
 // compactionFormat is the answer of GET /v1/compaction: how a compaction

@@ -104,6 +104,11 @@ func (s *Store) CreateSession(ctx context.Context, in *kompact.Session) (*kompac
 		if err := insertMessages(ctx, tx, id, 0, 0, msgs, nil); err != nil {
 			return err
 		}
+		// As if the messages were appended in one call: pending is their
+		// estimate (kimi-cli's append_message).
+		if err := setAccount(ctx, tx, id, 0, int64(kompact.EstimateTokens(msgs)), false); err != nil {
+			return err
+		}
 		row := &sessionRow{id: id, agent: in.Agent, model: in.CompactionModel, version: 1, created: now, updated: now}
 		out = row.stored(msgs)
 		return nil
@@ -118,9 +123,13 @@ func (s *Store) CreateSession(ctx context.Context, in *kompact.Session) (*kompac
 func (s *Store) GetSession(ctx context.Context, id string) (*kompact.StoredSession, error) {
 	var row *sessionRow
 	var bodies [][]byte
+	var acct account
 	err := s.read(ctx, "get session", func(tx pgx.Tx) error {
 		var err error
 		if row, err = loadSession(ctx, tx, id, false); err != nil {
+			return err
+		}
+		if acct, err = readAccount(ctx, tx, id); err != nil {
 			return err
 		}
 		bodies, err = readBodies(ctx, tx, id, row.firstPos)
@@ -136,7 +145,9 @@ func (s *Store) GetSession(ctx context.Context, id string) (*kompact.StoredSessi
 	if err != nil {
 		return nil, err
 	}
-	return row.stored(msgs), nil
+	out := row.stored(msgs)
+	out.Tokens, out.Breaker = storeutil.Account(acct.count, acct.pending, acct.failures, msgs)
+	return out, nil
 }
 
 // ListSessions describes every session, the most recently updated first.
@@ -215,7 +226,7 @@ func (s *Store) AppendMessages(ctx context.Context, id string, in []kompact.Mess
 			return err
 		}
 		out = &kompact.Appended{Version: row.version, UpdatedAt: row.updated, Messages: msgs}
-		return nil
+		return addPending(ctx, tx, id, msgs, out)
 	})
 	if err != nil {
 		return nil, err

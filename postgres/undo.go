@@ -69,6 +69,10 @@ func (s *Store) UndoCompaction(ctx context.Context, id string, rev int64) (*komp
 			first, row.n, next+1, version, now, id); err != nil {
 			return err
 		}
+		// Like a restore, an undo leaves no recorded token figure.
+		if err := setAccount(ctx, tx, id, 0, storeutil.UnknownPending, false); err != nil {
+			return err
+		}
 		row.firstPos, row.version, row.updated = first, version, now
 		bodies, err = readBodies(ctx, tx, id, first)
 		return err
@@ -100,7 +104,7 @@ func compactionRows(ctx context.Context, tx pgx.Tx, id string, rev int64) (resto
 	if err != nil {
 		return nil, ref{}, err
 	}
-	if kind != kompact.RevisionCompaction {
+	if !kompact.IsCompaction(kind) {
 		return nil, ref{}, notUndoable(rev, kind)
 	}
 	removed, err := rowsWhere(ctx, tx, `SELECT id, body_id, pos FROM messages WHERE session_id = $1 AND dead = $2 ORDER BY pos`, id, rev)

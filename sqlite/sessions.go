@@ -137,6 +137,11 @@ func (s *Store) CreateSession(ctx context.Context, in *kompact.Session) (*kompac
 		if err := insertMessages(ctx, tx, id, 0, 0, msgs); err != nil {
 			return err
 		}
+		// As if the messages were appended in one call: pending is their
+		// estimate (kimi-cli's append_message).
+		if err := setAccount(ctx, tx, id, 0, int64(kompact.EstimateTokens(msgs)), false); err != nil {
+			return err
+		}
 		row := &sessionRow{id: id, agent: in.Agent, model: in.CompactionModel, version: 1, created: now, updated: now}
 		out = row.stored(msgs)
 		return nil
@@ -155,8 +160,10 @@ func (s *Store) GetSession(ctx context.Context, id string) (*kompact.StoredSessi
 		if err != nil {
 			return err
 		}
-		out, err = storedSession(ctx, tx, row)
-		return err
+		if out, err = storedSession(ctx, tx, row); err != nil {
+			return err
+		}
+		return readAccount(ctx, tx, out)
 	})
 	if err != nil {
 		return nil, err
@@ -248,7 +255,7 @@ func (s *Store) AppendMessages(ctx context.Context, id string, in []kompact.Mess
 			return err
 		}
 		out = &kompact.Appended{Version: row.version, UpdatedAt: row.updated, Messages: msgs}
-		return nil
+		return addPending(ctx, tx, id, msgs, out)
 	})
 	if err != nil {
 		return nil, err

@@ -71,6 +71,10 @@ func (s *Store) UndoCompaction(ctx context.Context, id string, rev int64) (*komp
 			first, row.n, next+1, version, formatTime(now), version, id); err != nil {
 			return err
 		}
+		// Like a restore, an undo leaves no recorded token figure.
+		if err := setAccount(ctx, tx, id, 0, storeutil.UnknownPending, false); err != nil {
+			return err
+		}
 		row.firstPos, row.version, row.updated = first, version, now
 		out, err = storedSession(ctx, tx, row)
 		return err
@@ -94,7 +98,7 @@ func compactionRows(ctx context.Context, tx *sql.Tx, id string, rev int64) (rest
 	if err != nil {
 		return nil, ref{}, err
 	}
-	if kind != kompact.RevisionCompaction || full {
+	if !kompact.IsCompaction(kind) || full {
 		return nil, ref{}, notUndoable(rev, kind, full)
 	}
 	removed, err := rowsWhere(ctx, tx, `SELECT id, body_id, pos FROM messages WHERE session_id = ? AND dead = ? ORDER BY pos`, id, rev)
@@ -115,7 +119,7 @@ func compactionRows(ctx context.Context, tx *sql.Tx, id string, rev int64) (rest
 // notUndoable is the error of a revision that is not a compaction this
 // store can undo.
 func notUndoable(rev int64, kind string, old bool) error {
-	if kind != kompact.RevisionCompaction {
+	if !kompact.IsCompaction(kind) {
 		return kompact.Errorf(kompact.EInvalid, "revision %d is a %s, not a compaction; only a compaction can be undone", rev, kind).
 			WithFixes("Restore the revision instead (it replaces the whole message list).")
 	}

@@ -147,6 +147,9 @@ func (c *serveCommand) server(cfg *config.Config, store kompact.Store, opts serv
 		Logger:  slog.New(slog.NewTextHandler(c.stderr, nil)),
 		Version: version,
 		Limits:  opts.guard.limits(),
+		// Context sizes: llm.max_context_size, else the provider's model
+		// list, once per provider.
+		ContextSize: (&openai.Models{Getenv: c.getenv}).AgentContextSize,
 	})
 }
 

@@ -51,6 +51,8 @@ func Run(t *testing.T, open func(t *testing.T) kompact.Store) {
 		{"Undo", testUndo},
 		{"Titles", testTitles},
 		{"Concurrency", testConcurrency},
+		{"Tokens", testTokens},
+		{"Breaker", testBreaker},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
