@@ -56,6 +56,19 @@ agents:
       enabled: true
       type: kimi
       max_preserved_messages: 2
+  auto:
+    llm:
+      base_url: %[1]s
+      model: fake-chat
+      api_key_env: ` + browserKeyEnv + `
+      max_context_size: 4000
+    compaction:
+      enabled: true
+      type: kimi
+      auto:
+        enabled: true
+        trigger_ratio: 0.5
+        reserved_context_size: 1000
   nokey:
     llm:
       base_url: %[1]s

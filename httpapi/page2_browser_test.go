@@ -279,3 +279,69 @@ func TestBrowserSessionsManage(t *testing.T) {
 	}
 	e.checkNoJSErrors()
 }
+
+// TestBrowserContextGauge: each session shows how much of its model's
+// context window it uses, with the line where compaction becomes due
+// (GET …/context); an automatic compaction is marked as such in the
+// history and on its summary card (issue 13, item 2, with issue 12).
+func TestBrowserContextGauge(t *testing.T) {
+	e := newBrowserEnv(t, browserOptions{})
+	e.llm.SetDefault(fakellm.Answer(fakellm.Text("<current_focus>\nthe questions\n</current_focus>")))
+	// 201 messages of 10 tokens: 2,010 of 4,000, past the trigger at
+	// min(0.5 × 4,000, 4,000 − 1,000) = 2,000.
+	e.importSession(strings.Replace(longSession(t, "big", 100), `"agent":"tester"`, `"agent":"auto"`, 1))
+	e.importSession(strings.Replace(longSession(t, "small", 3), `"agent":"tester"`, `"agent":"auto"`, 1))
+	e.importSession(strings.Replace(longSession(t, "unknown", 1), `"agent":"tester"`, `"agent":"nokey"`, 1))
+	e.open("/#/s/small")
+	e.waitFor("the gauges", `document.querySelectorAll('.session-gauge [data-testid="context-gauge"]').length === 3 && document.querySelector('#session-context [data-testid="context-gauge"]')`)
+	var g struct {
+		Text    string            `json:"text"`
+		Label   string            `json:"label"`
+		Fill    string            `json:"fill"`
+		Trigger string            `json:"trigger"`
+		List    map[string]string `json:"list"`
+	}
+	state := `JSON.stringify((() => {
+		const h = document.querySelector('#session-context [data-testid="context-gauge"]');
+		const list = {};
+		for (const s of document.querySelectorAll('.session-gauge')) {
+			const x = s.querySelector('[data-testid="context-gauge"]');
+			list[s.dataset.gaugeFor] = x.dataset.known + "/" + (x.dataset.due || "");
+		}
+		return {text: h.innerText, label: h.getAttribute('aria-label') || "", fill: (h.querySelector('.gauge-fill') || {style: {}}).style.width,
+			trigger: (h.querySelector('.gauge-trigger') || {style: {}}).style.left, list};
+	})())`
+	e.eval(state, &g)
+	if g.Label != "70 of 4,000 tokens (2%); compaction is due at 2,000" || g.Fill != "1.8%" || g.Trigger != "50%" || !strings.Contains(g.Text, "compacts automatically") {
+		t.Errorf("gauge of small: %+v", g)
+	}
+	if g.List["big"] != "true/true" || g.List["small"] != "true/false" || g.List["unknown"] != "false/" {
+		t.Errorf("list gauges: %v", g.List)
+	}
+	e.screenshot("browser-context-gauge.png")
+
+	// An append with ?auto_compact=true compacts "big" in the background.
+	if status, body := e.api("POST", "/v1/sessions/big/messages?auto_compact=true", `{"message": {"role": "user", "content": "next"}}`); status != 201 {
+		t.Fatalf("append: %d %v", status, body)
+	}
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		_, revs := e.api("GET", "/v1/sessions/big/revisions", "")
+		if list, _ := revs["revisions"].([]any); len(list) > 0 && list[0].(map[string]any)["kind"] == "auto_compaction" {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no automatic compaction: %v", revs)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	e.click(`[data-testid="session-item"][data-session-id="big"]`)
+	e.waitFor("the automatic compaction", `[...document.querySelectorAll('[data-testid="revision-kind"]')].some(b => b.textContent === "automatic compaction") && (document.querySelector('[data-testid="summary-covers"]') || {}).textContent`)
+	covers := e.evalString(`document.querySelector('[data-testid="summary-covers"]').textContent`)
+	if !strings.Contains(covers, "compacted automatically") {
+		t.Errorf("summary card: %q", covers)
+	}
+	e.waitFor("the lower gauge", `document.querySelector('#session-context [data-testid="context-gauge"]') && document.querySelector('#session-context [data-testid="context-gauge"]').dataset.due === "false"`)
+	e.screenshot("browser-auto-compaction.png")
+	e.checkNoJSErrors()
+}

@@ -12,6 +12,7 @@ import { hidePreview, pending } from "./preview.js";
 import { setRevisions, undoCompaction } from "./history.js";
 import { approx, estimateTokens } from "./estimate.js";
 import { showTitle } from "./title.js";
+import { fillGauge } from "./gauge.js";
 import { findCovers, models } from "./covers.js";
 import { messageMenu } from "./menu.js";
 
@@ -148,7 +149,7 @@ async function showCovers(id, seq, revisions) {
         { class: "covers-text", "data-testid": "summary-covers" },
         `Covers ${plural(c.count, "message")}`,
         c.count ? ` (#${c.first}${c.last !== c.first ? "–#" + c.last : ""} before it ran)` : "",
-        ", compacted ",
+        c.auto ? ", compacted automatically " : ", compacted ",
         timeEl(c.created_at),
         ` · estimated tokens ${c.before.toLocaleString()} → ${c.after.toLocaleString()}`,
         model ? [" · model ", h("code", null, model)] : null,
@@ -181,9 +182,11 @@ function renderSession() {
     s.compaction_model ? h("span", null, "compaction model ", h("code", null, s.compaction_model)) : null,
     h("span", { "data-testid": "message-count" }, plural(s.messages.length, "message")),
     h("span", { "data-testid": "session-tokens", title: "The server's estimate: text characters / 4" }, approx(estimateTokens(s.messages))),
+    h("span", { class: "session-context", id: "session-context" }),
     h("span", null, "version " + s.version),
     s.updated_at ? h("span", null, "updated ", timeEl(s.updated_at)) : null,
   ]);
+  fillGauge($("session-context"), s.id, s.version, false);
   renderMessages();
 }
 

@@ -10,6 +10,10 @@ import { job, setOutcome, setProgress } from "./compaction.js";
 
 let revisions = [];
 
+// KINDS names the kinds of revision for people; an automatic compaction
+// stands out from one a person started.
+const KINDS = { compaction: "compaction", auto_compaction: "automatic compaction", restore: "restore", undo: "undo" };
+
 // setRevisions shows a list of revisions, or the error that kept it.
 export function setRevisions(list, err) {
   revisions = list;
@@ -44,7 +48,13 @@ function renderRevisions(err) {
         h(
           "div",
           { class: "revision-text" },
-          h("p", { class: "revision-head" }, h("span", { class: `badge badge-kind kind-${r.kind}` }, r.kind), " ", h("span", { class: "revision-no" }, "rev " + r.rev)),
+          h(
+            "p",
+            { class: "revision-head" },
+            h("span", { class: `badge badge-kind kind-${r.kind}`, "data-testid": "revision-kind" }, KINDS[r.kind] || r.kind),
+            " ",
+            h("span", { class: "revision-no" }, "rev " + r.rev),
+          ),
           r.note ? h("p", { class: "revision-note" }, r.note) : null,
           h("p", { class: "revision-meta" }, timeEl(r.created_at), ` · ${plural(r.messages ?? 0, "message")} before`),
         ),

@@ -9,6 +9,7 @@ import { openSessionRoute } from "./route.js";
 import { view } from "./conversation.js";
 import { approx, estimateTokens } from "./estimate.js";
 import { showTitle } from "./title.js";
+import { fillListGauges } from "./gauge.js";
 
 let sessions = [];
 let agents = [];
@@ -72,11 +73,13 @@ export function renderSessions() {
             // The open session's size; the listing itself has no text.
             current && view.session && view.session.id === s.id ? h("span", { "data-testid": "session-item-tokens" }, approx(estimateTokens(view.session.messages))) : null,
           ),
+          h("span", { class: "session-gauge", "data-gauge-for": s.id, "data-version": s.version }),
           h("span", { class: "session-item-time" }, "updated ", timeEl(s.updated_at, relTime(s.updated_at))),
         ),
       ),
     );
   }
+  fillListGauges([...list.querySelectorAll("[data-gauge-for]")]);
 }
 
 export async function loadAgents() {
