@@ -78,6 +78,21 @@ func TestBrowserWarningPreview(t *testing.T) {
 	if n := len(e.storedMessages("warn")); n != 7 {
 		t.Errorf("after Discard the store has %d messages", n)
 	}
+
+	// A result with warnings that arrives while another session is open
+	// waits for its session: the list marks it, and opening it shows it.
+	e.importSession(longSession(t, "elsewhere", 2))
+	slow := fakellm.Answer(fakellm.Text("<current_focus>\n"), fakellm.Text(long+"\n</current_focus>"))
+	slow.ChunkDelay = 2 * time.Second
+	e.llm.Enqueue(slow)
+	e.waitFor("the plan", planReady)
+	e.click(`[data-testid="compact-conversation"]`)
+	e.waitFor("the run", `!document.querySelector('#cancel-action').hidden`)
+	e.click(`#refresh-sessions`)
+	e.click(`[data-testid="session-item"][data-session-id="elsewhere"]`)
+	e.waitFor("the waiting preview", `document.querySelector('[data-session-id="warn"] [data-testid="preview-waiting"]') && (document.querySelector('[data-testid="session-id"]') || {}).textContent === "elsewhere" && document.querySelector('[data-testid="preview"]').hidden`)
+	e.click(`[data-testid="session-item"][data-session-id="warn"]`)
+	e.waitFor("the warnings again", `document.querySelector('[data-testid="warnings"]') && !document.querySelector('[data-testid="preview"]').hidden && !document.querySelector('[data-testid="preview-waiting"]')`)
 	e.checkNoJSErrors()
 }
 

@@ -3,7 +3,7 @@
 
 import { $, add, clear, errorBox, h, plural } from "./dom.js";
 import { outcome as postAction } from "./api.js";
-import { loadSessions } from "./sessions.js";
+import { loadSessions, renderSessions } from "./sessions.js";
 import { reloadSession, view } from "./conversation.js";
 import { fillRangeSelects, markRange } from "./range.js";
 import { hidePreview, showPreview } from "./preview.js";
@@ -18,6 +18,7 @@ import { closeMenu } from "./menu.js";
 export const job = {
   runs: new Map(), // session id -> run (see runAction)
   lastMissing: new Map(), // session id -> {summary, missing} from the last outcome
+  previews: new Map(), // session id -> a preview outcome that arrived while another session was on screen
   get busy() {
     return this.runs.get(view.id) || null;
   },
@@ -271,7 +272,12 @@ export async function handleOutcome(sessionId, o, { applied = false } = {}) {
       break;
     }
     case "preview":
+      // A preview (with warnings, perhaps) waits for its session to open.
       if (here) showPreview(sessionId, o);
+      else {
+        job.previews.set(sessionId, o);
+        renderSessions();
+      }
       break;
     case "noop":
       if (here) setOutcome(h("div", { class: "outcome-card info" }, h("p", { class: "outcome-title" }, "Nothing to compact"), h("p", { "data-testid": "noop-reason" }, o.reason || "The server gave no reason.")), "noop");
@@ -282,6 +288,17 @@ export async function handleOutcome(sessionId, o, { applied = false } = {}) {
     default:
       if (here) setOutcome(h("div", { class: "outcome-card bad" }, h("p", { class: "outcome-title" }, "Compaction failed: nothing was changed"), errorBox(o.error || { code: "error", message: "Unknown outcome " + o.status }, "outcome-error")), "error");
   }
+}
+
+// showWaitingPreview shows the preview that arrived for the session on
+// screen while another one was open.
+export function showWaitingPreview() {
+  const o = job.previews.get(view.id);
+  if (!o || job.busy) return;
+  job.previews.delete(view.id);
+  renderSessions();
+  setProgress("The proposed summary arrived while another session was open.");
+  showPreview(view.id, o);
 }
 
 // showResult brings the new summary into view (not the top of the page),

@@ -7,7 +7,7 @@ import { renderSessions } from "./sessions.js";
 import { renderParts, renderToolCall } from "./parts.js";
 import { isSummary, renderSummary } from "./summary.js";
 import { markRange } from "./range.js";
-import { job, markPlan, renderBusy, renderTools } from "./compaction.js";
+import { job, markPlan, renderBusy, renderTools, showWaitingPreview } from "./compaction.js";
 import { hidePreview, pending } from "./preview.js";
 import { setRevisions, undoCompaction } from "./history.js";
 import { approx, estimateTokens } from "./estimate.js";
@@ -54,6 +54,7 @@ export async function openSession(id) {
   if (switching && id === view.id) {
     $("conversation").focus({ preventScroll: true });
     showLatest();
+    showWaitingPreview();
   }
 }
 

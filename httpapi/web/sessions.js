@@ -10,6 +10,7 @@ import { view } from "./conversation.js";
 import { approx, estimateTokens } from "./estimate.js";
 import { showTitle } from "./title.js";
 import { fillListGauges } from "./gauge.js";
+import { job } from "./compaction.js";
 
 let sessions = [];
 let agents = [];
@@ -70,6 +71,7 @@ export function renderSessions() {
             { class: "session-item-meta" },
             h("span", { class: "agent-tag" }, s.agent || "no agent"),
             h("span", null, plural(s.messages ?? 0, "message")),
+            job.previews.has(s.id) ? h("span", { class: "badge badge-warn", "data-testid": "preview-waiting" }, "summary to review") : null,
             // The open session's size; the listing itself has no text.
             current && view.session && view.session.id === s.id ? h("span", { "data-testid": "session-item-tokens" }, approx(estimateTokens(view.session.messages))) : null,
           ),
