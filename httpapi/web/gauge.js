@@ -19,7 +19,7 @@ function triggerAt(c) {
 export function gauge(c, compact = false) {
   const used = c.token_count + c.pending_tokens;
   if (!c.max_context_size) {
-    return h("span", { class: "gauge-unknown", "data-testid": "context-gauge", "data-known": "false", title: "The model's context size is unknown" }, `${plural(used, "token")} · window size unknown`);
+    return h("span", { class: "gauge-unknown", "data-testid": "context-gauge", "data-known": "false", title: `${plural(used, "token")} recorded; the model's context size is unknown (set llm.max_context_size)` }, "context window unknown");
   }
   const pct = (n) => Math.min(100, (100 * n) / c.max_context_size);
   const at = triggerAt(c);
