@@ -56,6 +56,19 @@ agents:
       enabled: true
       type: kimi
       max_preserved_messages: 2
+  auto:
+    llm:
+      base_url: %[1]s
+      model: fake-chat
+      api_key_env: ` + browserKeyEnv + `
+      max_context_size: 4000
+    compaction:
+      enabled: true
+      type: kimi
+      auto:
+        enabled: true
+        trigger_ratio: 0.5
+        reserved_context_size: 1000
   nokey:
     llm:
       base_url: %[1]s
@@ -689,6 +702,8 @@ func TestBrowserCompactUndoContinue(t *testing.T) {
 	// Undo: restore the revision the compaction recorded.
 	e.waitFor("one revision", `document.querySelectorAll('[data-testid="revision-item"]').length === 1`)
 	e.click(`[data-testid="revision-item"][data-kind="compaction"] [data-testid="restore"]`)
+	e.waitFor("the restore's question", `document.querySelector('[data-testid="restore-confirm"]')`)
+	e.click(`[data-testid="restore-confirm-ok"]`)
 	e.waitFor("the restore", `document.querySelector('[data-testid="outcome"]').dataset.status === "restored"`)
 	e.waitFor("the original messages", `document.querySelectorAll('[data-testid="message"]').length === 8`)
 	if got := messageIDs(e.messages()); got != "m1,m2,m3,m4,m5,m6,m7,m8" {
@@ -861,6 +876,8 @@ func TestBrowserTokenImportAndErrors(t *testing.T) {
 		t.Fatal(err)
 	}
 	e.do("pick a bad file", chromedp.SetUploadFiles(chromedp.CSS(`[data-testid="import-input"]`), []string{bad}))
+	e.waitFor("the import form", `(document.querySelector('[data-testid="import-format"]') || {dataset: {}}).dataset.format === "session"`)
+	e.click(`[data-testid="import-confirm-ok"]`)
 	e.waitFor("the import error", `document.querySelector('[data-testid="import-error"]')`)
 	var importErr struct {
 		Code string `json:"code"`
@@ -877,7 +894,8 @@ func TestBrowserTokenImportAndErrors(t *testing.T) {
 		t.Fatal(err)
 	}
 	e.do("pick a session file", chromedp.SetUploadFiles(chromedp.CSS(`[data-testid="import-input"]`), []string{good}))
-	e.waitFor("the imported session", `document.querySelector('[data-testid="session-title"]').textContent === "browser-picked" && document.querySelectorAll('[data-testid="message"]').length === 8`)
+	e.click(`[data-testid="import-confirm-ok"]`)
+	e.waitFor("the imported session", `(document.querySelector('[data-testid="session-id"]') || {}).textContent === "browser-picked" && document.querySelectorAll('[data-testid="message"]').length === 8`)
 
 	// A new session for an agent without compaction and without its key:
 	// no compaction buttons, and the continue error says how to fix it.

@@ -31,6 +31,11 @@ type contextBody struct {
 	// AutoPaused says the breaker is open.
 	AutoFailures int  `json:"auto_failures"`
 	AutoPaused   bool `json:"auto_paused"`
+	// TriggerRatio and ReservedContextSize are the agent's thresholds
+	// (kimi-cli's defaults when unset), so that a client can draw where
+	// compaction becomes due.
+	TriggerRatio        float64 `json:"trigger_ratio"`
+	ReservedContextSize int     `json:"reserved_context_size"`
 }
 
 // The statuses of an automatic compaction's report.
@@ -86,11 +91,14 @@ func autoEnabled(a *kompact.Agent) bool {
 
 // contextOf evaluates a session's account for agent a.
 func (s *Server) contextOf(ctx context.Context, a *kompact.Agent, acct kompact.TokenAccount, b kompact.CompactionBreaker) contextBody {
+	eff := a.Compaction.Auto.Effective()
 	return contextBody{
-		ContextStatus:  kompact.NewContextStatus(acct, s.contextSize(ctx, a), a.Compaction.Auto),
-		AutoCompaction: autoEnabled(a),
-		AutoFailures:   b.AutoFailures,
-		AutoPaused:     b.Paused(),
+		ContextStatus:       kompact.NewContextStatus(acct, s.contextSize(ctx, a), a.Compaction.Auto),
+		AutoCompaction:      autoEnabled(a),
+		AutoFailures:        b.AutoFailures,
+		AutoPaused:          b.Paused(),
+		TriggerRatio:        eff.TriggerRatio,
+		ReservedContextSize: eff.ReservedContextSize,
 	}
 }
 

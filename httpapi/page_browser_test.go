@@ -108,7 +108,7 @@ func TestBrowserWillCompact(t *testing.T) {
 
 	// Undo on the card puts the seven messages back.
 	e.click(`[data-testid="summary-undo"]`)
-	e.waitFor("the undo", `document.querySelectorAll('[data-testid="message"]').length === 7 && document.querySelector('[data-testid="outcome"]').dataset.status === "restored"`)
+	e.waitFor("the undo", `document.querySelectorAll('[data-testid="message"]').length === 7 && document.querySelector('[data-testid="outcome"]').dataset.status === "undone"`)
 	if n := len(e.storedMessages("will")); n != 7 {
 		t.Errorf("after Undo the store has %d messages", n)
 	}

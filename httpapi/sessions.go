@@ -10,6 +10,7 @@ import (
 	"strconv"
 
 	"kompact"
+	"kompact/kimicli"
 )
 
 // agent returns the agent called name (the default agent for ""). An
@@ -74,11 +75,45 @@ func (s *Server) importSession(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	sess, err := kompact.DecodeSession(data)
-	if err != nil {
-		return err
+	q := r.URL.Query()
+	var sess *kompact.Session
+	switch q.Get("format") {
+	case "", "session":
+		if sess, err = kompact.DecodeSession(data); err != nil {
+			return err
+		}
+	case "kimi":
+		if sess, err = kimiSession(w, data); err != nil {
+			return err
+		}
+	default:
+		return kompact.Errorf(kompact.EInvalid, "unknown import format %q", q.Get("format")).WithFixes(`Use format=session (a session document) or format=kimi (a kimi-cli context.jsonl).`)
+	}
+	if id := q.Get("id"); id != "" {
+		sess.ID = id
+	}
+	if agent := q.Get("agent"); agent != "" {
+		sess.Agent = agent
 	}
 	return s.create(w, r, sess)
+}
+
+// kimiSession reads a kimi-cli context.jsonl as the CLI's import --kimi
+// does; the number of lines it could not read is in the
+// Kompact-Skipped-Lines header.
+func kimiSession(w http.ResponseWriter, data []byte) (*kompact.Session, error) {
+	kctx := kimicli.ParseContext(data)
+	if len(kctx.Records) == 0 {
+		msg := "the file has no kimi-cli context record"
+		if len(kctx.Skipped) > 0 {
+			msg += " (" + kctx.Skipped[0].String() + ")"
+		}
+		return nil, kompact.Errorf(kompact.EInvalid, "%s", msg).WithFixes("Import a kimi-cli context.jsonl, or a session document without format=kimi.")
+	}
+	if n := len(kctx.Skipped); n > 0 {
+		w.Header().Set("Kompact-Skipped-Lines", strconv.Itoa(n))
+	}
+	return kctx.Session(), nil
 }
 
 // create stores a new session after checking its agent and message ids.

@@ -99,11 +99,17 @@ async function readJSON(res) {
 
 // call sends an API call and returns the decoded JSON answer (null for
 // none). An error answer throws an APIError.
-export async function call(method, path, body, { raw = false, signal } = {}) {
+export async function call(method, path, body, opts) {
+  return (await callWithHeaders(method, path, body, opts)).data;
+}
+
+// callWithHeaders is call that also returns the answer's headers:
+// {data, headers}.
+export async function callWithHeaders(method, path, body, { raw = false, signal } = {}) {
   const res = await request(method, path, { body, raw, signal });
   const data = await readJSON(res);
   if (!res.ok) throw new APIError(res.status, data);
-  return data;
+  return { data, headers: res.headers };
 }
 
 // outcome posts to an action or a preview's apply route and returns the

@@ -14,6 +14,7 @@ import { initCompaction } from "./compaction.js";
 import { initPreview } from "./preview.js";
 import { initHistory } from "./history.js";
 import { initContinue } from "./continue.js";
+import { initTitle } from "./title.js";
 
 async function loadHealth() {
   try {
@@ -56,6 +57,7 @@ function init() {
   initPreview();
   initHistory();
   initContinue();
+  initTitle();
   window.addEventListener("hashchange", onRoute);
   loadAll();
 }

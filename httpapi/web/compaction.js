@@ -3,7 +3,7 @@
 
 import { $, add, clear, errorBox, h, plural } from "./dom.js";
 import { outcome as postAction } from "./api.js";
-import { loadSessions } from "./sessions.js";
+import { loadSessions, renderSessions } from "./sessions.js";
 import { reloadSession, view } from "./conversation.js";
 import { fillRangeSelects, markRange } from "./range.js";
 import { hidePreview, showPreview } from "./preview.js";
@@ -12,10 +12,16 @@ import { isSummary, summaryText } from "./summary.js";
 import { models } from "./covers.js";
 import { closeMenu } from "./menu.js";
 
-// job is the running action, and what the last outcomes said.
+// job holds the running actions, one per session at most, and what the
+// last outcomes said. Progress and Cancel belong to the session that runs
+// the action: job.busy is the run of the session on screen.
 export const job = {
-  busy: null, // {sessionId, ctrl} while an action runs
+  runs: new Map(), // session id -> run (see runAction)
   lastMissing: new Map(), // session id -> {summary, missing} from the last outcome
+  previews: new Map(), // session id -> a preview outcome that arrived while another session was on screen
+  get busy() {
+    return this.runs.get(view.id) || null;
+  },
 };
 
 export function renderTools(uiError) {
@@ -121,31 +127,83 @@ export function compactUpToHere(id) {
   runAction("compact_up_to_here", { message_id: id, ...actionOptions() });
 }
 
-function setBusy(busy) {
-  job.busy = busy;
-  for (const b of document.querySelectorAll("[data-action-button]")) b.disabled = !!busy;
+// renderBusy shows the state of the session on screen: its run's
+// progress and Cancel, or neither; its buttons are off only while it runs.
+export function renderBusy() {
+  const run = job.busy;
+  for (const b of document.querySelectorAll("[data-action-button]")) b.disabled = !!run;
   const p = view.plan;
-  $("compact-conversation").disabled = !!busy || !p || p.status !== "dry_run" || p.noop;
-  $("preview-apply").disabled = !!busy;
-  $("cancel-action").hidden = !busy;
-  $("activity").classList.toggle("is-busy", !!busy);
+  $("compact-conversation").disabled = !!run || !p || p.status !== "dry_run" || p.noop;
+  $("preview-apply").disabled = !!run;
+  $("cancel-action").hidden = !run;
+  $("activity").classList.toggle("is-busy", !!run);
+  if (run) renderRun(run);
 }
 
 export function setProgress(text, notes = []) {
   const el = clear($("progress"));
   if (!text) return;
   el.append(h("span", { class: "progress-text", "data-testid": "progress-text" }, text));
-  if (notes.length) el.append(h("ul", { class: "progress-notes" }, notes.map((n) => h("li", null, n))));
+  if (notes.length) el.append(h("ul", { class: "progress-notes", "data-testid": "progress-notes" }, notes.map((n) => h("li", null, n))));
 }
 
 function progressText(p) {
   const parts = [];
-  if (p.waiting) parts.push(`Waiting before retrying: ${p.waiting}`);
+  if (p.waiting) parts.push("Waiting to retry");
   else if (!p.chars) parts.push("Sending the compaction request…");
   else parts.push(`Receiving summary… ${plural(p.chars, "character")}`);
-  if (p.attempt > 1) parts.push(`attempt ${p.attempt}`);
+  if (p.attempt > 1) parts.push(`attempt ${p.attempt}${p.max_attempts ? " of " + p.max_attempts : ""}`);
+  if (p.request > 1) parts.push(`request ${p.request}`);
   if (p.dropped) parts.push(`${plural(p.dropped, "oldest message")} left out to fit the context window`);
   return parts.join(" · ");
+}
+
+// elapsed: "0:07".
+function elapsed(ms) {
+  const s = Math.floor(ms / 1000);
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+}
+
+// renderRun shows a run's progress: what it is doing, the time since it
+// started, the retry lines (the server's own words), and the summary
+// text as it streams in.
+function renderRun(run) {
+  const el = clear($("progress"));
+  el.append(
+    h("span", { class: "progress-text", "data-testid": "progress-text" }, run.last ? progressText(run.last) : run.title),
+    " ",
+    h("span", { class: "progress-elapsed", "data-testid": "progress-elapsed", title: "Time since the action started" }, elapsed(Date.now() - run.started)),
+  );
+  if (run.notes.length) el.append(h("ul", { class: "progress-notes", "data-testid": "progress-notes" }, run.notes.map((n) => h("li", null, n))));
+  if (run.text) {
+    const box = h("div", { class: "progress-stream", "data-testid": "progress-stream", "aria-live": "off", "aria-label": "The summary as it arrives" }, run.text);
+    el.append(box);
+    box.scrollTop = box.scrollHeight;
+  }
+}
+
+// onProgress takes one progress event of run: the deltas build the text,
+// which starts again when the request or the attempt changes.
+function onProgress(run, p) {
+  const prev = run.last;
+  if (prev && (prev.request !== p.request || prev.attempt !== p.attempt)) run.text = "";
+  if (p.delta) run.text += p.delta;
+  if (p.waiting && run.notes[run.notes.length - 1] !== p.waiting) run.notes.push(p.waiting);
+  run.last = p;
+  if (job.busy === run) renderRun(run);
+}
+
+let ticker = 0;
+
+// tick keeps the elapsed time of the run on screen current.
+function tick() {
+  const run = job.busy;
+  const el = document.querySelector('[data-testid="progress-elapsed"]');
+  if (run && el) el.textContent = elapsed(Date.now() - run.started);
+  if (!job.runs.size) {
+    clearInterval(ticker);
+    ticker = 0;
+  }
 }
 
 export function setOutcome(node, status) {
@@ -157,39 +215,41 @@ export function setOutcome(node, status) {
 async function runAction(action, body) {
   if (job.busy) return;
   const sessionId = view.id;
-  const ctrl = new AbortController();
-  setBusy({ sessionId, ctrl });
+  const run = {
+    sessionId,
+    ctrl: new AbortController(),
+    title: action === "compact_up_to_here" ? "Compacting up to the chosen message…" : "Compacting the conversation…",
+    started: Date.now(),
+    last: null,
+    text: "",
+    notes: [],
+  };
+  job.runs.set(sessionId, run);
+  if (!ticker) ticker = setInterval(tick, 1000);
   setOutcome(null, "running");
   hidePreview();
-  const notes = [];
-  let last = { attempt: 1, chars: 0 };
-  setProgress(action === "compact_up_to_here" ? "Compacting up to the chosen message…" : "Compacting the conversation…");
-  const onProgress = (p) => {
-    last = p;
-    if (p.waiting) {
-      const note = `Attempt ${p.attempt}: ${p.waiting}`;
-      if (notes[notes.length - 1] !== note) notes.push(note);
-    }
-    setProgress(progressText(p), notes);
-  };
+  renderBusy();
   const path = `sessions/${encodeURIComponent(sessionId)}/actions/${encodeURIComponent(action)}`;
   let outcome;
   try {
-    outcome = await postAction(path, body, { signal: ctrl.signal, onProgress });
+    outcome = await postAction(path, body, { signal: run.ctrl.signal, onProgress: (p) => onProgress(run, p) });
   } catch {
     outcome = { status: "cancelled" }; // only an abort throws
   } finally {
-    setBusy(null);
+    job.runs.delete(sessionId);
   }
-  const doneNote = last.chars ? ` (${plural(last.chars, "character")} received${last.attempt > 1 ? `, attempt ${last.attempt}` : ""})` : "";
+  const here = sessionId === view.id;
+  if (here) renderBusy();
+  const last = run.last || { chars: 0 };
+  const doneNote = last.chars ? ` (${plural(last.chars, "character")} received${last.attempt > 1 ? `, attempt ${last.attempt}` : ""}, ${elapsed(Date.now() - run.started)})` : "";
   const finals = {
     compacted: "Compaction finished" + doneNote + ".",
-    preview: "The proposed summary is ready" + doneNote + ".",
+    preview: ((outcome.warnings || []).length ? "The summary is ready, with warnings to confirm" : "The proposed summary is ready") + doneNote + ".",
     noop: "Nothing was compacted.",
     error: "The compaction failed.",
     cancelled: "Cancelled. Nothing was changed.",
   };
-  setProgress(finals[outcome.status] || "Done.", notes);
+  if (here) setProgress(finals[outcome.status] || "Done.", run.notes);
   await handleOutcome(sessionId, outcome);
 }
 
@@ -212,7 +272,12 @@ export async function handleOutcome(sessionId, o, { applied = false } = {}) {
       break;
     }
     case "preview":
+      // A preview (with warnings, perhaps) waits for its session to open.
       if (here) showPreview(sessionId, o);
+      else {
+        job.previews.set(sessionId, o);
+        renderSessions();
+      }
       break;
     case "noop":
       if (here) setOutcome(h("div", { class: "outcome-card info" }, h("p", { class: "outcome-title" }, "Nothing to compact"), h("p", { "data-testid": "noop-reason" }, o.reason || "The server gave no reason.")), "noop");
@@ -223,6 +288,17 @@ export async function handleOutcome(sessionId, o, { applied = false } = {}) {
     default:
       if (here) setOutcome(h("div", { class: "outcome-card bad" }, h("p", { class: "outcome-title" }, "Compaction failed: nothing was changed"), errorBox(o.error || { code: "error", message: "Unknown outcome " + o.status }, "outcome-error")), "error");
   }
+}
+
+// showWaitingPreview shows the preview that arrived for the session on
+// screen while another one was open.
+export function showWaitingPreview() {
+  const o = job.previews.get(view.id);
+  if (!o || job.busy) return;
+  job.previews.delete(view.id);
+  renderSessions();
+  setProgress("The proposed summary arrived while another session was open.");
+  showPreview(view.id, o);
 }
 
 // showResult brings the new summary into view (not the top of the page),

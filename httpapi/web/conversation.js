@@ -7,10 +7,12 @@ import { renderSessions } from "./sessions.js";
 import { renderParts, renderToolCall } from "./parts.js";
 import { isSummary, renderSummary } from "./summary.js";
 import { markRange } from "./range.js";
-import { job, markPlan, renderTools } from "./compaction.js";
+import { job, markPlan, renderBusy, renderTools, showWaitingPreview } from "./compaction.js";
 import { hidePreview, pending } from "./preview.js";
-import { restoreRevision, setRevisions } from "./history.js";
+import { setRevisions, undoCompaction } from "./history.js";
 import { approx, estimateTokens } from "./estimate.js";
+import { showTitle } from "./title.js";
+import { fillGauge } from "./gauge.js";
 import { findCovers, models } from "./covers.js";
 import { messageMenu } from "./menu.js";
 
@@ -37,7 +39,11 @@ export async function openSession(id) {
     view.plan = null;
     clear($("outcome"));
     clear($("continue-status"));
-    if (!job.busy) clear($("progress"));
+    clear($("session-status"));
+    $("rename-form").hidden = true;
+    $("session-title").hidden = false;
+    clear($("progress"));
+    renderBusy(); // the progress and Cancel of this session's own run, if any
     if (!pending || pending.sessionId !== id) hidePreview();
   }
   $("empty-state").hidden = true;
@@ -48,6 +54,7 @@ export async function openSession(id) {
   if (switching && id === view.id) {
     $("conversation").focus({ preventScroll: true });
     showLatest();
+    showWaitingPreview();
   }
 }
 
@@ -130,7 +137,6 @@ async function showCovers(id, seq, revisions) {
     /* the cards still show the summary; the history panel has the revisions */
   }
   if (seq !== loadSeq) return;
-  const byRev = new Map(revisions.map((r) => [r.rev, r]));
   for (const slot of slots) {
     const c = covers.get(slot.dataset.coversFor);
     if (!c) {
@@ -144,7 +150,7 @@ async function showCovers(id, seq, revisions) {
         { class: "covers-text", "data-testid": "summary-covers" },
         `Covers ${plural(c.count, "message")}`,
         c.count ? ` (#${c.first}${c.last !== c.first ? "–#" + c.last : ""} before it ran)` : "",
-        ", compacted ",
+        c.auto ? ", compacted automatically " : ", compacted ",
         timeEl(c.created_at),
         ` · estimated tokens ${c.before.toLocaleString()} → ${c.after.toLocaleString()}`,
         model ? [" · model ", h("code", null, model)] : null,
@@ -158,8 +164,8 @@ async function showCovers(id, seq, revisions) {
           "data-testid": "summary-undo",
           "data-action-button": "",
           disabled: job.busy ? true : null,
-          "aria-label": `Undo this compaction: restore revision ${c.rev}`,
-          onclick: (ev) => restoreRevision(byRev.get(c.rev), ev.currentTarget),
+          "aria-label": `Undo compaction ${c.rev}: put back the messages this summary replaced, keeping later ones`,
+          onclick: (ev) => undoCompaction(c.rev, ev.currentTarget),
         },
         "Undo",
       ),
@@ -169,16 +175,19 @@ async function showCovers(id, seq, revisions) {
 
 function renderSession() {
   const s = view.session;
-  $("session-title").textContent = s.id;
+  showTitle();
   const meta = clear($("session-meta"));
   add(meta, [
+    h("code", { class: "session-id", "data-testid": "session-id" }, s.id),
     h("span", { class: "agent-tag" }, s.agent || "no agent"),
     s.compaction_model ? h("span", null, "compaction model ", h("code", null, s.compaction_model)) : null,
     h("span", { "data-testid": "message-count" }, plural(s.messages.length, "message")),
     h("span", { "data-testid": "session-tokens", title: "The server's estimate: text characters / 4" }, approx(estimateTokens(s.messages))),
+    h("span", { class: "session-context", id: "session-context" }),
     h("span", null, "version " + s.version),
     s.updated_at ? h("span", null, "updated ", timeEl(s.updated_at)) : null,
   ]);
+  fillGauge($("session-context"), s.id, s.version, false);
   renderMessages();
 }
 

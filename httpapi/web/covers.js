@@ -24,7 +24,7 @@ export async function findCovers(sessionId, session, revisions, summaryIds) {
     if (!wanted.size) break;
     const rev = await call("GET", `sessions/${encodeURIComponent(sessionId)}/revisions/${encodeURIComponent(r.rev)}`);
     const before = rev.before || [];
-    if (r.kind === "compaction") {
+    if (r.kind === "compaction" || r.kind === "auto_compaction") {
       const had = new Set(before.map((m) => m.id));
       const stays = new Set(after.map((m) => m.id));
       const added = after.filter((m) => !had.has(m.id) && wanted.has(m.id));
@@ -33,6 +33,7 @@ export async function findCovers(sessionId, session, revisions, summaryIds) {
       for (const m of added) {
         covers.set(m.id, {
           rev: r.rev,
+          auto: r.kind === "auto_compaction",
           created_at: r.created_at,
           count: gone.length,
           first: gone.length ? gone[0] + 1 : 0,

@@ -121,3 +121,19 @@ export function showError(slot, e, testid) {
   if (e && e.name === "AbortError") return;
   slot.append(errorBox(e && e.code ? e : { code: "error", message: String(e && e.message ? e.message : e) }, testid));
 }
+
+// confirmBox asks before a change: what it will do (lines, text or
+// nodes), then a button to do it and one to leave things as they are.
+export function confirmBox({ testid, title, lines, ok, onOk, onCancel }) {
+  const box = h(
+    "div",
+    { class: "confirm-box", role: "alertdialog", "aria-label": title, "data-testid": testid },
+    h("p", { class: "outcome-title" }, title),
+    lines.map((l) => (l instanceof Node ? l : h("p", null, l))),
+  );
+  const yes = h("button", { type: "button", class: "btn btn-primary btn-small", "data-testid": testid + "-ok", onclick: () => onOk(box) }, ok);
+  const no = h("button", { type: "button", class: "btn btn-small", "data-testid": testid + "-cancel", onclick: () => (box.remove(), onCancel && onCancel()) }, "Cancel");
+  box.append(h("div", { class: "row" }, no, yes));
+  queueMicrotask(() => yes.focus({ preventScroll: true }));
+  return box;
+}

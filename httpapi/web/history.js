@@ -1,13 +1,18 @@
 // The history panel: the session's revisions, each of which can be
-// restored.
+// restored after the page says what the restore will drop; and the undo
+// of a compaction from its summary card.
 
-import { $, clear, errorBox, h, plural, showError, timeEl } from "./dom.js";
+import { $, clear, confirmBox, errorBox, h, plural, showError, timeEl } from "./dom.js";
 import { call } from "./api.js";
 import { loadSessions } from "./sessions.js";
 import { reloadSession, view } from "./conversation.js";
 import { job, setOutcome, setProgress } from "./compaction.js";
 
 let revisions = [];
+
+// KINDS names the kinds of revision for people; an automatic compaction
+// stands out from one a person started.
+const KINDS = { compaction: "compaction", auto_compaction: "automatic compaction", restore: "restore", undo: "undo" };
 
 // setRevisions shows a list of revisions, or the error that kept it.
 export function setRevisions(list, err) {
@@ -43,7 +48,13 @@ function renderRevisions(err) {
         h(
           "div",
           { class: "revision-text" },
-          h("p", { class: "revision-head" }, h("span", { class: `badge badge-kind kind-${r.kind}` }, r.kind), " ", h("span", { class: "revision-no" }, "rev " + r.rev)),
+          h(
+            "p",
+            { class: "revision-head" },
+            h("span", { class: `badge badge-kind kind-${r.kind}`, "data-testid": "revision-kind" }, KINDS[r.kind] || r.kind),
+            " ",
+            h("span", { class: "revision-no" }, "rev " + r.rev),
+          ),
           r.note ? h("p", { class: "revision-note" }, r.note) : null,
           h("p", { class: "revision-meta" }, timeEl(r.created_at), ` · ${plural(r.messages ?? 0, "message")} before`),
         ),
@@ -56,7 +67,7 @@ function renderRevisions(err) {
             "data-action-button": "",
             disabled: job.busy ? true : null,
             "aria-label": `Restore revision ${r.rev}: put back the ${plural(r.messages ?? 0, "message")} from before this ${r.kind}`,
-            onclick: (ev) => restoreRevision(r, ev.currentTarget),
+            onclick: () => askRestore(r.rev, $("outcome")),
           },
           "Restore",
         ),
@@ -65,31 +76,98 @@ function renderRevisions(err) {
   }
 }
 
-// restoreRevision restores revision r of the session on screen (Restore
-// in the history, Undo on a summary card).
-export async function restoreRevision(r, btn) {
+const revPath = (id, rev) => `sessions/${encodeURIComponent(id)}/revisions/${encodeURIComponent(rev)}`;
+
+// describe names a few messages of session (as stored now): "#6 user:
+// question 003…".
+function describe(ids, session) {
+  const at = new Map(session.messages.map((m, i) => [m.id, { m, n: i + 1 }]));
+  const shown = ids.slice(0, 5).map((id) => {
+    const x = at.get(id);
+    if (!x) return h("li", null, h("code", null, id));
+    const text = (x.m.content && (typeof x.m.content === "string" ? x.m.content : x.m.content.map((p) => p.text || "").join(" "))) || "";
+    return h("li", null, `#${x.n} ${x.m.role}: ${text.length > 60 ? text.slice(0, 59) + "…" : text}`);
+  });
+  if (ids.length > 5) shown.push(h("li", null, `and ${plural(ids.length - 5, "more message")}`));
+  return h("ul", { class: "facts", "data-testid": "restore-drops" }, shown);
+}
+
+// askRestore says what restoring rev would do now (restore-preview), then
+// restores it if the user confirms. lead, when given, comes first.
+export async function askRestore(rev, slot, lead = null) {
   const id = view.id;
-  btn.disabled = true;
-  const slot = clear($("revisions-status"));
-  slot.append(h("p", { class: "note" }, `Restoring revision ${r.rev}…`));
+  clear(slot).append(h("p", { class: "note" }, `Checking what restoring revision ${rev} would change…`));
+  let pv, now;
   try {
-    const data = await call("POST", `sessions/${encodeURIComponent(id)}/revisions/${encodeURIComponent(r.rev)}/restore`, {});
+    // The session as stored now names the messages (the page may be behind).
+    [pv, now] = await Promise.all([call("GET", `${revPath(id, rev)}/restore-preview`), call("GET", `sessions/${encodeURIComponent(id)}`)]);
+  } catch (e) {
+    showError(slot, e, "restore-error");
+    return;
+  }
+  if (id !== view.id) return;
+  const eff = pv.effect || { messages: 0, drops: [], adds: [] };
+  const lines = [];
+  if (lead) lines.push(lead);
+  lines.push(`The session will have ${plural(eff.messages, "message")}: ${plural(eff.adds.length, "message")} come back.`);
+  if (eff.drops.length) lines.push(h("p", { "data-testid": "restore-drop-count" }, h("b", null, `It drops ${plural(eff.drops.length, "message")}:`)), describe(eff.drops, now));
+  else lines.push(h("p", { "data-testid": "restore-drop-count" }, "It drops no message."));
+  lines.push("The restore is recorded in the history, so it can be undone.");
+  slot.dataset.status = "confirm-restore";
+  clear(slot).append(
+    confirmBox({
+      testid: "restore-confirm",
+      title: `Restore revision ${rev}?`,
+      lines,
+      ok: eff.drops.length ? `Restore and drop ${plural(eff.drops.length, "message")}` : "Restore",
+      onOk: (box) => restoreRevision(rev, slot, box),
+    }),
+  );
+  slot.scrollIntoView({ block: "nearest" });
+}
+
+// restoreRevision restores revision rev of the session on screen.
+async function restoreRevision(rev, slot, box) {
+  const id = view.id;
+  box.querySelectorAll("button").forEach((b) => (b.disabled = true));
+  try {
+    const data = await call("POST", `${revPath(id, rev)}/restore`, {});
     clear(slot);
     if (!job.busy) setProgress("");
     const n = data.session.messages.length;
-    setOutcome(
-      h(
-        "div",
-        { class: "outcome-card ok", "data-status": "restored" },
-        h("p", { class: "outcome-title" }, "Restored revision " + r.rev),
-        h("p", null, `The session has its ${plural(n, "message")} from before that change again. This restore is in the history too, so it can be undone.`),
-      ),
-      "restored",
-    );
+    done("restored", "Restored revision " + rev, `The session has its ${plural(n, "message")} from before that change again. This restore is in the history too, so it can be undone.`);
     await Promise.all([reloadSession(), loadSessions()]);
   } catch (e) {
     showError(slot, e, "restore-error");
+  }
+}
+
+function done(status, title, text) {
+  setOutcome(h("div", { class: "outcome-card ok", "data-status": status }, h("p", { class: "outcome-title" }, title), h("p", null, text)), status);
+}
+
+// undoCompaction takes back compaction rev: its summary becomes the
+// messages it replaced, and later messages stay. When the summary was
+// changed or is gone (409), it offers a full restore, saying first what
+// that would drop.
+export async function undoCompaction(rev, btn) {
+  const id = view.id;
+  btn.disabled = true;
+  const slot = clear($("outcome"));
+  slot.dataset.status = "undoing";
+  try {
+    const data = await call("POST", `${revPath(id, rev)}/undo`, {});
+    if (!job.busy) setProgress("");
+    done("undone", "Undone: compaction " + rev, `The summary is replaced by the messages it covered; the session has ${plural(data.session.messages.length, "message")}, later messages included. The undo is in the history too.`);
+    await Promise.all([reloadSession(), loadSessions()]);
+  } catch (e) {
     btn.disabled = false;
+    if (e.status !== 409) {
+      showError(slot, e, "undo-error");
+      return;
+    }
+    slot.dataset.status = "undo-conflict";
+    await askRestore(rev, slot, h("p", { "data-testid": "undo-conflict" }, "This summary was changed or removed since the compaction, so it cannot be undone on its own. A full restore of the revision puts back the whole message list from before it instead."));
   }
 }
 

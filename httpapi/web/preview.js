@@ -1,7 +1,7 @@
 // The preview panel: a proposed summary to edit, apply or discard.
 
 import { $, clear, h, plural, showError } from "./dom.js";
-import { outcome as postAction } from "./api.js";
+import { call, outcome as postAction } from "./api.js";
 import { handleOutcome, job, setOutcome } from "./compaction.js";
 import { format, missingOf, renderSummaryText } from "./summary.js";
 import { approx, codePoints, textChars } from "./estimate.js";
@@ -13,15 +13,29 @@ export let pending = null;
 // compacted outcome, ready to edit.
 export function showPreview(sessionId, o) {
   const { summary, missing_sections: missing, session } = o.result;
+  const warnings = o.warnings || [];
   pending = { sessionId, id: o.preview_id, summary, missing, otherChars: otherChars(session, summary) };
-  setOutcome(h("div", { class: "outcome-card info" }, h("p", { class: "outcome-title" }, "Preview ready"), h("p", null, "Nothing is written until you apply it.")), "preview");
+  setOutcome(
+    warnings.length
+      ? h(
+          "div",
+          { class: "outcome-card warn", "data-testid": "warnings" },
+          h("p", { class: "outcome-title" }, "Check this result before it replaces the history"),
+          h("ul", { class: "warning-list" }, warnings.map((w) => h("li", { "data-testid": "warning", "data-code": w.code }, w.message))),
+          h("p", null, "Nothing is written until you apply it. Discard leaves the session as it is."),
+        )
+      : h("div", { class: "outcome-card info" }, h("p", { class: "outcome-title" }, "Preview ready"), h("p", null, "Nothing is written until you apply it.")),
+    "preview",
+  );
+  $("preview-title").textContent = warnings.length ? "Confirm the summary" : "Preview of the summary";
   $("preview-info").textContent = `Applying it leaves the session with ${plural(session.messages.length, "message")}. The preview can be applied once, within 30 minutes.`;
   $("preview-summary").value = summary;
   renderEdited();
   clear($("preview-status"));
   const sec = $("preview");
+  sec.dataset.previewId = o.preview_id;
   sec.hidden = false;
-  sec.scrollIntoView({ block: "start" });
+  (warnings.length ? $("outcome") : sec).scrollIntoView({ block: "start" });
   $("preview-summary").focus({ preventScroll: true });
 }
 
@@ -85,8 +99,27 @@ export function initPreview() {
       renderEdited();
     });
   });
-  $("preview-discard").addEventListener("click", () => {
-    hidePreview();
-    setOutcome(h("div", { class: "outcome-card info" }, h("p", { class: "outcome-title" }, "Preview discarded"), h("p", null, "The session is unchanged.")), "discarded");
-  });
+  $("preview-discard").addEventListener("click", discardPreview);
+}
+
+// discardPreview drops the preview on the server too (DELETE), so that it
+// cannot be applied later.
+async function discardPreview() {
+  const p = pending;
+  if (!p) return;
+  const btn = $("preview-discard");
+  btn.disabled = true;
+  try {
+    await call("DELETE", `sessions/${encodeURIComponent(p.sessionId)}/previews/${encodeURIComponent(p.id)}`);
+  } catch (e) {
+    // An expired preview is gone already: the session is unchanged either way.
+    if (e.status !== 404) {
+      showError(clear($("preview-status")), e, "preview-error");
+      btn.disabled = false;
+      return;
+    }
+  }
+  btn.disabled = false;
+  hidePreview();
+  setOutcome(h("div", { class: "outcome-card info" }, h("p", { class: "outcome-title" }, "Preview discarded"), h("p", null, "The session is unchanged.")), "discarded");
 }

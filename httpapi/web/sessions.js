@@ -1,20 +1,31 @@
-// The sessions panel: the list of stored sessions, a new session for one
-// of the agents, and the import of a session file.
+// The sessions panel: the list of stored sessions (with their titles, and
+// a search), a new session for one of the agents, and the import of a
+// session file or a kimi-cli context.jsonl.
 
-import { $, clear, h, plural, relTime, showError, timeEl } from "./dom.js";
-import { call } from "./api.js";
+import { $, clear, confirmBox, h, plural, relTime, showError, timeEl } from "./dom.js";
+import { call, callWithHeaders } from "./api.js";
 import { needsToken } from "./token.js";
 import { openSessionRoute } from "./route.js";
 import { view } from "./conversation.js";
 import { approx, estimateTokens } from "./estimate.js";
+import { showTitle } from "./title.js";
+import { fillListGauges } from "./gauge.js";
+import { job } from "./compaction.js";
 
 let sessions = [];
 let agents = [];
 
+// sessionInfo is the listing's entry for session id (its title), if any.
+export function sessionInfo(id) {
+  return sessions.find((s) => s.id === id) || null;
+}
+
 export async function loadSessions() {
   const slot = $("sessions-status");
   try {
-    const data = await call("GET", "sessions");
+    const q = $("session-search").value.trim();
+    const data = await call("GET", "sessions" + (q ? "?q=" + encodeURIComponent(q) : ""));
+    if (q !== $("session-search").value.trim()) return; // a newer search is on its way
     sessions = (data && data.sessions) || [];
     clear(slot);
   } catch (e) {
@@ -24,9 +35,17 @@ export async function loadSessions() {
 }
 
 export function renderSessions() {
+  if (view.id && $("rename-form").hidden) showTitle();
   const list = clear($("session-list"));
   if (!sessions.length) {
-    list.append(h("li", { class: "session-empty" }, needsToken() ? "Enter the access token to see the sessions." : "No sessions yet. Import a session JSON file or start a new one."));
+    const q = $("session-search").value.trim();
+    list.append(
+      h(
+        "li",
+        { class: "session-empty", "data-testid": "session-empty" },
+        needsToken() ? "Enter the access token to see the sessions." : q ? `No session has a title or id with “${q}”.` : "No sessions yet. Import a session JSON file or start a new one.",
+      ),
+    );
     return;
   }
   for (const s of sessions) {
@@ -45,20 +64,24 @@ export function renderSessions() {
             "aria-current": current ? "page" : null,
             onclick: () => openSessionRoute(s.id),
           },
-          h("span", { class: "session-item-id" }, s.id),
+          h("span", { class: "session-item-title", "data-testid": "session-item-title" }, s.title || s.id),
+          s.title ? h("span", { class: "session-item-id" }, s.id) : null,
           h(
             "span",
             { class: "session-item-meta" },
             h("span", { class: "agent-tag" }, s.agent || "no agent"),
             h("span", null, plural(s.messages ?? 0, "message")),
+            job.previews.has(s.id) ? h("span", { class: "badge badge-warn", "data-testid": "preview-waiting" }, "summary to review") : null,
             // The open session's size; the listing itself has no text.
             current && view.session && view.session.id === s.id ? h("span", { "data-testid": "session-item-tokens" }, approx(estimateTokens(view.session.messages))) : null,
           ),
+          h("span", { class: "session-gauge", "data-gauge-for": s.id, "data-version": s.version }),
           h("span", { class: "session-item-time" }, "updated ", timeEl(s.updated_at, relTime(s.updated_at))),
         ),
       ),
     );
   }
+  fillListGauges([...list.querySelectorAll("[data-gauge-for]")]);
 }
 
 export async function loadAgents() {
@@ -93,23 +116,117 @@ async function onNewSession(ev) {
   }
 }
 
+// sniffFormat tells a kimi-cli context.jsonl from a session document by
+// content: a session document is one JSON object with "messages"; a kimi-cli
+// file is JSON lines whose first record has a "role" (a message, or one of
+// kimi-cli's _system_prompt, _checkpoint and _usage records).
+export function sniffFormat(text) {
+  try {
+    const doc = JSON.parse(text);
+    if (doc && typeof doc === "object" && !Array.isArray(doc) && typeof doc.role !== "string") return "session";
+  } catch {
+    /* not one JSON document: JSON lines, perhaps */
+  }
+  const first = text.split("\n").find((l) => l.trim() !== "");
+  try {
+    const rec = JSON.parse(first);
+    if (rec && typeof rec === "object" && typeof rec.role === "string") return "kimi";
+  } catch {
+    /* neither: the server says what is wrong */
+  }
+  return "session";
+}
+
+const FORMATS = { session: "a kompact session document", kimi: "a kimi-cli context.jsonl" };
+
 async function onImportFile() {
   const input = $("import-input");
   const file = input.files && input.files[0];
   input.value = "";
   if (!file) return;
   const slot = $("sessions-status");
-  clear(slot).append(h("p", { class: "note" }, `Importing ${file.name}…`));
+  let text;
   try {
-    const text = await file.text();
-    const s = await call("POST", "sessions/import", text, { raw: true });
-    clear(slot).append(h("p", { class: "note note-ok", "data-testid": "import-done" }, `Imported ${file.name} as session ${s.id}.`));
-    await loadSessions();
+    text = await file.text();
+  } catch (e) {
+    showError(slot, e, "import-error");
+    return;
+  }
+  const format = sniffFormat(text);
+  const agent = h("select", { id: "import-agent", "data-testid": "import-agent" }, agents.map((a) => h("option", { value: a.name, selected: a.default ? true : null }, a.name)));
+  const id = h("input", { id: "import-id", type: "text", "data-testid": "import-id", placeholder: format === "kimi" ? "a new id" : "the file's id", autocomplete: "off", spellcheck: "false" });
+  clear(slot).append(
+    confirmBox({
+      testid: "import-confirm",
+      title: `Import ${file.name}`,
+      lines: [
+        h("p", { "data-testid": "import-format", "data-format": format }, `Read as ${FORMATS[format]}.`),
+        h("p", { class: "field" }, h("label", { for: "import-agent" }, "Agent"), agent),
+        h("p", { class: "field" }, h("label", { for: "import-id" }, "Session id (optional)"), id),
+      ],
+      ok: "Import",
+      onOk: () => importText(file.name, text, format, agent.value, id.value.trim()),
+    }),
+  );
+}
+
+async function importText(name, text, format, agent, id) {
+  const slot = $("sessions-status");
+  clear(slot).append(h("p", { class: "note" }, `Importing ${name}…`));
+  const q = new URLSearchParams({ format });
+  if (agent) q.set("agent", agent);
+  if (id) q.set("id", id);
+  try {
+    const { data: s, headers } = await callWithHeaders("POST", "sessions/import?" + q, text, { raw: true });
+    const skipped = Number(headers.get("Kompact-Skipped-Lines") || 0);
+    await loadSessions(); // clears the status slot: the note comes after
+    clear(slot).append(
+      h(
+        "p",
+        { class: "note note-ok", "data-testid": "import-done" },
+        `Imported ${name} as session ${s.id} (${plural(s.messages.length, "message")}).`,
+        skipped ? ` ${plural(skipped, "line")} of the file could not be read and ${skipped === 1 ? "was" : "were"} left out.` : "",
+      ),
+    );
     openSessionRoute(s.id);
   } catch (e) {
     showError(slot, e, "import-error");
   }
 }
+
+// renameSession gives session id a new title ("" for its default one).
+export async function renameSession(id, title) {
+  const s = await call("PATCH", `sessions/${encodeURIComponent(id)}/settings`, { title });
+  await loadSessions();
+  return s;
+}
+
+// askDelete asks before deleting session id, then deletes it.
+export function askDelete(id, slot) {
+  const s = sessions.find((x) => x.id === id);
+  clear(slot).append(
+    confirmBox({
+      testid: "delete-confirm",
+      title: `Delete session ${id}?`,
+      lines: [`Its ${plural(s ? s.messages : view.session ? view.session.messages.length : 0, "message")} and its history are removed for good. Download it first to keep a copy.`],
+      ok: "Delete session",
+      onOk: async (box) => {
+        box.querySelectorAll("button").forEach((b) => (b.disabled = true));
+        try {
+          await call("DELETE", `sessions/${encodeURIComponent(id)}`);
+          clear(slot);
+          await loadSessions();
+          clear($("sessions-status")).append(h("p", { class: "note note-ok", "data-testid": "delete-done" }, `Deleted session ${id}.`));
+          location.hash = "";
+        } catch (e) {
+          showError(slot, e, "delete-error");
+        }
+      },
+    }),
+  );
+}
+
+let searchTimer = 0;
 
 // initSessions wires the panel's controls.
 export function initSessions() {
@@ -117,4 +234,8 @@ export function initSessions() {
   $("new-session-form").addEventListener("submit", onNewSession);
   $("import-button").addEventListener("click", () => $("import-input").click());
   $("import-input").addEventListener("change", onImportFile);
+  $("session-search").addEventListener("input", () => {
+    clearTimeout(searchTimer);
+    searchTimer = setTimeout(loadSessions, 200);
+  });
 }

@@ -1,0 +1,83 @@
+// The context gauge: how much of the model's context window a session
+// uses (GET …/context), with a line where compaction becomes due.
+
+import { h, plural } from "./dom.js";
+import { call } from "./api.js";
+
+// MAX_GAUGES bounds the context calls the session list makes.
+const MAX_GAUGES = 30;
+
+// triggerAt is the token count at which compaction is due: kimi-cli's
+// trigger ratio or its reserved room, whichever comes first.
+function triggerAt(c) {
+  const byRatio = c.trigger_ratio * c.max_context_size;
+  const byReserve = c.max_context_size - c.reserved_context_size;
+  return Math.max(0, Math.floor(Math.min(byRatio, byReserve)));
+}
+
+// gauge builds the gauge of a context answer; compact for the session list.
+export function gauge(c, compact = false) {
+  const used = c.token_count + c.pending_tokens;
+  if (!c.max_context_size) {
+    return h("span", { class: "gauge-unknown", "data-testid": "context-gauge", "data-known": "false", title: `${plural(used, "token")} recorded; the model's context size is unknown (set llm.max_context_size)` }, "context window unknown");
+  }
+  const pct = (n) => Math.min(100, (100 * n) / c.max_context_size);
+  const at = triggerAt(c);
+  const label = `${used.toLocaleString()} of ${c.max_context_size.toLocaleString()} tokens (${Math.round(100 * c.usage_ratio)}%); compaction is due at ${at.toLocaleString()}`;
+  return h(
+    "span",
+    {
+      class: "gauge" + (compact ? " gauge-small" : "") + (c.should_compact ? " is-due" : ""),
+      role: "meter",
+      "aria-valuemin": 0,
+      "aria-valuemax": c.max_context_size,
+      "aria-valuenow": used,
+      "aria-label": label,
+      title: label,
+      "data-testid": "context-gauge",
+      "data-known": "true",
+      "data-due": c.should_compact ? "true" : "false",
+    },
+    h("span", { class: "gauge-track" }, h("span", { class: "gauge-fill", "data-pct": pct(used).toFixed(1) }), h("span", { class: "gauge-trigger", "data-pct": pct(at).toFixed(1) })),
+    compact ? null : h("span", { class: "gauge-text", "data-testid": "context-gauge-text" }, `${Math.round(100 * c.usage_ratio)}% of ${c.max_context_size.toLocaleString()}`, c.should_compact ? " · compaction due" : "", c.auto_paused ? " · automatic compaction paused" : c.auto_compaction ? " · compacts automatically" : ""),
+  );
+}
+
+// place sets the widths from data-pct (the page's CSP allows no inline
+// style attributes, but setting style properties from script is allowed).
+export function placeGauges(root) {
+  for (const el of root.querySelectorAll(".gauge-fill, .gauge-trigger")) {
+    const v = el.dataset.pct + "%";
+    if (el.classList.contains("gauge-fill")) el.style.width = v;
+    else el.style.left = v;
+  }
+}
+
+const cache = new Map(); // session id -> {version, context}
+
+// loadContext asks the server how full session id is at version (the
+// answer is kept until the version changes); null on failure.
+export async function loadContext(id, version) {
+  const hit = cache.get(id);
+  if (hit && hit.version === version) return hit.context;
+  try {
+    const c = await call("GET", `sessions/${encodeURIComponent(id)}/context`);
+    cache.set(id, { version, context: c });
+    return c;
+  } catch {
+    return null;
+  }
+}
+
+// fillGauge puts the gauge of session id at version into slot.
+export async function fillGauge(slot, id, version, compact) {
+  const c = await loadContext(id, version);
+  if (!c || !slot.isConnected) return;
+  slot.replaceChildren(gauge(c, compact));
+  placeGauges(slot);
+}
+
+// fillListGauges puts a small gauge into each listed session's slot.
+export function fillListGauges(slots) {
+  return Promise.all(slots.slice(0, MAX_GAUGES).map((slot) => fillGauge(slot, slot.dataset.gaugeFor, Number(slot.dataset.version), true)));
+}
