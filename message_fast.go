@@ -66,7 +66,13 @@ func holdsRaw(m *Message) bool {
 // scanSession is DecodeSession's fast pass: it decodes the whole document
 // (without checking message ids) or reports false.
 func scanSession(data []byte) (*Session, bool) {
-	s := &scanner{b: data, alias: true}
+	return scanSessionSplit(data, splitMinBytes)
+}
+
+// scanSessionSplit is scanSession reading a messages list of splitMin bytes
+// or more in two halves at once.
+func scanSessionSplit(data []byte, splitMin int) (*Session, bool) {
+	s := &scanner{b: data, alias: true, splitMin: splitMin}
 	sess := &Session{}
 	var seen uint8
 	ok := s.object(1, func(key []byte) bool {
@@ -100,6 +106,9 @@ type scanner struct {
 	// messages to an allocation.
 	parts []Part
 	slab  []Part
+	// splitMin, when above 0, is the size of a messages list from which it
+	// is read in two halves at once.
+	splitMin int
 }
 
 func (s *scanner) ws() {

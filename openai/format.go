@@ -100,7 +100,7 @@ func contentShapeOf(m *kompact.Message) contentShape {
 			continue
 		case kompact.PartText:
 			nText++
-			if !kompact.IsPythonBlank(m.Content[i].Text) {
+			if blank && !kompact.IsPythonBlank(m.Content[i].Text) {
 				blank = false
 			}
 		case kompact.PartData:
