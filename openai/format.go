@@ -129,20 +129,7 @@ func (e *wireEncoder) content(m *kompact.Message, shape contentShape) {
 		}
 		return
 	}
-	e.dst = append(e.dst, '[')
-	first := true
-	for i := range m.Content {
-		if m.Content[i].Type == kompact.PartThink {
-			continue
-		}
-		if !first {
-			e.dst = append(e.dst, ',')
-		}
-		first = false
-		e.dst = appendWirePart(e.dst, &m.Content[i])
-		e.spill()
-	}
-	e.dst = append(e.dst, ']')
+	e.contentList(m)
 }
 
 // appendReasoning writes the think parts' texts, concatenated, as
