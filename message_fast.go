@@ -228,8 +228,9 @@ func plainRun(b []byte, i int) (int, byte, bool) {
 	const ones, highs = 0x0101010101010101, 0x8080808080808080
 	var high uint64
 	for ; i+8 <= len(b); i += 8 {
-		w := uint64(b[i]) | uint64(b[i+1])<<8 | uint64(b[i+2])<<16 | uint64(b[i+3])<<24 |
-			uint64(b[i+4])<<32 | uint64(b[i+5])<<40 | uint64(b[i+6])<<48 | uint64(b[i+7])<<56
+		t := b[i : i+8] // one bounds check, one load
+		w := uint64(t[0]) | uint64(t[1])<<8 | uint64(t[2])<<16 | uint64(t[3])<<24 |
+			uint64(t[4])<<32 | uint64(t[5])<<40 | uint64(t[6])<<48 | uint64(t[7])<<56
 		q, bs := w^(ones*'"'), w^(ones*'\\')
 		special := (w-ones*0x20)&^w | (q-ones)&^q | (bs-ones)&^bs
 		if special&highs != 0 {

@@ -34,11 +34,11 @@ func stopMask(x uint64) uint64 {
 	return (lt | zq | zb | x) & msb
 }
 
-// load8 reads s[i:i+8] as a little-endian word.
+// load8 reads s[i:i+8] as a little-endian word: one bounds check, one load.
 func load8(s string, i int) uint64 {
-	_ = s[i+7]
-	return uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
-		uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
+	t := s[i : i+8]
+	return uint64(t[0]) | uint64(t[1])<<8 | uint64(t[2])<<16 | uint64(t[3])<<24 |
+		uint64(t[4])<<32 | uint64(t[5])<<40 | uint64(t[6])<<48 | uint64(t[7])<<56
 }
 
 const hex = "0123456789abcdef"
@@ -100,14 +100,30 @@ func AppendString(dst []byte, s string) []byte {
 }
 
 // validRun returns the end of the run of valid multi-byte UTF-8 sequences
-// that starts at s[i]: i when s[i] does not start one.
+// that starts at s[i]: i when s[i] does not start one. The two- and
+// three-byte forms, the common ones in text, are checked right here.
 func validRun(s string, i int) int {
-	for i < len(s) && s[i] >= 0x80 {
-		n := validSeq(s, i)
-		if n == 0 {
-			break
+	for i < len(s) {
+		switch c := s[i]; {
+		case c < 0x80:
+			return i
+		case c >= 0xC2 && c < 0xE0:
+			if i+1 >= len(s) || s[i+1]&0xC0 != 0x80 {
+				return i
+			}
+			i += 2
+		case c >= 0xE1 && c < 0xF0 && c != 0xED:
+			if i+2 >= len(s) || s[i+1]&0xC0 != 0x80 || s[i+2]&0xC0 != 0x80 {
+				return i
+			}
+			i += 3
+		default:
+			r, size := utf8.DecodeRuneInString(s[i:])
+			if r == utf8.RuneError && size == 1 {
+				return i
+			}
+			i += size
 		}
-		i += n
 	}
 	return i
 }
@@ -156,30 +172,6 @@ func putEscape(buf []byte, j int, c byte) int {
 	}
 	buf[j+1], buf[j+2], buf[j+3], buf[j+4], buf[j+5] = 'u', '0', '0', hex[c>>4], hex[c&0xF]
 	return j + 6
-}
-
-// validSeq returns the length of the valid UTF-8 sequence starting at s[i],
-// or 0 when the bytes there are not valid UTF-8. The two- and three-byte
-// forms, the common ones in text, are checked inline.
-func validSeq(s string, i int) int {
-	c := s[i]
-	switch {
-	case c >= 0xC2 && c < 0xE0:
-		if i+1 < len(s) && s[i+1]&0xC0 == 0x80 {
-			return 2
-		}
-		return 0
-	case c >= 0xE1 && c < 0xF0 && c != 0xED:
-		if i+2 < len(s) && s[i+1]&0xC0 == 0x80 && s[i+2]&0xC0 == 0x80 {
-			return 3
-		}
-		return 0
-	}
-	r, size := utf8.DecodeRuneInString(s[i:])
-	if r == utf8.RuneError && size == 1 {
-		return 0
-	}
-	return size
 }
 
 // AppendStringASCII appends s as Python's json.dumps writes a string with its
