@@ -268,7 +268,7 @@ func (s *scanner) str() (string, bool) {
 		s.i = end + 1
 		return s.text(raw), true
 	case '\\':
-		return s.escaped(start, end)
+		return s.escaped(start, end, nonASCII)
 	}
 	return "", false
 }
@@ -285,15 +285,19 @@ func (s *scanner) text(raw []byte) string {
 }
 
 // escaped decodes a string holding escapes; the first is at j.
-func (s *scanner) escaped(start, j int) (string, bool) {
+// Only the raw runs between escapes can hold invalid UTF-8 (an escape
+// decodes to a valid character or fails), so they alone are checked, and
+// only when they hold bytes outside ASCII: kimi-cli's files, which escape
+// every such character, are not checked again.
+func (s *scanner) escaped(start, j int, nonASCII bool) (string, bool) {
+	if nonASCII && !utf8.Valid(s.b[start:j]) {
+		return "", false
+	}
 	out := make([]byte, 0, j-start+64)
 	out = append(out, s.b[start:j]...)
 	for j < len(s.b) {
 		switch c := s.b[j]; {
 		case c == '"':
-			if !utf8.Valid(out) {
-				return "", false
-			}
 			s.i = j + 1
 			if len(out) == 0 {
 				return "", true
@@ -307,7 +311,10 @@ func (s *scanner) escaped(start, j int) (string, bool) {
 		case c < 0x20:
 			return "", false
 		default:
-			end, _, _ := plainRun(s.b, j)
+			end, _, raw := plainRun(s.b, j)
+			if raw && !utf8.Valid(s.b[j:end]) {
+				return "", false
+			}
 			out = append(out, s.b[j:end]...)
 			j = end
 		}
