@@ -3,6 +3,8 @@ package kompact
 import (
 	"unicode/utf8"
 	"unsafe"
+
+	"kompact/internal/jsonwrite"
 )
 
 // This file holds kompact's one fast decoder: a single pass over JSON text
@@ -251,6 +253,42 @@ func plainRun(b []byte, i int) (int, byte, bool) {
 	return i, 0, nonASCII
 }
 
+// validPlainRun is plainRun checking UTF-8 as it goes, in the same pass:
+// valid is false when the run holds invalid UTF-8.
+func validPlainRun(b []byte, i int) (end int, stop byte, valid bool) {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	for {
+		for ; i+8 <= len(b); i += 8 {
+			t := b[i : i+8] // one bounds check, one load
+			w := uint64(t[0]) | uint64(t[1])<<8 | uint64(t[2])<<16 | uint64(t[3])<<24 |
+				uint64(t[4])<<32 | uint64(t[5])<<40 | uint64(t[6])<<48 | uint64(t[7])<<56
+			q, bs := w^(ones*'"'), w^(ones*'\\')
+			if ((w-ones*0x20)&^w|(q-ones)&^q|(bs-ones)&^bs|w)&highs != 0 {
+				break
+			}
+		}
+		// Byte by byte to the first byte that is not plain ASCII: within
+		// the word just stopped at, or to the end.
+		for ; i < len(b); i++ {
+			c := b[i]
+			if c == '"' || c == '\\' || c < 0x20 {
+				return i, c, true
+			}
+			if c >= 0x80 {
+				break
+			}
+		}
+		if i >= len(b) {
+			return i, 0, true
+		}
+		e := jsonwrite.ValidRun(unsafe.String(&b[0], len(b)), i)
+		if e == i {
+			return i, b[i], false
+		}
+		i = e
+	}
+}
+
 // str reads a string as encoding/json decodes it into a Go string, failing
 // on invalid UTF-8 and lone surrogates (which it would replace).
 func (s *scanner) str() (string, bool) {
@@ -258,17 +296,16 @@ func (s *scanner) str() (string, bool) {
 		return "", false
 	}
 	start := s.i + 1
-	end, stop, nonASCII := plainRun(s.b, start)
+	end, stop, valid := validPlainRun(s.b, start)
+	if !valid {
+		return "", false
+	}
 	switch stop {
 	case '"':
-		raw := s.b[start:end]
-		if nonASCII && !utf8.Valid(raw) {
-			return "", false
-		}
 		s.i = end + 1
-		return s.text(raw), true
+		return s.text(s.b[start:end]), true
 	case '\\':
-		return s.escaped(start, end, nonASCII)
+		return s.escaped(start, end)
 	}
 	return "", false
 }
@@ -286,13 +323,9 @@ func (s *scanner) text(raw []byte) string {
 
 // escaped decodes a string holding escapes; the first is at j.
 // Only the raw runs between escapes can hold invalid UTF-8 (an escape
-// decodes to a valid character or fails), so they alone are checked, and
-// only when they hold bytes outside ASCII: kimi-cli's files, which escape
-// every such character, are not checked again.
-func (s *scanner) escaped(start, j int, nonASCII bool) (string, bool) {
-	if nonASCII && !utf8.Valid(s.b[start:j]) {
-		return "", false
-	}
+// decodes to a valid character or fails), so they alone are checked, as
+// they are scanned (the first one by str).
+func (s *scanner) escaped(start, j int) (string, bool) {
 	out := make([]byte, 0, j-start+64)
 	out = append(out, s.b[start:j]...)
 	for j < len(s.b) {
@@ -311,8 +344,8 @@ func (s *scanner) escaped(start, j int, nonASCII bool) (string, bool) {
 		case c < 0x20:
 			return "", false
 		default:
-			end, _, raw := plainRun(s.b, j)
-			if raw && !utf8.Valid(s.b[j:end]) {
+			end, _, valid := validPlainRun(s.b, j)
+			if !valid {
 				return "", false
 			}
 			out = append(out, s.b[j:end]...)
