@@ -19,18 +19,40 @@ type LLM interface {
 // compaction input exceeds the model's context window.
 var ErrContextTooLong = errors.New("the compaction input exceeds the model's context window")
 
-// Progress reports a compaction in flight.
+// Progress reports a compaction in flight. A report whose Request or
+// Attempt differs from the previous one's starts a new answer: Chars and
+// the text made of the Deltas start again from nothing.
 type Progress struct {
-	// Attempt counts requests sent for this compaction, from 1.
-	Attempt int `json:"attempt"`
+	// Request counts the requests sent for this compaction, from 1: a
+	// request too long for the model is sent again with fewer messages.
+	Request int `json:"request"`
+	// Attempt is the LLM client's attempt at sending the current request,
+	// from 1 (while Waiting, the attempt it waits to make), of MaxAttempts.
+	Attempt     int `json:"attempt"`
+	MaxAttempts int `json:"max_attempts,omitempty"`
 	// Chars counts the code points of answer text and reasoning received.
 	Chars int `json:"chars"`
+	// Delta is the answer text received since the previous report, so that
+	// a client can show the summary as it streams.
+	Delta string `json:"delta,omitempty"`
 	// Dropped is the Plan.Dropped of the request in flight: the oldest
 	// compactable messages left out so that it fits the context window.
 	Dropped int `json:"dropped"`
 	// Waiting, when not empty, says why the client is waiting before it
-	// retries (a rate limit, a server error).
-	Waiting string `json:"waiting,omitempty"`
+	// retries (a rate limit, a server error) and for how long; RetryIn is
+	// that wait in seconds.
+	Waiting string  `json:"waiting,omitempty"`
+	RetryIn float64 `json:"retry_in,omitempty"`
+}
+
+// Merge returns p, the newer report, with the Delta of the older report q
+// in front when both belong to the same answer: what a client that missed
+// q must see. A surface that coalesces reports uses it.
+func (p Progress) Merge(q Progress) Progress {
+	if q.Request == p.Request && q.Attempt == p.Attempt {
+		p.Delta = q.Delta + p.Delta
+	}
+	return p
 }
 
 // MaxContextRetries bounds how many times a Job shrinks a request that is

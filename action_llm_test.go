@@ -129,20 +129,20 @@ func TestCompactorShrinksRequestOverHTTP(t *testing.T) {
 		t.Errorf("the input session changed: %d messages", len(s.Messages))
 	}
 
-	// Progress: Attempt counts the requests, Dropped grows with it, and the
+	// Progress: Request counts the requests, Dropped grows with it, and the
 	// last report has every character of the answer.
 	ps := pr.List()
-	seen := map[int]int{} // attempt -> Dropped
+	seen := map[int]int{} // request -> Dropped
 	prevAttempt := 0
 	for i, p := range ps {
-		if p.Attempt < prevAttempt || p.Attempt > prevAttempt+1 {
-			t.Fatalf("progress %d: attempt %d after %d (%+v)", i, p.Attempt, prevAttempt, ps)
+		if p.Request < prevAttempt || p.Request > prevAttempt+1 || p.Attempt != 1 {
+			t.Fatalf("progress %d: request %d (attempt %d) after %d (%+v)", i, p.Request, p.Attempt, prevAttempt, ps)
 		}
-		if d, ok := seen[p.Attempt]; ok && d != p.Dropped {
-			t.Errorf("progress %d: Dropped changed within attempt %d", i, p.Attempt)
+		if d, ok := seen[p.Request]; ok && d != p.Dropped {
+			t.Errorf("progress %d: Dropped changed within request %d", i, p.Request)
 		}
-		seen[p.Attempt] = p.Dropped
-		prevAttempt = p.Attempt
+		seen[p.Request] = p.Dropped
+		prevAttempt = p.Request
 	}
 	if prevAttempt != len(reqs) {
 		t.Errorf("last attempt %d, want %d (one per request)", prevAttempt, len(reqs))

@@ -2,6 +2,7 @@ package kompact
 
 import (
 	"sort"
+	"strings"
 	"time"
 )
 
@@ -28,6 +29,38 @@ type LLMConfig struct {
 	// Settings are the request fields sent with every call: temperature,
 	// max_tokens, top_p and any extra body fields, by their wire names.
 	Settings map[string]any
+	// MaxContextSize is the model's context size in tokens; 0 means unknown
+	// (kompact then asks the provider's model list).
+	MaxContextSize int
+}
+
+// kimiHosts are the API hosts of Moonshot's Kimi platform: kimi-cli's
+// "kimi" provider type.
+var kimiHosts = []string{"moonshot.ai", "moonshot.cn", "kimi.com"}
+
+// IsKimi reports whether the agent's LLM is on Moonshot's Kimi platform
+// (its base_url's host is, or is under, moonshot.ai, moonshot.cn or
+// kimi.com): what kimi-cli's "kimi" provider type covers, to which
+// KIMI_MODEL_MAX_CONTEXT_SIZE and max_completion_tokens apply.
+func (l *LLMConfig) IsKimi() bool {
+	host := l.BaseURL
+	if _, rest, ok := strings.Cut(host, "://"); ok {
+		host = rest
+	}
+	host, _, _ = strings.Cut(host, "/")
+	if at := strings.LastIndexByte(host, '@'); at >= 0 {
+		host = host[at+1:]
+	}
+	if i := strings.LastIndexByte(host, ':'); i >= 0 && !strings.Contains(host[i:], "]") {
+		host = host[:i]
+	}
+	host = strings.ToLower(strings.TrimSuffix(host, "."))
+	for _, h := range kimiHosts {
+		if host == h || strings.HasSuffix(host, "."+h) {
+			return true
+		}
+	}
+	return false
 }
 
 // CompactionConfig is an agent's "compaction" block.
@@ -44,6 +77,8 @@ type CompactionConfig struct {
 	// SettingsOverrides are request fields merged over the agent's settings
 	// for compaction calls. They cannot enable tools.
 	SettingsOverrides map[string]any
+	// Auto is the "auto" block: automatic compaction and its thresholds.
+	Auto AutoCompaction
 	// Timeout bounds the LLM calls of one action, all attempts together
 	// (retries and context-length recovery included); 0 means
 	// DefaultLLMTimeout.

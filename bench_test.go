@@ -74,65 +74,67 @@ func benchSizes() []struct {
 	return sizes
 }
 
-// BenchmarkPrepare measures selecting the range and building the synthetic
-// request message. MB/s is input text per second.
-func BenchmarkPrepare(b *testing.B) {
+// benchEachSession runs a sub-benchmark per session size: setup gets the
+// session and its text bytes and returns the operation to time. MB/s is the session's text
+// bytes.
+func benchEachSession(b *testing.B, setup func(b *testing.B, s *kompact.Session, total int64) func(b *testing.B)) {
 	for _, sz := range benchSizes() {
 		s, total := benchSession(sz.n)
-		opt := kompact.Options{MaxPreserved: kompact.DefaultMaxPreserved}
+		op := setup(b, s, total)
 		b.Run(sz.name, func(b *testing.B) {
 			b.SetBytes(total)
 			b.ReportAllocs()
 			for b.Loop() {
-				p, err := kompact.Prepare(s, opt)
-				if err != nil || p.Noop {
-					b.Fatal(err)
-				}
+				op(b)
 			}
 		})
 	}
+}
+
+// BenchmarkPrepare measures selecting the range and building the synthetic
+// request message. MB/s is input text per second.
+func BenchmarkPrepare(b *testing.B) {
+	opt := kompact.Options{MaxPreserved: kompact.DefaultMaxPreserved}
+	benchEachSession(b, func(b *testing.B, s *kompact.Session, total int64) func(*testing.B) {
+		return func(b *testing.B) {
+			p, err := kompact.Prepare(s, opt)
+			if err != nil || p.Noop {
+				b.Fatal(err)
+			}
+		}
+	})
 }
 
 // BenchmarkRequestBody measures Prepare plus encoding the chat-completions
 // request body, the bytes that go on the wire.
 func BenchmarkRequestBody(b *testing.B) {
-	for _, sz := range benchSizes() {
-		s, total := benchSession(sz.n)
-		opt := kompact.Options{MaxPreserved: kompact.DefaultMaxPreserved}
-		b.Run(sz.name, func(b *testing.B) {
-			b.SetBytes(total)
-			b.ReportAllocs()
-			for b.Loop() {
-				p, err := kompact.Prepare(s, opt)
-				if err != nil {
-					b.Fatal(err)
-				}
-				body, _ := openai.RequestBody("m", p.RequestMessages(), nil)
-				if len(body) < int(total) {
-					b.Fatal("short body")
-				}
+	opt := kompact.Options{MaxPreserved: kompact.DefaultMaxPreserved}
+	benchEachSession(b, func(b *testing.B, s *kompact.Session, total int64) func(*testing.B) {
+		return func(b *testing.B) {
+			p, err := kompact.Prepare(s, opt)
+			if err != nil {
+				b.Fatal(err)
 			}
-		})
-	}
+			body, _ := openai.RequestBody("m", p.RequestMessages(), nil)
+			if len(body) < int(total) {
+				b.Fatal("short body")
+			}
+		}
+	})
 }
 
 // BenchmarkApply measures building the compacted session from an answer.
 func BenchmarkApply(b *testing.B) {
-	for _, sz := range benchSizes() {
-		s, total := benchSession(sz.n)
+	a := answer(strings.Repeat("<current_focus>x</current_focus>\n", 100))
+	benchEachSession(b, func(b *testing.B, s *kompact.Session, total int64) func(*testing.B) {
 		p, err := kompact.Prepare(s, kompact.Options{MaxPreserved: kompact.DefaultMaxPreserved})
 		if err != nil {
 			b.Fatal(err)
 		}
-		a := answer(strings.Repeat("<current_focus>x</current_focus>\n", 100))
-		b.Run(sz.name, func(b *testing.B) {
-			b.SetBytes(total)
-			b.ReportAllocs()
-			for b.Loop() {
-				if _, err := p.Apply(a); err != nil {
-					b.Fatal(err)
-				}
+		return func(b *testing.B) {
+			if _, err := p.Apply(a); err != nil {
+				b.Fatal(err)
 			}
-		})
-	}
+		}
+	})
 }

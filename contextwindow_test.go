@@ -379,3 +379,23 @@ func TestCompactionBudgetReservesNextRequest(t *testing.T) {
 		t.Fatalf("no-op: %d %d, want 0 2", r, n)
 	}
 }
+
+// TestIsKimi: KIMI_MODEL_MAX_CONTEXT_SIZE and max_completion_tokens apply to
+// agents on Moonshot's hosts only.
+func TestIsKimi(t *testing.T) {
+	for url, want := range map[string]bool{
+		"https://api.moonshot.ai/v1":       true,
+		"https://api.moonshot.cn/v1":       true,
+		"https://api.kimi.com/coding/v1":   true,
+		"https://API.Moonshot.AI:443/v1":   true,
+		"https://moonshot.ai.evil.test/v1": false,
+		"https://notmoonshot.ai/v1":        false,
+		"http://127.0.0.1:11434/v1":        false,
+		"https://api.openai.com/v1":        false,
+	} {
+		l := kompact.LLMConfig{BaseURL: url}
+		if got := l.IsKimi(); got != want {
+			t.Errorf("IsKimi(%s) = %v, want %v", url, got, want)
+		}
+	}
+}

@@ -115,11 +115,13 @@ func (j *Job) attempts(ctx context.Context, progress func(Progress)) Outcome {
 	}
 }
 
-// send sends the request of plan p, reporting progress as attempt.
+// send sends the request of plan p, reporting progress as request number
+// attempt.
 func (j *Job) send(ctx context.Context, p *Plan, attempt int, progress func(Progress)) (Answer, error) {
 	report := func(pr Progress) {
 		if progress != nil {
-			pr.Attempt = attempt
+			pr.Request = attempt
+			pr.Attempt = max(pr.Attempt, 1)
 			pr.Dropped = p.Dropped
 			progress(pr)
 		}
@@ -141,6 +143,83 @@ func tooLong(p *Plan, model string, err error) error {
 	return Errorf(ELLM, "the compaction input is too long for %s even with only the newest %d message(s) of the range (%d older ones left out): %w",
 		model, p.End-p.Start-p.Dropped, p.Dropped, err).
 		WithFixes("Compact a shorter range, or use a compaction model with a larger context window (compaction_model).")
+}
+
+// The request fields that carry a completion limit.
+const (
+	FieldMaxCompletionTokens = "max_completion_tokens"
+	FieldMaxTokens           = "max_tokens"
+)
+
+// CompletionLimit returns the completion limit a compaction request of plan
+// p carries for agent a when its model's context size is maxContextSize
+// (≤ 0: unknown): kimi-cli's _compute_completion_overrides
+// (CompactionCompletionTokens over CompactionInputEstimates, with the
+// agent's system prompt and no tools). It names the field: for a Kimi agent
+// max_completion_tokens, with a configured max_completion_tokens, else
+// max_tokens, as the budget; for another agent max_tokens, only when one is
+// configured (it then caps the limit). ok is false when nothing is sent: an
+// unknown size, a no-op plan, a Kimi agent whose max_completion_tokens is
+// set to null, or another agent without max_tokens.
+func CompletionLimit(a *Agent, p *Plan, fields map[string]any, maxContextSize int) (field string, limit int, ok bool) {
+	if maxContextSize <= 0 || p.Noop {
+		return "", 0, false
+	}
+	var budget *int
+	if a.LLM.IsKimi() {
+		field = FieldMaxCompletionTokens
+		if v, set := fields[FieldMaxCompletionTokens]; set && v == nil {
+			return "", 0, false
+		}
+		budget = intField(fields, FieldMaxCompletionTokens)
+		if budget == nil {
+			budget = intField(fields, FieldMaxTokens)
+		}
+	} else {
+		field = FieldMaxTokens
+		if budget = intField(fields, FieldMaxTokens); budget == nil {
+			return "", 0, false
+		}
+	}
+	request, next := CompactionInputEstimates(p, a.SystemPrompt, nil)
+	auto := a.Compaction.Auto.Effective()
+	return field, CompactionCompletionTokens(maxContextSize, request, next, budget, auto.ReservedContextSize), true
+}
+
+// intField returns fields[name] when it is an integer.
+func intField(fields map[string]any, name string) *int {
+	var n int
+	switch v := fields[name].(type) {
+	case int:
+		n = v
+	case int64:
+		n = int(v)
+	case float64:
+		if v != float64(int(v)) {
+			return nil
+		}
+		n = int(v)
+	default:
+		return nil
+	}
+	return &n
+}
+
+// LimitCompletion sets the completion limit of the job's request for agent
+// a and a context of maxContextSize tokens (see CompletionLimit) and
+// returns it; 0 when none is sent.
+func (j *Job) LimitCompletion(a *Agent, maxContextSize int) int {
+	field, limit, ok := CompletionLimit(a, j.Plan, j.Request.Fields, maxContextSize)
+	if !ok {
+		return 0
+	}
+	fields := make(map[string]any, len(j.Request.Fields)+1)
+	for k, v := range j.Request.Fields {
+		fields[k] = v
+	}
+	fields[field] = limit
+	j.Request.Fields = fields
+	return limit
 }
 
 // deadlineError is the cause of a job's context when its overall LLM

@@ -28,29 +28,24 @@ func (m *Message) AppendJSON(dst []byte) []byte {
 		dst = append(dst, `,"name":`...)
 		dst = jsonwrite.AppendString(dst, m.Name)
 	}
-	dst = append(dst, `,"content":[`...)
-	for i := range m.Content {
-		if i > 0 {
-			dst = append(dst, ',')
-		}
-		dst = m.Content[i].AppendJSON(dst)
-	}
-	dst = append(dst, ']')
+	dst = append(dst, `,"content":`...)
+	dst = jsonwrite.AppendArray(dst, m.Content, (*Part).AppendJSON)
 	if m.ToolCalls != nil {
-		dst = append(dst, `,"tool_calls":[`...)
-		for i := range m.ToolCalls {
-			if i > 0 {
-				dst = append(dst, ',')
-			}
-			dst = m.ToolCalls[i].AppendJSON(dst)
-		}
-		dst = append(dst, ']')
+		dst = append(dst, `,"tool_calls":`...)
+		dst = jsonwrite.AppendArray(dst, m.ToolCalls, (*ToolCall).AppendJSON)
 	}
-	if m.HasToolCallID || m.ToolCallID != "" {
-		dst = append(dst, `,"tool_call_id":`...)
-		dst = jsonwrite.AppendString(dst, m.ToolCallID)
-	}
+	dst = m.AppendToolCallID(dst)
 	return append(dst, '}')
+}
+
+// AppendToolCallID appends `,"tool_call_id":` and the id when m answers a
+// tool call (even with an empty id), and nothing otherwise.
+func (m *Message) AppendToolCallID(dst []byte) []byte {
+	if !m.HasToolCallID && m.ToolCallID == "" {
+		return dst
+	}
+	dst = append(dst, `,"tool_call_id":`...)
+	return jsonwrite.AppendString(dst, m.ToolCallID)
 }
 
 // MarshalJSON writes p as kimi-cli writes a content part.
@@ -88,6 +83,39 @@ func (p *Part) AppendJSON(dst []byte) []byte {
 		} else {
 			dst = append(dst, p.Data...)
 		}
+	}
+	return append(dst, '}')
+}
+
+// AppendKimiJSON appends p as kimi-cli's own model writes a content part,
+// every field present: a think part's "encrypted" and a media part's "id"
+// are null when unset. kompact's data parts, which kimi-cli does not have,
+// become text parts holding their JSON. kimi-cli's context.jsonl (kimicli)
+// and the chat-completions wire (openai, which leaves think parts out of
+// "content") both carry parts in this form.
+func (p *Part) AppendKimiJSON(dst []byte) []byte {
+	switch p.Type {
+	case PartText:
+		dst = append(dst, `{"type":"text","text":`...)
+		dst = jsonwrite.AppendString(dst, p.Text)
+	case PartThink:
+		dst = append(dst, `{"type":"think","think":`...)
+		dst = jsonwrite.AppendString(dst, p.Think)
+		dst = append(dst, `,"encrypted":`...)
+		dst = jsonwrite.AppendStringOrNull(dst, p.Encrypted)
+	case PartImage, PartAudio, PartVideo:
+		dst = append(dst, `{"type":`...)
+		dst = jsonwrite.AppendString(dst, string(p.Type))
+		dst = append(dst, ',')
+		dst = jsonwrite.AppendString(dst, string(p.Type))
+		dst = append(dst, `:{"url":`...)
+		dst = jsonwrite.AppendString(dst, p.URL)
+		dst = append(dst, `,"id":`...)
+		dst = jsonwrite.AppendStringOrNull(dst, p.MediaID)
+		dst = append(dst, '}')
+	case PartData:
+		dst = append(dst, `{"type":"text","text":`...)
+		dst = jsonwrite.AppendString(dst, string(p.Data))
 	}
 	return append(dst, '}')
 }

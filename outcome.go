@@ -55,6 +55,8 @@ type outcomeJSON struct {
 	Reason    string        `json:"reason,omitempty"`
 	Error     *errorJSON    `json:"error,omitempty"`
 	Result    *resultJSON   `json:"result,omitempty"`
+	// Warnings is present, possibly empty, whenever Result is.
+	Warnings []Warning `json:"warnings,omitzero"`
 }
 
 type errorJSON struct {
@@ -95,6 +97,10 @@ func (o Outcome) MarshalJSON() ([]byte, error) {
 			Compacted: r.Compacted, Preserved: r.Preserved, TokensBefore: r.TokensBefore,
 			TokensAfter: r.TokensAfter, Dropped: r.Dropped(),
 			Prompt: promptJSON{Source: r.Prompt.Source, Origin: r.Prompt.Origin, Genuine: r.Prompt.Genuine()},
+		}
+		out.Warnings = r.Warnings()
+		if out.Warnings == nil {
+			out.Warnings = []Warning{}
 		}
 	}
 	return json.Marshal(out)

@@ -180,6 +180,9 @@ func Prepare(s *Session, opt Options) (*Plan, error) {
 		}
 		end = cut
 	}
+	if i, ok := onlySummary(msgs, start, end); ok {
+		return noop(s, s.name(i)+" is an earlier summary and the only message to compact; compacting it again would not make the session smaller"), nil
+	}
 	prompt := opt.Prompt
 	if prompt.Body == "" {
 		prompt = BuiltinPrompt()
@@ -313,4 +316,24 @@ func (s *Session) name(i int) string {
 		return "message " + strconv.Quote(id)
 	}
 	return "message #" + strconv.Itoa(i+1)
+}
+
+// onlySummary reports whether msgs[start:end], apart from a leading system
+// message (always kept), is a single earlier summary, and returns its index.
+func onlySummary(msgs []Message, start, end int) (int, bool) {
+	if start == 0 && end > 0 && msgs[0].Role == RoleSystem {
+		start = 1
+	}
+	if end-start != 1 {
+		return 0, false
+	}
+	return start, IsSummary(msgs[start])
+}
+
+// IsSummary reports whether m is a summary message a compaction wrote: a
+// user message whose text begins with SummaryPrefix (kompact's form and
+// kimi-cli's).
+func IsSummary(m Message) bool {
+	return m.Role == RoleUser && len(m.Content) > 0 && m.Content[0].Type == PartText &&
+		strings.HasPrefix(m.Content[0].Text, SummaryPrefix)
 }

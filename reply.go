@@ -15,8 +15,16 @@ const (
 // parts. An answer without text is an EEmptyResponse error; nothing is
 // appended for it.
 func Reply(ctx context.Context, llm LLM, a *Agent, history []Message) (Message, error) {
+	m, _, err := ReplyWithUsage(ctx, llm, a, history)
+	return m, err
+}
+
+// ReplyWithUsage is Reply that also returns the usage the provider reported
+// for the turn, nil when it reported none: kimi-cli records its total as the
+// session's token count after the turn (TokenAccount.AfterTurn).
+func ReplyWithUsage(ctx context.Context, llm LLM, a *Agent, history []Message) (Message, *Usage, error) {
 	if llm == nil {
-		return Message{}, Errorf(EInternal, "no LLM client configured")
+		return Message{}, nil, Errorf(EInternal, "no LLM client configured")
 	}
 	msgs := make([]Message, 0, len(history)+1)
 	if a.SystemPrompt != "" {
@@ -25,10 +33,10 @@ func Reply(ctx context.Context, llm LLM, a *Agent, history []Message) (Message, 
 	msgs = append(msgs, history...)
 	answer, err := llm.Complete(ctx, ChatRequest(a), msgs, nil)
 	if err != nil {
-		return Message{}, err
+		return Message{}, nil, err
 	}
 	if err := checkReply(answer); err != nil {
-		return Message{}, err
+		return Message{}, nil, err
 	}
 	reply := Message{Role: RoleAssistant, Content: make([]Part, 0, len(answer.Parts))}
 	for _, p := range answer.Parts {
@@ -36,7 +44,7 @@ func Reply(ctx context.Context, llm LLM, a *Agent, history []Message) (Message, 
 			reply.Content = append(reply.Content, p)
 		}
 	}
-	return reply, nil
+	return reply, answer.Usage, nil
 }
 
 // checkReply refuses a chat answer without reply text.

@@ -9,13 +9,15 @@ import (
 
 // SessionInfo describes a stored session in listings.
 type SessionInfo struct {
-	ID              string    `json:"id"`
-	Agent           string    `json:"agent"`
-	CompactionModel string    `json:"compaction_model,omitempty"`
-	Messages        int       `json:"messages"`
-	Version         int64     `json:"version"`
-	CreatedAt       time.Time `json:"created_at"`
-	UpdatedAt       time.Time `json:"updated_at"`
+	ID              string `json:"id"`
+	Agent           string `json:"agent"`
+	CompactionModel string `json:"compaction_model,omitempty"`
+	// Title names the session for people (see DefaultTitle, CleanTitle).
+	Title     string    `json:"title"`
+	Messages  int       `json:"messages"`
+	Version   int64     `json:"version"`
+	CreatedAt time.Time `json:"created_at"`
+	UpdatedAt time.Time `json:"updated_at"`
 }
 
 // StoredSession is a session as a store keeps it: every message has an id,
@@ -25,6 +27,12 @@ type StoredSession struct {
 	Version   int64
 	CreatedAt time.Time
 	UpdatedAt time.Time
+	// Tokens is the session's token account (kimi-cli's Context figures):
+	// see Store.SetTokenCount and Commit.TokenCount. GetSession fills it.
+	Tokens TokenAccount
+	// Breaker is the session's automatic-compaction circuit breaker.
+	// GetSession fills it.
+	Breaker CompactionBreaker
 }
 
 // DefaultKeepRevisions is how many revisions a store keeps per session
@@ -35,8 +43,19 @@ const DefaultKeepRevisions = 50
 // The kinds of revision.
 const (
 	RevisionCompaction = "compaction"
-	RevisionRestore    = "restore"
+	// RevisionAutoCompaction is a compaction kompact started by itself
+	// (automatic compaction).
+	RevisionAutoCompaction = "auto_compaction"
+	RevisionRestore        = "restore"
+	// RevisionUndo is an undo of a compaction (Store.UndoCompaction).
+	RevisionUndo = "undo"
 )
+
+// IsCompaction reports whether a revision of kind kind is a compaction,
+// manual or automatic: one that UndoCompaction can undo.
+func IsCompaction(kind string) bool {
+	return kind == RevisionCompaction || kind == RevisionAutoCompaction
+}
 
 // RevisionInfo describes a revision: a change that replaced part of a
 // session's history.
@@ -72,6 +91,13 @@ type Revision struct {
 // the session has not been rewritten (compacted or restored) since, only
 // appends can have happened, and Base[:End] is unchanged by construction.
 // Without it, a store compares Base[:End] with what it holds.
+//
+// TokenCount, when > 0, is the session's token figure after the commit (the
+// result's EstimatedTokenCount, as kimi-cli's compact_context records it):
+// the session's token_count becomes it and pending_tokens the estimate of
+// the messages appended after Base. When 0, the store estimates the whole
+// committed list (token_count 0, pending its estimate). Either way the
+// session's automatic-compaction breaker closes: a compaction succeeded.
 type Commit struct {
 	Base        []Message
 	End         int
@@ -79,14 +105,24 @@ type Commit struct {
 	Kind        string
 	Note        string
 	Version     int64
+	TokenCount  int
 }
 
 // Appended is what an append changed: the session's new version and update
 // time, and the appended messages as stored (every one with its id).
+//
+// Tokens is the session's token account after the append, nil when the
+// store would have to read the whole session to give it (a session stored
+// before kompact kept token figures, until its next commit or recorded
+// figure); Breaker is its automatic-compaction breaker.
 type Appended struct {
 	Version   int64
 	UpdatedAt time.Time
 	Messages  []Message
+	Tokens    *TokenAccount
+	Breaker   CompactionBreaker
+	// Agent is the session's agent.
+	Agent string
 }
 
 // Store keeps sessions and their revisions. Implementations must make every
@@ -106,6 +142,11 @@ type Store interface {
 	// SetCompactionModel sets (or, with "", clears) the per-session model
 	// and returns the session's description after the change.
 	SetCompactionModel(ctx context.Context, id string, model string) (*SessionInfo, error)
+	// SetTitle renames the session (a title CleanTitle accepts); "" gives
+	// it its default title again (DefaultTitle of its messages). It does
+	// not change the version. A new session's title is DefaultTitle of its
+	// messages, and an append sets it while it is "".
+	SetTitle(ctx context.Context, id string, title string) (*SessionInfo, error)
 	// CommitCompaction applies c (see Rebase) and records a revision holding
 	// the message list as it was just before. Its cost follows the replaced
 	// range and the messages appended since c.Version, not the session's
@@ -114,8 +155,29 @@ type Store interface {
 	ListRevisions(ctx context.Context, id string) ([]RevisionInfo, error)
 	GetRevision(ctx context.Context, id string, rev int64) (*Revision, error)
 	// RestoreRevision puts back the messages a revision holds; it records a
-	// revision of its own, so a restore can be undone too.
+	// revision of its own, so a restore can be undone too. The restored
+	// list has no recorded token figure: token_count becomes 0 and
+	// pending_tokens the estimate of the whole list (kimi-cli's restore of
+	// a context without a usage record).
 	RestoreRevision(ctx context.Context, id string, rev int64) (*StoredSession, *RevisionInfo, error)
+	// SetTokenCount records the token figure a provider reported for the
+	// session, kimi-cli's update_token_count: token_count becomes n (≥ 0)
+	// and pending_tokens 0. Appends add the estimate of the appended
+	// messages to pending_tokens (TokenAccount.Append). Token figures and
+	// the breaker are bookkeeping: they change neither the version nor
+	// updated_at.
+	SetTokenCount(ctx context.Context, id string, n int) error
+	// RecordAutoFailure counts one more automatic compaction of the session
+	// that failed (CompactionBreaker.Record) and returns the breaker after.
+	// A committed compaction of any kind closes it again.
+	RecordAutoFailure(ctx context.Context, id string) (CompactionBreaker, error)
+	// UndoCompaction undoes compaction revision rev while keeping what
+	// happened since: the summary message that compaction wrote is replaced
+	// by exactly the messages it replaced, and every other message stays
+	// where it is. It fails with EConflict when the summary message was
+	// changed or removed since, and EInvalid when rev is not a compaction.
+	// It records a revision of kind RevisionUndo.
+	UndoCompaction(ctx context.Context, id string, rev int64) (*StoredSession, *RevisionInfo, error)
 	Close() error
 }
 

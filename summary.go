@@ -152,6 +152,7 @@ func (r *Result) Commit() Commit {
 		Replacement: r.Replacement(),
 		Kind:        RevisionCompaction,
 		Note:        "compacted " + strconv.Itoa(r.Compacted) + " messages",
+		TokenCount:  r.EstimatedTokenCount,
 	}
 }
 

@@ -43,9 +43,18 @@ func TestParseErrors(t *testing.T) {
 		{"unknown llm key", base + "      temprature: 0.5\n", 6, "agents.kimi.llm.temprature",
 			`unknown field; did you mean "temperature"?`, ""},
 		{"unknown llm key without a suggestion", base + "      frobnicate: 1\n", 6, "agents.kimi.llm.frobnicate",
-			"unknown field (fields: base_url, model, api_key_env, temperature, max_tokens, top_p, extra_body)", ""},
+			"unknown field (fields: base_url, model, api_key_env, max_context_size, temperature, max_tokens, top_p, extra_body)", ""},
 		{"unknown compaction key", base + "    compaction:\n      enable: true\n", 7, "agents.kimi.compaction.enable",
-			`unknown field; did you mean "enabled"? (fields: enabled, type, max_preserved_messages, compaction_model, prompt, prompt_file, settings_overrides, timeout)`, ""},
+			`unknown field; did you mean "enabled"? (fields: enabled, type, max_preserved_messages, compaction_model, prompt, prompt_file, settings_overrides, timeout, auto)`, ""},
+		// compaction.auto and llm.max_context_size, with kimi-cli's bounds.
+		{"trigger_ratio below 0.5", base + "    compaction:\n      auto: {trigger_ratio: 0.49}\n", 7, "agents.kimi.compaction.auto.trigger_ratio", "must be between 0.5 and 0.99, got 0.49", ""},
+		{"trigger_ratio above 0.99", base + "    compaction:\n      auto: {trigger_ratio: 1}\n", 7, "agents.kimi.compaction.auto.trigger_ratio", "must be between 0.5 and 0.99, got 1", ""},
+		{"trigger_ratio a word", base + "    compaction:\n      auto: {trigger_ratio: high}\n", 7, "agents.kimi.compaction.auto.trigger_ratio", "must be a number", ""},
+		{"reserved_context_size below 1000", base + "    compaction:\n      auto: {reserved_context_size: 999}\n", 7, "agents.kimi.compaction.auto.reserved_context_size", "must be at least 1000 tokens, got 999", ""},
+		{"auto unknown key", base + "    compaction:\n      auto: {enable: true}\n", 7, "agents.kimi.compaction.auto.enable", `did you mean "enabled"?`, ""},
+		{"auto enabled not a bool", base + "    compaction:\n      auto: {enabled: yes please}\n", 7, "agents.kimi.compaction.auto.enabled", "true or false", ""},
+		{"negative max_context_size", base + "      max_context_size: -1\n", 6, "agents.kimi.llm.max_context_size", "must be a number of tokens from 0", ""},
+		{"max_context_size a float", base + "      max_context_size: 1.5\n", 6, "agents.kimi.llm.max_context_size", "must be an integer", ""},
 		{"prefix suggestion", base + "    compaction:\n      max_preserved: 3\n", 7, "agents.kimi.compaction.max_preserved",
 			`did you mean "max_preserved_messages"?`, ""},
 
@@ -192,7 +201,7 @@ func TestUnknownFieldMessage(t *testing.T) {
 	doc := "agents:\n  kimi:\n    llm: {base_url: 'https://api.moonshot.ai/v1', model: m}\n" +
 		"    compaction:\n      type: kimi\n\n\n\n      enable: true\n"
 	_, err := Parse([]byte(doc), "agents.yaml")
-	want := `agents.yaml:9: agents.kimi.compaction.enable: unknown field; did you mean "enabled"? (fields: enabled, type, max_preserved_messages, compaction_model, prompt, prompt_file, settings_overrides, timeout)`
+	want := `agents.yaml:9: agents.kimi.compaction.enable: unknown field; did you mean "enabled"? (fields: enabled, type, max_preserved_messages, compaction_model, prompt, prompt_file, settings_overrides, timeout, auto)`
 	if err == nil || err.Error() != want {
 		t.Fatalf("error %v\nwant  %s", err, want)
 	}
@@ -498,10 +507,51 @@ func TestDefaultReturnsCopies(t *testing.T) {
 	}
 }
 
+// TestKCPD01AutoCompactionConfig: compaction.auto and llm.max_context_size parse
+// into the agent; the bounds are kimi-cli's, inclusive; an agent without the
+// block has automatic compaction off.
+func TestKCPD01AutoCompactionConfig(t *testing.T) {
+	doc := "agents:\n  a:\n    llm: {base_url: 'https://x.example/v1', model: m, max_context_size: 131072}\n" +
+		"    compaction:\n      enabled: true\n      type: kimi\n      auto: {enabled: true, trigger_ratio: 0.99, reserved_context_size: 1000}\n" +
+		"  b:\n    llm: {base_url: 'https://x.example/v1', model: m}\n" +
+		"  c:\n    llm: {base_url: 'https://x.example/v1', model: m}\n    compaction:\n      auto: {trigger_ratio: 0.5}\n"
+	c, err := Parse([]byte(doc), "agents.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := c.Agents["a"].Compaction.Auto, (kompact.AutoCompaction{Enabled: true, TriggerRatio: 0.99, ReservedContextSize: 1000}); got != want {
+		t.Errorf("a: auto %+v, want %+v", got, want)
+	}
+	if got := c.Agents["a"].LLM.MaxContextSize; got != 131072 {
+		t.Errorf("a: max_context_size %d", got)
+	}
+	if got := c.Agents["b"].Compaction.Auto; got.Enabled || c.Agents["b"].LLM.MaxContextSize != 0 {
+		t.Errorf("b: auto %+v, max_context_size %d; want off and unknown", got, c.Agents["b"].LLM.MaxContextSize)
+	}
+	if got, want := c.Agents["c"].Compaction.Auto, (kompact.AutoCompaction{TriggerRatio: 0.5, ReservedContextSize: 50000}); got != want {
+		t.Errorf("c: auto %+v, want %+v", got, want)
+	}
+	// What config show prints parses back to the same agents.
+	out, err := c.EffectiveYAML()
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := Parse(out, "shown.yaml")
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	for _, name := range []string{"a", "b", "c"} {
+		if back.Agents[name].Compaction.Auto != c.Agents[name].Compaction.Auto || back.Agents[name].LLM.MaxContextSize != c.Agents[name].LLM.MaxContextSize {
+			t.Errorf("%s: round trip changed auto %+v → %+v", name, c.Agents[name].Compaction.Auto, back.Agents[name].Compaction.Auto)
+		}
+	}
+}
+
 // TestDefaultConfig pins the built-in agents.
 func TestDefaultConfig(t *testing.T) {
 	two := 2
-	compaction := kompact.CompactionConfig{Enabled: true, Type: "kimi", MaxPreservedMessages: &two}
+	compaction := kompact.CompactionConfig{Enabled: true, Type: "kimi", MaxPreservedMessages: &two,
+		Auto: kompact.AutoCompaction{Enabled: true, TriggerRatio: 0.85, ReservedContextSize: 50000}}
 	c := Default()
 	if c.DefaultAgent != "kimi" {
 		t.Errorf("default_agent %q", c.DefaultAgent)

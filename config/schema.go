@@ -19,8 +19,9 @@ import (
 var (
 	topFields        = []string{"default_agent", "agents"}
 	agentFields      = []string{"system_prompt", "llm", "compaction"}
-	llmFields        = []string{"base_url", "model", "api_key_env", "temperature", "max_tokens", "top_p", "extra_body"}
-	compactionFields = []string{"enabled", "type", "max_preserved_messages", "compaction_model", "prompt", "prompt_file", "settings_overrides", "timeout"}
+	llmFields        = []string{"base_url", "model", "api_key_env", "max_context_size", "temperature", "max_tokens", "top_p", "extra_body"}
+	compactionFields = []string{"enabled", "type", "max_preserved_messages", "compaction_model", "prompt", "prompt_file", "settings_overrides", "timeout", "auto"}
+	autoFields       = []string{"enabled", "trigger_ratio", "reserved_context_size"}
 )
 
 // ownFields are the request settings that have their own llm fields. What
@@ -162,6 +163,11 @@ func (p *parser) llm(e entry, path string) (kompact.LLMConfig, error) {
 	}
 	if ke, ok := f["api_key_env"]; ok {
 		if l.APIKeyEnv, err = p.apiKeyEnv(ke.val, join(path, "api_key_env")); err != nil {
+			return l, err
+		}
+	}
+	if x, ok := f["max_context_size"]; ok {
+		if l.MaxContextSize, err = p.tokens(x.val, join(path, "max_context_size"), 0); err != nil {
 			return l, err
 		}
 	}
@@ -379,6 +385,11 @@ func (p *parser) compaction(e entry, path, agent string) (kompact.CompactionConf
 			return c, err
 		}
 	}
+	if x, ok := f["auto"]; ok {
+		if c.Auto, err = p.auto(x, join(path, "auto")); err != nil {
+			return c, err
+		}
+	}
 	if c.Enabled && c.Type != kompact.CompactionType {
 		if x, ok := f["type"]; ok {
 			p.warnf(x.val, path, "compaction is enabled but type is %q, not %q: the compaction actions are unavailable for agent %s",
@@ -430,6 +441,60 @@ func (p *parser) overrides(e entry, path string) (map[string]any, error) {
 		return nil, nil
 	}
 	return out, nil
+}
+
+// tokens reads a number of tokens: an integer from lo to 1<<40.
+func (p *parser) tokens(n *yaml.Node, path string, lo int64) (int, error) {
+	i, err := p.integer(n, path)
+	if err != nil {
+		return 0, err
+	}
+	if i < lo || i > 1<<40 {
+		return 0, p.errorf(n, path, "must be a number of tokens from %d to %d, got %d", lo, int64(1)<<40, i).
+			WithFixes("Use the model's context size in tokens, e.g. 262144, or 0 (or nothing) when it is unknown.")
+	}
+	return int(i), nil
+}
+
+// auto reads compaction.auto, checked against kimi-cli's bounds
+// (kompact.AutoCompaction.Validate).
+func (p *parser) auto(e entry, path string) (kompact.AutoCompaction, error) {
+	var a kompact.AutoCompaction
+	f, err := p.fields(e.val, path, autoFields)
+	if err != nil {
+		return a, err
+	}
+	if x, ok := f["enabled"]; ok {
+		if a.Enabled, err = p.boolean(x.val, join(path, "enabled")); err != nil {
+			return a, err
+		}
+	}
+	if x, ok := f["trigger_ratio"]; ok {
+		fpath := join(path, "trigger_ratio")
+		if a.TriggerRatio, err = p.number(x.val, fpath); err != nil {
+			return a, err
+		}
+		if !(a.TriggerRatio >= kompact.MinTriggerRatio && a.TriggerRatio <= kompact.MaxTriggerRatio) {
+			return a, p.errorf(x.val, fpath, "must be between %v and %v, got %s", kompact.MinTriggerRatio, kompact.MaxTriggerRatio, x.val.Value).
+				WithFixes("Use a ratio between 0.5 and 0.99, or remove trigger_ratio to use kimi-cli's 0.85.")
+		}
+	}
+	if x, ok := f["reserved_context_size"]; ok {
+		fpath := join(path, "reserved_context_size")
+		i, err := p.integer(x.val, fpath)
+		if err != nil {
+			return a, err
+		}
+		if i < kompact.MinReservedContextSize || i > 1<<40 {
+			return a, p.errorf(x.val, fpath, "must be at least %d tokens, got %d", kompact.MinReservedContextSize, i).
+				WithFixes("Use at least 1000 tokens, or remove reserved_context_size to use kimi-cli's 50000.")
+		}
+		a.ReservedContextSize = int(i)
+	}
+	if err := a.Validate(); err != nil { // the domain's bounds: the same as above
+		return a, p.errorf(e.key, path, "%v", err)
+	}
+	return a.Effective(), nil
 }
 
 // timeout reads compaction.timeout: a positive duration such as 90s or 10m.

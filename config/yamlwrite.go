@@ -53,6 +53,9 @@ func agentNode(a *kompact.Agent) (*yaml.Node, error) {
 	if a.LLM.APIKeyEnv != "" {
 		addField(llm, "api_key_env", strNode(a.LLM.APIKeyEnv))
 	}
+	if a.LLM.MaxContextSize > 0 {
+		addField(llm, "max_context_size", intNode(a.LLM.MaxContextSize))
+	}
 	extra := map[string]any{}
 	for k, v := range a.LLM.Settings {
 		extra[k] = v
@@ -103,6 +106,14 @@ func agentNode(a *kompact.Agent) (*yaml.Node, error) {
 			return nil, err
 		}
 		addField(comp, "settings_overrides", vn)
+	}
+	if au := cc.Auto; au.Enabled || au.TriggerRatio != 0 || au.ReservedContextSize != 0 {
+		au = au.Effective()
+		an := &yaml.Node{Kind: yaml.MappingNode}
+		addField(an, "enabled", &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!bool", Value: strconv.FormatBool(au.Enabled)})
+		addField(an, "trigger_ratio", &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!float", Value: strconv.FormatFloat(au.TriggerRatio, 'g', -1, 64)})
+		addField(an, "reserved_context_size", intNode(au.ReservedContextSize))
+		addField(comp, "auto", an)
 	}
 	addField(n, "compaction", comp)
 	n.Content[len(n.Content)-2].LineComment = "# actions: " + actionList(a)
@@ -179,4 +190,8 @@ func valueNode(v any) (*yaml.Node, error) {
 		return nil, err
 	}
 	return n, nil
+}
+
+func intNode(i int) *yaml.Node {
+	return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!int", Value: strconv.Itoa(i)}
 }

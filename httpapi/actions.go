@@ -19,11 +19,15 @@ type actionRequest struct {
 	MessageID    string `json:"message_id"`
 	Instructions string `json:"instructions"`
 	Preview      bool   `json:"preview"`
-	DryRun       bool   `json:"dry_run"`
+	// AcceptWarnings commits a result even when it has warnings; without
+	// it, such a result is kept as a preview for the client to confirm.
+	AcceptWarnings bool `json:"accept_warnings"`
+	DryRun         bool `json:"dry_run"`
 }
 
 // runAction runs a compaction action on a stored session and commits it
-// (or keeps it as a preview). Problems with the request itself (its body,
+// (or keeps it as a preview: when asked to, or when the result has
+// warnings and the request does not accept them). Problems with the request itself (its body,
 // an unknown session) answer with the error body; the action's own
 // failures answer with their status and the outcome JSON.
 func (s *Server) runAction(w http.ResponseWriter, r *http.Request) error {
@@ -52,12 +56,13 @@ func (s *Server) runAction(w http.ResponseWriter, r *http.Request) error {
 		writeJSON(w, http.StatusOK, dryRunOf(job))
 		return nil
 	}
+	job.LimitCompletion(a, s.contextSize(ctx, a))
 	run := func(progress func(kompact.Progress)) kompact.Outcome {
 		out := job.Run(ctx, progress)
 		switch {
 		case out.Status != kompact.OutcomeCompacted:
 			return out
-		case req.Preview:
+		case req.Preview, len(out.Warnings()) > 0 && !req.AcceptWarnings:
 			return s.keepPreview(id, stored.Version, out)
 		}
 		return s.commit(ctx, id, stored.Version, out)
@@ -191,6 +196,9 @@ func (s *Server) streamAction(w http.ResponseWriter, r *http.Request, run func(f
 	notify := make(chan struct{}, 1)
 	progress := func(p kompact.Progress) {
 		mu.Lock()
+		if pending {
+			p = p.Merge(latest) // keep the text the client has not seen
+		}
 		latest, pending = p, true
 		mu.Unlock()
 		select {
@@ -284,5 +292,16 @@ func (s *Server) applyPreview(w http.ResponseWriter, r *http.Request) error {
 		s.previews.putBack(pv)
 	}
 	s.writeOutcome(w, r, out)
+	return nil
+}
+
+// discardPreview forgets a preview without applying it.
+func (s *Server) discardPreview(w http.ResponseWriter, r *http.Request) error {
+	id, pid := r.PathValue("id"), r.PathValue("preview")
+	if s.previews.take(id, pid) == nil {
+		return kompact.Errorf(kompact.ENotFound, "no preview %q for session %q: it was applied or discarded already, or it expired", pid, id).
+			WithFixes("Nothing to discard; the session was not changed by the preview.")
+	}
+	w.WriteHeader(http.StatusNoContent)
 	return nil
 }

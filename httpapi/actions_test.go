@@ -23,12 +23,17 @@ import (
 
 const summaryText = "<current_focus>\nthe tests\n</current_focus>"
 
+// acceptWarnings is the body of an action that commits its result even
+// when it has warnings (the tests' sessions are tiny: a summary rarely
+// makes them smaller).
+var acceptWarnings = map[string]any{"accept_warnings": true}
+
 func TestCompactAndUndo(t *testing.T) {
 	e := newAPIEnv(t, apiOptions{})
 	orig := e.must(201, "POST", "/v1/sessions/import", apiSession("s", 4))
 	e.llm.Enqueue(fakellm.Answer(fakellm.Think("thinking"), fakellm.Text(summaryText)).
 		WithUsage(fakellm.Usage{PromptTokens: 50, CompletionTokens: 7}))
-	out := e.must(200, "POST", "/v1/sessions/s/actions/compact_conversation", map[string]any{"instructions": "focus on tests"})
+	out := e.must(200, "POST", "/v1/sessions/s/actions/compact_conversation", map[string]any{"instructions": "focus on tests", "accept_warnings": true})
 	if out["status"] != "compacted" || out["model"] != "compact-model" {
 		t.Fatalf("outcome %v", out)
 	}
@@ -88,7 +93,7 @@ func TestCompactAndUndo(t *testing.T) {
 
 	// compact_up_to_here on the original messages, after another undo.
 	e.must(200, "POST", "/v1/sessions/s/revisions/1/restore", nil)
-	out = e.must(200, "POST", "/v1/sessions/s/actions/compact_up_to_here", map[string]any{"message_id": "a2"})
+	out = e.must(200, "POST", "/v1/sessions/s/actions/compact_up_to_here", map[string]any{"message_id": "a2", "accept_warnings": true})
 	msgs = out["result"].(map[string]any)["session"].(map[string]any)["messages"].([]any)
 	if len(msgs) != 6 || ids(msgs[:1]) != "sys" || ids(msgs[2:]) != "u3,a3,u4,a4" {
 		t.Errorf("up to a2: %v", ids(msgs))
@@ -261,13 +266,17 @@ func TestProgressEventsPreviewAndApply(t *testing.T) {
 		t.Fatalf("last event %v", last)
 	}
 	maxChars := 0.0
+	var text strings.Builder // the deltas, in order
 	for _, ev := range events[:len(events)-1] {
 		if ev[0] != "progress" {
 			t.Fatalf("event %v before the outcome", ev)
 		}
 		p := apiResponse{body: []byte(ev[1])}.json(t)
-		if p["attempt"] != 1.0 || p["dropped"] != 0.0 {
+		if p["request"] != 1.0 || p["attempt"] != 1.0 || p["dropped"] != 0.0 {
 			t.Errorf("progress %v", p)
+		}
+		if d, ok := p["delta"].(string); ok {
+			text.WriteString(d)
 		}
 		if c := p["chars"].(float64); c < maxChars {
 			t.Errorf("chars went down: %v", events)
@@ -277,6 +286,9 @@ func TestProgressEventsPreviewAndApply(t *testing.T) {
 	}
 	if maxChars != float64(len("<current_focus>\nfirst draft\n</current_focus>")) {
 		t.Errorf("the last progress says %v chars", maxChars)
+	}
+	if text.String() != "<current_focus>\nfirst draft\n</current_focus>" {
+		t.Errorf("the progress deltas make %q", text.String())
 	}
 	out := apiResponse{body: []byte(last[1])}.json(t)
 	pid, _ := out["preview_id"].(string)
@@ -338,8 +350,8 @@ func TestEventsForNoopAndErrors(t *testing.T) {
 	if last[0] != "outcome" || !strings.Contains(last[1], `"code":"llm_error"`) {
 		t.Errorf("error events %v", events)
 	}
-	// A retry shows in the progress.
-	if !strings.Contains(events[len(events)-2][1], `"attempt":1`) {
+	// A retry shows in the progress, with the attempt it waits to make.
+	if w := events[len(events)-2][1]; !strings.Contains(w, `"attempt":2,"max_attempts":2`) || !strings.Contains(w, `"waiting":"attempt 2 of 2, retrying in `) {
 		t.Errorf("progress %v", events)
 	}
 	// Errors found before the LLM runs answer with their status.
@@ -355,7 +367,7 @@ func TestEventsForNoopAndErrors(t *testing.T) {
 func TestCommitConflict(t *testing.T) {
 	e := newAPIEnv(t, apiOptions{})
 	e.must(201, "POST", "/v1/sessions/import", apiSession("s", 4))
-	e.must(200, "POST", "/v1/sessions/s/actions/compact_conversation", nil)
+	e.must(200, "POST", "/v1/sessions/s/actions/compact_conversation", acceptWarnings)
 	e.must(201, "POST", "/v1/sessions/s/messages", map[string]any{"messages": []any{
 		map[string]any{"role": "user", "content": "q5"}, map[string]any{"role": "assistant", "content": "a5"}}})
 	compacted := e.must(200, "GET", "/v1/sessions/s", nil)
@@ -366,7 +378,7 @@ func TestCommitConflict(t *testing.T) {
 		restored <- e.must(200, "POST", "/v1/sessions/s/revisions/1/restore", nil)
 		return fakellm.Answer(fakellm.Text("too late"))
 	})
-	m := wantError(t, e.do("POST", "/v1/sessions/s/actions/compact_conversation", nil), 409, "conflict", "changed while the compaction ran")
+	m := wantError(t, e.do("POST", "/v1/sessions/s/actions/compact_conversation", acceptWarnings), 409, "conflict", "changed while the compaction ran")
 	if m["status"] != "error" {
 		t.Errorf("not an outcome: %v", m)
 	}
@@ -411,7 +423,7 @@ func TestNoLostMessages(t *testing.T) {
 		return fakellm.Answer(fakellm.Text(summaryText))
 	})
 	outc := make(chan map[string]any, 1)
-	go func() { outc <- e.must(200, "POST", "/v1/sessions/s/actions/compact_conversation", nil) }()
+	go func() { outc <- e.must(200, "POST", "/v1/sessions/s/actions/compact_conversation", acceptWarnings) }()
 	<-started
 
 	var wg sync.WaitGroup
@@ -503,7 +515,7 @@ func TestKillAndRestart(t *testing.T) {
 
 	e, stop := start()
 	orig := e.must(201, "POST", "/v1/sessions/import", apiSession("s", 3))
-	first := e.must(200, "POST", "/v1/sessions/s/actions/compact_conversation", nil)
+	first := e.must(200, "POST", "/v1/sessions/s/actions/compact_conversation", acceptWarnings)
 	stop()
 
 	e, stop = start()
@@ -515,7 +527,10 @@ func TestKillAndRestart(t *testing.T) {
 	if revs := e.must(200, "GET", "/v1/sessions/s/revisions", nil)["revisions"].([]any); len(revs) != 1 {
 		t.Fatalf("revisions after the restart: %v", revs)
 	}
-	second := e.must(200, "POST", "/v1/sessions/s/actions/compact_conversation", nil)
+	// A second compaction once the session has grown past its summary.
+	e.must(201, "POST", "/v1/sessions/s/messages", map[string]any{"messages": []any{
+		map[string]any{"role": "user", "content": "q4"}, map[string]any{"role": "assistant", "content": "a4"}}})
+	second := e.must(200, "POST", "/v1/sessions/s/actions/compact_conversation", acceptWarnings)
 	if second["status"] != "compacted" {
 		t.Fatalf("second compaction %v", second)
 	}
@@ -545,7 +560,7 @@ func TestServeDrainsInFlightRequests(t *testing.T) {
 	other := &apiEnv{t: t, base: "http://" + ln.Addr().String(), http: &http.Client{}}
 	outc := make(chan int, 1)
 	go func() {
-		outc <- other.do("POST", "/v1/sessions/s/actions/compact_conversation", "").status
+		outc <- other.do("POST", "/v1/sessions/s/actions/compact_conversation", acceptWarnings).status
 	}()
 	<-started
 	cancel()
@@ -575,8 +590,9 @@ func TestClientGoneCancelsTheLLMCall(t *testing.T) {
 	reply.ChunkDelay = 10 * time.Millisecond
 	e.llm.SetFunc(func(fakellm.Request) fakellm.Reply { return reply })
 	ctx, cancel := context.WithCancel(context.Background())
-	req, _ := http.NewRequestWithContext(ctx, "POST", e.base+"/v1/sessions/s/actions/compact_conversation", nil)
+	req, _ := http.NewRequestWithContext(ctx, "POST", e.base+"/v1/sessions/s/actions/compact_conversation", strings.NewReader(`{"accept_warnings": true}`))
 	req.Header.Set("Accept", "text/event-stream")
+	req.Header.Set("Content-Type", "application/json")
 	resp, err := e.http.Do(req)
 	if err != nil {
 		t.Fatal(err)
@@ -604,4 +620,83 @@ func TestClientGoneCancelsTheLLMCall(t *testing.T) {
 	if v := e.must(200, "GET", "/v1/sessions/s", nil)["version"]; v != 1.0 {
 		t.Errorf("version %v after a cancelled compaction", v)
 	}
+}
+
+// TestWarningsKeepAPreview: a result with warnings is not committed but kept
+// as a preview carrying them, which can be applied or discarded;
+// "accept_warnings" commits it at once.
+func TestWarningsKeepAPreview(t *testing.T) {
+	e := newAPIEnv(t, apiOptions{})
+	orig := e.must(201, "POST", "/v1/sessions/import", apiSession("s", 4))
+	e.llm.SetDefault(fakellm.Answer(fakellm.Text(strings.Repeat("no sections at all ", 40))))
+	out := e.must(200, "POST", "/v1/sessions/s/actions/compact_conversation", nil)
+	ws, _ := out["warnings"].([]any)
+	if out["status"] != "preview" || out["preview_id"] == nil || len(ws) != 2 ||
+		ws[0].(map[string]any)["code"] != "all_sections_missing" || ws[1].(map[string]any)["code"] != "tokens_not_reduced" {
+		t.Fatalf("outcome %v", out)
+	}
+	if got := e.must(200, "GET", "/v1/sessions/s", nil); got["version"] != orig["version"] {
+		t.Fatalf("a result with warnings was committed: %v", got)
+	}
+	// Discarded: gone, and the session unchanged.
+	pid := out["preview_id"].(string)
+	if r := e.do("DELETE", "/v1/sessions/s/previews/"+pid, nil); r.status != 204 {
+		t.Fatalf("discard: %d %s", r.status, r.body)
+	}
+	wantError(t, e.do("POST", "/v1/sessions/s/previews/"+pid+"/apply", nil), 404, "not_found")
+	wantError(t, e.do("DELETE", "/v1/sessions/s/previews/"+pid, nil), 404, "not_found")
+
+	// Streamed, the outcome event carries the warnings too.
+	events, _ := readEvents(t, e.stream("/v1/sessions/s/actions/compact_conversation", ""))
+	last := events[len(events)-1]
+	if last[0] != "outcome" || !strings.Contains(last[1], `"status":"preview"`) || !strings.Contains(last[1], `"code":"tokens_not_reduced"`) {
+		t.Fatalf("last event %+v", last)
+	}
+
+	// Accepted: committed with its warnings.
+	out = e.must(200, "POST", "/v1/sessions/s/actions/compact_conversation", acceptWarnings)
+	if ws, _ := out["warnings"].([]any); out["status"] != "compacted" || len(ws) != 2 {
+		t.Fatalf("accepted outcome %v", out)
+	}
+	if got := e.must(200, "GET", "/v1/sessions/s", nil); got["version"] == orig["version"] {
+		t.Fatal("the accepted result was not committed")
+	}
+}
+
+// TestUndoAndRestorePreview: undo of a compaction keeps the messages
+// appended after it; undoing it twice is a conflict; the restore preview
+// names what a restore would drop and bring back.
+func TestUndoAndRestorePreview(t *testing.T) {
+	e := newAPIEnv(t, apiOptions{})
+	orig := e.must(201, "POST", "/v1/sessions/import", apiSession("s", 4))
+	e.llm.SetDefault(fakellm.Answer(fakellm.Text(summaryText)))
+	out := e.must(200, "POST", "/v1/sessions/s/actions/compact_conversation", acceptWarnings)
+	if out["status"] != "compacted" {
+		t.Fatalf("outcome %v", out)
+	}
+	added := e.must(201, "POST", "/v1/sessions/s/messages", map[string]any{"messages": []any{
+		map[string]any{"role": "user", "content": "q5"}, map[string]any{"role": "assistant", "content": "a5"}}})
+	newIDs := []string{}
+	for _, m := range added["messages"].([]any) {
+		newIDs = append(newIDs, m.(map[string]any)["id"].(string))
+	}
+
+	pv := e.must(200, "GET", "/v1/sessions/s/revisions/1/restore-preview", nil)
+	eff := pv["effect"].(map[string]any)
+	drops := fmt.Sprint(eff["drops"])
+	if eff["messages"] != float64(len(orig["messages"].([]any))) || !strings.Contains(drops, newIDs[0]) || !strings.Contains(drops, newIDs[1]) ||
+		len(eff["adds"].([]any)) != 6 || pv["revision"].(map[string]any)["kind"] != "compaction" {
+		t.Fatalf("restore preview %v", pv)
+	}
+
+	undone := e.must(200, "POST", "/v1/sessions/s/revisions/1/undo", nil)
+	msgs := undone["session"].(map[string]any)["messages"].([]any)
+	want := append(append([]any{}, orig["messages"].([]any)...), added["messages"].([]any)...)
+	if messagesJSON(t, msgs) != messagesJSON(t, want) || undone["revision"].(map[string]any)["kind"] != "undo" {
+		t.Fatalf("undone %v", undone)
+	}
+	wantError(t, e.do("POST", "/v1/sessions/s/revisions/1/undo", nil), 409, "conflict", "no longer in the session")
+	wantError(t, e.do("POST", "/v1/sessions/s/revisions/2/undo", nil), 400, "invalid_request", "not a compaction")
+	wantError(t, e.do("POST", "/v1/sessions/s/revisions/0/undo", nil), 400, "invalid_request")
+	wantError(t, e.do("GET", "/v1/sessions/s/revisions/9/restore-preview", nil), 404, "not_found")
 }

@@ -6,13 +6,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"kompact/internal/golden"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
-	"path/filepath"
+	"net/url"
+	"sort"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -20,8 +19,9 @@ import (
 	"kompact/config"
 	"kompact/httpapi"
 	"kompact/internal/fakellm"
+	"kompact/internal/golden"
+	"kompact/internal/testserver"
 	"kompact/openai"
-	"kompact/sqlite"
 )
 
 // apiAgents is the test configuration: "fake" compacts with the fake LLM,
@@ -54,36 +54,36 @@ type apiEnv struct {
 	base  string
 	http  *http.Client
 	token string
-	logs  *syncBuffer
+	logs  *testserver.Buffer
 }
 
 type apiOptions struct {
 	token   string
 	maxBody int64
 	store   func(kompact.Store) kompact.Store
+	limits  httpapi.Limits
+	// agents, when not empty, replaces apiAgents (two %s: the fake LLM's URL).
+	agents string
 }
 
 func newAPIEnv(t testing.TB, opt apiOptions) *apiEnv {
 	t.Helper()
 	llm := fakellm.New(t)
-	store, err := sqlite.Open(filepath.Join(t.TempDir(), "k.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { store.Close() })
+	store := testserver.SQLite(t)
 	var st kompact.Store = store
 	if opt.store != nil {
 		st = opt.store(st)
 	}
-	e := &apiEnv{t: t, llm: llm, store: st, token: opt.token, logs: &syncBuffer{}}
+	e := &apiEnv{t: t, llm: llm, store: st, token: opt.token, logs: &testserver.Buffer{}}
 	e.srv = httpapi.New(httpapi.Config{
 		Store:   st,
-		Agents:  apiConfig(t, llm.URL()),
+		Agents:  apiConfigOf(t, opt.agents, llm.URL()),
 		LLM:     apiClient(),
 		Token:   opt.token,
 		MaxBody: opt.maxBody,
 		Logger:  slog.New(slog.NewTextHandler(e.logs, nil)),
 		Version: "test-1",
+		Limits:  opt.limits,
 	})
 	ts := httptest.NewServer(e.srv.Handler())
 	t.Cleanup(ts.Close)
@@ -93,7 +93,16 @@ func newAPIEnv(t testing.TB, opt apiOptions) *apiEnv {
 
 func apiConfig(t testing.TB, url string) *config.Config {
 	t.Helper()
-	cfg, err := config.Parse(fmt.Appendf(nil, apiAgents, url, url), "agents.yaml")
+	return apiConfigOf(t, "", url)
+}
+
+// apiConfigOf parses agents (apiAgents when empty) for the fake LLM at url.
+func apiConfigOf(t testing.TB, agents, url string) *config.Config {
+	t.Helper()
+	if agents == "" {
+		agents = apiAgents
+	}
+	cfg, err := config.Parse(fmt.Appendf(nil, agents, url, url), "agents.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -249,24 +258,6 @@ func texts(m any) string {
 		}
 	}
 	return b.String()
-}
-
-// syncBuffer is a bytes.Buffer safe for concurrent use.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }
 
 func TestHealthAgentsAndPage(t *testing.T) {
@@ -519,7 +510,7 @@ func (commitFailingStore) CommitCompaction(context.Context, string, kompact.Comm
 func TestInternalCommitErrorIsAnOutcome(t *testing.T) {
 	e := newAPIEnv(t, apiOptions{store: func(s kompact.Store) kompact.Store { return commitFailingStore{s} }})
 	e.must(201, "POST", "/v1/sessions/import", apiSession("s", 3))
-	r := e.do("POST", "/v1/sessions/s/actions/compact_conversation", nil)
+	r := e.do("POST", "/v1/sessions/s/actions/compact_conversation", acceptWarnings)
 	m := wantError(t, r, 500, "internal")
 	if m["status"] != "error" || m["error"].(map[string]any)["message"] != "internal error" || bytes.Contains(r.body, []byte("fire")) {
 		t.Errorf("outcome %s", r.body)
@@ -573,4 +564,46 @@ func TestErrorBodies(t *testing.T) {
 		fmt.Fprintf(&out, "%s %s -> %d\n%s\n", c.method, c.path, r.status, r.body)
 	}
 	golden.Check(t, "error_bodies", out.Bytes())
+}
+
+// TestSessionTitlesAndSearch: a session is listed with its title (the first
+// user message by default), can be renamed with PATCH settings, and the list
+// can be searched by title and id.
+func TestSessionTitlesAndSearch(t *testing.T) {
+	e := newAPIEnv(t, apiOptions{})
+	e.must(201, "POST", "/v1/sessions/import", apiSession("alpha", 2))
+	e.must(201, "POST", "/v1/sessions/import", apiSession("beta", 1))
+	titles := func(q string) string {
+		list := e.must(200, "GET", "/v1/sessions?q="+url.QueryEscape(q), nil)["sessions"].([]any)
+		var out []string
+		for _, s := range list {
+			m := s.(map[string]any)
+			out = append(out, m["id"].(string)+"="+m["title"].(string))
+		}
+		sort.Strings(out)
+		return strings.Join(out, ",")
+	}
+	if got := titles(""); got != "alpha=question 1,beta=question 1" {
+		t.Fatalf("titles %q", got)
+	}
+	before := e.must(200, "GET", "/v1/sessions/alpha", nil)
+	after := e.must(200, "PATCH", "/v1/sessions/alpha/settings", map[string]any{"title": " Flaky  test\nhunt "})
+	if after["version"] != before["version"] {
+		t.Errorf("a rename changed the version: %v -> %v", before["version"], after["version"])
+	}
+	if got := titles(""); got != "alpha=Flaky test hunt,beta=question 1" {
+		t.Fatalf("titles after the rename %q", got)
+	}
+	for q, want := range map[string]string{"FLAKY": "alpha=Flaky test hunt", "bet": "beta=question 1", "hunt alp": "alpha=Flaky test hunt", "question": "beta=question 1", "zzz": ""} {
+		if got := titles(q); got != want {
+			t.Errorf("q=%q: %q, want %q", q, got, want)
+		}
+	}
+	wantError(t, e.do("PATCH", "/v1/sessions/alpha/settings", map[string]any{"title": strings.Repeat("x", 201)}), 400, "invalid_request", "at most 200")
+	wantError(t, e.do("PATCH", "/v1/sessions/alpha/settings", map[string]any{}), 400, "invalid_request", `"title"`)
+	wantError(t, e.do("PATCH", "/v1/sessions/nope/settings", map[string]any{"title": "x"}), 404, "not_found")
+	e.must(200, "PATCH", "/v1/sessions/alpha/settings", map[string]any{"title": ""})
+	if got := titles("alpha"); got != "alpha=question 1" {
+		t.Errorf("default title back: %q", got)
+	}
 }

@@ -6,13 +6,13 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"kompact"
 	"kompact/config"
 	"kompact/httpapi"
+	"kompact/internal/testserver"
 	"kompact/sqlite"
 )
 
@@ -44,12 +44,7 @@ func benchMessages(n int) ([]kompact.Message, int64) {
 
 func benchStore(b *testing.B) *sqlite.Store {
 	b.Helper()
-	store, err := sqlite.Open(filepath.Join(b.TempDir(), "k.db"))
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { store.Close() })
-	return store
+	return testserver.SQLite(b)
 }
 
 // BenchmarkServiceCompaction10k runs one compaction of a 10k-message

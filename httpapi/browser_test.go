@@ -640,6 +640,11 @@ func TestBrowserCompactUndoContinue(t *testing.T) {
 	if live, _ := chromedp.Run(e.ctx, chromedp.Evaluate[string](`document.querySelector('[data-testid="progress"]').getAttribute('aria-live')`)); live != "polite" {
 		t.Errorf("the progress region has aria-live=%q", live)
 	}
+	// The summary is longer than the four messages it replaces
+	// (tokens_not_reduced): the server keeps it as a preview to confirm.
+	e.waitFor("the warning preview", `document.querySelector('[data-testid="outcome"]').dataset.status === "preview"`)
+	e.screenshot("browser-warning-preview.png")
+	e.click(`#preview-apply`)
 	e.waitFor("the outcome", `document.querySelector('[data-testid="outcome"]').dataset.status === "compacted"`)
 	e.waitFor("the compacted session", `document.querySelectorAll('[data-testid="message"]').length === 5`)
 	msgs = e.messages()
@@ -672,7 +677,7 @@ func TestBrowserCompactUndoContinue(t *testing.T) {
 	if len(card.Sections) != 6 || card.Focus != "Make the failing Prepare test pass." {
 		t.Errorf("summary card: sections %v, current_focus %q", card.Sections, card.Focus)
 	}
-	if !strings.Contains(card.Progress, "characters") || !strings.Contains(card.Outcome, "Compacted") || !strings.Contains(card.Outcome, "active_issues, important_context") {
+	if !strings.Contains(card.Progress, "applied") || !strings.Contains(card.Outcome, "Applied: compacted") || !strings.Contains(card.Outcome, "active_issues, important_context") {
 		t.Errorf("progress %q, outcome %q", card.Progress, card.Outcome)
 	}
 	stored := e.storedMessages("browser-demo")

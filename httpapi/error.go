@@ -30,6 +30,7 @@ var statusOf = map[kompact.ErrorCode]int{
 	kompact.EDisabled:      http.StatusForbidden,
 	kompact.ENotFound:      http.StatusNotFound,
 	kompact.EConflict:      http.StatusConflict,
+	kompact.ENotReduced:    http.StatusConflict,
 	ETooLarge:              http.StatusRequestEntityTooLarge,
 	EUnsupportedMediaType:  http.StatusUnsupportedMediaType,
 	kompact.EForbidden:     http.StatusForbidden,

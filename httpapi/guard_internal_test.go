@@ -2,57 +2,22 @@ package httpapi
 
 import (
 	"bufio"
-	"context"
 	"io"
 	"net"
 	"net/http"
-	"net/http/httptest"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
 	"time"
-
-	"kompact"
-	"kompact/sqlite"
 )
-
-// newGuardServer is a server on a fresh store holding session "s", with
-// an LLM that answers once its gate closes.
-func newGuardServer(t *testing.T, limits Limits) (*Server, *httptest.Server, gatedLLM) {
-	t.Helper()
-	store, err := sqlite.Open(filepath.Join(t.TempDir(), "k.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { store.Close() })
-	llm := gatedLLM{gate: make(chan struct{})}
-	s := New(Config{Store: store, LLM: llm, Limits: limits})
-	sess, err := kompact.DecodeSession([]byte(`{"id":"s","messages":[{"role":"user","content":"a"},{"role":"assistant","content":"b"},{"role":"user","content":"c"},{"role":"assistant","content":"d"}]}`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := store.CreateSession(context.Background(), sess); err != nil {
-		t.Fatal(err)
-	}
-	ts := httptest.NewServer(s.Handler())
-	t.Cleanup(ts.Close)
-	return s, ts, llm
-}
 
 // TestActionCap: with --max-actions 1, a second action while one runs is
 // 429 busy with Retry-After; once the first is done, actions run again
 // (issue 9, item 2).
 func TestActionCap(t *testing.T) {
-	s, ts, llm := newGuardServer(t, Limits{MaxActions: 1})
+	s, ts, llm := newGatedServer(t, Limits{MaxActions: 1})
 	s.heartbeat = time.Hour
-	req, _ := http.NewRequest("POST", ts.URL+"/v1/sessions/s/actions/compact_conversation", nil)
-	req.Header.Set("Accept", "text/event-stream")
-	resp, err := ts.Client().Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
+	resp := compactStream(t, ts, "text/event-stream", "")
 	// The first progress event: the action holds its slot.
 	if line, err := bufio.NewReader(resp.Body).ReadString('\n'); err != nil || line != "event: progress\n" {
 		t.Fatalf("first line %q, %v", line, err)
@@ -104,7 +69,7 @@ func TestActionCap(t *testing.T) {
 // (or never sends) its body is answered and its connection freed once the
 // body deadline passes (issue 9, item 2).
 func TestSlowBodyIsCutOff(t *testing.T) {
-	s, ts, _ := newGuardServer(t, Limits{})
+	s, ts, _ := newGatedServer(t, Limits{})
 	s.guard.bodyTimeout = 200 * time.Millisecond
 	const n = 20
 	var wg sync.WaitGroup
@@ -145,36 +110,15 @@ func TestSlowBodyIsCutOff(t *testing.T) {
 // a Server-Sent Events stream that lasts far longer keeps its heartbeats
 // and ends with its outcome (issue 9, item 2).
 func TestEventsOutliveTheBodyDeadline(t *testing.T) {
-	s, ts, llm := newGuardServer(t, Limits{})
+	s, ts, llm := newGatedServer(t, Limits{})
 	s.guard.bodyTimeout = 50 * time.Millisecond
 	s.heartbeat = 10 * time.Millisecond
-	req, _ := http.NewRequest("POST", ts.URL+"/v1/sessions/s/actions/compact_conversation", strings.NewReader(`{"instructions":"keep it short"}`))
-	req.Header.Set("Accept", "text/event-stream")
-	req.Header.Set("Content-Type", "application/json")
-	resp, err := ts.Client().Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
+	resp := compactStream(t, ts, "text/event-stream", `{"instructions":"keep it short","accept_warnings":true}`)
 	start := time.Now()
-	var got strings.Builder
-	buf := make([]byte, 4096)
 	// Heartbeats for well past the body deadline.
-	for time.Since(start) < 400*time.Millisecond {
-		n, err := resp.Body.Read(buf)
-		got.Write(buf[:n])
-		if err != nil {
-			t.Fatalf("stream ended: %v after %q", err, got.String())
-		}
-	}
-	close(llm.gate)
-	rest, err := io.ReadAll(resp.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	got.Write(rest)
-	if !strings.Contains(got.String(), "event: outcome\ndata: {\"status\":\"compacted\"") {
-		t.Fatalf("no compacted outcome:\n%s", got.String())
+	got := readThenRelease(t, resp.Body, llm, func(string) bool { return time.Since(start) >= 400*time.Millisecond })
+	if !strings.Contains(got, "event: outcome\ndata: {\"status\":\"compacted\"") {
+		t.Fatalf("no compacted outcome:\n%s", got)
 	}
 }
 

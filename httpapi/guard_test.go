@@ -1,41 +1,19 @@
 package httpapi_test
 
 import (
-	"log/slog"
 	"net"
 	"net/http"
-	"net/http/httptest"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"kompact"
 	"kompact/httpapi"
-	"kompact/internal/fakellm"
-	"kompact/sqlite"
 )
 
 // newGuardEnv is newAPIEnv with limits.
 func newGuardEnv(t *testing.T, limits httpapi.Limits) *apiEnv {
 	t.Helper()
-	llm := fakellm.New(t)
-	store, err := sqlite.Open(filepath.Join(t.TempDir(), "k.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { store.Close() })
-	e := &apiEnv{t: t, llm: llm, store: store, logs: &syncBuffer{}}
-	e.srv = httpapi.New(httpapi.Config{
-		Store:  store,
-		Agents: apiConfig(t, llm.URL()),
-		LLM:    apiClient(),
-		Logger: slog.New(slog.NewTextHandler(e.logs, nil)),
-		Limits: limits,
-	})
-	ts := httptest.NewServer(e.srv.Handler())
-	t.Cleanup(ts.Close)
-	e.base, e.http = ts.URL, ts.Client()
-	return e
+	return newAPIEnv(t, apiOptions{limits: limits})
 }
 
 // withHost sends a request with the given Host header.

@@ -5,13 +5,12 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"kompact"
-	"kompact/sqlite"
+	"kompact/internal/testserver"
 )
 
 // gatedLLM answers with a fixed summary once gate is closed.
@@ -27,15 +26,13 @@ func (l gatedLLM) Complete(ctx context.Context, _ kompact.RequestConfig, _ []kom
 	return kompact.Answer{Parts: []kompact.Part{kompact.TextPart("summary")}}, nil
 }
 
-func TestHeartbeatComments(t *testing.T) {
-	store, err := sqlite.Open(filepath.Join(t.TempDir(), "k.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer store.Close()
+// newGatedServer is a server on a fresh store holding session "s", with
+// an LLM that answers once its gate closes.
+func newGatedServer(t *testing.T, limits Limits) (*Server, *httptest.Server, gatedLLM) {
+	t.Helper()
+	store := testserver.SQLite(t)
 	llm := gatedLLM{gate: make(chan struct{})}
-	s := New(Config{Store: store, LLM: llm})
-	s.heartbeat = 5 * time.Millisecond
+	s := New(Config{Store: store, LLM: llm, Limits: limits})
 	sess, err := kompact.DecodeSession([]byte(`{"id":"s","messages":[{"role":"user","content":"a"},{"role":"assistant","content":"b"},{"role":"user","content":"c"},{"role":"assistant","content":"d"}]}`))
 	if err != nil {
 		t.Fatal(err)
@@ -44,35 +41,59 @@ func TestHeartbeatComments(t *testing.T) {
 		t.Fatal(err)
 	}
 	ts := httptest.NewServer(s.Handler())
-	defer ts.Close()
-	req, _ := http.NewRequest("POST", ts.URL+"/v1/sessions/s/actions/compact_conversation", nil)
-	req.Header.Set("Accept", "application/json, text/event-stream;q=0.9")
+	t.Cleanup(ts.Close)
+	return s, ts, llm
+}
+
+// compactStream posts compact_conversation on session "s" with accept as
+// its Accept header and body, when not empty, as its JSON body.
+func compactStream(t *testing.T, ts *httptest.Server, accept, body string) *http.Response {
+	t.Helper()
+	req, _ := http.NewRequest("POST", ts.URL+"/v1/sessions/s/actions/compact_conversation", strings.NewReader(body))
+	req.Header.Set("Accept", accept)
+	if body != "" {
+		req.Header.Set("Content-Type", "application/json")
+	}
 	resp, err := ts.Client().Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer resp.Body.Close()
+	t.Cleanup(func() { resp.Body.Close() })
+	return resp
+}
+
+// readThenRelease reads body until enough says so, then closes the LLM's
+// gate and returns all that body held.
+func readThenRelease(t *testing.T, body io.Reader, llm gatedLLM, enough func(got string) bool) string {
+	t.Helper()
 	buf := make([]byte, 4096)
 	var got strings.Builder
-	// Read until two heartbeats arrived, then let the LLM answer.
-	for strings.Count(got.String(), ": heartbeat\n\n") < 2 {
-		n, err := resp.Body.Read(buf)
+	for !enough(got.String()) {
+		n, err := body.Read(buf)
 		got.Write(buf[:n])
 		if err != nil {
-			t.Fatalf("%v after %q", err, got.String())
+			t.Fatalf("stream ended: %v after %q", err, got.String())
 		}
 	}
 	close(llm.gate)
-	rest, err := io.ReadAll(resp.Body)
+	rest, err := io.ReadAll(body)
 	if err != nil {
 		t.Fatal(err)
 	}
 	got.Write(rest)
-	out := got.String()
-	if !strings.Contains(out, "event: progress\ndata: {\"attempt\":1,\"chars\":0,\"dropped\":0}\n\n") {
+	return got.String()
+}
+
+func TestHeartbeatComments(t *testing.T) {
+	s, ts, llm := newGatedServer(t, Limits{})
+	s.heartbeat = 5 * time.Millisecond
+	resp := compactStream(t, ts, "application/json, text/event-stream;q=0.9", `{"accept_warnings":true}`)
+	// Read until two heartbeats arrived, then let the LLM answer.
+	out := readThenRelease(t, resp.Body, llm, func(got string) bool { return strings.Count(got, ": heartbeat\n\n") >= 2 })
+	if !strings.Contains(out, "event: progress\ndata: {\"request\":1,\"attempt\":1,\"chars\":0,\"dropped\":0}\n\n") {
 		t.Errorf("no first progress event:\n%s", out)
 	}
-	if !strings.Contains(out, "event: progress\ndata: {\"attempt\":1,\"chars\":7,\"dropped\":0}\n\n") {
+	if !strings.Contains(out, "event: progress\ndata: {\"request\":1,\"attempt\":1,\"chars\":7,\"dropped\":0}\n\n") {
 		t.Errorf("no progress with 7 chars:\n%s", out)
 	}
 	if !strings.HasSuffix(out, "\n\n") || !strings.Contains(out, "event: outcome\ndata: {\"status\":\"compacted\"") {

@@ -9,7 +9,8 @@ import (
 
 // TestOutcomeGolden pins the outcome JSON of the action routes byte for
 // byte (testdata/outcome_*.golden; -update rewrites them): compacted, noop,
-// error, preview and an applied preview with an edited summary. Only the random preview id is replaced.
+// error, preview, an applied preview with an edited summary, and a result
+// with warnings kept as a preview. Only the random preview id is replaced.
 func TestOutcomeGolden(t *testing.T) {
 	e := newAPIEnv(t, apiOptions{})
 	e.must(201, "POST", "/v1/sessions/import", apiSession("s", 4))
@@ -40,5 +41,9 @@ func TestOutcomeGolden(t *testing.T) {
 		map[string]any{"summary": "<current_focus>\nedited by hand\n</current_focus>"}), 200)
 	e.llm.SetDefault(fakellm.Answer(fakellm.Text(summaryText)).
 		WithUsage(fakellm.Usage{PromptTokens: 50, CompletionTokens: 7}))
-	check("compacted", e.do("POST", action, map[string]any{"instructions": "focus on tests"}), 200)
+	// A fresh session: s is only a summary now, a no-op.
+	e.must(201, "POST", "/v1/sessions/import", apiSession("c", 4))
+	const fresh = "/v1/sessions/c/actions/compact_conversation"
+	check("warnings_preview", e.do("POST", fresh, map[string]any{"instructions": "focus on tests"}), 200)
+	check("compacted", e.do("POST", fresh, map[string]any{"instructions": "focus on tests", "accept_warnings": true}), 200)
 }

@@ -14,6 +14,7 @@ import (
 	"net"
 	"net/http"
 	"strings"
+	"sync"
 	"time"
 
 	"kompact"
@@ -52,6 +53,10 @@ type Config struct {
 	// Limits says whom the server answers and how much it does at once
 	// (guard.go).
 	Limits
+	// ContextSize returns the context size of an agent's model in tokens
+	// (0: unknown), e.g. from openai.Models; nil means the agent's
+	// llm.max_context_size.
+	ContextSize func(ctx context.Context, a *kompact.Agent) (int, error)
 }
 
 // Server serves the HTTP API. Create it with New.
@@ -67,6 +72,9 @@ type Server struct {
 	// heartbeat is the interval of SSE keep-alive comments.
 	heartbeat time.Duration
 	guard     *guard
+	// autoRunning holds the ids of sessions compacting automatically in
+	// the background.
+	autoRunning sync.Map
 }
 
 // New returns a server for cfg.
@@ -156,15 +164,19 @@ func (s *Server) routes() http.Handler {
 	api("DELETE /v1/sessions/{id}", s.deleteSession)
 	api("POST /v1/sessions/{id}/messages", s.appendMessages)
 	api("PATCH /v1/sessions/{id}/settings", s.updateSettings)
+	api("GET /v1/sessions/{id}/context", s.getContext)
 	api("POST /v1/sessions/{id}/continue", s.limitActions(s.continueSession))
 	api("GET /v1/sessions/{id}/ui-elements", s.sessionUIElements)
 
 	api("POST /v1/sessions/{id}/actions/{action}", s.limitActions(s.runAction))
 	api("POST /v1/sessions/{id}/previews/{preview}/apply", s.applyPreview)
+	api("DELETE /v1/sessions/{id}/previews/{preview}", s.discardPreview)
 
 	api("GET /v1/sessions/{id}/revisions", s.listRevisions)
 	api("GET /v1/sessions/{id}/revisions/{rev}", s.getRevision)
 	api("POST /v1/sessions/{id}/revisions/{rev}/restore", s.restoreRevision)
+	api("GET /v1/sessions/{id}/revisions/{rev}/restore-preview", s.restorePreview)
+	api("POST /v1/sessions/{id}/revisions/{rev}/undo", s.undoCompaction)
 
 	// Anything else under /v1 is a JSON 404 rather than the mux's text.
 	api("/v1/", s.noRoute)

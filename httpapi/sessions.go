@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"cmp"
+	"context"
 	"encoding/json"
 	"errors"
 	"net/http"
@@ -33,6 +34,9 @@ func (s *Server) listSessions(w http.ResponseWriter, r *http.Request) error {
 	}
 	if list == nil {
 		list = []kompact.SessionInfo{}
+	}
+	if q := r.URL.Query().Get("q"); q != "" {
+		list = slices.DeleteFunc(list, func(i kompact.SessionInfo) bool { return !kompact.MatchesQuery(i.ID, i.Title, q) })
 	}
 	// Newest first: the most recently updated, then the most recently
 	// created.
@@ -122,10 +126,13 @@ type appendRequest struct {
 }
 
 // appendResponse is the answer to an append or a continue: the session's
-// version after it and the messages added, with their ids.
+// version after it and the messages added, with their ids, the context
+// figures after it, and what automatic compaction did (context.go).
 type appendResponse struct {
-	Version  int64             `json:"version"`
-	Messages []kompact.Message `json:"messages"`
+	Version        int64             `json:"version"`
+	Messages       []kompact.Message `json:"messages"`
+	Context        *contextBody      `json:"context,omitempty"`
+	AutoCompaction *autoReport       `json:"auto_compaction,omitempty"`
 }
 
 func (s *Server) appendMessages(w http.ResponseWriter, r *http.Request) error {
@@ -159,16 +166,22 @@ func (s *Server) appendMessages(w http.ResponseWriter, r *http.Request) error {
 	if err := kompact.ValidateMessages(msgs); err != nil {
 		return err
 	}
-	added, err := s.cfg.Store.AppendMessages(r.Context(), r.PathValue("id"), msgs)
+	id := r.PathValue("id")
+	added, err := s.cfg.Store.AppendMessages(r.Context(), id, msgs)
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusCreated, appendResponse{Version: added.Version, Messages: added.Messages})
+	c, auto := s.afterAppend(r, id, added.Agent, added)
+	writeJSON(w, http.StatusCreated, appendResponse{Version: added.Version, Messages: added.Messages, Context: c, AutoCompaction: auto})
 	return nil
 }
 
 type settingsRequest struct {
 	CompactionModel *string `json:"compaction_model"`
+	Title           *string `json:"title"`
+	// TokenCount is a provider's token figure for the session (its last
+	// usage total), recorded as kimi-cli's update_token_count does.
+	TokenCount *int `json:"token_count"`
 }
 
 func (s *Server) updateSettings(w http.ResponseWriter, r *http.Request) error {
@@ -176,12 +189,35 @@ func (s *Server) updateSettings(w http.ResponseWriter, r *http.Request) error {
 	if err := s.decodeBody(w, r, &req, false); err != nil {
 		return err
 	}
-	if req.CompactionModel == nil {
-		return kompact.Errorf(kompact.EInvalid, `the body has no "compaction_model"`).
-			WithFixes(`Send {"compaction_model": "model-name"}, or {"compaction_model": ""} to use the agent's model again.`)
+	if req.CompactionModel == nil && req.Title == nil && req.TokenCount == nil {
+		return kompact.Errorf(kompact.EInvalid, `the body has none of "compaction_model", "title" and "token_count"`).
+			WithFixes(`Send {"compaction_model": "model-name"}, or {"compaction_model": ""} to use the agent's model again.`,
+				`Send {"title": "a name"} to rename the session, or {"title": ""} for its default title.`,
+				`Send {"token_count": N} to record the provider's usage total for the session.`)
 	}
-	if _, err := s.cfg.Store.SetCompactionModel(r.Context(), r.PathValue("id"), *req.CompactionModel); err != nil {
-		return err
+	if req.Title != nil {
+		if _, err := kompact.CleanTitle(*req.Title); err != nil {
+			return err
+		}
+	}
+	if req.TokenCount != nil && *req.TokenCount < 0 {
+		return kompact.Errorf(kompact.EInvalid, `"token_count" is %d; it must be 0 or more`, *req.TokenCount).
+			WithFixes("Send the provider's usage total for the session (prompt + completion tokens of its last turn).")
+	}
+	if req.TokenCount != nil {
+		if err := s.cfg.Store.SetTokenCount(r.Context(), r.PathValue("id"), *req.TokenCount); err != nil {
+			return err
+		}
+	}
+	if req.CompactionModel != nil {
+		if _, err := s.cfg.Store.SetCompactionModel(r.Context(), r.PathValue("id"), *req.CompactionModel); err != nil {
+			return err
+		}
+	}
+	if req.Title != nil {
+		if _, err := s.cfg.Store.SetTitle(r.Context(), r.PathValue("id"), *req.Title); err != nil {
+			return err
+		}
 	}
 	// The response is the session, read after the write (a later write
 	// may show in it too).
@@ -199,7 +235,10 @@ type continueRequest struct {
 
 // continueSession appends the user's message, sends the agent's system
 // prompt and the whole session to the agent's LLM, and appends the reply.
-// When the LLM fails, the user message stays appended.
+// Before that, like kimi-cli's step, it compacts the session automatically
+// when due (context.go); when that fails, nothing is appended and the turn
+// is not sent. When the LLM fails, the user message stays appended. After
+// the turn, the session's token count is the reply's usage total.
 func (s *Server) continueSession(w http.ResponseWriter, r *http.Request) error {
 	var req continueRequest
 	if err := s.decodeBody(w, r, &req, false); err != nil {
@@ -223,6 +262,10 @@ func (s *Server) continueSession(w http.ResponseWriter, r *http.Request) error {
 		return kompact.Errorf(kompact.EInternal, "no LLM client configured")
 	}
 	user := kompact.Message{Role: kompact.RoleUser, Content: []kompact.Part{kompact.TextPart(*req.Content)}}
+	auto, err := s.compactBeforeTurn(r, a, cur, user)
+	if err != nil {
+		return err
+	}
 	added, err := s.cfg.Store.AppendMessages(ctx, id, []kompact.Message{user})
 	if err != nil {
 		return err
@@ -233,7 +276,7 @@ func (s *Server) continueSession(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 
-	reply, err := kompact.Reply(ctx, s.cfg.LLM, a, after.Messages)
+	reply, usage, err := kompact.ReplyWithUsage(ctx, s.cfg.LLM, a, after.Messages)
 	if err != nil {
 		return err
 	}
@@ -241,8 +284,30 @@ func (s *Server) continueSession(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, appendResponse{Version: final.Version, Messages: []kompact.Message{user, final.Messages[0]}})
+	resp := appendResponse{Version: final.Version, Messages: []kompact.Message{user, final.Messages[0]}, AutoCompaction: auto}
+	resp.Context = s.afterTurn(ctx, a, id, final, usage)
+	writeJSON(w, http.StatusOK, resp)
 	return nil
+}
+
+// afterTurn records a turn's usage total as the session's token count
+// (kimi-cli's update_token_count(usage.total)) and returns the figures
+// after it; without usage, the reply counts as pending.
+func (s *Server) afterTurn(ctx context.Context, a *kompact.Agent, id string, final *kompact.Appended, usage *kompact.Usage) *contextBody {
+	acct := final.Tokens
+	if usage != nil {
+		next := kompact.TokenAccount{}.AfterTurn(*usage)
+		if err := s.cfg.Store.SetTokenCount(context.WithoutCancel(ctx), id, next.TokenCount); err != nil {
+			s.log.Warn("record the turn's token count", "session", id, "error", err.Error())
+		} else {
+			acct = &next
+		}
+	}
+	if acct == nil {
+		return nil
+	}
+	c := s.contextOf(ctx, a, *acct, final.Breaker)
+	return &c
 }
 
 // compactionFormat is the answer of GET /v1/compaction: how a compaction
@@ -348,6 +413,40 @@ func (s *Server) restoreRevision(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	stored, info, err := s.cfg.Store.RestoreRevision(r.Context(), r.PathValue("id"), rev)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"session": storedJSON{stored}, "revision": info})
+	return nil
+}
+
+// restorePreview says what restoring a revision would drop and bring back,
+// without changing anything.
+func (s *Server) restorePreview(w http.ResponseWriter, r *http.Request) error {
+	rev, err := revParam(r)
+	if err != nil {
+		return err
+	}
+	old, err := s.cfg.Store.GetRevision(r.Context(), r.PathValue("id"), rev)
+	if err != nil {
+		return err
+	}
+	cur, err := s.cfg.Store.GetSession(r.Context(), r.PathValue("id"))
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"revision": old.RevisionInfo, "version": cur.Version,
+		"effect": kompact.EffectOfRestore(cur.Messages, old.Before)})
+	return nil
+}
+
+// undoCompaction undoes a compaction revision, keeping later messages.
+func (s *Server) undoCompaction(w http.ResponseWriter, r *http.Request) error {
+	rev, err := revParam(r)
+	if err != nil {
+		return err
+	}
+	stored, info, err := s.cfg.Store.UndoCompaction(r.Context(), r.PathValue("id"), rev)
 	if err != nil {
 		return err
 	}

@@ -100,30 +100,26 @@ func (c *ContextFile) parseLine(line int, raw []byte) {
 		return
 	}
 	var role string
-	if r, ok := obj["role"]; !ok || json.Unmarshal(r, &role) != nil {
-		c.skip(line, `no "role" string`)
+	if !c.field(line, obj, "role", &role, `no "role" string`) {
 		return
 	}
 	switch role {
 	case RecordSystemPrompt:
 		var s string
-		if json.Unmarshal(obj["content"], &s) != nil {
-			c.skip(line, `_system_prompt without a "content" string`)
+		if !c.field(line, obj, "content", &s, `_system_prompt without a "content" string`) {
 			return
 		}
 		c.SystemPrompt = &s
 		c.Records = append(c.Records, Record{Line: line, Kind: role})
 	case RecordCheckpoint:
 		var id int64
-		if json.Unmarshal(obj["id"], &id) != nil {
-			c.skip(line, `_checkpoint without an integer "id"`)
+		if !c.field(line, obj, "id", &id, `_checkpoint without an integer "id"`) {
 			return
 		}
 		c.Records = append(c.Records, Record{Line: line, Kind: role, CheckpointID: id})
 	case RecordUsage:
 		var n int64
-		if json.Unmarshal(obj["token_count"], &n) != nil {
-			c.skip(line, `_usage without an integer "token_count"`)
+		if !c.field(line, obj, "token_count", &n, `_usage without an integer "token_count"`) {
 			return
 		}
 		c.Records = append(c.Records, Record{Line: line, Kind: role, TokenCount: n})
@@ -135,6 +131,16 @@ func (c *ContextFile) parseLine(line int, raw []byte) {
 		}
 		c.Records = append(c.Records, Record{Line: line, Kind: "message", Message: m})
 	}
+}
+
+// field decodes obj[key] into v. When the key is missing or holds another
+// type, it skips the line with reason and returns false.
+func (c *ContextFile) field(line int, obj map[string]json.RawMessage, key string, v any, reason string) bool {
+	if json.Unmarshal(obj[key], v) != nil {
+		c.skip(line, reason)
+		return false
+	}
+	return true
 }
 
 func (c *ContextFile) skip(line int, reason string) {
@@ -249,80 +255,31 @@ func AppendMessageLine(dst []byte, m *kompact.Message) []byte {
 	if len(m.Content) == 1 && m.Content[0].Type == kompact.PartText {
 		dst = jsonwrite.AppendString(dst, m.Content[0].Text)
 	} else {
-		dst = append(dst, '[')
-		for i := range m.Content {
-			if i > 0 {
-				dst = append(dst, ',')
-			}
-			dst = appendKimiPart(dst, &m.Content[i])
-		}
-		dst = append(dst, ']')
+		dst = jsonwrite.AppendArray(dst, m.Content, (*kompact.Part).AppendKimiJSON)
 	}
 	if m.ToolCalls != nil {
-		dst = append(dst, `,"tool_calls":[`...)
-		for i := range m.ToolCalls {
-			if i > 0 {
-				dst = append(dst, ',')
-			}
-			c := &m.ToolCalls[i]
-			dst = append(dst, `{"type":"function","id":`...)
-			dst = jsonwrite.AppendString(dst, c.ID)
-			dst = append(dst, `,"function":{"name":`...)
-			dst = jsonwrite.AppendString(dst, c.Name)
-			dst = append(dst, `,"arguments":`...)
-			if c.Arguments != nil {
-				dst = jsonwrite.AppendString(dst, *c.Arguments)
-			} else {
-				dst = append(dst, "null"...)
-			}
-			dst = append(dst, '}')
-			if len(c.Extras) > 0 {
-				dst = append(dst, `,"extras":`...)
-				dst = append(dst, c.Extras...)
-			}
-			dst = append(dst, '}')
-		}
-		dst = append(dst, ']')
+		dst = append(dst, `,"tool_calls":`...)
+		dst = jsonwrite.AppendArray(dst, m.ToolCalls, appendKimiCall)
 	}
-	if m.HasToolCallID || m.ToolCallID != "" {
-		dst = append(dst, `,"tool_call_id":`...)
-		dst = jsonwrite.AppendString(dst, m.ToolCallID)
-	}
+	dst = m.AppendToolCallID(dst)
 	return append(dst, "}\n"...)
 }
 
-func appendKimiPart(dst []byte, p *kompact.Part) []byte {
-	switch p.Type {
-	case kompact.PartText:
-		dst = append(dst, `{"type":"text","text":`...)
-		dst = jsonwrite.AppendString(dst, p.Text)
-	case kompact.PartThink:
-		dst = append(dst, `{"type":"think","think":`...)
-		dst = jsonwrite.AppendString(dst, p.Think)
-		dst = append(dst, `,"encrypted":`...)
-		dst = appendNullable(dst, p.Encrypted)
-	case kompact.PartImage, kompact.PartAudio, kompact.PartVideo:
-		dst = append(dst, `{"type":`...)
-		dst = jsonwrite.AppendString(dst, string(p.Type))
-		dst = append(dst, ',')
-		dst = jsonwrite.AppendString(dst, string(p.Type))
-		dst = append(dst, `:{"url":`...)
-		dst = jsonwrite.AppendString(dst, p.URL)
-		dst = append(dst, `,"id":`...)
-		dst = appendNullable(dst, p.MediaID)
-		dst = append(dst, '}')
-	case kompact.PartData:
-		dst = append(dst, `{"type":"text","text":`...)
-		dst = jsonwrite.AppendString(dst, string(p.Data))
+// appendKimiCall appends c as kimi-cli's ToolCall model writes it, but
+// with "arguments": null when c has none (see AppendMessageLine).
+func appendKimiCall(c *kompact.ToolCall, dst []byte) []byte {
+	dst = append(dst, `{"type":"function","id":`...)
+	dst = jsonwrite.AppendString(dst, c.ID)
+	dst = append(dst, `,"function":{"name":`...)
+	dst = jsonwrite.AppendString(dst, c.Name)
+	dst = append(dst, `,"arguments":`...)
+	dst = jsonwrite.AppendStringOrNull(dst, c.Arguments)
+	dst = append(dst, '}')
+	if len(c.Extras) > 0 {
+		dst = append(dst, `,"extras":`...)
+		dst = append(dst, c.Extras...)
 	}
 	return append(dst, '}')
-}
-
-func appendNullable(dst []byte, s *string) []byte {
-	if s == nil {
-		return append(dst, "null"...)
-	}
-	return jsonwrite.AppendString(dst, *s)
 }
 
 // SkippedSummary describes the skipped lines in one sentence, or "".

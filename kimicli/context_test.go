@@ -186,3 +186,27 @@ func FuzzParseContext(f *testing.F) {
 		}
 	})
 }
+
+// TestParseContextRecordFieldReasons pins the reason given for each record
+// whose required field is missing or of another type.
+func TestParseContextRecordFieldReasons(t *testing.T) {
+	data := `{"content":"no role"}` + "\n" +
+		`{"role":5}` + "\n" +
+		`{"role":"_system_prompt"}` + "\n" +
+		`{"role":"_system_prompt","content":1}` + "\n" +
+		`{"role":"_checkpoint","id":"3"}` + "\n" +
+		`{"role":"_checkpoint"}` + "\n" +
+		`{"role":"_usage","token_count":1.5}` + "\n" +
+		`{"role":"_usage","token_count":7}` + "\n"
+	c := kimicli.ParseContext([]byte(data))
+	want := `line 1: no "role" string; line 2: no "role" string; ` +
+		`line 3: _system_prompt without a "content" string; line 4: _system_prompt without a "content" string; ` +
+		`line 5: _checkpoint without an integer "id"; line 6: _checkpoint without an integer "id"; ` +
+		`line 7: _usage without an integer "token_count"`
+	if got := c.SkippedSummary(); got != want {
+		t.Errorf("skipped\n got %s\nwant %s", got, want)
+	}
+	if len(c.Records) != 1 || c.Records[0].TokenCount != 7 {
+		t.Errorf("records %+v", c.Records)
+	}
+}

@@ -101,7 +101,7 @@ func (r *request) attempt(ctx context.Context) (kompact.Answer, *failure) {
 	defer stream.Close()
 
 	acc := &Accumulator{}
-	st := &streamState{acc: acc, progress: r.progress}
+	st := &streamState{acc: acc, progress: r.report}
 	var streamErr *failure
 	for stream.Next() {
 		if f := st.chunk(stream.Current()); f != nil {

@@ -147,7 +147,7 @@ func (c *Client) Complete(ctx context.Context, cfg kompact.RequestConfig, msgs [
 		key = getenv(cfg.APIKeyEnv)
 		if key == "" {
 			return kompact.Answer{}, kompact.Errorf(kompact.EInvalid, "%s is not set: the agent's LLM needs an API key", cfg.APIKeyEnv).
-				WithFixes(fmt.Sprintf("export %s=<your key>", cfg.APIKeyEnv))
+				WithFixes(fmt.Sprintf("Set it (export %s=<your key>) where kompact runs; for kompact serve, set it and restart the server.", cfg.APIKeyEnv))
 		}
 	}
 	body, err := RequestBody(cfg.Model, msgs, cfg.Fields)

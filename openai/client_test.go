@@ -94,6 +94,49 @@ func llmError(t *testing.T, err error, code kompact.ErrorCode) *kompact.Error {
 	return e
 }
 
+// completeSmall asks c, through srv, for the compaction of smallRequest.
+func completeSmall(t *testing.T, c *openai.Client, srv *fakellm.Server, progress func(kompact.Progress)) (kompact.Answer, error) {
+	t.Helper()
+	return c.Complete(context.Background(), fakeConfig(srv), smallRequest(t), progress)
+}
+
+// checkTries checks how many requests srv received and how many waits the
+// client asked for.
+func checkTries(t *testing.T, srv *fakellm.Server, sl *sleepLog, requests, waits int) {
+	t.Helper()
+	if n, w := len(srv.Requests()), sl.all(); n != requests || len(w) != waits {
+		t.Errorf("%d requests, waits %v; want %d and %d", n, w, requests, waits)
+	}
+}
+
+// hasWaiting reports whether a waiting report in pl matches.
+func hasWaiting(pl *fakellm.ProgressLog, match func(waiting string) bool) bool {
+	for _, p := range pl.List() {
+		if p.Waiting != "" && match(p.Waiting) {
+			return true
+		}
+	}
+	return false
+}
+
+// checkCancelled cancels a completion after 100ms and checks that it
+// returns at once with an LLM error wrapping context.Canceled.
+func checkCancelled(t *testing.T, c *openai.Client, srv *fakellm.Server) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	time.AfterFunc(100*time.Millisecond, cancel)
+	start := time.Now()
+	_, err := c.Complete(ctx, fakeConfig(srv), smallRequest(t), nil)
+	if elapsed := time.Since(start); elapsed > time.Second {
+		t.Errorf("returned after %s", elapsed)
+	}
+	llmError(t, err, kompact.ELLM)
+	if !errors.Is(err, context.Canceled) {
+		t.Errorf("%v does not wrap context.Canceled", err)
+	}
+}
+
 func partsString(parts []kompact.Part) string {
 	var out []string
 	for _, p := range parts {
@@ -127,7 +170,7 @@ func TestClientStreamsAnswer(t *testing.T) {
 		fakellm.Call(0, "call_9", "Shell", `{"cmd":`), fakellm.Call(0, "", "", `"ls"}`),
 	).WithUsage(fakellm.Usage{PromptTokens: 100, CompletionTokens: 20, CachedTokens: i64p(30)}))
 	var pl fakellm.ProgressLog
-	a, err := c.Complete(context.Background(), fakeConfig(srv), smallRequest(t), pl.Add)
+	a, err := completeSmall(t, c, srv, pl.Add)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -192,7 +235,7 @@ func TestClientUsageForms(t *testing.T) {
 		srv.Enqueue(sseReply(`data: {"id":"x","object":"chat.completion.chunk","created":1,"model":"m",` +
 			`"choices":[{"index":0,"delta":{"content":"ok"},"finish_reason":"stop","usage":{"prompt_tokens":1,"completion_tokens":1}}],` +
 			`"usage":{"prompt_tokens":50,"completion_tokens":5,"cached_tokens":10}}` + "\n\ndata: [DONE]\n\n"))
-		a, err := c.Complete(context.Background(), fakeConfig(srv), smallRequest(t), nil)
+		a, err := completeSmall(t, c, srv, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -207,7 +250,7 @@ func TestClientUsageForms(t *testing.T) {
 			r := fakellm.Answer(fakellm.Text("ok"))
 			r.Usage = tt.usage
 			srv.Enqueue(r)
-			a, err := c.Complete(context.Background(), fakeConfig(srv), smallRequest(t), nil)
+			a, err := completeSmall(t, c, srv, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -224,7 +267,7 @@ func TestClientOllamaReasoningField(t *testing.T) {
 	r := fakellm.Answer(fakellm.Think("hmm"), fakellm.Text("sum"))
 	r.ReasoningField = "reasoning"
 	srv.Enqueue(r)
-	a, err := c.Complete(context.Background(), fakeConfig(srv), smallRequest(t), nil)
+	a, err := completeSmall(t, c, srv, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -241,7 +284,7 @@ func TestClientNonStreamedAnswer(t *testing.T) {
 	r.NoStream = true
 	srv.Enqueue(r)
 	var pl fakellm.ProgressLog
-	a, err := c.Complete(context.Background(), fakeConfig(srv), smallRequest(t), pl.Add)
+	a, err := completeSmall(t, c, srv, pl.Add)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -386,7 +429,7 @@ func TestClientAuthorizationHeader(t *testing.T) {
 		t.Parallel()
 		srv, c, _ := newFakeClient(t)
 		c.Getenv = func(string) string { return "should-not-be-read" }
-		if _, err := c.Complete(context.Background(), fakeConfig(srv), smallRequest(t), nil); err != nil {
+		if _, err := completeSmall(t, c, srv, nil); err != nil {
 			t.Fatal(err)
 		}
 		if h, ok := srv.Requests()[0].Header["Authorization"]; ok {
@@ -403,7 +446,7 @@ func TestClientIgnoresSDKEnvironment(t *testing.T) {
 	t.Setenv("OPENAI_ORG_ID", "org-must-not-leak")
 	t.Setenv("OPENAI_BASE_URL", "http://127.0.0.1:1/v1")
 	srv, c, _ := newFakeClient(t)
-	if _, err := c.Complete(context.Background(), fakeConfig(srv), smallRequest(t), nil); err != nil {
+	if _, err := completeSmall(t, c, srv, nil); err != nil {
 		t.Fatal(err)
 	}
 	reqs := srv.Requests()
@@ -430,7 +473,7 @@ func TestClientMissingAPIKey(t *testing.T) {
 	if !strings.Contains(e.Message, "MOONSHOT_API_KEY is not set") {
 		t.Errorf("message %q does not name the variable", e.Message)
 	}
-	if !reflect.DeepEqual(e.Fixes, []string{"export MOONSHOT_API_KEY=<your key>"}) {
+	if !reflect.DeepEqual(e.Fixes, []string{"Set it (export MOONSHOT_API_KEY=<your key>) where kompact runs; for kompact serve, set it and restart the server."}) {
 		t.Errorf("fixes %q", e.Fixes)
 	}
 	if n := len(srv.Requests()); n != 0 {
@@ -480,7 +523,7 @@ func TestClientRetryAfter(t *testing.T) {
 			srv, c, sl := newFakeClient(t)
 			srv.Enqueue(tt.reply(), fakellm.Answer(fakellm.Text("after the wait")))
 			var pl fakellm.ProgressLog
-			a, err := c.Complete(context.Background(), fakeConfig(srv), smallRequest(t), pl.Add)
+			a, err := completeSmall(t, c, srv, pl.Add)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -512,13 +555,13 @@ func TestClientRateLimitProgressMessage(t *testing.T) {
 	srv, c, _ := newFakeClient(t)
 	srv.Enqueue(fakellm.RateLimited("2"), fakellm.Answer(fakellm.Text("ok")))
 	var pl fakellm.ProgressLog
-	if _, err := c.Complete(context.Background(), fakeConfig(srv), smallRequest(t), pl.Add); err != nil {
+	if _, err := completeSmall(t, c, srv, pl.Add); err != nil {
 		t.Fatal(err)
 	}
-	want := "rate limited (429), retrying in 2s (attempt 2 of 4)"
+	want := "attempt 2 of 4, retrying in 2 s: rate limited (429)"
 	found := false
 	for _, p := range pl.List() {
-		found = found || p.Waiting == want
+		found = found || p.Waiting == want && p.Attempt == 2 && p.MaxAttempts == 4 && p.RetryIn == 2
 	}
 	if !found {
 		t.Errorf("no progress %q in %+v", want, pl.List())
@@ -532,7 +575,7 @@ func TestClientServerErrorsExhaustRetries(t *testing.T) {
 	c.InitialBackoff = time.Second
 	c.MaxBackoff = 3 * time.Second
 	srv.SetDefault(fakellm.Fail(http.StatusInternalServerError, "upstream exploded"))
-	_, err := c.Complete(context.Background(), fakeConfig(srv), smallRequest(t), nil)
+	_, err := completeSmall(t, c, srv, nil)
 	e := llmError(t, err, kompact.ELLM)
 	if n := len(srv.Requests()); n != 4 {
 		t.Errorf("%d requests, want MaxRetries+1 = 4", n)
@@ -566,11 +609,9 @@ func TestClientNoRetries(t *testing.T) {
 	srv, c, sl := newFakeClient(t)
 	c.MaxRetries = -1
 	srv.SetDefault(fakellm.Fail(http.StatusBadGateway, "bad gateway"))
-	_, err := c.Complete(context.Background(), fakeConfig(srv), smallRequest(t), nil)
+	_, err := completeSmall(t, c, srv, nil)
 	e := llmError(t, err, kompact.ELLM)
-	if n := len(srv.Requests()); n != 1 || len(sl.all()) != 0 {
-		t.Errorf("%d requests, waits %v; want 1 and none", n, sl.all())
-	}
+	checkTries(t, srv, sl, 1, 0)
 	if !strings.HasSuffix(e.Message, "gave up after 1 attempt") {
 		t.Errorf("message %q", e.Message)
 	}
@@ -630,7 +671,7 @@ func TestClientUnreadableErrorBody(t *testing.T) {
 	c.MaxRetries = -1
 	long := "<html>" + strings.Repeat("x", 2000) + "</html>"
 	srv.Enqueue(fakellm.Reply{Status: http.StatusBadGateway, RawBody: long}.WithHeader("Content-Type", "text/html"))
-	_, err := c.Complete(context.Background(), fakeConfig(srv), smallRequest(t), nil)
+	_, err := completeSmall(t, c, srv, nil)
 	e := llmError(t, err, kompact.ELLM)
 	if !strings.Contains(e.Message, "502") || !strings.Contains(e.Message, "<html>xxx") {
 		t.Errorf("message %q", e.Message)
@@ -645,21 +686,15 @@ func TestClientRetriesCutStream(t *testing.T) {
 	srv, c, sl := newFakeClient(t)
 	srv.Enqueue(fakellm.CutAfter(1, fakellm.Text("par"), fakellm.Text("tial")), fakellm.Answer(fakellm.Text("whole")))
 	var pl fakellm.ProgressLog
-	a, err := c.Complete(context.Background(), fakeConfig(srv), smallRequest(t), pl.Add)
+	a, err := completeSmall(t, c, srv, pl.Add)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if got := partsString(a.Parts); got != "text:whole" {
 		t.Errorf("parts %s: the cut attempt leaked into the answer", got)
 	}
-	if n := len(srv.Requests()); n != 2 || len(sl.all()) != 1 {
-		t.Errorf("%d requests, waits %v; want 2 and 1", n, sl.all())
-	}
-	found := false
-	for _, p := range pl.List() {
-		found = found || strings.Contains(p.Waiting, "cut off")
-	}
-	if !found {
+	checkTries(t, srv, sl, 2, 1)
+	if !hasWaiting(&pl, func(w string) bool { return strings.Contains(w, "cut off") }) {
 		t.Errorf("no waiting report for the cut: %+v", pl.List())
 	}
 }
@@ -669,11 +704,9 @@ func TestClientStreamCutEveryTime(t *testing.T) {
 	srv, c, sl := newFakeClient(t)
 	c.MaxRetries = 2
 	srv.SetDefault(fakellm.CutAfter(1, fakellm.Text("a"), fakellm.Text("b")))
-	_, err := c.Complete(context.Background(), fakeConfig(srv), smallRequest(t), nil)
+	_, err := completeSmall(t, c, srv, nil)
 	e := llmError(t, err, kompact.ELLM)
-	if n := len(srv.Requests()); n != 3 || len(sl.all()) != 2 {
-		t.Errorf("%d requests, waits %v; want 3 and 2", n, sl.all())
-	}
+	checkTries(t, srv, sl, 3, 2)
 	if !strings.Contains(e.Message, "3 attempts") {
 		t.Errorf("message %q", e.Message)
 	}
@@ -691,7 +724,7 @@ func TestClientStreamEndings(t *testing.T) {
 		t.Parallel()
 		srv, c, _ := newFakeClient(t)
 		srv.Enqueue(sseReply(chunk + "data: [DONE]\n\n"))
-		a, err := c.Complete(context.Background(), fakeConfig(srv), smallRequest(t), nil)
+		a, err := completeSmall(t, c, srv, nil)
 		if err != nil || answerText(a) != "hi" {
 			t.Fatalf("answer %q, %v", answerText(a), err)
 		}
@@ -703,7 +736,7 @@ func TestClientStreamEndings(t *testing.T) {
 		t.Parallel()
 		srv, c, _ := newFakeClient(t)
 		srv.Enqueue(sseReply(chunk + `data: {"id":"x","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}` + "\n\n"))
-		a, err := c.Complete(context.Background(), fakeConfig(srv), smallRequest(t), nil)
+		a, err := completeSmall(t, c, srv, nil)
 		if err != nil || answerText(a) != "hi" {
 			t.Fatalf("answer %q, %v", answerText(a), err)
 		}
@@ -712,7 +745,7 @@ func TestClientStreamEndings(t *testing.T) {
 		t.Parallel()
 		srv, c, _ := newFakeClient(t)
 		srv.Enqueue(sseReply(chunk), fakellm.Answer(fakellm.Text("retried")))
-		a, err := c.Complete(context.Background(), fakeConfig(srv), smallRequest(t), nil)
+		a, err := completeSmall(t, c, srv, nil)
 		if err != nil || answerText(a) != "retried" {
 			t.Fatalf("answer %q, %v", answerText(a), err)
 		}
@@ -725,7 +758,7 @@ func TestClientStreamEndings(t *testing.T) {
 		srv, c, _ := newFakeClient(t)
 		srv.Enqueue(fakellm.Reply{Items: []fakellm.Item{fakellm.Text("par")},
 			StreamError: &fakellm.ErrorBody{Message: "model overloaded", Type: "server_error"}})
-		_, err := c.Complete(context.Background(), fakeConfig(srv), smallRequest(t), nil)
+		_, err := completeSmall(t, c, srv, nil)
 		e := llmError(t, err, kompact.ELLM)
 		if !strings.Contains(e.Message, "model overloaded") {
 			t.Errorf("message %q", e.Message)
@@ -742,7 +775,7 @@ func TestClientStreamEndings(t *testing.T) {
 		t.Parallel()
 		srv, c, _ := newFakeClient(t)
 		srv.Enqueue(fakellm.Reply{RawBody: `{"error":{"message":"quota exhausted","type":"billing_error"}}`})
-		_, err := c.Complete(context.Background(), fakeConfig(srv), smallRequest(t), nil)
+		_, err := completeSmall(t, c, srv, nil)
 		if e := llmError(t, err, kompact.ELLM); !strings.Contains(e.Message, "quota exhausted") {
 			t.Errorf("message %q", e.Message)
 		}
@@ -751,7 +784,7 @@ func TestClientStreamEndings(t *testing.T) {
 		t.Parallel()
 		srv, c, _ := newFakeClient(t)
 		srv.SetDefault(fakellm.Reply{RawBody: "<html>login</html>"}.WithHeader("Content-Type", "text/html"))
-		_, err := c.Complete(context.Background(), fakeConfig(srv), smallRequest(t), nil)
+		_, err := completeSmall(t, c, srv, nil)
 		if e := llmError(t, err, kompact.ELLM); !strings.Contains(e.Message, "text/html") {
 			t.Errorf("message %q", e.Message)
 		}
@@ -763,7 +796,7 @@ func TestClientStreamEndings(t *testing.T) {
 		t.Parallel()
 		srv, c, _ := newFakeClient(t)
 		srv.Enqueue(sseReply(chunk + `data: {"object":"error","message":"boom in the middle","type":"BadRequestError","code":400}` + "\n\n"))
-		_, err := c.Complete(context.Background(), fakeConfig(srv), smallRequest(t), nil)
+		_, err := completeSmall(t, c, srv, nil)
 		e := llmError(t, err, kompact.ELLM)
 		if !strings.Contains(e.Message, "boom in the middle") {
 			t.Errorf("message %q", e.Message)
@@ -794,7 +827,7 @@ func TestClientAttemptTimeoutIsRetried(t *testing.T) {
 	srv.Enqueue(fakellm.Answer(fakellm.Text("late")).WithDelay(2*time.Second), fakellm.Answer(fakellm.Text("on time")))
 	var pl fakellm.ProgressLog
 	start := time.Now()
-	a, err := c.Complete(context.Background(), fakeConfig(srv), smallRequest(t), pl.Add)
+	a, err := completeSmall(t, c, srv, pl.Add)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -804,14 +837,10 @@ func TestClientAttemptTimeoutIsRetried(t *testing.T) {
 	if answerText(a) != "on time" {
 		t.Errorf("answer %q", answerText(a))
 	}
-	if n := len(srv.Requests()); n != 2 || len(sl.all()) != 1 {
-		t.Errorf("%d requests, waits %v; want 2 and 1", n, sl.all())
-	}
-	found := false
-	for _, p := range pl.List() {
-		found = found || strings.HasPrefix(p.Waiting, "no complete answer within 200ms, retrying in")
-	}
-	if !found {
+	checkTries(t, srv, sl, 2, 1)
+	if !hasWaiting(&pl, func(w string) bool {
+		return strings.HasPrefix(w, "attempt 2 of 4, retrying in ") && strings.HasSuffix(w, ": no complete answer within 200ms")
+	}) {
 		t.Errorf("no waiting report for the timeout: %+v", pl.List())
 	}
 }
@@ -822,18 +851,7 @@ func TestClientCancellation(t *testing.T) {
 		t.Parallel()
 		srv, c, _ := newFakeClient(t)
 		srv.SetDefault(fakellm.Answer(fakellm.Text("late")).WithDelay(2 * time.Second))
-		ctx, cancel := context.WithCancel(context.Background())
-		defer cancel()
-		time.AfterFunc(100*time.Millisecond, cancel)
-		start := time.Now()
-		_, err := c.Complete(ctx, fakeConfig(srv), smallRequest(t), nil)
-		if elapsed := time.Since(start); elapsed > time.Second {
-			t.Errorf("returned after %s", elapsed)
-		}
-		llmError(t, err, kompact.ELLM)
-		if !errors.Is(err, context.Canceled) {
-			t.Errorf("%v does not wrap context.Canceled", err)
-		}
+		checkCancelled(t, c, srv)
 		if n := len(srv.Requests()); n != 1 {
 			t.Errorf("%d requests after cancellation, want 1", n)
 		}
@@ -843,18 +861,7 @@ func TestClientCancellation(t *testing.T) {
 		srv := fakellm.New(t)
 		c := &openai.Client{}
 		srv.SetDefault(fakellm.RateLimited("60"))
-		ctx, cancel := context.WithCancel(context.Background())
-		defer cancel()
-		time.AfterFunc(100*time.Millisecond, cancel)
-		start := time.Now()
-		_, err := c.Complete(ctx, fakeConfig(srv), smallRequest(t), nil)
-		if elapsed := time.Since(start); elapsed > time.Second {
-			t.Errorf("returned after %s", elapsed)
-		}
-		llmError(t, err, kompact.ELLM)
-		if !errors.Is(err, context.Canceled) {
-			t.Errorf("%v does not wrap context.Canceled", err)
-		}
+		checkCancelled(t, c, srv)
 	})
 	t.Run("deadline", func(t *testing.T) {
 		t.Parallel()
@@ -943,7 +950,7 @@ func TestClientContextTooLong(t *testing.T) {
 			t.Parallel()
 			srv, c, sl := newFakeClient(t)
 			srv.SetDefault(tt.reply)
-			_, err := c.Complete(context.Background(), fakeConfig(srv), smallRequest(t), nil)
+			_, err := completeSmall(t, c, srv, nil)
 			llmError(t, err, kompact.ELLM)
 			if !errors.Is(err, kompact.ErrContextTooLong) {
 				t.Errorf("%v does not wrap ErrContextTooLong", err)
@@ -962,7 +969,7 @@ func TestClientContextTooLong(t *testing.T) {
 			srv, c, _ := newFakeClient(t)
 			c.MaxRetries = -1
 			srv.SetDefault(r)
-			_, err := c.Complete(context.Background(), fakeConfig(srv), smallRequest(t), nil)
+			_, err := completeSmall(t, c, srv, nil)
 			llmError(t, err, kompact.ELLM)
 			if errors.Is(err, kompact.ErrContextTooLong) {
 				t.Errorf("%v taken for a context-length error", err)
@@ -1030,7 +1037,7 @@ func TestClientErrorCausesAreReadable(t *testing.T) {
 	t.Parallel()
 	srv, c, _ := newFakeClient(t)
 	srv.Enqueue(fakellm.Reply{Status: 403, Error: &fakellm.ErrorBody{Message: "no access to model", Type: "permission_error", Code: "model_forbidden"}})
-	_, err := c.Complete(context.Background(), fakeConfig(srv), smallRequest(t), nil)
+	_, err := completeSmall(t, c, srv, nil)
 	var he *openai.HTTPError
 	if !errors.As(err, &he) {
 		t.Fatalf("no HTTPError in %v", err)

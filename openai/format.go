@@ -151,46 +151,10 @@ func appendReasoning(dst []byte, m *kompact.Message) []byte {
 // appendCallFields writes "tool_calls" and "tool_call_id" when present.
 func appendCallFields(dst []byte, m *kompact.Message) []byte {
 	if len(m.ToolCalls) > 0 {
-		dst = append(dst, `,"tool_calls":[`...)
-		for i := range m.ToolCalls {
-			if i > 0 {
-				dst = append(dst, ',')
-			}
-			dst = m.ToolCalls[i].AppendJSON(dst)
-		}
-		dst = append(dst, ']')
+		dst = append(dst, `,"tool_calls":`...)
+		dst = jsonwrite.AppendArray(dst, m.ToolCalls, (*kompact.ToolCall).AppendJSON)
 	}
-	if m.HasToolCallID || m.ToolCallID != "" {
-		dst = append(dst, `,"tool_call_id":`...)
-		dst = jsonwrite.AppendString(dst, m.ToolCallID)
-	}
-	return dst
-}
-
-func appendWirePart(dst []byte, p *kompact.Part) []byte {
-	switch p.Type {
-	case kompact.PartText:
-		dst = append(dst, `{"type":"text","text":`...)
-		dst = jsonwrite.AppendString(dst, p.Text)
-	case kompact.PartData:
-		dst = append(dst, `{"type":"text","text":`...)
-		dst = jsonwrite.AppendString(dst, string(p.Data))
-	case kompact.PartImage, kompact.PartAudio, kompact.PartVideo:
-		dst = append(dst, `{"type":`...)
-		dst = jsonwrite.AppendString(dst, string(p.Type))
-		dst = append(dst, ',')
-		dst = jsonwrite.AppendString(dst, string(p.Type))
-		dst = append(dst, `:{"url":`...)
-		dst = jsonwrite.AppendString(dst, p.URL)
-		dst = append(dst, `,"id":`...)
-		if p.MediaID != nil {
-			dst = jsonwrite.AppendString(dst, *p.MediaID)
-		} else {
-			dst = append(dst, "null"...)
-		}
-		dst = append(dst, '}')
-	}
-	return append(dst, '}')
+	return m.AppendToolCallID(dst)
 }
 
 // AppendWireMessages appends msgs as a JSON array of wire messages.

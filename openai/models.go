@@ -261,3 +261,12 @@ func decodeModels(r io.Reader) (map[string]int, error) {
 	}
 	return out, nil
 }
+
+// AgentContextSize returns the context size of a's model in tokens (0:
+// unknown), as ContextSize finds it: a's llm.max_context_size, the
+// provider's list, and KIMI_MODEL_MAX_CONTEXT_SIZE for a Kimi agent.
+func (m *Models) AgentContextSize(ctx context.Context, a *kompact.Agent) (int, error) {
+	cs, err := m.ContextSize(ctx, ContextQuery{BaseURL: a.LLM.BaseURL, APIKeyEnv: a.LLM.APIKeyEnv, Model: a.LLM.Model,
+		Configured: a.LLM.MaxContextSize, Kimi: a.LLM.IsKimi()})
+	return cs.Tokens, err
+}

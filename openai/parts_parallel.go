@@ -52,7 +52,7 @@ func appendPartsFrom(dst []byte, parts []kompact.Part) []byte {
 			continue
 		}
 		dst = append(dst, ',')
-		dst = appendWirePart(dst, &parts[i])
+		dst = parts[i].AppendKimiJSON(dst)
 	}
 	return dst
 }
@@ -89,7 +89,7 @@ func (e *wireEncoder) contentList(m *kompact.Message) {
 			e.dst = append(e.dst, ',')
 		}
 		first = false
-		e.dst = appendWirePart(e.dst, &parts[i])
+		e.dst = parts[i].AppendKimiJSON(e.dst)
 		e.spill()
 	}
 	if tail != nil {

@@ -27,11 +27,21 @@ type request struct {
 	host     string
 	progress func(kompact.Progress)
 	timeout  time.Duration
+	// try is the attempt in flight (or waited for), of maxTries.
+	try, maxTries int
+}
+
+// report passes p on with the attempt it belongs to.
+func (r *request) report(p kompact.Progress) {
+	p.Attempt, p.MaxAttempts = r.try, r.maxTries
+	r.progress(p)
 }
 
 func (r *request) run(ctx context.Context) (kompact.Answer, error) {
 	maxAttempts := r.client.maxRetries() + 1
+	r.maxTries = maxAttempts
 	for attempt := 1; ; attempt++ {
+		r.try = attempt
 		if err := ctx.Err(); err != nil {
 			return kompact.Answer{}, r.canceled(err)
 		}
@@ -53,8 +63,9 @@ func (r *request) run(ctx context.Context) (kompact.Answer, error) {
 			return kompact.Answer{}, r.fail(f, fmt.Sprintf(
 				"gave up after %s: the next retry, in %s, would come after the deadline", attempts(attempt), formatWait(d)))
 		}
-		r.progress(kompact.Progress{Waiting: fmt.Sprintf("%s, retrying in %s (attempt %d of %d)",
-			f.short(), formatWait(d), attempt+1, maxAttempts)})
+		r.try = attempt + 1
+		r.report(kompact.Progress{Waiting: fmt.Sprintf("attempt %d of %d, retrying in %s: %s",
+			attempt+1, maxAttempts, waitText(d), f.short()), RetryIn: d.Seconds()})
 		if err := r.client.sleep(ctx, d); err != nil {
 			return kompact.Answer{}, r.canceled(err)
 		}
@@ -85,7 +96,15 @@ func attempts(n int) string {
 	return strconv.Itoa(n) + " attempts"
 }
 
-// formatWait renders a wait for a progress message.
+// waitText renders a wait for people: "4 s", "1.5 s", "250 ms".
+func waitText(d time.Duration) string {
+	if d >= time.Second {
+		return strconv.FormatFloat(d.Round(100*time.Millisecond).Seconds(), 'f', -1, 64) + " s"
+	}
+	return strconv.FormatInt(d.Milliseconds(), 10) + " ms"
+}
+
+// formatWait renders a wait for an error message.
 func formatWait(d time.Duration) string {
 	switch {
 	case d >= time.Second:

@@ -7,6 +7,7 @@ package openai
 import (
 	"encoding/json"
 	"strconv"
+	"strings"
 	"time"
 
 	sdk "github.com/openai/openai-go/v3"
@@ -27,6 +28,8 @@ type streamState struct {
 	topUsage   bool
 	lastChars  int
 	lastReport time.Time
+	// delta is the answer text received since the last report.
+	delta strings.Builder
 }
 
 // progressInterval throttles progress reports while the answer streams.
@@ -40,7 +43,8 @@ func (st *streamState) report(final bool) {
 		return
 	}
 	st.lastChars, st.lastReport = st.acc.Chars, now
-	st.progress(kompact.Progress{Chars: st.acc.Chars})
+	st.progress(kompact.Progress{Chars: st.acc.Chars, Delta: st.delta.String()})
+	st.delta.Reset()
 }
 
 // chunk feeds one streamed chunk to the accumulator; it returns a failure
@@ -65,6 +69,7 @@ func (st *streamState) chunk(ch sdk.ChatCompletionChunk) *failure {
 		d := &c.Delta
 		st.acc.Reasoning(reasoningOf(d.JSON.ExtraFields))
 		st.acc.Content(d.Content)
+		st.delta.WriteString(d.Content)
 		for j := range d.ToolCalls {
 			tc := &d.ToolCalls[j]
 			st.acc.ToolCall(int(tc.Index), tc.ID, tc.Function.Name, tc.Function.Arguments)
@@ -105,6 +110,7 @@ func (st *streamState) completion(body []byte) error {
 		m := &c.Message
 		st.acc.Reasoning(reasoningOf(m.JSON.ExtraFields))
 		st.acc.Content(m.Content)
+		st.delta.WriteString(m.Content)
 		for j := range m.ToolCalls {
 			tc := &m.ToolCalls[j]
 			st.acc.ToolCall(j, tc.ID, tc.Function.Name, tc.Function.Arguments)

@@ -156,8 +156,27 @@ func migrate(ctx context.Context, pool *pgxpool.Pool) error {
 			return kompact.Errorf(kompact.EInternal, "the database has schema version %d, newer than this kompact knows (%d)", latest, known).
 				WithFixes("Upgrade kompact, or use another database.")
 		}
+		applied := map[int]bool{}
+		rows, err := tx.Query(ctx, `SELECT version FROM schema_migrations`)
+		if err != nil {
+			return err
+		}
+		for rows.Next() {
+			var v int
+			if err := rows.Scan(&v); err != nil {
+				rows.Close()
+				return err
+			}
+			applied[v] = true
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return err
+		}
+		// Each migration the database lacks, in order, even one numbered
+		// below the newest applied (branches add them in any order).
 		for _, m := range ms {
-			if m.version <= latest {
+			if applied[m.version] {
 				continue
 			}
 			if _, err := tx.Exec(ctx, m.sql); err != nil {

@@ -69,6 +69,7 @@ func (s *Store) CommitCompaction(ctx context.Context, id string, c kompact.Commi
 	var row *sessionRow
 	var info *kompact.RevisionInfo
 	var later [][]byte
+	var tail []kompact.Message
 	var fast bool
 	err = s.write(ctx, "commit compaction", func(tx pgx.Tx) error {
 		row, err = loadSession(ctx, tx, id, true)
@@ -95,6 +96,9 @@ func (s *Store) CommitCompaction(ctx context.Context, id string, c kompact.Commi
 		if later, err = readBodies(ctx, tx, id, from); err != nil {
 			return err
 		}
+		if tail, err = decodeBodies(later, id); err != nil {
+			return err
+		}
 		storeutil.AssignIDs(repl, given, &row.nextMsg)
 		if err := checkFree(ctx, tx, id, repl, end, "replacement"); err != nil {
 			return err
@@ -117,13 +121,13 @@ func (s *Store) CommitCompaction(ctx context.Context, id string, c kompact.Commi
 			first, row.n, row.nextMsg, row.nextRev+1, version, now, id); err != nil {
 			return err
 		}
+		count, pending := storeutil.CommitAccount(c, storeutil.AppendedAfter(tail, fast, len(c.Base)-c.End))
+		if err := setAccount(ctx, tx, id, count, pending, true); err != nil {
+			return err
+		}
 		row.version, row.updated = version, now
 		return nil
 	})
-	if err != nil {
-		return nil, nil, err
-	}
-	tail, err := decodeBodies(later, id)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -324,6 +328,7 @@ func (s *Store) RestoreRevision(ctx context.Context, id string, rev int64) (*kom
 	var row *sessionRow
 	var info *kompact.RevisionInfo
 	var bodies [][]byte
+	var msgs []kompact.Message
 	err := s.write(ctx, "restore revision", func(tx pgx.Tx) error {
 		var err error
 		if row, err = loadSession(ctx, tx, id, true); err != nil {
@@ -357,13 +362,15 @@ func (s *Store) RestoreRevision(ctx context.Context, id string, rev int64) (*kom
 			row.n, row.nextRev+1, version, now, id); err != nil {
 			return err
 		}
+		if msgs, err = decodeBodies(bodies, id); err != nil {
+			return err
+		}
+		if err := setAccount(ctx, tx, id, 0, int64(kompact.EstimateTokens(msgs)), false); err != nil {
+			return err
+		}
 		row.version, row.updated = version, now
 		return nil
 	})
-	if err != nil {
-		return nil, nil, err
-	}
-	msgs, err := decodeBodies(bodies, id)
 	if err != nil {
 		return nil, nil, err
 	}

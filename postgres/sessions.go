@@ -19,13 +19,14 @@ type sessionRow struct {
 	firstPos, n      int64
 	nextMsg, nextRev int64
 	rewritten        int64
+	title            string
 }
 
-const sessionCols = `id, agent, compaction_model, version, created_at, updated_at, first_pos, n_messages, next_msg, next_rev, rewritten_version`
+const sessionCols = `id, agent, compaction_model, version, created_at, updated_at, first_pos, n_messages, next_msg, next_rev, rewritten_version, title`
 
 func scanSession(sc pgx.Row) (*sessionRow, error) {
 	var r sessionRow
-	if err := sc.Scan(&r.id, &r.agent, &r.model, &r.version, &r.created, &r.updated, &r.firstPos, &r.n, &r.nextMsg, &r.nextRev, &r.rewritten); err != nil {
+	if err := sc.Scan(&r.id, &r.agent, &r.model, &r.version, &r.created, &r.updated, &r.firstPos, &r.n, &r.nextMsg, &r.nextRev, &r.rewritten, &r.title); err != nil {
 		return nil, err
 	}
 	r.created, r.updated = r.created.UTC(), r.updated.UTC()
@@ -48,7 +49,7 @@ func loadSession(ctx context.Context, tx pgx.Tx, id string, lock bool) (*session
 }
 
 func (r *sessionRow) info() kompact.SessionInfo {
-	return kompact.SessionInfo{ID: r.id, Agent: r.agent, CompactionModel: r.model, Messages: int(r.n),
+	return kompact.SessionInfo{ID: r.id, Agent: r.agent, CompactionModel: r.model, Title: r.title, Messages: int(r.n),
 		Version: r.version, CreatedAt: r.created, UpdatedAt: r.updated}
 }
 
@@ -84,8 +85,8 @@ func (s *Store) CreateSession(ctx context.Context, in *kompact.Session) (*kompac
 			if in.ID == "" {
 				id = storeutil.NewSessionID()
 			}
-			tag, err := tx.Exec(ctx, `INSERT INTO sessions (`+sessionCols+`) VALUES ($1, $2, $3, 1, $4, $4, 0, $5, $6, 1, 1) ON CONFLICT (id) DO NOTHING`,
-				id, in.Agent, in.CompactionModel, now, len(msgs), next)
+			tag, err := tx.Exec(ctx, `INSERT INTO sessions (`+sessionCols+`) VALUES ($1, $2, $3, 1, $4, $4, 0, $5, $6, 1, 1, $7) ON CONFLICT (id) DO NOTHING`,
+				id, in.Agent, in.CompactionModel, now, len(msgs), next, kompact.DefaultTitle(msgs))
 			if err != nil {
 				return err
 			}
@@ -103,6 +104,11 @@ func (s *Store) CreateSession(ctx context.Context, in *kompact.Session) (*kompac
 		if err := insertMessages(ctx, tx, id, 0, 0, msgs, nil); err != nil {
 			return err
 		}
+		// As if the messages were appended in one call: pending is their
+		// estimate (kimi-cli's append_message).
+		if err := setAccount(ctx, tx, id, 0, int64(kompact.EstimateTokens(msgs)), false); err != nil {
+			return err
+		}
 		row := &sessionRow{id: id, agent: in.Agent, model: in.CompactionModel, version: 1, created: now, updated: now}
 		out = row.stored(msgs)
 		return nil
@@ -117,9 +123,13 @@ func (s *Store) CreateSession(ctx context.Context, in *kompact.Session) (*kompac
 func (s *Store) GetSession(ctx context.Context, id string) (*kompact.StoredSession, error) {
 	var row *sessionRow
 	var bodies [][]byte
+	var acct account
 	err := s.read(ctx, "get session", func(tx pgx.Tx) error {
 		var err error
 		if row, err = loadSession(ctx, tx, id, false); err != nil {
+			return err
+		}
+		if acct, err = readAccount(ctx, tx, id); err != nil {
 			return err
 		}
 		bodies, err = readBodies(ctx, tx, id, row.firstPos)
@@ -135,7 +145,9 @@ func (s *Store) GetSession(ctx context.Context, id string) (*kompact.StoredSessi
 	if err != nil {
 		return nil, err
 	}
-	return row.stored(msgs), nil
+	out := row.stored(msgs)
+	out.Tokens, out.Breaker = storeutil.Account(acct.count, acct.pending, acct.failures, msgs)
+	return out, nil
 }
 
 // ListSessions describes every session, the most recently updated first.
@@ -206,12 +218,15 @@ func (s *Store) AppendMessages(ctx context.Context, id string, in []kompact.Mess
 		row.n += int64(len(msgs))
 		row.version++
 		row.updated = s.now(row.updated)
-		if _, err := tx.Exec(ctx, `UPDATE sessions SET n_messages = $1, next_msg = $2, version = $3, updated_at = $4 WHERE id = $5`,
-			row.n, row.nextMsg, row.version, row.updated, id); err != nil {
+		if row.title == "" {
+			row.title = kompact.DefaultTitle(msgs)
+		}
+		if _, err := tx.Exec(ctx, `UPDATE sessions SET n_messages = $1, next_msg = $2, version = $3, updated_at = $4, title = $5 WHERE id = $6`,
+			row.n, row.nextMsg, row.version, row.updated, row.title, id); err != nil {
 			return err
 		}
 		out = &kompact.Appended{Version: row.version, UpdatedAt: row.updated, Messages: msgs}
-		return nil
+		return addPending(ctx, tx, id, msgs, out)
 	})
 	if err != nil {
 		return nil, err
@@ -232,6 +247,43 @@ func (s *Store) SetCompactionModel(ctx context.Context, id string, model string)
 		row.updated = s.now(row.updated)
 		if _, err := tx.Exec(ctx, `UPDATE sessions SET compaction_model = $1, version = $2, updated_at = $3 WHERE id = $4`,
 			model, row.version, row.updated, id); err != nil {
+			return err
+		}
+		out = row.info()
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &out, nil
+}
+
+// SetTitle renames the session, or gives it its default title again with
+// "" (see sqlite.Store). The version does not change.
+func (s *Store) SetTitle(ctx context.Context, id string, title string) (*kompact.SessionInfo, error) {
+	title, err := kompact.CleanTitle(title)
+	if err != nil {
+		return nil, err
+	}
+	var out kompact.SessionInfo
+	err = s.write(ctx, "set title", func(tx pgx.Tx) error {
+		row, err := loadSession(ctx, tx, id, true)
+		if err != nil {
+			return err
+		}
+		if title == "" {
+			bodies, err := readBodies(ctx, tx, id, row.firstPos)
+			if err != nil {
+				return err
+			}
+			msgs, err := decodeBodies(bodies, id)
+			if err != nil {
+				return err
+			}
+			title = kompact.DefaultTitle(msgs)
+		}
+		row.title = title
+		if _, err := tx.Exec(ctx, `UPDATE sessions SET title = $1 WHERE id = $2`, title, id); err != nil {
 			return err
 		}
 		out = row.info()

@@ -125,7 +125,7 @@ func (s *Store) CommitCompaction(ctx context.Context, id string, c kompact.Commi
 	}
 	var row *sessionRow
 	var info *kompact.RevisionInfo
-	var later [][]byte // the stored messages after the base's (fast) or after c.End (compared)
+	var tail []kompact.Message // the stored messages after the base's (fast) or after c.End (compared)
 	var fast bool
 	err = s.write(ctx, "commit compaction", func(tx *sql.Tx) error {
 		row, err = loadSession(ctx, tx, id)
@@ -149,7 +149,11 @@ func (s *Store) CommitCompaction(ctx context.Context, id string, c kompact.Commi
 		} else if err := compareBase(ctx, tx, refs, base); err != nil {
 			return err
 		}
-		if later, err = readBodies(ctx, tx, id, from); err != nil {
+		later, err := readBodies(ctx, tx, id, from)
+		if err != nil {
+			return err
+		}
+		if tail, err = decodeBodies(later, id); err != nil {
 			return err
 		}
 		storeutil.AssignIDs(repl, given, &row.nextMsg)
@@ -177,14 +181,13 @@ func (s *Store) CommitCompaction(ctx context.Context, id string, c kompact.Commi
 			first, row.n, row.nextMsg, row.nextRev+1, version, formatTime(now), version, id); err != nil {
 			return err
 		}
+		count, pending := storeutil.CommitAccount(c, storeutil.AppendedAfter(tail, fast, len(c.Base)-c.End))
+		if err := setAccount(ctx, tx, id, count, pending, true); err != nil {
+			return err
+		}
 		row.version, row.updated = version, now
 		return nil
 	})
-	if err != nil {
-		return nil, nil, err
-	}
-	// Decoding happens after the write transaction.
-	tail, err := decodeBodies(later, id)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -430,6 +433,9 @@ func (s *Store) RestoreRevision(ctx context.Context, id string, rev int64) (*kom
 		}
 		if _, err := tx.ExecContext(ctx, `UPDATE sessions SET first_pos = 0, n_messages = ?, next_rev = ?, version = ?, updated_at = ?, rewritten_version = ? WHERE id = ?`,
 			len(r.Before), row.nextRev+1, version, formatTime(now), version, id); err != nil {
+			return err
+		}
+		if err := setAccount(ctx, tx, id, 0, int64(kompact.EstimateTokens(r.Before)), false); err != nil {
 			return err
 		}
 		row.version, row.updated = version, now

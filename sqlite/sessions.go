@@ -21,16 +21,17 @@ type sessionRow struct {
 	firstPos, n      int64
 	nextMsg, nextRev int64
 	rewritten        int64 // the version after the latest compaction or restore
+	title            string
 }
 
-const sessionCols = `id, agent, compaction_model, version, created_at, updated_at, first_pos, n_messages, next_msg, next_rev, rewritten_version`
+const sessionCols = `id, agent, compaction_model, version, created_at, updated_at, first_pos, n_messages, next_msg, next_rev, rewritten_version, title`
 
 type scanner interface{ Scan(dest ...any) error }
 
 func scanSession(sc scanner) (*sessionRow, error) {
 	var r sessionRow
 	var created, updated string
-	if err := sc.Scan(&r.id, &r.agent, &r.model, &r.version, &created, &updated, &r.firstPos, &r.n, &r.nextMsg, &r.nextRev, &r.rewritten); err != nil {
+	if err := sc.Scan(&r.id, &r.agent, &r.model, &r.version, &created, &updated, &r.firstPos, &r.n, &r.nextMsg, &r.nextRev, &r.rewritten, &r.title); err != nil {
 		return nil, err
 	}
 	var err1, err2 error
@@ -55,6 +56,7 @@ func (r *sessionRow) info() kompact.SessionInfo {
 		ID:              r.id,
 		Agent:           r.agent,
 		CompactionModel: r.model,
+		Title:           r.title,
 		Messages:        int(r.n),
 		Version:         r.version,
 		CreatedAt:       r.created,
@@ -128,11 +130,16 @@ func (s *Store) CreateSession(ctx context.Context, in *kompact.Session) (*kompac
 		}
 		now := s.now(time.Time{})
 		ts := formatTime(now)
-		if _, err := tx.ExecContext(ctx, `INSERT INTO sessions (`+sessionCols+`) VALUES (?, ?, ?, 1, ?, ?, 0, ?, ?, 1, 1)`,
-			id, in.Agent, in.CompactionModel, ts, ts, len(msgs), next); err != nil {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO sessions (`+sessionCols+`) VALUES (?, ?, ?, 1, ?, ?, 0, ?, ?, 1, 1, ?)`,
+			id, in.Agent, in.CompactionModel, ts, ts, len(msgs), next, kompact.DefaultTitle(msgs)); err != nil {
 			return err
 		}
 		if err := insertMessages(ctx, tx, id, 0, 0, msgs); err != nil {
+			return err
+		}
+		// As if the messages were appended in one call: pending is their
+		// estimate (kimi-cli's append_message).
+		if err := setAccount(ctx, tx, id, 0, int64(kompact.EstimateTokens(msgs)), false); err != nil {
 			return err
 		}
 		row := &sessionRow{id: id, agent: in.Agent, model: in.CompactionModel, version: 1, created: now, updated: now}
@@ -153,8 +160,10 @@ func (s *Store) GetSession(ctx context.Context, id string) (*kompact.StoredSessi
 		if err != nil {
 			return err
 		}
-		out, err = storedSession(ctx, tx, row)
-		return err
+		if out, err = storedSession(ctx, tx, row); err != nil {
+			return err
+		}
+		return readAccount(ctx, tx, out)
 	})
 	if err != nil {
 		return nil, err
@@ -238,12 +247,15 @@ func (s *Store) AppendMessages(ctx context.Context, id string, in []kompact.Mess
 		row.n += int64(len(msgs))
 		row.version++
 		row.updated = s.now(row.updated)
-		if _, err := tx.ExecContext(ctx, `UPDATE sessions SET n_messages = ?, next_msg = ?, version = ?, updated_at = ? WHERE id = ?`,
-			row.n, row.nextMsg, row.version, formatTime(row.updated), id); err != nil {
+		if row.title == "" {
+			row.title = kompact.DefaultTitle(msgs)
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE sessions SET n_messages = ?, next_msg = ?, version = ?, updated_at = ?, title = ? WHERE id = ?`,
+			row.n, row.nextMsg, row.version, formatTime(row.updated), row.title, id); err != nil {
 			return err
 		}
 		out = &kompact.Appended{Version: row.version, UpdatedAt: row.updated, Messages: msgs}
-		return nil
+		return addPending(ctx, tx, id, msgs, out)
 	})
 	if err != nil {
 		return nil, err
@@ -283,4 +295,37 @@ func storedSession(ctx context.Context, tx *sql.Tx, row *sessionRow) (*kompact.S
 		return nil, err
 	}
 	return row.stored(msgs), nil
+}
+
+// SetTitle renames the session, or gives it its default title again with
+// "" (which reads its messages). The version does not change.
+func (s *Store) SetTitle(ctx context.Context, id string, title string) (*kompact.SessionInfo, error) {
+	title, err := kompact.CleanTitle(title)
+	if err != nil {
+		return nil, err
+	}
+	var out kompact.SessionInfo
+	err = s.write(ctx, "set title", func(tx *sql.Tx) error {
+		row, err := loadSession(ctx, tx, id)
+		if err != nil {
+			return err
+		}
+		if title == "" {
+			msgs, err := readMessages(ctx, tx, row)
+			if err != nil {
+				return err
+			}
+			title = kompact.DefaultTitle(msgs)
+		}
+		row.title = title
+		if _, err := tx.ExecContext(ctx, `UPDATE sessions SET title = ? WHERE id = ?`, title, id); err != nil {
+			return err
+		}
+		out = row.info()
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &out, nil
 }

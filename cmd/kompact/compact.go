@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -38,7 +39,7 @@ type compactFlags struct {
 	start, end, upTo           string
 	instructions, model        string
 	maxPreserved               *int
-	asJSON, kimi               bool
+	asJSON, kimi, strict, auto bool
 	input                      string
 }
 
@@ -48,6 +49,8 @@ type compactInput struct {
 	sess  *kompact.Session
 	kctx  *kimicli.ContextFile
 	agent *kompact.Agent
+	// status is the context status --auto checked, nil without --auto.
+	status *kompact.ContextStatus
 	// fp is the input file as it was read: writing in place checks that
 	// it still holds that content.
 	fp atomicfile.Fingerprint
@@ -64,7 +67,17 @@ func (c *compactCommand) Run(ctx context.Context, args []string) (int, error) {
 	if err != nil {
 		return exitError, err
 	}
-	outcome := c.execute(ctx, c.compactor(), in.agent, in.sess, f.request())
+	// The context size: looked up for --auto and for Kimi agents (whose
+	// requests carry the completion budget), else llm.max_context_size.
+	size := c.contextSize(ctx, in.agent, f.auto || in.agent.LLM.IsKimi())
+	if f.auto {
+		st := c.autoStatus(in, size)
+		if !st.ShouldCompact {
+			return c.notDue(f, st)
+		}
+		in.status = &st
+	}
+	outcome := c.execute(ctx, c.compactor(), in.agent, in.sess, f.request(), size)
 	return c.finish(f, in, outcome)
 }
 
@@ -82,6 +95,8 @@ func (c *compactCommand) parse(args []string) (*compactFlags, int, error) {
 	maxPreservedFlag(fs, &f.maxPreserved)
 	fs.StringVar(&f.out, "o", "", "write the compacted session here (- for stdout); default: replace SESSION.json, keeping a backup")
 	fs.BoolVar(&f.asJSON, "json", false, "print the outcome as JSON instead of a report")
+	fs.BoolVar(&f.strict, "strict", false, "treat the result's warnings (messages left out, no sections, no smaller) as an error: write nothing, exit 4")
+	fs.BoolVar(&f.auto, "auto", false, "compact only when kimi-cli's trigger says it is due (the agent's compaction.auto thresholds); otherwise exit 3 with the figures")
 	fs.BoolVar(&f.kimi, "kimi", false, "SESSION is a kimi-cli context.jsonl: rewrite it as kimi-cli's /compact would, keeping the old file as context_N.jsonl")
 	pos, err := parseFlags(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
@@ -197,6 +212,9 @@ func (c *compactCommand) compactor() *kompact.Compactor {
 // finish writes a compacted session, prints the outcome and returns the
 // exit status.
 func (c *compactCommand) finish(f *compactFlags, in *compactInput, outcome kompact.Outcome) (int, error) {
+	if outcome.Status == kompact.OutcomeCompacted && f.strict && len(outcome.Warnings()) > 0 {
+		return c.refuse(f, outcome)
+	}
 	if outcome.Status == kompact.OutcomeCompacted {
 		var written, backup string
 		var err error
@@ -207,7 +225,7 @@ func (c *compactCommand) finish(f *compactFlags, in *compactInput, outcome kompa
 		}
 		if err == nil {
 			if f.asJSON {
-				return c.printJSON(outcome)
+				return c.printJSON(outcome, in.status)
 			}
 			c.report(outcome, in.agent, written, backup)
 			return exitOK, nil
@@ -217,7 +235,7 @@ func (c *compactCommand) finish(f *compactFlags, in *compactInput, outcome kompa
 		outcome.Model = model
 	}
 	if f.asJSON {
-		if status, err := c.printJSON(outcome); err != nil {
+		if status, err := c.printJSON(outcome, in.status); err != nil {
 			return status, err
 		}
 	}
@@ -233,12 +251,38 @@ func (c *compactCommand) finish(f *compactFlags, in *compactInput, outcome kompa
 	return exitError, outcome.Err
 }
 
+// refuse ends a --strict compaction whose result has warnings: nothing is
+// written, the outcome (as a preview: computed, not applied) or the
+// warnings are printed, and the status is exitWarnings.
+func (c *compactCommand) refuse(f *compactFlags, outcome kompact.Outcome) (int, error) {
+	if f.asJSON {
+		outcome.Status = kompact.OutcomePreview
+		if status, err := c.printJSON(outcome, nil); err != nil {
+			return status, err
+		}
+		return exitWarnings, nil
+	}
+	c.printWarnings(c.stderr, outcome)
+	return exitWarnings, kompact.Errorf(kompact.EInvalid, "--strict: the result has %d warning(s); nothing was written", len(outcome.Warnings())).
+		WithFixes("Run without --strict to keep the result anyway, as kimi-cli does, or compact another range or with another model.")
+}
+
+// printWarnings prints the outcome's warnings, one a line.
+func (c *compactCommand) printWarnings(w io.Writer, o kompact.Outcome) {
+	for _, warn := range o.Warnings() {
+		fmt.Fprintf(w, "warning: %s (%s)\n", warn.Message, warn.Code)
+	}
+}
+
 // execute prepares the action's job and runs it, with a progress display on
 // stderr when it is a terminal.
-func (c *compactCommand) execute(ctx context.Context, comp *kompact.Compactor, agent *kompact.Agent, sess *kompact.Session, req kompact.ActionRequest) kompact.Outcome {
+func (c *compactCommand) execute(ctx context.Context, comp *kompact.Compactor, agent *kompact.Agent, sess *kompact.Session, req kompact.ActionRequest, size int) kompact.Outcome {
 	job, err := comp.NewJob(agent, sess, req)
 	if err != nil {
 		return kompact.ErrorOutcome(err)
+	}
+	if n := job.LimitCompletion(agent, size); n > 0 {
+		fmt.Fprintf(c.stderr, "completion budget: %d tokens of a %d-token context\n", n, size)
 	}
 	if !job.Plan.Noop {
 		fmt.Fprintln(c.stderr, job.Plan.Prompt.Describe())
@@ -296,11 +340,19 @@ func (c *compactCommand) emit(input, out string, data []byte, inPlace func() (st
 	return input, kept, nil
 }
 
-func (c *compactCommand) printJSON(o kompact.Outcome) (int, error) {
-	b, err := json.MarshalIndent(o, "", "  ")
+func (c *compactCommand) printJSON(o kompact.Outcome, st *kompact.ContextStatus) (int, error) {
+	b, err := json.Marshal(o)
+	if err == nil && st != nil {
+		b, err = withContext(b, *st)
+	}
 	if err != nil {
 		return exitError, fmt.Errorf("encode outcome: %w", err)
 	}
+	var indented bytes.Buffer
+	if err := json.Indent(&indented, b, "", "  "); err != nil {
+		return exitError, fmt.Errorf("encode outcome: %w", err)
+	}
+	b = indented.Bytes()
 	if _, err := c.stdout.Write(append(b, '\n')); err != nil {
 		return exitError, fmt.Errorf("write stdout: %w", err)
 	}
@@ -321,9 +373,7 @@ func (c *compactCommand) report(o kompact.Outcome, agent *kompact.Agent, written
 	if r.Usage != nil {
 		fmt.Fprintf(w, "compaction call: %d input tokens (%d cached), %d output tokens\n", r.Usage.Input(), r.Usage.InputCacheRead, r.Usage.Output)
 	}
-	if d := r.Dropped(); d > 0 {
-		fmt.Fprintf(w, "the request was too long for the model: the %d oldest messages of the range were left out of the summary\n", d)
-	}
+	c.printWarnings(w, o)
 	if len(r.MissingSections) > 0 {
 		fmt.Fprintf(w, "the summary lacks sections: %s (kept anyway)\n", strings.Join(r.MissingSections, ", "))
 	}
@@ -386,11 +436,13 @@ func (c *compactCommand) spinner(label string) *spinner {
 				p := s.last
 				s.mu.Unlock()
 				line := fmt.Sprintf("%s %s: %d characters received", frames[i%len(frames)], s.label, p.Chars)
-				if p.Attempt > 1 {
-					line += fmt.Sprintf(" (attempt %d)", p.Attempt)
+				if p.Dropped > 0 {
+					line += fmt.Sprintf(" (%d oldest left out to fit)", p.Dropped)
 				}
 				if p.Waiting != "" {
 					line += "; " + p.Waiting
+				} else if p.Attempt > 1 {
+					line += fmt.Sprintf(" (attempt %d of %d)", p.Attempt, p.MaxAttempts)
 				}
 				fmt.Fprintf(s.w, "\r\033[K%s", line)
 			}

@@ -36,7 +36,7 @@ func usage(w io.Writer) {
 	fmt.Fprint(w, `
 Run "kompact help COMMAND" (or "kompact COMMAND -h") for a command's flags.
 
-Exit status: 0 done, 1 error, 2 wrong usage, 3 nothing to compact.
+Exit status: 0 done, 1 error, 2 wrong usage, 3 nothing to compact, 4 warnings with --strict (nothing written).
 `)
 }
 

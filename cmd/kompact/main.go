@@ -26,6 +26,9 @@ const (
 	exitError = 1
 	exitUsage = 2
 	exitNoop  = 3
+	// exitWarnings: compact --strict got a result with warnings and wrote
+	// nothing.
+	exitWarnings = 4
 )
 
 func main() {

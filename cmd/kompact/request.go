@@ -23,7 +23,8 @@ type requestCommand struct {
 // that choose what is sent, and --prompt-file.
 type requestFlags struct {
 	compactFlags
-	promptFile string
+	promptFile  string
+	contextSize int
 }
 
 // parse reads the command line; a nil result means stop with status and err.
@@ -40,6 +41,7 @@ func (c *requestCommand) parse(args []string) (*requestFlags, int, error) {
 	maxPreservedFlag(fs, &f.maxPreserved)
 	fs.BoolVar(&f.kimi, "kimi", false, "SESSION is a kimi-cli context.jsonl")
 	fs.StringVar(&f.promptFile, "prompt-file", "", "read the prompt body from this file instead of the agent's prompt")
+	fs.IntVar(&f.contextSize, "max-context-size", 0, "the model's context size in tokens, for kimi-cli's completion budget (default: the agent's llm.max_context_size; nothing is looked up)")
 	pos, err := parseArgs(fs, args, 1, "exactly one session file (or - for stdin)")
 	if err != nil {
 		status, err := flagExit(err)
@@ -79,6 +81,13 @@ func (c *requestCommand) Run(_ context.Context, args []string) (int, error) {
 	n := len(in.sess.Messages)
 	fmt.Fprintf(c.stderr, "compacts messages %d-%d of %d; %d after them kept verbatim (agent %s, model %s)\n",
 		plan.Start+1, plan.End, n, n-plan.End, in.agent.Name, job.Request.Model)
+	size := f.contextSize
+	if size <= 0 {
+		size = in.agent.LLM.MaxContextSize
+	}
+	if limit := job.LimitCompletion(in.agent, size); limit > 0 {
+		fmt.Fprintf(c.stderr, "completion budget: %d tokens of a %d-token context\n", limit, size)
+	}
 	if err := writeRequest(c.stdout, job.Request, plan.RequestMessages()); err != nil {
 		return exitError, err
 	}

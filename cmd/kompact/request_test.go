@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -294,5 +295,43 @@ agents:
 				t.Errorf("the session's agent was used instead of --agent: %s", body)
 			}
 		})
+	}
+}
+
+// TestRequestCompletionBudget: with a context size (--max-context-size, or
+// the agent's llm.max_context_size) the body carries kimi-cli's completion
+// budget as compact would send it: for the built-in Kimi agent
+// max_completion_tokens = size − (input estimate + 1024), at least 1; stderr
+// shows the figure. Without a size, none.
+func TestRequestCompletionBudget(t *testing.T) {
+	noKimi := map[string]string{"HOME": t.TempDir()}
+	path := filepath.Join("..", "..", "examples", "session.json")
+	budget := func(size int) (float64, string) {
+		t.Helper()
+		status, stdout, stderr := runCLI(t, "", noKimi, "request", "--max-context-size", strconv.Itoa(size), path)
+		if status != exitOK {
+			t.Fatalf("status %d: %s", status, stderr)
+		}
+		var body map[string]any
+		if err := json.Unmarshal([]byte(stdout), &body); err != nil {
+			t.Fatal(err)
+		}
+		n, _ := body["max_completion_tokens"].(float64)
+		return n, stderr
+	}
+	a, stderr := budget(262144)
+	b, _ := budget(262144 + 100)
+	if a <= 0 || a >= 262144-1024 || b-a != 100 {
+		t.Fatalf("max_completion_tokens %v and %v for sizes 262144 and 262244", a, b)
+	}
+	if want := fmt.Sprintf("completion budget: %d tokens of a 262144-token context", int(a)); !strings.Contains(stderr, want) {
+		t.Errorf("stderr %q lacks %q", stderr, want)
+	}
+	if c, _ := budget(100); c != 1 {
+		t.Errorf("a context too small for the input: max_completion_tokens %v, want 1", c)
+	}
+	_, stdout, _ := runCLI(t, "", noKimi, "request", path)
+	if strings.Contains(stdout, "max_completion_tokens") {
+		t.Error("a request without a context size carries a completion budget")
 	}
 }

@@ -69,6 +69,9 @@ func (c *serveCommand) Run(ctx context.Context, args []string) (int, error) {
 	for _, w := range cfg.Warnings {
 		fmt.Fprintf(c.stderr, "warning: %s\n", w)
 	}
+	for _, w := range missingKeys(cfg, c.getenv) {
+		fmt.Fprintf(c.stderr, "warning: %s\n", w)
+	}
 	if c.onListen != nil {
 		c.onListen(ln.Addr())
 	}
@@ -144,6 +147,9 @@ func (c *serveCommand) server(cfg *config.Config, store kompact.Store, opts serv
 		Logger:  slog.New(slog.NewTextHandler(c.stderr, nil)),
 		Version: version,
 		Limits:  opts.guard.limits(),
+		// Context sizes: llm.max_context_size, else the provider's model
+		// list, once per provider.
+		ContextSize: (&openai.Models{Getenv: c.getenv}).AgentContextSize,
 	})
 }
 
@@ -185,4 +191,28 @@ func isLoopback(addr string) (bool, error) {
 		return false, nil
 	}
 	return ip.IsLoopback(), nil
+}
+
+// missingKeys says, once per variable, which agents' API key variables are
+// unset: their compactions and replies would fail until it is set.
+func missingKeys(cfg *config.Config, getenv func(string) string) []string {
+	users := map[string][]string{}
+	var order []string
+	for _, name := range cfg.Names() {
+		a, err := cfg.Agent(name)
+		if err != nil || a.LLM.APIKeyEnv == "" || getenv(a.LLM.APIKeyEnv) != "" {
+			continue
+		}
+		v := a.LLM.APIKeyEnv
+		if users[v] == nil {
+			order = append(order, v)
+		}
+		users[v] = append(users[v], name)
+	}
+	var out []string
+	for _, v := range order {
+		out = append(out, fmt.Sprintf("%s is not set: agent(s) %s cannot call their LLM; set it and restart kompact serve",
+			v, strings.Join(users[v], ", ")))
+	}
+	return out
 }

@@ -1,45 +1,24 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"io"
-	"kompact/internal/vectors"
 	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"kompact"
 	"kompact/config"
 	"kompact/httpapi"
-	"kompact/sqlite"
+	"kompact/internal/testserver"
+	"kompact/internal/vectors"
 )
-
-// lockedBuffer is a bytes.Buffer safe for concurrent use: a running
-// server writes its log while the test reads.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
 
 func TestServeRefusesAnOpenAddressWithoutAToken(t *testing.T) {
 	for _, addr := range []string{"0.0.0.0:0", ":0", "[::]:0", "example.com:8484"} {
@@ -67,7 +46,7 @@ func TestServeRefusesAnOpenAddressWithoutAToken(t *testing.T) {
 func TestServeServesAndStops(t *testing.T) {
 	dir := t.TempDir()
 	db := filepath.Join(dir, "data", "k.db")
-	var stderr lockedBuffer
+	var stderr testserver.Buffer
 	e := &env{stdin: strings.NewReader(""), stdout: io.Discard, stderr: &stderr,
 		getenv: func(k string) string {
 			return map[string]string{"KOMPACT_TOKEN": "tok-0123456789abcdef", "HOME": dir}[k]
@@ -92,6 +71,10 @@ func TestServeServesAndStops(t *testing.T) {
 	}
 	if want := "kompact serving http://" + addr.String() + " (data: " + db + ")\n"; !strings.HasPrefix(stderr.String(), want) {
 		t.Errorf("stderr %q, want %q", stderr.String(), want)
+	}
+	// The built-in agents read MOONSHOT_API_KEY, unset here: one warning.
+	if n := strings.Count(stderr.String(), "warning: MOONSHOT_API_KEY is not set: agent(s) "); n != 1 || !strings.Contains(stderr.String(), "set it and restart") {
+		t.Errorf("%d key warnings in %q", n, stderr.String())
 	}
 	get := func(token string) int {
 		req, _ := http.NewRequest("GET", "http://"+addr.String()+"/v1/health", nil)
@@ -132,11 +115,7 @@ func TestServeServesAndStops(t *testing.T) {
 // command.
 func sessionsServer(t *testing.T) *httptest.Server {
 	t.Helper()
-	store, err := sqlite.Open(filepath.Join(t.TempDir(), "k.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { store.Close() })
+	store := testserver.SQLite(t)
 	srv := httpapi.New(httpapi.Config{Store: store, Agents: config.Default(), Token: "tok"})
 	ts := httptest.NewServer(srv.Handler())
 	t.Cleanup(ts.Close)

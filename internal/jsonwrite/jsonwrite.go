@@ -152,15 +152,37 @@ func regrow(buf []byte, j, n int) []byte {
 	return buf[:cap(buf)]
 }
 
+// AppendStringOrNull appends *s as a quoted JSON string, or null when s is
+// nil.
+func AppendStringOrNull(dst []byte, s *string) []byte {
+	if s == nil {
+		return append(dst, "null"...)
+	}
+	return AppendString(dst, *s)
+}
+
+// AppendArray appends items as a JSON array, each written by appendItem.
+func AppendArray[T any](dst []byte, items []T, appendItem func(item *T, dst []byte) []byte) []byte {
+	dst = append(dst, '[')
+	for i := range items {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = appendItem(&items[i], dst)
+	}
+	return append(dst, ']')
+}
+
 func mustEscape(c byte) bool { return c < 0x20 || c == '"' || c == '\\' }
 
+// appendEscape appends the escape of c, a byte mustEscape reports.
 func appendEscape(dst []byte, c byte) []byte {
 	dst = slices.Grow(dst, 6)
 	return dst[:putEscape(dst[:cap(dst)], len(dst), c)]
 }
 
 // shortEscape holds the letter of the two-character escape of each byte
-// that has one.
+// that has one; the other control characters are written as \u00xx.
 var shortEscape = [256]byte{'"': '"', '\\': '\\', '\n': 'n', '\r': 'r', '\t': 't', '\b': 'b', '\f': 'f'}
 
 // putEscape writes the escape of c at buf[j:] and returns the index past it.

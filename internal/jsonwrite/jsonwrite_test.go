@@ -366,3 +366,30 @@ func TestAppendStringASCII(t *testing.T) {
 		}
 	}
 }
+
+func TestAppendStringOrNull(t *testing.T) {
+	s := `a"b`
+	if got := string(AppendStringOrNull([]byte("x:"), &s)); got != `x:"a\"b"` {
+		t.Errorf("set: %s", got)
+	}
+	if got := string(AppendStringOrNull([]byte("x:"), nil)); got != "x:null" {
+		t.Errorf("nil: %s", got)
+	}
+}
+
+func TestAppendArray(t *testing.T) {
+	item := func(s *string, dst []byte) []byte { return AppendString(dst, *s) }
+	for _, tt := range []struct {
+		items []string
+		want  string
+	}{
+		{nil, `x:[]`},
+		{[]string{}, `x:[]`},
+		{[]string{"a"}, `x:["a"]`},
+		{[]string{"a", "", "c\n"}, `x:["a","","c\n"]`},
+	} {
+		if got := string(AppendArray([]byte("x:"), tt.items, item)); got != tt.want {
+			t.Errorf("%q: %s, want %s", tt.items, got, tt.want)
+		}
+	}
+}

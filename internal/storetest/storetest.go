@@ -48,7 +48,11 @@ func Run(t *testing.T, open func(t *testing.T) kompact.Store) {
 		{"Conflict", testConflict},
 		{"CommitAfterRewrite", testCommitAfterRewrite},
 		{"Restore", testRestore},
+		{"Undo", testUndo},
+		{"Titles", testTitles},
 		{"Concurrency", testConcurrency},
+		{"Tokens", testTokens},
+		{"Breaker", testBreaker},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

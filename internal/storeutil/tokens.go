@@ -1,0 +1,48 @@
+package storeutil
+
+import "kompact"
+
+// UnknownPending is the stored pending_tokens of a session without a
+// recorded token figure: the whole message list is estimated when read.
+const UnknownPending = -1
+
+// Account returns a session's token account and breaker from the stored
+// columns: pending UnknownPending (or below) means the estimate of all of
+// msgs, as kimi-cli restores a context without a usage record.
+func Account(count, pending, failures int64, msgs []kompact.Message) (kompact.TokenAccount, kompact.CompactionBreaker) {
+	if pending < 0 {
+		return kompact.RestoreTokenAccount(int(count), msgs), kompact.CompactionBreaker{AutoFailures: int(failures)}
+	}
+	return kompact.TokenAccount{TokenCount: int(count), PendingTokens: int(pending)}, kompact.CompactionBreaker{AutoFailures: int(failures)}
+}
+
+// CommitAccount returns the stored token_count and pending_tokens after a
+// commit: c.TokenCount and the estimate of the messages appended after the
+// commit's base (appended, those of the committed list), or, without a
+// figure, the whole list estimated when read.
+func CommitAccount(c kompact.Commit, appended []kompact.Message) (count, pending int64) {
+	if c.TokenCount <= 0 {
+		return 0, UnknownPending
+	}
+	return int64(c.TokenCount), int64(kompact.EstimateTokens(appended))
+}
+
+// AppendedAfter returns the messages of a commit's tail that were appended
+// after its base: all of tail when it starts after the base (fast), else
+// what follows the skip messages the base itself has after its end.
+func AppendedAfter(tail []kompact.Message, fast bool, skip int) []kompact.Message {
+	if fast {
+		return tail
+	}
+	return tail[min(len(tail), max(skip, 0)):]
+}
+
+// AppendedAccount returns the account an append reports: nil when the
+// whole list would have to be estimated (pending UnknownPending).
+func AppendedAccount(count, pending, failures int64) (*kompact.TokenAccount, kompact.CompactionBreaker) {
+	b := kompact.CompactionBreaker{AutoFailures: int(failures)}
+	if pending < 0 {
+		return nil, b
+	}
+	return &kompact.TokenAccount{TokenCount: int(count), PendingTokens: int(pending)}, b
+}

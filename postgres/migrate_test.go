@@ -1,0 +1,33 @@
+package postgres
+
+import (
+	"context"
+	"testing"
+)
+
+// TestMigrationBelowTheNewest: a migration numbered below the newest one a
+// database has (branches add them in any order) is still applied.
+func TestMigrationBelowTheNewest(t *testing.T) {
+	st := openSchema(t)
+	defer st.Close()
+	ctx := context.Background()
+	// The database as it was before 0004: without its columns and record.
+	for _, q := range []string{
+		`ALTER TABLE sessions DROP COLUMN token_count, DROP COLUMN pending_tokens, DROP COLUMN auto_failures`,
+		`DELETE FROM schema_migrations WHERE version = 4`,
+	} {
+		if _, err := st.pool.Exec(ctx, q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := migrate(ctx, st.pool); err != nil {
+		t.Fatal(err)
+	}
+	var n int
+	if err := st.pool.QueryRow(ctx, `SELECT count(*) FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = 'sessions' AND column_name IN ('token_count', 'pending_tokens', 'auto_failures')`).Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	if n != 3 {
+		t.Fatalf("after migrating again the sessions table has %d of the 3 token columns", n)
+	}
+}

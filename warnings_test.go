@@ -1,0 +1,109 @@
+package kompact_test
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"kompact"
+)
+
+func warningCodes(ws []kompact.Warning) string {
+	var out []string
+	for _, w := range ws {
+		out = append(out, string(w.Code))
+	}
+	return strings.Join(out, ",")
+}
+
+// TestResultWarnings: a result that leaves messages out of the summary, has
+// no section, or does not shrink the session carries the matching warnings,
+// in the outcome JSON too; a good result carries an empty list.
+func TestResultWarnings(t *testing.T) {
+	ctx := context.Background()
+	good := "<current_focus>a</current_focus>"
+	// A short summary of long messages: no warning.
+	long := sess(
+		msg(kompact.RoleUser, "u1", strings.Repeat("long question ", 40)),
+		msg(kompact.RoleAssistant, "a1", strings.Repeat("long answer ", 40)),
+		msg(kompact.RoleUser, "u2", "q"), msg(kompact.RoleAssistant, "a2", "a"),
+	)
+	out := (&kompact.Compactor{LLM: &fakeLLM{answer: replyWith(good)}}).Execute(ctx, enabledAgent(), long, kompact.ActionRequest{Action: kompact.ActionCompactConversation}, nil)
+	if out.Status != kompact.OutcomeCompacted || len(out.Warnings()) != 0 {
+		t.Fatalf("outcome %+v, warnings %v", out, out.Warnings())
+	}
+	data, _ := json.Marshal(out)
+	if !strings.Contains(string(data), `"warnings":[]`) {
+		t.Errorf("a result's JSON lacks an empty warnings list: %s", data)
+	}
+
+	// No sections and a summary longer than what it replaces.
+	out = (&kompact.Compactor{LLM: &fakeLLM{answer: replyWith(strings.Repeat("chatter ", 200))}}).Execute(ctx, enabledAgent(), conversation(), kompact.ActionRequest{Action: kompact.ActionCompactConversation}, nil)
+	if got := warningCodes(out.Warnings()); got != "all_sections_missing,tokens_not_reduced" {
+		t.Fatalf("warnings %q", got)
+	}
+	if w := out.Warnings()[1].Message; !strings.Contains(w, "tokens before") {
+		t.Errorf("message %q", w)
+	}
+	data, _ = json.Marshal(out)
+	if !strings.Contains(string(data), `"warnings":[{"code":"all_sections_missing","message":`) {
+		t.Errorf("outcome JSON %s", data)
+	}
+
+	// Dropped to fit the context window.
+	llm := &fakeLLM{answer: func(n int, msgs []kompact.Message) (kompact.Answer, error) {
+		if countHeaders(msgs[1]) > 2 {
+			return kompact.Answer{}, kompact.Errorf(kompact.ELLM, "too long: %w", kompact.ErrContextTooLong)
+		}
+		return replyWith(good)(n, msgs)
+	}}
+	out = (&kompact.Compactor{LLM: llm}).Execute(ctx, enabledAgent(), long, kompact.ActionRequest{Action: kompact.ActionCompactConversation, End: "a2"}, nil)
+	if got := warningCodes(out.Warnings()); got != "dropped_messages" || !strings.Contains(out.Warnings()[0].Message, "2 of the 4 compacted messages") {
+		t.Fatalf("warnings %+v", out.Warnings())
+	}
+
+	// No result, no warnings, no key.
+	data, _ = json.Marshal(kompact.Outcome{Status: kompact.OutcomeNoop, Reason: "r"})
+	if strings.Contains(string(data), "warnings") {
+		t.Errorf("noop JSON %s", data)
+	}
+}
+
+// TestSummaryOnlyRangeIsNoop: a range that holds only an earlier summary
+// (beside the kept system message) is a no-op with that reason, and makes
+// no LLM call.
+func TestSummaryOnlyRangeIsNoop(t *testing.T) {
+	summary := msg(kompact.RoleUser, "sum", kompact.SummaryPrefix+"\n<current_focus>x</current_focus>")
+	kimiForm := msg(kompact.RoleUser, "sum", kompact.SummaryPrefix, "<current_focus>x</current_focus>")
+	for _, s := range []*kompact.Session{
+		sess(msg(kompact.RoleSystem, "sys", "be nice"), summary, msg(kompact.RoleUser, "u", "q"), msg(kompact.RoleAssistant, "a", "a")),
+		sess(kimiForm, msg(kompact.RoleUser, "u", "q"), msg(kompact.RoleAssistant, "a", "a")),
+	} {
+		llm := &fakeLLM{answer: replyWith("S")}
+		out := (&kompact.Compactor{LLM: llm}).Execute(context.Background(), enabledAgent(), s, kompact.ActionRequest{Action: kompact.ActionCompactConversation}, nil)
+		if out.Status != kompact.OutcomeNoop || !strings.Contains(out.Reason, `message "sum" is an earlier summary`) || len(llm.requests) != 0 {
+			t.Errorf("outcome %+v after %d requests", out, len(llm.requests))
+		}
+	}
+	// A summary with a message after it in the range is compacted.
+	s := sess(summary, msg(kompact.RoleUser, "u1", "q1"), msg(kompact.RoleUser, "u", "q"), msg(kompact.RoleAssistant, "a", "a"))
+	out := (&kompact.Compactor{LLM: &fakeLLM{answer: replyWith("S")}}).Execute(context.Background(), enabledAgent(), s, kompact.ActionRequest{Action: kompact.ActionCompactConversation}, nil)
+	if out.Status != kompact.OutcomeCompacted {
+		t.Errorf("outcome %+v", out)
+	}
+}
+
+// TestProgressMerge: a coalesced report keeps the text of the one it
+// replaces, unless that one belongs to another request or attempt.
+func TestProgressMerge(t *testing.T) {
+	a := kompact.Progress{Request: 1, Attempt: 1, Chars: 3, Delta: "abc"}
+	b := kompact.Progress{Request: 1, Attempt: 1, Chars: 5, Delta: "de"}
+	if got := b.Merge(a); got.Delta != "abcde" || got.Chars != 5 {
+		t.Errorf("merged %+v", got)
+	}
+	retry := kompact.Progress{Request: 1, Attempt: 2, Chars: 2, Delta: "xy"}
+	if got := retry.Merge(a); got.Delta != "xy" {
+		t.Errorf("a retry kept the failed attempt's text: %+v", got)
+	}
+}
