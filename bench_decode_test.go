@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"testing"
 
@@ -40,6 +41,18 @@ func genSession(b *testing.B, n int) []byte {
 	return data
 }
 
+// allocsPerMessage starts counting heap allocations; the function it returns
+// reports them per message of a session of n messages, as allocs/msg.
+func allocsPerMessage(b *testing.B, n int) func() {
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	start := m.Mallocs
+	return func() {
+		runtime.ReadMemStats(&m)
+		b.ReportMetric(float64(m.Mallocs-start)/float64(b.N)/float64(n), "allocs/msg")
+	}
+}
+
 // BenchmarkDecodeSession measures DecodeSession on the generated sessions
 // (fast pass) and, for comparison, the precise decoder alone. MB/s is
 // document bytes per second; allocs/op is for the whole session.
@@ -56,6 +69,7 @@ func BenchmarkDecodeSession(b *testing.B) {
 			b.Run(sz.name+"/"+tc.name, func(b *testing.B) {
 				b.SetBytes(int64(len(data)))
 				b.ReportAllocs()
+				defer allocsPerMessage(b, sz.n)()
 				for b.Loop() {
 					if _, err := tc.fn(data); err != nil {
 						b.Fatal(err)
@@ -75,6 +89,7 @@ func BenchmarkRequestPath(b *testing.B) {
 		b.Run(sz.name, func(b *testing.B) {
 			b.SetBytes(int64(len(data)))
 			b.ReportAllocs()
+			defer allocsPerMessage(b, sz.n)()
 			for b.Loop() {
 				s, err := kompact.DecodeSession(data)
 				if err != nil {

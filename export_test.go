@@ -5,4 +5,5 @@ package kompact
 var (
 	DecodeSessionPrecisely = decodeSessionPrecisely
 	ScanSession            = scanSession
+	ScanSessionSplit       = scanSessionSplit
 )

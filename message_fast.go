@@ -3,6 +3,8 @@ package kompact
 import (
 	"unicode/utf8"
 	"unsafe"
+
+	"kompact/internal/jsonwrite"
 )
 
 // This file holds kompact's one fast decoder: a single pass over JSON text
@@ -66,7 +68,13 @@ func holdsRaw(m *Message) bool {
 // scanSession is DecodeSession's fast pass: it decodes the whole document
 // (without checking message ids) or reports false.
 func scanSession(data []byte) (*Session, bool) {
-	s := &scanner{b: data, alias: true}
+	return scanSessionSplit(data, splitMinBytes)
+}
+
+// scanSessionSplit is scanSession reading a messages list of splitMin bytes
+// or more in two halves at once.
+func scanSessionSplit(data []byte, splitMin int) (*Session, bool) {
+	s := &scanner{b: data, alias: true, splitMin: splitMin}
 	sess := &Session{}
 	var seen uint8
 	ok := s.object(1, func(key []byte) bool {
@@ -100,6 +108,9 @@ type scanner struct {
 	// messages to an allocation.
 	parts []Part
 	slab  []Part
+	// splitMin, when above 0, is the size of a messages list from which it
+	// is read in two halves at once.
+	splitMin int
 }
 
 func (s *scanner) ws() {
@@ -219,8 +230,9 @@ func plainRun(b []byte, i int) (int, byte, bool) {
 	const ones, highs = 0x0101010101010101, 0x8080808080808080
 	var high uint64
 	for ; i+8 <= len(b); i += 8 {
-		w := uint64(b[i]) | uint64(b[i+1])<<8 | uint64(b[i+2])<<16 | uint64(b[i+3])<<24 |
-			uint64(b[i+4])<<32 | uint64(b[i+5])<<40 | uint64(b[i+6])<<48 | uint64(b[i+7])<<56
+		t := b[i : i+8] // one bounds check, one load
+		w := uint64(t[0]) | uint64(t[1])<<8 | uint64(t[2])<<16 | uint64(t[3])<<24 |
+			uint64(t[4])<<32 | uint64(t[5])<<40 | uint64(t[6])<<48 | uint64(t[7])<<56
 		q, bs := w^(ones*'"'), w^(ones*'\\')
 		special := (w-ones*0x20)&^w | (q-ones)&^q | (bs-ones)&^bs
 		if special&highs != 0 {
@@ -241,6 +253,42 @@ func plainRun(b []byte, i int) (int, byte, bool) {
 	return i, 0, nonASCII
 }
 
+// validPlainRun is plainRun checking UTF-8 as it goes, in the same pass:
+// valid is false when the run holds invalid UTF-8.
+func validPlainRun(b []byte, i int) (end int, stop byte, valid bool) {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	for {
+		for ; i+8 <= len(b); i += 8 {
+			t := b[i : i+8] // one bounds check, one load
+			w := uint64(t[0]) | uint64(t[1])<<8 | uint64(t[2])<<16 | uint64(t[3])<<24 |
+				uint64(t[4])<<32 | uint64(t[5])<<40 | uint64(t[6])<<48 | uint64(t[7])<<56
+			q, bs := w^(ones*'"'), w^(ones*'\\')
+			if ((w-ones*0x20)&^w|(q-ones)&^q|(bs-ones)&^bs|w)&highs != 0 {
+				break
+			}
+		}
+		// Byte by byte to the first byte that is not plain ASCII: within
+		// the word just stopped at, or to the end.
+		for ; i < len(b); i++ {
+			c := b[i]
+			if c == '"' || c == '\\' || c < 0x20 {
+				return i, c, true
+			}
+			if c >= 0x80 {
+				break
+			}
+		}
+		if i >= len(b) {
+			return i, 0, true
+		}
+		e := jsonwrite.ValidRun(unsafe.String(&b[0], len(b)), i)
+		if e == i {
+			return i, b[i], false
+		}
+		i = e
+	}
+}
+
 // str reads a string as encoding/json decodes it into a Go string, failing
 // on invalid UTF-8 and lone surrogates (which it would replace).
 func (s *scanner) str() (string, bool) {
@@ -248,15 +296,14 @@ func (s *scanner) str() (string, bool) {
 		return "", false
 	}
 	start := s.i + 1
-	end, stop, nonASCII := plainRun(s.b, start)
+	end, stop, valid := validPlainRun(s.b, start)
+	if !valid {
+		return "", false
+	}
 	switch stop {
 	case '"':
-		raw := s.b[start:end]
-		if nonASCII && !utf8.Valid(raw) {
-			return "", false
-		}
 		s.i = end + 1
-		return s.text(raw), true
+		return s.text(s.b[start:end]), true
 	case '\\':
 		return s.escaped(start, end)
 	}
@@ -275,15 +322,15 @@ func (s *scanner) text(raw []byte) string {
 }
 
 // escaped decodes a string holding escapes; the first is at j.
+// Only the raw runs between escapes can hold invalid UTF-8 (an escape
+// decodes to a valid character or fails), so they alone are checked, as
+// they are scanned (the first one by str).
 func (s *scanner) escaped(start, j int) (string, bool) {
 	out := make([]byte, 0, j-start+64)
 	out = append(out, s.b[start:j]...)
 	for j < len(s.b) {
 		switch c := s.b[j]; {
 		case c == '"':
-			if !utf8.Valid(out) {
-				return "", false
-			}
 			s.i = j + 1
 			if len(out) == 0 {
 				return "", true
@@ -297,7 +344,10 @@ func (s *scanner) escaped(start, j int) (string, bool) {
 		case c < 0x20:
 			return "", false
 		default:
-			end, _, _ := plainRun(s.b, j)
+			end, _, valid := validPlainRun(s.b, j)
+			if !valid {
+				return "", false
+			}
 			out = append(out, s.b[j:end]...)
 			j = end
 		}

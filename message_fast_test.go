@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"reflect"
+	"strings"
 	"testing"
 
 	"kompact"
@@ -96,7 +97,12 @@ func FuzzDecodeStoredMessage(f *testing.F) {
 func sameSession(t *testing.T, data []byte) {
 	t.Helper()
 	precise, perr := kompact.DecodeSessionPrecisely(data)
-	if fast, ok := kompact.ScanSession(data); ok {
+	fast, ok := kompact.ScanSession(data)
+	// Read in two halves at once, whatever its size, the list gives the same.
+	if split, sok := kompact.ScanSessionSplit(data, 1); sok != ok || ok && !reflect.DeepEqual(split, fast) {
+		t.Fatalf("split read of %q: %v, whole: %v", data, sok, ok)
+	}
+	if ok {
 		if perr != nil {
 			t.Fatalf("fast pass read %q, precise decoder: %v", data, perr)
 		}
@@ -163,4 +169,27 @@ func FuzzDecodeSession(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		sameSession(t, data)
 	})
+}
+
+// TestDecodeSessionSplitEveryPosition moves the middle of what follows the
+// list's '[' (a field after the list grows), where
+// the split read guesses a message start, over every position of messages
+// whose data parts hold what looks like message starts, valid and not: the
+// split read agrees with the whole read and the precise decoder each time.
+func TestDecodeSessionSplitEveryPosition(t *testing.T) {
+	msgs := `{"role": "user", "content": "a"}, {"role": "tool", "tool_call_id": "c", ` +
+		`"content": [{"type": "data", "data": [{"x": 1}, {"role": "user", "content": "inner"}]}]},` +
+		`{"role":"assistant","content":[{"type":"text","text":"b}, {\"role\""}]}, {"role": "user", "content": "c"}`
+	bad := []string{
+		msgs,
+		msgs + `, {"role": "user", "content": 1}`,
+		`{"role": "nobody"}, ` + msgs,
+		msgs + `, {"role": "user", "content": "d", "extra": 1}`,
+	}
+	for _, body := range bad {
+		for pad := 0; pad <= 2*len(body); pad++ {
+			doc := []byte(`{"messages": [` + body + `], "agent": "` + strings.Repeat("p", pad) + `"}`)
+			sameSession(t, doc)
+		}
+	}
 }

@@ -11,14 +11,115 @@ func (s *scanner) messageDoc(ignoreKey string) (Message, bool) {
 	return m, ok && s.atEnd()
 }
 
-// messages reads the session's "messages" list.
+// messages reads the session's "messages" list. A long list is read in two
+// halves at once (see splitAt): the second half by another goroutine.
 func (s *scanner) messages(sess *Session) bool {
 	sess.Messages = []Message{}
-	return s.list(2, func() bool {
+	if s.peek() != '[' {
+		return false
+	}
+	q := splitAt(s.b, s.i, s.splitMin)
+	if q < 0 {
+		return s.list(2, func() bool {
+			m, ok := s.message(3, "")
+			sess.Messages = append(sess.Messages, m)
+			return ok
+		})
+	}
+	tail := make(chan scannedList, 1)
+	go func() { tail <- scanItems(&scanner{b: s.b, i: q, alias: s.alias}) }()
+	head, met := s.itemsUntil(q)
+	if !met {
+		// q was not where a message starts (it lies inside one): the head
+		// read the whole list itself, and the tail's work is dropped.
+		sess.Messages = head.msgs
+		return head.ok
+	}
+	rest := <-tail
+	if !rest.ok {
+		return false
+	}
+	sess.Messages = append(head.msgs, rest.msgs...)
+	s.i = rest.end
+	return true
+}
+
+// splitMinBytes is the size from which a messages list is read in two
+// halves at once.
+const splitMinBytes = 1 << 20
+
+// splitAt returns a likely start of a message in the middle of the list that
+// opens at b[open], or -1 when the list is short. A likely start is an
+// object opening '{' followed by a key, after a ',' that follows a '}'
+// (white space allowed between them). Only a list whose reading from its
+// start meets that very position uses it (see itemsUntil), so a guess inside
+// a message, in a data part's value say, costs time, never correctness.
+func splitAt(b []byte, open, min int) int {
+	if min <= 0 || len(b)-open < min {
+		return -1
+	}
+	for i := open + (len(b)-open)/2; i+1 < len(b); i++ {
+		if b[i] != '{' || b[i+1] != '"' {
+			continue
+		}
+		j := skipWSBack(b, i-1)
+		if j > open && b[j] == ',' {
+			if k := skipWSBack(b, j-1); k > open && b[k] == '}' {
+				return i
+			}
+		}
+	}
+	return -1
+}
+
+func skipWSBack(b []byte, i int) int {
+	for i >= 0 && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
+		i--
+	}
+	return i
+}
+
+// scannedList is what reading list items produced: the messages, whether
+// the reading succeeded, and the position past the list's ']'.
+type scannedList struct {
+	msgs []Message
+	ok   bool
+	end  int
+}
+
+// scanItems reads messages from a message's start to the end of the list,
+// as list would after the same ','.
+func scanItems(s *scanner) scannedList {
+	var r scannedList
+	for {
 		m, ok := s.message(3, "")
-		sess.Messages = append(sess.Messages, m)
+		r.msgs = append(r.msgs, m)
+		if !ok {
+			return r
+		}
+		if s.tok(',') {
+			continue
+		}
+		r.ok, r.end = s.tok(']'), s.i
+		return r
+	}
+}
+
+// itemsUntil reads the list that opens at s.i as list does, stopping when
+// the next item starts exactly at q (met). Otherwise it reads the whole list.
+func (s *scanner) itemsUntil(q int) (scannedList, bool) {
+	r := scannedList{msgs: []Message{}}
+	met := false
+	r.ok = s.list(2, func() bool {
+		if s.ws(); s.i == q {
+			met = true
+			return false
+		}
+		m, ok := s.message(3, "")
+		r.msgs = append(r.msgs, m)
 		return ok
 	})
+	return r, met
 }
 
 // The keys of a message, as bits.

@@ -100,7 +100,7 @@ func contentShapeOf(m *kompact.Message) contentShape {
 			continue
 		case kompact.PartText:
 			nText++
-			if !kompact.IsPythonBlank(m.Content[i].Text) {
+			if blank && !kompact.IsPythonBlank(m.Content[i].Text) {
 				blank = false
 			}
 		case kompact.PartData:
@@ -129,20 +129,7 @@ func (e *wireEncoder) content(m *kompact.Message, shape contentShape) {
 		}
 		return
 	}
-	e.dst = append(e.dst, '[')
-	first := true
-	for i := range m.Content {
-		if m.Content[i].Type == kompact.PartThink {
-			continue
-		}
-		if !first {
-			e.dst = append(e.dst, ',')
-		}
-		first = false
-		e.dst = m.Content[i].AppendKimiJSON(e.dst)
-		e.spill()
-	}
-	e.dst = append(e.dst, ']')
+	e.contentList(m)
 }
 
 // appendReasoning writes the think parts' texts, concatenated, as

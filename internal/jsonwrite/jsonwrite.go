@@ -9,7 +9,9 @@
 package jsonwrite
 
 import (
+	"encoding/binary"
 	"math/bits"
+	"slices"
 	"unicode/utf8"
 )
 
@@ -32,64 +34,122 @@ func stopMask(x uint64) uint64 {
 	return (lt | zq | zb | x) & msb
 }
 
-// load8 reads s[i:i+8] as a little-endian word.
+// load8 reads s[i:i+8] as a little-endian word: one bounds check, one load.
 func load8(s string, i int) uint64 {
-	_ = s[i+7]
-	return uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
-		uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
+	t := s[i : i+8]
+	return uint64(t[0]) | uint64(t[1])<<8 | uint64(t[2])<<16 | uint64(t[3])<<24 |
+		uint64(t[4])<<32 | uint64(t[5])<<40 | uint64(t[6])<<48 | uint64(t[7])<<56
 }
 
 const hex = "0123456789abcdef"
 
 // AppendString appends s as a quoted JSON string. Invalid UTF-8 bytes are
 // replaced by U+FFFD, as a JSON decoder would have done.
+//
+// It works through s eight bytes at a time and copies each word to dst
+// before it looks at it, so that the bytes it keeps as they are cost no
+// second copy. It may therefore write up to eight bytes of scratch into
+// dst's spare capacity past the bytes it appends, as any later append to
+// the result would.
 func AppendString(dst []byte, s string) []byte {
-	dst = append(dst, '"')
-	start, i := 0, 0
-	for i < len(s) {
+	buf, j := open(dst, len(s))
+	i, stored := 0, 0 // stored: s[:stored] is in buf
+	for {
 		for i+8 <= len(s) {
-			m := stopMask(load8(s, i))
-			if m != 0 {
-				i += bits.TrailingZeros64(m) >> 3
-				break
+			x := load8(s, i)
+			binary.LittleEndian.PutUint64(buf[j:], x)
+			stored = i + 8
+			if m := stopMask(x); m != 0 {
+				k := bits.TrailingZeros64(m) >> 3
+				i, j = i+k, j+k
+				goto stop
 			}
-			i += 8
+			i, j = i+8, j+8
 		}
-		if i+8 > len(s) {
-			for i < len(s) && s[i] < 0x80 && !mustEscape(s[i]) {
-				i++
-			}
-			if i >= len(s) {
-				break
-			}
+		for i < len(s) && s[i] < 0x80 && !mustEscape(s[i]) {
+			buf[j] = s[i]
+			i, j = i+1, j+1
 		}
-		c := s[i]
-		if c >= 0x80 {
-			// Stay here through a run of non-ASCII text (CJK, emoji, ...).
-			n := validSeq(s, i)
-			for n > 0 {
-				i += n
-				if i >= len(s) || s[i] < 0x80 {
-					break
-				}
-				n = validSeq(s, i)
+		stored = i
+		if i >= len(s) {
+			break
+		}
+	stop:
+		if c := s[i]; c < 0x80 {
+			if len(buf)-j < len(s)-i+6+room {
+				buf = regrow(buf, j, len(s)-i+6+room)
 			}
-			if n > 0 {
-				continue
-			}
-			dst = append(dst, s[start:i]...)
-			dst = append(dst, "\uFFFD"...)
+			j = putEscape(buf, j, c)
 			i++
-			start = i
 			continue
 		}
-		dst = append(dst, s[start:i]...)
-		dst = appendEscape(dst, c)
-		i++
-		start = i
+		if e := ValidRun(s, i); e > i {
+			if e > stored {
+				copy(buf[j+stored-i:], s[stored:e])
+			}
+			i, j = e, j+e-i
+			continue
+		}
+		if len(buf)-j < len(s)-i+3+room {
+			buf = regrow(buf, j, len(s)-i+3+room)
+		}
+		i, j = i+1, j+copy(buf[j:], "\uFFFD")
 	}
-	dst = append(dst, s[start:]...)
-	return append(dst, '"')
+	buf[j] = '"'
+	return buf[:j+1]
+}
+
+// ValidRun returns the end of the run of valid multi-byte UTF-8 sequences
+// that starts at s[i]: i when s[i] does not start one. The two- and
+// three-byte forms, the common ones in text, are checked right here. The
+// fast decoder checks strings with it as it scans them.
+func ValidRun(s string, i int) int {
+	for i < len(s) {
+		switch c := s[i]; {
+		case c < 0x80:
+			return i
+		case c >= 0xC2 && c < 0xE0:
+			if i+1 >= len(s) || s[i+1]&0xC0 != 0x80 {
+				return i
+			}
+			i += 2
+		case c >= 0xE1 && c < 0xF0 && c != 0xED:
+			if i+2 >= len(s) || s[i+1]&0xC0 != 0x80 || s[i+2]&0xC0 != 0x80 {
+				return i
+			}
+			i += 3
+		default:
+			r, size := utf8.DecodeRuneInString(s[i:])
+			if r == utf8.RuneError && size == 1 {
+				return i
+			}
+			i += size
+		}
+	}
+	return i
+}
+
+// room is what AppendString keeps free in its buffer past the write index
+// beyond one byte per byte of s still to write: the closing quote and an
+// eight-byte store.
+const room = 9
+
+// open returns dst's whole capacity, grown so that s fits at one byte per
+// byte plus room, with the opening quote written, and the write index.
+func open(dst []byte, n int) ([]byte, int) {
+	j := len(dst)
+	if cap(dst)-j < n+1+room {
+		dst = slices.Grow(dst, n+1+room)
+	}
+	buf := dst[:cap(dst)]
+	buf[j] = '"'
+	return buf, j + 1
+}
+
+// regrow returns buf with at least n bytes free past j, keeping buf[:j].
+func regrow(buf []byte, j, n int) []byte {
+	buf = slices.Grow(buf[:j], n)
+	return buf[:cap(buf)]
 }
 
 // AppendStringOrNull appends *s as a quoted JSON string, or null when s is
@@ -115,43 +175,26 @@ func AppendArray[T any](dst []byte, items []T, appendItem func(item *T, dst []by
 
 func mustEscape(c byte) bool { return c < 0x20 || c == '"' || c == '\\' }
 
-// shortEscapes holds the one-letter escapes of the control characters that
-// have one; the others are written as \u00xx.
-var shortEscapes = [0x20]byte{'\b': 'b', '\t': 't', '\n': 'n', '\f': 'f', '\r': 'r'}
-
 // appendEscape appends the escape of c, a byte mustEscape reports.
 func appendEscape(dst []byte, c byte) []byte {
-	if c == '"' || c == '\\' {
-		return append(dst, '\\', c)
-	}
-	if c < 0x20 && shortEscapes[c] != 0 {
-		return append(dst, '\\', shortEscapes[c])
-	}
-	return append(dst, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xF])
+	dst = slices.Grow(dst, 6)
+	return dst[:putEscape(dst[:cap(dst)], len(dst), c)]
 }
 
-// validSeq returns the length of the valid UTF-8 sequence starting at s[i],
-// or 0 when the bytes there are not valid UTF-8. The two- and three-byte
-// forms, the common ones in text, are checked inline.
-func validSeq(s string, i int) int {
-	c := s[i]
-	switch {
-	case c >= 0xC2 && c < 0xE0:
-		if i+1 < len(s) && s[i+1]&0xC0 == 0x80 {
-			return 2
-		}
-		return 0
-	case c >= 0xE1 && c < 0xF0 && c != 0xED:
-		if i+2 < len(s) && s[i+1]&0xC0 == 0x80 && s[i+2]&0xC0 == 0x80 {
-			return 3
-		}
-		return 0
+// shortEscape holds the letter of the two-character escape of each byte
+// that has one; the other control characters are written as \u00xx.
+var shortEscape = [256]byte{'"': '"', '\\': '\\', '\n': 'n', '\r': 'r', '\t': 't', '\b': 'b', '\f': 'f'}
+
+// putEscape writes the escape of c at buf[j:] and returns the index past it.
+func putEscape(buf []byte, j int, c byte) int {
+	_ = buf[j+5]
+	buf[j] = '\\'
+	if e := shortEscape[c]; e != 0 {
+		buf[j+1] = e
+		return j + 2
 	}
-	r, size := utf8.DecodeRuneInString(s[i:])
-	if r == utf8.RuneError && size == 1 {
-		return 0
-	}
-	return size
+	buf[j+1], buf[j+2], buf[j+3], buf[j+4], buf[j+5] = 'u', '0', '0', hex[c>>4], hex[c&0xF]
+	return j + 6
 }
 
 // AppendStringASCII appends s as Python's json.dumps writes a string with its

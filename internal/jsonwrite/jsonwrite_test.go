@@ -325,6 +325,9 @@ func BenchmarkAppendString(b *testing.B) {
 	ascii := strings.Repeat("The quick brown fox jumps over the lazy dog; func main() { return x } ", 30)[:2048]
 	cjk := strings.Repeat("日本語のテキストを圧縮します。会話の要約、コードの状態、環境。", 24)
 	mixed := strings.Repeat("line \"one\"\tand\\two\n", 108)
+	// session is the mix of the root package's benchmark sessions: code,
+	// quotes, tabs and new lines, some accented and CJK words.
+	session := strings.Repeat("func return err \"quoted\" path/to/file.go x := 42 \n résumé for \t 数据 → <tag> && range { } the session ", 18)
 	for _, bc := range []struct {
 		name string
 		s    string
@@ -332,6 +335,7 @@ func BenchmarkAppendString(b *testing.B) {
 		{"ascii", ascii},
 		{"cjk", cjk},
 		{"escapes", mixed},
+		{"session", session},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
 			buf := make([]byte, 0, 2*len(bc.s)+2)

@@ -1,0 +1,73 @@
+package openai_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"runtime"
+	"strings"
+	"testing"
+
+	"kompact"
+	"kompact/openai"
+)
+
+// TestRequestBodyTwoHalves: a message with over 1 MiB of parts, whose list
+// RequestBody encodes in two halves at once, gives the same bytes as the
+// streamed body (one goroutine, one pass), whatever the parts around the cut.
+func TestRequestBodyTwoHalves(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
+	big := strings.Repeat("line \"q\"\t数据 é → \\ end\n", 2000) // ~52 KB
+	id := "m1"
+	text := func(s string) kompact.Part { return kompact.TextPart(s) }
+	think := func(s string) kompact.Part { return kompact.ThinkPart(s) }
+	cases := map[string][]kompact.Part{
+		"texts": func() []kompact.Part {
+			var ps []kompact.Part
+			for i := range 40 {
+				ps = append(ps, text(big[i:]))
+				if i%7 == 0 {
+					ps = append(ps, kompact.Part{Type: kompact.PartData, Data: []byte(`{"k":"v"}`)},
+						kompact.Part{Type: kompact.PartImage, URL: "https://x/1.png", MediaID: &id})
+				}
+			}
+			return ps
+		}(),
+		"first half thinking": func() []kompact.Part {
+			var ps []kompact.Part
+			for range 30 {
+				ps = append(ps, think(big), kompact.Part{Type: kompact.PartThink, Text: big})
+			}
+			for range 30 {
+				ps = append(ps, text(big))
+			}
+			return ps
+		}(),
+		"second half thinking": func() []kompact.Part {
+			var ps []kompact.Part
+			for range 10 {
+				ps = append(ps, text(big))
+			}
+			for range 30 {
+				ps = append(ps, think(big))
+			}
+			return ps
+		}(),
+	}
+	for name, parts := range cases {
+		msgs := []kompact.Message{{Role: kompact.RoleUser, Content: parts}}
+		got, err := openai.RequestBody("m", msgs, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var want bytes.Buffer
+		if err := openai.WriteRequestBody(&want, "m", msgs, nil); err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got, want.Bytes()) {
+			t.Errorf("%s: the two-halves body differs from the streamed one (%d / %d bytes)", name, len(got), want.Len())
+		}
+		if !json.Valid(got) {
+			t.Errorf("%s: body is not valid JSON", name)
+		}
+	}
+}
