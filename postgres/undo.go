@@ -46,7 +46,7 @@ func (s *Store) UndoCompaction(ctx context.Context, id string, rev int64) (*komp
 		msgs := make([]kompact.Message, len(head))
 		bodyIDs := make([]int64, len(head))
 		for i := range head {
-			msgs[i].ID, bodyIDs[i] = head[i].id, head[i].bodyID
+			msgs[i].ID, bodyIDs[i] = head[i].ID, head[i].BodyID
 		}
 		if err := storeutil.ClaimIDs(msgs, map[string]bool{}, "restored messages"); err != nil {
 			return kompact.Errorf(kompact.EConflict, "the compaction cannot be undone: %s", kompact.AsError(err).Message)
@@ -134,7 +134,7 @@ func rowsWhere(ctx context.Context, tx pgx.Tx, q string, args ...any) ([]posRef,
 	}
 	return pgx.CollectRows(rows, func(r pgx.CollectableRow) (posRef, error) {
 		var x posRef
-		err := r.Scan(&x.id, &x.bodyID, &x.pos)
+		err := r.Scan(&x.ID, &x.BodyID, &x.pos)
 		return x, err
 	})
 }
@@ -143,21 +143,21 @@ func rowsWhere(ctx context.Context, tx pgx.Tx, q string, args ...any) ([]posRef,
 // EConflict when no message has its id any more, or its content changed.
 func liveSummary(ctx context.Context, tx pgx.Tx, id string, rev int64, summary ref) (int64, error) {
 	var pos, bodyID int64
-	err := tx.QueryRow(ctx, `SELECT pos, body_id FROM messages WHERE session_id = $1 AND dead IS NULL AND id = $2`, id, summary.id).Scan(&pos, &bodyID)
+	err := tx.QueryRow(ctx, `SELECT pos, body_id FROM messages WHERE session_id = $1 AND dead IS NULL AND id = $2`, id, summary.ID).Scan(&pos, &bodyID)
 	if errors.Is(err, pgx.ErrNoRows) {
-		return 0, kompact.Errorf(kompact.EConflict, "the summary message %q of revision %d is no longer in the session", summary.id, rev).
+		return 0, kompact.Errorf(kompact.EConflict, "the summary message %q of revision %d is no longer in the session", summary.ID, rev).
 			WithFixes("Restore the revision instead to get the whole message list back (messages added since are dropped).")
 	}
 	if err != nil {
 		return 0, err
 	}
-	if bodyID != summary.bodyID {
+	if bodyID != summary.BodyID {
 		var a, b []byte
-		if err := tx.QueryRow(ctx, `SELECT (SELECT body FROM bodies WHERE id = $1), (SELECT body FROM bodies WHERE id = $2)`, bodyID, summary.bodyID).Scan(&a, &b); err != nil {
+		if err := tx.QueryRow(ctx, `SELECT (SELECT body FROM bodies WHERE id = $1), (SELECT body FROM bodies WHERE id = $2)`, bodyID, summary.BodyID).Scan(&a, &b); err != nil {
 			return 0, err
 		}
 		if !bytes.Equal(a, b) {
-			return 0, kompact.Errorf(kompact.EConflict, "the summary message %q of revision %d was changed since", summary.id, rev).
+			return 0, kompact.Errorf(kompact.EConflict, "the summary message %q of revision %d was changed since", summary.ID, rev).
 				WithFixes("Restore the revision instead to get the whole message list back (messages added since are dropped).")
 		}
 	}

@@ -55,7 +55,7 @@ func (s *Store) UndoCompaction(ctx context.Context, id string, rev int64) (*komp
 		first := at + 1 - int64(len(head))
 		bodyIDs := make([]int64, len(head))
 		for i := range head {
-			bodyIDs[i] = head[i].bodyID
+			bodyIDs[i] = head[i].BodyID
 		}
 		if err := insertMessagesReusing(ctx, tx, id, first, next, msgs, bodyIDs); err != nil {
 			return err
@@ -141,7 +141,7 @@ func rowsWhere(ctx context.Context, tx *sql.Tx, q string, args ...any) ([]posRef
 	var out []posRef
 	for rows.Next() {
 		var r posRef
-		if err := rows.Scan(&r.id, &r.bodyID, &r.pos); err != nil {
+		if err := rows.Scan(&r.ID, &r.BodyID, &r.pos); err != nil {
 			return nil, err
 		}
 		out = append(out, r)
@@ -153,21 +153,21 @@ func rowsWhere(ctx context.Context, tx *sql.Tx, q string, args ...any) ([]posRef
 // EConflict when no message has its id any more, or its content changed.
 func liveSummary(ctx context.Context, tx *sql.Tx, id string, rev int64, summary ref) (int64, error) {
 	var pos, bodyID int64
-	err := tx.QueryRowContext(ctx, `SELECT pos, body_id FROM messages WHERE session_id = ? AND dead IS NULL AND id = ?`, id, summary.id).Scan(&pos, &bodyID)
+	err := tx.QueryRowContext(ctx, `SELECT pos, body_id FROM messages WHERE session_id = ? AND dead IS NULL AND id = ?`, id, summary.ID).Scan(&pos, &bodyID)
 	if errors.Is(err, sql.ErrNoRows) {
-		return 0, kompact.Errorf(kompact.EConflict, "the summary message %q of revision %d is no longer in the session", summary.id, rev).
+		return 0, kompact.Errorf(kompact.EConflict, "the summary message %q of revision %d is no longer in the session", summary.ID, rev).
 			WithFixes("Restore the revision instead to get the whole message list back (messages added since are dropped).")
 	}
 	if err != nil {
 		return 0, err
 	}
-	if bodyID != summary.bodyID {
+	if bodyID != summary.BodyID {
 		var a, b []byte
-		if err := tx.QueryRowContext(ctx, `SELECT (SELECT body FROM bodies WHERE id = ?), (SELECT body FROM bodies WHERE id = ?)`, bodyID, summary.bodyID).Scan(&a, &b); err != nil {
+		if err := tx.QueryRowContext(ctx, `SELECT (SELECT body FROM bodies WHERE id = ?), (SELECT body FROM bodies WHERE id = ?)`, bodyID, summary.BodyID).Scan(&a, &b); err != nil {
 			return 0, err
 		}
 		if string(a) != string(b) {
-			return 0, kompact.Errorf(kompact.EConflict, "the summary message %q of revision %d was changed since", summary.id, rev).
+			return 0, kompact.Errorf(kompact.EConflict, "the summary message %q of revision %d was changed since", summary.ID, rev).
 				WithFixes("Restore the revision instead to get the whole message list back (messages added since are dropped).")
 		}
 	}
@@ -179,7 +179,7 @@ func liveSummary(ctx context.Context, tx *sql.Tx, id string, rev int64, summary 
 func refMessages(refs []ref) []kompact.Message {
 	out := make([]kompact.Message, len(refs))
 	for i := range refs {
-		out[i].ID = refs[i].id
+		out[i].ID = refs[i].ID
 	}
 	return out
 }
