@@ -14,19 +14,19 @@ import (
 	"kompact/internal/storeutil"
 )
 
-// recordRevision inserts revision row.nextRev (its list is the rows alive
+// recordRevision inserts revision row.NextRev (its list is the rows alive
 // just before it) and prunes the revisions beyond the newest keep.
 func recordRevision(ctx context.Context, tx pgx.Tx, row *sessionRow, kind, note string, now time.Time, version int64, keep int) (*kompact.RevisionInfo, error) {
 	if _, err := tx.Exec(ctx, `INSERT INTO revisions (session_id, rev, kind, note, created_at, version, n_messages) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-		row.id, row.nextRev, kind, note, now, version, row.n); err != nil {
+		row.ID, row.NextRev, kind, note, now, version, row.N); err != nil {
 		return nil, err
 	}
-	if keep > 0 && row.nextRev > int64(keep) {
-		if err := pruneRevisions(ctx, tx, row.id, row.nextRev-int64(keep)); err != nil {
+	if keep > 0 && row.NextRev > int64(keep) {
+		if err := pruneRevisions(ctx, tx, row.ID, row.NextRev-int64(keep)); err != nil {
 			return nil, err
 		}
 	}
-	return &kompact.RevisionInfo{Rev: row.nextRev, Kind: kind, Note: note, CreatedAt: now, Version: version, Messages: int(row.n)}, nil
+	return &kompact.RevisionInfo{Rev: row.NextRev, Kind: kind, Note: note, CreatedAt: now, Version: version, Messages: int(row.N)}, nil
 }
 
 // pruneRevisions deletes the session's revisions up to upTo, the rows only
@@ -58,7 +58,7 @@ func (s *Store) CommitCompaction(ctx context.Context, id string, c kompact.Commi
 		if row, err = loadSession(ctx, tx, id, true); err != nil {
 			return err
 		}
-		if err := p.TooShort(row.n); err != nil {
+		if err := p.TooShort(row.N); err != nil {
 			return err
 		}
 		var refs []ref
@@ -74,29 +74,29 @@ func (s *Store) CommitCompaction(ctx context.Context, id string, c kompact.Commi
 	if err != nil {
 		return nil, nil, err
 	}
-	return row.stored(p.Messages(tail, fast, row.n)), info, nil
+	return row.Stored(p.Messages(tail, fast, row.N)), info, nil
 }
 
 // readCommitRange reads the refs of the range p replaces, checks it (by
 // ids when fast, else by comparing bodies) and decodes the stored messages
 // after it.
 func readCommitRange(ctx context.Context, tx pgx.Tx, row *sessionRow, p *storeutil.CommitPlan) (refs []ref, tail []kompact.Message, fast bool, err error) {
-	end := row.firstPos + int64(p.Commit.End)
-	if refs, err = readRefs(ctx, tx, row.id, row.firstPos, end); err != nil {
+	end := row.FirstPos + int64(p.Commit.End)
+	if refs, err = readRefs(ctx, tx, row.ID, row.FirstPos, end); err != nil {
 		return nil, nil, false, err
 	}
-	fast = p.Fast(row.version, row.rewritten, row.n, refs)
+	fast = p.Fast(row.Version, row.Rewritten, row.N, refs)
 	from := end
 	if fast {
-		from = row.firstPos + int64(len(p.Commit.Base))
+		from = row.FirstPos + int64(len(p.Commit.Base))
 	} else if err := compareBase(ctx, tx, refs, p.Base); err != nil {
 		return nil, nil, false, err
 	}
-	later, err := readBodies(ctx, tx, row.id, from)
+	later, err := readBodies(ctx, tx, row.ID, from)
 	if err != nil {
 		return nil, nil, false, err
 	}
-	tail, err = decodeBodies(later, row.id)
+	tail, err = decodeBodies(later, row.ID)
 	return refs, tail, fast, err
 }
 
@@ -104,15 +104,15 @@ func readCommitRange(ctx context.Context, tx pgx.Tx, row *sessionRow, p *storeut
 // rows, inserts the replacement just before the kept tail, records the
 // revision and updates the session row (and row).
 func (s *Store) rewriteForCommit(ctx context.Context, tx pgx.Tx, row *sessionRow, p *storeutil.CommitPlan, refs []ref) (*kompact.RevisionInfo, error) {
-	id, repl := row.id, p.Repl
-	end := row.firstPos + int64(p.Commit.End)
-	storeutil.AssignIDs(repl, p.Given, &row.nextMsg)
+	id, repl := row.ID, p.Repl
+	end := row.FirstPos + int64(p.Commit.End)
+	storeutil.AssignIDs(repl, p.Given, &row.NextMsg)
 	if err := checkFree(ctx, tx, id, repl, end, "replacement"); err != nil {
 		return nil, err
 	}
-	now := s.now(row.updated)
-	version := row.version + 1
-	rev := row.nextRev
+	now := s.now(row.Updated)
+	version := row.Version + 1
+	rev := row.NextRev
 	if _, err := tx.Exec(ctx, `UPDATE messages SET dead = $1 WHERE session_id = $2 AND dead IS NULL AND pos < $3`, rev, id, end); err != nil {
 		return nil, err
 	}
@@ -124,12 +124,12 @@ func (s *Store) rewriteForCommit(ctx context.Context, tx pgx.Tx, row *sessionRow
 	if err != nil {
 		return nil, err
 	}
-	row.n = row.n - int64(p.Commit.End) + int64(len(repl))
+	row.N = row.N - int64(p.Commit.End) + int64(len(repl))
 	if _, err := tx.Exec(ctx, `UPDATE sessions SET first_pos = $1, n_messages = $2, next_msg = $3, next_rev = $4, version = $5, updated_at = $6, rewritten_version = $5 WHERE id = $7`,
-		first, row.n, row.nextMsg, row.nextRev+1, version, now, id); err != nil {
+		first, row.N, row.NextMsg, row.NextRev+1, version, now, id); err != nil {
 		return nil, err
 	}
-	row.version, row.updated = version, now
+	row.Version, row.Updated = version, now
 	return info, nil
 }
 
@@ -291,9 +291,9 @@ func (s *Store) RestoreRevision(ctx context.Context, id string, rev int64) (*kom
 			return err
 		}
 		bodies = bs
-		now := s.now(row.updated)
-		version := row.version + 1
-		r := row.nextRev
+		now := s.now(row.Updated)
+		version := row.Version + 1
+		r := row.NextRev
 		if _, err := tx.Exec(ctx, `UPDATE messages SET dead = $1 WHERE session_id = $2 AND dead IS NULL`, r, id); err != nil {
 			return err
 		}
@@ -309,9 +309,9 @@ func (s *Store) RestoreRevision(ctx context.Context, id string, rev int64) (*kom
 		if info, err = recordRevision(ctx, tx, row, kompact.RevisionRestore, fmt.Sprintf("restored revision %d (%s)", rev, old.Kind), now, version, s.keep); err != nil {
 			return err
 		}
-		row.n = int64(len(refs))
+		row.N = int64(len(refs))
 		if _, err := tx.Exec(ctx, `UPDATE sessions SET first_pos = 0, n_messages = $1, next_rev = $2, version = $3, updated_at = $4, rewritten_version = $3 WHERE id = $5`,
-			row.n, row.nextRev+1, version, now, id); err != nil {
+			row.N, row.NextRev+1, version, now, id); err != nil {
 			return err
 		}
 		if msgs, err = decodeBodies(bodies, id); err != nil {
@@ -320,11 +320,11 @@ func (s *Store) RestoreRevision(ctx context.Context, id string, rev int64) (*kom
 		if err := setAccount(ctx, tx, id, 0, int64(kompact.EstimateTokens(msgs)), false); err != nil {
 			return err
 		}
-		row.version, row.updated = version, now
+		row.Version, row.Updated = version, now
 		return nil
 	})
 	if err != nil {
 		return nil, nil, err
 	}
-	return row.stored(msgs), info, nil
+	return row.Stored(msgs), info, nil
 }

@@ -34,12 +34,12 @@ func (s *Store) UndoCompaction(ctx context.Context, id string, rev int64) (*komp
 		if err != nil {
 			return err
 		}
-		head, err := readRefs(ctx, tx, id, row.firstPos, at)
+		head, err := readRefs(ctx, tx, id, row.FirstPos, at)
 		if err != nil {
 			return err
 		}
 		head = append(head, restored...)
-		next := row.nextRev
+		next := row.NextRev
 		if _, err := tx.Exec(ctx, `UPDATE messages SET dead = $1 WHERE session_id = $2 AND dead IS NULL AND pos <= $3`, next, id, at); err != nil {
 			return err
 		}
@@ -58,22 +58,22 @@ func (s *Store) UndoCompaction(ctx context.Context, id string, rev int64) (*komp
 		if err := insertMessages(ctx, tx, id, first, next, msgs, bodyIDs); err != nil {
 			return err
 		}
-		now := s.now(row.updated)
-		version := row.version + 1
+		now := s.now(row.Updated)
+		version := row.Version + 1
 		note := fmt.Sprintf("undid the compaction of revision %d (%d messages back)", rev, len(restored))
 		if info, err = recordRevision(ctx, tx, row, kompact.RevisionUndo, note, now, version, s.keep); err != nil {
 			return err
 		}
-		row.n += int64(len(restored)) - 1
+		row.N += int64(len(restored)) - 1
 		if _, err := tx.Exec(ctx, `UPDATE sessions SET first_pos = $1, n_messages = $2, next_rev = $3, version = $4, updated_at = $5, rewritten_version = $4 WHERE id = $6`,
-			first, row.n, next+1, version, now, id); err != nil {
+			first, row.N, next+1, version, now, id); err != nil {
 			return err
 		}
 		// Like a restore, an undo leaves no recorded token figure.
 		if err := setAccount(ctx, tx, id, 0, storeutil.UnknownPending, false); err != nil {
 			return err
 		}
-		row.firstPos, row.version, row.updated = first, version, now
+		row.FirstPos, row.Version, row.Updated = first, version, now
 		bodies, err = readBodies(ctx, tx, id, first)
 		return err
 	})
@@ -84,7 +84,7 @@ func (s *Store) UndoCompaction(ctx context.Context, id string, rev int64) (*komp
 	if err != nil {
 		return nil, nil, err
 	}
-	return row.stored(msgs), info, nil
+	return row.Stored(msgs), info, nil
 }
 
 type posRef struct {

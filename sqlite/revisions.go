@@ -15,28 +15,28 @@ import (
 	"kompact/internal/storeutil"
 )
 
-// recordRevision inserts revision row.nextRev, whose message list is the
+// recordRevision inserts revision row.NextRev, whose message list is the
 // session's current one: the rows the change is about to remove get dead =
-// row.nextRev, so the list stays readable (see migrations/0002). It then
+// row.NextRev, so the list stays readable (see migrations/0002). It then
 // prunes the revisions beyond the newest keep (0 keeps them all). version
 // is the session's version after the change.
 func recordRevision(ctx context.Context, tx *sql.Tx, row *sessionRow, kind, note string, now time.Time, version int64, keep int) (*kompact.RevisionInfo, error) {
 	if _, err := tx.ExecContext(ctx, `INSERT INTO revisions (session_id, rev, kind, note, created_at, version, n_messages, full) VALUES (?, ?, ?, ?, ?, ?, ?, 0)`,
-		row.id, row.nextRev, kind, note, formatTime(now), version, row.n); err != nil {
+		row.ID, row.NextRev, kind, note, formatTime(now), version, row.N); err != nil {
 		return nil, err
 	}
-	if keep > 0 && row.nextRev > int64(keep) {
-		if err := pruneRevisions(ctx, tx, row.id, row.nextRev-int64(keep)); err != nil {
+	if keep > 0 && row.NextRev > int64(keep) {
+		if err := pruneRevisions(ctx, tx, row.ID, row.NextRev-int64(keep)); err != nil {
 			return nil, err
 		}
 	}
 	return &kompact.RevisionInfo{
-		Rev:       row.nextRev,
+		Rev:       row.NextRev,
 		Kind:      kind,
 		Note:      note,
 		CreatedAt: now,
 		Version:   version,
-		Messages:  int(row.n),
+		Messages:  int(row.N),
 	}, nil
 }
 
@@ -113,7 +113,7 @@ func (s *Store) CommitCompaction(ctx context.Context, id string, c kompact.Commi
 		if row, err = loadSession(ctx, tx, id); err != nil {
 			return err
 		}
-		if err := p.TooShort(row.n); err != nil {
+		if err := p.TooShort(row.N); err != nil {
 			return err
 		}
 		var refs []ref
@@ -130,29 +130,29 @@ func (s *Store) CommitCompaction(ctx context.Context, id string, c kompact.Commi
 	if err != nil {
 		return nil, nil, err
 	}
-	return row.stored(p.Messages(tail, fast, row.n)), info, nil
+	return row.Stored(p.Messages(tail, fast, row.N)), info, nil
 }
 
 // readCommitRange reads the refs of the range p replaces, checks it (by
 // ids when fast, else by comparing bodies) and decodes the stored messages
 // after it: after the base's when fast, after c.End otherwise.
 func readCommitRange(ctx context.Context, tx *sql.Tx, row *sessionRow, p *storeutil.CommitPlan) (refs []ref, tail []kompact.Message, fast bool, err error) {
-	end := row.firstPos + int64(p.Commit.End)
-	if refs, err = readRefs(ctx, tx, row.id, row.firstPos, end); err != nil {
+	end := row.FirstPos + int64(p.Commit.End)
+	if refs, err = readRefs(ctx, tx, row.ID, row.FirstPos, end); err != nil {
 		return nil, nil, false, err
 	}
-	fast = p.Fast(row.version, row.rewritten, row.n, refs)
+	fast = p.Fast(row.Version, row.Rewritten, row.N, refs)
 	from := end
 	if fast {
-		from = row.firstPos + int64(len(p.Commit.Base))
+		from = row.FirstPos + int64(len(p.Commit.Base))
 	} else if err := compareBase(ctx, tx, refs, p.Base); err != nil {
 		return nil, nil, false, err
 	}
-	later, err := readBodies(ctx, tx, row.id, from)
+	later, err := readBodies(ctx, tx, row.ID, from)
 	if err != nil {
 		return nil, nil, false, err
 	}
-	tail, err = decodeBodies(later, row.id)
+	tail, err = decodeBodies(later, row.ID)
 	return refs, tail, fast, err
 }
 
@@ -161,15 +161,15 @@ func readCommitRange(ctx context.Context, tx *sql.Tx, row *sessionRow, p *storeu
 // positions the compacted messages leave), records the revision and
 // updates the session row (and row).
 func (s *Store) rewriteForCommit(ctx context.Context, tx *sql.Tx, row *sessionRow, p *storeutil.CommitPlan, refs []ref) (*kompact.RevisionInfo, error) {
-	id, repl := row.id, p.Repl
-	end := row.firstPos + int64(p.Commit.End)
-	storeutil.AssignIDs(repl, p.Given, &row.nextMsg)
+	id, repl := row.ID, p.Repl
+	end := row.FirstPos + int64(p.Commit.End)
+	storeutil.AssignIDs(repl, p.Given, &row.NextMsg)
 	if err := checkFree(ctx, tx, id, repl, end, "replacement"); err != nil {
 		return nil, err
 	}
-	now := s.now(row.updated)
-	version := row.version + 1
-	rev := row.nextRev
+	now := s.now(row.Updated)
+	version := row.Version + 1
+	rev := row.NextRev
 	if _, err := tx.ExecContext(ctx, `UPDATE messages SET dead = ? WHERE session_id = ? AND dead IS NULL AND pos < ?`, rev, id, end); err != nil {
 		return nil, err
 	}
@@ -181,12 +181,12 @@ func (s *Store) rewriteForCommit(ctx context.Context, tx *sql.Tx, row *sessionRo
 	if err != nil {
 		return nil, err
 	}
-	row.n = row.n - int64(p.Commit.End) + int64(len(repl))
+	row.N = row.N - int64(p.Commit.End) + int64(len(repl))
 	if _, err := tx.ExecContext(ctx, `UPDATE sessions SET first_pos = ?, n_messages = ?, next_msg = ?, next_rev = ?, version = ?, updated_at = ?, rewritten_version = ? WHERE id = ?`,
-		first, row.n, row.nextMsg, row.nextRev+1, version, formatTime(now), version, id); err != nil {
+		first, row.N, row.NextMsg, row.NextRev+1, version, formatTime(now), version, id); err != nil {
 		return nil, err
 	}
-	row.version, row.updated = version, now
+	row.Version, row.Updated = version, now
 	return info, nil
 }
 
@@ -363,12 +363,12 @@ func (s *Store) RestoreRevision(ctx context.Context, id string, rev int64) (*kom
 		if err != nil {
 			return err
 		}
-		now := s.now(row.updated)
-		version := row.version + 1
-		if _, err := tx.ExecContext(ctx, `UPDATE messages SET dead = ? WHERE session_id = ? AND dead IS NULL`, row.nextRev, id); err != nil {
+		now := s.now(row.Updated)
+		version := row.Version + 1
+		if _, err := tx.ExecContext(ctx, `UPDATE messages SET dead = ? WHERE session_id = ? AND dead IS NULL`, row.NextRev, id); err != nil {
 			return err
 		}
-		if err := insertRefs(ctx, tx, id, row.nextRev, r.Before, bodyIDs); err != nil {
+		if err := insertRefs(ctx, tx, id, row.NextRev, r.Before, bodyIDs); err != nil {
 			return err
 		}
 		// Recorded (and old revisions pruned) once the restored messages
@@ -378,14 +378,14 @@ func (s *Store) RestoreRevision(ctx context.Context, id string, rev int64) (*kom
 			return err
 		}
 		if _, err := tx.ExecContext(ctx, `UPDATE sessions SET first_pos = 0, n_messages = ?, next_rev = ?, version = ?, updated_at = ?, rewritten_version = ? WHERE id = ?`,
-			len(r.Before), row.nextRev+1, version, formatTime(now), version, id); err != nil {
+			len(r.Before), row.NextRev+1, version, formatTime(now), version, id); err != nil {
 			return err
 		}
 		if err := setAccount(ctx, tx, id, 0, int64(kompact.EstimateTokens(r.Before)), false); err != nil {
 			return err
 		}
-		row.version, row.updated = version, now
-		out = row.stored(r.Before)
+		row.Version, row.Updated = version, now
+		out = row.Stored(r.Before)
 		return nil
 	})
 	if err != nil {

@@ -36,12 +36,12 @@ func (s *Store) UndoCompaction(ctx context.Context, id string, rev int64) (*komp
 		if err != nil {
 			return err
 		}
-		head, err := readRefs(ctx, tx, id, row.firstPos, at)
+		head, err := readRefs(ctx, tx, id, row.FirstPos, at)
 		if err != nil {
 			return err
 		}
 		head = append(head, restored...)
-		next := row.nextRev
+		next := row.NextRev
 		if _, err := tx.ExecContext(ctx, `UPDATE messages SET dead = ? WHERE session_id = ? AND dead IS NULL AND pos <= ?`, next, id, at); err != nil {
 			return err
 		}
@@ -60,22 +60,22 @@ func (s *Store) UndoCompaction(ctx context.Context, id string, rev int64) (*komp
 		if err := insertMessagesReusing(ctx, tx, id, first, next, msgs, bodyIDs); err != nil {
 			return err
 		}
-		now := s.now(row.updated)
-		version := row.version + 1
+		now := s.now(row.Updated)
+		version := row.Version + 1
 		note := fmt.Sprintf("undid the compaction of revision %d (%d messages back)", rev, len(restored))
 		if info, err = recordRevision(ctx, tx, row, kompact.RevisionUndo, note, now, version, s.keep); err != nil {
 			return err
 		}
-		row.n += int64(len(restored)) - 1
+		row.N += int64(len(restored)) - 1
 		if _, err := tx.ExecContext(ctx, `UPDATE sessions SET first_pos = ?, n_messages = ?, next_rev = ?, version = ?, updated_at = ?, rewritten_version = ? WHERE id = ?`,
-			first, row.n, next+1, version, formatTime(now), version, id); err != nil {
+			first, row.N, next+1, version, formatTime(now), version, id); err != nil {
 			return err
 		}
 		// Like a restore, an undo leaves no recorded token figure.
 		if err := setAccount(ctx, tx, id, 0, storeutil.UnknownPending, false); err != nil {
 			return err
 		}
-		row.firstPos, row.version, row.updated = first, version, now
+		row.FirstPos, row.Version, row.Updated = first, version, now
 		out, err = storedSession(ctx, tx, row)
 		return err
 	})
