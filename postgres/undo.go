@@ -6,7 +6,6 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"fmt"
 
 	"github.com/jackc/pgx/v5"
 
@@ -43,13 +42,9 @@ func (s *Store) UndoCompaction(ctx context.Context, id string, rev int64) (*komp
 		if _, err := tx.Exec(ctx, `UPDATE messages SET dead = $1 WHERE session_id = $2 AND dead IS NULL AND pos <= $3`, next, id, at); err != nil {
 			return err
 		}
-		msgs := make([]kompact.Message, len(head))
-		bodyIDs := make([]int64, len(head))
-		for i := range head {
-			msgs[i].ID, bodyIDs[i] = head[i].ID, head[i].BodyID
-		}
-		if err := storeutil.ClaimIDs(msgs, map[string]bool{}, "restored messages"); err != nil {
-			return kompact.Errorf(kompact.EConflict, "the compaction cannot be undone: %s", kompact.AsError(err).Message)
+		msgs, bodyIDs, err := storeutil.RestoredRows(head)
+		if err != nil {
+			return err
 		}
 		if err := checkFree(ctx, tx, id, msgs, at+1, "restored messages"); err != nil {
 			return err
@@ -60,7 +55,7 @@ func (s *Store) UndoCompaction(ctx context.Context, id string, rev int64) (*komp
 		}
 		now := s.now(row.Updated)
 		version := row.Version + 1
-		note := fmt.Sprintf("undid the compaction of revision %d (%d messages back)", rev, len(restored))
+		note := storeutil.UndoNote(rev, len(restored))
 		if info, err = recordRevision(ctx, tx, row, kompact.RevisionUndo, note, now, version, s.keep); err != nil {
 			return err
 		}
@@ -87,10 +82,7 @@ func (s *Store) UndoCompaction(ctx context.Context, id string, rev int64) (*komp
 	return row.Stored(msgs), info, nil
 }
 
-type posRef struct {
-	ref
-	pos int64
-}
+type posRef = storeutil.PosRef
 
 // compactionRows reads what compaction revision rev did: the messages it
 // replaced (without the kept ones it wrote again) and its summary row.
@@ -111,15 +103,16 @@ func compactionRows(ctx context.Context, tx pgx.Tx, id string, rev int64) (resto
 	if err != nil || len(removed) == 0 {
 		return nil, ref{}, errors.Join(err, notUndoable(rev, "empty compaction"))
 	}
-	end := removed[len(removed)-1].pos + 1
+	end := removed[len(removed)-1].Pos + 1
 	added, err := rowsWhere(ctx, tx, `SELECT id, body_id, pos FROM messages WHERE session_id = $1 AND born = $2 AND pos < $3 ORDER BY pos`, id, rev, end)
-	if err != nil || len(added) == 0 || len(added) > len(removed) {
+	if err != nil {
 		return nil, ref{}, errors.Join(err, notUndoable(rev, "malformed compaction"))
 	}
-	for _, r := range removed[len(added)-1:] {
-		restored = append(restored, r.ref)
+	restored, summary, ok := storeutil.SplitCompaction(removed, added)
+	if !ok {
+		return nil, ref{}, notUndoable(rev, "malformed compaction")
 	}
-	return restored, added[len(added)-1].ref, nil
+	return restored, summary, nil
 }
 
 func notUndoable(rev int64, kind string) error {
@@ -134,7 +127,7 @@ func rowsWhere(ctx context.Context, tx pgx.Tx, q string, args ...any) ([]posRef,
 	}
 	return pgx.CollectRows(rows, func(r pgx.CollectableRow) (posRef, error) {
 		var x posRef
-		err := r.Scan(&x.ID, &x.BodyID, &x.pos)
+		err := r.Scan(&x.ID, &x.BodyID, &x.Pos)
 		return x, err
 	})
 }
@@ -145,8 +138,7 @@ func liveSummary(ctx context.Context, tx pgx.Tx, id string, rev int64, summary r
 	var pos, bodyID int64
 	err := tx.QueryRow(ctx, `SELECT pos, body_id FROM messages WHERE session_id = $1 AND dead IS NULL AND id = $2`, id, summary.ID).Scan(&pos, &bodyID)
 	if errors.Is(err, pgx.ErrNoRows) {
-		return 0, kompact.Errorf(kompact.EConflict, "the summary message %q of revision %d is no longer in the session", summary.ID, rev).
-			WithFixes("Restore the revision instead to get the whole message list back (messages added since are dropped).")
+		return 0, storeutil.SummaryGone(summary.ID, rev)
 	}
 	if err != nil {
 		return 0, err
@@ -157,8 +149,7 @@ func liveSummary(ctx context.Context, tx pgx.Tx, id string, rev int64, summary r
 			return 0, err
 		}
 		if !bytes.Equal(a, b) {
-			return 0, kompact.Errorf(kompact.EConflict, "the summary message %q of revision %d was changed since", summary.ID, rev).
-				WithFixes("Restore the revision instead to get the whole message list back (messages added since are dropped).")
+			return 0, storeutil.SummaryChanged(summary.ID, rev)
 		}
 	}
 	return pos, nil

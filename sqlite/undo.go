@@ -6,7 +6,6 @@ import (
 	"context"
 	"database/sql"
 	"errors"
-	"fmt"
 
 	"kompact"
 	"kompact/internal/storeutil"
@@ -45,24 +44,20 @@ func (s *Store) UndoCompaction(ctx context.Context, id string, rev int64) (*komp
 		if _, err := tx.ExecContext(ctx, `UPDATE messages SET dead = ? WHERE session_id = ? AND dead IS NULL AND pos <= ?`, next, id, at); err != nil {
 			return err
 		}
-		msgs := refMessages(head)
-		if err := storeutil.ClaimIDs(msgs, map[string]bool{}, "restored messages"); err != nil {
-			return kompact.Errorf(kompact.EConflict, "the compaction cannot be undone: %s", kompact.AsError(err).Message)
+		msgs, bodyIDs, err := storeutil.RestoredRows(head)
+		if err != nil {
+			return err
 		}
 		if err := checkFree(ctx, tx, id, msgs, at+1, "restored messages"); err != nil {
 			return err
 		}
 		first := at + 1 - int64(len(head))
-		bodyIDs := make([]int64, len(head))
-		for i := range head {
-			bodyIDs[i] = head[i].BodyID
-		}
 		if err := insertMessagesReusing(ctx, tx, id, first, next, msgs, bodyIDs); err != nil {
 			return err
 		}
 		now := s.now(row.Updated)
 		version := row.Version + 1
-		note := fmt.Sprintf("undid the compaction of revision %d (%d messages back)", rev, len(restored))
+		note := storeutil.UndoNote(rev, len(restored))
 		if info, err = recordRevision(ctx, tx, row, kompact.RevisionUndo, note, now, version, s.keep); err != nil {
 			return err
 		}
@@ -105,15 +100,16 @@ func compactionRows(ctx context.Context, tx *sql.Tx, id string, rev int64) (rest
 	if err != nil || len(removed) == 0 {
 		return nil, ref{}, errors.Join(err, notUndoable(rev, kind, true))
 	}
-	end := removed[len(removed)-1].pos + 1
+	end := removed[len(removed)-1].Pos + 1
 	added, err := rowsWhere(ctx, tx, `SELECT id, body_id, pos FROM messages WHERE session_id = ? AND born = ? AND pos < ? ORDER BY pos`, id, rev, end)
-	if err != nil || len(added) == 0 || len(added) > len(removed) {
+	if err != nil {
 		return nil, ref{}, errors.Join(err, notUndoable(rev, kind, true))
 	}
-	for _, r := range removed[len(added)-1:] {
-		restored = append(restored, r.ref)
+	restored, summary, ok := storeutil.SplitCompaction(removed, added)
+	if !ok {
+		return nil, ref{}, notUndoable(rev, kind, true)
 	}
-	return restored, added[len(added)-1].ref, nil
+	return restored, summary, nil
 }
 
 // notUndoable is the error of a revision that is not a compaction this
@@ -127,10 +123,7 @@ func notUndoable(rev int64, kind string, old bool) error {
 		WithFixes("Restore the revision instead (it replaces the whole message list).")
 }
 
-type posRef struct {
-	ref
-	pos int64
-}
+type posRef = storeutil.PosRef
 
 func rowsWhere(ctx context.Context, tx *sql.Tx, q string, args ...any) ([]posRef, error) {
 	rows, err := tx.QueryContext(ctx, q, args...)
@@ -141,7 +134,7 @@ func rowsWhere(ctx context.Context, tx *sql.Tx, q string, args ...any) ([]posRef
 	var out []posRef
 	for rows.Next() {
 		var r posRef
-		if err := rows.Scan(&r.ID, &r.BodyID, &r.pos); err != nil {
+		if err := rows.Scan(&r.ID, &r.BodyID, &r.Pos); err != nil {
 			return nil, err
 		}
 		out = append(out, r)
@@ -155,8 +148,7 @@ func liveSummary(ctx context.Context, tx *sql.Tx, id string, rev int64, summary 
 	var pos, bodyID int64
 	err := tx.QueryRowContext(ctx, `SELECT pos, body_id FROM messages WHERE session_id = ? AND dead IS NULL AND id = ?`, id, summary.ID).Scan(&pos, &bodyID)
 	if errors.Is(err, sql.ErrNoRows) {
-		return 0, kompact.Errorf(kompact.EConflict, "the summary message %q of revision %d is no longer in the session", summary.ID, rev).
-			WithFixes("Restore the revision instead to get the whole message list back (messages added since are dropped).")
+		return 0, storeutil.SummaryGone(summary.ID, rev)
 	}
 	if err != nil {
 		return 0, err
@@ -167,19 +159,8 @@ func liveSummary(ctx context.Context, tx *sql.Tx, id string, rev int64, summary 
 			return 0, err
 		}
 		if string(a) != string(b) {
-			return 0, kompact.Errorf(kompact.EConflict, "the summary message %q of revision %d was changed since", summary.ID, rev).
-				WithFixes("Restore the revision instead to get the whole message list back (messages added since are dropped).")
+			return 0, storeutil.SummaryChanged(summary.ID, rev)
 		}
 	}
 	return pos, nil
-}
-
-// refMessages returns messages that carry only the ids of refs, for the
-// id checks.
-func refMessages(refs []ref) []kompact.Message {
-	out := make([]kompact.Message, len(refs))
-	for i := range refs {
-		out[i].ID = refs[i].ID
-	}
-	return out
 }
