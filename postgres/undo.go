@@ -25,19 +25,10 @@ func (s *Store) UndoCompaction(ctx context.Context, id string, rev int64) (*komp
 		if row, err = loadSession(ctx, tx, id, true); err != nil {
 			return err
 		}
-		restored, summary, err := compactionRows(ctx, tx, id, rev)
+		head, restored, at, err := undoRows(ctx, tx, row, rev)
 		if err != nil {
 			return err
 		}
-		at, err := liveSummary(ctx, tx, id, rev, summary)
-		if err != nil {
-			return err
-		}
-		head, err := readRefs(ctx, tx, id, row.FirstPos, at)
-		if err != nil {
-			return err
-		}
-		head = append(head, restored...)
 		next := row.NextRev
 		if _, err := tx.Exec(ctx, `UPDATE messages SET dead = $1 WHERE session_id = $2 AND dead IS NULL AND pos <= $3`, next, id, at); err != nil {
 			return err
@@ -55,11 +46,11 @@ func (s *Store) UndoCompaction(ctx context.Context, id string, rev int64) (*komp
 		}
 		now := s.now(row.Updated)
 		version := row.Version + 1
-		note := storeutil.UndoNote(rev, len(restored))
+		note := storeutil.UndoNote(rev, restored)
 		if info, err = recordRevision(ctx, tx, row, kompact.RevisionUndo, note, now, version, s.keep); err != nil {
 			return err
 		}
-		row.N += int64(len(restored)) - 1
+		row.N += int64(restored) - 1
 		if _, err := tx.Exec(ctx, `UPDATE sessions SET first_pos = $1, n_messages = $2, next_rev = $3, version = $4, updated_at = $5, rewritten_version = $4 WHERE id = $6`,
 			first, row.N, next+1, version, now, id); err != nil {
 			return err
@@ -83,6 +74,23 @@ func (s *Store) UndoCompaction(ctx context.Context, id string, rev int64) (*komp
 }
 
 type posRef = storeutil.PosRef
+
+// undoRows reads what undoing compaction revision rev writes again: the
+// live messages before its summary, then the ones it replaced (restored
+// of them), and the summary's position at.
+func undoRows(ctx context.Context, tx pgx.Tx, row *sessionRow, rev int64) (head []ref, restored int, at int64, err error) {
+	back, summary, err := compactionRows(ctx, tx, row.ID, rev)
+	if err != nil {
+		return nil, 0, 0, err
+	}
+	if at, err = liveSummary(ctx, tx, row.ID, rev, summary); err != nil {
+		return nil, 0, 0, err
+	}
+	if head, err = readRefs(ctx, tx, row.ID, row.FirstPos, at); err != nil {
+		return nil, 0, 0, err
+	}
+	return append(head, back...), len(back), at, nil
+}
 
 // compactionRows reads what compaction revision rev did: the messages it
 // replaced (without the kept ones it wrote again) and its summary row.

@@ -27,19 +27,10 @@ func (s *Store) UndoCompaction(ctx context.Context, id string, rev int64) (*komp
 		if err != nil {
 			return err
 		}
-		restored, summary, err := compactionRows(ctx, tx, id, rev)
+		head, restored, at, err := undoRows(ctx, tx, row, rev)
 		if err != nil {
 			return err
 		}
-		at, err := liveSummary(ctx, tx, id, rev, summary)
-		if err != nil {
-			return err
-		}
-		head, err := readRefs(ctx, tx, id, row.FirstPos, at)
-		if err != nil {
-			return err
-		}
-		head = append(head, restored...)
 		next := row.NextRev
 		if _, err := tx.ExecContext(ctx, `UPDATE messages SET dead = ? WHERE session_id = ? AND dead IS NULL AND pos <= ?`, next, id, at); err != nil {
 			return err
@@ -57,11 +48,11 @@ func (s *Store) UndoCompaction(ctx context.Context, id string, rev int64) (*komp
 		}
 		now := s.now(row.Updated)
 		version := row.Version + 1
-		note := storeutil.UndoNote(rev, len(restored))
+		note := storeutil.UndoNote(rev, restored)
 		if info, err = recordRevision(ctx, tx, row, kompact.RevisionUndo, note, now, version, s.keep); err != nil {
 			return err
 		}
-		row.N += int64(len(restored)) - 1
+		row.N += int64(restored) - 1
 		if _, err := tx.ExecContext(ctx, `UPDATE sessions SET first_pos = ?, n_messages = ?, next_rev = ?, version = ?, updated_at = ?, rewritten_version = ? WHERE id = ?`,
 			first, row.N, next+1, version, formatTime(now), version, id); err != nil {
 			return err
@@ -78,6 +69,23 @@ func (s *Store) UndoCompaction(ctx context.Context, id string, rev int64) (*komp
 		return nil, nil, err
 	}
 	return out, info, nil
+}
+
+// undoRows reads what undoing compaction revision rev writes again: the
+// live messages before its summary, then the ones it replaced (restored
+// of them), and the summary's position at.
+func undoRows(ctx context.Context, tx *sql.Tx, row *sessionRow, rev int64) (head []ref, restored int, at int64, err error) {
+	back, summary, err := compactionRows(ctx, tx, row.ID, rev)
+	if err != nil {
+		return nil, 0, 0, err
+	}
+	if at, err = liveSummary(ctx, tx, row.ID, rev, summary); err != nil {
+		return nil, 0, 0, err
+	}
+	if head, err = readRefs(ctx, tx, row.ID, row.FirstPos, at); err != nil {
+		return nil, 0, 0, err
+	}
+	return append(head, back...), len(back), at, nil
 }
 
 // compactionRows reads what compaction revision rev did: the messages it
