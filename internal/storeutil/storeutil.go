@@ -1,6 +1,8 @@
-// Package storeutil holds what kompact's stores share about messages and
-// ids: the canonical form a stored message takes, and the rules for
-// message and session ids.
+// Package storeutil holds the pure logic kompact's stores (sqlite/,
+// postgres/) share: the canonical form a stored message takes, the rules
+// for message and session ids, the session row, what a compaction commit,
+// an undo and a preview decide, and the embedded migration files. The SQL
+// stays in each store.
 package storeutil
 
 import (
