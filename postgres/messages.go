@@ -99,11 +99,11 @@ func (s *Store) StreamSession(ctx context.Context, id string, head func(*kompact
 		if err != nil {
 			return err
 		}
-		if err := head(row.stored(nil)); err != nil {
+		if err := head(row.Stored(nil)); err != nil {
 			return err
 		}
 		rows, err := tx.Query(ctx, `SELECT b.body FROM messages m JOIN bodies b ON b.id = m.body_id
-			WHERE m.session_id = $1 AND m.dead IS NULL AND m.pos >= $2 ORDER BY m.pos`, id, row.firstPos)
+			WHERE m.session_id = $1 AND m.dead IS NULL AND m.pos >= $2 ORDER BY m.pos`, id, row.FirstPos)
 		if err != nil {
 			return err
 		}
@@ -118,8 +118,8 @@ func (s *Store) StreamSession(ctx context.Context, id string, head func(*kompact
 		if err := rows.Err(); err != nil {
 			return err
 		}
-		if n != row.n {
-			return kompact.Errorf(kompact.EInternal, "postgres store: session %q should have %d messages and has %d", id, row.n, n)
+		if n != row.N {
+			return kompact.Errorf(kompact.EInternal, "postgres store: session %q should have %d messages and has %d", id, row.N, n)
 		}
 		return nil
 	})

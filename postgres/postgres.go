@@ -14,9 +14,6 @@ import (
 	"embed"
 	"errors"
 	"fmt"
-	"io/fs"
-	"sort"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -25,6 +22,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"kompact"
+	"kompact/internal/storeutil"
 )
 
 var _ kompact.Store = (*Store)(nil)
@@ -102,32 +100,8 @@ func (s *Store) Close() error {
 	return nil
 }
 
-type migration struct {
-	version int
-	name    string
-	sql     string
-}
-
-func loadMigrations() ([]migration, error) {
-	entries, err := fs.ReadDir(migrationFiles, "migrations")
-	if err != nil {
-		return nil, err
-	}
-	var ms []migration
-	for _, e := range entries {
-		num, _, ok := strings.Cut(e.Name(), "_")
-		v, err := strconv.Atoi(num)
-		if !ok || err != nil || v <= 0 {
-			return nil, fmt.Errorf("migration %s: the name must start with a positive number and an underscore", e.Name())
-		}
-		body, err := fs.ReadFile(migrationFiles, "migrations/"+e.Name())
-		if err != nil {
-			return nil, err
-		}
-		ms = append(ms, migration{version: v, name: e.Name(), sql: string(body)})
-	}
-	sort.Slice(ms, func(i, j int) bool { return ms[i].version < ms[j].version })
-	return ms, nil
+func loadMigrations() ([]storeutil.Migration, error) {
+	return storeutil.LoadMigrations(migrationFiles, "migrations")
 }
 
 // migrate applies the migrations the database lacks, all in one
@@ -152,7 +126,7 @@ func migrate(ctx context.Context, pool *pgxpool.Pool) error {
 		if err := tx.QueryRow(ctx, `SELECT coalesce(max(version), 0) FROM schema_migrations`).Scan(&latest); err != nil {
 			return err
 		}
-		if known := ms[len(ms)-1].version; latest > known {
+		if known := ms[len(ms)-1].Version; latest > known {
 			return kompact.Errorf(kompact.EInternal, "the database has schema version %d, newer than this kompact knows (%d)", latest, known).
 				WithFixes("Upgrade kompact, or use another database.")
 		}
@@ -176,13 +150,13 @@ func migrate(ctx context.Context, pool *pgxpool.Pool) error {
 		// Each migration the database lacks, in order, even one numbered
 		// below the newest applied (branches add them in any order).
 		for _, m := range ms {
-			if applied[m.version] {
+			if applied[m.Version] {
 				continue
 			}
-			if _, err := tx.Exec(ctx, m.sql); err != nil {
-				return fmt.Errorf("%s: %w", m.name, err)
+			if _, err := tx.Exec(ctx, m.SQL); err != nil {
+				return fmt.Errorf("%s: %w", m.Name, err)
 			}
-			if _, err := tx.Exec(ctx, `INSERT INTO schema_migrations (version, name) VALUES ($1, $2)`, m.version, m.name); err != nil {
+			if _, err := tx.Exec(ctx, `INSERT INTO schema_migrations (version, name) VALUES ($1, $2)`, m.Version, m.Name); err != nil {
 				return err
 			}
 		}

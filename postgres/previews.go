@@ -11,6 +11,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"kompact"
+	"kompact/internal/storeutil"
 )
 
 // PutPreview keeps p, after dropping the expired previews and, while the
@@ -18,9 +19,9 @@ import (
 // locked against other writers of previews for the transaction, so that
 // instances sharing the database hold one budget together.
 func (s *Store) PutPreview(ctx context.Context, p *kompact.Preview, now time.Time, lim kompact.PreviewLimits) error {
-	size := int64(len(p.Body))
-	if size > lim.MaxBytes {
-		return kompact.PreviewTooLargeError(size, lim.MaxBytes)
+	size, err := storeutil.PreviewSize(p, lim)
+	if err != nil {
+		return err
 	}
 	return s.write(ctx, "keep a preview", func(tx pgx.Tx) error {
 		var one int
@@ -47,7 +48,7 @@ func (s *Store) PutPreview(ctx context.Context, p *kompact.Preview, now time.Tim
 			return err
 		}
 		if tag.RowsAffected() == 0 {
-			return kompact.Errorf(kompact.EConflict, "a preview has the id %q already", p.ID)
+			return storeutil.PreviewIDTaken(p.ID)
 		}
 		return nil
 	})
@@ -61,7 +62,7 @@ func makeRoom(ctx context.Context, tx pgx.Tx, size int64, lim kompact.PreviewLim
 	if err := tx.QueryRow(ctx, `SELECT count(*), coalesce(sum(size), 0)::bigint FROM previews`).Scan(&n, &total); err != nil {
 		return err
 	}
-	for n > 0 && (n >= lim.MaxCount || total+size > lim.MaxBytes) {
+	for storeutil.PreviewsCrowded(n, total, size, lim) {
 		var sz int64
 		if err := tx.QueryRow(ctx, `DELETE FROM previews WHERE id = (SELECT id FROM previews ORDER BY expires_at, id LIMIT 1)
 			RETURNING size`).Scan(&sz); err != nil {
@@ -87,10 +88,7 @@ func (s *Store) TakePreview(ctx context.Context, sessionID, id string, now time.
 		return nil, err
 	}
 	p.ExpiresAt = p.ExpiresAt.UTC()
-	if !now.Before(p.ExpiresAt) {
-		return nil, kompact.NoPreviewError(sessionID, id)
-	}
-	return p, nil
+	return storeutil.LivePreview(p, now)
 }
 
 // Ping reports whether the database answers.

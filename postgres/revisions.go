@@ -14,19 +14,19 @@ import (
 	"kompact/internal/storeutil"
 )
 
-// recordRevision inserts revision row.nextRev (its list is the rows alive
+// recordRevision inserts revision row.NextRev (its list is the rows alive
 // just before it) and prunes the revisions beyond the newest keep.
 func recordRevision(ctx context.Context, tx pgx.Tx, row *sessionRow, kind, note string, now time.Time, version int64, keep int) (*kompact.RevisionInfo, error) {
 	if _, err := tx.Exec(ctx, `INSERT INTO revisions (session_id, rev, kind, note, created_at, version, n_messages) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-		row.id, row.nextRev, kind, note, now, version, row.n); err != nil {
+		row.ID, row.NextRev, kind, note, now, version, row.N); err != nil {
 		return nil, err
 	}
-	if keep > 0 && row.nextRev > int64(keep) {
-		if err := pruneRevisions(ctx, tx, row.id, row.nextRev-int64(keep)); err != nil {
+	if keep > 0 && row.NextRev > int64(keep) {
+		if err := pruneRevisions(ctx, tx, row.ID, row.NextRev-int64(keep)); err != nil {
 			return nil, err
 		}
 	}
-	return &kompact.RevisionInfo{Rev: row.nextRev, Kind: kind, Note: note, CreatedAt: now, Version: version, Messages: int(row.n)}, nil
+	return &kompact.RevisionInfo{Rev: row.NextRev, Kind: kind, Note: note, CreatedAt: now, Version: version, Messages: int(row.N)}, nil
 }
 
 // pruneRevisions deletes the session's revisions up to upTo, the rows only
@@ -46,104 +46,95 @@ func pruneRevisions(ctx context.Context, tx pgx.Tx, id string, upTo int64) error
 // CommitCompaction applies c (see kompact.Rebase and sqlite.Store's
 // CommitCompaction, which this follows step for step).
 func (s *Store) CommitCompaction(ctx context.Context, id string, c kompact.Commit) (*kompact.StoredSession, *kompact.RevisionInfo, error) {
-	if c.End < 0 || c.End > len(c.Base) {
-		_, err := kompact.Rebase(nil, c)
-		return nil, nil, err
-	}
-	repl, err := storeutil.Canonical(c.Replacement, "replacement")
+	p, err := storeutil.PlanCommit(c)
 	if err != nil {
 		return nil, nil, err
-	}
-	base, err := storeutil.Canonical(c.Base[:c.End], "base")
-	if err != nil {
-		return nil, nil, err
-	}
-	given := map[string]bool{}
-	if err := storeutil.ClaimIDs(repl, given, "replacement"); err != nil {
-		return nil, nil, err
-	}
-	kind := c.Kind
-	if kind == "" {
-		kind = kompact.RevisionCompaction
 	}
 	var row *sessionRow
 	var info *kompact.RevisionInfo
-	var later [][]byte
 	var tail []kompact.Message
 	var fast bool
 	err = s.write(ctx, "commit compaction", func(tx pgx.Tx) error {
-		row, err = loadSession(ctx, tx, id, true)
-		if err != nil {
+		if row, err = loadSession(ctx, tx, id, true); err != nil {
 			return err
 		}
-		if row.n < int64(c.End) {
-			return kompact.Errorf(kompact.EConflict, "the session has %d messages now, fewer than the %d this compaction replaces", row.n, c.End).
-				WithFixes("Reload the session and compact again.")
-		}
-		end := row.firstPos + int64(c.End)
-		refs, err := readRefs(ctx, tx, id, row.firstPos, end)
-		if err != nil {
+		if err := p.TooShort(row.N); err != nil {
 			return err
 		}
-		fast = c.Version > 0 && c.Version <= row.version && row.rewritten <= c.Version &&
-			row.n >= int64(len(c.Base)) && sameIDs(refs, base)
-		from := end
-		if fast {
-			from = row.firstPos + int64(len(c.Base))
-		} else if err := compareBase(ctx, tx, refs, base); err != nil {
+		var refs []ref
+		if refs, tail, fast, err = readCommitRange(ctx, tx, row, p); err != nil {
 			return err
 		}
-		if later, err = readBodies(ctx, tx, id, from); err != nil {
+		if info, err = s.rewriteForCommit(ctx, tx, row, p, refs); err != nil {
 			return err
 		}
-		if tail, err = decodeBodies(later, id); err != nil {
-			return err
-		}
-		storeutil.AssignIDs(repl, given, &row.nextMsg)
-		if err := checkFree(ctx, tx, id, repl, end, "replacement"); err != nil {
-			return err
-		}
-		now := s.now(row.updated)
-		version := row.version + 1
-		rev := row.nextRev
-		if _, err := tx.Exec(ctx, `UPDATE messages SET dead = $1 WHERE session_id = $2 AND dead IS NULL AND pos < $3`, rev, id, end); err != nil {
-			return err
-		}
-		first := end - int64(len(repl))
-		if err := insertMessages(ctx, tx, id, first, rev, repl, keptBodies(repl, base, refs)); err != nil {
-			return err
-		}
-		if info, err = recordRevision(ctx, tx, row, kind, c.Note, now, version, s.keep); err != nil {
-			return err
-		}
-		row.n = row.n - int64(c.End) + int64(len(repl))
-		if _, err := tx.Exec(ctx, `UPDATE sessions SET first_pos = $1, n_messages = $2, next_msg = $3, next_rev = $4, version = $5, updated_at = $6, rewritten_version = $5 WHERE id = $7`,
-			first, row.n, row.nextMsg, row.nextRev+1, version, now, id); err != nil {
-			return err
-		}
-		count, pending := storeutil.CommitAccount(c, storeutil.AppendedAfter(tail, fast, len(c.Base)-c.End))
-		if err := setAccount(ctx, tx, id, count, pending, true); err != nil {
-			return err
-		}
-		row.version, row.updated = version, now
-		return nil
+		count, pending := p.Account(tail, fast)
+		return setAccount(ctx, tx, id, count, pending, true)
 	})
 	if err != nil {
 		return nil, nil, err
 	}
-	next := make([]kompact.Message, 0, row.n)
-	next = append(next, repl...)
-	if fast {
-		next = append(next, c.Base[c.End:]...)
-	}
-	next = append(next, tail...)
-	return row.stored(next), info, nil
+	return row.Stored(p.Messages(tail, fast, row.N)), info, nil
 }
 
-type ref struct {
-	id     string
-	bodyID int64
+// readCommitRange reads the refs of the range p replaces, checks it (by
+// ids when fast, else by comparing bodies) and decodes the stored messages
+// after it.
+func readCommitRange(ctx context.Context, tx pgx.Tx, row *sessionRow, p *storeutil.CommitPlan) (refs []ref, tail []kompact.Message, fast bool, err error) {
+	end := row.FirstPos + int64(p.Commit.End)
+	if refs, err = readRefs(ctx, tx, row.ID, row.FirstPos, end); err != nil {
+		return nil, nil, false, err
+	}
+	fast = p.Fast(row.Version, row.Rewritten, row.N, refs)
+	from := end
+	if fast {
+		from = row.FirstPos + int64(len(p.Commit.Base))
+	} else if err := compareBase(ctx, tx, refs, p.Base); err != nil {
+		return nil, nil, false, err
+	}
+	later, err := readBodies(ctx, tx, row.ID, from)
+	if err != nil {
+		return nil, nil, false, err
+	}
+	tail, err = decodeBodies(later, row.ID)
+	return refs, tail, fast, err
 }
+
+// rewriteForCommit assigns the replacement's ids, retires the replaced
+// rows, inserts the replacement just before the kept tail, records the
+// revision and updates the session row (and row).
+func (s *Store) rewriteForCommit(ctx context.Context, tx pgx.Tx, row *sessionRow, p *storeutil.CommitPlan, refs []ref) (*kompact.RevisionInfo, error) {
+	id, repl := row.ID, p.Repl
+	end := row.FirstPos + int64(p.Commit.End)
+	storeutil.AssignIDs(repl, p.Given, &row.NextMsg)
+	if err := checkFree(ctx, tx, id, repl, end, "replacement"); err != nil {
+		return nil, err
+	}
+	now := s.now(row.Updated)
+	version := row.Version + 1
+	rev := row.NextRev
+	if _, err := tx.Exec(ctx, `UPDATE messages SET dead = $1 WHERE session_id = $2 AND dead IS NULL AND pos < $3`, rev, id, end); err != nil {
+		return nil, err
+	}
+	first := end - int64(len(repl))
+	if err := insertMessages(ctx, tx, id, first, rev, repl, storeutil.KeptBodies(repl, p.Base, refs)); err != nil {
+		return nil, err
+	}
+	info, err := recordRevision(ctx, tx, row, p.Kind, p.Commit.Note, now, version, s.keep)
+	if err != nil {
+		return nil, err
+	}
+	row.N = row.N - int64(p.Commit.End) + int64(len(repl))
+	if _, err := tx.Exec(ctx, `UPDATE sessions SET first_pos = $1, n_messages = $2, next_msg = $3, next_rev = $4, version = $5, updated_at = $6, rewritten_version = $5 WHERE id = $7`,
+		first, row.N, row.NextMsg, row.NextRev+1, version, now, id); err != nil {
+		return nil, err
+	}
+	row.Version, row.Updated = version, now
+	return info, nil
+}
+
+// ref is a message's place in a session: its id and stored body.
+type ref = storeutil.Ref
 
 func readRefs(ctx context.Context, tx pgx.Tx, id string, from, to int64) ([]ref, error) {
 	rows, err := tx.Query(ctx, `SELECT id, body_id FROM messages WHERE session_id = $1 AND dead IS NULL AND pos >= $2 AND pos < $3 ORDER BY pos`, id, from, to)
@@ -152,21 +143,9 @@ func readRefs(ctx context.Context, tx pgx.Tx, id string, from, to int64) ([]ref,
 	}
 	return pgx.CollectRows(rows, func(r pgx.CollectableRow) (ref, error) {
 		var x ref
-		err := r.Scan(&x.id, &x.bodyID)
+		err := r.Scan(&x.ID, &x.BodyID)
 		return x, err
 	})
-}
-
-func sameIDs(refs []ref, msgs []kompact.Message) bool {
-	if len(refs) != len(msgs) {
-		return false
-	}
-	for i := range refs {
-		if refs[i].id != msgs[i].ID {
-			return false
-		}
-	}
-	return true
 }
 
 // compareBase fails with EConflict unless the stored bodies of refs are the
@@ -177,7 +156,7 @@ func compareBase(ctx context.Context, tx pgx.Tx, refs []ref, base []kompact.Mess
 	}
 	ids := make([]int64, len(refs))
 	for i := range refs {
-		ids[i] = refs[i].bodyID
+		ids[i] = refs[i].BodyID
 	}
 	rows, err := tx.Query(ctx, `SELECT b.body FROM unnest($1::bigint[]) WITH ORDINALITY AS r(id, n) JOIN bodies b ON b.id = r.id ORDER BY r.n`, ids)
 	if err != nil {
@@ -191,38 +170,11 @@ func compareBase(ctx context.Context, tx pgx.Tx, refs []ref, base []kompact.Mess
 	for i := range refs {
 		buf = base[i].AppendJSON(buf[:0])
 		if i >= len(bodies) || !bytes.Equal(buf, bodies[i]) {
-			return kompact.Errorf(kompact.EConflict, "message %s changed while the compaction ran", strconv.Quote(refs[i].id)).
+			return kompact.Errorf(kompact.EConflict, "message %s changed while the compaction ran", strconv.Quote(refs[i].ID)).
 				WithFixes("Reload the session and compact again; nothing was written.")
 		}
 	}
 	return nil
-}
-
-// keptBodies returns, for each replacement message, the body id of the
-// replaced message it repeats unchanged, or 0.
-func keptBodies(repl, base []kompact.Message, refs []ref) []int64 {
-	at := make(map[string]int, len(repl))
-	for i := range repl {
-		at[repl[i].ID] = -1
-	}
-	for i := range base {
-		if _, ok := at[base[i].ID]; ok {
-			at[base[i].ID] = i
-		}
-	}
-	out := make([]int64, len(repl))
-	var a, b []byte
-	for j := range repl {
-		i := at[repl[j].ID]
-		if i < 0 {
-			continue
-		}
-		a, b = repl[j].AppendJSON(a[:0]), base[i].AppendJSON(b[:0])
-		if bytes.Equal(a, b) {
-			out[j] = refs[i].bodyID
-		}
-	}
-	return out
 }
 
 const revisionCols = `rev, kind, note, created_at, version, n_messages`
@@ -285,7 +237,7 @@ func revisionRows(ctx context.Context, tx pgx.Tx, id string, rev int64) (*kompac
 	for rows.Next() {
 		var r ref
 		var body []byte
-		if err := rows.Scan(&r.id, &r.bodyID, &body); err != nil {
+		if err := rows.Scan(&r.ID, &r.BodyID, &body); err != nil {
 			return nil, nil, nil, err
 		}
 		refs = append(refs, r)
@@ -339,16 +291,16 @@ func (s *Store) RestoreRevision(ctx context.Context, id string, rev int64) (*kom
 			return err
 		}
 		bodies = bs
-		now := s.now(row.updated)
-		version := row.version + 1
-		r := row.nextRev
+		now := s.now(row.Updated)
+		version := row.Version + 1
+		r := row.NextRev
 		if _, err := tx.Exec(ctx, `UPDATE messages SET dead = $1 WHERE session_id = $2 AND dead IS NULL`, r, id); err != nil {
 			return err
 		}
 		ids := make([]string, len(refs))
 		bodyIDs := make([]int64, len(refs))
 		for i := range refs {
-			ids[i], bodyIDs[i] = refs[i].id, refs[i].bodyID
+			ids[i], bodyIDs[i] = refs[i].ID, refs[i].BodyID
 		}
 		if _, err := tx.Exec(ctx, `INSERT INTO messages (session_id, pos, born, id, body_id)
 			SELECT $1, n - 1, $2, i, b FROM unnest($3::text[], $4::bigint[]) WITH ORDINALITY AS t(i, b, n)`, id, r, ids, bodyIDs); err != nil {
@@ -357,9 +309,9 @@ func (s *Store) RestoreRevision(ctx context.Context, id string, rev int64) (*kom
 		if info, err = recordRevision(ctx, tx, row, kompact.RevisionRestore, fmt.Sprintf("restored revision %d (%s)", rev, old.Kind), now, version, s.keep); err != nil {
 			return err
 		}
-		row.n = int64(len(refs))
+		row.N = int64(len(refs))
 		if _, err := tx.Exec(ctx, `UPDATE sessions SET first_pos = 0, n_messages = $1, next_rev = $2, version = $3, updated_at = $4, rewritten_version = $3 WHERE id = $5`,
-			row.n, row.nextRev+1, version, now, id); err != nil {
+			row.N, row.NextRev+1, version, now, id); err != nil {
 			return err
 		}
 		if msgs, err = decodeBodies(bodies, id); err != nil {
@@ -368,11 +320,11 @@ func (s *Store) RestoreRevision(ctx context.Context, id string, rev int64) (*kom
 		if err := setAccount(ctx, tx, id, 0, int64(kompact.EstimateTokens(msgs)), false); err != nil {
 			return err
 		}
-		row.version, row.updated = version, now
+		row.Version, row.Updated = version, now
 		return nil
 	})
 	if err != nil {
 		return nil, nil, err
 	}
-	return row.stored(msgs), info, nil
+	return row.Stored(msgs), info, nil
 }

@@ -12,24 +12,16 @@ import (
 	"kompact/internal/storeutil"
 )
 
-type sessionRow struct {
-	id, agent, model string
-	version          int64
-	created, updated time.Time
-	firstPos, n      int64
-	nextMsg, nextRev int64
-	rewritten        int64
-	title            string
-}
+type sessionRow = storeutil.SessionRow
 
 const sessionCols = `id, agent, compaction_model, version, created_at, updated_at, first_pos, n_messages, next_msg, next_rev, rewritten_version, title`
 
 func scanSession(sc pgx.Row) (*sessionRow, error) {
 	var r sessionRow
-	if err := sc.Scan(&r.id, &r.agent, &r.model, &r.version, &r.created, &r.updated, &r.firstPos, &r.n, &r.nextMsg, &r.nextRev, &r.rewritten, &r.title); err != nil {
+	if err := sc.Scan(&r.ID, &r.Agent, &r.Model, &r.Version, &r.Created, &r.Updated, &r.FirstPos, &r.N, &r.NextMsg, &r.NextRev, &r.Rewritten, &r.Title); err != nil {
 		return nil, err
 	}
-	r.created, r.updated = r.created.UTC(), r.updated.UTC()
+	r.Created, r.Updated = r.Created.UTC(), r.Updated.UTC()
 	return &r, nil
 }
 
@@ -48,35 +40,12 @@ func loadSession(ctx context.Context, tx pgx.Tx, id string, lock bool) (*session
 	return r, err
 }
 
-func (r *sessionRow) info() kompact.SessionInfo {
-	return kompact.SessionInfo{ID: r.id, Agent: r.agent, CompactionModel: r.model, Title: r.title, Messages: int(r.n),
-		Version: r.version, CreatedAt: r.created, UpdatedAt: r.updated}
-}
-
-func (r *sessionRow) stored(msgs []kompact.Message) *kompact.StoredSession {
-	return &kompact.StoredSession{
-		Session:   kompact.Session{ID: r.id, Agent: r.agent, CompactionModel: r.model, Messages: msgs},
-		Version:   r.version,
-		CreatedAt: r.created,
-		UpdatedAt: r.updated,
-	}
-}
-
 // CreateSession stores a new session with version 1 (see sqlite.Store).
 func (s *Store) CreateSession(ctx context.Context, in *kompact.Session) (*kompact.StoredSession, error) {
-	if in == nil {
-		return nil, kompact.Errorf(kompact.EInvalid, "no session given")
-	}
-	msgs, err := storeutil.Canonical(in.Messages, "messages")
+	msgs, next, err := storeutil.NewSession(in)
 	if err != nil {
 		return nil, err
 	}
-	taken := make(map[string]bool, len(msgs))
-	if err := storeutil.ClaimIDs(msgs, taken, "messages"); err != nil {
-		return nil, err
-	}
-	next := int64(1)
-	storeutil.AssignIDs(msgs, taken, &next)
 	var out *kompact.StoredSession
 	err = s.write(ctx, "create session", func(tx pgx.Tx) error {
 		now := s.now(time.Time{})
@@ -109,8 +78,8 @@ func (s *Store) CreateSession(ctx context.Context, in *kompact.Session) (*kompac
 		if err := setAccount(ctx, tx, id, 0, int64(kompact.EstimateTokens(msgs)), false); err != nil {
 			return err
 		}
-		row := &sessionRow{id: id, agent: in.Agent, model: in.CompactionModel, version: 1, created: now, updated: now}
-		out = row.stored(msgs)
+		row := &sessionRow{ID: id, Agent: in.Agent, Model: in.CompactionModel, Version: 1, Created: now, Updated: now}
+		out = row.Stored(msgs)
 		return nil
 	})
 	if err != nil {
@@ -132,20 +101,20 @@ func (s *Store) GetSession(ctx context.Context, id string) (*kompact.StoredSessi
 		if acct, err = readAccount(ctx, tx, id); err != nil {
 			return err
 		}
-		bodies, err = readBodies(ctx, tx, id, row.firstPos)
+		bodies, err = readBodies(ctx, tx, id, row.FirstPos)
 		return err
 	})
 	if err != nil {
 		return nil, err
 	}
-	if int64(len(bodies)) != row.n {
-		return nil, kompact.Errorf(kompact.EInternal, "postgres store: session %q should have %d messages and has %d", id, row.n, len(bodies))
+	if int64(len(bodies)) != row.N {
+		return nil, kompact.Errorf(kompact.EInternal, "postgres store: session %q should have %d messages and has %d", id, row.N, len(bodies))
 	}
 	msgs, err := decodeBodies(bodies, id)
 	if err != nil {
 		return nil, err
 	}
-	out := row.stored(msgs)
+	out := row.Stored(msgs)
 	out.Tokens, out.Breaker = storeutil.Account(acct.count, acct.pending, acct.failures, msgs)
 	return out, nil
 }
@@ -164,7 +133,7 @@ func (s *Store) ListSessions(ctx context.Context) ([]kompact.SessionInfo, error)
 			if err != nil {
 				return err
 			}
-			out = append(out, r.info())
+			out = append(out, r.Info())
 		}
 		return rows.Err()
 	})
@@ -190,16 +159,8 @@ func (s *Store) DeleteSession(ctx context.Context, id string) error {
 
 // AppendMessages adds msgs at the end of the session (see sqlite.Store).
 func (s *Store) AppendMessages(ctx context.Context, id string, in []kompact.Message) (*kompact.Appended, error) {
-	if len(in) == 0 {
-		return nil, kompact.Errorf(kompact.EInvalid, "no messages to append").
-			WithFixes("Send at least one message.")
-	}
-	msgs, err := storeutil.Canonical(in, "messages")
+	msgs, given, err := storeutil.NewAppend(in)
 	if err != nil {
-		return nil, err
-	}
-	given := map[string]bool{}
-	if err := storeutil.ClaimIDs(msgs, given, "messages"); err != nil {
 		return nil, err
 	}
 	var out *kompact.Appended
@@ -208,24 +169,24 @@ func (s *Store) AppendMessages(ctx context.Context, id string, in []kompact.Mess
 		if err != nil {
 			return err
 		}
-		storeutil.AssignIDs(msgs, given, &row.nextMsg)
-		if err := checkFree(ctx, tx, id, msgs, row.firstPos, "messages"); err != nil {
+		storeutil.AssignIDs(msgs, given, &row.NextMsg)
+		if err := checkFree(ctx, tx, id, msgs, row.FirstPos, "messages"); err != nil {
 			return err
 		}
-		if err := insertMessages(ctx, tx, id, row.firstPos+row.n, row.nextRev-1, msgs, nil); err != nil {
+		if err := insertMessages(ctx, tx, id, row.FirstPos+row.N, row.NextRev-1, msgs, nil); err != nil {
 			return err
 		}
-		row.n += int64(len(msgs))
-		row.version++
-		row.updated = s.now(row.updated)
-		if row.title == "" {
-			row.title = kompact.DefaultTitle(msgs)
+		row.N += int64(len(msgs))
+		row.Version++
+		row.Updated = s.now(row.Updated)
+		if row.Title == "" {
+			row.Title = kompact.DefaultTitle(msgs)
 		}
 		if _, err := tx.Exec(ctx, `UPDATE sessions SET n_messages = $1, next_msg = $2, version = $3, updated_at = $4, title = $5 WHERE id = $6`,
-			row.n, row.nextMsg, row.version, row.updated, row.title, id); err != nil {
+			row.N, row.NextMsg, row.Version, row.Updated, row.Title, id); err != nil {
 			return err
 		}
-		out = &kompact.Appended{Version: row.version, UpdatedAt: row.updated, Messages: msgs}
+		out = &kompact.Appended{Version: row.Version, UpdatedAt: row.Updated, Messages: msgs}
 		return addPending(ctx, tx, id, msgs, out)
 	})
 	if err != nil {
@@ -242,14 +203,14 @@ func (s *Store) SetCompactionModel(ctx context.Context, id string, model string)
 		if err != nil {
 			return err
 		}
-		row.model = model
-		row.version++
-		row.updated = s.now(row.updated)
+		row.Model = model
+		row.Version++
+		row.Updated = s.now(row.Updated)
 		if _, err := tx.Exec(ctx, `UPDATE sessions SET compaction_model = $1, version = $2, updated_at = $3 WHERE id = $4`,
-			model, row.version, row.updated, id); err != nil {
+			model, row.Version, row.Updated, id); err != nil {
 			return err
 		}
-		out = row.info()
+		out = row.Info()
 		return nil
 	})
 	if err != nil {
@@ -272,7 +233,7 @@ func (s *Store) SetTitle(ctx context.Context, id string, title string) (*kompact
 			return err
 		}
 		if title == "" {
-			bodies, err := readBodies(ctx, tx, id, row.firstPos)
+			bodies, err := readBodies(ctx, tx, id, row.FirstPos)
 			if err != nil {
 				return err
 			}
@@ -282,11 +243,11 @@ func (s *Store) SetTitle(ctx context.Context, id string, title string) (*kompact
 			}
 			title = kompact.DefaultTitle(msgs)
 		}
-		row.title = title
+		row.Title = title
 		if _, err := tx.Exec(ctx, `UPDATE sessions SET title = $1 WHERE id = $2`, title, id); err != nil {
 			return err
 		}
-		out = row.info()
+		out = row.Info()
 		return nil
 	})
 	if err != nil {

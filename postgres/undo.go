@@ -6,7 +6,6 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"fmt"
 
 	"github.com/jackc/pgx/v5"
 
@@ -26,30 +25,17 @@ func (s *Store) UndoCompaction(ctx context.Context, id string, rev int64) (*komp
 		if row, err = loadSession(ctx, tx, id, true); err != nil {
 			return err
 		}
-		restored, summary, err := compactionRows(ctx, tx, id, rev)
+		head, restored, at, err := undoRows(ctx, tx, row, rev)
 		if err != nil {
 			return err
 		}
-		at, err := liveSummary(ctx, tx, id, rev, summary)
-		if err != nil {
-			return err
-		}
-		head, err := readRefs(ctx, tx, id, row.firstPos, at)
-		if err != nil {
-			return err
-		}
-		head = append(head, restored...)
-		next := row.nextRev
+		next := row.NextRev
 		if _, err := tx.Exec(ctx, `UPDATE messages SET dead = $1 WHERE session_id = $2 AND dead IS NULL AND pos <= $3`, next, id, at); err != nil {
 			return err
 		}
-		msgs := make([]kompact.Message, len(head))
-		bodyIDs := make([]int64, len(head))
-		for i := range head {
-			msgs[i].ID, bodyIDs[i] = head[i].id, head[i].bodyID
-		}
-		if err := storeutil.ClaimIDs(msgs, map[string]bool{}, "restored messages"); err != nil {
-			return kompact.Errorf(kompact.EConflict, "the compaction cannot be undone: %s", kompact.AsError(err).Message)
+		msgs, bodyIDs, err := storeutil.RestoredRows(head)
+		if err != nil {
+			return err
 		}
 		if err := checkFree(ctx, tx, id, msgs, at+1, "restored messages"); err != nil {
 			return err
@@ -58,22 +44,22 @@ func (s *Store) UndoCompaction(ctx context.Context, id string, rev int64) (*komp
 		if err := insertMessages(ctx, tx, id, first, next, msgs, bodyIDs); err != nil {
 			return err
 		}
-		now := s.now(row.updated)
-		version := row.version + 1
-		note := fmt.Sprintf("undid the compaction of revision %d (%d messages back)", rev, len(restored))
+		now := s.now(row.Updated)
+		version := row.Version + 1
+		note := storeutil.UndoNote(rev, restored)
 		if info, err = recordRevision(ctx, tx, row, kompact.RevisionUndo, note, now, version, s.keep); err != nil {
 			return err
 		}
-		row.n += int64(len(restored)) - 1
+		row.N += int64(restored) - 1
 		if _, err := tx.Exec(ctx, `UPDATE sessions SET first_pos = $1, n_messages = $2, next_rev = $3, version = $4, updated_at = $5, rewritten_version = $4 WHERE id = $6`,
-			first, row.n, next+1, version, now, id); err != nil {
+			first, row.N, next+1, version, now, id); err != nil {
 			return err
 		}
 		// Like a restore, an undo leaves no recorded token figure.
 		if err := setAccount(ctx, tx, id, 0, storeutil.UnknownPending, false); err != nil {
 			return err
 		}
-		row.firstPos, row.version, row.updated = first, version, now
+		row.FirstPos, row.Version, row.Updated = first, version, now
 		bodies, err = readBodies(ctx, tx, id, first)
 		return err
 	})
@@ -84,12 +70,26 @@ func (s *Store) UndoCompaction(ctx context.Context, id string, rev int64) (*komp
 	if err != nil {
 		return nil, nil, err
 	}
-	return row.stored(msgs), info, nil
+	return row.Stored(msgs), info, nil
 }
 
-type posRef struct {
-	ref
-	pos int64
+type posRef = storeutil.PosRef
+
+// undoRows reads what undoing compaction revision rev writes again: the
+// live messages before its summary, then the ones it replaced (restored
+// of them), and the summary's position at.
+func undoRows(ctx context.Context, tx pgx.Tx, row *sessionRow, rev int64) (head []ref, restored int, at int64, err error) {
+	back, summary, err := compactionRows(ctx, tx, row.ID, rev)
+	if err != nil {
+		return nil, 0, 0, err
+	}
+	if at, err = liveSummary(ctx, tx, row.ID, rev, summary); err != nil {
+		return nil, 0, 0, err
+	}
+	if head, err = readRefs(ctx, tx, row.ID, row.FirstPos, at); err != nil {
+		return nil, 0, 0, err
+	}
+	return append(head, back...), len(back), at, nil
 }
 
 // compactionRows reads what compaction revision rev did: the messages it
@@ -111,15 +111,16 @@ func compactionRows(ctx context.Context, tx pgx.Tx, id string, rev int64) (resto
 	if err != nil || len(removed) == 0 {
 		return nil, ref{}, errors.Join(err, notUndoable(rev, "empty compaction"))
 	}
-	end := removed[len(removed)-1].pos + 1
+	end := removed[len(removed)-1].Pos + 1
 	added, err := rowsWhere(ctx, tx, `SELECT id, body_id, pos FROM messages WHERE session_id = $1 AND born = $2 AND pos < $3 ORDER BY pos`, id, rev, end)
-	if err != nil || len(added) == 0 || len(added) > len(removed) {
+	if err != nil {
 		return nil, ref{}, errors.Join(err, notUndoable(rev, "malformed compaction"))
 	}
-	for _, r := range removed[len(added)-1:] {
-		restored = append(restored, r.ref)
+	restored, summary, ok := storeutil.SplitCompaction(removed, added)
+	if !ok {
+		return nil, ref{}, notUndoable(rev, "malformed compaction")
 	}
-	return restored, added[len(added)-1].ref, nil
+	return restored, summary, nil
 }
 
 func notUndoable(rev int64, kind string) error {
@@ -134,7 +135,7 @@ func rowsWhere(ctx context.Context, tx pgx.Tx, q string, args ...any) ([]posRef,
 	}
 	return pgx.CollectRows(rows, func(r pgx.CollectableRow) (posRef, error) {
 		var x posRef
-		err := r.Scan(&x.id, &x.bodyID, &x.pos)
+		err := r.Scan(&x.ID, &x.BodyID, &x.Pos)
 		return x, err
 	})
 }
@@ -143,22 +144,20 @@ func rowsWhere(ctx context.Context, tx pgx.Tx, q string, args ...any) ([]posRef,
 // EConflict when no message has its id any more, or its content changed.
 func liveSummary(ctx context.Context, tx pgx.Tx, id string, rev int64, summary ref) (int64, error) {
 	var pos, bodyID int64
-	err := tx.QueryRow(ctx, `SELECT pos, body_id FROM messages WHERE session_id = $1 AND dead IS NULL AND id = $2`, id, summary.id).Scan(&pos, &bodyID)
+	err := tx.QueryRow(ctx, `SELECT pos, body_id FROM messages WHERE session_id = $1 AND dead IS NULL AND id = $2`, id, summary.ID).Scan(&pos, &bodyID)
 	if errors.Is(err, pgx.ErrNoRows) {
-		return 0, kompact.Errorf(kompact.EConflict, "the summary message %q of revision %d is no longer in the session", summary.id, rev).
-			WithFixes("Restore the revision instead to get the whole message list back (messages added since are dropped).")
+		return 0, storeutil.SummaryGone(summary.ID, rev)
 	}
 	if err != nil {
 		return 0, err
 	}
-	if bodyID != summary.bodyID {
+	if bodyID != summary.BodyID {
 		var a, b []byte
-		if err := tx.QueryRow(ctx, `SELECT (SELECT body FROM bodies WHERE id = $1), (SELECT body FROM bodies WHERE id = $2)`, bodyID, summary.bodyID).Scan(&a, &b); err != nil {
+		if err := tx.QueryRow(ctx, `SELECT (SELECT body FROM bodies WHERE id = $1), (SELECT body FROM bodies WHERE id = $2)`, bodyID, summary.BodyID).Scan(&a, &b); err != nil {
 			return 0, err
 		}
 		if !bytes.Equal(a, b) {
-			return 0, kompact.Errorf(kompact.EConflict, "the summary message %q of revision %d was changed since", summary.id, rev).
-				WithFixes("Restore the revision instead to get the whole message list back (messages added since are dropped).")
+			return 0, storeutil.SummaryChanged(summary.ID, rev)
 		}
 	}
 	return pos, nil

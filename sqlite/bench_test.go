@@ -49,7 +49,7 @@ func (s *Store) rewriteAll(ctx context.Context, id string, msgs []kompact.Messag
 			return err
 		}
 		_, err = tx.ExecContext(ctx, `UPDATE sessions SET first_pos = 0, n_messages = ?, version = ?, updated_at = ? WHERE id = ?`,
-			len(msgs), row.version+1, formatTime(s.now(row.updated)), id)
+			len(msgs), row.Version+1, formatTime(s.now(row.Updated)), id)
 		return err
 	})
 }

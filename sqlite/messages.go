@@ -15,12 +15,12 @@ import (
 // readMessages returns the session's messages in order.
 func readMessages(ctx context.Context, tx *sql.Tx, row *sessionRow) ([]kompact.Message, error) {
 	rows, err := tx.QueryContext(ctx, `SELECT b.body FROM messages m JOIN bodies b ON b.id = m.body_id
-		WHERE m.session_id = ? AND m.dead IS NULL ORDER BY m.pos`, row.id)
+		WHERE m.session_id = ? AND m.dead IS NULL ORDER BY m.pos`, row.ID)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	msgs := make([]kompact.Message, 0, row.n)
+	msgs := make([]kompact.Message, 0, row.N)
 	for rows.Next() {
 		var body sql.RawBytes
 		if err := rows.Scan(&body); err != nil {
@@ -28,15 +28,15 @@ func readMessages(ctx context.Context, tx *sql.Tx, row *sessionRow) ([]kompact.M
 		}
 		m, err := kompact.DecodeStoredMessage(body, len(msgs))
 		if err != nil {
-			return nil, corrupt(fmt.Sprintf("message %d of session %q", len(msgs)+1, row.id), err)
+			return nil, corrupt(fmt.Sprintf("message %d of session %q", len(msgs)+1, row.ID), err)
 		}
 		msgs = append(msgs, m)
 	}
 	if err := rows.Err(); err != nil {
 		return nil, err
 	}
-	if int64(len(msgs)) != row.n {
-		return nil, kompact.Errorf(kompact.EInternal, "sqlite store: session %q should have %d messages and has %d", row.id, row.n, len(msgs))
+	if int64(len(msgs)) != row.N {
+		return nil, kompact.Errorf(kompact.EInternal, "sqlite store: session %q should have %d messages and has %d", row.ID, row.N, len(msgs))
 	}
 	return msgs, nil
 }
@@ -186,11 +186,11 @@ func (s *Store) StreamSession(ctx context.Context, id string, head func(*kompact
 		if err != nil {
 			return err
 		}
-		if err := head(row.stored(nil)); err != nil {
+		if err := head(row.Stored(nil)); err != nil {
 			return err
 		}
 		rows, err := tx.QueryContext(ctx, `SELECT b.body FROM messages m JOIN bodies b ON b.id = m.body_id
-			WHERE m.session_id = ? AND m.dead IS NULL ORDER BY m.pos`, row.id)
+			WHERE m.session_id = ? AND m.dead IS NULL ORDER BY m.pos`, row.ID)
 		if err != nil {
 			return err
 		}
@@ -209,8 +209,8 @@ func (s *Store) StreamSession(ctx context.Context, id string, head func(*kompact
 		if err := rows.Err(); err != nil {
 			return err
 		}
-		if n != row.n {
-			return kompact.Errorf(kompact.EInternal, "sqlite store: session %q should have %d messages and has %d", row.id, row.n, n)
+		if n != row.N {
+			return kompact.Errorf(kompact.EInternal, "sqlite store: session %q should have %d messages and has %d", row.ID, row.N, n)
 		}
 		return nil
 	})

@@ -5,49 +5,14 @@ package sqlite
 import (
 	"context"
 	"database/sql"
-	"fmt"
-	"io/fs"
-	"sort"
-	"strconv"
-	"strings"
 	"time"
 
 	"kompact"
+	"kompact/internal/storeutil"
 )
 
-// migration is one embedded schema change, applied once in its own
-// transaction and recorded in schema_migrations.
-type migration struct {
-	version int
-	name    string
-	sql     string
-}
-
-func loadMigrations() ([]migration, error) {
-	entries, err := fs.ReadDir(migrationFiles, "migrations")
-	if err != nil {
-		return nil, err
-	}
-	var ms []migration
-	for _, e := range entries {
-		num, _, ok := strings.Cut(e.Name(), "_")
-		v, err := strconv.Atoi(num)
-		if !ok || err != nil || v <= 0 {
-			return nil, fmt.Errorf("migration %s: the name must start with a positive number and an underscore", e.Name())
-		}
-		body, err := fs.ReadFile(migrationFiles, "migrations/"+e.Name())
-		if err != nil {
-			return nil, err
-		}
-		ms = append(ms, migration{version: v, name: e.Name(), sql: string(body)})
-	}
-	sort.Slice(ms, func(i, j int) bool { return ms[i].version < ms[j].version })
-	for i := 1; i < len(ms); i++ {
-		if ms[i].version == ms[i-1].version {
-			return nil, fmt.Errorf("migrations %s and %s have the same version", ms[i-1].name, ms[i].name)
-		}
-	}
-	return ms, nil
+func loadMigrations() ([]storeutil.Migration, error) {
+	return storeutil.LoadMigrations(migrationFiles, "migrations")
 }
 
 // migrate applies the migrations the database lacks. Each runs in its own
@@ -75,28 +40,28 @@ func migrate(ctx context.Context, db *sql.DB) error {
 	for _, m := range ms {
 		err := inTx(ctx, db, func(tx *sql.Tx) error {
 			var n int
-			if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM schema_migrations WHERE version = ?`, m.version).Scan(&n); err != nil {
+			if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM schema_migrations WHERE version = ?`, m.Version).Scan(&n); err != nil {
 				return err
 			}
 			if n > 0 {
 				return nil
 			}
-			if _, err := tx.ExecContext(ctx, m.sql); err != nil {
+			if _, err := tx.ExecContext(ctx, m.SQL); err != nil {
 				return err
 			}
 			_, err := tx.ExecContext(ctx, `INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)`,
-				m.version, m.name, time.Now().UTC().Format(timeLayout))
+				m.Version, m.Name, time.Now().UTC().Format(timeLayout))
 			return err
 		})
 		if err != nil {
-			return kompact.Errorf(kompact.EInternal, "sqlite store migration %s: %w", m.name, err)
+			return kompact.Errorf(kompact.EInternal, "sqlite store migration %s: %w", m.Name, err)
 		}
 	}
 	var latest sql.NullInt64
 	if err := db.QueryRowContext(ctx, `SELECT max(version) FROM schema_migrations`).Scan(&latest); err != nil {
 		return kompact.Errorf(kompact.EInternal, "sqlite store migrations: %w", err)
 	}
-	if known := ms[len(ms)-1].version; latest.Int64 > int64(known) {
+	if known := ms[len(ms)-1].Version; latest.Int64 > int64(known) {
 		return kompact.Errorf(kompact.EInternal, "the database has schema version %d, newer than this kompact knows (%d)", latest.Int64, known).
 			WithFixes("Upgrade kompact, or set KOMPACT_DB to another database file.")
 	}

@@ -10,14 +10,15 @@ import (
 	"time"
 
 	"kompact"
+	"kompact/internal/storeutil"
 )
 
 // PutPreview keeps p, after dropping the expired previews and, while the
 // limits would be exceeded, those that expire first.
 func (s *Store) PutPreview(ctx context.Context, p *kompact.Preview, now time.Time, lim kompact.PreviewLimits) error {
-	size := int64(len(p.Body))
-	if size > lim.MaxBytes {
-		return kompact.PreviewTooLargeError(size, lim.MaxBytes)
+	size, err := storeutil.PreviewSize(p, lim)
+	if err != nil {
+		return err
 	}
 	return s.write(ctx, "keep a preview", func(tx *sql.Tx) error {
 		ok, err := sessionExists(ctx, tx, p.SessionID)
@@ -40,7 +41,7 @@ func (s *Store) PutPreview(ctx context.Context, p *kompact.Preview, now time.Tim
 			return err
 		}
 		if n, err := res.RowsAffected(); err != nil || n == 0 {
-			return errors.Join(err, kompact.Errorf(kompact.EConflict, "a preview has the id %q already", p.ID))
+			return errors.Join(err, storeutil.PreviewIDTaken(p.ID))
 		}
 		return nil
 	})
@@ -54,7 +55,7 @@ func (s *Store) makeRoom(ctx context.Context, tx *sql.Tx, size int64, lim kompac
 	if err := tx.QueryRowContext(ctx, `SELECT count(*), coalesce(sum(size), 0) FROM previews`).Scan(&n, &total); err != nil {
 		return err
 	}
-	for n > 0 && (n >= lim.MaxCount || total+size > lim.MaxBytes) {
+	for storeutil.PreviewsCrowded(n, total, size, lim) {
 		var id string
 		var sz int64
 		if err := tx.QueryRowContext(ctx, `DELETE FROM previews WHERE id = (SELECT id FROM previews ORDER BY expires_at, id LIMIT 1)
@@ -84,10 +85,7 @@ func (s *Store) TakePreview(ctx context.Context, sessionID, id string, now time.
 	if p.ExpiresAt, err = parseTime(expires); err != nil {
 		return nil, corrupt("a preview's expiry", err)
 	}
-	if !now.Before(p.ExpiresAt) {
-		return nil, kompact.NoPreviewError(sessionID, id)
-	}
-	return p, nil
+	return storeutil.LivePreview(p, now)
 }
 
 // Ping reports whether the database answers a read. It does not queue

@@ -15,28 +15,28 @@ import (
 	"kompact/internal/storeutil"
 )
 
-// recordRevision inserts revision row.nextRev, whose message list is the
+// recordRevision inserts revision row.NextRev, whose message list is the
 // session's current one: the rows the change is about to remove get dead =
-// row.nextRev, so the list stays readable (see migrations/0002). It then
+// row.NextRev, so the list stays readable (see migrations/0002). It then
 // prunes the revisions beyond the newest keep (0 keeps them all). version
 // is the session's version after the change.
 func recordRevision(ctx context.Context, tx *sql.Tx, row *sessionRow, kind, note string, now time.Time, version int64, keep int) (*kompact.RevisionInfo, error) {
 	if _, err := tx.ExecContext(ctx, `INSERT INTO revisions (session_id, rev, kind, note, created_at, version, n_messages, full) VALUES (?, ?, ?, ?, ?, ?, ?, 0)`,
-		row.id, row.nextRev, kind, note, formatTime(now), version, row.n); err != nil {
+		row.ID, row.NextRev, kind, note, formatTime(now), version, row.N); err != nil {
 		return nil, err
 	}
-	if keep > 0 && row.nextRev > int64(keep) {
-		if err := pruneRevisions(ctx, tx, row.id, row.nextRev-int64(keep)); err != nil {
+	if keep > 0 && row.NextRev > int64(keep) {
+		if err := pruneRevisions(ctx, tx, row.ID, row.NextRev-int64(keep)); err != nil {
 			return nil, err
 		}
 	}
 	return &kompact.RevisionInfo{
-		Rev:       row.nextRev,
+		Rev:       row.NextRev,
 		Kind:      kind,
 		Note:      note,
 		CreatedAt: now,
 		Version:   version,
-		Messages:  int(row.n),
+		Messages:  int(row.N),
 	}, nil
 }
 
@@ -101,110 +101,97 @@ func pruneRevisions(ctx context.Context, tx *sql.Tx, id string, upTo int64) erro
 // range and the messages appended since, and compares nothing else. A kept
 // message whose JSON is unchanged keeps its stored body.
 func (s *Store) CommitCompaction(ctx context.Context, id string, c kompact.Commit) (*kompact.StoredSession, *kompact.RevisionInfo, error) {
-	if c.End < 0 || c.End > len(c.Base) {
-		_, err := kompact.Rebase(nil, c) // reports the bad end
-		return nil, nil, err
-	}
-	repl, err := storeutil.Canonical(c.Replacement, "replacement")
+	p, err := storeutil.PlanCommit(c)
 	if err != nil {
 		return nil, nil, err
-	}
-	// The base in stored form, so that a base equal in JSON value but
-	// written differently (say, data with spaces) still matches.
-	base, err := storeutil.Canonical(c.Base[:c.End], "base")
-	if err != nil {
-		return nil, nil, err
-	}
-	given := map[string]bool{}
-	if err := storeutil.ClaimIDs(repl, given, "replacement"); err != nil {
-		return nil, nil, err
-	}
-	kind := c.Kind
-	if kind == "" {
-		kind = kompact.RevisionCompaction
 	}
 	var row *sessionRow
 	var info *kompact.RevisionInfo
 	var tail []kompact.Message // the stored messages after the base's (fast) or after c.End (compared)
 	var fast bool
 	err = s.write(ctx, "commit compaction", func(tx *sql.Tx) error {
-		row, err = loadSession(ctx, tx, id)
+		if row, err = loadSession(ctx, tx, id); err != nil {
+			return err
+		}
+		if err := p.TooShort(row.N); err != nil {
+			return err
+		}
+		var refs []ref
+		if refs, tail, fast, err = readCommitRange(ctx, tx, row, p); err != nil {
+			return err
+		}
+		info, err = s.rewriteForCommit(ctx, tx, row, p, refs)
 		if err != nil {
 			return err
 		}
-		if row.n < int64(c.End) {
-			return kompact.Errorf(kompact.EConflict, "the session has %d messages now, fewer than the %d this compaction replaces", row.n, c.End).
-				WithFixes("Reload the session and compact again.")
-		}
-		end := row.firstPos + int64(c.End)
-		refs, err := readRefs(ctx, tx, id, row.firstPos, end)
-		if err != nil {
-			return err
-		}
-		fast = c.Version > 0 && c.Version <= row.version && row.rewritten <= c.Version &&
-			row.n >= int64(len(c.Base)) && sameIDs(refs, base)
-		from := end
-		if fast {
-			from = row.firstPos + int64(len(c.Base))
-		} else if err := compareBase(ctx, tx, refs, base); err != nil {
-			return err
-		}
-		later, err := readBodies(ctx, tx, id, from)
-		if err != nil {
-			return err
-		}
-		if tail, err = decodeBodies(later, id); err != nil {
-			return err
-		}
-		storeutil.AssignIDs(repl, given, &row.nextMsg)
-		if err := checkFree(ctx, tx, id, repl, end, "replacement"); err != nil {
-			return err
-		}
-		now := s.now(row.updated)
-		version := row.version + 1
-		rev := row.nextRev
-		// The kept tail stays where it is: the replacement goes just
-		// before it, in the positions the compacted messages leave.
-		if _, err := tx.ExecContext(ctx, `UPDATE messages SET dead = ? WHERE session_id = ? AND dead IS NULL AND pos < ?`, rev, id, end); err != nil {
-			return err
-		}
-		first := end - int64(len(repl))
-		if err := insertMessagesReusing(ctx, tx, id, first, rev, repl, keptBodies(repl, base, refs)); err != nil {
-			return err
-		}
-		info, err = recordRevision(ctx, tx, row, kind, c.Note, now, version, s.keep)
-		if err != nil {
-			return err
-		}
-		row.n = row.n - int64(c.End) + int64(len(repl))
-		if _, err := tx.ExecContext(ctx, `UPDATE sessions SET first_pos = ?, n_messages = ?, next_msg = ?, next_rev = ?, version = ?, updated_at = ?, rewritten_version = ? WHERE id = ?`,
-			first, row.n, row.nextMsg, row.nextRev+1, version, formatTime(now), version, id); err != nil {
-			return err
-		}
-		count, pending := storeutil.CommitAccount(c, storeutil.AppendedAfter(tail, fast, len(c.Base)-c.End))
-		if err := setAccount(ctx, tx, id, count, pending, true); err != nil {
-			return err
-		}
-		row.version, row.updated = version, now
-		return nil
+		count, pending := p.Account(tail, fast)
+		return setAccount(ctx, tx, id, count, pending, true)
 	})
 	if err != nil {
 		return nil, nil, err
 	}
-	next := make([]kompact.Message, 0, row.n)
-	next = append(next, repl...)
-	if fast {
-		next = append(next, c.Base[c.End:]...)
+	return row.Stored(p.Messages(tail, fast, row.N)), info, nil
+}
+
+// readCommitRange reads the refs of the range p replaces, checks it (by
+// ids when fast, else by comparing bodies) and decodes the stored messages
+// after it: after the base's when fast, after c.End otherwise.
+func readCommitRange(ctx context.Context, tx *sql.Tx, row *sessionRow, p *storeutil.CommitPlan) (refs []ref, tail []kompact.Message, fast bool, err error) {
+	end := row.FirstPos + int64(p.Commit.End)
+	if refs, err = readRefs(ctx, tx, row.ID, row.FirstPos, end); err != nil {
+		return nil, nil, false, err
 	}
-	next = append(next, tail...)
-	return row.stored(next), info, nil
+	fast = p.Fast(row.Version, row.Rewritten, row.N, refs)
+	from := end
+	if fast {
+		from = row.FirstPos + int64(len(p.Commit.Base))
+	} else if err := compareBase(ctx, tx, refs, p.Base); err != nil {
+		return nil, nil, false, err
+	}
+	later, err := readBodies(ctx, tx, row.ID, from)
+	if err != nil {
+		return nil, nil, false, err
+	}
+	tail, err = decodeBodies(later, row.ID)
+	return refs, tail, fast, err
+}
+
+// rewriteForCommit assigns the replacement's ids, retires the replaced
+// rows, inserts the replacement just before the kept tail (in the
+// positions the compacted messages leave), records the revision and
+// updates the session row (and row).
+func (s *Store) rewriteForCommit(ctx context.Context, tx *sql.Tx, row *sessionRow, p *storeutil.CommitPlan, refs []ref) (*kompact.RevisionInfo, error) {
+	id, repl := row.ID, p.Repl
+	end := row.FirstPos + int64(p.Commit.End)
+	storeutil.AssignIDs(repl, p.Given, &row.NextMsg)
+	if err := checkFree(ctx, tx, id, repl, end, "replacement"); err != nil {
+		return nil, err
+	}
+	now := s.now(row.Updated)
+	version := row.Version + 1
+	rev := row.NextRev
+	if _, err := tx.ExecContext(ctx, `UPDATE messages SET dead = ? WHERE session_id = ? AND dead IS NULL AND pos < ?`, rev, id, end); err != nil {
+		return nil, err
+	}
+	first := end - int64(len(repl))
+	if err := insertMessagesReusing(ctx, tx, id, first, rev, repl, storeutil.KeptBodies(repl, p.Base, refs)); err != nil {
+		return nil, err
+	}
+	info, err := recordRevision(ctx, tx, row, p.Kind, p.Commit.Note, now, version, s.keep)
+	if err != nil {
+		return nil, err
+	}
+	row.N = row.N - int64(p.Commit.End) + int64(len(repl))
+	if _, err := tx.ExecContext(ctx, `UPDATE sessions SET first_pos = ?, n_messages = ?, next_msg = ?, next_rev = ?, version = ?, updated_at = ?, rewritten_version = ? WHERE id = ?`,
+		first, row.N, row.NextMsg, row.NextRev+1, version, formatTime(now), version, id); err != nil {
+		return nil, err
+	}
+	row.Version, row.Updated = version, now
+	return info, nil
 }
 
 // ref is a message's place in a session: its id and stored body.
-type ref struct {
-	id     string
-	bodyID int64
-}
+type ref = storeutil.Ref
 
 // readRefs returns the ids and body ids of the session's messages at
 // positions [from, to), in order.
@@ -217,24 +204,12 @@ func readRefs(ctx context.Context, tx *sql.Tx, id string, from, to int64) ([]ref
 	out := make([]ref, 0, to-from)
 	for rows.Next() {
 		var r ref
-		if err := rows.Scan(&r.id, &r.bodyID); err != nil {
+		if err := rows.Scan(&r.ID, &r.BodyID); err != nil {
 			return nil, err
 		}
 		out = append(out, r)
 	}
 	return out, rows.Err()
-}
-
-func sameIDs(refs []ref, msgs []kompact.Message) bool {
-	if len(refs) != len(msgs) {
-		return false
-	}
-	for i := range refs {
-		if refs[i].id != msgs[i].ID {
-			return false
-		}
-	}
-	return true
 }
 
 // compareBase fails with EConflict, as kompact.Rebase does, unless the
@@ -251,46 +226,17 @@ func compareBase(ctx context.Context, tx *sql.Tx, refs []ref, base []kompact.Mes
 	var buf []byte
 	for i := range refs {
 		var body []byte
-		if err := stmt.QueryRowContext(ctx, refs[i].bodyID).Scan(&body); err != nil {
+		if err := stmt.QueryRowContext(ctx, refs[i].BodyID).Scan(&body); err != nil {
 			return err
 		}
 		buf = base[i].AppendJSON(buf[:0])
 		if !bytes.Equal(buf, body) {
-			ref := strconv.Quote(refs[i].id)
+			ref := strconv.Quote(refs[i].ID)
 			return kompact.Errorf(kompact.EConflict, "message %s changed while the compaction ran", ref).
 				WithFixes("Reload the session and compact again; nothing was written.")
 		}
 	}
 	return nil
-}
-
-// keptBodies returns, for each replacement message, the body id of the
-// replaced message it repeats unchanged (same id, same JSON), or 0: a kept
-// message (the system prompt) is not stored again at every compaction.
-// base is what refs hold (compared, or promised by the commit's version).
-func keptBodies(repl, base []kompact.Message, refs []ref) []int64 {
-	at := make(map[string]int, len(repl))
-	for i := range repl {
-		at[repl[i].ID] = -1
-	}
-	for i := range base {
-		if _, ok := at[base[i].ID]; ok {
-			at[base[i].ID] = i
-		}
-	}
-	out := make([]int64, len(repl))
-	var a, b []byte
-	for j := range repl {
-		i := at[repl[j].ID]
-		if i < 0 {
-			continue
-		}
-		a, b = repl[j].AppendJSON(a[:0]), base[i].AppendJSON(b[:0])
-		if bytes.Equal(a, b) {
-			out[j] = refs[i].bodyID
-		}
-	}
-	return out
 }
 
 // ListRevisions describes the session's revisions, the newest first.
@@ -417,12 +363,12 @@ func (s *Store) RestoreRevision(ctx context.Context, id string, rev int64) (*kom
 		if err != nil {
 			return err
 		}
-		now := s.now(row.updated)
-		version := row.version + 1
-		if _, err := tx.ExecContext(ctx, `UPDATE messages SET dead = ? WHERE session_id = ? AND dead IS NULL`, row.nextRev, id); err != nil {
+		now := s.now(row.Updated)
+		version := row.Version + 1
+		if _, err := tx.ExecContext(ctx, `UPDATE messages SET dead = ? WHERE session_id = ? AND dead IS NULL`, row.NextRev, id); err != nil {
 			return err
 		}
-		if err := insertRefs(ctx, tx, id, row.nextRev, r.Before, bodyIDs); err != nil {
+		if err := insertRefs(ctx, tx, id, row.NextRev, r.Before, bodyIDs); err != nil {
 			return err
 		}
 		// Recorded (and old revisions pruned) once the restored messages
@@ -432,14 +378,14 @@ func (s *Store) RestoreRevision(ctx context.Context, id string, rev int64) (*kom
 			return err
 		}
 		if _, err := tx.ExecContext(ctx, `UPDATE sessions SET first_pos = 0, n_messages = ?, next_rev = ?, version = ?, updated_at = ?, rewritten_version = ? WHERE id = ?`,
-			len(r.Before), row.nextRev+1, version, formatTime(now), version, id); err != nil {
+			len(r.Before), row.NextRev+1, version, formatTime(now), version, id); err != nil {
 			return err
 		}
 		if err := setAccount(ctx, tx, id, 0, int64(kompact.EstimateTokens(r.Before)), false); err != nil {
 			return err
 		}
-		row.version, row.updated = version, now
-		out = row.stored(r.Before)
+		row.Version, row.Updated = version, now
+		out = row.Stored(r.Before)
 		return nil
 	})
 	if err != nil {

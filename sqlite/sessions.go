@@ -14,15 +14,7 @@ import (
 )
 
 // sessionRow is a row of the sessions table.
-type sessionRow struct {
-	id, agent, model string
-	version          int64
-	created, updated time.Time
-	firstPos, n      int64
-	nextMsg, nextRev int64
-	rewritten        int64 // the version after the latest compaction or restore
-	title            string
-}
+type sessionRow = storeutil.SessionRow
 
 const sessionCols = `id, agent, compaction_model, version, created_at, updated_at, first_pos, n_messages, next_msg, next_rev, rewritten_version, title`
 
@@ -31,14 +23,14 @@ type scanner interface{ Scan(dest ...any) error }
 func scanSession(sc scanner) (*sessionRow, error) {
 	var r sessionRow
 	var created, updated string
-	if err := sc.Scan(&r.id, &r.agent, &r.model, &r.version, &created, &updated, &r.firstPos, &r.n, &r.nextMsg, &r.nextRev, &r.rewritten, &r.title); err != nil {
+	if err := sc.Scan(&r.ID, &r.Agent, &r.Model, &r.Version, &created, &updated, &r.FirstPos, &r.N, &r.NextMsg, &r.NextRev, &r.Rewritten, &r.Title); err != nil {
 		return nil, err
 	}
 	var err1, err2 error
-	r.created, err1 = parseTime(created)
-	r.updated, err2 = parseTime(updated)
+	r.Created, err1 = parseTime(created)
+	r.Updated, err2 = parseTime(updated)
 	if err := errors.Join(err1, err2); err != nil {
-		return nil, fmt.Errorf("session %q: %w", r.id, err)
+		return nil, fmt.Errorf("session %q: %w", r.ID, err)
 	}
 	return &r, nil
 }
@@ -49,33 +41,6 @@ func loadSession(ctx context.Context, tx *sql.Tx, id string) (*sessionRow, error
 		return nil, notFound(id)
 	}
 	return r, err
-}
-
-func (r *sessionRow) info() kompact.SessionInfo {
-	return kompact.SessionInfo{
-		ID:              r.id,
-		Agent:           r.agent,
-		CompactionModel: r.model,
-		Title:           r.title,
-		Messages:        int(r.n),
-		Version:         r.version,
-		CreatedAt:       r.created,
-		UpdatedAt:       r.updated,
-	}
-}
-
-func (r *sessionRow) stored(msgs []kompact.Message) *kompact.StoredSession {
-	return &kompact.StoredSession{
-		Session: kompact.Session{
-			ID:              r.id,
-			Agent:           r.agent,
-			CompactionModel: r.model,
-			Messages:        msgs,
-		},
-		Version:   r.version,
-		CreatedAt: r.created,
-		UpdatedAt: r.updated,
-	}
 }
 
 func sessionExists(ctx context.Context, tx *sql.Tx, id string) (bool, error) {
@@ -92,19 +57,10 @@ func sessionExists(ctx context.Context, tx *sql.Tx, id string) (bool, error) {
 // ("m_" and a number), unique within the session. A taken session id is
 // EConflict, a message id given twice EInvalid. in is not modified.
 func (s *Store) CreateSession(ctx context.Context, in *kompact.Session) (*kompact.StoredSession, error) {
-	if in == nil {
-		return nil, kompact.Errorf(kompact.EInvalid, "no session given")
-	}
-	msgs, err := storeutil.Canonical(in.Messages, "messages")
+	msgs, next, err := storeutil.NewSession(in)
 	if err != nil {
 		return nil, err
 	}
-	taken := make(map[string]bool, len(msgs))
-	if err := storeutil.ClaimIDs(msgs, taken, "messages"); err != nil {
-		return nil, err
-	}
-	next := int64(1)
-	storeutil.AssignIDs(msgs, taken, &next)
 	var out *kompact.StoredSession
 	err = s.write(ctx, "create session", func(tx *sql.Tx) error {
 		id := in.ID
@@ -142,8 +98,8 @@ func (s *Store) CreateSession(ctx context.Context, in *kompact.Session) (*kompac
 		if err := setAccount(ctx, tx, id, 0, int64(kompact.EstimateTokens(msgs)), false); err != nil {
 			return err
 		}
-		row := &sessionRow{id: id, agent: in.Agent, model: in.CompactionModel, version: 1, created: now, updated: now}
-		out = row.stored(msgs)
+		row := &sessionRow{ID: id, Agent: in.Agent, Model: in.CompactionModel, Version: 1, Created: now, Updated: now}
+		out = row.Stored(msgs)
 		return nil
 	})
 	if err != nil {
@@ -185,7 +141,7 @@ func (s *Store) ListSessions(ctx context.Context) ([]kompact.SessionInfo, error)
 			if err != nil {
 				return err
 			}
-			out = append(out, r.info())
+			out = append(out, r.Info())
 		}
 		return rows.Err()
 	})
@@ -219,16 +175,8 @@ func (s *Store) DeleteSession(ctx context.Context, id string) error {
 // and an empty msgs EInvalid. It reads no stored message: the ids are
 // checked by the index on (session_id, id).
 func (s *Store) AppendMessages(ctx context.Context, id string, in []kompact.Message) (*kompact.Appended, error) {
-	if len(in) == 0 {
-		return nil, kompact.Errorf(kompact.EInvalid, "no messages to append").
-			WithFixes("Send at least one message.")
-	}
-	msgs, err := storeutil.Canonical(in, "messages")
+	msgs, given, err := storeutil.NewAppend(in)
 	if err != nil {
-		return nil, err
-	}
-	given := map[string]bool{}
-	if err := storeutil.ClaimIDs(msgs, given, "messages"); err != nil {
 		return nil, err
 	}
 	var out *kompact.Appended
@@ -237,24 +185,24 @@ func (s *Store) AppendMessages(ctx context.Context, id string, in []kompact.Mess
 		if err != nil {
 			return err
 		}
-		storeutil.AssignIDs(msgs, given, &row.nextMsg)
-		if err := checkFree(ctx, tx, id, msgs, row.firstPos, "messages"); err != nil {
+		storeutil.AssignIDs(msgs, given, &row.NextMsg)
+		if err := checkFree(ctx, tx, id, msgs, row.FirstPos, "messages"); err != nil {
 			return err
 		}
-		if err := insertMessages(ctx, tx, id, row.firstPos+row.n, row.nextRev-1, msgs); err != nil {
+		if err := insertMessages(ctx, tx, id, row.FirstPos+row.N, row.NextRev-1, msgs); err != nil {
 			return err
 		}
-		row.n += int64(len(msgs))
-		row.version++
-		row.updated = s.now(row.updated)
-		if row.title == "" {
-			row.title = kompact.DefaultTitle(msgs)
+		row.N += int64(len(msgs))
+		row.Version++
+		row.Updated = s.now(row.Updated)
+		if row.Title == "" {
+			row.Title = kompact.DefaultTitle(msgs)
 		}
 		if _, err := tx.ExecContext(ctx, `UPDATE sessions SET n_messages = ?, next_msg = ?, version = ?, updated_at = ?, title = ? WHERE id = ?`,
-			row.n, row.nextMsg, row.version, formatTime(row.updated), row.title, id); err != nil {
+			row.N, row.NextMsg, row.Version, formatTime(row.Updated), row.Title, id); err != nil {
 			return err
 		}
-		out = &kompact.Appended{Version: row.version, UpdatedAt: row.updated, Messages: msgs}
+		out = &kompact.Appended{Version: row.Version, UpdatedAt: row.Updated, Messages: msgs}
 		return addPending(ctx, tx, id, msgs, out)
 	})
 	if err != nil {
@@ -272,14 +220,14 @@ func (s *Store) SetCompactionModel(ctx context.Context, id string, model string)
 		if err != nil {
 			return err
 		}
-		row.model = model
-		row.version++
-		row.updated = s.now(row.updated)
+		row.Model = model
+		row.Version++
+		row.Updated = s.now(row.Updated)
 		if _, err := tx.ExecContext(ctx, `UPDATE sessions SET compaction_model = ?, version = ?, updated_at = ? WHERE id = ?`,
-			model, row.version, formatTime(row.updated), id); err != nil {
+			model, row.Version, formatTime(row.Updated), id); err != nil {
 			return err
 		}
-		out = row.info()
+		out = row.Info()
 		return nil
 	})
 	if err != nil {
@@ -294,7 +242,7 @@ func storedSession(ctx context.Context, tx *sql.Tx, row *sessionRow) (*kompact.S
 	if err != nil {
 		return nil, err
 	}
-	return row.stored(msgs), nil
+	return row.Stored(msgs), nil
 }
 
 // SetTitle renames the session, or gives it its default title again with
@@ -317,11 +265,11 @@ func (s *Store) SetTitle(ctx context.Context, id string, title string) (*kompact
 			}
 			title = kompact.DefaultTitle(msgs)
 		}
-		row.title = title
+		row.Title = title
 		if _, err := tx.ExecContext(ctx, `UPDATE sessions SET title = ? WHERE id = ?`, title, id); err != nil {
 			return err
 		}
-		out = row.info()
+		out = row.Info()
 		return nil
 	})
 	if err != nil {

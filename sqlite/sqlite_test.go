@@ -123,8 +123,8 @@ func TestMigrationsIdempotent(t *testing.T) {
 		return n, hi
 	}
 	n1, max1 := count(st)
-	if n1 != len(ms) || max1 != ms[len(ms)-1].version {
-		t.Fatalf("schema_migrations has %d rows up to %d, want %d up to %d", n1, max1, len(ms), ms[len(ms)-1].version)
+	if n1 != len(ms) || max1 != ms[len(ms)-1].Version {
+		t.Fatalf("schema_migrations has %d rows up to %d, want %d up to %d", n1, max1, len(ms), ms[len(ms)-1].Version)
 	}
 	st.Close()
 	for range 2 {

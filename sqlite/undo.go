@@ -6,7 +6,6 @@ import (
 	"context"
 	"database/sql"
 	"errors"
-	"fmt"
 
 	"kompact"
 	"kompact/internal/storeutil"
@@ -28,54 +27,41 @@ func (s *Store) UndoCompaction(ctx context.Context, id string, rev int64) (*komp
 		if err != nil {
 			return err
 		}
-		restored, summary, err := compactionRows(ctx, tx, id, rev)
+		head, restored, at, err := undoRows(ctx, tx, row, rev)
 		if err != nil {
 			return err
 		}
-		at, err := liveSummary(ctx, tx, id, rev, summary)
-		if err != nil {
-			return err
-		}
-		head, err := readRefs(ctx, tx, id, row.firstPos, at)
-		if err != nil {
-			return err
-		}
-		head = append(head, restored...)
-		next := row.nextRev
+		next := row.NextRev
 		if _, err := tx.ExecContext(ctx, `UPDATE messages SET dead = ? WHERE session_id = ? AND dead IS NULL AND pos <= ?`, next, id, at); err != nil {
 			return err
 		}
-		msgs := refMessages(head)
-		if err := storeutil.ClaimIDs(msgs, map[string]bool{}, "restored messages"); err != nil {
-			return kompact.Errorf(kompact.EConflict, "the compaction cannot be undone: %s", kompact.AsError(err).Message)
+		msgs, bodyIDs, err := storeutil.RestoredRows(head)
+		if err != nil {
+			return err
 		}
 		if err := checkFree(ctx, tx, id, msgs, at+1, "restored messages"); err != nil {
 			return err
 		}
 		first := at + 1 - int64(len(head))
-		bodyIDs := make([]int64, len(head))
-		for i := range head {
-			bodyIDs[i] = head[i].bodyID
-		}
 		if err := insertMessagesReusing(ctx, tx, id, first, next, msgs, bodyIDs); err != nil {
 			return err
 		}
-		now := s.now(row.updated)
-		version := row.version + 1
-		note := fmt.Sprintf("undid the compaction of revision %d (%d messages back)", rev, len(restored))
+		now := s.now(row.Updated)
+		version := row.Version + 1
+		note := storeutil.UndoNote(rev, restored)
 		if info, err = recordRevision(ctx, tx, row, kompact.RevisionUndo, note, now, version, s.keep); err != nil {
 			return err
 		}
-		row.n += int64(len(restored)) - 1
+		row.N += int64(restored) - 1
 		if _, err := tx.ExecContext(ctx, `UPDATE sessions SET first_pos = ?, n_messages = ?, next_rev = ?, version = ?, updated_at = ?, rewritten_version = ? WHERE id = ?`,
-			first, row.n, next+1, version, formatTime(now), version, id); err != nil {
+			first, row.N, next+1, version, formatTime(now), version, id); err != nil {
 			return err
 		}
 		// Like a restore, an undo leaves no recorded token figure.
 		if err := setAccount(ctx, tx, id, 0, storeutil.UnknownPending, false); err != nil {
 			return err
 		}
-		row.firstPos, row.version, row.updated = first, version, now
+		row.FirstPos, row.Version, row.Updated = first, version, now
 		out, err = storedSession(ctx, tx, row)
 		return err
 	})
@@ -83,6 +69,23 @@ func (s *Store) UndoCompaction(ctx context.Context, id string, rev int64) (*komp
 		return nil, nil, err
 	}
 	return out, info, nil
+}
+
+// undoRows reads what undoing compaction revision rev writes again: the
+// live messages before its summary, then the ones it replaced (restored
+// of them), and the summary's position at.
+func undoRows(ctx context.Context, tx *sql.Tx, row *sessionRow, rev int64) (head []ref, restored int, at int64, err error) {
+	back, summary, err := compactionRows(ctx, tx, row.ID, rev)
+	if err != nil {
+		return nil, 0, 0, err
+	}
+	if at, err = liveSummary(ctx, tx, row.ID, rev, summary); err != nil {
+		return nil, 0, 0, err
+	}
+	if head, err = readRefs(ctx, tx, row.ID, row.FirstPos, at); err != nil {
+		return nil, 0, 0, err
+	}
+	return append(head, back...), len(back), at, nil
 }
 
 // compactionRows reads what compaction revision rev did: the messages it
@@ -105,15 +108,16 @@ func compactionRows(ctx context.Context, tx *sql.Tx, id string, rev int64) (rest
 	if err != nil || len(removed) == 0 {
 		return nil, ref{}, errors.Join(err, notUndoable(rev, kind, true))
 	}
-	end := removed[len(removed)-1].pos + 1
+	end := removed[len(removed)-1].Pos + 1
 	added, err := rowsWhere(ctx, tx, `SELECT id, body_id, pos FROM messages WHERE session_id = ? AND born = ? AND pos < ? ORDER BY pos`, id, rev, end)
-	if err != nil || len(added) == 0 || len(added) > len(removed) {
+	if err != nil {
 		return nil, ref{}, errors.Join(err, notUndoable(rev, kind, true))
 	}
-	for _, r := range removed[len(added)-1:] {
-		restored = append(restored, r.ref)
+	restored, summary, ok := storeutil.SplitCompaction(removed, added)
+	if !ok {
+		return nil, ref{}, notUndoable(rev, kind, true)
 	}
-	return restored, added[len(added)-1].ref, nil
+	return restored, summary, nil
 }
 
 // notUndoable is the error of a revision that is not a compaction this
@@ -127,10 +131,7 @@ func notUndoable(rev int64, kind string, old bool) error {
 		WithFixes("Restore the revision instead (it replaces the whole message list).")
 }
 
-type posRef struct {
-	ref
-	pos int64
-}
+type posRef = storeutil.PosRef
 
 func rowsWhere(ctx context.Context, tx *sql.Tx, q string, args ...any) ([]posRef, error) {
 	rows, err := tx.QueryContext(ctx, q, args...)
@@ -141,7 +142,7 @@ func rowsWhere(ctx context.Context, tx *sql.Tx, q string, args ...any) ([]posRef
 	var out []posRef
 	for rows.Next() {
 		var r posRef
-		if err := rows.Scan(&r.id, &r.bodyID, &r.pos); err != nil {
+		if err := rows.Scan(&r.ID, &r.BodyID, &r.Pos); err != nil {
 			return nil, err
 		}
 		out = append(out, r)
@@ -153,33 +154,21 @@ func rowsWhere(ctx context.Context, tx *sql.Tx, q string, args ...any) ([]posRef
 // EConflict when no message has its id any more, or its content changed.
 func liveSummary(ctx context.Context, tx *sql.Tx, id string, rev int64, summary ref) (int64, error) {
 	var pos, bodyID int64
-	err := tx.QueryRowContext(ctx, `SELECT pos, body_id FROM messages WHERE session_id = ? AND dead IS NULL AND id = ?`, id, summary.id).Scan(&pos, &bodyID)
+	err := tx.QueryRowContext(ctx, `SELECT pos, body_id FROM messages WHERE session_id = ? AND dead IS NULL AND id = ?`, id, summary.ID).Scan(&pos, &bodyID)
 	if errors.Is(err, sql.ErrNoRows) {
-		return 0, kompact.Errorf(kompact.EConflict, "the summary message %q of revision %d is no longer in the session", summary.id, rev).
-			WithFixes("Restore the revision instead to get the whole message list back (messages added since are dropped).")
+		return 0, storeutil.SummaryGone(summary.ID, rev)
 	}
 	if err != nil {
 		return 0, err
 	}
-	if bodyID != summary.bodyID {
+	if bodyID != summary.BodyID {
 		var a, b []byte
-		if err := tx.QueryRowContext(ctx, `SELECT (SELECT body FROM bodies WHERE id = ?), (SELECT body FROM bodies WHERE id = ?)`, bodyID, summary.bodyID).Scan(&a, &b); err != nil {
+		if err := tx.QueryRowContext(ctx, `SELECT (SELECT body FROM bodies WHERE id = ?), (SELECT body FROM bodies WHERE id = ?)`, bodyID, summary.BodyID).Scan(&a, &b); err != nil {
 			return 0, err
 		}
 		if string(a) != string(b) {
-			return 0, kompact.Errorf(kompact.EConflict, "the summary message %q of revision %d was changed since", summary.id, rev).
-				WithFixes("Restore the revision instead to get the whole message list back (messages added since are dropped).")
+			return 0, storeutil.SummaryChanged(summary.ID, rev)
 		}
 	}
 	return pos, nil
-}
-
-// refMessages returns messages that carry only the ids of refs, for the
-// id checks.
-func refMessages(refs []ref) []kompact.Message {
-	out := make([]kompact.Message, len(refs))
-	for i := range refs {
-		out[i].ID = refs[i].id
-	}
-	return out
 }

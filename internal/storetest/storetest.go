@@ -945,7 +945,6 @@ func testRestore(t *testing.T, st kompact.Store) {
 // the session and others read it. Every appended message must end up in the
 // session exactly once, in its writer's order, after the summary.
 func testConcurrency(t *testing.T, st kompact.Store) {
-	ctx := t.Context()
 	seed := []kompact.Message{
 		msg(kompact.RoleSystem, "sys", "system"),
 		msg(kompact.RoleUser, "u1", "one"), msg(kompact.RoleAssistant, "a1", "one"),
@@ -953,95 +952,16 @@ func testConcurrency(t *testing.T, st kompact.Store) {
 		msg(kompact.RoleUser, "u3", "three"), msg(kompact.RoleAssistant, "a3", "three"),
 	}
 	create(t, st, &kompact.Session{ID: "s", Messages: seed})
-	const writers, perWriter = 4, 12
-	var appended, calls atomic.Int64
+	r := &concurrentRun{st: st, writers: 4, perWriter: 12, loaded: make(chan struct{})}
 	var wg sync.WaitGroup
+	for w := range r.writers {
+		wg.Go(func() { r.write(t, w) })
+	}
+	wg.Go(func() { r.compact(t) })
 	done := make(chan struct{})
-	// Each writer appends one message, then waits until the compaction has
-	// read the session: the rest arrive while it runs.
-	loaded := make(chan struct{})
-	waitFor := func(n int64) {
-		deadline := time.Now().Add(10 * time.Second)
-		for appended.Load() < n && time.Now().Before(deadline) {
-			time.Sleep(time.Millisecond)
-		}
-	}
-	for w := range writers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for k := 0; k < perWriter; {
-				batch := []kompact.Message{msg(kompact.RoleUser, "", fmt.Sprintf("w%d-%02d", w, k))}
-				if k%3 == 1 && k+1 < perWriter { // sometimes two at once
-					batch = append(batch, msg(kompact.RoleAssistant, "", fmt.Sprintf("w%d-%02d", w, k+1)))
-				}
-				if _, err := st.AppendMessages(ctx, "s", batch); err != nil {
-					t.Errorf("writer %d: %v", w, err)
-					return
-				}
-				calls.Add(1)
-				appended.Add(int64(len(batch)))
-				if k == 0 {
-					<-loaded
-				}
-				k += len(batch)
-			}
-		}()
-	}
-	var commitErr error
-	var commitBase int
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		waitFor(writers)
-		s, err := st.GetSession(ctx, "s")
-		close(loaded)
-		if err != nil {
-			commitErr = err
-			return
-		}
-		p, err := kompact.Prepare(&s.Session, kompact.Options{End: "a2"})
-		if err != nil {
-			commitErr = err
-			return
-		}
-		res, err := p.Apply(kompact.Answer{Parts: []kompact.Part{kompact.TextPart("the summary")}})
-		if err != nil {
-			commitErr = err
-			return
-		}
-		waitFor(writers * perWriter / 2) // the LLM takes a while
-		commitBase = len(s.Messages)
-		_, _, commitErr = st.CommitCompaction(ctx, "s", res.Commit())
-	}()
-	// Readers always see a whole session: ids unique, each writer's
-	// messages in order.
 	var readers sync.WaitGroup
 	for range 2 {
-		readers.Add(1)
-		go func() {
-			defer readers.Done()
-			for {
-				select {
-				case <-done:
-					return
-				default:
-				}
-				s, err := st.GetSession(ctx, "s")
-				if err != nil {
-					t.Errorf("reader: %v", err)
-					return
-				}
-				if err := checkWriters(s.Messages, writers, -1); err != nil {
-					t.Errorf("reader saw a torn session: %v", err)
-					return
-				}
-				if _, err := st.ListSessions(ctx); err != nil {
-					t.Errorf("reader: %v", err)
-					return
-				}
-			}
-		}()
+		readers.Go(func() { r.read(t, done) })
 	}
 	wg.Wait()
 	close(done)
@@ -1049,34 +969,138 @@ func testConcurrency(t *testing.T, st kompact.Store) {
 	if t.Failed() {
 		return
 	}
-	if commitErr != nil {
-		t.Fatalf("the compaction failed while messages were appended: %v", commitErr)
+	if r.commitErr != nil {
+		t.Fatalf("the compaction failed while messages were appended: %v", r.commitErr)
 	}
-	s := get(t, st, "s")
-	if err := checkWriters(s.Messages, writers, perWriter); err != nil {
+	r.checkSession(t)
+	r.checkRevision(t, seed)
+}
+
+// concurrentRun is the shared state of testConcurrency's goroutines.
+type concurrentRun struct {
+	st                 kompact.Store
+	writers, perWriter int
+	appended, calls    atomic.Int64
+	// loaded is closed once the compaction has read the session: each
+	// writer appends one message before, the rest while it runs.
+	loaded     chan struct{}
+	commitErr  error
+	commitBase int // the messages the compaction read
+}
+
+// waitFor waits (10s at most) until n messages were appended.
+func (r *concurrentRun) waitFor(n int64) {
+	deadline := time.Now().Add(10 * time.Second)
+	for r.appended.Load() < n && time.Now().Before(deadline) {
+		time.Sleep(time.Millisecond)
+	}
+}
+
+// write appends writer w's messages "wN-KK", sometimes two at once.
+func (r *concurrentRun) write(t *testing.T, w int) {
+	for k := 0; k < r.perWriter; {
+		batch := []kompact.Message{msg(kompact.RoleUser, "", fmt.Sprintf("w%d-%02d", w, k))}
+		if k%3 == 1 && k+1 < r.perWriter { // sometimes two at once
+			batch = append(batch, msg(kompact.RoleAssistant, "", fmt.Sprintf("w%d-%02d", w, k+1)))
+		}
+		if _, err := r.st.AppendMessages(t.Context(), "s", batch); err != nil {
+			t.Errorf("writer %d: %v", w, err)
+			return
+		}
+		r.calls.Add(1)
+		r.appended.Add(int64(len(batch)))
+		if k == 0 {
+			<-r.loaded
+		}
+		k += len(batch)
+	}
+}
+
+// compact reads the session once every writer has appended, prepares a
+// compaction up to a2 and commits it once half the messages arrived (the
+// LLM takes a while).
+func (r *concurrentRun) compact(t *testing.T) {
+	ctx := t.Context()
+	r.waitFor(int64(r.writers))
+	s, err := r.st.GetSession(ctx, "s")
+	close(r.loaded)
+	if err != nil {
+		r.commitErr = err
+		return
+	}
+	p, err := kompact.Prepare(&s.Session, kompact.Options{End: "a2"})
+	if err != nil {
+		r.commitErr = err
+		return
+	}
+	res, err := p.Apply(kompact.Answer{Parts: []kompact.Part{kompact.TextPart("the summary")}})
+	if err != nil {
+		r.commitErr = err
+		return
+	}
+	r.waitFor(int64(r.writers * r.perWriter / 2))
+	r.commitBase = len(s.Messages)
+	_, _, r.commitErr = r.st.CommitCompaction(ctx, "s", res.Commit())
+}
+
+// read reads until done: readers always see a whole session (ids unique,
+// each writer's messages in order).
+func (r *concurrentRun) read(t *testing.T, done <-chan struct{}) {
+	for {
+		select {
+		case <-done:
+			return
+		default:
+		}
+		s, err := r.st.GetSession(t.Context(), "s")
+		if err != nil {
+			t.Errorf("reader: %v", err)
+			return
+		}
+		if err := checkWriters(s.Messages, r.writers, -1); err != nil {
+			t.Errorf("reader saw a torn session: %v", err)
+			return
+		}
+		if _, err := r.st.ListSessions(t.Context()); err != nil {
+			t.Errorf("reader: %v", err)
+			return
+		}
+	}
+}
+
+// checkSession checks the session after the run: every message once, in
+// order, after the system message, the summary and the kept u3 and a3.
+func (r *concurrentRun) checkSession(t *testing.T) {
+	s := get(t, r.st, "s")
+	if err := checkWriters(s.Messages, r.writers, r.perWriter); err != nil {
 		t.Fatal(err)
 	}
 	checkIDs(t, "after the concurrent writes", s.Messages)
-	if len(s.Messages) != 4+writers*perWriter {
-		t.Fatalf("%d messages, want %d", len(s.Messages), 4+writers*perWriter)
+	if want := 4 + r.writers*r.perWriter; len(s.Messages) != want {
+		t.Fatalf("%d messages, want %d", len(s.Messages), want)
 	}
 	if s.Messages[0].ID != "sys" || !strings.HasSuffix(s.Messages[1].Content[0].Text, "the summary") ||
 		s.Messages[2].ID != "u3" || s.Messages[3].ID != "a3" {
 		t.Fatalf("the session does not start with the system message, the summary, u3 and a3:%s", listJSON(s.Messages[:4]))
 	}
-	if want := 1 + calls.Load() + 1; s.Version != want {
-		t.Fatalf("version %d after %d appends and one commit, want %d", s.Version, calls.Load(), want)
+	if want := 1 + r.calls.Load() + 1; s.Version != want {
+		t.Fatalf("version %d after %d appends and one commit, want %d", s.Version, r.calls.Load(), want)
 	}
-	revs := revisions(t, st, "s")
+}
+
+// checkRevision checks the one revision: it holds the seed and the
+// messages that arrived while the compaction ran.
+func (r *concurrentRun) checkRevision(t *testing.T, seed []kompact.Message) {
+	revs := revisions(t, r.st, "s")
 	if len(revs) != 1 {
 		t.Fatalf("%d revisions, want 1", len(revs))
 	}
-	rev := revision(t, st, "s", revs[0].Rev)
-	if len(rev.Before) <= commitBase {
-		t.Fatalf("the revision holds %d messages, the compaction read %d: none arrived while it ran", len(rev.Before), commitBase)
+	rev := revision(t, r.st, "s", revs[0].Rev)
+	if len(rev.Before) <= r.commitBase {
+		t.Fatalf("the revision holds %d messages, the compaction read %d: none arrived while it ran", len(rev.Before), r.commitBase)
 	}
 	sameMessages(t, "the revision's seed", rev.Before[:len(seed)], seed)
-	if err := checkWriters(rev.Before, writers, -1); err != nil {
+	if err := checkWriters(rev.Before, r.writers, -1); err != nil {
 		t.Fatalf("the revision: %v", err)
 	}
 }

@@ -1,6 +1,8 @@
-// Package storeutil holds what kompact's stores share about messages and
-// ids: the canonical form a stored message takes, and the rules for
-// message and session ids.
+// Package storeutil holds the pure logic kompact's stores (sqlite/,
+// postgres/) share: the canonical form a stored message takes, the rules
+// for message and session ids, the session row, what a compaction commit,
+// an undo and a preview decide, and the embedded migration files. The SQL
+// stays in each store.
 package storeutil
 
 import (
@@ -9,6 +11,7 @@ import (
 	"encoding/json"
 	"strconv"
 	"strings"
+	"time"
 
 	"kompact"
 )
@@ -143,4 +146,82 @@ func NewSessionID() string {
 		b[i] = idAlphabet[b[i]&31]
 	}
 	return "s_" + string(b[:])
+}
+
+// SessionRow is a row of a store's sessions table.
+type SessionRow struct {
+	ID, Agent, Model string
+	Version          int64
+	Created, Updated time.Time
+	FirstPos, N      int64 // the position of the first live message, and how many there are
+	NextMsg, NextRev int64
+	Rewritten        int64 // the version after the latest compaction or restore
+	Title            string
+}
+
+// Info describes the session.
+func (r *SessionRow) Info() kompact.SessionInfo {
+	return kompact.SessionInfo{
+		ID:              r.ID,
+		Agent:           r.Agent,
+		CompactionModel: r.Model,
+		Title:           r.Title,
+		Messages:        int(r.N),
+		Version:         r.Version,
+		CreatedAt:       r.Created,
+		UpdatedAt:       r.Updated,
+	}
+}
+
+// Stored returns the session with msgs as its messages.
+func (r *SessionRow) Stored(msgs []kompact.Message) *kompact.StoredSession {
+	return &kompact.StoredSession{
+		Session: kompact.Session{
+			ID:              r.ID,
+			Agent:           r.Agent,
+			CompactionModel: r.Model,
+			Messages:        msgs,
+		},
+		Version:   r.Version,
+		CreatedAt: r.Created,
+		UpdatedAt: r.Updated,
+	}
+}
+
+// NewSession checks in and returns its messages in stored form with their
+// ids assigned, and the next message number.
+func NewSession(in *kompact.Session) ([]kompact.Message, int64, error) {
+	if in == nil {
+		return nil, 0, kompact.Errorf(kompact.EInvalid, "no session given")
+	}
+	msgs, err := Canonical(in.Messages, "messages")
+	if err != nil {
+		return nil, 0, err
+	}
+	taken := make(map[string]bool, len(msgs))
+	if err := ClaimIDs(msgs, taken, "messages"); err != nil {
+		return nil, 0, err
+	}
+	next := int64(1)
+	AssignIDs(msgs, taken, &next)
+	return msgs, next, nil
+}
+
+// NewAppend checks messages to append and returns them in stored form with
+// the ids they claim (AssignIDs gives the others theirs once the session's
+// counter is read).
+func NewAppend(in []kompact.Message) ([]kompact.Message, map[string]bool, error) {
+	if len(in) == 0 {
+		return nil, nil, kompact.Errorf(kompact.EInvalid, "no messages to append").
+			WithFixes("Send at least one message.")
+	}
+	msgs, err := Canonical(in, "messages")
+	if err != nil {
+		return nil, nil, err
+	}
+	given := map[string]bool{}
+	if err := ClaimIDs(msgs, given, "messages"); err != nil {
+		return nil, nil, err
+	}
+	return msgs, given, nil
 }

@@ -1,0 +1,133 @@
+package storeutil
+
+import (
+	"bytes"
+
+	"kompact"
+)
+
+// Ref is a stored message's place in a session: its id and the id of its
+// stored body.
+type Ref struct {
+	ID     string
+	BodyID int64
+}
+
+// CommitPlan is a compaction commit checked and put in stored form before
+// any store is read: the replacement (ids claimed, not yet assigned), the
+// replaced base, and the revision kind to record.
+type CommitPlan struct {
+	Commit kompact.Commit
+	Repl   []kompact.Message
+	Base   []kompact.Message // c.Base[:c.End] in stored form
+	Given  map[string]bool   // the ids Repl claims
+	Kind   string
+}
+
+// PlanCommit checks c's end, puts the replacement and the replaced base in
+// stored form (so that a base equal in JSON value but written differently
+// still matches) and claims the replacement's ids.
+func PlanCommit(c kompact.Commit) (*CommitPlan, error) {
+	if c.End < 0 || c.End > len(c.Base) {
+		_, err := kompact.Rebase(nil, c) // reports the bad end
+		return nil, err
+	}
+	repl, err := Canonical(c.Replacement, "replacement")
+	if err != nil {
+		return nil, err
+	}
+	base, err := Canonical(c.Base[:c.End], "base")
+	if err != nil {
+		return nil, err
+	}
+	given := map[string]bool{}
+	if err := ClaimIDs(repl, given, "replacement"); err != nil {
+		return nil, err
+	}
+	kind := c.Kind
+	if kind == "" {
+		kind = kompact.RevisionCompaction
+	}
+	return &CommitPlan{Commit: c, Repl: repl, Base: base, Given: given, Kind: kind}, nil
+}
+
+// TooShort is the conflict of a session that now holds fewer than the
+// messages the commit replaces, or nil.
+func (p *CommitPlan) TooShort(n int64) error {
+	if n < int64(p.Commit.End) {
+		return kompact.Errorf(kompact.EConflict, "the session has %d messages now, fewer than the %d this compaction replaces", n, p.Commit.End).
+			WithFixes("Reload the session and compact again.")
+	}
+	return nil
+}
+
+// Fast reports whether the commit may skip comparing the replaced bodies:
+// its version is set, the session (now at version, last rewritten at
+// rewritten, n messages long) only grew since, and the replaced range
+// holds the base's ids.
+func (p *CommitPlan) Fast(version, rewritten, n int64, refs []Ref) bool {
+	c := p.Commit
+	return c.Version > 0 && c.Version <= version && rewritten <= c.Version &&
+		n >= int64(len(c.Base)) && SameIDs(refs, p.Base)
+}
+
+// Account returns the token count and pending estimate the session holds
+// after the commit, given the stored messages after the base's (fast) or
+// after c.End (compared).
+func (p *CommitPlan) Account(tail []kompact.Message, fast bool) (count, pending int64) {
+	c := p.Commit
+	return CommitAccount(c, AppendedAfter(tail, fast, len(c.Base)-c.End))
+}
+
+// Messages returns the session's messages after the commit: the
+// replacement, then the kept base (fast) and the stored tail.
+func (p *CommitPlan) Messages(tail []kompact.Message, fast bool, n int64) []kompact.Message {
+	next := make([]kompact.Message, 0, n)
+	next = append(next, p.Repl...)
+	if fast {
+		next = append(next, p.Commit.Base[p.Commit.End:]...)
+	}
+	return append(next, tail...)
+}
+
+// SameIDs reports whether refs hold msgs' ids, in order.
+func SameIDs(refs []Ref, msgs []kompact.Message) bool {
+	if len(refs) != len(msgs) {
+		return false
+	}
+	for i := range refs {
+		if refs[i].ID != msgs[i].ID {
+			return false
+		}
+	}
+	return true
+}
+
+// KeptBodies returns, for each replacement message, the body id of the
+// replaced message it repeats unchanged (same id, same JSON), or 0: a kept
+// message (the system prompt) is not stored again at every compaction.
+// base is what refs hold (compared, or promised by the commit's version).
+func KeptBodies(repl, base []kompact.Message, refs []Ref) []int64 {
+	at := make(map[string]int, len(repl))
+	for i := range repl {
+		at[repl[i].ID] = -1
+	}
+	for i := range base {
+		if _, ok := at[base[i].ID]; ok {
+			at[base[i].ID] = i
+		}
+	}
+	out := make([]int64, len(repl))
+	var a, b []byte
+	for j := range repl {
+		i := at[repl[j].ID]
+		if i < 0 {
+			continue
+		}
+		a, b = repl[j].AppendJSON(a[:0]), base[i].AppendJSON(b[:0])
+		if bytes.Equal(a, b) {
+			out[j] = refs[i].BodyID
+		}
+	}
+	return out
+}

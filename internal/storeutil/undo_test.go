@@ -1,0 +1,30 @@
+package storeutil
+
+import (
+	"reflect"
+	"testing"
+)
+
+func TestSplitCompaction(t *testing.T) {
+	pr := func(id string, body, pos int64) PosRef { return PosRef{Ref{id, body}, pos} }
+	// The compaction replaced sys, u1, a1 with sys (kept, written again)
+	// and the summary.
+	removed := []PosRef{pr("sys", 1, 0), pr("u1", 2, 1), pr("a1", 3, 2)}
+	added := []PosRef{pr("sys", 1, 1), pr("sum", 9, 2)}
+	restored, summary, ok := SplitCompaction(removed, added)
+	if !ok || summary != (Ref{"sum", 9}) || !reflect.DeepEqual(restored, []Ref{{"u1", 2}, {"a1", 3}}) {
+		t.Fatalf("SplitCompaction = %v, %v, %v; want u1, a1 restored and the summary sum", restored, summary, ok)
+	}
+	for name, c := range map[string][2][]PosRef{
+		"nothing removed": {nil, added},
+		"nothing added":   {removed, nil},
+		"more added":      {removed[:1], added},
+	} {
+		if _, _, ok := SplitCompaction(c[0], c[1]); ok {
+			t.Errorf("%s: ok, want not a compaction", name)
+		}
+	}
+	if _, _, err := RestoredRows([]Ref{{"a", 1}, {"a", 2}}); err == nil {
+		t.Fatal("RestoredRows accepted an id twice")
+	}
+}
