@@ -279,13 +279,14 @@ function jumpTo(anchor) {
 }
 
 // updateJump shows "Jump to latest" while the last message is below the
-// screen.
+// screen and no preview is open (the button would cover its editor).
 export function updateJump() {
   const items = document.querySelectorAll("#messages article.msg");
   const last = items[items.length - 1];
   const btn = $("jump-latest");
   if (!btn) return;
-  btn.hidden = !(last && !$("session-view").hidden && last.getBoundingClientRect().bottom > window.innerHeight + 40);
+  const previewOpen = !$("preview").hidden;
+  btn.hidden = previewOpen || !(last && !$("session-view").hidden && last.getBoundingClientRect().bottom > window.innerHeight + 40);
 }
 
 function jumpToLatest() {

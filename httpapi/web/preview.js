@@ -5,6 +5,7 @@ import { call, outcome as postAction } from "./api.js";
 import { handleOutcome, job, setOutcome } from "./compaction.js";
 import { format, missingOf, renderSummaryText } from "./summary.js";
 import { approx, codePoints, textChars } from "./estimate.js";
+import { updateJump } from "./conversation.js";
 
 // pending is the preview on screen: {sessionId, id, summary, missing}.
 export let pending = null;
@@ -35,6 +36,7 @@ export function showPreview(sessionId, o) {
   const sec = $("preview");
   sec.dataset.previewId = o.preview_id;
   sec.hidden = false;
+  updateJump();
   (warnings.length ? $("outcome") : sec).scrollIntoView({ block: "start" });
   $("preview-summary").focus({ preventScroll: true });
 }
@@ -63,6 +65,7 @@ function renderEdited() {
 export function hidePreview() {
   pending = null;
   $("preview").hidden = true;
+  updateJump();
   $("preview-summary").value = "";
   clear($("preview-status"));
   clear($("preview-rendered"));
