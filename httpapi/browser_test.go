@@ -29,6 +29,7 @@ import (
 	"kompact/config"
 	"kompact/httpapi"
 	"kompact/internal/fakellm"
+	"kompact/internal/testenv"
 	"kompact/openai"
 	"kompact/sqlite"
 )
@@ -96,10 +97,7 @@ func findChromium(t *testing.T) string {
 			return p
 		}
 	}
-	if os.Getenv("CI") == "true" {
-		t.Fatal("no Chromium found, and CI=true requires the browser tests: install Debian's chromium or set KOMPACT_CHROMIUM")
-	}
-	t.Skip("no Chromium found (set KOMPACT_CHROMIUM, or install chromium); skipping the browser test")
+	testenv.Require(t, false, "no Chromium found", "install Debian's chromium or set KOMPACT_CHROMIUM")
 	return ""
 }
 
