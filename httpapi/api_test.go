@@ -152,11 +152,7 @@ func (e *apiEnv) do(method, path string, body any, header ...string) apiResponse
 	case []byte:
 		rd = bytes.NewReader(b)
 	default:
-		data, err := json.Marshal(b)
-		if err != nil {
-			e.t.Fatal(err)
-		}
-		rd = bytes.NewReader(data)
+		rd = strings.NewReader(jsonText(e.t, b))
 	}
 	req, err := http.NewRequest(method, e.base+path, rd)
 	if err != nil {
@@ -238,9 +234,9 @@ func apiSession(id string, pairs int) map[string]any {
 	return doc
 }
 
-// messagesJSON returns the JSON of a response's message list, for exact
-// comparisons.
-func messagesJSON(t testing.TB, v any) string {
+// jsonText returns v as JSON text: a request body, or a response's message
+// list for exact comparisons.
+func jsonText(t testing.TB, v any) string {
 	t.Helper()
 	data, err := json.Marshal(v)
 	if err != nil {
@@ -279,11 +275,11 @@ func TestHealthAgentsAndPage(t *testing.T) {
 	}
 	agents := e.must(200, "GET", "/v1/agents", nil)["agents"].([]any)
 	want := `[{"compaction_enabled":true,"default":true,"model":"chat-model","name":"fake"},{"compaction_enabled":false,"default":false,"model":"off-model","name":"off"}]`
-	if got := messagesJSON(t, agents); got != want {
+	if got := jsonText(t, agents); got != want {
 		t.Errorf("agents %s\nwant %s", got, want)
 	}
 	format := e.must(200, "GET", "/v1/compaction", nil)
-	if format["summary_prefix"] != kompact.SummaryPrefix || messagesJSON(t, format["sections"]) != messagesJSON(t, kompact.SectionNames) {
+	if format["summary_prefix"] != kompact.SummaryPrefix || jsonText(t, format["sections"]) != jsonText(t, kompact.SectionNames) {
 		t.Errorf("compaction format %v", format)
 	}
 	ui := e.must(200, "GET", "/v1/ui-elements", nil)["ui_elements"].([]any)
@@ -332,7 +328,7 @@ func TestSessionLifecycle(t *testing.T) {
 	wantError(t, e.do("POST", "/v1/sessions/import", `{"messages":[{"role":"robot"}]}`), 400, "invalid_request", "messages[0].role")
 
 	got := e.must(200, "GET", "/v1/sessions/imp", nil)
-	if messagesJSON(t, got) != messagesJSON(t, imp) {
+	if jsonText(t, got) != jsonText(t, imp) {
 		t.Errorf("GET differs from the created session:\n%v\n%v", got, imp)
 	}
 
