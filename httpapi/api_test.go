@@ -24,25 +24,9 @@ import (
 	"kompact/openai"
 )
 
-// apiAgents is the test configuration: "fake" compacts with the fake LLM,
-// "off" has compaction disabled.
-const apiAgents = `default_agent: fake
-agents:
-  fake:
-    system_prompt: You are a test agent.
-    llm:
-      base_url: %s
-      model: chat-model
-      temperature: 0.5
-    compaction:
-      enabled: true
-      type: kimi
-      compaction_model: compact-model
-  off:
-    llm:
-      base_url: %s
-      model: off-model
-`
+// apiAgents is the test configuration (testserver.Agents): "fake" compacts
+// with the fake LLM, "off" has compaction disabled.
+const apiAgents = testserver.Agents
 
 // apiEnv is a real server on a loopback port, with a real SQLite store and
 // the fake LLM behind an openai.Client.
@@ -218,21 +202,8 @@ func wantError(t testing.TB, r apiResponse, status int, code string, msgs ...str
 }
 
 // apiSession is a session document of n user/assistant pairs after a
-// system message: sys, u1, a1, u2, a2, ...
-func apiSession(id string, pairs int) map[string]any {
-	msgs := []map[string]any{{"id": "sys", "role": "system", "content": "You are an agent."}}
-	for i := 1; i <= pairs; i++ {
-		msgs = append(msgs,
-			map[string]any{"id": fmt.Sprintf("u%d", i), "role": "user", "content": fmt.Sprintf("question %d", i)},
-			map[string]any{"id": fmt.Sprintf("a%d", i), "role": "assistant", "content": []any{
-				map[string]any{"type": "think", "think": "hmm"}, map[string]any{"type": "text", "text": fmt.Sprintf("answer %d", i)}}})
-	}
-	doc := map[string]any{"messages": msgs}
-	if id != "" {
-		doc["id"] = id
-	}
-	return doc
-}
+// system message: sys, u1, a1, u2, a2, ... (testserver.Session).
+var apiSession = testserver.Session
 
 // jsonText returns v as JSON text: a request body, or a response's message
 // list for exact comparisons.

@@ -21,20 +21,8 @@ import (
 
 	"kompact/internal/fakellm"
 	"kompact/internal/testenv"
+	"kompact/internal/testserver"
 )
-
-const agents = `default_agent: fake
-agents:
-  fake:
-    system_prompt: You are a test agent.
-    llm:
-      base_url: %s
-      model: chat-model
-    compaction:
-      enabled: true
-      type: kimi
-      max_preserved_messages: 2
-`
 
 // instance is a running `kompact serve`.
 type instance struct {
@@ -142,16 +130,6 @@ func (in *instance) must(t *testing.T, want int, method, path string, body any) 
 	return out
 }
 
-func session(id string, pairs int) map[string]any {
-	msgs := []map[string]any{{"id": "sys", "role": "system", "content": "You are an agent."}}
-	for i := 1; i <= pairs; i++ {
-		msgs = append(msgs,
-			map[string]any{"id": fmt.Sprintf("u%d", i), "role": "user", "content": fmt.Sprintf("question %d", i)},
-			map[string]any{"id": fmt.Sprintf("a%d", i), "role": "assistant", "content": fmt.Sprintf("answer %d", i)})
-	}
-	return map[string]any{"id": id, "messages": msgs}
-}
-
 // slow is an answer that streams for about chunks × delay.
 func slow(text string, chunks int, delay time.Duration) fakellm.Reply {
 	items := make([]fakellm.Item, chunks)
@@ -237,12 +215,12 @@ func TestTwoInstancesOneDatabase(t *testing.T) {
 	}
 	llm := fakellm.New(t)
 	cfg := filepath.Join(dir, "agents.yaml")
-	if err := os.WriteFile(cfg, fmt.Appendf(nil, agents, llm.URL()), 0o600); err != nil {
+	if err := os.WriteFile(cfg, fmt.Appendf(nil, testserver.Agents, llm.URL(), llm.URL()), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	a := start(t, "A", bin, db, cfg)
 	b := start(t, "B", bin, db, cfg)
-	a.must(t, 201, "POST", "/v1/sessions/import", session("s", 20))
+	a.must(t, 201, "POST", "/v1/sessions/import", testserver.Session("s", 20))
 
 	// A compaction runs on A; a second one starts on B while it runs; 10
 	// clients append 100 messages through B meanwhile.
