@@ -27,15 +27,15 @@ func (s *section) get(name string) (entry, string, bool) {
 	return x, join(s.path, name), true
 }
 
-// read reads the field name, when get finds it, into *dst with read. It
+// read reads the field name, when get finds it, into *dst with from. It
 // returns the field's value and path, and whether it was read (without an
 // error).
-func read[T any](s *section, name string, dst *T, read func(*yaml.Node, string) (T, error)) (*yaml.Node, string, bool) {
+func read[T any](s *section, name string, dst *T, from func(*yaml.Node, string) (T, error)) (*yaml.Node, string, bool) {
 	x, path, ok := s.get(name)
 	if !ok {
 		return nil, "", false
 	}
-	v, err := read(x.val, path)
+	v, err := from(x.val, path)
 	if err != nil {
 		s.err = err
 		return nil, "", false
