@@ -33,6 +33,7 @@ import (
 	sqlite3 "modernc.org/sqlite/lib"
 
 	"kompact"
+	"kompact/internal/storeutil"
 )
 
 var _ kompact.Store = (*Store)(nil)
@@ -60,13 +61,12 @@ var migrationFiles embed.FS
 // Store is a kompact.Store in a SQLite database file. It is safe for
 // concurrent use.
 type Store struct {
+	*storeutil.Core // the methods of kompact.Store, over this store's SQL
+
 	w    *sql.DB // one connection; every transaction is BEGIN IMMEDIATE
 	r    *sql.DB // read-only connections
 	path string
 	keep int // revisions kept per session; 0 keeps them all
-
-	mu   sync.Mutex
-	last time.Time // the latest time handed out: times only grow
 
 	closeOnce sync.Once
 	closeErr  error
@@ -185,6 +185,7 @@ func Open(path string, opts ...Option) (*Store, error) {
 	for _, o := range opts {
 		o(st)
 	}
+	st.Core = storeutil.NewCore(txs{st}, "sqlite store", st.keep, time.Nanosecond)
 	return st, nil
 }
 
@@ -248,13 +249,27 @@ func inTx(ctx context.Context, db *sql.DB, fn func(*sql.Tx) error) error {
 	return tx.Commit()
 }
 
+// txs runs the store's transactions for its Core.
+type txs struct{ s *Store }
+
+// Write runs fn in one BEGIN IMMEDIATE transaction of the writer
+// connection.
+func (t txs) Write(ctx context.Context, what string, fn func(storeutil.Tx) error) error {
+	return t.s.write(ctx, what, func(tx *sql.Tx) error { return fn(stmts{tx}) })
+}
+
+// Read runs fn in one read-only transaction: a consistent snapshot.
+func (t txs) Read(ctx context.Context, what string, fn func(storeutil.Tx) error) error {
+	return t.s.read(ctx, what, func(tx *sql.Tx) error { return fn(stmts{tx}) })
+}
+
 // write runs fn in one write transaction. A *kompact.Error from fn is
 // returned as it is; any other error becomes EInternal.
 func (s *Store) write(ctx context.Context, what string, fn func(*sql.Tx) error) error {
 	return wrap(what, inTx(ctx, s.w, fn))
 }
 
-// read runs fn in one read-only transaction: a consistent snapshot.
+// read runs fn in one read-only transaction.
 func (s *Store) read(ctx context.Context, what string, fn func(*sql.Tx) error) error {
 	tx, err := s.r.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
 	if err != nil {
@@ -263,6 +278,9 @@ func (s *Store) read(ctx context.Context, what string, fn func(*sql.Tx) error) e
 	defer tx.Rollback() //nolint:errcheck // read-only: nothing to undo
 	return wrap(what, fn(tx))
 }
+
+// stmts is one transaction's statements (storeutil.Tx).
+type stmts struct{ tx *sql.Tx }
 
 func wrap(what string, err error) error {
 	if err == nil {
@@ -275,32 +293,43 @@ func wrap(what string, err error) error {
 	return kompact.Errorf(kompact.EInternal, "sqlite store: %s: %w", what, err)
 }
 
-func notFound(id string) error {
-	return kompact.Errorf(kompact.ENotFound, "no session has the id %q", id).
-		WithFixes("Check the session id; listing the sessions shows the ones that exist.")
-}
-
-// now returns the current UTC time, later than every time handed out
-// before and than after, so that updated_at always moves forward.
-func (s *Store) now(after time.Time) time.Time {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	t := time.Now().UTC().Round(0)
-	if !t.After(s.last) {
-		t = s.last.Add(time.Nanosecond)
-	}
-	if !t.After(after) {
-		t = after.Add(time.Nanosecond)
-	}
-	s.last = t
-	return t
-}
-
 func formatTime(t time.Time) string { return t.UTC().Format(timeLayout) }
 
 func parseTime(s string) (time.Time, error) { return time.Parse(time.RFC3339Nano, s) }
 
-func corrupt(what string, err error) error {
-	return kompact.Errorf(kompact.EInternal, "sqlite store: %s is corrupt: %w", what, err).
-		WithFixes("Restore the database from a backup; the stored JSON no longer decodes.")
+// scanner is a row to scan: *sql.Row or *sql.Rows.
+type scanner interface{ Scan(dest ...any) error }
+
+// each runs fn on every row of a query's result.
+func each(rows *sql.Rows, err error, fn func(*sql.Rows) error) error {
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		if err := fn(rows); err != nil {
+			return err
+		}
+	}
+	return rows.Err()
+}
+
+// collect returns the rows of a query's result, each read by scan.
+func collect[T any](rows *sql.Rows, err error, scan func(scanner, *T) error) ([]T, error) {
+	var out []T
+	err = each(rows, err, func(r *sql.Rows) error {
+		var v T
+		err := scan(r, &v)
+		out = append(out, v)
+		return err
+	})
+	return out, err
+}
+
+// affected returns how many rows a statement changed.
+func affected(res sql.Result, err error) (int64, error) {
+	if err != nil {
+		return 0, err
+	}
+	return res.RowsAffected()
 }

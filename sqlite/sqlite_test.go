@@ -423,9 +423,8 @@ func TestCanonicalForm(t *testing.T) {
 }
 
 func TestTimesSortAsText(t *testing.T) {
-	st := openTemp(t)
-	a := st.now(time.Time{})
-	b := st.now(a)
+	a := time.Now().UTC()
+	b := a.Add(time.Nanosecond)
 	if !b.After(a) || formatTime(a) >= formatTime(b) {
 		t.Fatalf("times %s and %s do not sort", formatTime(a), formatTime(b))
 	}
@@ -436,11 +435,6 @@ func TestTimesSortAsText(t *testing.T) {
 	}
 	if got, err := parseTime(formatTime(frac)); err != nil || !got.Equal(frac) || got.Location() != time.UTC {
 		t.Fatalf("round trip of %s: %v %v", frac, got, err)
-	}
-	// A clock that goes back does not move updated_at back.
-	later := time.Now().Add(time.Hour)
-	if c := st.now(later); !c.After(later) {
-		t.Fatalf("now(after) = %s, not after %s", c, later)
 	}
 }
 
