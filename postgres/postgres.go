@@ -15,10 +15,10 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"kompact"
@@ -37,11 +37,10 @@ const migrationLock = 0x6b6f6d70 // "komp"
 // Store is a kompact.Store in PostgreSQL. It is safe for concurrent use,
 // also by several processes.
 type Store struct {
+	*storeutil.Core // the methods of kompact.Store, over this store's SQL
+
 	pool *pgxpool.Pool
 	keep int
-
-	mu   sync.Mutex
-	last time.Time
 }
 
 // Option configures a Store.
@@ -81,6 +80,8 @@ func Open(ctx context.Context, url string, opts ...Option) (*Store, error) {
 	for _, o := range opts {
 		o(st)
 	}
+	// PostgreSQL keeps microseconds.
+	st.Core = storeutil.NewCore(txs{st}, "postgres store", st.keep, time.Microsecond)
 	return st, nil
 }
 
@@ -165,17 +166,30 @@ func migrate(ctx context.Context, pool *pgxpool.Pool) error {
 	return wrap("migrate the schema", err)
 }
 
-// write runs fn in one read-committed transaction; fn locks what it
-// changes. A *kompact.Error from fn is returned as it is; any other error
-// becomes EInternal.
-func (s *Store) write(ctx context.Context, what string, fn func(pgx.Tx) error) error {
-	return wrap(what, pgx.BeginFunc(ctx, s.pool, fn))
+// txs runs the store's transactions for its Core.
+type txs struct{ s *Store }
+
+// Write runs fn in one read-committed transaction; LoadSession locks the
+// session's row (SELECT ... FOR UPDATE), which serialises writes to the
+// session across processes.
+func (t txs) Write(ctx context.Context, what string, fn func(storeutil.Tx) error) error {
+	return wrap(what, pgx.BeginFunc(ctx, t.s.pool, func(tx pgx.Tx) error { return fn(stmts{tx, true}) }))
 }
 
-// read runs fn in one read-only snapshot.
-func (s *Store) read(ctx context.Context, what string, fn func(pgx.Tx) error) error {
-	return wrap(what, pgx.BeginTxFunc(ctx, s.pool, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}, fn))
+// Read runs fn in one read-only snapshot.
+func (t txs) Read(ctx context.Context, what string, fn func(storeutil.Tx) error) error {
+	opts := pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}
+	return wrap(what, pgx.BeginTxFunc(ctx, t.s.pool, opts, func(tx pgx.Tx) error { return fn(stmts{tx, false}) }))
 }
+
+// stmts is one transaction's statements (storeutil.Tx).
+type stmts struct {
+	tx    pgx.Tx
+	write bool // lock the rows a write changes
+}
+
+// affected returns how many rows a statement changed.
+func affected(tag pgconn.CommandTag, err error) (int64, error) { return tag.RowsAffected(), err }
 
 func wrap(what string, err error) error {
 	if err == nil {
@@ -186,32 +200,4 @@ func wrap(what string, err error) error {
 		return err
 	}
 	return kompact.Errorf(kompact.EInternal, "postgres store: %s: %v", what, redact(err))
-}
-
-func notFound(id string) error {
-	return kompact.Errorf(kompact.ENotFound, "no session has the id %q", id).
-		WithFixes("Check the session id; listing the sessions shows the ones that exist.")
-}
-
-func corrupt(what string, err error) error {
-	return kompact.Errorf(kompact.EInternal, "postgres store: %s is corrupt: %w", what, err).
-		WithFixes("Restore the database from a backup; the stored JSON no longer decodes.")
-}
-
-// now returns the current UTC time in PostgreSQL's precision
-// (microseconds), later than every time this process handed out and than
-// after (the session's last update, read under its row lock, so times grow
-// across processes too).
-func (s *Store) now(after time.Time) time.Time {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	t := time.Now().UTC().Truncate(time.Microsecond)
-	if !t.After(s.last) {
-		t = s.last.Add(time.Microsecond)
-	}
-	if !t.After(after) {
-		t = after.Add(time.Microsecond)
-	}
-	s.last = t
-	return t
 }
