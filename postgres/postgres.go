@@ -12,8 +12,6 @@ package postgres
 import (
 	"context"
 	"embed"
-	"errors"
-	"fmt"
 	"strings"
 	"time"
 
@@ -101,19 +99,11 @@ func (s *Store) Close() error {
 	return nil
 }
 
-func loadMigrations() ([]storeutil.Migration, error) {
-	return storeutil.LoadMigrations(migrationFiles, "migrations")
-}
-
 // migrate applies the migrations the database lacks, all in one
 // transaction under an advisory lock, so that two instances starting at
 // once apply each migration once.
 func migrate(ctx context.Context, pool *pgxpool.Pool) error {
-	ms, err := loadMigrations()
-	if err != nil {
-		return kompact.Errorf(kompact.EInternal, "postgres store migrations: %w", err)
-	}
-	err = pgx.BeginFunc(ctx, pool, func(tx pgx.Tx) error {
+	err := pgx.BeginFunc(ctx, pool, func(tx pgx.Tx) error {
 		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock($1)`, migrationLock); err != nil {
 			return err
 		}
@@ -123,47 +113,28 @@ func migrate(ctx context.Context, pool *pgxpool.Pool) error {
 			applied_at timestamptz NOT NULL DEFAULT now())`); err != nil {
 			return err
 		}
-		var latest int
-		if err := tx.QueryRow(ctx, `SELECT coalesce(max(version), 0) FROM schema_migrations`).Scan(&latest); err != nil {
-			return err
-		}
-		if known := ms[len(ms)-1].Version; latest > known {
-			return kompact.Errorf(kompact.EInternal, "the database has schema version %d, newer than this kompact knows (%d)", latest, known).
-				WithFixes("Upgrade kompact, or use another database.")
-		}
-		applied := map[int]bool{}
-		rows, err := tx.Query(ctx, `SELECT version FROM schema_migrations`)
-		if err != nil {
-			return err
-		}
-		for rows.Next() {
-			var v int
-			if err := rows.Scan(&v); err != nil {
-				rows.Close()
-				return err
-			}
-			applied[v] = true
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
-			return err
-		}
-		// Each migration the database lacks, in order, even one numbered
-		// below the newest applied (branches add them in any order).
-		for _, m := range ms {
-			if applied[m.Version] {
-				continue
-			}
-			if _, err := tx.Exec(ctx, m.SQL); err != nil {
-				return fmt.Errorf("%s: %w", m.Name, err)
-			}
-			if _, err := tx.Exec(ctx, `INSERT INTO schema_migrations (version, name) VALUES ($1, $2)`, m.Version, m.Name); err != nil {
-				return err
-			}
-		}
-		return nil
+		return storeutil.Migrate(ctx, migrator{tx}, migrationFiles, "Upgrade kompact, or use another database.")
 	})
 	return wrap("migrate the schema", err)
+}
+
+// migrator runs the migrations in the transaction tx.
+type migrator struct{ tx pgx.Tx }
+
+func (m migrator) Applied(ctx context.Context) ([]int, error) {
+	rows, err := m.tx.Query(ctx, `SELECT version FROM schema_migrations`)
+	if err != nil {
+		return nil, err
+	}
+	return pgx.CollectRows(rows, pgx.RowTo[int])
+}
+
+func (m migrator) Apply(ctx context.Context, mig storeutil.Migration) error {
+	if _, err := m.tx.Exec(ctx, mig.SQL); err != nil {
+		return err
+	}
+	_, err := m.tx.Exec(ctx, `INSERT INTO schema_migrations (version, name) VALUES ($1, $2)`, mig.Version, mig.Name)
+	return err
 }
 
 // txs runs the store's transactions for its Core.
@@ -191,13 +162,4 @@ type stmts struct {
 // affected returns how many rows a statement changed.
 func affected(tag pgconn.CommandTag, err error) (int64, error) { return tag.RowsAffected(), err }
 
-func wrap(what string, err error) error {
-	if err == nil {
-		return nil
-	}
-	var ke *kompact.Error
-	if errors.As(err, &ke) {
-		return err
-	}
-	return kompact.Errorf(kompact.EInternal, "postgres store: %s: %v", what, redact(err))
-}
+func wrap(what string, err error) error { return storeutil.Wrap("postgres store", what, err, redact) }

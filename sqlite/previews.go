@@ -5,7 +5,6 @@ package sqlite
 import (
 	"context"
 	"database/sql"
-	"errors"
 	"time"
 
 	"kompact"
@@ -14,12 +13,9 @@ import (
 
 // HoldPreviews: the single writer connection keeps other writers off.
 func (t stmts) HoldPreviews(ctx context.Context, sessionID string) (bool, error) {
-	var one int
-	err := t.tx.QueryRowContext(ctx, `SELECT 1 FROM sessions WHERE id = ?`, sessionID).Scan(&one)
-	if errors.Is(err, sql.ErrNoRows) {
-		return false, nil
-	}
-	return err == nil, err
+	var n int
+	err := t.tx.QueryRowContext(ctx, `SELECT count(*) FROM sessions WHERE id = ?`, sessionID).Scan(&n)
+	return n > 0, err
 }
 
 func (t stmts) DropExpiredPreviews(ctx context.Context, now time.Time) error {

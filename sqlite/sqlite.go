@@ -282,16 +282,7 @@ func (s *Store) read(ctx context.Context, what string, fn func(*sql.Tx) error) e
 // stmts is one transaction's statements (storeutil.Tx).
 type stmts struct{ tx *sql.Tx }
 
-func wrap(what string, err error) error {
-	if err == nil {
-		return nil
-	}
-	var ke *kompact.Error
-	if errors.As(err, &ke) {
-		return err
-	}
-	return kompact.Errorf(kompact.EInternal, "sqlite store: %s: %w", what, err)
-}
+func wrap(what string, err error) error { return storeutil.Wrap("sqlite store", what, err, nil) }
 
 func formatTime(t time.Time) string { return t.UTC().Format(timeLayout) }
 

@@ -16,6 +16,7 @@ import (
 
 	"kompact"
 	"kompact/internal/storetest"
+	"kompact/internal/storeutil"
 )
 
 func TestConformance(t *testing.T) {
@@ -111,9 +112,9 @@ func TestMigrationsIdempotent(t *testing.T) {
 	if _, err := st.CreateSession(ctx, &kompact.Session{ID: "s", Messages: []kompact.Message{{Role: kompact.RoleUser}}}); err != nil {
 		t.Fatal(err)
 	}
-	ms, err := loadMigrations()
+	ms, err := storeutil.LoadMigrations(migrationFiles, "migrations")
 	if err != nil || len(ms) == 0 {
-		t.Fatalf("loadMigrations: %v, %d migrations", err, len(ms))
+		t.Fatalf("LoadMigrations: %v, %d migrations", err, len(ms))
 	}
 	count := func(st *Store) (n, hi int) {
 		t.Helper()

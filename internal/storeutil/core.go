@@ -117,3 +117,18 @@ func checkFree(ctx context.Context, tx Tx, id string, msgs []kompact.Message, mi
 	return kompact.Errorf(kompact.EConflict, "%s[%d].id: the session already has a message with the id %q", field, i, msgs[i].ID).
 		WithFixes("Use another id, or none to have one assigned.")
 }
+
+// Wrap returns err as it is when it is nil or a *kompact.Error, else as
+// the EInternal error of the store called name doing what. text, when not
+// nil, gives the cause's text (to keep what must not show out of it);
+// without it the cause stays wrapped.
+func Wrap(name, what string, err error, text func(error) string) error {
+	var ke *kompact.Error
+	switch {
+	case err == nil || errors.As(err, &ke):
+		return err
+	case text != nil:
+		return kompact.Errorf(kompact.EInternal, "%s: %s: %s", name, what, text(err))
+	}
+	return kompact.Errorf(kompact.EInternal, "%s: %s: %w", name, what, err)
+}
