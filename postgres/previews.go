@@ -28,13 +28,11 @@ func (t stmts) HoldPreviews(ctx context.Context, sessionID string) (bool, error)
 	return err == nil, err
 }
 
-func (t stmts) DropExpiredPreviews(ctx context.Context, now time.Time) error {
-	_, err := t.tx.Exec(ctx, `DELETE FROM previews WHERE expires_at <= $1`, now)
-	return err
-}
-
-func (t stmts) PreviewTotals(ctx context.Context) (n int, total int64, err error) {
-	err = t.tx.QueryRow(ctx, `SELECT count(*), coalesce(sum(size), 0)::bigint FROM previews`).Scan(&n, &total)
+// PreviewTotals deletes the expired previews and sums the rest in one
+// statement.
+func (t stmts) PreviewTotals(ctx context.Context, now time.Time) (n int, total int64, err error) {
+	err = t.tx.QueryRow(ctx, `WITH gone AS (DELETE FROM previews WHERE expires_at <= $1 RETURNING id)
+		SELECT count(*), coalesce(sum(size), 0)::bigint FROM previews WHERE id NOT IN (SELECT id FROM gone)`, now).Scan(&n, &total)
 	return n, total, err
 }
 

@@ -18,12 +18,10 @@ func (t stmts) HoldPreviews(ctx context.Context, sessionID string) (bool, error)
 	return n > 0, err
 }
 
-func (t stmts) DropExpiredPreviews(ctx context.Context, now time.Time) error {
-	_, err := t.tx.ExecContext(ctx, `DELETE FROM previews WHERE expires_at <= ?`, formatTime(now))
-	return err
-}
-
-func (t stmts) PreviewTotals(ctx context.Context) (n int, total int64, err error) {
+func (t stmts) PreviewTotals(ctx context.Context, now time.Time) (n int, total int64, err error) {
+	if _, err := t.tx.ExecContext(ctx, `DELETE FROM previews WHERE expires_at <= ?`, formatTime(now)); err != nil {
+		return 0, 0, err
+	}
 	err = t.tx.QueryRowContext(ctx, `SELECT count(*), coalesce(sum(size), 0) FROM previews`).Scan(&n, &total)
 	return n, total, err
 }

@@ -57,6 +57,8 @@ func benchSizes(b *testing.B, open func(*testing.B) kompact.Store, extra func(*t
 			if _, err := st.CreateSession(context.Background(), &kompact.Session{ID: "s", Messages: BenchSession(size.n + extra(b))}); err != nil {
 				b.Fatal(err)
 			}
+			b.ReportAllocs()
+			b.ResetTimer()
 			bench(b, st)
 		})
 	}
@@ -66,12 +68,9 @@ func benchSizes(b *testing.B, open func(*testing.B) kompact.Store, extra func(*t
 func BenchAppend(b *testing.B, open func(*testing.B) kompact.Store) {
 	none := func(*testing.B) int { return 0 }
 	benchSizes(b, open, none, func(b *testing.B, st kompact.Store) {
-		ctx := context.Background()
 		msg := BenchSession(2)[1]
-		b.ReportAllocs()
-		b.ResetTimer()
 		for range b.N {
-			if _, err := st.AppendMessages(ctx, "s", []kompact.Message{msg}); err != nil {
+			if _, err := st.AppendMessages(context.Background(), "s", []kompact.Message{msg}); err != nil {
 				b.Fatal(err)
 			}
 		}
@@ -91,8 +90,6 @@ func BenchCommit(b *testing.B, open func(*testing.B) kompact.Store) {
 	benchSizes(b, open, spare, func(b *testing.B, st kompact.Store) {
 		ctx := context.Background()
 		late := BenchSession(2)[1]
-		b.ReportAllocs()
-		b.ResetTimer()
 		for range b.N {
 			b.StopTimer()
 			s, err := st.GetSession(ctx, "s")

@@ -53,10 +53,7 @@ func (c *Core) PutPreview(ctx context.Context, p *kompact.Preview, now time.Time
 		if !ok {
 			return NotFound(p.SessionID)
 		}
-		if err := tx.DropExpiredPreviews(ctx, now); err != nil {
-			return err
-		}
-		if err := makeRoom(ctx, tx, size, lim); err != nil {
+		if err := makeRoom(ctx, tx, now, size, lim); err != nil {
 			return err
 		}
 		ok, err = tx.InsertPreview(ctx, p, size)
@@ -67,10 +64,10 @@ func (c *Core) PutPreview(ctx context.Context, p *kompact.Preview, now time.Time
 	})
 }
 
-// makeRoom drops the previews that expire first until one more of size
-// bytes fits the limits.
-func makeRoom(ctx context.Context, tx Tx, size int64, lim kompact.PreviewLimits) error {
-	n, total, err := tx.PreviewTotals(ctx)
+// makeRoom drops the previews expired at now, then those that expire
+// first until one more of size bytes fits the limits.
+func makeRoom(ctx context.Context, tx Tx, now time.Time, size int64, lim kompact.PreviewLimits) error {
+	n, total, err := tx.PreviewTotals(ctx, now)
 	if err != nil {
 		return err
 	}

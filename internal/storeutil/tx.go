@@ -96,10 +96,9 @@ type Tx interface {
 	// HoldPreviews reports whether the session exists, and keeps it and
 	// the preview budget from changing under the transaction.
 	HoldPreviews(ctx context.Context, sessionID string) (bool, error)
-	// DropExpiredPreviews deletes the previews expired at now.
-	DropExpiredPreviews(ctx context.Context, now time.Time) error
-	// PreviewTotals returns how many previews are kept, and their bytes.
-	PreviewTotals(ctx context.Context) (int, int64, error)
+	// PreviewTotals deletes the previews expired at now and returns how
+	// many are kept, and their bytes.
+	PreviewTotals(ctx context.Context, now time.Time) (int, int64, error)
 	// DropFirstPreview deletes the preview that expires first and returns
 	// its size.
 	DropFirstPreview(ctx context.Context) (int64, error)
