@@ -7,14 +7,10 @@ package twoinstance
 import (
 	"bufio"
 	"bytes"
-	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
-	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -23,56 +19,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/jackc/pgx/v5"
-
 	"kompact/internal/fakellm"
+	"kompact/internal/pgtest"
 )
-
-// testURL returns $KOMPACT_TEST_POSTGRES; without it the test skips,
-// except under CI=true, where it fails.
-func testURL(t *testing.T) string {
-	t.Helper()
-	u := os.Getenv("KOMPACT_TEST_POSTGRES")
-	if u == "" {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("KOMPACT_TEST_POSTGRES is not set; CI runs the PostgreSQL tests (see .ci/run)")
-		}
-		t.Skip("set KOMPACT_TEST_POSTGRES to a PostgreSQL URL to run this test")
-	}
-	return u
-}
-
-// newSchema returns base with its search_path set to a new schema, dropped
-// when the test ends.
-func newSchema(t *testing.T, base string) string {
-	t.Helper()
-	ctx := context.Background()
-	var b [6]byte
-	_, _ = rand.Read(b[:])
-	schema := "kt2_" + hex.EncodeToString(b[:])
-	conn, err := pgx.Connect(ctx, base)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close(ctx)
-	if _, err := conn.Exec(ctx, `CREATE SCHEMA `+schema); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		if c, err := pgx.Connect(context.Background(), base); err == nil {
-			_, _ = c.Exec(context.Background(), `DROP SCHEMA `+schema+` CASCADE`)
-			c.Close(context.Background())
-		}
-	})
-	u, err := url.Parse(base)
-	if err != nil {
-		t.Fatal(err)
-	}
-	q := u.Query()
-	q.Set("search_path", schema)
-	u.RawQuery = q.Encode()
-	return u.String()
-}
 
 const agents = `default_agent: fake
 agents:
@@ -280,7 +229,7 @@ func checkAppended(t *testing.T, msgs []any, acked [][]string, summarised []any)
 }
 
 func TestTwoInstancesOneDatabase(t *testing.T) {
-	db := newSchema(t, testURL(t))
+	db := pgtest.Schema(t, "kt2_")
 	dir := t.TempDir()
 	bin := filepath.Join(dir, "kompact")
 	if out, err := exec.Command("go", "build", "-o", bin, "kompact/cmd/kompact").CombinedOutput(); err != nil {
