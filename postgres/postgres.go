@@ -93,6 +93,11 @@ func redact(err error) string {
 	return msg
 }
 
+// Ping reports whether the database answers.
+func (s *Store) Ping(ctx context.Context) error {
+	return wrap("ping", s.pool.Ping(ctx))
+}
+
 // Close closes the pool.
 func (s *Store) Close() error {
 	s.pool.Close()

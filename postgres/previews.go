@@ -58,8 +58,3 @@ func (t stmts) TakePreview(ctx context.Context, sessionID, id string) (*kompact.
 	p.ExpiresAt = p.ExpiresAt.UTC()
 	return p, nil
 }
-
-// Ping reports whether the database answers.
-func (s *Store) Ping(ctx context.Context) error {
-	return wrap("ping", s.pool.Ping(ctx))
-}

@@ -4,7 +4,6 @@ package sqlite
 
 import (
 	"context"
-	"database/sql"
 	"time"
 
 	"kompact"
@@ -51,13 +50,4 @@ func (t stmts) TakePreview(ctx context.Context, sessionID, id string) (*kompact.
 		return nil, storeutil.Corrupt("sqlite store", "a preview's expiry", err)
 	}
 	return p, nil
-}
-
-// Ping reports whether the database answers a read. It does not queue
-// behind the writer.
-func (s *Store) Ping(ctx context.Context) error {
-	return s.read(ctx, "ping", func(tx *sql.Tx) error {
-		var n int
-		return tx.QueryRowContext(ctx, `SELECT count(*) FROM schema_migrations`).Scan(&n)
-	})
 }

@@ -202,6 +202,15 @@ func dsn(path string, params url.Values) string {
 // Path returns the absolute path of the database file.
 func (s *Store) Path() string { return s.path }
 
+// Ping reports whether the database answers a read. It does not queue
+// behind the writer.
+func (s *Store) Ping(ctx context.Context) error {
+	return s.read(ctx, "ping", func(tx *sql.Tx) error {
+		var n int
+		return tx.QueryRowContext(ctx, `SELECT count(*) FROM schema_migrations`).Scan(&n)
+	})
+}
+
 // Close closes the database. Calling it again does nothing.
 func (s *Store) Close() error {
 	s.closeOnce.Do(func() {
