@@ -6,7 +6,9 @@
 // failed call rolls back whole. Reads run in REPEATABLE READ read-only
 // transactions: a consistent snapshot that never waits for a writer.
 //
-// The data model is the SQLite store's (see migrations/0001_init.sql).
+// The data model is the SQLite store's (see migrations/0001_init.sql), and
+// so are the algorithms: the methods of kompact.Store come from
+// storeutil.Core, and this package supplies its statements (storeutil.Tx).
 package postgres
 
 import (

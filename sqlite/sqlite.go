@@ -13,6 +13,9 @@
 // the session's message list and the lists its revisions hold refer to
 // these stored bodies, so recording a revision writes one small row per
 // message rather than a copy of the session.
+//
+// The methods of kompact.Store come from storeutil.Core, written once for
+// both stores; this package supplies its statements (storeutil.Tx).
 package sqlite
 
 import (
