@@ -14,7 +14,7 @@ import (
 
 func (t stmts) ReadRefs(ctx context.Context, id string, from, to int64) ([]storeutil.Ref, error) {
 	rows, err := t.tx.QueryContext(ctx, `SELECT id, body_id FROM messages WHERE session_id = ? AND dead IS NULL AND pos >= ? AND pos < ? ORDER BY pos`, id, from, to)
-	return collect(rows, err, func(sc scanner, r *storeutil.Ref) error { return sc.Scan(&r.ID, &r.BodyID) })
+	return collect(rows, err, to-from, func(sc scanner, r *storeutil.Ref) error { return sc.Scan(&r.ID, &r.BodyID) })
 }
 
 // EachBody passes on the bodies as SQLite hands them out, uncopied.

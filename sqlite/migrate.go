@@ -39,7 +39,7 @@ type migrator struct{ tx *sql.Tx }
 
 func (m migrator) Applied(ctx context.Context) ([]int, error) {
 	rows, err := m.tx.QueryContext(ctx, `SELECT version FROM schema_migrations`)
-	return collect(rows, err, func(sc scanner, v *int) error { return sc.Scan(v) })
+	return collect(rows, err, 0, func(sc scanner, v *int) error { return sc.Scan(v) })
 }
 
 func (m migrator) Apply(ctx context.Context, mig storeutil.Migration) error {

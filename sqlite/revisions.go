@@ -29,7 +29,7 @@ func (t stmts) PruneRevisions(ctx context.Context, id string, upTo int64) error 
 		`SELECT DISTINCT body_id FROM revision_messages WHERE session_id = ? AND rev <= ?`,
 	} {
 		rows, err := t.tx.QueryContext(ctx, q, id, upTo)
-		bs, err := collect(rows, err, func(sc scanner, b *int64) error { return sc.Scan(b) })
+		bs, err := collect(rows, err, 0, func(sc scanner, b *int64) error { return sc.Scan(b) })
 		if err != nil {
 			return err
 		}
@@ -75,7 +75,7 @@ func scanRevision(sc scanner, info *kompact.RevisionInfo, more ...any) error {
 
 func (t stmts) ListRevisions(ctx context.Context, id string) ([]kompact.RevisionInfo, error) {
 	rows, err := t.tx.QueryContext(ctx, `SELECT `+revisionCols+` FROM revisions WHERE session_id = ? ORDER BY rev DESC`, id)
-	return collect(rows, err, func(sc scanner, info *kompact.RevisionInfo) error { return scanRevision(sc, info) })
+	return collect(rows, err, 0, func(sc scanner, info *kompact.RevisionInfo) error { return scanRevision(sc, info) })
 }
 
 // LoadRevision: a revision recorded before migrations/0002 is "full": it

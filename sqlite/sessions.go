@@ -59,5 +59,5 @@ func (t stmts) DeleteSession(ctx context.Context, id string) (int64, error) {
 
 func (t stmts) ListSessions(ctx context.Context) ([]sessionRow, error) {
 	rows, err := t.tx.QueryContext(ctx, `SELECT `+sessionCols+` FROM sessions ORDER BY updated_at DESC, id`)
-	return collect(rows, err, scanSession)
+	return collect(rows, err, 0, scanSession)
 }

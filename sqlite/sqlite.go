@@ -317,14 +317,14 @@ func each(rows *sql.Rows, err error, fn func(*sql.Rows) error) error {
 	return rows.Err()
 }
 
-// collect returns the rows of a query's result, each read by scan.
-func collect[T any](rows *sql.Rows, err error, scan func(scanner, *T) error) ([]T, error) {
-	var out []T
+// collect returns the rows of a query's result, each read by scan; room
+// is how many rows to make room for at first.
+func collect[T any](rows *sql.Rows, err error, room int64, scan func(scanner, *T) error) ([]T, error) {
+	out := make([]T, 0, room)
 	err = each(rows, err, func(r *sql.Rows) error {
-		var v T
-		err := scan(r, &v)
-		out = append(out, v)
-		return err
+		var zero T
+		out = append(out, zero)
+		return scan(r, &out[len(out)-1])
 	})
 	return out, err
 }

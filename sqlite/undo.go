@@ -12,12 +12,12 @@ func scanPosRef(sc scanner, r *storeutil.PosRef) error { return sc.Scan(&r.ID, &
 
 func (t stmts) RemovedBy(ctx context.Context, id string, rev int64) ([]storeutil.PosRef, error) {
 	rows, err := t.tx.QueryContext(ctx, `SELECT id, body_id, pos FROM messages WHERE session_id = ? AND dead = ? ORDER BY pos`, id, rev)
-	return collect(rows, err, scanPosRef)
+	return collect(rows, err, 0, scanPosRef)
 }
 
 func (t stmts) AddedBy(ctx context.Context, id string, rev, before int64) ([]storeutil.PosRef, error) {
 	rows, err := t.tx.QueryContext(ctx, `SELECT id, body_id, pos FROM messages WHERE session_id = ? AND born = ? AND pos < ? ORDER BY pos`, id, rev, before)
-	return collect(rows, err, scanPosRef)
+	return collect(rows, err, 0, scanPosRef)
 }
 
 func (t stmts) LiveMessage(ctx context.Context, id, msgID string) (pos, bodyID int64, err error) {
