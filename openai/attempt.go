@@ -94,6 +94,9 @@ func (w *sseWatcher) Read(p []byte) (int, error) {
 
 // attempt sends the request once and reads the answer.
 func (r *request) attempt(ctx context.Context) (kompact.Answer, *failure) {
+	// Once the attempt's context is done (deferred calls run in reverse
+	// order), wait for the body's encoders: none outlives the attempt.
+	defer r.body.wait()
 	actx, cancel := context.WithTimeout(ctx, r.timeout)
 	defer cancel()
 	cp := &capture{}

@@ -49,7 +49,7 @@ func sinkServer(tb testing.TB) string {
 			return
 		}
 		w.Header().Set("Content-Type", "text/event-stream")
-		_, _ = io.WriteString(w, `data: {"id":"x","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":{"content":"summary"},"finish_reason":"stop"}]}`+"\n\ndata: [DONE]\n\n")
+		_, _ = io.WriteString(w, okStream)
 	}))
 	tb.Cleanup(srv.Close)
 	return srv.URL + "/v1"

@@ -8,6 +8,7 @@ import (
 	"context"
 	"io"
 	"net/http"
+	"sync"
 
 	"github.com/openai/openai-go/v3/option"
 
@@ -27,6 +28,8 @@ type streamedBody struct {
 	msgs   []kompact.Message
 	fields map[string]any
 	size   int64
+	// encoders counts the goroutines encoding the body.
+	encoders sync.WaitGroup
 }
 
 // newStreamedBody counts the body's bytes; it fails as RequestBody does,
@@ -50,17 +53,26 @@ func (c *byteCounter) Write(p []byte) (int, error) {
 // open starts encoding the body and returns the reading end of its pipe.
 // Closing the reader, or ctx being done, stops the writes: a blocked
 // write returns at once, later ones fail, and the goroutine ends when
-// the encoder has run through the rest of the messages.
+// the encoder has run through the rest of the messages (wait waits for
+// that).
 func (b *streamedBody) open(ctx context.Context) io.ReadCloser {
 	pr, pw := io.Pipe()
 	stop := context.AfterFunc(ctx, func() { pw.CloseWithError(context.Cause(ctx)) })
+	b.encoders.Add(1)
 	go func() {
+		defer b.encoders.Done()
 		defer stop()
 		// A nil error closes the pipe with io.EOF: the end of the body.
 		pw.CloseWithError(WriteRequestBody(pw, b.model, b.msgs, b.fields))
 	}()
 	return pr
 }
+
+// wait waits until every encoder of the body has ended, so that none
+// outlives the attempt that opened it, nor reads the messages after
+// Complete has returned. The attempt's context must be done, or its
+// bodies read to the end or closed.
+func (b *streamedBody) wait() { b.encoders.Wait() }
 
 // middleware puts the body into the request the SDK sends, with its
 // length, and lets net/http open it again (GetBody) should it need to send

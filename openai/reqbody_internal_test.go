@@ -54,8 +54,8 @@ func TestStreamedBodyIsRequestBody(t *testing.T) {
 
 // TestStreamedBodyStopsWithContext: a body opened and never read nor
 // closed (as when a request fails before net/http takes its body) ends its
-// encoder when the attempt's context is done, and reading it then gives
-// the context's error. (Not parallel: it counts the package's encoders.)
+// encoder when the attempt's context is done (wait returns then), and
+// reading it then gives the context's error. (Not parallel: it counts the package's encoders.)
 func TestStreamedBodyStopsWithContext(t *testing.T) {
 	big := kompact.Message{Role: kompact.RoleUser}
 	for range 200 {
@@ -71,8 +71,9 @@ func TestStreamedBodyStopsWithContext(t *testing.T) {
 		t.Fatalf("%d encoders for the open body, want 1", n)
 	}
 	cancel()
-	if n := WaitEncoders(0); n != 0 {
-		t.Fatalf("%d encoders after the context was cancelled", n)
+	b.wait()
+	if n := Encoders(); n != 0 {
+		t.Fatalf("%d encoders after the context was cancelled and wait returned", n)
 	}
 	if _, err := rc.Read(make([]byte, 1)); !errors.Is(err, context.Canceled) {
 		t.Errorf("read after cancellation: %v", err)
