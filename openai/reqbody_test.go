@@ -3,6 +3,7 @@ package openai_test
 import (
 	"bytes"
 	"context"
+	"errors"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -183,5 +184,24 @@ func TestClientDoesNotHoldBody(t *testing.T) {
 	runtime.ReadMemStats(&after)
 	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > uint64(size)/8 {
 		t.Errorf("sending a %d-byte body allocated %d bytes", size, alloc)
+	}
+}
+
+// TestClientContextTooLongBeforeBodyIsRead: a provider that refuses the
+// input before it has read the body (a 23 MB one, more than the socket
+// buffers hold) is still heard: the error wraps kompact.ErrContextTooLong,
+// so that the Compactor can shrink the request.
+func TestClientContextTooLongBeforeBodyIsRead(t *testing.T) {
+	t.Parallel()
+	msgs, _ := compactionRequest(t, 10000)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusBadRequest)
+		_, _ = io.WriteString(w, `{"error":{"message":"This model's maximum context length is 8192 tokens","type":"invalid_request_error","code":"context_length_exceeded"}}`)
+	}))
+	defer srv.Close()
+	_, err := (&openai.Client{MaxRetries: -1}).Complete(context.Background(), kompact.RequestConfig{BaseURL: srv.URL + "/v1", Model: "m"}, msgs, nil)
+	if !errors.Is(err, kompact.ErrContextTooLong) {
+		t.Fatalf("error %v does not wrap ErrContextTooLong", err)
 	}
 }
