@@ -7,6 +7,7 @@ package atomicfile
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -93,19 +94,44 @@ func tempPrefix(target string) string { return "." + filepath.Base(target) + ".t
 // writeTemp writes data to a new synced temporary file next to target and
 // returns its name.
 func writeTemp(target string, data []byte, perm fs.FileMode) (string, error) {
+	return fillTemp(target, perm, func(tmp *os.File) error {
+		half := len(data) / 2
+		_, err := tmp.Write(data[:half])
+		crashHook("temp-half-written")
+		if err == nil {
+			_, err = tmp.Write(data[half:])
+		}
+		return err
+	})
+}
+
+// copyTemp copies src, size bytes by stat, to a new synced temporary file
+// next to target and returns its name. The kernel copies where it can
+// (copy_file_range): the content does not pass through memory.
+func copyTemp(target string, src *os.File, size int64, perm fs.FileMode) (string, error) {
+	return fillTemp(target, perm, func(tmp *os.File) error {
+		_, err := io.CopyN(tmp, src, size/2)
+		crashHook("temp-half-written")
+		if err == io.EOF {
+			err = nil // shorter now: the caller's check finds the change
+		}
+		if err == nil {
+			_, err = io.Copy(tmp, src)
+		}
+		return err
+	})
+}
+
+// fillTemp creates a temporary file next to target, fills it with fill,
+// gives it perm, syncs it and returns its name. On failure it removes it.
+func fillTemp(target string, perm fs.FileMode, fill func(*os.File) error) (string, error) {
 	tmp, err := os.CreateTemp(filepath.Dir(target), tempPrefix(target)+strconv.Itoa(os.Getpid())+"-*")
 	if err != nil {
 		return "", err
 	}
 	name := tmp.Name()
 	crashHook("temp-created")
-	half := len(data) / 2
-	_, werr := tmp.Write(data[:half])
-	crashHook("temp-half-written")
-	if werr == nil {
-		_, werr = tmp.Write(data[half:])
-	}
-	err = errors.Join(werr, tmp.Chmod(perm), tmp.Sync(), tmp.Close())
+	err = errors.Join(fill(tmp), tmp.Chmod(perm), tmp.Sync(), tmp.Close())
 	if err != nil {
 		os.Remove(name)
 		return "", err
@@ -154,16 +180,23 @@ func syncDir(dir string) error {
 // all: it is written to a temporary file first and then linked to its
 // name.
 func Backup(path string) (string, error) {
-	data, err := os.ReadFile(path)
+	f, err := os.Open(path)
 	if err != nil {
 		return "", fmt.Errorf("back up %s: %w", path, err)
 	}
-	st, err := os.Stat(path)
+	defer f.Close()
+	return backupFrom(path, f)
+}
+
+// backupFrom backs up path (see Backup) copying src, path opened, from
+// its start.
+func backupFrom(path string, src *os.File) (string, error) {
+	st, err := src.Stat()
 	if err != nil {
 		return "", fmt.Errorf("back up %s: %w", path, err)
 	}
 	removeStale(path)
-	tmp, err := writeTemp(path, data, st.Mode().Perm())
+	tmp, err := copyTemp(path, src, st.Size(), st.Mode().Perm())
 	if err != nil {
 		return "", fmt.Errorf("back up %s: %w", path, err)
 	}
