@@ -3,6 +3,7 @@ package kimicli
 import (
 	"bytes"
 	"encoding/json"
+	"runtime"
 	"strconv"
 	"strings"
 
@@ -53,19 +54,64 @@ func (s Skipped) String() string { return "line " + strconv.Itoa(s.Line) + ": " 
 // objects and messages it cannot read, reporting each in Skipped with its
 // line number.
 //
-// Message lines are read in one pass by kompact.ScanMessage; the few lines
-// it leaves (metadata records, errors, rare forms) go through the precise
-// reading, which words the reasons. The messages' strings may share data's
-// memory: data must not be modified afterwards.
+// Message lines are read in one pass by kompact.MessageScanner; the few
+// lines it leaves (metadata records, errors, rare forms) go through the
+// precise reading, which words the reasons. A file of splitMin bytes or more
+// is read in two halves at once when the program may use two cores. The
+// messages' strings may share data's memory: data must not be modified
+// afterwards.
 func ParseContext(data []byte) *ContextFile {
-	return parseContext(data, true)
+	mid := 0
+	if len(data) >= splitMin && runtime.GOMAXPROCS(0) > 1 {
+		mid = middleLine(data)
+	}
+	return parseContext(data, true, mid)
 }
 
-// parseContext reads the file line by line; fast selects the one-pass
-// reading of message lines (the tests turn it off to compare).
-func parseContext(data []byte, fast bool) *ContextFile {
+// splitMin is the size from which ParseContext reads a file in two halves.
+const splitMin = 1 << 20
+
+// middleLine returns where the first line starting in data's second half
+// starts, or 0 when there is none.
+func middleLine(data []byte) int {
+	i := bytes.IndexByte(data[len(data)/2:], '\n')
+	if i < 0 || len(data)/2+i+1 >= len(data) {
+		return 0
+	}
+	return len(data)/2 + i + 1
+}
+
+// parseContext reads the file line by line, the lines from mid on (when
+// mid > 0; mid starts a line) at the same time as those before; fast
+// selects the one-pass reading of message lines (the tests turn it off to
+// compare).
+func parseContext(data []byte, fast bool, mid int) *ContextFile {
 	c := &ContextFile{}
-	line := 0
+	if mid <= 0 {
+		c.parseLines(data, 0, fast)
+		return c
+	}
+	rest := &ContextFile{}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		rest.parseLines(data[mid:], bytes.Count(data[:mid], []byte{'\n'}), fast)
+	}()
+	c.parseLines(data[:mid], 0, fast)
+	<-done
+	if rest.SystemPrompt != nil {
+		c.SystemPrompt = rest.SystemPrompt
+	}
+	c.Records = append(c.Records, rest.Records...)
+	c.Skipped = append(c.Skipped, rest.Skipped...)
+	return c
+}
+
+// parseLines reads the lines of data, the first being line number
+// after+1, and appends what it reads to c.
+func (c *ContextFile) parseLines(data []byte, after int, fast bool) {
+	var ms kompact.MessageScanner
+	line := after
 	for len(data) > 0 {
 		line++
 		var raw []byte
@@ -76,7 +122,7 @@ func parseContext(data []byte, fast bool) *ContextFile {
 		}
 		raw = bytes.TrimSuffix(raw, []byte("\r"))
 		if fast {
-			if m, ok := kompact.ScanMessage(raw, "partial"); ok {
+			if m, ok := ms.Scan(raw, "partial"); ok {
 				c.Records = append(c.Records, Record{Line: line, Kind: "message", Message: m})
 				continue
 			}
@@ -85,7 +131,6 @@ func parseContext(data []byte, fast bool) *ContextFile {
 			c.parseLine(line, raw)
 		}
 	}
-	return c
 }
 
 // parseLine is the precise reading of one non-blank line.
