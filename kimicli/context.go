@@ -88,24 +88,33 @@ func middleLine(data []byte) int {
 func parseContext(data []byte, fast bool, mid int) *ContextFile {
 	c := &ContextFile{}
 	if mid <= 0 {
+		c.Records = make([]Record, 0, bytes.Count(data, newline)+1)
 		c.parseLines(data, 0, fast)
 		return c
 	}
-	rest := &ContextFile{}
+	// One allocation for the records of both halves: each half has room
+	// for one record a line.
+	before := bytes.Count(data[:mid], newline)
+	records := make([]Record, 0, before+bytes.Count(data[mid:], newline)+1)
+	rest := &ContextFile{Records: records[before:before]}
+	c.Records = records[:0:before]
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		rest.parseLines(data[mid:], bytes.Count(data[:mid], []byte{'\n'}), fast)
+		rest.parseLines(data[mid:], before, fast)
 	}()
 	c.parseLines(data[:mid], 0, fast)
 	<-done
 	if rest.SystemPrompt != nil {
 		c.SystemPrompt = rest.SystemPrompt
 	}
-	c.Records = append(c.Records, rest.Records...)
+	n := copy(records[len(c.Records):cap(records)], rest.Records)
+	c.Records = records[:len(c.Records)+n]
 	c.Skipped = append(c.Skipped, rest.Skipped...)
 	return c
 }
+
+var newline = []byte{'\n'}
 
 // parseLines reads the lines of data, the first being line number
 // after+1, and appends what it reads to c.
@@ -209,7 +218,16 @@ func decodeKimiMessage(obj map[string]json.RawMessage, raw []byte) (kompact.Mess
 
 // Messages returns the messages of the file, in order.
 func (c *ContextFile) Messages() []kompact.Message {
-	var out []kompact.Message
+	n := 0
+	for i := range c.Records {
+		if c.Records[i].Kind == "message" {
+			n++
+		}
+	}
+	if n == 0 {
+		return nil
+	}
+	out := make([]kompact.Message, 0, n)
 	for _, r := range c.Records {
 		if r.Kind == "message" {
 			out = append(out, r.Message)
