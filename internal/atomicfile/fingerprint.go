@@ -43,6 +43,17 @@ type Fingerprint struct {
 	content []byte
 }
 
+// fileID is what stat says about a file besides its size and modification
+// time: where it lives (device and inode) and when its inode last changed.
+type fileID struct {
+	dev, ino uint64
+	// ctimeNs is the change time in nanoseconds since 1970. A write moves
+	// it even when the writer sets the modification time back.
+	ctimeNs int64
+	// known is false where the system says none of this.
+	known bool
+}
+
 // Racy reports whether Check compares the file's content (see Fingerprint).
 func (fp Fingerprint) Racy() bool { return fp.racy }
 
