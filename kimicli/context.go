@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -88,39 +89,43 @@ func middleLine(data []byte) int {
 func parseContext(data []byte, fast bool, mid int) *ContextFile {
 	c := &ContextFile{}
 	if mid <= 0 {
-		c.Records = make([]Record, 0, bytes.Count(data, newline)+1)
-		c.parseLines(data, 0, fast)
+		c.parseLines(data, fast)
 		return c
 	}
-	// One allocation for the records of both halves: each half has room
-	// for one record a line.
-	before := bytes.Count(data[:mid], newline)
-	records := make([]Record, 0, before+bytes.Count(data[mid:], newline)+1)
-	rest := &ContextFile{Records: records[before:before]}
-	c.Records = records[:0:before]
+	rest := &ContextFile{}
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		rest.parseLines(data[mid:], before, fast)
+		rest.parseLines(data[mid:], fast)
 	}()
-	c.parseLines(data[:mid], 0, fast)
+	lines := c.parseLines(data[:mid], fast)
 	<-done
-	if rest.SystemPrompt != nil {
-		c.SystemPrompt = rest.SystemPrompt
-	}
-	n := copy(records[len(c.Records):cap(records)], rest.Records)
-	c.Records = records[:len(c.Records)+n]
-	c.Skipped = append(c.Skipped, rest.Skipped...)
+	c.append(rest, lines)
 	return c
 }
 
-var newline = []byte{'\n'}
+// append adds to c what rest read of the lines after c's, which were
+// numbered from 1 and come after c's lines lines.
+func (c *ContextFile) append(rest *ContextFile, lines int) {
+	if rest.SystemPrompt != nil {
+		c.SystemPrompt = rest.SystemPrompt
+	}
+	for i := range rest.Records {
+		rest.Records[i].Line += lines
+	}
+	for i := range rest.Skipped {
+		rest.Skipped[i].Line += lines
+	}
+	c.Records = slices.Concat(c.Records, rest.Records)
+	c.Skipped = append(c.Skipped, rest.Skipped...)
+}
 
-// parseLines reads the lines of data, the first being line number
-// after+1, and appends what it reads to c.
-func (c *ContextFile) parseLines(data []byte, after int, fast bool) {
+// parseLines reads the lines of data into c, which has none yet, and
+// returns how many there are. Records has room for one a line.
+func (c *ContextFile) parseLines(data []byte, fast bool) int {
+	c.Records = make([]Record, 0, bytes.Count(data, []byte{'\n'})+1)
 	var ms kompact.MessageScanner
-	line := after
+	line := 0
 	for len(data) > 0 {
 		line++
 		var raw []byte
@@ -140,6 +145,7 @@ func (c *ContextFile) parseLines(data []byte, after int, fast bool) {
 			c.parseLine(line, raw)
 		}
 	}
+	return line
 }
 
 // parseLine is the precise reading of one non-blank line.
