@@ -116,7 +116,9 @@ func (c *ContextFile) append(rest *ContextFile, lines int) {
 	for i := range rest.Skipped {
 		rest.Skipped[i].Line += lines
 	}
-	c.Records = slices.Concat(c.Records, rest.Records)
+	if len(rest.Records) > 0 {
+		c.Records = slices.Concat(c.Records, rest.Records)
+	}
 	c.Skipped = append(c.Skipped, rest.Skipped...)
 }
 
