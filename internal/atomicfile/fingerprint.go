@@ -217,8 +217,11 @@ func unreadable(path string, err error) error {
 }
 
 func changed(path string, fp Fingerprint, st fs.FileInfo) error {
-	return kompact.Errorf(kompact.EConflict, "%s changed while it was being compacted (%d bytes at %s, now %d bytes at %s); nothing was written",
-		path, fp.Size, fp.ModTime.Format(time.RFC3339Nano), st.Size(), st.ModTime().Format(time.RFC3339Nano)).
+	how := fmt.Sprintf("%d bytes at %s, now %d bytes at %s", fp.Size, fp.ModTime.Format(time.RFC3339Nano), st.Size(), st.ModTime().Format(time.RFC3339Nano))
+	if st.Size() == fp.Size && st.ModTime().Equal(fp.ModTime) {
+		how = "written again or replaced, with the same size and modification time"
+	}
+	return kompact.Errorf(kompact.EConflict, "%s changed while it was being compacted (%s); nothing was written", path, how).
 		WithFixes("Run the command again once the program writing to the file (kimi-cli, say) is done: it reads the file anew.")
 }
 

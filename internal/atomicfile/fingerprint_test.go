@@ -3,6 +3,7 @@ package atomicfile
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -100,7 +101,11 @@ func TestFingerprintSeesRewriteKeepingTimes(t *testing.T) {
 	if st := statOf(t, p); st.Size() != fp.Size || !st.ModTime().Equal(fp.ModTime) {
 		t.Fatalf("the rewrite did not keep size and time: %v %v", st.Size(), st.ModTime())
 	}
-	wantConflict(t, "same size, time set back", Check(p, fp))
+	err = Check(p, fp)
+	wantConflict(t, "same size, time set back", err)
+	if !strings.Contains(err.Error(), "with the same size and modification time); nothing was written") {
+		t.Errorf("the error does not say what changed: %v", err)
+	}
 	wantConflict(t, "same size, time set back (stat only)", CheckStat(p, fp))
 
 	writeFile(t, p, "line 1\n")
