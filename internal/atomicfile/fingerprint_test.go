@@ -1,9 +1,9 @@
 package atomicfile
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 
@@ -103,8 +103,8 @@ func TestFingerprintSeesRewriteKeepingTimes(t *testing.T) {
 	}
 	err = Check(p, fp)
 	wantConflict(t, "same size, time set back", err)
-	if !strings.Contains(err.Error(), "with the same size and modification time); nothing was written") {
-		t.Errorf("the error does not say what changed: %v", err)
+	if want := fmt.Sprintf("%s changed while it was being compacted (written again or replaced, with the same size and modification time); nothing was written", p); err.Error() != want {
+		t.Errorf("the error does not say what changed:\n%v\nwant\n%s", err, want)
 	}
 	wantConflict(t, "same size, time set back (stat only)", CheckStat(p, fp))
 
