@@ -121,13 +121,23 @@ func (m *Message) TextLen() int {
 }
 
 // codePoints counts the code points of s as Python's len(str) does for valid
-// UTF-8 text: every byte that does not continue a sequence starts one.
+// UTF-8 text: every byte that does not continue a sequence (10xxxxxx)
+// starts one. It counts the continuation bytes eight at a time.
 func codePoints(s string) int {
-	n := 0
-	for i := 0; i < len(s); i++ {
-		if s[i]&0xC0 != 0x80 {
-			n++
+	cont, i := 0, 0
+	for ; i+8 <= len(s); i += 8 {
+		b := s[i : i+8]
+		x := uint64(b[0]) | uint64(b[1])<<8 | uint64(b[2])<<16 | uint64(b[3])<<24 |
+			uint64(b[4])<<32 | uint64(b[5])<<40 | uint64(b[6])<<48 | uint64(b[7])<<56
+		// Bit 7 of a byte set and bit 6 clear: a continuation byte. The
+		// multiplication adds up the eight bytes' flags in the top byte.
+		m := (x &^ (x << 1)) & 0x8080808080808080
+		cont += int((m >> 7) * 0x0101010101010101 >> 56)
+	}
+	for ; i < len(s); i++ {
+		if s[i]&0xC0 == 0x80 {
+			cont++
 		}
 	}
-	return n
+	return len(s) - cont
 }
