@@ -57,32 +57,32 @@ func AppendString(dst []byte, s string) []byte {
 		return appendRepaired(dst, s)
 	}
 	buf, j := open(dst, len(s))
-	i := 0
+	t := s // what is left to write
 	for {
-		for i+8 <= len(s) {
-			x := load8(s, i)
-			binary.LittleEndian.PutUint64(buf[j:], x)
+		for len(t) >= 8 {
+			x := word(t)
+			binary.LittleEndian.PutUint64(buf[j:j+8], x)
 			if m := escapeMask(x); m != 0 {
 				k := bits.TrailingZeros64(m) >> 3
-				i, j = i+k, j+k
+				t, j = t[k:], j+k
 				goto escape
 			}
-			i, j = i+8, j+8
+			t, j = t[8:], j+8
 		}
-		for i < len(s) && !mustEscape(s[i]) {
-			buf[j] = s[i]
-			i, j = i+1, j+1
+		for len(t) > 0 && !mustEscape(t[0]) {
+			buf[j] = t[0]
+			t, j = t[1:], j+1
 		}
-		if i >= len(s) {
+		if len(t) == 0 {
 			break
 		}
 	escape:
-		if len(buf)-j < len(s)-i+8+room {
-			buf = regrow(buf, j, len(s)-i+8+room)
+		if len(buf)-j < len(t)+8+room {
+			buf = regrow(buf, j, len(t)+8+room)
 		}
-		e := escapes[s[i]]
-		binary.LittleEndian.PutUint64(buf[j:], e)
-		i, j = i+1, j+int(e>>56)
+		e := escapes[t[0]]
+		binary.LittleEndian.PutUint64(buf[j:j+8], e)
+		t, j = t[1:], j+int(e>>56)
 	}
 	buf[j] = '"'
 	return buf[:j+1]
