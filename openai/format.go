@@ -194,7 +194,7 @@ func RequestBody(model string, msgs []kompact.Message, fields map[string]any) ([
 
 // WriteRequestBody writes the body RequestBody returns to w as it is
 // produced, through a buffer of about 64 KiB (a long content list: three of
-// about 512 KiB, two goroutines encoding it), and returns the first write
+// about 256 KiB, two goroutines encoding it), and returns the first write
 // error.
 func WriteRequestBody(w io.Writer, model string, msgs []kompact.Message, fields map[string]any) error {
 	tail, err := requestTail(fields)

@@ -14,7 +14,7 @@ const parallelMinBytes = 1 << 20
 // the two goroutines take turns at chunks, and the chunks the helper
 // goroutine encodes wait in at most two buffers of about this size, so that a
 // streamed body stays small in memory.
-const chunkBytes = 512 << 10
+const chunkBytes = 256 << 10
 
 // chunkParts cuts the content list of m into chunks of about chunkBytes of
 // text for two goroutines to encode in turn, or returns nil when that does
