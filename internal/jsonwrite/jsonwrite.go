@@ -267,7 +267,7 @@ func appendRepaired(dst []byte, s string) []byte {
 			i++
 			continue
 		}
-		if e := ValidRun(s, i); e > i {
+		if e := validRun(s, i); e > i {
 			if e > stored {
 				copy(buf[j+stored-i:], s[stored:e])
 			}
@@ -283,11 +283,11 @@ func appendRepaired(dst []byte, s string) []byte {
 	return buf[:j+1]
 }
 
-// ValidRun returns the end of the run of valid multi-byte UTF-8 sequences
+// validRun returns the end of the run of valid multi-byte UTF-8 sequences
 // that starts at s[i]: i when s[i] does not start one. The two- and
-// three-byte forms, the common ones in text, are checked right here. The
-// fast decoder checks strings with it as it scans them.
-func ValidRun(s string, i int) int {
+// three-byte forms, the common ones in text, are checked right here.
+// appendRepaired checks with it as it meets each run.
+func validRun(s string, i int) int {
 	for i < len(s) {
 		switch c := s[i]; {
 		case c < 0x80:
