@@ -51,9 +51,10 @@ const maxJSONBody = 64 << 20
 //
 // The request body is never held whole: each attempt encodes it anew
 // straight into the HTTP request, through WriteRequestBody's 64 KiB
-// buffer. It is sent with a Content-Length, not chunked (some
-// OpenAI-compatible servers do not read chunked bodies), which Complete
-// counts first by encoding the body once into a counter.
+// buffer. Its length is not known up front: HTTP/2 needs none, and over
+// HTTP/1.1 the body goes chunked. A server that answers 411 Length
+// Required gets it again at once with a Content-Length, which Complete
+// then counts by encoding the body once into a counter.
 //
 // The SDK's own environment defaults (OPENAI_API_KEY, OPENAI_BASE_URL,
 // OPENAI_ORG_ID, ...) are never used: the base URL, model and API key come

@@ -46,6 +46,12 @@ const (
 	failMalformed                      // the answer could not be read
 )
 
+// lengthRequired reports whether f is a 411 Length Required answer: the
+// server wants the body with a Content-Length. f may be nil.
+func (f *failure) lengthRequired() bool {
+	return f != nil && f.kind == failStatus && f.status == http.StatusLengthRequired
+}
+
 func (f *failure) retryable() bool {
 	switch f.kind {
 	case failConnection, failCut, failTimeout:

@@ -19,27 +19,42 @@ import (
 // it: a goroutine writes it into a pipe through WriteRequestBody's buffer,
 // so that about 64 KiB of it is in memory at a time, whatever its size.
 //
-// Its length is counted once, up front, by encoding it into a counter, so
-// that it goes out with a Content-Length like any other body: some
-// OpenAI-compatible servers do not read chunked request bodies. net/http
-// checks that the bytes sent match that length.
+// Its length is not known in advance: over HTTP/2 (what HTTPS providers
+// speak) a body needs none, and over HTTP/1.1 it goes out chunked, which
+// every HTTP/1.1 server must read. A server that asks for a length anyway
+// (411 Length Required) gets the body again with a Content-Length, counted
+// by encoding it once into a counter (count); net/http checks that the
+// bytes sent match it.
 type streamedBody struct {
 	model  string
 	msgs   []kompact.Message
 	fields map[string]any
-	size   int64
+	// size is the body's length once count has run, else -1.
+	size int64
 	// encoders counts the goroutines encoding the body.
 	encoders sync.WaitGroup
 }
 
-// newStreamedBody counts the body's bytes; it fails as RequestBody does,
-// when a field cannot be encoded.
+// newStreamedBody returns the body, of unknown length; it fails as
+// RequestBody does, when a field cannot be encoded.
 func newStreamedBody(model string, msgs []kompact.Message, fields map[string]any) (*streamedBody, error) {
-	var n byteCounter
-	if err := WriteRequestBody(&n, model, msgs, fields); err != nil {
+	if _, err := requestTail(fields); err != nil {
 		return nil, err
 	}
-	return &streamedBody{model: model, msgs: msgs, fields: fields, size: int64(n)}, nil
+	return &streamedBody{model: model, msgs: msgs, fields: fields, size: -1}, nil
+}
+
+// count sets the body's length, from then on sent as its Content-Length.
+// It reports whether the length was unknown before.
+func (b *streamedBody) count() bool {
+	if b.size >= 0 {
+		return false
+	}
+	var n byteCounter
+	// The fields were checked by newStreamedBody: no error is left.
+	_ = WriteRequestBody(&n, b.model, b.msgs, b.fields)
+	b.size = int64(n)
+	return true
 }
 
 // byteCounter counts the bytes written to it.
@@ -75,7 +90,7 @@ func (b *streamedBody) open(ctx context.Context) io.ReadCloser {
 func (b *streamedBody) wait() { b.encoders.Wait() }
 
 // middleware puts the body into the request the SDK sends, with its
-// length, and lets net/http open it again (GetBody) should it need to send
+// length once counted (else -1: unknown), and lets net/http open it again (GetBody) should it need to send
 // it once more: on a redirect, or when a kept-alive connection turns out
 // to be closed. Each body it opens is bound to ctx, the attempt's.
 func (b *streamedBody) middleware(ctx context.Context) option.Middleware {

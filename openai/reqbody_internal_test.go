@@ -13,8 +13,8 @@ import (
 	"kompact"
 )
 
-// TestStreamedBodyIsRequestBody: the counted length and the bytes read
-// from each opening are RequestBody's, for bodies from empty to several
+// TestStreamedBodyIsRequestBody: the length is unknown until counted, and
+// then RequestBody's, as are the bytes read from each opening, for bodies from empty to several
 // times the encoder's buffer.
 func TestStreamedBodyIsRequestBody(t *testing.T) {
 	t.Parallel()
@@ -35,7 +35,10 @@ func TestStreamedBodyIsRequestBody(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if b.size != int64(len(want)) {
+		if b.size != -1 {
+			t.Errorf("%s: size %d before counting, want -1", name, b.size)
+		}
+		if !b.count() || b.size != int64(len(want)) || b.count() {
 			t.Errorf("%s: counted %d bytes, RequestBody has %d", name, b.size, len(want))
 		}
 		for i := range 2 {

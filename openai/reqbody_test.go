@@ -48,9 +48,10 @@ func (s *bodyServer) all() []received {
 	return append([]received(nil), s.reqs...)
 }
 
-// checkBodies checks that each request carried want, whole, with its exact
-// Content-Length.
-func checkBodies(t *testing.T, got []received, want []byte, n int) {
+// checkBodies checks that each request carried want, whole: chunked, as
+// an HTTP/1.1 body of unknown length goes, or, with counted set, with its
+// exact Content-Length.
+func checkBodies(t *testing.T, got []received, want []byte, n int, counted bool) {
 	t.Helper()
 	if len(got) != n {
 		t.Fatalf("%d requests, want %d", len(got), n)
@@ -59,15 +60,19 @@ func checkBodies(t *testing.T, got []received, want []byte, n int) {
 		if !bytes.Equal(r.body, want) {
 			t.Errorf("request %d (%s): %d bytes received, not RequestBody's %d", i+1, r.path, len(r.body), len(want))
 		}
-		if r.contentLength != int64(len(want)) || len(r.transferEncoding) != 0 {
+		chunked := len(r.transferEncoding) == 1 && r.transferEncoding[0] == "chunked"
+		if counted && (r.contentLength != int64(len(want)) || chunked) {
 			t.Errorf("request %d: Content-Length %d, Transfer-Encoding %v; want %d and none",
 				i+1, r.contentLength, r.transferEncoding, len(want))
+		}
+		if !counted && (r.contentLength != -1 || !chunked) {
+			t.Errorf("request %d: Content-Length %d, Transfer-Encoding %v; want chunked", i+1, r.contentLength, r.transferEncoding)
 		}
 	}
 }
 
 // TestClientSendsRequestBodyOnEveryAttempt: what the server reads is
-// RequestBody's output, byte for byte, with its Content-Length, on the
+// RequestBody's output, byte for byte (chunked), on the
 // first attempt and on each retry, however the attempt before ended: a
 // 503, a connection closed halfway through the body, a redirect (which
 // net/http follows by opening the body again).
@@ -124,9 +129,54 @@ func TestClientSendsRequestBodyOnEveryAttempt(t *testing.T) {
 		t.Errorf("the hung-up request read %d bytes", len(got[1].body))
 	}
 	got = append(got[:1], got[2:]...)
-	checkBodies(t, got, want, 3)
+	checkBodies(t, got, want, 3, false)
 	if n := len(sl.all()); n != 2 {
 		t.Errorf("%d waits, want 2 (after the 503 and the hang-up)", n)
+	}
+}
+
+// TestClientCountsBodyWhenLengthRequired: a server that answers 411
+// Length Required to a chunked body gets it again at once, with its exact
+// Content-Length, without a wait or a retry counted; the later attempts of
+// the call keep the length.
+func TestClientCountsBodyWhenLengthRequired(t *testing.T) {
+	t.Parallel()
+	msgs, _ := compactionRequest(t, 300)
+	want, err := openai.RequestBody("m", msgs, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := &bodyServer{}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, err := io.ReadAll(r.Body)
+		if err != nil {
+			return
+		}
+		switch n := rec.record(r, body); {
+		case r.ContentLength < 0:
+			http.Error(w, `{"error":{"message":"length required"}}`, http.StatusLengthRequired)
+		case n == 2:
+			http.Error(w, `{"error":{"message":"overloaded"}}`, http.StatusServiceUnavailable)
+		default:
+			w.Header().Set("Content-Type", "text/event-stream")
+			_, _ = io.WriteString(w, okStream)
+		}
+	}))
+	defer srv.Close()
+	sl := &sleepLog{}
+	c := &openai.Client{Sleep: sl.sleep, MaxRetries: 1}
+	a, err := c.Complete(context.Background(), kompact.RequestConfig{BaseURL: srv.URL + "/v1", Model: "m"}, msgs, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if answerText(a) != "summary" {
+		t.Errorf("answer %q", answerText(a))
+	}
+	got := rec.all()
+	checkBodies(t, got[:1], want, 1, false)
+	checkBodies(t, got[1:], want, 2, true)
+	if n := len(sl.all()); n != 1 {
+		t.Errorf("%d waits, want 1 (after the 503 only)", n)
 	}
 }
 

@@ -46,6 +46,11 @@ func (r *request) run(ctx context.Context) (kompact.Answer, error) {
 			return kompact.Answer{}, r.canceled(err)
 		}
 		answer, f := r.attempt(ctx)
+		if f.lengthRequired() && r.body.count() {
+			// The server reads only bodies with a Content-Length: it
+			// gets one at once, and this does not count as a retry.
+			answer, f = r.attempt(ctx)
+		}
 		if f == nil {
 			return answer, nil
 		}
