@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"unsafe"
 
 	"kompact"
 )
@@ -73,7 +74,11 @@ func insertMessagesReusing(ctx context.Context, tx *sql.Tx, id string, pos, born
 			continue
 		}
 		buf = msgs[i].AppendJSON(buf[:0])
-		res, err := bodies.ExecContext(ctx, id, string(buf))
+		// The driver copies a bound string into SQLite's memory: the body
+		// is passed without a Go copy of its own (garbage the size of the
+		// session for a large import), and buf is not written until the
+		// statement has run.
+		res, err := bodies.ExecContext(ctx, id, unsafe.String(unsafe.SliceData(buf), len(buf)))
 		if err != nil {
 			return err
 		}
