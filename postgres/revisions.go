@@ -45,15 +45,13 @@ func pruneRevisions(ctx context.Context, tx pgx.Tx, id string, upTo int64) error
 
 // CommitCompaction applies c (see kompact.Rebase and sqlite.Store's
 // CommitCompaction, which this follows step for step).
-func (s *Store) CommitCompaction(ctx context.Context, id string, c kompact.Commit) (*kompact.StoredSession, *kompact.RevisionInfo, error) {
+func (s *Store) CommitCompaction(ctx context.Context, id string, c kompact.Commit) (*kompact.SessionInfo, *kompact.RevisionInfo, error) {
 	p, err := storeutil.PlanCommit(c)
 	if err != nil {
 		return nil, nil, err
 	}
 	var row *sessionRow
 	var info *kompact.RevisionInfo
-	var tail []kompact.Message
-	var fast bool
 	err = s.write(ctx, "commit compaction", func(tx pgx.Tx) error {
 		if row, err = loadSession(ctx, tx, id, true); err != nil {
 			return err
@@ -61,8 +59,8 @@ func (s *Store) CommitCompaction(ctx context.Context, id string, c kompact.Commi
 		if err := p.TooShort(row.N); err != nil {
 			return err
 		}
-		var refs []ref
-		if refs, tail, fast, err = readCommitRange(ctx, tx, row, p); err != nil {
+		refs, tail, fast, err := readCommitRange(ctx, tx, row, p)
+		if err != nil {
 			return err
 		}
 		if info, err = s.rewriteForCommit(ctx, tx, row, p, refs); err != nil {
@@ -74,7 +72,8 @@ func (s *Store) CommitCompaction(ctx context.Context, id string, c kompact.Commi
 	if err != nil {
 		return nil, nil, err
 	}
-	return row.Stored(p.Messages(tail, fast, row.N)), info, nil
+	out := row.Info()
+	return &out, info, nil
 }
 
 // readCommitRange reads the refs of the range p replaces, checks it (by
@@ -276,21 +275,18 @@ func (s *Store) GetRevision(ctx context.Context, id string, rev int64) (*kompact
 
 // RestoreRevision puts back the messages revision rev holds and records a
 // restore revision. Decoding happens after the transaction.
-func (s *Store) RestoreRevision(ctx context.Context, id string, rev int64) (*kompact.StoredSession, *kompact.RevisionInfo, error) {
+func (s *Store) RestoreRevision(ctx context.Context, id string, rev int64) (*kompact.SessionInfo, *kompact.RevisionInfo, error) {
 	var row *sessionRow
 	var info *kompact.RevisionInfo
-	var bodies [][]byte
-	var msgs []kompact.Message
 	err := s.write(ctx, "restore revision", func(tx pgx.Tx) error {
 		var err error
 		if row, err = loadSession(ctx, tx, id, true); err != nil {
 			return err
 		}
-		old, refs, bs, err := revisionRows(ctx, tx, id, rev)
+		old, refs, bodies, err := revisionRows(ctx, tx, id, rev)
 		if err != nil {
 			return err
 		}
-		bodies = bs
 		now := s.now(row.Updated)
 		version := row.Version + 1
 		r := row.NextRev
@@ -314,17 +310,19 @@ func (s *Store) RestoreRevision(ctx context.Context, id string, rev int64) (*kom
 			row.N, row.NextRev+1, version, now, id); err != nil {
 			return err
 		}
-		if msgs, err = decodeBodies(bodies, id); err != nil {
+		msgs, err := decodeBodies(bodies, id)
+		if err != nil {
 			return err
 		}
 		if err := setAccount(ctx, tx, id, 0, int64(kompact.EstimateTokens(msgs)), false); err != nil {
 			return err
 		}
-		row.Version, row.Updated = version, now
+		row.FirstPos, row.Version, row.Updated = 0, version, now
 		return nil
 	})
 	if err != nil {
 		return nil, nil, err
 	}
-	return row.Stored(msgs), info, nil
+	out := row.Info()
+	return &out, info, nil
 }

@@ -41,12 +41,12 @@ func loadSession(ctx context.Context, tx pgx.Tx, id string, lock bool) (*session
 }
 
 // CreateSession stores a new session with version 1 (see sqlite.Store).
-func (s *Store) CreateSession(ctx context.Context, in *kompact.Session) (*kompact.StoredSession, error) {
+func (s *Store) CreateSession(ctx context.Context, in *kompact.Session) (*kompact.SessionInfo, error) {
 	msgs, next, err := storeutil.NewSession(in)
 	if err != nil {
 		return nil, err
 	}
-	var out *kompact.StoredSession
+	var out kompact.SessionInfo
 	err = s.write(ctx, "create session", func(tx pgx.Tx) error {
 		now := s.now(time.Time{})
 		id := in.ID
@@ -78,14 +78,15 @@ func (s *Store) CreateSession(ctx context.Context, in *kompact.Session) (*kompac
 		if err := setAccount(ctx, tx, id, 0, int64(kompact.EstimateTokens(msgs)), false); err != nil {
 			return err
 		}
-		row := &sessionRow{ID: id, Agent: in.Agent, Model: in.CompactionModel, Version: 1, Created: now, Updated: now}
-		out = row.Stored(msgs)
+		row := &sessionRow{ID: id, Agent: in.Agent, Model: in.CompactionModel, Version: 1, Created: now, Updated: now,
+			N: int64(len(msgs)), Title: kompact.DefaultTitle(msgs)}
+		out = row.Info()
 		return nil
 	})
 	if err != nil {
 		return nil, err
 	}
-	return out, nil
+	return &out, nil
 }
 
 // GetSession returns the session with all its messages.

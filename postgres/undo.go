@@ -16,10 +16,9 @@ import (
 // UndoCompaction replaces the summary message compaction revision rev wrote
 // by the messages it replaced, keeping every other message (see
 // kompact.Store and sqlite.Store.UndoCompaction, which works the same way).
-func (s *Store) UndoCompaction(ctx context.Context, id string, rev int64) (*kompact.StoredSession, *kompact.RevisionInfo, error) {
+func (s *Store) UndoCompaction(ctx context.Context, id string, rev int64) (*kompact.SessionInfo, *kompact.RevisionInfo, error) {
 	var row *sessionRow
 	var info *kompact.RevisionInfo
-	var bodies [][]byte
 	err := s.write(ctx, "undo compaction", func(tx pgx.Tx) error {
 		var err error
 		if row, err = loadSession(ctx, tx, id, true); err != nil {
@@ -60,17 +59,13 @@ func (s *Store) UndoCompaction(ctx context.Context, id string, rev int64) (*komp
 			return err
 		}
 		row.FirstPos, row.Version, row.Updated = first, version, now
-		bodies, err = readBodies(ctx, tx, id, first)
-		return err
+		return nil
 	})
 	if err != nil {
 		return nil, nil, err
 	}
-	msgs, err := decodeBodies(bodies, id)
-	if err != nil {
-		return nil, nil, err
-	}
-	return row.Stored(msgs), info, nil
+	out := row.Info()
+	return &out, info, nil
 }
 
 type posRef = storeutil.PosRef

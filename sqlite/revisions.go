@@ -100,7 +100,7 @@ func pruneRevisions(ctx context.Context, tx *sql.Tx, id string, upTo int64) erro
 // appends happened: the commit reads the ids and body ids of the replaced
 // range and the messages appended since, and compares nothing else. A kept
 // message whose JSON is unchanged keeps its stored body.
-func (s *Store) CommitCompaction(ctx context.Context, id string, c kompact.Commit) (*kompact.StoredSession, *kompact.RevisionInfo, error) {
+func (s *Store) CommitCompaction(ctx context.Context, id string, c kompact.Commit) (*kompact.SessionInfo, *kompact.RevisionInfo, error) {
 	p, err := storeutil.PlanCommit(c)
 	if err != nil {
 		return nil, nil, err
@@ -108,7 +108,6 @@ func (s *Store) CommitCompaction(ctx context.Context, id string, c kompact.Commi
 	var row *sessionRow
 	var info *kompact.RevisionInfo
 	var tail []kompact.Message // the stored messages after the base's (fast) or after c.End (compared)
-	var fast bool
 	err = s.write(ctx, "commit compaction", func(tx *sql.Tx) error {
 		if row, err = loadSession(ctx, tx, id); err != nil {
 			return err
@@ -117,6 +116,7 @@ func (s *Store) CommitCompaction(ctx context.Context, id string, c kompact.Commi
 			return err
 		}
 		var refs []ref
+		var fast bool
 		if refs, tail, fast, err = readCommitRange(ctx, tx, row, p); err != nil {
 			return err
 		}
@@ -130,7 +130,8 @@ func (s *Store) CommitCompaction(ctx context.Context, id string, c kompact.Commi
 	if err != nil {
 		return nil, nil, err
 	}
-	return row.Stored(p.Messages(tail, fast, row.N)), info, nil
+	out := row.Info()
+	return &out, info, nil
 }
 
 // readCommitRange reads the refs of the range p replaces, checks it (by
@@ -351,8 +352,8 @@ func (s *Store) GetRevision(ctx context.Context, id string, rev int64) (*kompact
 // RestoreRevision puts back the messages revision rev holds. It records a
 // restore revision holding the messages it replaces, so it can be undone in
 // turn.
-func (s *Store) RestoreRevision(ctx context.Context, id string, rev int64) (*kompact.StoredSession, *kompact.RevisionInfo, error) {
-	var out *kompact.StoredSession
+func (s *Store) RestoreRevision(ctx context.Context, id string, rev int64) (*kompact.SessionInfo, *kompact.RevisionInfo, error) {
+	var out kompact.SessionInfo
 	var info *kompact.RevisionInfo
 	err := s.write(ctx, "restore revision", func(tx *sql.Tx) error {
 		row, err := loadSession(ctx, tx, id)
@@ -384,12 +385,12 @@ func (s *Store) RestoreRevision(ctx context.Context, id string, rev int64) (*kom
 		if err := setAccount(ctx, tx, id, 0, int64(kompact.EstimateTokens(r.Before)), false); err != nil {
 			return err
 		}
-		row.Version, row.Updated = version, now
-		out = row.Stored(r.Before)
+		row.FirstPos, row.N, row.Version, row.Updated = 0, int64(len(r.Before)), version, now
+		out = row.Info()
 		return nil
 	})
 	if err != nil {
 		return nil, nil, err
 	}
-	return out, info, nil
+	return &out, info, nil
 }

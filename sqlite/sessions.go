@@ -56,12 +56,12 @@ func sessionExists(ctx context.Context, tx *sql.Tx, id string) (bool, error) {
 // new id ("s_" and 12 random characters); messages without an id get one
 // ("m_" and a number), unique within the session. A taken session id is
 // EConflict, a message id given twice EInvalid. in is not modified.
-func (s *Store) CreateSession(ctx context.Context, in *kompact.Session) (*kompact.StoredSession, error) {
+func (s *Store) CreateSession(ctx context.Context, in *kompact.Session) (*kompact.SessionInfo, error) {
 	msgs, next, err := storeutil.NewSession(in)
 	if err != nil {
 		return nil, err
 	}
-	var out *kompact.StoredSession
+	var out kompact.SessionInfo
 	err = s.write(ctx, "create session", func(tx *sql.Tx) error {
 		id := in.ID
 		if id == "" {
@@ -86,8 +86,10 @@ func (s *Store) CreateSession(ctx context.Context, in *kompact.Session) (*kompac
 		}
 		now := s.now(time.Time{})
 		ts := formatTime(now)
+		row := &sessionRow{ID: id, Agent: in.Agent, Model: in.CompactionModel, Version: 1, Created: now, Updated: now,
+			N: int64(len(msgs)), Title: kompact.DefaultTitle(msgs)}
 		if _, err := tx.ExecContext(ctx, `INSERT INTO sessions (`+sessionCols+`) VALUES (?, ?, ?, 1, ?, ?, 0, ?, ?, 1, 1, ?)`,
-			id, in.Agent, in.CompactionModel, ts, ts, len(msgs), next, kompact.DefaultTitle(msgs)); err != nil {
+			id, in.Agent, in.CompactionModel, ts, ts, len(msgs), next, row.Title); err != nil {
 			return err
 		}
 		if err := insertMessages(ctx, tx, id, 0, 0, msgs); err != nil {
@@ -98,14 +100,13 @@ func (s *Store) CreateSession(ctx context.Context, in *kompact.Session) (*kompac
 		if err := setAccount(ctx, tx, id, 0, int64(kompact.EstimateTokens(msgs)), false); err != nil {
 			return err
 		}
-		row := &sessionRow{ID: id, Agent: in.Agent, Model: in.CompactionModel, Version: 1, Created: now, Updated: now}
-		out = row.Stored(msgs)
+		out = row.Info()
 		return nil
 	})
 	if err != nil {
 		return nil, err
 	}
-	return out, nil
+	return &out, nil
 }
 
 // GetSession returns the session with all its messages.

@@ -19,8 +19,8 @@ import (
 // The messages before the summary are written again (as a compaction
 // does), so the work follows them and the restored range, not the
 // session's length.
-func (s *Store) UndoCompaction(ctx context.Context, id string, rev int64) (*kompact.StoredSession, *kompact.RevisionInfo, error) {
-	var out *kompact.StoredSession
+func (s *Store) UndoCompaction(ctx context.Context, id string, rev int64) (*kompact.SessionInfo, *kompact.RevisionInfo, error) {
+	var out kompact.SessionInfo
 	var info *kompact.RevisionInfo
 	err := s.write(ctx, "undo compaction", func(tx *sql.Tx) error {
 		row, err := loadSession(ctx, tx, id)
@@ -62,13 +62,13 @@ func (s *Store) UndoCompaction(ctx context.Context, id string, rev int64) (*komp
 			return err
 		}
 		row.FirstPos, row.Version, row.Updated = first, version, now
-		out, err = storedSession(ctx, tx, row)
-		return err
+		out = row.Info()
+		return nil
 	})
 	if err != nil {
 		return nil, nil, err
 	}
-	return out, info, nil
+	return &out, info, nil
 }
 
 // undoRows reads what undoing compaction revision rev writes again: the

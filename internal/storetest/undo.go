@@ -13,7 +13,7 @@ func undo(t *testing.T, st kompact.Store, id string, rev int64) (*kompact.Stored
 	if err != nil {
 		t.Fatalf("UndoCompaction(%d): %v", rev, err)
 	}
-	return s, info
+	return described(t, st, s, info, "UndoCompaction"), info
 }
 
 // testUndo: undoing a compaction puts exactly the messages it replaced in
