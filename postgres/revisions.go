@@ -274,7 +274,7 @@ func (s *Store) GetRevision(ctx context.Context, id string, rev int64) (*kompact
 }
 
 // RestoreRevision puts back the messages revision rev holds and records a
-// restore revision. Decoding happens after the transaction.
+// restore revision (see sqlite.Store's RestoreRevision).
 func (s *Store) RestoreRevision(ctx context.Context, id string, rev int64) (*kompact.SessionInfo, *kompact.RevisionInfo, error) {
 	var row *sessionRow
 	var info *kompact.RevisionInfo
@@ -283,7 +283,7 @@ func (s *Store) RestoreRevision(ctx context.Context, id string, rev int64) (*kom
 		if row, err = loadSession(ctx, tx, id, true); err != nil {
 			return err
 		}
-		old, refs, bodies, err := revisionRows(ctx, tx, id, rev)
+		old, refs, _, err := revisionRows(ctx, tx, id, rev)
 		if err != nil {
 			return err
 		}
@@ -310,11 +310,9 @@ func (s *Store) RestoreRevision(ctx context.Context, id string, rev int64) (*kom
 			row.N, row.NextRev+1, version, now, id); err != nil {
 			return err
 		}
-		msgs, err := decodeBodies(bodies, id)
-		if err != nil {
-			return err
-		}
-		if err := setAccount(ctx, tx, id, 0, int64(kompact.EstimateTokens(msgs)), false); err != nil {
+		// The restored list's token estimate is left to the next read (as
+		// an undo does): no body is decoded.
+		if err := setAccount(ctx, tx, id, 0, storeutil.UnknownPending, false); err != nil {
 			return err
 		}
 		row.FirstPos, row.Version, row.Updated = 0, version, now

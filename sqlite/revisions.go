@@ -351,7 +351,9 @@ func (s *Store) GetRevision(ctx context.Context, id string, rev int64) (*kompact
 
 // RestoreRevision puts back the messages revision rev holds. It records a
 // restore revision holding the messages it replaces, so it can be undone in
-// turn.
+// turn. It reads the revision's ids and body ids, not its bodies: the
+// restored list's token estimate is left to the next read (as an undo
+// does), so the work follows the rows it writes.
 func (s *Store) RestoreRevision(ctx context.Context, id string, rev int64) (*kompact.SessionInfo, *kompact.RevisionInfo, error) {
 	var out kompact.SessionInfo
 	var info *kompact.RevisionInfo
@@ -360,7 +362,7 @@ func (s *Store) RestoreRevision(ctx context.Context, id string, rev int64) (*kom
 		if err != nil {
 			return err
 		}
-		r, bodyIDs, err := loadRevision(ctx, tx, id, rev)
+		old, msgs, bodyIDs, err := revisionRefs(ctx, tx, id, rev)
 		if err != nil {
 			return err
 		}
@@ -369,23 +371,23 @@ func (s *Store) RestoreRevision(ctx context.Context, id string, rev int64) (*kom
 		if _, err := tx.ExecContext(ctx, `UPDATE messages SET dead = ? WHERE session_id = ? AND dead IS NULL`, row.NextRev, id); err != nil {
 			return err
 		}
-		if err := insertRefs(ctx, tx, id, row.NextRev, r.Before, bodyIDs); err != nil {
+		if err := insertRefs(ctx, tx, id, row.NextRev, msgs, bodyIDs); err != nil {
 			return err
 		}
 		// Recorded (and old revisions pruned) once the restored messages
 		// refer to their bodies again.
-		info, err = recordRevision(ctx, tx, row, kompact.RevisionRestore, fmt.Sprintf("restored revision %d (%s)", rev, r.Kind), now, version, s.keep)
+		info, err = recordRevision(ctx, tx, row, kompact.RevisionRestore, fmt.Sprintf("restored revision %d (%s)", rev, old.Kind), now, version, s.keep)
 		if err != nil {
 			return err
 		}
 		if _, err := tx.ExecContext(ctx, `UPDATE sessions SET first_pos = 0, n_messages = ?, next_rev = ?, version = ?, updated_at = ?, rewritten_version = ? WHERE id = ?`,
-			len(r.Before), row.NextRev+1, version, formatTime(now), version, id); err != nil {
+			len(msgs), row.NextRev+1, version, formatTime(now), version, id); err != nil {
 			return err
 		}
-		if err := setAccount(ctx, tx, id, 0, int64(kompact.EstimateTokens(r.Before)), false); err != nil {
+		if err := setAccount(ctx, tx, id, 0, storeutil.UnknownPending, false); err != nil {
 			return err
 		}
-		row.FirstPos, row.N, row.Version, row.Updated = 0, int64(len(r.Before)), version, now
+		row.FirstPos, row.N, row.Version, row.Updated = 0, int64(len(msgs)), version, now
 		out = row.Info()
 		return nil
 	})
@@ -393,4 +395,49 @@ func (s *Store) RestoreRevision(ctx context.Context, id string, rev int64) (*kom
 		return nil, nil, err
 	}
 	return &out, info, nil
+}
+
+// revisionRefs returns revision rev's description and the messages it
+// holds as references: each message with its id alone, and its body id. A
+// revision recorded before row lifetimes (full) keeps no ids of its own:
+// its bodies are read for them.
+func revisionRefs(ctx context.Context, tx *sql.Tx, id string, rev int64) (*kompact.RevisionInfo, []kompact.Message, []int64, error) {
+	var full bool
+	err := tx.QueryRowContext(ctx, `SELECT full FROM revisions WHERE session_id = ? AND rev = ?`, id, rev).Scan(&full)
+	if err != nil || full {
+		r, bodyIDs, err := loadRevision(ctx, tx, id, rev) // words a missing revision too
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		return &r.RevisionInfo, r.Before, bodyIDs, nil
+	}
+	info, err := scanRevisionInfo(tx.QueryRowContext(ctx,
+		`SELECT rev, kind, note, created_at, version, n_messages, full FROM revisions WHERE session_id = ? AND rev = ?`, id, rev), &full)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	rows, err := tx.QueryContext(ctx, `SELECT id, body_id FROM messages
+		WHERE session_id = ?1 AND born < ?2 AND (dead IS NULL OR dead >= ?2) ORDER BY pos`, id, rev)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	defer rows.Close()
+	msgs := make([]kompact.Message, 0, info.Messages)
+	bodyIDs := make([]int64, 0, info.Messages)
+	for rows.Next() {
+		var m kompact.Message
+		var bodyID int64
+		if err := rows.Scan(&m.ID, &bodyID); err != nil {
+			return nil, nil, nil, err
+		}
+		msgs = append(msgs, m)
+		bodyIDs = append(bodyIDs, bodyID)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, nil, nil, err
+	}
+	if len(msgs) != info.Messages {
+		return nil, nil, nil, kompact.Errorf(kompact.EInternal, "sqlite store: revision %d of session %q should hold %d messages and holds %d", rev, id, info.Messages, len(msgs))
+	}
+	return info, msgs, bodyIDs, nil
 }
