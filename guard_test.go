@@ -86,39 +86,31 @@ func TestValidateUTF8(t *testing.T) {
 	}
 }
 
-// TestRedactURL checks that no query string, fragment or user info of a
-// URL survives into an error.
-func TestRedactURL(t *testing.T) {
-	for in, want := range map[string]string{
-		"https://api.moonshot.ai/v1":                "https://api.moonshot.ai/v1",
-		"https://api.example.com/v1?api_key=sk-123": "https://api.example.com/v1?REDACTED",
-		"https://api.example.com/v1?x=1#frag":       "https://api.example.com/v1?REDACTED",
-		"https://user:pass@api.example.com/v1":      "https://REDACTED@api.example.com/v1",
-		"https://u:p@h/v1?k=1":                      "https://REDACTED@h/v1?REDACTED",
-		"http://127.0.0.1:11434/v1/":                "http://127.0.0.1:11434/v1/",
-		"not a url ?token=abc":                      "not a url ?REDACTED",
-		"https://h/p@q":                             "https://h/p@q",
+// TestURLSecrets checks, for each URL, what survives into an error
+// (RedactURL: no query string, fragment or user info) and which query
+// parameter counts as a credential (SecretQueryParam, "" for none).
+func TestURLSecrets(t *testing.T) {
+	for _, tc := range []struct{ url, redacted, secret string }{
+		{"https://api.moonshot.ai/v1", "https://api.moonshot.ai/v1", ""},
+		{"https://api.example.com/v1?api_key=sk-123", "https://api.example.com/v1?REDACTED", "api_key"},
+		{"https://api.example.com/v1?x=1#frag", "https://api.example.com/v1?REDACTED", ""},
+		{"https://user:pass@api.example.com/v1", "https://REDACTED@api.example.com/v1", ""},
+		{"https://u:p@h/v1?k=1", "https://REDACTED@h/v1?REDACTED", ""},
+		{"http://127.0.0.1:11434/v1/", "http://127.0.0.1:11434/v1/", ""},
+		{"not a url ?token=abc", "not a url ?REDACTED", "token"},
+		{"https://h/p@q", "https://h/p@q", ""},
+		{"https://h/v1?api-version=2024-02-01", "https://h/v1?REDACTED", ""},
+		{"https://h/v1?a=1&access_token=t", "https://h/v1?REDACTED", "access_token"},
+		{"https://h/v1?Secret=x", "https://h/v1?REDACTED", "Secret"},
+		{"https://h/v1?key", "https://h/v1?REDACTED", "key"},
+		{"https://h/v1?X-Amz-Signature=abc&a=b", "https://h/v1?REDACTED", "X-Amz-Signature"},
+		{"https://h/v1?x=1#token=fragment", "https://h/v1?REDACTED", ""},
 	} {
-		if got := kompact.RedactURL(in); got != want {
-			t.Errorf("RedactURL(%q) = %q, want %q", in, got, want)
+		if got := kompact.RedactURL(tc.url); got != tc.redacted {
+			t.Errorf("RedactURL(%q) = %q, want %q", tc.url, got, tc.redacted)
 		}
-	}
-}
-
-// TestSecretQueryParam checks which query parameters count as credentials.
-func TestSecretQueryParam(t *testing.T) {
-	for in, want := range map[string]string{
-		"https://h/v1":                         "",
-		"https://h/v1?api-version=2024-02-01":  "",
-		"https://h/v1?api_key=sk":              "api_key",
-		"https://h/v1?a=1&access_token=t":      "access_token",
-		"https://h/v1?Secret=x":                "Secret",
-		"https://h/v1?key":                     "key",
-		"https://h/v1?X-Amz-Signature=abc&a=b": "X-Amz-Signature",
-		"https://h/v1?x=1#token=fragment":      "",
-	} {
-		if got := kompact.SecretQueryParam(in); got != want {
-			t.Errorf("SecretQueryParam(%q) = %q, want %q", in, got, want)
+		if got := kompact.SecretQueryParam(tc.url); got != tc.secret {
+			t.Errorf("SecretQueryParam(%q) = %q, want %q", tc.url, got, tc.secret)
 		}
 	}
 }

@@ -57,10 +57,7 @@ func (p *parser) root(n *yaml.Node) (*Config, error) {
 		return nil, p.errorf(n, "agents", "required field is missing: the file defines no agents").
 			WithFixes("Add an agents: mapping with at least one agent; `kompact config show` prints a complete example.")
 	}
-	if ae.val.Kind != yaml.MappingNode {
-		return nil, p.typeError(ae.val, "agents", "a mapping")
-	}
-	agents, err := p.entries(ae.val, "agents")
+	agents, err := p.mapping(ae.val, "agents")
 	if err != nil {
 		return nil, err
 	}
@@ -118,101 +115,95 @@ func (p *parser) agent(e entry, path string) (*kompact.Agent, error) {
 	if isNull(e.val) {
 		return nil, p.missing(e.key, join(path, "llm"), "an llm: mapping with base_url and model")
 	}
-	f, err := p.fields(e.val, path, agentFields)
-	if err != nil {
-		return nil, err
+	s := p.section(e.val, path, agentFields)
+	read(s, "system_prompt", &a.SystemPrompt, p.str)
+	if s.err != nil {
+		return nil, s.err
 	}
-	if sp, ok := f["system_prompt"]; ok {
-		if a.SystemPrompt, err = p.str(sp.val, join(path, "system_prompt")); err != nil {
-			return nil, err
-		}
-	}
-	le, ok := f["llm"]
+	le, lpath, ok := s.get("llm")
 	if !ok {
 		return nil, p.missing(e.key, join(path, "llm"), "an llm: mapping with base_url and model")
 	}
-	if a.LLM, err = p.llm(le, join(path, "llm")); err != nil {
-		return nil, err
+	a.LLM, s.err = p.llm(le, lpath)
+	if ce, cpath, ok := s.get("compaction"); ok {
+		a.Compaction, s.err = p.compaction(ce, cpath, e.name)
 	}
-	if ce, ok := f["compaction"]; ok {
-		if a.Compaction, err = p.compaction(ce, join(path, "compaction"), e.name); err != nil {
-			return nil, err
-		}
+	if s.err != nil {
+		return nil, s.err
 	}
 	return a, nil
 }
 
 func (p *parser) llm(e entry, path string) (kompact.LLMConfig, error) {
 	var l kompact.LLMConfig
-	f, err := p.fields(e.val, path, llmFields)
-	if err != nil {
-		return l, err
+	s := p.section(e.val, path, llmFields)
+	if s.err != nil {
+		return l, s.err
 	}
 	var at *yaml.Node
-	if l.BaseURL, at, err = p.requiredStr(f, e.key, path, "base_url", "base_url: the API root, e.g. https://api.moonshot.ai/v1"); err != nil {
+	var err error
+	if l.BaseURL, at, err = p.requiredStr(s.f, e.key, path, "base_url", "base_url: the API root, e.g. https://api.moonshot.ai/v1"); err != nil {
 		return l, err
 	}
 	if err := p.checkURL(at, join(path, "base_url"), l.BaseURL); err != nil {
 		return l, err
 	}
-	if l.Model, at, err = p.requiredStr(f, e.key, path, "model", "model: the model name, e.g. kimi-k2-turbo-preview"); err != nil {
+	if l.Model, at, err = p.requiredStr(s.f, e.key, path, "model", "model: the model name, e.g. kimi-k2-turbo-preview"); err != nil {
 		return l, err
 	}
 	if strings.TrimSpace(l.Model) == "" {
 		return l, p.errorf(at, join(path, "model"), "must not be empty").WithFixes("Name the model, e.g. model: kimi-k2-turbo-preview.")
 	}
-	if ke, ok := f["api_key_env"]; ok {
-		if l.APIKeyEnv, err = p.apiKeyEnv(ke.val, join(path, "api_key_env")); err != nil {
-			return l, err
-		}
-	}
-	if x, ok := f["max_context_size"]; ok {
-		if l.MaxContextSize, err = p.tokens(x.val, join(path, "max_context_size"), 0); err != nil {
-			return l, err
-		}
-	}
+	read(s, "api_key_env", &l.APIKeyEnv, p.apiKeyEnv)
+	read(s, "max_context_size", &l.MaxContextSize, func(n *yaml.Node, path string) (int, error) { return p.tokens(n, path, 0) })
 	settings := map[string]any{}
 	for _, name := range ownFields {
-		if se, ok := f[name]; ok {
-			v, err := p.setting(name, se.val, join(path, name))
-			if err != nil {
-				return l, err
-			}
+		var v any
+		if _, _, ok := read(s, name, &v, func(n *yaml.Node, path string) (any, error) { return p.setting(name, n, path) }); ok {
 			settings[name] = v
 		}
 	}
-	if xe, ok := f["extra_body"]; ok {
-		xpath := join(path, "extra_body")
-		if xe.val.Kind != yaml.MappingNode {
-			return l, p.typeError(xe.val, xpath, "a mapping")
-		}
-		es, err := p.entries(xe.val, xpath)
-		if err != nil {
+	if s.err != nil {
+		return l, s.err
+	}
+	if xe, xpath, ok := s.get("extra_body"); ok {
+		if err := p.extraBody(xe.val, xpath, settings); err != nil {
 			return l, err
-		}
-		for _, x := range es {
-			fpath := join(xpath, x.name)
-			switch kompact.RequestField(x.name) {
-			case kompact.FieldReserved, kompact.FieldModel:
-				return l, p.errorf(x.key, fpath, "extra_body may not set %q: kompact sets it for every request", x.name).
-					WithFixes(fmt.Sprintf("Remove %q from extra_body; the model goes in llm.model.", x.name))
-			case kompact.FieldOwn:
-				return l, p.errorf(x.key, fpath, "set %s as llm.%s, not in extra_body", x.name, x.name).
-					WithFixes(fmt.Sprintf("Move it: %s: VALUE directly under llm:.", x.name))
-			case kompact.FieldTool: // accepted, and never sent
-				p.warnf(x.key, fpath, toolFieldWarning)
-			}
-			v, err := p.value(x.val, fpath)
-			if err != nil {
-				return l, err
-			}
-			settings[x.name] = v
 		}
 	}
 	if len(settings) > 0 {
 		l.Settings = settings
 	}
 	return l, nil
+}
+
+// extraBody reads llm.extra_body, the mapping n at xpath, into settings:
+// any request field but the ones kompact sets and the ones with an llm
+// field of their own.
+func (p *parser) extraBody(n *yaml.Node, xpath string, settings map[string]any) error {
+	es, err := p.mapping(n, xpath)
+	if err != nil {
+		return err
+	}
+	for _, x := range es {
+		fpath := join(xpath, x.name)
+		switch kompact.RequestField(x.name) {
+		case kompact.FieldReserved, kompact.FieldModel:
+			return p.errorf(x.key, fpath, "extra_body may not set %q: kompact sets it for every request", x.name).
+				WithFixes(fmt.Sprintf("Remove %q from extra_body; the model goes in llm.model.", x.name))
+		case kompact.FieldOwn:
+			return p.errorf(x.key, fpath, "set %s as llm.%s, not in extra_body", x.name, x.name).
+				WithFixes(fmt.Sprintf("Move it: %s: VALUE directly under llm:.", x.name))
+		case kompact.FieldTool: // accepted, and never sent
+			p.warnf(x.key, fpath, toolFieldWarning)
+		}
+		v, err := p.value(x.val, fpath)
+		if err != nil {
+			return err
+		}
+		settings[x.name] = v
+	}
+	return nil
 }
 
 // requiredStr returns the string field name of the mapping at parent, whose
@@ -328,70 +319,37 @@ func (p *parser) setting(name string, n *yaml.Node, path string) (any, error) {
 
 func (p *parser) compaction(e entry, path, agent string) (kompact.CompactionConfig, error) {
 	var c kompact.CompactionConfig
-	f, err := p.fields(e.val, path, compactionFields)
-	if err != nil {
-		return c, err
-	}
-	if x, ok := f["enabled"]; ok {
-		if c.Enabled, err = p.boolean(x.val, join(path, "enabled")); err != nil {
-			return c, err
-		}
-	}
-	for _, s := range []struct {
+	s := p.section(e.val, path, compactionFields)
+	read(s, "enabled", &c.Enabled, p.boolean)
+	for _, f := range []struct {
 		name string
 		dst  *string
 	}{{"type", &c.Type}, {"compaction_model", &c.CompactionModel}, {"prompt", &c.Prompt}, {"prompt_file", &c.PromptFile}} {
-		if x, ok := f[s.name]; ok {
-			if *s.dst, err = p.str(x.val, join(path, s.name)); err != nil {
-				return c, err
-			}
-		}
+		read(s, f.name, f.dst, p.str)
 	}
-	if x, ok := f["max_preserved_messages"]; ok {
-		fpath := join(path, "max_preserved_messages")
-		i, err := p.integer(x.val, fpath)
-		if err != nil {
-			return c, err
+	var preserved int64
+	if n, fpath, ok := read(s, "max_preserved_messages", &preserved, p.integer); ok {
+		if preserved < math.MinInt32 || preserved > math.MaxInt32 {
+			s.err = p.errorf(n, fpath, "%d is out of range", preserved).WithFixes("Use a small number; the default is 2.")
 		}
-		if i < math.MinInt32 || i > math.MaxInt32 {
-			return c, p.errorf(x.val, fpath, "%d is out of range", i).WithFixes("Use a small number; the default is 2.")
-		}
-		n := int(i)
-		c.MaxPreservedMessages = &n
+		c.MaxPreservedMessages = new(int(preserved))
 	}
-	if x, ok := f["timeout"]; ok {
-		if c.Timeout, err = p.timeout(x.val, join(path, "timeout")); err != nil {
-			return c, err
-		}
+	read(s, "timeout", &c.Timeout, p.timeout)
+	if s.err != nil {
+		return c, s.err
 	}
-	if c.Prompt != "" && c.PromptFile != "" {
-		return c, p.errorf(f["prompt_file"].key, join(path, "prompt_file"), "prompt and prompt_file are both set; use one").
-			WithFixes("Remove prompt to read the prompt from the file, or remove prompt_file to use the inline prompt.")
+	if err := p.promptFile(s, &c); err != nil {
+		return c, err
 	}
-	if c.PromptFile != "" {
-		x := f["prompt_file"]
-		if !filepath.IsAbs(c.PromptFile) {
-			c.PromptFile = filepath.Join(p.dir, c.PromptFile)
-		}
-		if p.checkFiles {
-			if info, err := os.Stat(c.PromptFile); err != nil || !info.Mode().IsRegular() {
-				return c, p.errorf(x.val, join(path, "prompt_file"), "cannot read %s: not a file", c.PromptFile).
-					WithFixes("Give the path of the prompt file; a relative path is relative to the configuration file's folder.")
-			}
-		}
+	read(s, "settings_overrides", &c.SettingsOverrides, p.overrides)
+	if x, fpath, ok := s.get("auto"); ok {
+		c.Auto, s.err = p.auto(x, fpath)
 	}
-	if x, ok := f["settings_overrides"]; ok {
-		if c.SettingsOverrides, err = p.overrides(x, join(path, "settings_overrides")); err != nil {
-			return c, err
-		}
-	}
-	if x, ok := f["auto"]; ok {
-		if c.Auto, err = p.auto(x, join(path, "auto")); err != nil {
-			return c, err
-		}
+	if s.err != nil {
+		return c, s.err
 	}
 	if c.Enabled && c.Type != kompact.CompactionType {
-		if x, ok := f["type"]; ok {
+		if x, ok := s.f["type"]; ok {
 			p.warnf(x.val, path, "compaction is enabled but type is %q, not %q: the compaction actions are unavailable for agent %s",
 				c.Type, kompact.CompactionType, agent)
 		} else {
@@ -402,11 +360,30 @@ func (p *parser) compaction(e entry, path, agent string) (kompact.CompactionConf
 	return c, nil
 }
 
-func (p *parser) overrides(e entry, path string) (map[string]any, error) {
-	if e.val.Kind != yaml.MappingNode {
-		return nil, p.typeError(e.val, path, "a mapping")
+// promptFile checks that c sets at most one of prompt and prompt_file, and
+// resolves prompt_file against the configuration file's folder.
+func (p *parser) promptFile(s *section, c *kompact.CompactionConfig) error {
+	if c.Prompt != "" && c.PromptFile != "" {
+		return p.errorf(s.f["prompt_file"].key, join(s.path, "prompt_file"), "prompt and prompt_file are both set; use one").
+			WithFixes("Remove prompt to read the prompt from the file, or remove prompt_file to use the inline prompt.")
 	}
-	es, err := p.entries(e.val, path)
+	if c.PromptFile == "" {
+		return nil
+	}
+	if !filepath.IsAbs(c.PromptFile) {
+		c.PromptFile = filepath.Join(p.dir, c.PromptFile)
+	}
+	if p.checkFiles {
+		if info, err := os.Stat(c.PromptFile); err != nil || !info.Mode().IsRegular() {
+			return p.errorf(s.f["prompt_file"].val, join(s.path, "prompt_file"), "cannot read %s: not a file", c.PromptFile).
+				WithFixes("Give the path of the prompt file; a relative path is relative to the configuration file's folder.")
+		}
+	}
+	return nil
+}
+
+func (p *parser) overrides(n *yaml.Node, path string) (map[string]any, error) {
+	es, err := p.mapping(n, path)
 	if err != nil {
 		return nil, err
 	}
@@ -460,36 +437,23 @@ func (p *parser) tokens(n *yaml.Node, path string, lo int64) (int, error) {
 // (kompact.AutoCompaction.Validate).
 func (p *parser) auto(e entry, path string) (kompact.AutoCompaction, error) {
 	var a kompact.AutoCompaction
-	f, err := p.fields(e.val, path, autoFields)
-	if err != nil {
-		return a, err
+	s := p.section(e.val, path, autoFields)
+	read(s, "enabled", &a.Enabled, p.boolean)
+	if n, fpath, ok := read(s, "trigger_ratio", &a.TriggerRatio, p.number); ok &&
+		!(a.TriggerRatio >= kompact.MinTriggerRatio && a.TriggerRatio <= kompact.MaxTriggerRatio) {
+		s.err = p.errorf(n, fpath, "must be between %v and %v, got %s", kompact.MinTriggerRatio, kompact.MaxTriggerRatio, n.Value).
+			WithFixes("Use a ratio between 0.5 and 0.99, or remove trigger_ratio to use kimi-cli's 0.85.")
 	}
-	if x, ok := f["enabled"]; ok {
-		if a.Enabled, err = p.boolean(x.val, join(path, "enabled")); err != nil {
-			return a, err
-		}
-	}
-	if x, ok := f["trigger_ratio"]; ok {
-		fpath := join(path, "trigger_ratio")
-		if a.TriggerRatio, err = p.number(x.val, fpath); err != nil {
-			return a, err
-		}
-		if !(a.TriggerRatio >= kompact.MinTriggerRatio && a.TriggerRatio <= kompact.MaxTriggerRatio) {
-			return a, p.errorf(x.val, fpath, "must be between %v and %v, got %s", kompact.MinTriggerRatio, kompact.MaxTriggerRatio, x.val.Value).
-				WithFixes("Use a ratio between 0.5 and 0.99, or remove trigger_ratio to use kimi-cli's 0.85.")
-		}
-	}
-	if x, ok := f["reserved_context_size"]; ok {
-		fpath := join(path, "reserved_context_size")
-		i, err := p.integer(x.val, fpath)
-		if err != nil {
-			return a, err
-		}
-		if i < kompact.MinReservedContextSize || i > 1<<40 {
-			return a, p.errorf(x.val, fpath, "must be at least %d tokens, got %d", kompact.MinReservedContextSize, i).
+	var reserved int64
+	if n, fpath, ok := read(s, "reserved_context_size", &reserved, p.integer); ok {
+		if reserved < kompact.MinReservedContextSize || reserved > 1<<40 {
+			s.err = p.errorf(n, fpath, "must be at least %d tokens, got %d", kompact.MinReservedContextSize, reserved).
 				WithFixes("Use at least 1000 tokens, or remove reserved_context_size to use kimi-cli's 50000.")
 		}
-		a.ReservedContextSize = int(i)
+		a.ReservedContextSize = int(reserved)
+	}
+	if s.err != nil {
+		return a, s.err
 	}
 	if err := a.Validate(); err != nil { // the domain's bounds: the same as above
 		return a, p.errorf(e.key, path, "%v", err)

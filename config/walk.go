@@ -275,13 +275,18 @@ func (p *parser) mergeSources(v *yaml.Node, path string) ([]entry, error) {
 	return out, nil
 }
 
-// fields checks that n is a mapping whose keys are all in allowed, and
-// returns its non-null entries by key.
-func (p *parser) fields(n *yaml.Node, path string, allowed []string) (map[string]entry, error) {
+// mapping returns the entries of n, which must be a mapping.
+func (p *parser) mapping(n *yaml.Node, path string) ([]entry, error) {
 	if n.Kind != yaml.MappingNode {
 		return nil, p.typeError(n, path, "a mapping")
 	}
-	es, err := p.entries(n, path)
+	return p.entries(n, path)
+}
+
+// fields checks that n is a mapping whose keys are all in allowed, and
+// returns its non-null entries by key.
+func (p *parser) fields(n *yaml.Node, path string, allowed []string) (map[string]entry, error) {
+	es, err := p.mapping(n, path)
 	if err != nil {
 		return nil, err
 	}

@@ -37,11 +37,7 @@ func (s *Server) runAction(w http.ResponseWriter, r *http.Request) error {
 	}
 	ctx := r.Context()
 	id := r.PathValue("id")
-	stored, err := s.cfg.Store.GetSession(ctx, id)
-	if err != nil {
-		return err
-	}
-	a, err := s.agent(stored.Agent)
+	stored, a, err := s.sessionAgent(r)
 	if err != nil {
 		return err
 	}

@@ -24,25 +24,9 @@ import (
 	"kompact/openai"
 )
 
-// apiAgents is the test configuration: "fake" compacts with the fake LLM,
-// "off" has compaction disabled.
-const apiAgents = `default_agent: fake
-agents:
-  fake:
-    system_prompt: You are a test agent.
-    llm:
-      base_url: %s
-      model: chat-model
-      temperature: 0.5
-    compaction:
-      enabled: true
-      type: kimi
-      compaction_model: compact-model
-  off:
-    llm:
-      base_url: %s
-      model: off-model
-`
+// apiAgents is the test configuration (testserver.Agents): "fake" compacts
+// with the fake LLM, "off" has compaction disabled.
+const apiAgents = testserver.Agents
 
 // apiEnv is a real server on a loopback port, with a real SQLite store and
 // the fake LLM behind an openai.Client.
@@ -152,11 +136,7 @@ func (e *apiEnv) do(method, path string, body any, header ...string) apiResponse
 	case []byte:
 		rd = bytes.NewReader(b)
 	default:
-		data, err := json.Marshal(b)
-		if err != nil {
-			e.t.Fatal(err)
-		}
-		rd = bytes.NewReader(data)
+		rd = strings.NewReader(jsonText(e.t, b))
 	}
 	req, err := http.NewRequest(method, e.base+path, rd)
 	if err != nil {
@@ -222,25 +202,12 @@ func wantError(t testing.TB, r apiResponse, status int, code string, msgs ...str
 }
 
 // apiSession is a session document of n user/assistant pairs after a
-// system message: sys, u1, a1, u2, a2, ...
-func apiSession(id string, pairs int) map[string]any {
-	msgs := []map[string]any{{"id": "sys", "role": "system", "content": "You are an agent."}}
-	for i := 1; i <= pairs; i++ {
-		msgs = append(msgs,
-			map[string]any{"id": fmt.Sprintf("u%d", i), "role": "user", "content": fmt.Sprintf("question %d", i)},
-			map[string]any{"id": fmt.Sprintf("a%d", i), "role": "assistant", "content": []any{
-				map[string]any{"type": "think", "think": "hmm"}, map[string]any{"type": "text", "text": fmt.Sprintf("answer %d", i)}}})
-	}
-	doc := map[string]any{"messages": msgs}
-	if id != "" {
-		doc["id"] = id
-	}
-	return doc
-}
+// system message: sys, u1, a1, u2, a2, ... (testserver.Session).
+var apiSession = testserver.Session
 
-// messagesJSON returns the JSON of a response's message list, for exact
-// comparisons.
-func messagesJSON(t testing.TB, v any) string {
+// jsonText returns v as JSON text: a request body, or a response's message
+// list for exact comparisons.
+func jsonText(t testing.TB, v any) string {
 	t.Helper()
 	data, err := json.Marshal(v)
 	if err != nil {
@@ -279,11 +246,11 @@ func TestHealthAgentsAndPage(t *testing.T) {
 	}
 	agents := e.must(200, "GET", "/v1/agents", nil)["agents"].([]any)
 	want := `[{"compaction_enabled":true,"default":true,"model":"chat-model","name":"fake"},{"compaction_enabled":false,"default":false,"model":"off-model","name":"off"}]`
-	if got := messagesJSON(t, agents); got != want {
+	if got := jsonText(t, agents); got != want {
 		t.Errorf("agents %s\nwant %s", got, want)
 	}
 	format := e.must(200, "GET", "/v1/compaction", nil)
-	if format["summary_prefix"] != kompact.SummaryPrefix || messagesJSON(t, format["sections"]) != messagesJSON(t, kompact.SectionNames) {
+	if format["summary_prefix"] != kompact.SummaryPrefix || jsonText(t, format["sections"]) != jsonText(t, kompact.SectionNames) {
 		t.Errorf("compaction format %v", format)
 	}
 	ui := e.must(200, "GET", "/v1/ui-elements", nil)["ui_elements"].([]any)
@@ -332,7 +299,7 @@ func TestSessionLifecycle(t *testing.T) {
 	wantError(t, e.do("POST", "/v1/sessions/import", `{"messages":[{"role":"robot"}]}`), 400, "invalid_request", "messages[0].role")
 
 	got := e.must(200, "GET", "/v1/sessions/imp", nil)
-	if messagesJSON(t, got) != messagesJSON(t, imp) {
+	if jsonText(t, got) != jsonText(t, imp) {
 		t.Errorf("GET differs from the created session:\n%v\n%v", got, imp)
 	}
 

@@ -29,6 +29,7 @@ import (
 	"kompact/config"
 	"kompact/httpapi"
 	"kompact/internal/fakellm"
+	"kompact/internal/testenv"
 	"kompact/openai"
 	"kompact/sqlite"
 )
@@ -96,10 +97,7 @@ func findChromium(t *testing.T) string {
 			return p
 		}
 	}
-	if os.Getenv("CI") == "true" {
-		t.Fatal("no Chromium found, and CI=true requires the browser tests: install Debian's chromium or set KOMPACT_CHROMIUM")
-	}
-	t.Skip("no Chromium found (set KOMPACT_CHROMIUM, or install chromium); skipping the browser test")
+	testenv.Require(t, false, "no Chromium found", "install Debian's chromium or set KOMPACT_CHROMIUM")
 	return ""
 }
 
@@ -365,7 +363,14 @@ func (e *browserEnv) screenshot(name string) string {
 	// From the top, so that the sticky side panels sit where a person
 	// sees them first.
 	e.do("scroll to the top", chromedp.Evaluate[chromedp.Void](`window.scrollTo(0, 0)`))
-	shot, err := chromedp.Run(e.ctx, chromedp.FullScreenshot(100))
+	return e.saveShot(name, chromedp.FullScreenshot(100))
+}
+
+// saveShot takes a screenshot with capture, saves it as name in
+// screenshotDir and logs where.
+func (e *browserEnv) saveShot(name string, capture chromedp.Action[[]byte]) string {
+	e.t.Helper()
+	shot, err := chromedp.Run(e.ctx, capture)
 	if err != nil {
 		e.fail("screenshot", err)
 	}
@@ -482,11 +487,7 @@ func browserSession(t *testing.T, id string) string {
 			map[string]any{"id": "m8", "role": "user", "content": "Great. Now add a benchmark for 100k messages."},
 		},
 	}
-	data, err := json.Marshal(doc)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(data)
+	return jsonText(t, doc)
 }
 
 func (e *browserEnv) importSession(doc string) {

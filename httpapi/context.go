@@ -110,11 +110,7 @@ func due(a *kompact.Agent, c contextBody) (bool, string) {
 }
 
 func (s *Server) getContext(w http.ResponseWriter, r *http.Request) error {
-	stored, err := s.cfg.Store.GetSession(r.Context(), r.PathValue("id"))
-	if err != nil {
-		return err
-	}
-	a, err := s.agent(stored.Agent)
+	stored, a, err := s.sessionAgent(r)
 	if err != nil {
 		return err
 	}

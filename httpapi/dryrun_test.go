@@ -39,7 +39,7 @@ func TestActionDryRun(t *testing.T) {
 		t.Errorf("a dry run called the LLM %d times", n)
 	}
 	after := e.must(200, "GET", "/v1/sessions/dry", nil)
-	if messagesJSON(t, after["messages"]) != messagesJSON(t, before["messages"]) || after["version"] != before["version"] {
+	if jsonText(t, after["messages"]) != jsonText(t, before["messages"]) || after["version"] != before["version"] {
 		t.Errorf("a dry run changed the session")
 	}
 }

@@ -1,7 +1,6 @@
 package httpapi_test
 
 import (
-	"encoding/json"
 	"slices"
 	"strings"
 	"testing"
@@ -44,11 +43,7 @@ func markdownSession(t *testing.T, id string) string {
 			map[string]any{"id": "m7", "role": "user", "content": "Thanks."},
 		},
 	}
-	data, err := json.Marshal(doc)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(data)
+	return jsonText(t, doc)
 }
 
 // TestBrowserMarkdown: messages and summaries render Markdown into

@@ -1,10 +1,7 @@
 package httpapi_test
 
 import (
-	"encoding/json"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -23,11 +20,7 @@ func longSession(t *testing.T, id string, pairs int) string {
 			map[string]any{"id": fmt.Sprintf("u%d", i), "role": "user", "content": fmt.Sprintf("question %03d: what does this part do????", i)},
 			map[string]any{"id": fmt.Sprintf("a%d", i), "role": "assistant", "content": fmt.Sprintf("answer %03d: it does what it says, okay..", i)})
 	}
-	data, err := json.Marshal(map[string]any{"id": id, "agent": "tester", "messages": msgs})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(data)
+	return jsonText(t, map[string]any{"id": id, "agent": "tester", "messages": msgs})
 }
 
 // TestBrowserWillCompact: before the click, the panel says what Compact
@@ -198,13 +191,5 @@ func TestBrowserNarrowLongSession(t *testing.T) {
 // scrolled to.
 func (e *browserEnv) viewportShot(name string) {
 	e.t.Helper()
-	shot, err := chromedp.Run(e.ctx, chromedp.CaptureScreenshot())
-	if err != nil {
-		e.fail("screenshot", err)
-	}
-	path := filepath.Join(screenshotDir(e.t), name)
-	if err := os.WriteFile(path, shot, 0o644); err != nil {
-		e.t.Fatal(err)
-	}
-	e.t.Logf("screenshot: %s", path)
+	e.saveShot(name, chromedp.CaptureScreenshot())
 }

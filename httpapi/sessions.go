@@ -28,6 +28,16 @@ func (s *Server) agent(name string) (*kompact.Agent, error) {
 	return a, nil
 }
 
+// sessionAgent reads the session the path names, and its agent.
+func (s *Server) sessionAgent(r *http.Request) (*kompact.StoredSession, *kompact.Agent, error) {
+	stored, err := s.cfg.Store.GetSession(r.Context(), r.PathValue("id"))
+	if err != nil {
+		return nil, nil, err
+	}
+	a, err := s.agent(stored.Agent)
+	return stored, a, err
+}
+
 func (s *Server) listSessions(w http.ResponseWriter, r *http.Request) error {
 	list, err := s.cfg.Store.ListSessions(r.Context())
 	if err != nil {
@@ -287,11 +297,7 @@ func (s *Server) continueSession(w http.ResponseWriter, r *http.Request) error {
 	}
 	ctx := r.Context()
 	id := r.PathValue("id")
-	cur, err := s.cfg.Store.GetSession(ctx, id)
-	if err != nil {
-		return err
-	}
-	a, err := s.agent(cur.Agent)
+	cur, a, err := s.sessionAgent(r)
 	if err != nil {
 		return err
 	}
@@ -367,11 +373,7 @@ func (s *Server) globalUIElements(w http.ResponseWriter, r *http.Request) error 
 }
 
 func (s *Server) sessionUIElements(w http.ResponseWriter, r *http.Request) error {
-	stored, err := s.cfg.Store.GetSession(r.Context(), r.PathValue("id"))
-	if err != nil {
-		return err
-	}
-	a, err := s.agent(stored.Agent)
+	_, a, err := s.sessionAgent(r)
 	if err != nil {
 		return err
 	}

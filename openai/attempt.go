@@ -94,6 +94,9 @@ func (w *sseWatcher) Read(p []byte) (int, error) {
 
 // attempt sends the request once and reads the answer.
 func (r *request) attempt(ctx context.Context) (kompact.Answer, *failure) {
+	// Once the attempt's context is done (deferred calls run in reverse
+	// order), wait for the body's encoders: none outlives the attempt.
+	defer r.body.wait()
 	actx, cancel := context.WithTimeout(ctx, r.timeout)
 	defer cancel()
 	cp := &capture{}
@@ -160,14 +163,14 @@ func (r *request) attempt(ctx context.Context) (kompact.Answer, *failure) {
 	return kompact.Answer{}, &failure{kind: failCut}
 }
 
-// send posts the body as it is and returns the answer's event stream. It
-// does not use the SDK's NewStreaming, which would re-encode the body to set
-// "stream" (RequestBody has set it); a *bytes.Reader is sent without a
-// copy and rewound for each try.
+// send posts the body and returns the answer's event stream. It does not
+// use the SDK's NewStreaming, which would encode the body itself, whole, to
+// set "stream" (the body has it); the SDK never sees the body, which the
+// body's middleware streams into the HTTP request.
 func (r *request) send(ctx context.Context, cp *capture) *ssestream.Stream[sdk.ChatCompletionChunk] {
 	var raw *http.Response
 	err := r.sdk.Post(ctx, "chat/completions", nil, &raw,
-		option.WithRequestBody("application/json", bytes.NewReader(r.body)),
+		option.WithMiddleware(r.body.middleware(ctx)),
 		option.WithMiddleware(cp.middleware))
 	return ssestream.NewStream[sdk.ChatCompletionChunk](ssestream.NewDecoder(raw), err)
 }

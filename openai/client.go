@@ -49,6 +49,12 @@ const maxJSONBody = 64 << 20
 // at once, wrapping kompact.ErrContextTooLong, so that the Compactor can
 // shrink the request.
 //
+// The request body is never held whole: each attempt encodes it anew
+// straight into the HTTP request, through WriteRequestBody's 64 KiB
+// buffer. It is sent with a Content-Length, not chunked (some
+// OpenAI-compatible servers do not read chunked bodies), which Complete
+// counts first by encoding the body once into a counter.
+//
 // The SDK's own environment defaults (OPENAI_API_KEY, OPENAI_BASE_URL,
 // OPENAI_ORG_ID, ...) are never used: the base URL, model and API key come
 // from the kompact.RequestConfig only, so an OpenAI key cannot leak to
@@ -126,6 +132,9 @@ func (c *Client) sleep(ctx context.Context, d time.Duration) error {
 // a configuration that cannot work (no base URL, no model, the API key
 // variable unset), ELLM for everything the provider or the network did.
 // The API key never appears in an error.
+//
+// msgs are read while the request is sent, by another goroutine, and no
+// longer once Complete has returned; they must not change meanwhile.
 func (c *Client) Complete(ctx context.Context, cfg kompact.RequestConfig, msgs []kompact.Message, progress func(kompact.Progress)) (kompact.Answer, error) {
 	if progress == nil {
 		progress = func(kompact.Progress) {}
@@ -150,7 +159,7 @@ func (c *Client) Complete(ctx context.Context, cfg kompact.RequestConfig, msgs [
 				WithFixes(fmt.Sprintf("Set it (export %s=<your key>) where kompact runs; for kompact serve, set it and restart the server.", cfg.APIKeyEnv))
 		}
 	}
-	body, err := RequestBody(cfg.Model, msgs, cfg.Fields)
+	body, err := newStreamedBody(cfg.Model, msgs, cfg.Fields)
 	if err != nil {
 		return kompact.Answer{}, err
 	}

@@ -100,6 +100,16 @@ func completeSmall(t *testing.T, c *openai.Client, srv *fakellm.Server, progress
 	return c.Complete(context.Background(), fakeConfig(srv), smallRequest(t), progress)
 }
 
+// mustComplete is completeSmall for a completion that must succeed.
+func mustComplete(t *testing.T, c *openai.Client, srv *fakellm.Server, progress func(kompact.Progress)) kompact.Answer {
+	t.Helper()
+	a, err := completeSmall(t, c, srv, progress)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a
+}
+
 // checkTries checks how many requests srv received and how many waits the
 // client asked for.
 func checkTries(t *testing.T, srv *fakellm.Server, sl *sleepLog, requests, waits int) {
@@ -170,10 +180,7 @@ func TestClientStreamsAnswer(t *testing.T) {
 		fakellm.Call(0, "call_9", "Shell", `{"cmd":`), fakellm.Call(0, "", "", `"ls"}`),
 	).WithUsage(fakellm.Usage{PromptTokens: 100, CompletionTokens: 20, CachedTokens: i64p(30)}))
 	var pl fakellm.ProgressLog
-	a, err := completeSmall(t, c, srv, pl.Add)
-	if err != nil {
-		t.Fatal(err)
-	}
+	a := mustComplete(t, c, srv, pl.Add)
 	want := "think:let me think | text:Héllo, wörld | think:more | text:!"
 	if got := partsString(a.Parts); got != want {
 		t.Errorf("parts\n got %s\nwant %s", got, want)
@@ -235,10 +242,7 @@ func TestClientUsageForms(t *testing.T) {
 		srv.Enqueue(sseReply(`data: {"id":"x","object":"chat.completion.chunk","created":1,"model":"m",` +
 			`"choices":[{"index":0,"delta":{"content":"ok"},"finish_reason":"stop","usage":{"prompt_tokens":1,"completion_tokens":1}}],` +
 			`"usage":{"prompt_tokens":50,"completion_tokens":5,"cached_tokens":10}}` + "\n\ndata: [DONE]\n\n"))
-		a, err := completeSmall(t, c, srv, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
+		a := mustComplete(t, c, srv, nil)
 		if want := (kompact.Usage{InputOther: 40, Output: 5, InputCacheRead: 10}); a.Usage == nil || *a.Usage != want {
 			t.Errorf("usage %+v, want %+v", a.Usage, want)
 		}
@@ -250,10 +254,7 @@ func TestClientUsageForms(t *testing.T) {
 			r := fakellm.Answer(fakellm.Text("ok"))
 			r.Usage = tt.usage
 			srv.Enqueue(r)
-			a, err := completeSmall(t, c, srv, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
+			a := mustComplete(t, c, srv, nil)
 			if !reflect.DeepEqual(a.Usage, tt.want) {
 				t.Errorf("usage %+v, want %+v", a.Usage, tt.want)
 			}
@@ -267,10 +268,7 @@ func TestClientOllamaReasoningField(t *testing.T) {
 	r := fakellm.Answer(fakellm.Think("hmm"), fakellm.Text("sum"))
 	r.ReasoningField = "reasoning"
 	srv.Enqueue(r)
-	a, err := completeSmall(t, c, srv, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	a := mustComplete(t, c, srv, nil)
 	if got := partsString(a.Parts); got != "think:hmm | text:sum" {
 		t.Errorf("parts %s", got)
 	}
@@ -284,10 +282,7 @@ func TestClientNonStreamedAnswer(t *testing.T) {
 	r.NoStream = true
 	srv.Enqueue(r)
 	var pl fakellm.ProgressLog
-	a, err := completeSmall(t, c, srv, pl.Add)
-	if err != nil {
-		t.Fatal(err)
-	}
+	a := mustComplete(t, c, srv, pl.Add)
 	if got := partsString(a.Parts); got != "think:t | text:whole answer" {
 		t.Errorf("parts %s", got)
 	}
@@ -429,9 +424,7 @@ func TestClientAuthorizationHeader(t *testing.T) {
 		t.Parallel()
 		srv, c, _ := newFakeClient(t)
 		c.Getenv = func(string) string { return "should-not-be-read" }
-		if _, err := completeSmall(t, c, srv, nil); err != nil {
-			t.Fatal(err)
-		}
+		mustComplete(t, c, srv, nil)
 		if h, ok := srv.Requests()[0].Header["Authorization"]; ok {
 			t.Errorf("Authorization sent: %q", h)
 		}
@@ -446,9 +439,7 @@ func TestClientIgnoresSDKEnvironment(t *testing.T) {
 	t.Setenv("OPENAI_ORG_ID", "org-must-not-leak")
 	t.Setenv("OPENAI_BASE_URL", "http://127.0.0.1:1/v1")
 	srv, c, _ := newFakeClient(t)
-	if _, err := completeSmall(t, c, srv, nil); err != nil {
-		t.Fatal(err)
-	}
+	mustComplete(t, c, srv, nil)
 	reqs := srv.Requests()
 	if len(reqs) != 1 {
 		t.Fatalf("%d requests reached the configured base URL", len(reqs))
@@ -523,10 +514,7 @@ func TestClientRetryAfter(t *testing.T) {
 			srv, c, sl := newFakeClient(t)
 			srv.Enqueue(tt.reply(), fakellm.Answer(fakellm.Text("after the wait")))
 			var pl fakellm.ProgressLog
-			a, err := completeSmall(t, c, srv, pl.Add)
-			if err != nil {
-				t.Fatal(err)
-			}
+			a := mustComplete(t, c, srv, pl.Add)
 			if answerText(a) != "after the wait" {
 				t.Errorf("answer %q", answerText(a))
 			}
@@ -555,9 +543,7 @@ func TestClientRateLimitProgressMessage(t *testing.T) {
 	srv, c, _ := newFakeClient(t)
 	srv.Enqueue(fakellm.RateLimited("2"), fakellm.Answer(fakellm.Text("ok")))
 	var pl fakellm.ProgressLog
-	if _, err := completeSmall(t, c, srv, pl.Add); err != nil {
-		t.Fatal(err)
-	}
+	mustComplete(t, c, srv, pl.Add)
 	want := "attempt 2 of 4, retrying in 2 s: rate limited (429)"
 	found := false
 	for _, p := range pl.List() {
@@ -686,10 +672,7 @@ func TestClientRetriesCutStream(t *testing.T) {
 	srv, c, sl := newFakeClient(t)
 	srv.Enqueue(fakellm.CutAfter(1, fakellm.Text("par"), fakellm.Text("tial")), fakellm.Answer(fakellm.Text("whole")))
 	var pl fakellm.ProgressLog
-	a, err := completeSmall(t, c, srv, pl.Add)
-	if err != nil {
-		t.Fatal(err)
-	}
+	a := mustComplete(t, c, srv, pl.Add)
 	if got := partsString(a.Parts); got != "text:whole" {
 		t.Errorf("parts %s: the cut attempt leaked into the answer", got)
 	}
@@ -717,41 +700,35 @@ func sseReply(events string) fakellm.Reply {
 	return fakellm.Reply{RawBody: events}.WithHeader("Content-Type", "text/event-stream")
 }
 
+// checkEnding completes against a server that gives replies in turn and
+// checks the answer's text and the number of requests it took.
+func checkEnding(t *testing.T, text string, requests int, replies ...fakellm.Reply) {
+	t.Helper()
+	srv, c, _ := newFakeClient(t)
+	srv.Enqueue(replies...)
+	a, err := completeSmall(t, c, srv, nil)
+	if err != nil || answerText(a) != text {
+		t.Fatalf("answer %q, %v; want %q", answerText(a), err, text)
+	}
+	if n := len(srv.Requests()); n != requests {
+		t.Errorf("%d requests, want %d", n, requests)
+	}
+}
+
 func TestClientStreamEndings(t *testing.T) {
 	t.Parallel()
 	const chunk = `data: {"id":"x","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":{"content":"hi"},"finish_reason":null}]}` + "\n\n"
 	t.Run("[DONE] without finish_reason is complete", func(t *testing.T) {
 		t.Parallel()
-		srv, c, _ := newFakeClient(t)
-		srv.Enqueue(sseReply(chunk + "data: [DONE]\n\n"))
-		a, err := completeSmall(t, c, srv, nil)
-		if err != nil || answerText(a) != "hi" {
-			t.Fatalf("answer %q, %v", answerText(a), err)
-		}
-		if n := len(srv.Requests()); n != 1 {
-			t.Errorf("%d requests", n)
-		}
+		checkEnding(t, "hi", 1, sseReply(chunk+"data: [DONE]\n\n"))
 	})
 	t.Run("finish_reason without [DONE] is complete", func(t *testing.T) {
 		t.Parallel()
-		srv, c, _ := newFakeClient(t)
-		srv.Enqueue(sseReply(chunk + `data: {"id":"x","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}` + "\n\n"))
-		a, err := completeSmall(t, c, srv, nil)
-		if err != nil || answerText(a) != "hi" {
-			t.Fatalf("answer %q, %v", answerText(a), err)
-		}
+		checkEnding(t, "hi", 1, sseReply(chunk+`data: {"id":"x","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}`+"\n\n"))
 	})
 	t.Run("a clean end without either is a cut", func(t *testing.T) {
 		t.Parallel()
-		srv, c, _ := newFakeClient(t)
-		srv.Enqueue(sseReply(chunk), fakellm.Answer(fakellm.Text("retried")))
-		a, err := completeSmall(t, c, srv, nil)
-		if err != nil || answerText(a) != "retried" {
-			t.Fatalf("answer %q, %v", answerText(a), err)
-		}
-		if n := len(srv.Requests()); n != 2 {
-			t.Errorf("%d requests, want 2", n)
-		}
+		checkEnding(t, "retried", 2, sseReply(chunk), fakellm.Answer(fakellm.Text("retried")))
 	})
 	t.Run("an SSE error event", func(t *testing.T) {
 		t.Parallel()
@@ -827,10 +804,7 @@ func TestClientAttemptTimeoutIsRetried(t *testing.T) {
 	srv.Enqueue(fakellm.Answer(fakellm.Text("late")).WithDelay(2*time.Second), fakellm.Answer(fakellm.Text("on time")))
 	var pl fakellm.ProgressLog
 	start := time.Now()
-	a, err := completeSmall(t, c, srv, pl.Add)
-	if err != nil {
-		t.Fatal(err)
-	}
+	a := mustComplete(t, c, srv, pl.Add)
 	if elapsed := time.Since(start); elapsed > 1500*time.Millisecond {
 		t.Errorf("took %s: the slow attempt was not cut at 200ms", elapsed)
 	}

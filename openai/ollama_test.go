@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"kompact"
+	"kompact/internal/testenv"
 	"kompact/openai"
 )
 
@@ -24,13 +25,7 @@ import (
 // test skips, except under CI=true, where .ci/run starts the server.
 func ollamaEndpoint(t *testing.T) (string, string) {
 	t.Helper()
-	u := os.Getenv("KOMPACT_OLLAMA_URL")
-	if u == "" {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("KOMPACT_OLLAMA_URL is not set; CI=true requires the Ollama integration test to run (.ci/run starts the server)")
-		}
-		t.Skip("KOMPACT_OLLAMA_URL is not set; start ../shared/tools/ollama-test-server/start.sh and set it to http://127.0.0.1:11434/v1")
-	}
+	u := testenv.Var(t, "KOMPACT_OLLAMA_URL", "start ../shared/tools/ollama-test-server/start.sh and set it to http://127.0.0.1:11434/v1 (.ci/run starts the server)")
 	model := os.Getenv("KOMPACT_OLLAMA_MODEL")
 	if model == "" {
 		model = "tiny"

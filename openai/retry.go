@@ -19,9 +19,9 @@ import (
 type request struct {
 	client *Client
 	sdk    *sdk.Client
-	// body is sent as it is, on every attempt: never copied, never
-	// rewritten by the SDK.
-	body     []byte
+	// body is encoded anew into each attempt's HTTP request, never held
+	// whole, never seen by the SDK.
+	body     *streamedBody
 	key      string
 	cfg      kompact.RequestConfig
 	host     string

@@ -55,39 +55,36 @@ func (st *streamState) chunk(ch sdk.ChatCompletionChunk) *failure {
 		p := ParseProviderError([]byte(ch.RawJSON()))
 		return &failure{kind: failStreamError, provider: p}
 	}
-	if ch.JSON.Usage.Valid() {
-		if u, ok := usageOf(&ch.Usage); ok {
-			st.acc.Usage(u)
-			st.topUsage = true
-		}
+	if ch.JSON.Usage.Valid() && st.usage(&ch.Usage) {
+		st.topUsage = true
 	}
 	for i := range ch.Choices {
-		c := &ch.Choices[i]
-		if c.Index != 0 {
-			continue
-		}
-		d := &c.Delta
-		st.acc.Reasoning(reasoningOf(d.JSON.ExtraFields))
-		st.acc.Content(d.Content)
-		st.delta.WriteString(d.Content)
-		for j := range d.ToolCalls {
-			tc := &d.ToolCalls[j]
-			st.acc.ToolCall(int(tc.Index), tc.ID, tc.Function.Name, tc.Function.Arguments)
-		}
-		if c.FinishReason != "" {
-			st.finished = true
-		}
-		if raw := extraRaw(c.JSON.ExtraFields, "usage"); raw != "" && !st.topUsage {
-			var cu sdk.CompletionUsage
-			if json.Unmarshal([]byte(raw), &cu) == nil {
-				if u, ok := usageOf(&cu); ok {
-					st.acc.Usage(u)
-				}
-			}
+		if ch.Choices[i].Index == 0 {
+			st.choiceDelta(&ch.Choices[i])
 		}
 	}
 	st.report(false)
 	return nil
+}
+
+// choiceDelta feeds the first choice of a chunk: its delta, whether it
+// finished, and Moonshot's choice-level usage.
+func (st *streamState) choiceDelta(c *sdk.ChatCompletionChunkChoice) {
+	d := &c.Delta
+	st.text(d.JSON.ExtraFields, d.Content)
+	for j := range d.ToolCalls {
+		tc := &d.ToolCalls[j]
+		st.acc.ToolCall(int(tc.Index), tc.ID, tc.Function.Name, tc.Function.Arguments)
+	}
+	if c.FinishReason != "" {
+		st.finished = true
+	}
+	if raw := extraRaw(c.JSON.ExtraFields, "usage"); raw != "" && !st.topUsage {
+		var cu sdk.CompletionUsage
+		if json.Unmarshal([]byte(raw), &cu) == nil {
+			st.usage(&cu)
+		}
+	}
 }
 
 // completion feeds a non-streamed chat.completion answer to the
@@ -98,26 +95,42 @@ func (st *streamState) completion(body []byte) error {
 		return err
 	}
 	if cc.JSON.Usage.Valid() {
-		if u, ok := usageOf(&cc.Usage); ok {
-			st.acc.Usage(u)
-		}
+		st.usage(&cc.Usage)
 	}
 	for i := range cc.Choices {
-		c := &cc.Choices[i]
-		if c.Index != 0 {
-			continue
+		if cc.Choices[i].Index == 0 {
+			st.message(&cc.Choices[i].Message)
 		}
-		m := &c.Message
-		st.acc.Reasoning(reasoningOf(m.JSON.ExtraFields))
-		st.acc.Content(m.Content)
-		st.delta.WriteString(m.Content)
-		for j := range m.ToolCalls {
-			tc := &m.ToolCalls[j]
-			st.acc.ToolCall(j, tc.ID, tc.Function.Name, tc.Function.Arguments)
-		}
-		st.finished = true
 	}
 	return nil
+}
+
+// message feeds the message of a completion's first choice.
+func (st *streamState) message(m *sdk.ChatCompletionMessage) {
+	st.text(m.JSON.ExtraFields, m.Content)
+	for j := range m.ToolCalls {
+		tc := &m.ToolCalls[j]
+		st.acc.ToolCall(j, tc.ID, tc.Function.Name, tc.Function.Arguments)
+	}
+	st.finished = true
+}
+
+// text feeds the reasoning (in a field the SDK does not know, among
+// extra) and the content of a delta or a message.
+func (st *streamState) text(extra map[string]respjson.Field, content string) {
+	st.acc.Reasoning(reasoningOf(extra))
+	st.acc.Content(content)
+	st.delta.WriteString(content)
+}
+
+// usage feeds a usage report to the accumulator; it says whether the
+// report counted any tokens.
+func (st *streamState) usage(u *sdk.CompletionUsage) bool {
+	report, ok := usageOf(u)
+	if ok {
+		st.acc.Usage(report)
+	}
+	return ok
 }
 
 // reasoningOf returns the reasoning text of a delta or message:

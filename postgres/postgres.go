@@ -6,19 +6,19 @@
 // failed call rolls back whole. Reads run in REPEATABLE READ read-only
 // transactions: a consistent snapshot that never waits for a writer.
 //
-// The data model is the SQLite store's (see migrations/0001_init.sql).
+// The data model is the SQLite store's (see migrations/0001_init.sql), and
+// so are the algorithms: the methods of kompact.Store come from
+// storeutil.Core, and this package supplies its statements (storeutil.Tx).
 package postgres
 
 import (
 	"context"
 	"embed"
-	"errors"
-	"fmt"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"kompact"
@@ -37,11 +37,10 @@ const migrationLock = 0x6b6f6d70 // "komp"
 // Store is a kompact.Store in PostgreSQL. It is safe for concurrent use,
 // also by several processes.
 type Store struct {
+	*storeutil.Core // the methods of kompact.Store, over this store's SQL
+
 	pool *pgxpool.Pool
 	keep int
-
-	mu   sync.Mutex
-	last time.Time
 }
 
 // Option configures a Store.
@@ -81,6 +80,8 @@ func Open(ctx context.Context, url string, opts ...Option) (*Store, error) {
 	for _, o := range opts {
 		o(st)
 	}
+	// PostgreSQL keeps microseconds.
+	st.Core = storeutil.NewCore(txs{st}, "postgres store", st.keep, time.Microsecond)
 	return st, nil
 }
 
@@ -94,25 +95,22 @@ func redact(err error) string {
 	return msg
 }
 
+// Ping reports whether the database answers.
+func (s *Store) Ping(ctx context.Context) error {
+	return wrap("ping", s.pool.Ping(ctx))
+}
+
 // Close closes the pool.
 func (s *Store) Close() error {
 	s.pool.Close()
 	return nil
 }
 
-func loadMigrations() ([]storeutil.Migration, error) {
-	return storeutil.LoadMigrations(migrationFiles, "migrations")
-}
-
 // migrate applies the migrations the database lacks, all in one
 // transaction under an advisory lock, so that two instances starting at
 // once apply each migration once.
 func migrate(ctx context.Context, pool *pgxpool.Pool) error {
-	ms, err := loadMigrations()
-	if err != nil {
-		return kompact.Errorf(kompact.EInternal, "postgres store migrations: %w", err)
-	}
-	err = pgx.BeginFunc(ctx, pool, func(tx pgx.Tx) error {
+	err := pgx.BeginFunc(ctx, pool, func(tx pgx.Tx) error {
 		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock($1)`, migrationLock); err != nil {
 			return err
 		}
@@ -122,96 +120,53 @@ func migrate(ctx context.Context, pool *pgxpool.Pool) error {
 			applied_at timestamptz NOT NULL DEFAULT now())`); err != nil {
 			return err
 		}
-		var latest int
-		if err := tx.QueryRow(ctx, `SELECT coalesce(max(version), 0) FROM schema_migrations`).Scan(&latest); err != nil {
-			return err
-		}
-		if known := ms[len(ms)-1].Version; latest > known {
-			return kompact.Errorf(kompact.EInternal, "the database has schema version %d, newer than this kompact knows (%d)", latest, known).
-				WithFixes("Upgrade kompact, or use another database.")
-		}
-		applied := map[int]bool{}
-		rows, err := tx.Query(ctx, `SELECT version FROM schema_migrations`)
-		if err != nil {
-			return err
-		}
-		for rows.Next() {
-			var v int
-			if err := rows.Scan(&v); err != nil {
-				rows.Close()
-				return err
-			}
-			applied[v] = true
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
-			return err
-		}
-		// Each migration the database lacks, in order, even one numbered
-		// below the newest applied (branches add them in any order).
-		for _, m := range ms {
-			if applied[m.Version] {
-				continue
-			}
-			if _, err := tx.Exec(ctx, m.SQL); err != nil {
-				return fmt.Errorf("%s: %w", m.Name, err)
-			}
-			if _, err := tx.Exec(ctx, `INSERT INTO schema_migrations (version, name) VALUES ($1, $2)`, m.Version, m.Name); err != nil {
-				return err
-			}
-		}
-		return nil
+		return storeutil.Migrate(ctx, migrator{tx}, migrationFiles, "Upgrade kompact, or use another database.")
 	})
 	return wrap("migrate the schema", err)
 }
 
-// write runs fn in one read-committed transaction; fn locks what it
-// changes. A *kompact.Error from fn is returned as it is; any other error
-// becomes EInternal.
-func (s *Store) write(ctx context.Context, what string, fn func(pgx.Tx) error) error {
-	return wrap(what, pgx.BeginFunc(ctx, s.pool, fn))
-}
+// migrator runs the migrations in the transaction tx.
+type migrator struct{ tx pgx.Tx }
 
-// read runs fn in one read-only snapshot.
-func (s *Store) read(ctx context.Context, what string, fn func(pgx.Tx) error) error {
-	return wrap(what, pgx.BeginTxFunc(ctx, s.pool, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}, fn))
-}
-
-func wrap(what string, err error) error {
-	if err == nil {
-		return nil
+func (m migrator) Applied(ctx context.Context) ([]int, error) {
+	rows, err := m.tx.Query(ctx, `SELECT version FROM schema_migrations`)
+	if err != nil {
+		return nil, err
 	}
-	var ke *kompact.Error
-	if errors.As(err, &ke) {
+	return pgx.CollectRows(rows, pgx.RowTo[int])
+}
+
+func (m migrator) Apply(ctx context.Context, mig storeutil.Migration) error {
+	if _, err := m.tx.Exec(ctx, mig.SQL); err != nil {
 		return err
 	}
-	return kompact.Errorf(kompact.EInternal, "postgres store: %s: %v", what, redact(err))
+	_, err := m.tx.Exec(ctx, `INSERT INTO schema_migrations (version, name) VALUES ($1, $2)`, mig.Version, mig.Name)
+	return err
 }
 
-func notFound(id string) error {
-	return kompact.Errorf(kompact.ENotFound, "no session has the id %q", id).
-		WithFixes("Check the session id; listing the sessions shows the ones that exist.")
+// txs runs the store's transactions for its Core.
+type txs struct{ s *Store }
+
+// Write runs fn in one read-committed transaction; LoadSession locks the
+// session's row (SELECT ... FOR UPDATE), which serialises writes to the
+// session across processes.
+func (t txs) Write(ctx context.Context, what string, fn func(storeutil.Tx) error) error {
+	return wrap(what, pgx.BeginFunc(ctx, t.s.pool, func(tx pgx.Tx) error { return fn(stmts{tx, true}) }))
 }
 
-func corrupt(what string, err error) error {
-	return kompact.Errorf(kompact.EInternal, "postgres store: %s is corrupt: %w", what, err).
-		WithFixes("Restore the database from a backup; the stored JSON no longer decodes.")
+// Read runs fn in one read-only snapshot.
+func (t txs) Read(ctx context.Context, what string, fn func(storeutil.Tx) error) error {
+	opts := pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}
+	return wrap(what, pgx.BeginTxFunc(ctx, t.s.pool, opts, func(tx pgx.Tx) error { return fn(stmts{tx, false}) }))
 }
 
-// now returns the current UTC time in PostgreSQL's precision
-// (microseconds), later than every time this process handed out and than
-// after (the session's last update, read under its row lock, so times grow
-// across processes too).
-func (s *Store) now(after time.Time) time.Time {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	t := time.Now().UTC().Truncate(time.Microsecond)
-	if !t.After(s.last) {
-		t = s.last.Add(time.Microsecond)
-	}
-	if !t.After(after) {
-		t = after.Add(time.Microsecond)
-	}
-	s.last = t
-	return t
+// stmts is one transaction's statements (storeutil.Tx).
+type stmts struct {
+	tx    pgx.Tx
+	write bool // lock the rows a write changes
 }
+
+// affected returns how many rows a statement changed.
+func affected(tag pgconn.CommandTag, err error) (int64, error) { return tag.RowsAffected(), err }
+
+func wrap(what string, err error) error { return storeutil.Wrap("postgres store", what, err, redact) }

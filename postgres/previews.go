@@ -1,5 +1,4 @@
-// Previews: compactions kept, with their expiry and byte budget, until
-// they are applied.
+// Previews: the statements of the previews table.
 
 package postgres
 
@@ -11,87 +10,51 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"kompact"
-	"kompact/internal/storeutil"
 )
 
-// PutPreview keeps p, after dropping the expired previews and, while the
-// limits would be exceeded, those that expire first. The previews table is
-// locked against other writers of previews for the transaction, so that
+// HoldPreviews shares the session's row lock and locks the previews table
+// against other writers of previews for the transaction, so that
 // instances sharing the database hold one budget together.
-func (s *Store) PutPreview(ctx context.Context, p *kompact.Preview, now time.Time, lim kompact.PreviewLimits) error {
-	size, err := storeutil.PreviewSize(p, lim)
+func (t stmts) HoldPreviews(ctx context.Context, sessionID string) (bool, error) {
+	var one int
+	err := t.tx.QueryRow(ctx, `SELECT 1 FROM sessions WHERE id = $1 FOR SHARE`, sessionID).Scan(&one)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return false, nil
+	}
 	if err != nil {
-		return err
+		return false, err
 	}
-	return s.write(ctx, "keep a preview", func(tx pgx.Tx) error {
-		var one int
-		err := tx.QueryRow(ctx, `SELECT 1 FROM sessions WHERE id = $1 FOR SHARE`, p.SessionID).Scan(&one)
-		if errors.Is(err, pgx.ErrNoRows) {
-			return notFound(p.SessionID)
-		}
-		if err != nil {
-			return err
-		}
-		if _, err := tx.Exec(ctx, `LOCK TABLE previews IN SHARE ROW EXCLUSIVE MODE`); err != nil {
-			return err
-		}
-		if _, err := tx.Exec(ctx, `DELETE FROM previews WHERE expires_at <= $1`, now); err != nil {
-			return err
-		}
-		if err := makeRoom(ctx, tx, size, lim); err != nil {
-			return err
-		}
-		tag, err := tx.Exec(ctx, `INSERT INTO previews (id, session_id, version, expires_at, size, body)
-			VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (id) DO NOTHING`,
-			p.ID, p.SessionID, p.Version, p.ExpiresAt, size, p.Body)
-		if err != nil {
-			return err
-		}
-		if tag.RowsAffected() == 0 {
-			return storeutil.PreviewIDTaken(p.ID)
-		}
-		return nil
-	})
+	_, err = t.tx.Exec(ctx, `LOCK TABLE previews IN SHARE ROW EXCLUSIVE MODE`)
+	return err == nil, err
 }
 
-// makeRoom drops the previews that expire first until one more of size
-// bytes fits the limits.
-func makeRoom(ctx context.Context, tx pgx.Tx, size int64, lim kompact.PreviewLimits) error {
-	var n int
-	var total int64
-	if err := tx.QueryRow(ctx, `SELECT count(*), coalesce(sum(size), 0)::bigint FROM previews`).Scan(&n, &total); err != nil {
-		return err
-	}
-	for storeutil.PreviewsCrowded(n, total, size, lim) {
-		var sz int64
-		if err := tx.QueryRow(ctx, `DELETE FROM previews WHERE id = (SELECT id FROM previews ORDER BY expires_at, id LIMIT 1)
-			RETURNING size`).Scan(&sz); err != nil {
-			return err
-		}
-		n, total = n-1, total-sz
-	}
-	return nil
+// PreviewTotals deletes the expired previews and sums the rest in one
+// statement.
+func (t stmts) PreviewTotals(ctx context.Context, now time.Time) (n int, total int64, err error) {
+	err = t.tx.QueryRow(ctx, `WITH gone AS (DELETE FROM previews WHERE expires_at <= $1 RETURNING id)
+		SELECT count(*), coalesce(sum(size), 0)::bigint FROM previews WHERE id NOT IN (SELECT id FROM gone)`, now).Scan(&n, &total)
+	return n, total, err
 }
 
-// TakePreview removes and returns a preview that has not expired.
-func (s *Store) TakePreview(ctx context.Context, sessionID, id string, now time.Time) (*kompact.Preview, error) {
+func (t stmts) DropFirstPreview(ctx context.Context) (size int64, err error) {
+	err = t.tx.QueryRow(ctx, `DELETE FROM previews WHERE id = (SELECT id FROM previews ORDER BY expires_at, id LIMIT 1)
+		RETURNING size`).Scan(&size)
+	return size, err
+}
+
+func (t stmts) InsertPreview(ctx context.Context, p *kompact.Preview, size int64) (bool, error) {
+	n, err := affected(t.tx.Exec(ctx, `INSERT INTO previews (id, session_id, version, expires_at, size, body)
+		VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (id) DO NOTHING`,
+		p.ID, p.SessionID, p.Version, p.ExpiresAt, size, p.Body))
+	return n == 1, err
+}
+
+func (t stmts) TakePreview(ctx context.Context, sessionID, id string) (*kompact.Preview, error) {
 	p := &kompact.Preview{ID: id, SessionID: sessionID}
-	err := s.write(ctx, "take a preview", func(tx pgx.Tx) error {
-		err := tx.QueryRow(ctx, `DELETE FROM previews WHERE id = $1 AND session_id = $2 RETURNING version, expires_at, body`,
-			id, sessionID).Scan(&p.Version, &p.ExpiresAt, &p.Body)
-		if errors.Is(err, pgx.ErrNoRows) {
-			return kompact.NoPreviewError(sessionID, id)
-		}
-		return err
-	})
-	if err != nil {
+	if err := t.tx.QueryRow(ctx, `DELETE FROM previews WHERE id = $1 AND session_id = $2 RETURNING version, expires_at, body`,
+		id, sessionID).Scan(&p.Version, &p.ExpiresAt, &p.Body); err != nil {
 		return nil, err
 	}
 	p.ExpiresAt = p.ExpiresAt.UTC()
-	return storeutil.LivePreview(p, now)
-}
-
-// Ping reports whether the database answers.
-func (s *Store) Ping(ctx context.Context) error {
-	return wrap("ping", s.pool.Ping(ctx))
+	return p, nil
 }

@@ -13,6 +13,9 @@
 // the session's message list and the lists its revisions hold refer to
 // these stored bodies, so recording a revision writes one small row per
 // message rather than a copy of the session.
+//
+// The methods of kompact.Store come from storeutil.Core, written once for
+// both stores; this package supplies its statements (storeutil.Tx).
 package sqlite
 
 import (
@@ -33,6 +36,7 @@ import (
 	sqlite3 "modernc.org/sqlite/lib"
 
 	"kompact"
+	"kompact/internal/storeutil"
 )
 
 var _ kompact.Store = (*Store)(nil)
@@ -60,13 +64,12 @@ var migrationFiles embed.FS
 // Store is a kompact.Store in a SQLite database file. It is safe for
 // concurrent use.
 type Store struct {
+	*storeutil.Core // the methods of kompact.Store, over this store's SQL
+
 	w    *sql.DB // one connection; every transaction is BEGIN IMMEDIATE
 	r    *sql.DB // read-only connections
 	path string
 	keep int // revisions kept per session; 0 keeps them all
-
-	mu   sync.Mutex
-	last time.Time // the latest time handed out: times only grow
 
 	closeOnce sync.Once
 	closeErr  error
@@ -185,6 +188,7 @@ func Open(path string, opts ...Option) (*Store, error) {
 	for _, o := range opts {
 		o(st)
 	}
+	st.Core = storeutil.NewCore(txs{st}, "sqlite store", st.keep, time.Nanosecond)
 	return st, nil
 }
 
@@ -200,6 +204,15 @@ func dsn(path string, params url.Values) string {
 
 // Path returns the absolute path of the database file.
 func (s *Store) Path() string { return s.path }
+
+// Ping reports whether the database answers a read. It does not queue
+// behind the writer.
+func (s *Store) Ping(ctx context.Context) error {
+	return s.read(ctx, "ping", func(tx *sql.Tx) error {
+		var n int
+		return tx.QueryRowContext(ctx, `SELECT count(*) FROM schema_migrations`).Scan(&n)
+	})
+}
 
 // Close closes the database. Calling it again does nothing.
 func (s *Store) Close() error {
@@ -248,13 +261,27 @@ func inTx(ctx context.Context, db *sql.DB, fn func(*sql.Tx) error) error {
 	return tx.Commit()
 }
 
+// txs runs the store's transactions for its Core.
+type txs struct{ s *Store }
+
+// Write runs fn in one BEGIN IMMEDIATE transaction of the writer
+// connection.
+func (t txs) Write(ctx context.Context, what string, fn func(storeutil.Tx) error) error {
+	return t.s.write(ctx, what, func(tx *sql.Tx) error { return fn(stmts{tx}) })
+}
+
+// Read runs fn in one read-only transaction: a consistent snapshot.
+func (t txs) Read(ctx context.Context, what string, fn func(storeutil.Tx) error) error {
+	return t.s.read(ctx, what, func(tx *sql.Tx) error { return fn(stmts{tx}) })
+}
+
 // write runs fn in one write transaction. A *kompact.Error from fn is
 // returned as it is; any other error becomes EInternal.
 func (s *Store) write(ctx context.Context, what string, fn func(*sql.Tx) error) error {
 	return wrap(what, inTx(ctx, s.w, fn))
 }
 
-// read runs fn in one read-only transaction: a consistent snapshot.
+// read runs fn in one read-only transaction.
 func (s *Store) read(ctx context.Context, what string, fn func(*sql.Tx) error) error {
 	tx, err := s.r.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
 	if err != nil {
@@ -264,43 +291,48 @@ func (s *Store) read(ctx context.Context, what string, fn func(*sql.Tx) error) e
 	return wrap(what, fn(tx))
 }
 
-func wrap(what string, err error) error {
-	if err == nil {
-		return nil
-	}
-	var ke *kompact.Error
-	if errors.As(err, &ke) {
-		return err
-	}
-	return kompact.Errorf(kompact.EInternal, "sqlite store: %s: %w", what, err)
-}
+// stmts is one transaction's statements (storeutil.Tx).
+type stmts struct{ tx *sql.Tx }
 
-func notFound(id string) error {
-	return kompact.Errorf(kompact.ENotFound, "no session has the id %q", id).
-		WithFixes("Check the session id; listing the sessions shows the ones that exist.")
-}
-
-// now returns the current UTC time, later than every time handed out
-// before and than after, so that updated_at always moves forward.
-func (s *Store) now(after time.Time) time.Time {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	t := time.Now().UTC().Round(0)
-	if !t.After(s.last) {
-		t = s.last.Add(time.Nanosecond)
-	}
-	if !t.After(after) {
-		t = after.Add(time.Nanosecond)
-	}
-	s.last = t
-	return t
-}
+func wrap(what string, err error) error { return storeutil.Wrap("sqlite store", what, err, nil) }
 
 func formatTime(t time.Time) string { return t.UTC().Format(timeLayout) }
 
 func parseTime(s string) (time.Time, error) { return time.Parse(time.RFC3339Nano, s) }
 
-func corrupt(what string, err error) error {
-	return kompact.Errorf(kompact.EInternal, "sqlite store: %s is corrupt: %w", what, err).
-		WithFixes("Restore the database from a backup; the stored JSON no longer decodes.")
+// scanner is a row to scan: *sql.Row or *sql.Rows.
+type scanner interface{ Scan(dest ...any) error }
+
+// each runs fn on every row of a query's result.
+func each(rows *sql.Rows, err error, fn func(*sql.Rows) error) error {
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		if err := fn(rows); err != nil {
+			return err
+		}
+	}
+	return rows.Err()
+}
+
+// collect returns the rows of a query's result, each read by scan; room
+// is how many rows to make room for at first.
+func collect[T any](rows *sql.Rows, err error, room int64, scan func(scanner, *T) error) ([]T, error) {
+	out := make([]T, 0, room)
+	err = each(rows, err, func(r *sql.Rows) error {
+		var zero T
+		out = append(out, zero)
+		return scan(r, &out[len(out)-1])
+	})
+	return out, err
+}
+
+// affected returns how many rows a statement changed.
+func affected(res sql.Result, err error) (int64, error) {
+	if err != nil {
+		return 0, err
+	}
+	return res.RowsAffected()
 }

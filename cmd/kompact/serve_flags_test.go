@@ -24,10 +24,17 @@ func (summaryLLM) Complete(context.Context, kompact.RequestConfig, []kompact.Mes
 // TestServeLimitFlags: --max-preview-bytes must be more than 0 and
 // --log-format text or json.
 func TestServeLimitFlags(t *testing.T) {
-	for _, args := range [][]string{
+	checkServeRejects(t, [][]string{
 		{"--max-preview-bytes", "0"},
 		{"--log-format", "xml"},
-	} {
+	})
+}
+
+// checkServeRejects runs `kompact serve` with each of flags: it must exit
+// with a usage error that names the flag (the first word).
+func checkServeRejects(t *testing.T, flags [][]string) {
+	t.Helper()
+	for _, args := range flags {
 		all := append([]string{"serve", "--addr", "127.0.0.1:0", "--db", filepath.Join(t.TempDir(), "k.db")}, args...)
 		status, _, stderr := runCLI(t, "", map[string]string{"HOME": t.TempDir()}, all...)
 		if status != exitUsage || !strings.Contains(stderr, args[0]) {

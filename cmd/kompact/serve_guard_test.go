@@ -34,15 +34,9 @@ func TestServeRefusesWeakTokens(t *testing.T) {
 // TestServeGuardFlags: --max-actions must be at least 1 and
 // --allowed-host must be a host name.
 func TestServeGuardFlags(t *testing.T) {
-	for _, args := range [][]string{
+	checkServeRejects(t, [][]string{
 		{"--max-actions", "0"},
 		{"--allowed-host", "http://x.example/"},
 		{"--allowed-host", "x.example:99999"},
-	} {
-		all := append([]string{"serve", "--addr", "127.0.0.1:0", "--db", filepath.Join(t.TempDir(), "k.db")}, args...)
-		status, _, stderr := runCLI(t, "", map[string]string{"HOME": t.TempDir()}, all...)
-		if status != exitUsage || !strings.Contains(stderr, args[0]) {
-			t.Errorf("%v: status %d\n%s", args, status, stderr)
-		}
-	}
+	})
 }

@@ -38,35 +38,43 @@ func BenchSession(n int) []kompact.Message {
 	return msgs
 }
 
-// benchSizes are the session sizes the append and commit benchmarks run at.
+// sizes are the session sizes the append and commit benchmarks run at.
 // The 100k case writes ~200 MB; run it with a small -benchtime=Nx.
-var benchSizes = []struct {
+var sizes = []struct {
 	name string
 	n    int
 }{{"100", 100}, {"10k", 10_000}, {"100k", 100_000}}
 
-// BenchAppend appends one ~2 KB message to a session of n messages.
-func BenchAppend(b *testing.B, open func(*testing.B) kompact.Store) {
-	for _, size := range benchSizes {
+// benchSizes runs bench at each of sizes n, on a new store of open
+// holding the session "s" of n+extra(b) messages.
+func benchSizes(b *testing.B, open func(*testing.B) kompact.Store, extra func(*testing.B) int, bench func(*testing.B, kompact.Store)) {
+	for _, size := range sizes {
 		b.Run(size.name, func(b *testing.B) {
 			if size.n >= 100_000 && testing.Short() {
 				b.Skip("the 100k-message session takes minutes to write; not with -short")
 			}
 			st := open(b)
-			ctx := context.Background()
-			if _, err := st.CreateSession(ctx, &kompact.Session{ID: "s", Messages: BenchSession(size.n)}); err != nil {
+			if _, err := st.CreateSession(context.Background(), &kompact.Session{ID: "s", Messages: BenchSession(size.n + extra(b))}); err != nil {
 				b.Fatal(err)
 			}
-			msg := BenchSession(2)[1]
 			b.ReportAllocs()
 			b.ResetTimer()
-			for range b.N {
-				if _, err := st.AppendMessages(ctx, "s", []kompact.Message{msg}); err != nil {
-					b.Fatal(err)
-				}
-			}
+			bench(b, st)
 		})
 	}
+}
+
+// BenchAppend appends one ~2 KB message to a session of n messages.
+func BenchAppend(b *testing.B, open func(*testing.B) kompact.Store) {
+	none := func(*testing.B) int { return 0 }
+	benchSizes(b, open, none, func(b *testing.B, st kompact.Store) {
+		msg := BenchSession(2)[1]
+		for range b.N {
+			if _, err := st.AppendMessages(context.Background(), "s", []kompact.Message{msg}); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 }
 
 // BenchCommit commits a compaction of a session of n messages that
@@ -77,40 +85,31 @@ func BenchCommit(b *testing.B, open func(*testing.B) kompact.Store) {
 	summary := kompact.Message{Role: kompact.RoleUser, Content: []kompact.Part{
 		kompact.TextPart(kompact.SummaryPrefix + "\n" + strings.Repeat("summary text ", 300)),
 	}}
-	for _, size := range benchSizes {
-		b.Run(size.name, func(b *testing.B) {
-			if size.n >= 100_000 && testing.Short() {
-				b.Skip("the 100k-message session takes minutes to write; not with -short")
-			}
-			st := open(b)
-			ctx := context.Background()
-			if _, err := st.CreateSession(ctx, &kompact.Session{ID: "s", Messages: BenchSession(size.n + 12*b.N)}); err != nil {
+	// Spare messages, 12 a commit, so that none runs out of them.
+	spare := func(b *testing.B) int { return 12 * b.N }
+	benchSizes(b, open, spare, func(b *testing.B, st kompact.Store) {
+		ctx := context.Background()
+		late := BenchSession(2)[1]
+		for range b.N {
+			b.StopTimer()
+			s, err := st.GetSession(ctx, "s")
+			if err != nil {
 				b.Fatal(err)
 			}
-			late := BenchSession(2)[1]
-			b.ReportAllocs()
-			b.ResetTimer()
-			for range b.N {
-				b.StopTimer()
-				s, err := st.GetSession(ctx, "s")
-				if err != nil {
-					b.Fatal(err)
-				}
-				if _, err := st.AppendMessages(ctx, "s", []kompact.Message{late}); err != nil {
-					b.Fatal(err)
-				}
-				c := benchCommit(s, []kompact.Message{s.Messages[0], summary})
-				b.StartTimer()
-				out, _, err := st.CommitCompaction(ctx, "s", c)
-				if err != nil {
-					b.Fatal(err)
-				}
-				if out.Messages != len(s.Messages)-9+1 {
-					b.Fatalf("compacted to %d messages from %d", out.Messages, len(s.Messages))
-				}
+			if _, err := st.AppendMessages(ctx, "s", []kompact.Message{late}); err != nil {
+				b.Fatal(err)
 			}
-		})
-	}
+			c := benchCommit(s, []kompact.Message{s.Messages[0], summary})
+			b.StartTimer()
+			out, _, err := st.CommitCompaction(ctx, "s", c)
+			if err != nil {
+				b.Fatal(err)
+			}
+			if out.Messages != len(s.Messages)-9+1 {
+				b.Fatalf("compacted to %d messages from %d", out.Messages, len(s.Messages))
+			}
+		}
+	})
 }
 
 func benchCommit(s *kompact.StoredSession, repl []kompact.Message) kompact.Commit {

@@ -2,6 +2,9 @@ package storeutil
 
 import (
 	"bytes"
+	"context"
+	"fmt"
+	"strconv"
 
 	"kompact"
 )
@@ -130,4 +133,119 @@ func KeptBodies(repl, base []kompact.Message, refs []Ref) []int64 {
 		}
 	}
 	return out
+}
+
+// CommitCompaction applies c to the session's current messages (see
+// kompact.Rebase), all in one transaction: it records a revision holding
+// the messages as they were, replaces the first c.End of them with
+// c.Replacement (whose messages without an id get one), and bumps the
+// version. A conflict changes nothing.
+//
+// When c.Version is set and the session was not rewritten since, only
+// appends happened: the commit reads the ids and body ids of the replaced
+// range and the messages appended since, and compares nothing else. A kept
+// message whose JSON is unchanged keeps its stored body.
+//
+// It returns what changed: the session's description after the commit and
+// the revision recorded.
+func (c *Core) CommitCompaction(ctx context.Context, id string, cm kompact.Commit) (*kompact.SessionInfo, *kompact.RevisionInfo, error) {
+	p, err := PlanCommit(cm)
+	if err != nil {
+		return nil, nil, err
+	}
+	var row *SessionRow
+	var info *kompact.RevisionInfo
+	err = c.db.Write(ctx, "commit compaction", func(tx Tx) error {
+		if row, err = loadSession(ctx, tx, id); err != nil {
+			return err
+		}
+		if err := p.TooShort(row.N); err != nil {
+			return err
+		}
+		// tail: the stored messages after the base's (fast) or after
+		// c.End (compared).
+		refs, tail, fast, err := c.readCommitRange(ctx, tx, row, p)
+		if err != nil {
+			return err
+		}
+		if info, err = c.rewriteForCommit(ctx, tx, row, p, refs); err != nil {
+			return err
+		}
+		count, pending := p.Account(tail, fast)
+		return tx.SetTokens(ctx, id, count, pending, true)
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	out := row.Info()
+	return &out, info, nil
+}
+
+// readCommitRange reads the refs of the range p replaces, checks it (by
+// ids when fast, else by comparing bodies) and decodes the stored messages
+// after it: after the base's when fast, after c.End otherwise.
+func (c *Core) readCommitRange(ctx context.Context, tx Tx, row *SessionRow, p *CommitPlan) (refs []Ref, tail []kompact.Message, fast bool, err error) {
+	end := row.FirstPos + int64(p.Commit.End)
+	if refs, err = tx.ReadRefs(ctx, row.ID, row.FirstPos, end); err != nil {
+		return nil, nil, false, err
+	}
+	fast = p.Fast(row.Version, row.Rewritten, row.N, refs)
+	from := end
+	if fast {
+		from = row.FirstPos + int64(len(p.Commit.Base))
+	} else if err := compareBase(ctx, tx, refs, p.Base); err != nil {
+		return nil, nil, false, err
+	}
+	tail, err = c.messages(ctx, tx, row.ID, from, -1)
+	return refs, tail, fast, err
+}
+
+// rewriteForCommit assigns the replacement's ids, retires the replaced
+// rows, inserts the replacement just before the kept tail (in the
+// positions the compacted messages leave), records the revision and
+// updates the session row (and row).
+func (c *Core) rewriteForCommit(ctx context.Context, tx Tx, row *SessionRow, p *CommitPlan, refs []Ref) (*kompact.RevisionInfo, error) {
+	id, repl := row.ID, p.Repl
+	end := row.FirstPos + int64(p.Commit.End)
+	AssignIDs(repl, p.Given, &row.NextMsg)
+	if err := checkFree(ctx, tx, id, repl, end, "replacement"); err != nil {
+		return nil, err
+	}
+	if err := tx.RetireMessages(ctx, id, row.NextRev, end); err != nil {
+		return nil, err
+	}
+	first := end - int64(len(repl))
+	if err := tx.InsertMessages(ctx, id, first, row.NextRev, repl, KeptBodies(repl, p.Base, refs)); err != nil {
+		return nil, err
+	}
+	return c.rewritten(ctx, tx, row, p.Kind, p.Commit.Note, first, row.N-int64(p.Commit.End)+int64(len(repl)))
+}
+
+// compareBase fails with EConflict, as kompact.Rebase does, unless the
+// stored bodies of refs are the JSON forms of base.
+func compareBase(ctx context.Context, tx Tx, refs []Ref, base []kompact.Message) error {
+	if len(refs) != len(base) {
+		return fmt.Errorf("%d stored messages in a range of %d", len(refs), len(base))
+	}
+	ids := make([]int64, len(refs))
+	for i := range refs {
+		ids[i] = refs[i].BodyID
+	}
+	var buf []byte
+	n := 0
+	changed := func(i int) error {
+		return kompact.Errorf(kompact.EConflict, "message %s changed while the compaction ran", strconv.Quote(refs[i].ID)).
+			WithFixes("Reload the session and compact again; nothing was written.")
+	}
+	err := tx.EachBodyOf(ctx, ids, func(i int, body []byte) error {
+		n++
+		if buf = base[i].AppendJSON(buf[:0]); !bytes.Equal(buf, body) {
+			return changed(i)
+		}
+		return nil
+	})
+	if err == nil && n < len(refs) {
+		err = changed(n)
+	}
+	return err
 }

@@ -1,6 +1,7 @@
 package storeutil
 
 import (
+	"context"
 	"time"
 
 	"kompact"
@@ -33,4 +34,66 @@ func LivePreview(p *kompact.Preview, now time.Time) (*kompact.Preview, error) {
 		return nil, kompact.NoPreviewError(p.SessionID, p.ID)
 	}
 	return p, nil
+}
+
+// PutPreview keeps p, after dropping the expired previews and, while the
+// limits would be exceeded, those that expire first. The store keeps other
+// writers of previews off for the transaction, so that instances sharing
+// a database hold one budget together.
+func (c *Core) PutPreview(ctx context.Context, p *kompact.Preview, now time.Time, lim kompact.PreviewLimits) error {
+	size, err := PreviewSize(p, lim)
+	if err != nil {
+		return err
+	}
+	return c.db.Write(ctx, "keep a preview", func(tx Tx) error {
+		ok, err := tx.HoldPreviews(ctx, p.SessionID)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return NotFound(p.SessionID)
+		}
+		if err := makeRoom(ctx, tx, now, size, lim); err != nil {
+			return err
+		}
+		ok, err = tx.InsertPreview(ctx, p, size)
+		if err == nil && !ok {
+			err = PreviewIDTaken(p.ID)
+		}
+		return err
+	})
+}
+
+// makeRoom drops the previews expired at now, then those that expire
+// first until one more of size bytes fits the limits.
+func makeRoom(ctx context.Context, tx Tx, now time.Time, size int64, lim kompact.PreviewLimits) error {
+	n, total, err := tx.PreviewTotals(ctx, now)
+	if err != nil {
+		return err
+	}
+	for PreviewsCrowded(n, total, size, lim) {
+		sz, err := tx.DropFirstPreview(ctx)
+		if err != nil {
+			return err
+		}
+		n, total = n-1, total-sz
+	}
+	return nil
+}
+
+// TakePreview removes and returns a preview that has not expired.
+func (c *Core) TakePreview(ctx context.Context, sessionID, id string, now time.Time) (*kompact.Preview, error) {
+	var p *kompact.Preview
+	err := c.db.Write(ctx, "take a preview", func(tx Tx) error {
+		var err error
+		p, err = tx.TakePreview(ctx, sessionID, id)
+		if noRow(err) {
+			return kompact.NoPreviewError(sessionID, id)
+		}
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return LivePreview(p, now)
 }

@@ -1,8 +1,11 @@
-// Package storeutil holds the pure logic kompact's stores (sqlite/,
-// postgres/) share: the canonical form a stored message takes, the rules
-// for message and session ids, the session row, what a compaction commit,
-// an undo and a preview decide, and the embedded migration files. The SQL
-// stays in each store.
+// Package storeutil is what kompact's stores (sqlite/, postgres/) share.
+// Core holds every kompact.Store method's algorithm, written once over Tx:
+// the statements each store supplies in its own SQL (tx.go lists them),
+// so a store file holds only its SQL. Under Core lie the pure rules: the
+// canonical form a stored message takes, the rules for message and session
+// ids, the session row, what a compaction commit, an undo and a preview
+// decide, the token account, and the migration runner over the embedded
+// migration files.
 package storeutil
 
 import (

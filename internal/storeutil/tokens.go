@@ -1,6 +1,10 @@
 package storeutil
 
-import "kompact"
+import (
+	"context"
+
+	"kompact"
+)
 
 // UnknownPending is the stored pending_tokens of a session without a
 // recorded token figure: the whole message list is estimated when read.
@@ -45,4 +49,29 @@ func AppendedAccount(count, pending, failures int64) (*kompact.TokenAccount, kom
 		return nil, b
 	}
 	return &kompact.TokenAccount{TokenCount: int(count), PendingTokens: int(pending)}, b
+}
+
+// SetTokenCount records a provider's token figure for the session: the
+// count becomes n and pending 0.
+func (c *Core) SetTokenCount(ctx context.Context, id string, n int) error {
+	if n < 0 {
+		return kompact.Errorf(kompact.EInvalid, "token count %d is negative", n).WithFixes("Send the provider's usage total, 0 or more.")
+	}
+	return c.db.Write(ctx, "set token count", func(tx Tx) error {
+		return one(id)(tx.SetTokenCount(ctx, id, n))
+	})
+}
+
+// RecordAutoFailure counts a failed automatic compaction of the session.
+func (c *Core) RecordAutoFailure(ctx context.Context, id string) (kompact.CompactionBreaker, error) {
+	var b kompact.CompactionBreaker
+	err := c.db.Write(ctx, "record automatic compaction failure", func(tx Tx) error {
+		n, err := tx.AddAutoFailure(ctx, id)
+		if noRow(err) {
+			return NotFound(id)
+		}
+		b.AutoFailures = int(n)
+		return err
+	})
+	return b, err
 }

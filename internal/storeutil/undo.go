@@ -1,6 +1,9 @@
 package storeutil
 
 import (
+	"bytes"
+	"context"
+	"errors"
 	"fmt"
 
 	"kompact"
@@ -61,4 +64,141 @@ const undoFix = "Restore the revision instead to get the whole message list back
 // UndoNote is the note of the revision an undo records.
 func UndoNote(rev int64, restored int) string {
 	return fmt.Sprintf("undid the compaction of revision %d (%d messages back)", rev, restored)
+}
+
+// UndoCompaction replaces the summary message compaction revision rev wrote
+// by the messages it replaced, keeping every other message (see
+// kompact.Store). The revision's rows tell what it did: the rows it removed
+// (dead = rev) are the replaced range, and the rows it added (born = rev,
+// before the range's end) are the kept messages and, last, the summary.
+// The messages before the summary are written again (as a compaction
+// does), so the work follows them and the restored range, not the
+// session's length.
+func (c *Core) UndoCompaction(ctx context.Context, id string, rev int64) (*kompact.SessionInfo, *kompact.RevisionInfo, error) {
+	var out kompact.SessionInfo
+	var info *kompact.RevisionInfo
+	err := c.db.Write(ctx, "undo compaction", func(tx Tx) error {
+		row, err := loadSession(ctx, tx, id)
+		if err != nil {
+			return err
+		}
+		if info, err = c.undo(ctx, tx, row, rev); err != nil {
+			return err
+		}
+		out = row.Info()
+		return nil
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	return &out, info, nil
+}
+
+// undo writes again the live messages before the summary of compaction
+// revision rev and the ones it replaced, in the summary's place, and
+// records the undo.
+func (c *Core) undo(ctx context.Context, tx Tx, row *SessionRow, rev int64) (*kompact.RevisionInfo, error) {
+	id := row.ID
+	head, restored, at, err := undoRows(ctx, tx, row, rev)
+	if err != nil {
+		return nil, err
+	}
+	if err := tx.RetireMessages(ctx, id, row.NextRev, at+1); err != nil {
+		return nil, err
+	}
+	msgs, bodyIDs, err := RestoredRows(head)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkFree(ctx, tx, id, msgs, at+1, "restored messages"); err != nil {
+		return nil, err
+	}
+	first := at + 1 - int64(len(head))
+	if err := tx.InsertMessages(ctx, id, first, row.NextRev, msgs, bodyIDs); err != nil {
+		return nil, err
+	}
+	info, err := c.rewritten(ctx, tx, row, kompact.RevisionUndo, UndoNote(rev, restored), first, row.N+int64(restored)-1)
+	if err != nil {
+		return nil, err
+	}
+	// Like a restore, an undo leaves no recorded token figure.
+	return info, tx.SetTokens(ctx, id, 0, UnknownPending, false)
+}
+
+// undoRows reads what undoing compaction revision rev writes again: the
+// live messages before its summary, then the ones it replaced (restored
+// of them), and the summary's position at.
+func undoRows(ctx context.Context, tx Tx, row *SessionRow, rev int64) (head []Ref, restored int, at int64, err error) {
+	back, summary, err := compactionRows(ctx, tx, row.ID, rev)
+	if err != nil {
+		return nil, 0, 0, err
+	}
+	if at, err = liveSummary(ctx, tx, row.ID, rev, summary); err != nil {
+		return nil, 0, 0, err
+	}
+	if head, err = tx.ReadRefs(ctx, row.ID, row.FirstPos, at); err != nil {
+		return nil, 0, 0, err
+	}
+	return append(head, back...), len(back), at, nil
+}
+
+// compactionRows reads what compaction revision rev did: the messages it
+// replaced (without the kept ones it wrote again) and its summary row.
+func compactionRows(ctx context.Context, tx Tx, id string, rev int64) (restored []Ref, summary Ref, err error) {
+	info, legacy, err := loadRevision(ctx, tx, id, rev)
+	if err != nil {
+		return nil, Ref{}, err
+	}
+	if !kompact.IsCompaction(info.Kind) || legacy {
+		return nil, Ref{}, notUndoable(rev, info.Kind)
+	}
+	removed, err := tx.RemovedBy(ctx, id, rev)
+	if err != nil || len(removed) == 0 {
+		return nil, Ref{}, errors.Join(err, notUndoable(rev, info.Kind))
+	}
+	added, err := tx.AddedBy(ctx, id, rev, removed[len(removed)-1].Pos+1)
+	if err != nil {
+		return nil, Ref{}, errors.Join(err, notUndoable(rev, info.Kind))
+	}
+	restored, summary, ok := SplitCompaction(removed, added)
+	if !ok {
+		return nil, Ref{}, notUndoable(rev, info.Kind)
+	}
+	return restored, summary, nil
+}
+
+// notUndoable is the error of a revision that is not a compaction the
+// store can undo: another kind, or one whose rows do not tell what it did
+// (recorded by an older kompact).
+func notUndoable(rev int64, kind string) error {
+	if !kompact.IsCompaction(kind) {
+		return kompact.Errorf(kompact.EInvalid, "revision %d is a %s, not a compaction; only a compaction can be undone", rev, kind).
+			WithFixes("Restore the revision instead (it replaces the whole message list).")
+	}
+	return kompact.Errorf(kompact.EInvalid, "revision %d was recorded by an older kompact and cannot be undone", rev).
+		WithFixes("Restore the revision instead (it replaces the whole message list).")
+}
+
+// liveSummary returns the position of the summary message in the session:
+// EConflict when no message has its id any more, or its content changed.
+func liveSummary(ctx context.Context, tx Tx, id string, rev int64, summary Ref) (int64, error) {
+	pos, bodyID, err := tx.LiveMessage(ctx, id, summary.ID)
+	if noRow(err) {
+		return 0, SummaryGone(summary.ID, rev)
+	}
+	if err != nil || bodyID == summary.BodyID {
+		return pos, err
+	}
+	var bodies [2][]byte
+	err = tx.EachBodyOf(ctx, []int64{bodyID, summary.BodyID}, func(i int, body []byte) error {
+		bodies[i] = bytes.Clone(body)
+		return nil
+	})
+	if err != nil {
+		return 0, err
+	}
+	if !bytes.Equal(bodies[0], bodies[1]) {
+		return 0, SummaryChanged(summary.ID, rev)
+	}
+	return pos, nil
 }

@@ -7,14 +7,10 @@ package twoinstance
 import (
 	"bufio"
 	"bytes"
-	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
-	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -23,69 +19,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/jackc/pgx/v5"
-
 	"kompact/internal/fakellm"
+	"kompact/internal/testenv"
+	"kompact/internal/testserver"
 )
-
-// testURL returns $KOMPACT_TEST_POSTGRES; without it the test skips,
-// except under CI=true, where it fails.
-func testURL(t *testing.T) string {
-	t.Helper()
-	u := os.Getenv("KOMPACT_TEST_POSTGRES")
-	if u == "" {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("KOMPACT_TEST_POSTGRES is not set; CI runs the PostgreSQL tests (see .ci/run)")
-		}
-		t.Skip("set KOMPACT_TEST_POSTGRES to a PostgreSQL URL to run this test")
-	}
-	return u
-}
-
-// newSchema returns base with its search_path set to a new schema, dropped
-// when the test ends.
-func newSchema(t *testing.T, base string) string {
-	t.Helper()
-	ctx := context.Background()
-	var b [6]byte
-	_, _ = rand.Read(b[:])
-	schema := "kt2_" + hex.EncodeToString(b[:])
-	conn, err := pgx.Connect(ctx, base)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close(ctx)
-	if _, err := conn.Exec(ctx, `CREATE SCHEMA `+schema); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		if c, err := pgx.Connect(context.Background(), base); err == nil {
-			_, _ = c.Exec(context.Background(), `DROP SCHEMA `+schema+` CASCADE`)
-			c.Close(context.Background())
-		}
-	})
-	u, err := url.Parse(base)
-	if err != nil {
-		t.Fatal(err)
-	}
-	q := u.Query()
-	q.Set("search_path", schema)
-	u.RawQuery = q.Encode()
-	return u.String()
-}
-
-const agents = `default_agent: fake
-agents:
-  fake:
-    system_prompt: You are a test agent.
-    llm:
-      base_url: %s
-      model: chat-model
-    compaction:
-      enabled: true
-      type: kimi
-      max_preserved_messages: 2
-`
 
 // instance is a running `kompact serve`.
 type instance struct {
@@ -193,16 +130,6 @@ func (in *instance) must(t *testing.T, want int, method, path string, body any) 
 	return out
 }
 
-func session(id string, pairs int) map[string]any {
-	msgs := []map[string]any{{"id": "sys", "role": "system", "content": "You are an agent."}}
-	for i := 1; i <= pairs; i++ {
-		msgs = append(msgs,
-			map[string]any{"id": fmt.Sprintf("u%d", i), "role": "user", "content": fmt.Sprintf("question %d", i)},
-			map[string]any{"id": fmt.Sprintf("a%d", i), "role": "assistant", "content": fmt.Sprintf("answer %d", i)})
-	}
-	return map[string]any{"id": id, "messages": msgs}
-}
-
 // slow is an answer that streams for about chunks × delay.
 func slow(text string, chunks int, delay time.Duration) fakellm.Reply {
 	items := make([]fakellm.Item, chunks)
@@ -280,7 +207,7 @@ func checkAppended(t *testing.T, msgs []any, acked [][]string, summarised []any)
 }
 
 func TestTwoInstancesOneDatabase(t *testing.T) {
-	db := newSchema(t, testURL(t))
+	db := testenv.PostgresSchema(t)
 	dir := t.TempDir()
 	bin := filepath.Join(dir, "kompact")
 	if out, err := exec.Command("go", "build", "-o", bin, "kompact/cmd/kompact").CombinedOutput(); err != nil {
@@ -288,12 +215,12 @@ func TestTwoInstancesOneDatabase(t *testing.T) {
 	}
 	llm := fakellm.New(t)
 	cfg := filepath.Join(dir, "agents.yaml")
-	if err := os.WriteFile(cfg, fmt.Appendf(nil, agents, llm.URL()), 0o600); err != nil {
+	if err := os.WriteFile(cfg, fmt.Appendf(nil, testserver.Agents, llm.URL(), llm.URL()), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	a := start(t, "A", bin, db, cfg)
 	b := start(t, "B", bin, db, cfg)
-	a.must(t, 201, "POST", "/v1/sessions/import", session("s", 20))
+	a.must(t, 201, "POST", "/v1/sessions/import", testserver.Session("s", 20))
 
 	// A compaction runs on A; a second one starts on B while it runs; 10
 	// clients append 100 messages through B meanwhile.

@@ -9,6 +9,7 @@ package vectors
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -17,6 +18,7 @@ import (
 	"testing"
 
 	"kompact"
+	"kompact/internal/testenv"
 	"kompact/openai"
 )
 
@@ -130,12 +132,8 @@ func Inputs() [][]byte {
 func SharedDir(t testing.TB) string {
 	t.Helper()
 	dir, ok := FindShared()
-	if !ok {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("shared reference material not found (looked in %q); CI=true requires it: put ../shared beside the checkout or set KOMPACT_SHARED", dir)
-		}
-		t.Skipf("shared reference material not found (looked in %q); set KOMPACT_SHARED to run this test", dir)
-	}
+	testenv.Require(t, ok, fmt.Sprintf("shared reference material not found (looked in %q)", dir),
+		"put ../shared beside the checkout or set KOMPACT_SHARED")
 	return dir
 }
 

@@ -1,0 +1,134 @@
+package storeutil
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"kompact"
+)
+
+// Core is the part of a kompact.Store both stores share: every method's
+// algorithm, written once over the store's DB. A store embeds it and adds
+// Ping and Close.
+type Core struct {
+	db   DB
+	name string // "sqlite store": the start of internal errors
+	keep int    // revisions kept per session; 0 keeps them all
+
+	mu   sync.Mutex
+	last time.Time     // the latest time handed out: times only grow
+	tick time.Duration // the database's time precision
+}
+
+// NewCore returns the Core of the store called name over db, keeping the
+// newest keep revisions of a session (0 keeps them all) and handing out
+// times of precision tick.
+func NewCore(db DB, name string, keep int, tick time.Duration) *Core {
+	return &Core{db: db, name: name, keep: max(keep, 0), tick: tick}
+}
+
+// now returns the current UTC time, truncated to the database's precision,
+// later than every time handed out before and than after (the session's
+// last update, read in the transaction, so times grow across processes
+// too).
+func (c *Core) now(after time.Time) time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	t := time.Now().UTC().Truncate(c.tick)
+	if !t.After(c.last) {
+		t = c.last.Add(c.tick)
+	}
+	if !t.After(after) {
+		t = after.Add(c.tick)
+	}
+	c.last = t
+	return t
+}
+
+// NotFound is the error of a session id no session has.
+func NotFound(id string) error {
+	return kompact.Errorf(kompact.ENotFound, "no session has the id %q", id).
+		WithFixes("Check the session id; listing the sessions shows the ones that exist.")
+}
+
+// noRow reports whether err is a statement's "no row".
+func noRow(err error) bool { return errors.Is(err, sql.ErrNoRows) }
+
+// loadSession reads the session's row: ENotFound when there is none.
+func loadSession(ctx context.Context, tx Tx, id string) (*SessionRow, error) {
+	row, err := tx.LoadSession(ctx, id)
+	if noRow(err) {
+		return nil, NotFound(id)
+	}
+	return row, err
+}
+
+// Corrupt is the error of stored data that no longer decodes.
+func Corrupt(store, what string, err error) error {
+	return kompact.Errorf(kompact.EInternal, "%s: %s is corrupt: %w", store, what, err).
+		WithFixes("Restore the database from a backup; the stored JSON no longer decodes.")
+}
+
+// messages reads and decodes the session's live messages from position
+// from on; want, when 0 or more, is how many there must be.
+func (c *Core) messages(ctx context.Context, tx Tx, id string, from, want int64) ([]kompact.Message, error) {
+	msgs := make([]kompact.Message, 0, max(want, 0))
+	err := tx.EachBody(ctx, id, from, func(body []byte) error {
+		m, err := kompact.DecodeStoredMessage(body, len(msgs))
+		if err != nil {
+			return Corrupt(c.name, fmt.Sprintf("message %d of session %q", len(msgs)+1, id), err)
+		}
+		msgs = append(msgs, m)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	if want >= 0 && int64(len(msgs)) != want {
+		return nil, c.miscount(id, want, int64(len(msgs)))
+	}
+	return msgs, nil
+}
+
+func (c *Core) miscount(id string, want, got int64) error {
+	return kompact.Errorf(kompact.EInternal, "%s: session %q should have %d messages and has %d", c.name, id, want, got)
+}
+
+// session reads the whole stored session of row.
+func (c *Core) session(ctx context.Context, tx Tx, row *SessionRow) (*kompact.StoredSession, error) {
+	msgs, err := c.messages(ctx, tx, row.ID, row.FirstPos, row.N)
+	if err != nil {
+		return nil, err
+	}
+	return row.Stored(msgs), nil
+}
+
+// checkFree fails with EConflict when the session already has, at a
+// position from minPos on, a message with the id of one of msgs.
+func checkFree(ctx context.Context, tx Tx, id string, msgs []kompact.Message, minPos int64, field string) error {
+	i, err := tx.TakenID(ctx, id, msgs, minPos)
+	if err != nil || i < 0 {
+		return err
+	}
+	return kompact.Errorf(kompact.EConflict, "%s[%d].id: the session already has a message with the id %q", field, i, msgs[i].ID).
+		WithFixes("Use another id, or none to have one assigned.")
+}
+
+// Wrap returns err as it is when it is nil or a *kompact.Error, else as
+// the EInternal error of the store called name doing what. text, when not
+// nil, gives the cause's text (to keep what must not show out of it);
+// without it the cause stays wrapped.
+func Wrap(name, what string, err error, text func(error) string) error {
+	var ke *kompact.Error
+	switch {
+	case err == nil || errors.As(err, &ke):
+		return err
+	case text != nil:
+		return kompact.Errorf(kompact.EInternal, "%s: %s: %s", name, what, text(err))
+	}
+	return kompact.Errorf(kompact.EInternal, "%s: %s: %w", name, what, err)
+}

@@ -1,0 +1,180 @@
+package storeutil
+
+import (
+	"context"
+	"fmt"
+	"math"
+
+	"kompact"
+)
+
+// Revisions: what a rewrite records, and restoring a revision.
+
+// rewritten records revision row.NextRev of kind (its list is the rows
+// alive just before it: the ones the rewrite removed got dead = its
+// number), prunes the revisions beyond the newest keep, and saves row as
+// a session of n messages from position first, at a new version.
+func (c *Core) rewritten(ctx context.Context, tx Tx, row *SessionRow, kind, note string, first, n int64) (*kompact.RevisionInfo, error) {
+	now := c.now(row.Updated)
+	info := &kompact.RevisionInfo{Rev: row.NextRev, Kind: kind, Note: note, CreatedAt: now, Version: row.Version + 1, Messages: int(row.N)}
+	if err := tx.InsertRevision(ctx, row.ID, info); err != nil {
+		return nil, err
+	}
+	if keep := int64(c.keep); keep > 0 && row.NextRev > keep {
+		if err := tx.PruneRevisions(ctx, row.ID, row.NextRev-keep); err != nil {
+			return nil, err
+		}
+	}
+	row.FirstPos, row.N, row.NextRev = first, n, row.NextRev+1
+	row.Version, row.Updated, row.Rewritten = info.Version, now, info.Version
+	return info, tx.SaveSession(ctx, row)
+}
+
+// ListRevisions describes the session's revisions, the newest first.
+func (c *Core) ListRevisions(ctx context.Context, id string) ([]kompact.RevisionInfo, error) {
+	var out []kompact.RevisionInfo
+	err := c.db.Read(ctx, "list revisions", func(tx Tx) error {
+		if _, err := loadSession(ctx, tx, id); err != nil {
+			return err
+		}
+		var err error
+		out, err = tx.ListRevisions(ctx, id)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	if out == nil {
+		out = []kompact.RevisionInfo{}
+	}
+	return out, nil
+}
+
+// NoRevision is the error of a revision the session does not have.
+func NoRevision(id string, rev int64) error {
+	return kompact.Errorf(kompact.ENotFound, "session %q has no revision %d", id, rev).
+		WithFixes("List the session's revisions to see which exist.")
+}
+
+// loadRevision describes revision rev: ENotFound when there is none.
+func loadRevision(ctx context.Context, tx Tx, id string, rev int64) (*kompact.RevisionInfo, bool, error) {
+	info, legacy, err := tx.LoadRevision(ctx, id, rev)
+	if noRow(err) {
+		return nil, false, NoRevision(id, rev)
+	}
+	return info, legacy, err
+}
+
+// revision reads revision rev of the session and decodes its messages. It
+// also returns the ids of their stored bodies.
+func (c *Core) revision(ctx context.Context, tx Tx, id string, rev int64) (*kompact.Revision, []int64, error) {
+	info, legacy, err := loadRevision(ctx, tx, id, rev)
+	if err != nil {
+		return nil, nil, err
+	}
+	msgs := make([]kompact.Message, 0, info.Messages)
+	bodyIDs := make([]int64, 0, info.Messages)
+	err = tx.EachRevisionBody(ctx, id, rev, legacy, func(bodyID int64, body []byte) error {
+		m, err := kompact.DecodeStoredMessage(body, len(msgs))
+		if err != nil {
+			return Corrupt(c.name, fmt.Sprintf("message %d of revision %d of session %q", len(msgs)+1, rev, id), err)
+		}
+		msgs = append(msgs, m)
+		bodyIDs = append(bodyIDs, bodyID)
+		return nil
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	if len(msgs) != info.Messages {
+		return nil, nil, kompact.Errorf(kompact.EInternal, "%s: revision %d of session %q should hold %d messages and holds %d", c.name, rev, id, info.Messages, len(msgs))
+	}
+	return &kompact.Revision{RevisionInfo: *info, Before: msgs}, bodyIDs, nil
+}
+
+// GetRevision returns revision rev of the session with the messages it
+// holds.
+func (c *Core) GetRevision(ctx context.Context, id string, rev int64) (*kompact.Revision, error) {
+	var out *kompact.Revision
+	err := c.db.Read(ctx, "get revision", func(tx Tx) error {
+		if _, err := loadSession(ctx, tx, id); err != nil {
+			return err
+		}
+		var err error
+		out, _, err = c.revision(ctx, tx, id, rev)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// RestoreRevision puts back the messages revision rev holds. It records a
+// restore revision holding the messages it replaces, so it can be undone in
+// turn. It reads the revision's ids and body ids, not its bodies (but for a
+// legacy revision's, which hold the ids): the restored list's estimate is
+// left to the next read, as an undo's is, so the work follows the rows it
+// writes. It returns the session's description after the restore.
+func (c *Core) RestoreRevision(ctx context.Context, id string, rev int64) (*kompact.SessionInfo, *kompact.RevisionInfo, error) {
+	var row *SessionRow
+	var info *kompact.RevisionInfo
+	err := c.db.Write(ctx, "restore revision", func(tx Tx) error {
+		var err error
+		if row, err = loadSession(ctx, tx, id); err != nil {
+			return err
+		}
+		r, msgs, bodyIDs, err := c.revisionRefs(ctx, tx, id, rev)
+		if err != nil {
+			return err
+		}
+		if err := tx.RetireMessages(ctx, id, row.NextRev, math.MaxInt64); err != nil {
+			return err
+		}
+		if err := tx.InsertMessages(ctx, id, 0, row.NextRev, msgs, bodyIDs); err != nil {
+			return err
+		}
+		// Recorded (and old revisions pruned) once the restored messages
+		// refer to their bodies again.
+		note := fmt.Sprintf("restored revision %d (%s)", rev, r.Kind)
+		if info, err = c.rewritten(ctx, tx, row, kompact.RevisionRestore, note, 0, int64(len(msgs))); err != nil {
+			return err
+		}
+		return tx.SetTokens(ctx, id, 0, UnknownPending, false)
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	out := row.Info()
+	return &out, info, nil
+}
+
+// revisionRefs returns revision rev's description and the messages it
+// holds as references: each message with its id alone, and the ids of
+// their bodies. A legacy revision's bodies are decoded for their ids.
+func (c *Core) revisionRefs(ctx context.Context, tx Tx, id string, rev int64) (*kompact.RevisionInfo, []kompact.Message, []int64, error) {
+	info, legacy, err := loadRevision(ctx, tx, id, rev)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	if legacy {
+		r, bodyIDs, err := c.revision(ctx, tx, id, rev)
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		return &r.RevisionInfo, r.Before, bodyIDs, nil
+	}
+	refs, err := tx.RevisionRefs(ctx, id, rev)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	if len(refs) != info.Messages {
+		return nil, nil, nil, kompact.Errorf(kompact.EInternal, "%s: revision %d of session %q should hold %d messages and holds %d", c.name, rev, id, info.Messages, len(refs))
+	}
+	msgs := make([]kompact.Message, len(refs))
+	bodyIDs := make([]int64, len(refs))
+	for i, r := range refs {
+		msgs[i].ID, bodyIDs[i] = r.ID, r.BodyID
+	}
+	return info, msgs, bodyIDs, nil
+}

@@ -1,0 +1,238 @@
+package storeutil
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"kompact"
+)
+
+// Sessions: creating, reading, listing, deleting, appending, settings.
+
+// CreateSession stores a new session with version 1. An empty in.ID gets a
+// new id ("s_" and 12 random characters); messages without an id get one
+// ("m_" and a number), unique within the session. A taken session id is
+// EConflict, a message id given twice EInvalid. in is not modified. It
+// returns the new session's description.
+func (c *Core) CreateSession(ctx context.Context, in *kompact.Session) (*kompact.SessionInfo, error) {
+	msgs, next, err := NewSession(in)
+	if err != nil {
+		return nil, err
+	}
+	var row *SessionRow
+	err = c.db.Write(ctx, "create session", func(tx Tx) error {
+		now := c.now(time.Time{})
+		row = &SessionRow{ID: in.ID, Agent: in.Agent, Model: in.CompactionModel, Version: 1, Created: now, Updated: now,
+			N: int64(len(msgs)), NextMsg: next, NextRev: 1, Rewritten: 1, Title: kompact.DefaultTitle(msgs)}
+		if err := insertSession(ctx, tx, row); err != nil {
+			return err
+		}
+		if err := tx.InsertMessages(ctx, row.ID, 0, 0, msgs, nil); err != nil {
+			return err
+		}
+		// As if the messages were appended in one call: pending is their
+		// estimate (kimi-cli's append_message).
+		return tx.SetTokens(ctx, row.ID, 0, int64(kompact.EstimateTokens(msgs)), false)
+	})
+	if err != nil {
+		return nil, err
+	}
+	out := row.Info()
+	return &out, nil
+}
+
+// insertSession adds row; without an id, under a new one.
+func insertSession(ctx context.Context, tx Tx, row *SessionRow) error {
+	chosen := row.ID != ""
+	for tries := 0; ; tries++ {
+		if !chosen {
+			row.ID = NewSessionID()
+		}
+		ok, err := tx.InsertSession(ctx, row)
+		if err != nil || ok {
+			return err
+		}
+		if chosen {
+			return kompact.Errorf(kompact.EConflict, "a session with the id %q exists already", row.ID).
+				WithFixes("Choose another id, or leave it empty to have one assigned.")
+		}
+		if tries == 10 {
+			return fmt.Errorf("no free session id after %d tries", tries)
+		}
+	}
+}
+
+// GetSession returns the session with all its messages.
+func (c *Core) GetSession(ctx context.Context, id string) (*kompact.StoredSession, error) {
+	var out *kompact.StoredSession
+	err := c.db.Read(ctx, "get session", func(tx Tx) error {
+		row, err := loadSession(ctx, tx, id)
+		if err != nil {
+			return err
+		}
+		if out, err = c.session(ctx, tx, row); err != nil {
+			return err
+		}
+		t, err := tx.Tokens(ctx, id)
+		out.Tokens, out.Breaker = Account(t.Count, t.Pending, t.Failures, out.Messages)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// StreamSession reads the session in one read transaction, passing each
+// stored body on as it is read.
+func (c *Core) StreamSession(ctx context.Context, id string, head func(*kompact.StoredSession) error, body func([]byte) error) error {
+	return c.db.Read(ctx, "read a session", func(tx Tx) error {
+		row, err := loadSession(ctx, tx, id)
+		if err != nil {
+			return err
+		}
+		if err := head(row.Stored(nil)); err != nil {
+			return err
+		}
+		var n int64
+		err = tx.EachBody(ctx, id, row.FirstPos, func(b []byte) error {
+			n++
+			return body(b)
+		})
+		if err == nil && n != row.N {
+			err = c.miscount(id, row.N, n)
+		}
+		return err
+	})
+}
+
+// ListSessions describes every session, the most recently updated first.
+func (c *Core) ListSessions(ctx context.Context) ([]kompact.SessionInfo, error) {
+	var rows []SessionRow
+	err := c.db.Read(ctx, "list sessions", func(tx Tx) (err error) {
+		rows, err = tx.ListSessions(ctx)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	out := make([]kompact.SessionInfo, len(rows))
+	for i := range rows {
+		out[i] = rows[i].Info()
+	}
+	return out, nil
+}
+
+// DeleteSession deletes the session, its messages and its revisions.
+func (c *Core) DeleteSession(ctx context.Context, id string) error {
+	return c.db.Write(ctx, "delete session", func(tx Tx) error {
+		return one(id)(tx.DeleteSession(ctx, id))
+	})
+}
+
+// one returns a check that a statement changed the session's row: none is
+// ENotFound.
+func one(id string) func(int64, error) error {
+	return func(n int64, err error) error {
+		if err == nil && n == 0 {
+			return NotFound(id)
+		}
+		return err
+	}
+}
+
+// AppendMessages adds msgs at the end of the session and returns the new
+// version and the appended messages. Messages without an id get one. An id
+// given twice in msgs is EInvalid, one the session already has EConflict,
+// and an empty msgs EInvalid. It reads no stored message: the ids are
+// checked by the index on (session_id, id).
+func (c *Core) AppendMessages(ctx context.Context, id string, in []kompact.Message) (*kompact.Appended, error) {
+	msgs, given, err := NewAppend(in)
+	if err != nil {
+		return nil, err
+	}
+	var out *kompact.Appended
+	err = c.db.Write(ctx, "append messages", func(tx Tx) error {
+		row, err := loadSession(ctx, tx, id)
+		if err != nil {
+			return err
+		}
+		AssignIDs(msgs, given, &row.NextMsg)
+		if err := checkFree(ctx, tx, id, msgs, row.FirstPos, "messages"); err != nil {
+			return err
+		}
+		if err := tx.InsertMessages(ctx, id, row.FirstPos+row.N, row.NextRev-1, msgs, nil); err != nil {
+			return err
+		}
+		row.N += int64(len(msgs))
+		row.Version++
+		row.Updated = c.now(row.Updated)
+		if row.Title == "" {
+			row.Title = kompact.DefaultTitle(msgs)
+		}
+		if err := tx.SaveSession(ctx, row); err != nil {
+			return err
+		}
+		out = &kompact.Appended{Version: row.Version, UpdatedAt: row.Updated, Messages: msgs}
+		t, agent, err := tx.AddPending(ctx, id, kompact.EstimateTokens(msgs))
+		out.Agent = agent
+		out.Tokens, out.Breaker = AppendedAccount(t.Count, t.Pending, t.Failures)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// SetCompactionModel sets the session's compaction model, or clears it with
+// "". It is a write: the version goes up.
+func (c *Core) SetCompactionModel(ctx context.Context, id string, model string) (*kompact.SessionInfo, error) {
+	return c.setInfo(ctx, id, "set compaction model", func(tx Tx, row *SessionRow) error {
+		row.Model = model
+		row.Version++
+		row.Updated = c.now(row.Updated)
+		return nil
+	})
+}
+
+// SetTitle renames the session, or gives it its default title again with
+// "" (which reads its messages). The version does not change.
+func (c *Core) SetTitle(ctx context.Context, id string, title string) (*kompact.SessionInfo, error) {
+	title, err := kompact.CleanTitle(title)
+	if err != nil {
+		return nil, err
+	}
+	return c.setInfo(ctx, id, "set title", func(tx Tx, row *SessionRow) error {
+		row.Title = title
+		if title == "" {
+			msgs, err := c.messages(ctx, tx, id, row.FirstPos, row.N)
+			if err != nil {
+				return err
+			}
+			row.Title = kompact.DefaultTitle(msgs)
+		}
+		return nil
+	})
+}
+
+// setInfo changes the session's row with change and saves it.
+func (c *Core) setInfo(ctx context.Context, id, what string, change func(Tx, *SessionRow) error) (*kompact.SessionInfo, error) {
+	var out kompact.SessionInfo
+	err := c.db.Write(ctx, what, func(tx Tx) error {
+		row, err := loadSession(ctx, tx, id)
+		if err != nil {
+			return err
+		}
+		if err := change(tx, row); err != nil {
+			return err
+		}
+		out = row.Info()
+		return tx.SaveSession(ctx, row)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &out, nil
+}

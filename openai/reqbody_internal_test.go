@@ -1,0 +1,99 @@
+package openai
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"runtime/pprof"
+	"strings"
+	"testing"
+	"time"
+
+	"kompact"
+)
+
+// TestStreamedBodyIsRequestBody: the counted length and the bytes read
+// from each opening are RequestBody's, for bodies from empty to several
+// times the encoder's buffer.
+func TestStreamedBodyIsRequestBody(t *testing.T) {
+	t.Parallel()
+	long := strings.Repeat("é\"数据\n<tag> ", 3000)
+	cases := map[string][]kompact.Message{
+		"no messages": nil,
+		"one":         {{Role: kompact.RoleUser, Content: []kompact.Part{kompact.TextPart("hi")}}},
+		"many parts": {{Role: kompact.RoleSystem, Content: []kompact.Part{kompact.TextPart("sys")}},
+			{Role: kompact.RoleUser, Content: []kompact.Part{kompact.TextPart(long), kompact.ThinkPart("t"), kompact.TextPart(long), kompact.TextPart(long)}}},
+	}
+	fields := map[string]any{"temperature": 0.3, "tools": []int{1}, "max_tokens": 10}
+	for name, msgs := range cases {
+		want, err := RequestBody("m", msgs, fields)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := newStreamedBody("m", msgs, fields)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if b.size != int64(len(want)) {
+			t.Errorf("%s: counted %d bytes, RequestBody has %d", name, b.size, len(want))
+		}
+		for i := range 2 {
+			rc := b.open(context.Background())
+			got, err := io.ReadAll(rc)
+			_ = rc.Close()
+			if err != nil || !bytes.Equal(got, want) {
+				t.Errorf("%s, opening %d: %d bytes (%v), want RequestBody's %d", name, i+1, len(got), err, len(want))
+			}
+		}
+	}
+	if _, err := newStreamedBody("m", nil, map[string]any{"x": func() {}}); kompact.ErrorCodeOf(err) != kompact.EInvalid {
+		t.Errorf("a field that is not JSON: %v", err)
+	}
+}
+
+// TestStreamedBodyStopsWithContext: a body opened and never read nor
+// closed (as when a request fails before net/http takes its body) ends its
+// encoder when the attempt's context is done (wait returns then), and
+// reading it then gives the context's error. (Not parallel: it counts the package's encoders.)
+func TestStreamedBodyStopsWithContext(t *testing.T) {
+	big := kompact.Message{Role: kompact.RoleUser}
+	for range 200 {
+		big.Content = append(big.Content, kompact.TextPart(strings.Repeat("x", 64<<10)))
+	}
+	b, err := newStreamedBody("m", []kompact.Message{big}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	rc := b.open(ctx)
+	if n := WaitEncoders(1); n != 1 {
+		t.Fatalf("%d encoders for the open body, want 1", n)
+	}
+	cancel()
+	b.wait()
+	if n := Encoders(); n != 0 {
+		t.Fatalf("%d encoders after the context was cancelled and wait returned", n)
+	}
+	if _, err := rc.Read(make([]byte, 1)); !errors.Is(err, context.Canceled) {
+		t.Errorf("read after cancellation: %v", err)
+	}
+}
+
+// Encoders counts the goroutines running WriteRequestBody (for this
+// package's tests, internal and external).
+func Encoders() int {
+	var b strings.Builder
+	_ = pprof.Lookup("goroutine").WriteTo(&b, 2)
+	return strings.Count(b.String(), "kompact/openai.WriteRequestBody(")
+}
+
+// WaitEncoders polls Encoders, up to 10 s, until it returns want; it
+// returns the last count.
+func WaitEncoders(want int) int {
+	n := Encoders()
+	for deadline := time.Now().Add(10 * time.Second); n != want && time.Now().Before(deadline); n = Encoders() {
+		time.Sleep(10 * time.Millisecond)
+	}
+	return n
+}
