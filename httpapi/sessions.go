@@ -447,11 +447,23 @@ func (s *Server) getRevision(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (s *Server) restoreRevision(w http.ResponseWriter, r *http.Request) error {
+	return s.revise(w, r, s.cfg.Store.RestoreRevision)
+}
+
+// undoCompaction undoes a compaction revision, keeping later messages.
+func (s *Server) undoCompaction(w http.ResponseWriter, r *http.Request) error {
+	return s.revise(w, r, s.cfg.Store.UndoCompaction)
+}
+
+// revise rewrites the session by the path's revision (a restore, an undo)
+// and answers with the revision it recorded and the session after it,
+// streamed from the store.
+func (s *Server) revise(w http.ResponseWriter, r *http.Request, rewrite func(context.Context, string, int64) (*kompact.SessionInfo, *kompact.RevisionInfo, error)) error {
 	rev, err := revParam(r)
 	if err != nil {
 		return err
 	}
-	_, info, err := s.cfg.Store.RestoreRevision(r.Context(), r.PathValue("id"), rev)
+	_, info, err := rewrite(r.Context(), r.PathValue("id"), rev)
 	if err != nil {
 		return err
 	}
@@ -476,17 +488,4 @@ func (s *Server) restorePreview(w http.ResponseWriter, r *http.Request) error {
 	writeJSON(w, http.StatusOK, map[string]any{"revision": old.RevisionInfo, "version": cur.Version,
 		"effect": kompact.EffectOfRestore(cur.Messages, old.Before)})
 	return nil
-}
-
-// undoCompaction undoes a compaction revision, keeping later messages.
-func (s *Server) undoCompaction(w http.ResponseWriter, r *http.Request) error {
-	rev, err := revParam(r)
-	if err != nil {
-		return err
-	}
-	_, info, err := s.cfg.Store.UndoCompaction(r.Context(), r.PathValue("id"), rev)
-	if err != nil {
-		return err
-	}
-	return s.streamRevised(w, r, r.PathValue("id"), info)
 }

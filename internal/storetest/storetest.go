@@ -17,6 +17,7 @@ package storetest
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"strings"
@@ -216,11 +217,19 @@ func commit(t *testing.T, st kompact.Store, id string, c kompact.Commit) (*kompa
 
 func restore(t *testing.T, st kompact.Store, id string, rev int64) (*kompact.StoredSession, *kompact.RevisionInfo) {
 	t.Helper()
-	s, info, err := st.RestoreRevision(t.Context(), id, rev)
+	return byRevision(t, st, id, rev, st.RestoreRevision, "RestoreRevision")
+}
+
+// byRevision runs a rewrite by revision rev (a restore, an undo) and
+// returns the session GetSession reads after it, once described has
+// checked what the rewrite returned.
+func byRevision(t *testing.T, st kompact.Store, id string, rev int64, rewrite func(context.Context, string, int64) (*kompact.SessionInfo, *kompact.RevisionInfo, error), what string) (*kompact.StoredSession, *kompact.RevisionInfo) {
+	t.Helper()
+	s, info, err := rewrite(t.Context(), id, rev)
 	if err != nil {
-		t.Fatalf("RestoreRevision(%d): %v", rev, err)
+		t.Fatalf("%s(%d): %v", what, rev, err)
 	}
-	return described(t, st, s, info, "RestoreRevision"), info
+	return described(t, st, s, info, what), info
 }
 
 // described checks what a write returned (the session's description and,
