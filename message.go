@@ -121,23 +121,23 @@ func (m *Message) TextLen() int {
 }
 
 // codePoints counts the code points of s as Python's len(str) does for valid
-// UTF-8 text: every byte that does not continue a sequence starts one.
-// It looks at eight bytes at a time: a byte continues a sequence when its
-// top two bits are 10.
+// UTF-8 text: every byte that does not continue a sequence (10xxxxxx)
+// starts one. It counts the continuation bytes eight at a time.
 func codePoints(s string) int {
-	const msb = 0x8080808080808080
-	n, i := len(s), 0
+	cont, i := 0, 0
 	for ; i+8 <= len(s); i += 8 {
-		t := s[i : i+8]
-		x := uint64(t[0]) | uint64(t[1])<<8 | uint64(t[2])<<16 | uint64(t[3])<<24 |
-			uint64(t[4])<<32 | uint64(t[5])<<40 | uint64(t[6])<<48 | uint64(t[7])<<56
-		cont := (x &^ (x << 1) & msb) >> 7 // 1 in each byte that continues
-		n -= int(cont * 0x0101010101010101 >> 56)
+		b := s[i : i+8]
+		x := uint64(b[0]) | uint64(b[1])<<8 | uint64(b[2])<<16 | uint64(b[3])<<24 |
+			uint64(b[4])<<32 | uint64(b[5])<<40 | uint64(b[6])<<48 | uint64(b[7])<<56
+		// Bit 7 of a byte set and bit 6 clear: a continuation byte. The
+		// multiplication adds up the eight bytes' flags in the top byte.
+		m := (x &^ (x << 1)) & 0x8080808080808080
+		cont += int((m >> 7) * 0x0101010101010101 >> 56)
 	}
 	for ; i < len(s); i++ {
 		if s[i]&0xC0 == 0x80 {
-			n--
+			cont++
 		}
 	}
-	return n
+	return len(s) - cont
 }

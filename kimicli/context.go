@@ -3,6 +3,8 @@ package kimicli
 import (
 	"bytes"
 	"encoding/json"
+	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -53,18 +55,78 @@ func (s Skipped) String() string { return "line " + strconv.Itoa(s.Line) + ": " 
 // objects and messages it cannot read, reporting each in Skipped with its
 // line number.
 //
-// Message lines are read in one pass by kompact.ScanMessage; the few lines
-// it leaves (metadata records, errors, rare forms) go through the precise
-// reading, which words the reasons. The messages' strings may share data's
-// memory: data must not be modified afterwards.
+// Message lines are read in one pass by kompact.MessageScanner; the few
+// lines it leaves (metadata records, errors, rare forms) go through the
+// precise reading, which words the reasons. A file of splitMin bytes or more
+// is read in two halves at once when the program may use two cores. The
+// messages' strings may share data's memory: data must not be modified
+// afterwards.
 func ParseContext(data []byte) *ContextFile {
-	return parseContext(data, true)
+	mid := 0
+	if len(data) >= splitMin && runtime.GOMAXPROCS(0) > 1 {
+		mid = middleLine(data)
+	}
+	return parseContext(data, true, mid)
 }
 
-// parseContext reads the file line by line; fast selects the one-pass
-// reading of message lines (the tests turn it off to compare).
-func parseContext(data []byte, fast bool) *ContextFile {
+// splitMin is the size from which ParseContext reads a file in two halves.
+const splitMin = 1 << 20
+
+// middleLine returns where the first line starting in data's second half
+// starts, or 0 when there is none.
+func middleLine(data []byte) int {
+	i := bytes.IndexByte(data[len(data)/2:], '\n')
+	if i < 0 || len(data)/2+i+1 >= len(data) {
+		return 0
+	}
+	return len(data)/2 + i + 1
+}
+
+// parseContext reads the file line by line, the lines from mid on (when
+// mid > 0; mid starts a line) at the same time as those before; fast
+// selects the one-pass reading of message lines (the tests turn it off to
+// compare).
+func parseContext(data []byte, fast bool, mid int) *ContextFile {
 	c := &ContextFile{}
+	if mid <= 0 {
+		c.parseLines(data, fast)
+		return c
+	}
+	rest := &ContextFile{}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		rest.parseLines(data[mid:], fast)
+	}()
+	lines := c.parseLines(data[:mid], fast)
+	<-done
+	c.append(rest, lines)
+	return c
+}
+
+// append adds to c what rest read of the lines after c's, which were
+// numbered from 1 and come after c's lines lines.
+func (c *ContextFile) append(rest *ContextFile, lines int) {
+	if rest.SystemPrompt != nil {
+		c.SystemPrompt = rest.SystemPrompt
+	}
+	for i := range rest.Records {
+		rest.Records[i].Line += lines
+	}
+	for i := range rest.Skipped {
+		rest.Skipped[i].Line += lines
+	}
+	if len(rest.Records) > 0 {
+		c.Records = slices.Concat(c.Records, rest.Records)
+	}
+	c.Skipped = append(c.Skipped, rest.Skipped...)
+}
+
+// parseLines reads the lines of data into c, which has none yet, and
+// returns how many there are. Records has room for one a line.
+func (c *ContextFile) parseLines(data []byte, fast bool) int {
+	c.Records = make([]Record, 0, bytes.Count(data, []byte{'\n'})+1)
+	var ms kompact.MessageScanner
 	line := 0
 	for len(data) > 0 {
 		line++
@@ -76,7 +138,7 @@ func parseContext(data []byte, fast bool) *ContextFile {
 		}
 		raw = bytes.TrimSuffix(raw, []byte("\r"))
 		if fast {
-			if m, ok := kompact.ScanMessage(raw, "partial"); ok {
+			if m, ok := ms.Scan(raw, "partial"); ok {
 				c.Records = append(c.Records, Record{Line: line, Kind: "message", Message: m})
 				continue
 			}
@@ -85,7 +147,7 @@ func parseContext(data []byte, fast bool) *ContextFile {
 			c.parseLine(line, raw)
 		}
 	}
-	return c
+	return line
 }
 
 // parseLine is the precise reading of one non-blank line.
@@ -164,7 +226,16 @@ func decodeKimiMessage(obj map[string]json.RawMessage, raw []byte) (kompact.Mess
 
 // Messages returns the messages of the file, in order.
 func (c *ContextFile) Messages() []kompact.Message {
-	var out []kompact.Message
+	n := 0
+	for i := range c.Records {
+		if c.Records[i].Kind == "message" {
+			n++
+		}
+	}
+	if n == 0 {
+		return nil
+	}
+	out := make([]kompact.Message, 0, n)
 	for _, r := range c.Records {
 		if r.Kind == "message" {
 			out = append(out, r.Message)

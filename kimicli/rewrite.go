@@ -139,6 +139,10 @@ func decimalIncrement(n string) string {
 // file gets its rotated name as a second link (a copy where links are not
 // possible), and only then is the new file renamed over it. It returns the
 // rotated name.
+//
+// The file is compared with fp by stat before the temporary file is
+// written and right before the rotation, and fully (atomicfile.Check: its
+// content too when fp is racy) right before the rename.
 func RewriteContext(path string, data []byte, fp atomicfile.Fingerprint) (string, error) {
 	target, err := atomicfile.Resolve(path)
 	if err != nil {
@@ -148,7 +152,7 @@ func RewriteContext(path string, data []byte, fp atomicfile.Fingerprint) (string
 	if err != nil {
 		return "", fmt.Errorf("rewrite %s: %w", path, err)
 	}
-	if err := atomicfile.Check(path, fp); err != nil {
+	if err := atomicfile.CheckStat(path, fp); err != nil {
 		return "", err
 	}
 	step("begin")
@@ -163,9 +167,9 @@ func RewriteContext(path string, data []byte, fp atomicfile.Fingerprint) (string
 		}
 	}()
 	step("written")
-	rotated, err := rotate(path, target, st.Mode().Perm())
+	rotated, err := checkAndRotate(path, target, st.Mode().Perm(), &fp)
 	if err != nil {
-		return "", fmt.Errorf("rewrite %s: %w", path, err)
+		return "", err
 	}
 	step("rotated")
 	// Check once more, right before replacing the file, that it is still
@@ -182,6 +186,23 @@ func RewriteContext(path string, data []byte, fp atomicfile.Fingerprint) (string
 	if d, err := os.Open(filepath.Dir(target)); err == nil {
 		_ = d.Sync()
 		d.Close()
+	}
+	return rotated, nil
+}
+
+// checkAndRotate compares the file with *fp by stat, rotates it and
+// updates *fp for the new link, which moved the file's change time.
+func checkAndRotate(path, target string, perm fs.FileMode, fp *atomicfile.Fingerprint) (string, error) {
+	if err := atomicfile.CheckStat(path, *fp); err != nil {
+		return "", err
+	}
+	rotated, err := rotate(path, target, perm)
+	if err != nil {
+		return "", fmt.Errorf("rewrite %s: %w", path, err)
+	}
+	if *fp, err = fp.Relinked(target); err != nil {
+		os.Remove(rotated)
+		return "", err
 	}
 	return rotated, nil
 }

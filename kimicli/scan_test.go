@@ -20,6 +20,30 @@ func sameContext(t *testing.T, data []byte) {
 	if !reflect.DeepEqual(fast, precise) {
 		t.Fatalf("readings differ for %q:\nfast    %+v\nprecise %+v", data, fast, precise)
 	}
+	if mid := kimicli.MiddleLine(data); mid > 0 {
+		if split := kimicli.ParseContextSplit(data, mid); !reflect.DeepEqual(split, precise) {
+			t.Fatalf("reading in halves at %d differs for %q:\nhalves  %+v\nprecise %+v", mid, data, split, precise)
+		}
+	}
+}
+
+// TestParseContextInHalves: reading a file in two halves at once, split
+// at any line, gives what reading it in one go gives: the same records,
+// line numbers, skipped lines and system prompt (the last one).
+func TestParseContextInHalves(t *testing.T) {
+	samples := append(contextSamples(t),
+		[]byte(`{"role": "_system_prompt", "content": "one"}`+"\n"+`{"role":"user","content":"x"}`+"\n\n"+`{bad`+"\n"+`{"role": "_system_prompt", "content": "two"}`+"\n"+`{"role":"user","content":"y"}`))
+	for _, d := range samples {
+		whole := kimicli.ParseContext(d)
+		for mid := 1; mid < len(d); mid++ {
+			if d[mid-1] != '\n' {
+				continue
+			}
+			if split := kimicli.ParseContextSplit(d, mid); !reflect.DeepEqual(split, whole) {
+				t.Fatalf("split at %d of %q:\nhalves %+v\nwhole  %+v", mid, d, split, whole)
+			}
+		}
+	}
 }
 
 // contextSamples are kimi-cli lines: the shared example files, every

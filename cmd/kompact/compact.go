@@ -85,14 +85,7 @@ func (c *compactCommand) Run(ctx context.Context, args []string) (int, error) {
 func (c *compactCommand) parse(args []string) (*compactFlags, int, error) {
 	fs := newFlagSet("compact", "compact [flags] SESSION.json (- reads stdin)", c.stderr)
 	f := &compactFlags{}
-	fs.StringVar(&f.agentName, "agent", "", "agent whose LLM and compaction settings to use (default: the session's agent, else the configuration's default)")
-	fs.StringVar(&f.configPath, "config", "", "agent configuration file (default: $"+configEnv+", else the built-in configuration)")
-	fs.StringVar(&f.start, "start", "", "first message of the range: a message id, or #N")
-	fs.StringVar(&f.end, "end", "", "last message of the range, inclusive; compacts the range exactly, no preserved tail")
-	fs.StringVar(&f.upTo, "up-to", "", "compact exactly the prefix through this message (compact_up_to_here)")
-	fs.StringVar(&f.instructions, "instructions", "", "custom focus appended to the prompt")
-	fs.StringVar(&f.model, "model", "", "compaction model for this run (overrides the session's and the agent's)")
-	maxPreservedFlag(fs, &f.maxPreserved)
+	f.register(fs)
 	fs.StringVar(&f.out, "o", "", "write the compacted session here (- for stdout); default: replace SESSION.json, keeping a backup")
 	fs.BoolVar(&f.asJSON, "json", false, "print the outcome as JSON instead of a report")
 	fs.BoolVar(&f.strict, "strict", false, "treat the result's warnings (messages left out, no sections, no smaller) as an error: write nothing, exit 4")
@@ -108,14 +101,35 @@ func (c *compactCommand) parse(args []string) (*compactFlags, int, error) {
 	if len(pos) != 1 {
 		return nil, exitUsage, usagef("compact takes exactly one session file (or - for stdin), got %d arguments", len(pos))
 	}
-	if f.upTo != "" && (f.start != "" || f.end != "") {
-		return nil, exitUsage, usagef("--up-to compacts the prefix through a message; it cannot be combined with --start or --end")
+	if err := f.check(); err != nil {
+		return nil, exitUsage, err
 	}
 	f.input = pos[0]
 	if f.out == "" && f.input == "-" {
 		f.out = "-"
 	}
 	return f, exitOK, nil
+}
+
+// register adds to fs the flags that choose what is compacted and how,
+// which compact and request share.
+func (f *compactFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&f.agentName, "agent", "", "agent whose LLM and compaction settings to use (default: the session's agent, else the configuration's default)")
+	fs.StringVar(&f.configPath, "config", "", "agent configuration file (default: $"+configEnv+", else the built-in configuration)")
+	fs.StringVar(&f.start, "start", "", "first message of the range: a message id, or #N for the N-th message")
+	fs.StringVar(&f.end, "end", "", "last message of the range, inclusive; compacts the range exactly, no preserved tail")
+	fs.StringVar(&f.upTo, "up-to", "", "compact exactly the prefix through this message (compact_up_to_here)")
+	fs.StringVar(&f.instructions, "instructions", "", "custom focus appended to the prompt")
+	fs.StringVar(&f.model, "model", "", "compaction model for this run (overrides the session's and the agent's)")
+	maxPreservedFlag(fs, &f.maxPreserved)
+}
+
+// check rejects flags that cannot go together.
+func (f *compactFlags) check() error {
+	if f.upTo != "" && (f.start != "" || f.end != "") {
+		return usagef("--up-to compacts the prefix through a message; it cannot be combined with --start or --end")
+	}
+	return nil
 }
 
 // request returns the action the flags ask for.

@@ -31,14 +31,7 @@ type requestFlags struct {
 func (c *requestCommand) parse(args []string) (*requestFlags, int, error) {
 	fs := newFlagSet("request", "request [flags] SESSION.json (- reads stdin)", c.stderr)
 	f := &requestFlags{}
-	fs.StringVar(&f.agentName, "agent", "", "agent whose compaction settings and model to use, as compact does (default: the session's agent, else the configuration's default)")
-	fs.StringVar(&f.configPath, "config", "", "agent configuration file (default: $"+configEnv+", else the built-in configuration)")
-	fs.StringVar(&f.start, "start", "", "first message of the range: a message id, or #N for the N-th message")
-	fs.StringVar(&f.end, "end", "", "last message of the range, inclusive; compacts the range exactly, no preserved tail")
-	fs.StringVar(&f.upTo, "up-to", "", "compact exactly the prefix through this message (compact_up_to_here)")
-	fs.StringVar(&f.instructions, "instructions", "", "custom focus appended to the prompt")
-	fs.StringVar(&f.model, "model", "", "compaction model for this run (overrides the session's and the agent's)")
-	maxPreservedFlag(fs, &f.maxPreserved)
+	f.register(fs)
 	fs.BoolVar(&f.kimi, "kimi", false, "SESSION is a kimi-cli context.jsonl")
 	fs.StringVar(&f.promptFile, "prompt-file", "", "read the prompt body from this file instead of the agent's prompt")
 	fs.IntVar(&f.contextSize, "max-context-size", 0, "the model's context size in tokens, for kimi-cli's completion budget (default: the agent's llm.max_context_size; nothing is looked up)")
@@ -47,8 +40,8 @@ func (c *requestCommand) parse(args []string) (*requestFlags, int, error) {
 		status, err := flagExit(err)
 		return nil, status, err
 	}
-	if f.upTo != "" && (f.start != "" || f.end != "") {
-		return nil, exitUsage, usagef("--up-to compacts the prefix through a message; it cannot be combined with --start or --end")
+	if err := f.check(); err != nil {
+		return nil, exitUsage, err
 	}
 	f.input = pos[0]
 	return f, exitOK, nil

@@ -90,30 +90,6 @@ func resolve(path string) (string, error) {
 // tempPrefix is the name prefix of target's temporary files.
 func tempPrefix(target string) string { return "." + filepath.Base(target) + ".tmp-" }
 
-// writeTemp writes data to a new synced temporary file next to target and
-// returns its name.
-func writeTemp(target string, data []byte, perm fs.FileMode) (string, error) {
-	tmp, err := os.CreateTemp(filepath.Dir(target), tempPrefix(target)+strconv.Itoa(os.Getpid())+"-*")
-	if err != nil {
-		return "", err
-	}
-	name := tmp.Name()
-	crashHook("temp-created")
-	half := len(data) / 2
-	_, werr := tmp.Write(data[:half])
-	crashHook("temp-half-written")
-	if werr == nil {
-		_, werr = tmp.Write(data[half:])
-	}
-	err = errors.Join(werr, tmp.Chmod(perm), tmp.Sync(), tmp.Close())
-	if err != nil {
-		os.Remove(name)
-		return "", err
-	}
-	crashHook("temp-written")
-	return name, nil
-}
-
 // removeStale removes target's temporary files left by processes that no
 // longer run (a killed earlier run). Files of running processes (a
 // concurrent write of the same target) stay.
@@ -154,16 +130,23 @@ func syncDir(dir string) error {
 // all: it is written to a temporary file first and then linked to its
 // name.
 func Backup(path string) (string, error) {
-	data, err := os.ReadFile(path)
+	f, err := os.Open(path)
 	if err != nil {
 		return "", fmt.Errorf("back up %s: %w", path, err)
 	}
-	st, err := os.Stat(path)
+	defer f.Close()
+	return backupFrom(path, f)
+}
+
+// backupFrom backs up path (see Backup) copying src, path opened, from
+// its start.
+func backupFrom(path string, src *os.File) (string, error) {
+	st, err := src.Stat()
 	if err != nil {
 		return "", fmt.Errorf("back up %s: %w", path, err)
 	}
 	removeStale(path)
-	tmp, err := writeTemp(path, data, st.Mode().Perm())
+	tmp, err := copyTemp(path, src, st.Size(), st.Mode().Perm())
 	if err != nil {
 		return "", fmt.Errorf("back up %s: %w", path, err)
 	}
