@@ -253,40 +253,16 @@ func plainRun(b []byte, i int) (int, byte, bool) {
 	return i, 0, nonASCII
 }
 
-// validPlainRun is plainRun checking UTF-8 as it goes, in the same pass:
-// valid is false when the run holds invalid UTF-8.
+// validPlainRun is plainRun checking UTF-8: valid is false when the run
+// holds invalid UTF-8. A run with non-ASCII bytes is checked in a second
+// pass (jsonwrite.ValidUTF8), quicker than checking each sequence as the
+// first pass meets it.
 func validPlainRun(b []byte, i int) (end int, stop byte, valid bool) {
-	const ones, highs = 0x0101010101010101, 0x8080808080808080
-	for {
-		for ; i+8 <= len(b); i += 8 {
-			t := b[i : i+8] // one bounds check, one load
-			w := uint64(t[0]) | uint64(t[1])<<8 | uint64(t[2])<<16 | uint64(t[3])<<24 |
-				uint64(t[4])<<32 | uint64(t[5])<<40 | uint64(t[6])<<48 | uint64(t[7])<<56
-			q, bs := w^(ones*'"'), w^(ones*'\\')
-			if ((w-ones*0x20)&^w|(q-ones)&^q|(bs-ones)&^bs|w)&highs != 0 {
-				break
-			}
-		}
-		// Byte by byte to the first byte that is not plain ASCII: within
-		// the word just stopped at, or to the end.
-		for ; i < len(b); i++ {
-			c := b[i]
-			if c == '"' || c == '\\' || c < 0x20 {
-				return i, c, true
-			}
-			if c >= 0x80 {
-				break
-			}
-		}
-		if i >= len(b) {
-			return i, 0, true
-		}
-		e := jsonwrite.ValidRun(unsafe.String(&b[0], len(b)), i)
-		if e == i {
-			return i, b[i], false
-		}
-		i = e
+	end, stop, nonASCII := plainRun(b, i)
+	if !nonASCII {
+		return end, stop, true
 	}
+	return end, stop, jsonwrite.ValidUTF8(unsafe.String(&b[i], end-i))
 }
 
 // str reads a string as encoding/json decodes it into a Go string, failing

@@ -267,18 +267,9 @@ func (d messageDecoder) content(obj map[string]json.RawMessage, m *Message) erro
 		}
 		m.Content = []Part{TextPart(s)}
 	case len(raw) > 0 && raw[0] == '[':
-		var parts []json.RawMessage
-		if err := json.Unmarshal(raw, &parts); err != nil {
-			return d.fe("content", "invalid list of parts: %v", err)
-		}
-		m.Content = make([]Part, len(parts))
-		for j, pr := range parts {
-			p, err := decodePart(pr)
-			if err != nil {
-				return d.fe(fmt.Sprintf("content[%d].%s", j, err.field), "%s", err.msg)
-			}
-			m.Content[j] = p
-		}
+		var err error
+		m.Content, err = decodeList(d, "content", raw, "must be a list of parts", decodePart)
+		return err
 	default:
 		return d.fe("content", "must be a string or a list of parts")
 	}
@@ -291,19 +282,28 @@ func (d messageDecoder) toolCalls(obj map[string]json.RawMessage, m *Message) er
 	if !ok || isNull(raw) {
 		return nil
 	}
-	var calls []json.RawMessage
-	if err := json.Unmarshal(raw, &calls); err != nil {
-		return d.fe("tool_calls", "must be a list of tool calls")
+	var err error
+	m.ToolCalls, err = decodeList(d, "tool_calls", raw, "must be a list of tool calls", decodeToolCall)
+	return err
+}
+
+// decodeList reads the list at field (raw), each item with decode. When raw
+// is not a list the error says notList; a bad item j is reported as
+// field[j].<the item's field>, with the items before it decoded.
+func decodeList[T any](d messageDecoder, field string, raw json.RawMessage, notList string, decode func([]byte) (T, *partError)) ([]T, error) {
+	var items []json.RawMessage
+	if err := json.Unmarshal(raw, &items); err != nil {
+		return nil, d.fe(field, "%s", notList)
 	}
-	m.ToolCalls = make([]ToolCall, len(calls))
-	for j, cr := range calls {
-		c, err := decodeToolCall(cr)
+	out := make([]T, len(items))
+	for j, raw := range items {
+		v, err := decode(raw)
 		if err != nil {
-			return d.fe(fmt.Sprintf("tool_calls[%d].%s", j, err.field), "%s", err.msg)
+			return out, d.fe(fmt.Sprintf("%s[%d].%s", field, j, err.field), "%s", err.msg)
 		}
-		m.ToolCalls[j] = c
+		out[j] = v
 	}
-	return nil
+	return out, nil
 }
 
 type partError struct{ field, msg string }

@@ -240,7 +240,7 @@ func (s *scanner) part(depth int) (Part, bool) {
 			return s.once(&seen, keyEncrypted) && s.optStringPtr(&p.Encrypted)
 		case "image_url", "audio_url", "video_url":
 			mediaKey = k
-			return s.once(&seen, keyMedia) && s.media(depth+1, &p)
+			return s.once(&seen, keyMedia) && s.stringPair(depth+1, "url", &p.URL, "id", &p.MediaID)
 		case "data":
 			var ok bool
 			p.Data, ok = s.rawValue(depth + 1)
@@ -283,15 +283,18 @@ func (s *scanner) optStringPtr(dst **string) bool {
 	return ok
 }
 
-// media reads a media reference {"url": ..., "id": ...}.
-func (s *scanner) media(depth int, p *Part) bool {
+// stringPair reads an object of two string keys, a media reference
+// {"url": ..., "id": ...} or a tool call's function {"name": ...,
+// "arguments": ...}: key1 must be there (null reads as ""), key2 may be
+// missing (null leaves *v2 nil).
+func (s *scanner) stringPair(depth int, key1 string, v1 *string, key2 string, v2 **string) bool {
 	var seen uint8
 	ok := s.object(depth, func(key []byte) bool {
 		switch string(key) {
-		case "url":
-			return s.once(&seen, 1) && s.optString(&p.URL)
-		case "id":
-			return s.once(&seen, 2) && s.optStringPtr(&p.MediaID)
+		case key1:
+			return s.once(&seen, 1) && s.optString(v1)
+		case key2:
+			return s.once(&seen, 2) && s.optStringPtr(v2)
 		}
 		return false
 	})
@@ -329,7 +332,7 @@ func (s *scanner) toolCall(depth int) (ToolCall, bool) {
 		case "id":
 			return s.once(&seen, 2) && s.optString(&c.ID)
 		case "function":
-			return s.once(&seen, 4) && s.function(depth+1, &c)
+			return s.once(&seen, 4) && s.stringPair(depth+1, "name", &c.Name, "arguments", &c.Arguments)
 		case "extras":
 			if !s.once(&seen, 8) {
 				return false
@@ -347,19 +350,4 @@ func (s *scanner) toolCall(depth int) (ToolCall, bool) {
 		return false
 	})
 	return c, ok && seen&(2|4) == 2|4
-}
-
-// function reads a tool call's {"name": ..., "arguments": ...}.
-func (s *scanner) function(depth int, c *ToolCall) bool {
-	var seen uint8
-	ok := s.object(depth, func(key []byte) bool {
-		switch string(key) {
-		case "name":
-			return s.once(&seen, 1) && s.optString(&c.Name)
-		case "arguments":
-			return s.once(&seen, 2) && s.optStringPtr(&c.Arguments)
-		}
-		return false
-	})
-	return ok && seen&1 != 0
 }

@@ -80,6 +80,8 @@ func TestDecodeSessionErrors(t *testing.T) {
 		{"media without url", `{"messages":[{"role":"user","content":[{"type":"image_url","image_url":{}}]}]}`, "messages[0].content[0].image_url.url: missing"},
 		{"content number", `{"messages":[{"role":"user","content":7}]}`, "messages[0].content: must be a string or a list"},
 		{"tool call without id", `{"messages":[{"role":"assistant","content":"","tool_calls":[{"function":{"name":"f"}}]}]}`, "messages[0].tool_calls[0].id: missing"},
+		{"tool calls not a list", `{"messages":[{"role":"assistant","content":"","tool_calls":{"id":"1"}}]}`, "messages[0].tool_calls: must be a list of tool calls"},
+		{"second tool call bad", `{"messages":[{"role":"assistant","content":"","tool_calls":[{"id":"1","function":{"name":"f"}},{"id":"2","function":{}}]}]}`, "messages[0].tool_calls[1].function.name: missing"},
 		{"tool call bad args", `{"messages":[{"role":"assistant","content":"","tool_calls":[{"id":"1","function":{"name":"f","arguments":{}}}]}]}`, "messages[0].tool_calls[0].function.arguments: must be a string"},
 		{"duplicate ids", `{"messages":[{"id":"a","role":"user","content":"x"},{"id":"a","role":"user","content":"y"}]}`, `messages[1].id: "a" is already the id of messages[0]`},
 	} {

@@ -24,50 +24,67 @@ func ValidateUTF8(msgs []Message) error {
 // invalidUTF8Field names the first field of m that is not valid UTF-8, or
 // returns "".
 func invalidUTF8Field(m *Message) string {
-	switch {
-	case !utf8.ValidString(m.ID):
-		return "id"
-	case !utf8.ValidString(m.Name):
-		return "name"
-	case !utf8.ValidString(m.ToolCallID):
-		return "tool_call_id"
+	var f utf8Fields
+	f.str("id", m.ID)
+	f.str("name", m.Name)
+	f.str("tool_call_id", m.ToolCallID)
+	if f.bad != "" {
+		return f.bad
 	}
-	for j := range m.Content {
-		if f := invalidUTF8Part(&m.Content[j]); f != "" {
-			return "content[" + strconv.Itoa(j) + "]." + f
-		}
+	if bad := invalidUTF8Item("content", m.Content, (*utf8Fields).part); bad != "" {
+		return bad
 	}
-	for j := range m.ToolCalls {
-		c := &m.ToolCalls[j]
-		prefix := "tool_calls[" + strconv.Itoa(j) + "]."
-		switch {
-		case !utf8.ValidString(c.ID):
-			return prefix + "id"
-		case !utf8.ValidString(c.Name):
-			return prefix + "function.name"
-		case c.Arguments != nil && !utf8.ValidString(*c.Arguments):
-			return prefix + "function.arguments"
-		case !utf8.Valid(c.Extras):
-			return prefix + "extras"
+	return invalidUTF8Item("tool_calls", m.ToolCalls, (*utf8Fields).toolCall)
+}
+
+// invalidUTF8Item names the first field of items that is not valid UTF-8,
+// as field[j].<the item's field>, or returns "".
+func invalidUTF8Item[T any](field string, items []T, check func(*utf8Fields, *T)) string {
+	for j := range items {
+		var f utf8Fields
+		check(&f, &items[j])
+		if f.bad != "" {
+			return field + "[" + strconv.Itoa(j) + "]." + f.bad
 		}
 	}
 	return ""
 }
 
-func invalidUTF8Part(p *Part) string {
-	switch {
-	case !utf8.ValidString(p.Text):
-		return "text"
-	case !utf8.ValidString(p.Think):
-		return "think"
-	case p.Encrypted != nil && !utf8.ValidString(*p.Encrypted):
-		return "encrypted"
-	case !utf8.ValidString(p.URL):
-		return "url"
-	case p.MediaID != nil && !utf8.ValidString(*p.MediaID):
-		return "id"
-	case !utf8.Valid(p.Data):
-		return "data"
+// utf8Fields checks fields in turn and keeps the name of the first one that
+// is not valid UTF-8; once one is found, the rest are not read.
+type utf8Fields struct{ bad string }
+
+func (f *utf8Fields) part(p *Part) {
+	f.str("text", p.Text)
+	f.str("think", p.Think)
+	f.opt("encrypted", p.Encrypted)
+	f.str("url", p.URL)
+	f.opt("id", p.MediaID)
+	f.bytes("data", p.Data)
+}
+
+func (f *utf8Fields) toolCall(c *ToolCall) {
+	f.str("id", c.ID)
+	f.str("function.name", c.Name)
+	f.opt("function.arguments", c.Arguments)
+	f.bytes("extras", c.Extras)
+}
+
+func (f *utf8Fields) str(name, s string) {
+	if f.bad == "" && !utf8.ValidString(s) {
+		f.bad = name
 	}
-	return ""
+}
+
+// opt checks an optional string: nil is valid.
+func (f *utf8Fields) opt(name string, s *string) {
+	if s != nil {
+		f.str(name, *s)
+	}
+}
+
+func (f *utf8Fields) bytes(name string, b []byte) {
+	if f.bad == "" && !utf8.Valid(b) {
+		f.bad = name
+	}
 }

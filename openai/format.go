@@ -33,8 +33,9 @@ func AppendWireMessage(dst []byte, m *kompact.Message) []byte {
 }
 
 // wireEncoder appends wire messages to dst. With w set, it hands dst to w
-// whenever it has grown past spillSize, between parts, so that a request
-// body of any size goes out through a buffer of about that size.
+// whenever it has grown past spillSize, between parts (or chunks of a long
+// content list, see contentList), so that a request body of any size goes
+// out through a few buffers of about that size or chunkBytes.
 type wireEncoder struct {
 	dst []byte
 	w   io.Writer
@@ -192,7 +193,8 @@ func RequestBody(model string, msgs []kompact.Message, fields map[string]any) ([
 }
 
 // WriteRequestBody writes the body RequestBody returns to w as it is
-// produced, through a buffer of about 64 KiB, and returns the first write
+// produced, through a buffer of about 64 KiB (a long content list: three of
+// about 256 KiB, two goroutines encoding it), and returns the first write
 // error.
 func WriteRequestBody(w io.Writer, model string, msgs []kompact.Message, fields map[string]any) error {
 	tail, err := requestTail(fields)

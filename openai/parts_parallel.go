@@ -6,34 +6,45 @@ import (
 	"kompact"
 )
 
-// parallelMinBytes is the text size from which RequestBody encodes the
-// second half of a message's parts on another goroutine (another core).
+// parallelMinBytes is the text size from which a message's content list is
+// encoded on two goroutines (two cores) at once.
 const parallelMinBytes = 1 << 20
 
-// splitParts returns where the content list of m is cut for two goroutines
-// to encode its halves at once, or -1 when that does not pay: a writer is
-// set (the body streams through a small buffer), one core only, or little
-// text.
-func (e *wireEncoder) splitParts(m *kompact.Message) int {
-	if e.w != nil || len(m.Content) < 2 || runtime.GOMAXPROCS(0) < 2 {
-		return -1
+// chunkBytes is about how much text one chunk of a long content list holds:
+// the two goroutines take turns at chunks, and the chunks the helper
+// goroutine encodes wait in at most two buffers of about this size, so that a
+// streamed body stays small in memory.
+const chunkBytes = 256 << 10
+
+// chunkParts cuts the content list of m into chunks of about chunkBytes of
+// text for two goroutines to encode in turn, or returns nil when that does
+// not pay: one core only, or little text. The first chunk always writes a
+// part (it ends only once it holds text), so every later part follows a
+// comma.
+func chunkParts(m *kompact.Message) [][]kompact.Part {
+	if len(m.Content) < 2 || runtime.GOMAXPROCS(0) < 2 {
+		return nil
 	}
 	n := 0
 	for i := range m.Content {
 		n += wireSize(&m.Content[i])
 	}
 	if n < parallelMinBytes {
-		return -1
+		return nil
 	}
-	// The cut comes right after the part that brings the first half to
-	// half the text: the first half always writes a part, so the second
-	// half's parts all follow a comma.
-	half, h := 0, 0
-	for h < len(m.Content) && half < n/2 {
-		half += wireSize(&m.Content[h])
-		h++
+	chunks := make([][]kompact.Part, 0, n/chunkBytes+2)
+	start, size := 0, 0
+	for i := range m.Content {
+		size += wireSize(&m.Content[i])
+		if size >= chunkBytes {
+			chunks = append(chunks, m.Content[start:i+1])
+			start, size = i+1, 0
+		}
 	}
-	return h
+	if start < len(m.Content) {
+		chunks = append(chunks, m.Content[start:])
+	}
+	return chunks
 }
 
 // wireSize is the text a part puts on the wire: none for a think part.
@@ -57,27 +68,20 @@ func appendPartsFrom(dst []byte, parts []kompact.Part) []byte {
 	return dst
 }
 
-// partsSize estimates the wire size of parts, as bodySize does.
-func partsSize(parts []kompact.Part) int {
-	n := 0
-	for i := range parts {
-		n += len(parts[i].Text) + len(parts[i].URL) + len(parts[i].Data) + 32
-	}
-	return n + n/16
-}
-
-// contentList writes "content" as a list of parts. A long list is cut in
-// two (see splitParts): another goroutine encodes the second half into its
-// own buffer while this one encodes the first, and the halves are joined.
+// contentList writes "content" as a list of parts. A long list is cut into
+// chunks (see chunkParts): a helper goroutine encodes the odd ones, each into
+// a buffer of its own, while this one encodes the even ones in place and
+// appends the helper's after them, in order.
 func (e *wireEncoder) contentList(m *kompact.Message) {
-	h := e.splitParts(m)
-	var tail chan []byte
+	chunks := chunkParts(m)
 	parts := m.Content
-	if h > 0 {
-		tail = make(chan []byte, 1)
-		rest := parts[h:]
-		go func() { tail <- appendPartsFrom(make([]byte, 0, partsSize(rest)), rest) }()
-		parts = parts[:h]
+	var done, free chan []byte
+	if chunks != nil {
+		done, free = make(chan []byte, 2), make(chan []byte, 2)
+		free <- nil
+		free <- nil
+		go encodeOddChunks(chunks, done, free)
+		parts = chunks[0]
 	}
 	e.dst = append(e.dst, '[')
 	first := true
@@ -92,8 +96,27 @@ func (e *wireEncoder) contentList(m *kompact.Message) {
 		e.dst = parts[i].AppendKimiJSON(e.dst)
 		e.spill()
 	}
-	if tail != nil {
-		e.dst = append(e.dst, <-tail...)
+	for c := 1; c < len(chunks); c++ {
+		if c%2 == 0 {
+			e.dst = appendPartsFrom(e.dst, chunks[c])
+		} else {
+			buf := <-done
+			e.dst = append(e.dst, buf...)
+			free <- buf
+		}
+		e.spill()
 	}
 	e.dst = append(e.dst, ']')
+}
+
+// encodeOddChunks encodes chunks 1, 3, 5… in order, each into a buffer taken
+// from free, and hands it over on done.
+func encodeOddChunks(chunks [][]kompact.Part, done chan<- []byte, free <-chan []byte) {
+	for c := 1; c < len(chunks); c += 2 {
+		buf := <-free
+		if buf == nil {
+			buf = make([]byte, 0, chunkBytes+chunkBytes/4)
+		}
+		done <- appendPartsFrom(buf[:0], chunks[c])
+	}
 }

@@ -12,8 +12,9 @@ import (
 )
 
 // TestRequestBodyTwoHalves: a message with over 1 MiB of parts, whose list
-// RequestBody encodes in two halves at once, gives the same bytes as the
-// streamed body (one goroutine, one pass), whatever the parts around the cut.
+// RequestBody and WriteRequestBody encode in chunks on two goroutines at
+// once, gives the same bytes as one goroutine encoding it in one pass,
+// whatever the parts around the cuts.
 func TestRequestBodyTwoHalves(t *testing.T) {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
 	big := strings.Repeat("line \"q\"\t数据 é → \\ end\n", 2000) // ~52 KB
@@ -42,6 +43,16 @@ func TestRequestBodyTwoHalves(t *testing.T) {
 			}
 			return ps
 		}(),
+		"many chunks": func() []kompact.Part {
+			var ps []kompact.Part
+			for i := range 150 {
+				ps = append(ps, text(big[i:]))
+				if i%9 == 0 {
+					ps = append(ps, think(big), think(big), think(big), think(big), think(big), think(big))
+				}
+			}
+			return ps
+		}(),
 		"second half thinking": func() []kompact.Part {
 			var ps []kompact.Part
 			for range 10 {
@@ -55,16 +66,25 @@ func TestRequestBodyTwoHalves(t *testing.T) {
 	}
 	for name, parts := range cases {
 		msgs := []kompact.Message{{Role: kompact.RoleUser, Content: parts}}
+		runtime.GOMAXPROCS(1)
+		want, err := openai.RequestBody("m", msgs, nil)
+		runtime.GOMAXPROCS(2)
+		if err != nil {
+			t.Fatal(err)
+		}
 		got, err := openai.RequestBody("m", msgs, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
-		var want bytes.Buffer
-		if err := openai.WriteRequestBody(&want, "m", msgs, nil); err != nil {
+		if !bytes.Equal(got, want) {
+			t.Errorf("%s: the body built on two goroutines differs from the one built on one (%d / %d bytes)", name, len(got), len(want))
+		}
+		var streamed bytes.Buffer
+		if err := openai.WriteRequestBody(&streamed, "m", msgs, nil); err != nil {
 			t.Fatal(err)
 		}
-		if !bytes.Equal(got, want.Bytes()) {
-			t.Errorf("%s: the two-halves body differs from the streamed one (%d / %d bytes)", name, len(got), want.Len())
+		if !bytes.Equal(streamed.Bytes(), want) {
+			t.Errorf("%s: the body streamed from two goroutines differs from the one built on one (%d / %d bytes)", name, streamed.Len(), len(want))
 		}
 		if !json.Valid(got) {
 			t.Errorf("%s: body is not valid JSON", name)

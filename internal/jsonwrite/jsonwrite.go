@@ -46,12 +46,196 @@ const hex = "0123456789abcdef"
 // AppendString appends s as a quoted JSON string. Invalid UTF-8 bytes are
 // replaced by U+FFFD, as a JSON decoder would have done.
 //
-// It works through s eight bytes at a time and copies each word to dst
-// before it looks at it, so that the bytes it keeps as they are cost no
-// second copy. It may therefore write up to eight bytes of scratch into
-// dst's spare capacity past the bytes it appends, as any later append to
-// the result would.
+// It checks that s is valid UTF-8 first (ValidUTF8), then copies it eight
+// bytes at a time, stopping only at the bytes it must escape. Each word goes
+// to dst before it is looked at, so that the bytes kept as they are cost no
+// second copy; it may therefore write up to eight bytes of scratch into
+// dst's spare capacity past the bytes it appends, as any later append to the
+// result would. A string that is not valid UTF-8 takes appendRepaired.
 func AppendString(dst []byte, s string) []byte {
+	if !ValidUTF8(s) {
+		return appendRepaired(dst, s)
+	}
+	buf, j := open(dst, len(s))
+	t := s // what is left to write
+	for {
+		for len(t) >= 8 {
+			x := word(t)
+			binary.LittleEndian.PutUint64(buf[j:j+8], x)
+			if m := escapeMask(x); m != 0 {
+				k := bits.TrailingZeros64(m) >> 3
+				t, j = t[k:], j+k
+				goto escape
+			}
+			t, j = t[8:], j+8
+		}
+		for len(t) > 0 && !mustEscape(t[0]) {
+			buf[j] = t[0]
+			t, j = t[1:], j+1
+		}
+		if len(t) == 0 {
+			break
+		}
+	escape:
+		if len(buf)-j < len(t)+8+room {
+			buf = regrow(buf, j, len(t)+8+room)
+		}
+		e := escapes[t[0]]
+		binary.LittleEndian.PutUint64(buf[j:j+8], e)
+		t, j = t[1:], j+int(e>>56)
+	}
+	buf[j] = '"'
+	return buf[:j+1]
+}
+
+// escapeMask returns a word whose lowest set bit is the high bit of the
+// first byte of x that must be escaped: a control character, '"' or '\\'.
+// Bytes at or above 0x80 pass. It is zero when there is none; higher set
+// bits may be false positives.
+func escapeMask(x uint64) uint64 {
+	lt := (x - lsb*0x20) & ^x // high bit set where a byte is < 0x20
+	q := x ^ (lsb * '"')
+	b := x ^ (lsb * '\\')
+	zq := (q - lsb) & ^q // high bit set where a byte is '"'
+	zb := (b - lsb) & ^b // high bit set where a byte is '\\'
+	return (lt | zq | zb) & msb
+}
+
+// escapes holds for each byte what AppendString writes for it, as a
+// little-endian word: the bytes in the low end, their count in the top byte.
+// A byte that needs no escape is written as it is.
+var escapes = func() (t [256]uint64) {
+	for c := range 256 {
+		var b [8]byte
+		b[0], b[7] = byte(c), 1
+		if mustEscape(byte(c)) {
+			b[7] = byte(putEscape(b[:], 0, byte(c)))
+		}
+		t[c] = binary.LittleEndian.Uint64(b[:])
+	}
+	return t
+}()
+
+// ValidUTF8 reports whether s is valid UTF-8, as utf8.ValidString does. It
+// skips ASCII sixteen and eight bytes at a time and runs the other words
+// through a finite automaton (utf8States) a byte at a time, without
+// branches.
+func ValidUTF8(s string) bool {
+	var st uint64 // the automaton's state; only its low six bits count
+	t := s
+	for len(t) >= 16 && (word(t)|word(t[8:]))&msb == 0 {
+		t = t[16:]
+	}
+	for len(t) >= 8 {
+		x := word(t)
+		t = t[8:]
+		if x&msb|st&63 == 0 {
+			continue
+		}
+		st = utf8States[byte(x)] >> (st & 63)
+		st = utf8States[byte(x>>8)] >> (st & 63)
+		st = utf8States[byte(x>>16)] >> (st & 63)
+		st = utf8States[byte(x>>24)] >> (st & 63)
+		st = utf8States[byte(x>>32)] >> (st & 63)
+		st = utf8States[byte(x>>40)] >> (st & 63)
+		st = utf8States[byte(x>>48)] >> (st & 63)
+		st = utf8States[byte(x>>56)] >> (st & 63)
+	}
+	for i := 0; i < len(t); i++ {
+		st = utf8States[t[i]] >> (st & 63)
+	}
+	return st&63 == 0
+}
+
+// word reads t[:8] as a little-endian word.
+func word(t string) uint64 {
+	_ = t[7]
+	return uint64(t[0]) | uint64(t[1])<<8 | uint64(t[2])<<16 | uint64(t[3])<<24 |
+		uint64(t[4])<<32 | uint64(t[5])<<40 | uint64(t[6])<<48 | uint64(t[7])<<56
+}
+
+// The states of the UTF-8 automaton, each the shift of its six-bit field in
+// the words of utf8States: between sequences; one, two or three
+// continuation bytes (80..BF) to go; and the four states whose next byte
+// has a narrower range (after E0: A0..BF, no overlong form; after ED:
+// 80..9F, no surrogate; after F0: 90..BF; after F4: 80..8F, at most
+// U+10FFFF). utf8Bad is final.
+const (
+	utf8Accept = 6 * iota
+	utf8Need1
+	utf8Need2
+	utf8Need3
+	utf8AfterE0
+	utf8AfterED
+	utf8AfterF0
+	utf8AfterF4
+	utf8Bad
+)
+
+// utf8States holds, for each byte, the automaton's transitions: the field at
+// shift s is the state that follows state s on that byte. The next state is
+// utf8States[c] >> state, of which the low six bits count.
+var utf8States = func() (t [256]uint64) {
+	for c := range 256 {
+		for st := uint64(utf8Accept); st <= utf8Bad; st += 6 {
+			t[c] |= utf8Next(st, byte(c)) << st
+		}
+	}
+	return t
+}()
+
+// utf8Next is the automaton's transition from state st on byte c (Table 3-7
+// of the Unicode Standard, well-formed UTF-8 byte sequences).
+func utf8Next(st uint64, c byte) uint64 {
+	cont := c >= 0x80 && c < 0xC0
+	switch st {
+	case utf8Accept:
+		switch {
+		case c < 0x80:
+			return utf8Accept
+		case c >= 0xC2 && c <= 0xDF:
+			return utf8Need1
+		case c == 0xE0:
+			return utf8AfterE0
+		case c == 0xED:
+			return utf8AfterED
+		case c >= 0xE1 && c <= 0xEF:
+			return utf8Need2
+		case c == 0xF0:
+			return utf8AfterF0
+		case c >= 0xF1 && c <= 0xF3:
+			return utf8Need3
+		case c == 0xF4:
+			return utf8AfterF4
+		}
+	case utf8Need1, utf8Need2, utf8Need3:
+		if cont {
+			return st - 6
+		}
+	case utf8AfterE0:
+		if c >= 0xA0 && c < 0xC0 {
+			return utf8Need1
+		}
+	case utf8AfterED:
+		if cont && c < 0xA0 {
+			return utf8Need1
+		}
+	case utf8AfterF0:
+		if c >= 0x90 && c < 0xC0 {
+			return utf8Need2
+		}
+	case utf8AfterF4:
+		if cont && c < 0x90 {
+			return utf8Need2
+		}
+	}
+	return utf8Bad
+}
+
+// appendRepaired is AppendString for a string that is not valid UTF-8: it
+// stops at every byte at or above 0x80 as well, to check the sequence it
+// starts and write U+FFFD for each byte of one that is not valid.
+func appendRepaired(dst []byte, s string) []byte {
 	buf, j := open(dst, len(s))
 	i, stored := 0, 0 // stored: s[:stored] is in buf
 	for {
@@ -83,7 +267,7 @@ func AppendString(dst []byte, s string) []byte {
 			i++
 			continue
 		}
-		if e := ValidRun(s, i); e > i {
+		if e := validRun(s, i); e > i {
 			if e > stored {
 				copy(buf[j+stored-i:], s[stored:e])
 			}
@@ -99,11 +283,11 @@ func AppendString(dst []byte, s string) []byte {
 	return buf[:j+1]
 }
 
-// ValidRun returns the end of the run of valid multi-byte UTF-8 sequences
+// validRun returns the end of the run of valid multi-byte UTF-8 sequences
 // that starts at s[i]: i when s[i] does not start one. The two- and
-// three-byte forms, the common ones in text, are checked right here. The
-// fast decoder checks strings with it as it scans them.
-func ValidRun(s string, i int) int {
+// three-byte forms, the common ones in text, are checked right here.
+// appendRepaired checks with it as it meets each run.
+func validRun(s string, i int) int {
 	for i < len(s) {
 		switch c := s[i]; {
 		case c < 0x80:

@@ -321,31 +321,142 @@ func FuzzAppendString(f *testing.F) {
 	})
 }
 
-func BenchmarkAppendString(b *testing.B) {
-	ascii := strings.Repeat("The quick brown fox jumps over the lazy dog; func main() { return x } ", 30)[:2048]
-	cjk := strings.Repeat("日本語のテキストを圧縮します。会話の要約、コードの状態、環境。", 24)
-	mixed := strings.Repeat("line \"one\"\tand\\two\n", 108)
-	// session is the mix of the root package's benchmark sessions: code,
-	// quotes, tabs and new lines, some accented and CJK words.
-	session := strings.Repeat("func return err \"quoted\" path/to/file.go x := 42 \n résumé for \t 数据 → <tag> && range { } the session ", 18)
-	for _, bc := range []struct {
-		name string
-		s    string
+// wordText returns size bytes or a little more of words picked at random
+// (with a space after each), so that the places where AppendString stops
+// follow no pattern a branch predictor could learn.
+func wordText(r *rand.Rand, words []string, size int) string {
+	var b strings.Builder
+	for b.Len() < size {
+		b.WriteString(words[r.IntN(len(words))])
+		b.WriteByte(' ')
+	}
+	return b.String()
+}
+
+// sessionWords are the words of the root package's benchmark sessions:
+// code, quotes, tabs and new lines, some accented and CJK words (an escape
+// or a non-ASCII character every 20 bytes or so).
+var sessionWords = []string{"func", "return", "err", "nil", "the", "session", "compaction", "message", "\"quoted\"",
+	"path/to/file.go", "x := 42", "if", "for", "range", "{", "}", "\n", "\t", "résumé", "数据", "→", "<tag>", "&&"}
+
+// genWords are the words of gen_session's sessions: no escapes, a fifth of
+// the bytes non-ASCII, among them emoji, Cyrillic and CJK.
+var genWords = []string{"response", "test", "compile", "path", "file", "session", "retry", "🚀", "fix", "handler",
+	"数据", "error", "émoji", "request", "сессия", "ошибка", "的", "timeout", "value", "tool", "returns", "function", "result"}
+
+// benchTexts are the strings BenchmarkAppendString and BenchmarkValidUTF8
+// work on: 128 strings of about 2 KB each per kind.
+func benchTexts() []struct {
+	name  string
+	texts []string
+} {
+	r := rand.New(rand.NewPCG(1, 2))
+	many := func(f func() string) []string {
+		t := make([]string, 128)
+		for i := range t {
+			t[i] = f()
+		}
+		return t
+	}
+	return []struct {
+		name  string
+		texts []string
 	}{
-		{"ascii", ascii},
-		{"cjk", cjk},
-		{"escapes", mixed},
-		{"session", session},
-	} {
+		{"ascii", many(func() string {
+			return strings.Repeat("The quick brown fox jumps over the lazy dog; func main() { return x } ", 30)[:2048]
+		})},
+		{"cjk", many(func() string {
+			return strings.Repeat("日本語のテキストを圧縮します。会話の要約、コードの状態、環境。", 24)
+		})},
+		{"escapes", many(func() string { return strings.Repeat("line \"one\"\tand\\two\n", 108) })},
+		{"session", many(func() string { return wordText(r, sessionWords, 2000) })},
+		{"gen_session", many(func() string { return wordText(r, genWords, 2000) })},
+		{"invalid", many(func() string { return wordText(r, append(sessionWords, "\xff", "\xed\xa0\x80"), 2000) })},
+	}
+}
+
+func BenchmarkAppendString(b *testing.B) {
+	for _, bc := range benchTexts() {
 		b.Run(bc.name, func(b *testing.B) {
-			buf := make([]byte, 0, 2*len(bc.s)+2)
-			b.SetBytes(int64(len(bc.s)))
+			n := 0
+			for _, s := range bc.texts {
+				n += len(s)
+			}
+			buf := make([]byte, 0, 2*n+2*len(bc.texts))
+			b.SetBytes(int64(n))
 			b.ReportAllocs()
 			for b.Loop() {
-				buf = AppendString(buf[:0], bc.s)
+				buf = buf[:0]
+				for _, s := range bc.texts {
+					buf = AppendString(buf, s)
+				}
 			}
 		})
 	}
+}
+
+func BenchmarkValidUTF8(b *testing.B) {
+	for _, bc := range benchTexts() {
+		b.Run(bc.name, func(b *testing.B) {
+			n := 0
+			for _, s := range bc.texts {
+				n += len(s)
+			}
+			b.SetBytes(int64(n))
+			for b.Loop() {
+				for _, s := range bc.texts {
+					if ValidUTF8(s) != (bc.name != "invalid") {
+						b.Fatal("wrong answer")
+					}
+				}
+			}
+		})
+	}
+}
+
+// TestValidUTF8 compares ValidUTF8 with utf8.ValidString on every one- and
+// two-byte string, on every byte value at every offset of text around the
+// sixteen- and eight-byte steps, and on random strings.
+func TestValidUTF8(t *testing.T) {
+	check := func(s string) {
+		t.Helper()
+		if got, want := ValidUTF8(s), utf8.ValidString(s); got != want {
+			t.Fatalf("ValidUTF8(%q) = %v, utf8.ValidString says %v", s, got, want)
+		}
+	}
+	for c := 0; c < 256; c++ {
+		check(string([]byte{byte(c)}))
+		for d := 0; d < 256; d++ {
+			check(string([]byte{byte(c), byte(d)}))
+		}
+	}
+	seqs := []string{"é", "数", "🚀", "\U0010FFFF", "\uFFFD", "\u0800", "\uD7FF", "\uE000", "\U00010000",
+		"\xc0\x80", "\xc1\xbf", "\xe0\x9f\xbf", "\xed\xa0\x80", "\xf0\x8f\xbf\xbf", "\xf4\x90\x80\x80",
+		"\xf5\x80\x80\x80", "\xff", "\x80", "\xe2\x82", "\xf0\x9f\x9a"}
+	const fill = "abcdefghijklmnopqrstuvwxyz0123456789"
+	for n := 0; n <= len(fill); n++ {
+		for _, q := range seqs {
+			for off := 0; off <= n; off++ {
+				check(fill[:off] + q + fill[off:n])
+				check(fill[:off] + q + q + fill[off:n])
+			}
+		}
+	}
+	r := rand.New(rand.NewPCG(5, 6))
+	for i := 0; i < 20000; i++ {
+		check(randomString(r, i%2 == 0))
+	}
+}
+
+func FuzzValidUTF8(f *testing.F) {
+	for _, s := range []string{"", "abc", "é🚀日本", "\xed\xa0\x80", "abcdefghijklmnop\xf0\x9f\x9a", strings.Repeat("é", 20)} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if got, want := ValidUTF8(s), utf8.ValidString(s); got != want {
+			t.Fatalf("ValidUTF8(%q) = %v, utf8.ValidString says %v", s, got, want)
+		}
+	})
 }
 
 // TestAppendStringASCII checks Python json.dumps' default escaping, as
