@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"kompact/internal/jsonwrite"
 )
@@ -38,6 +39,51 @@ func DecodeSession(data []byte) (*Session, error) {
 			return nil, err
 		}
 	}
+	return validSession(s)
+}
+
+// DecodeSessionUTF8 is DecodeSession for text not yet known to be valid
+// UTF-8, such as a request body: valid is false, and nothing is decoded,
+// when data is not valid UTF-8 (which the precise decoder would read with
+// the bad bytes replaced). When the fast pass reads the document, its scan
+// is the only UTF-8 check of the strings, and only the raw values it keeps
+// as they are (data parts, tool call extras) are checked apart.
+func DecodeSessionUTF8(data []byte) (s *Session, valid bool, err error) {
+	data = bytes.TrimPrefix(data, []byte("\xEF\xBB\xBF"))
+	s, ok := scanSession(data)
+	switch {
+	case ok && rawValuesUTF8(s.Messages):
+	case !utf8.Valid(data):
+		return nil, false, nil
+	default:
+		if s, err = decodeSessionPrecisely(data); err != nil {
+			return nil, true, err
+		}
+	}
+	s, err = validSession(s)
+	return s, true, err
+}
+
+// rawValuesUTF8 reports whether the raw JSON values of msgs (data parts,
+// tool call extras) are valid UTF-8.
+func rawValuesUTF8(msgs []Message) bool {
+	for i := range msgs {
+		for j := range msgs[i].Content {
+			if !utf8.Valid(msgs[i].Content[j].Data) {
+				return false
+			}
+		}
+		for j := range msgs[i].ToolCalls {
+			if !utf8.Valid(msgs[i].ToolCalls[j].Extras) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// validSession applies ValidateMessages to a decoded session.
+func validSession(s *Session) (*Session, error) {
 	if err := ValidateMessages(s.Messages); err != nil {
 		e := AsError(err)
 		return nil, &Error{Code: e.Code, Message: "invalid session: " + e.Message, Fixes: e.Fixes, Err: e.Err}

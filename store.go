@@ -130,8 +130,11 @@ type Appended struct {
 // with ENotFound, EConflict or EInvalid where those apply.
 type Store interface {
 	// CreateSession stores a new session. An empty s.ID gets a new id and
-	// messages without an id get one; a taken id is EConflict.
-	CreateSession(ctx context.Context, s *Session) (*StoredSession, error)
+	// messages without an id get one; a taken id is EConflict. It returns
+	// the new session's description (its id, version 1, message count,
+	// title and times), not its messages: read them with GetSession or
+	// StreamSession.
+	CreateSession(ctx context.Context, s *Session) (*SessionInfo, error)
 	GetSession(ctx context.Context, id string) (*StoredSession, error)
 	// StreamSession reads session id in one snapshot without holding its
 	// messages in memory: it calls head with the session (Messages nil),
@@ -156,16 +159,19 @@ type Store interface {
 	// CommitCompaction applies c (see Rebase) and records a revision holding
 	// the message list as it was just before. Its cost follows the replaced
 	// range and the messages appended since c.Version, not the session's
-	// length, when c.Version is set.
-	CommitCompaction(ctx context.Context, id string, c Commit) (*StoredSession, *RevisionInfo, error)
+	// length, when c.Version is set. It returns what changed: the session's
+	// description after the commit (its new version and message count) and
+	// the revision recorded.
+	CommitCompaction(ctx context.Context, id string, c Commit) (*SessionInfo, *RevisionInfo, error)
 	ListRevisions(ctx context.Context, id string) ([]RevisionInfo, error)
 	GetRevision(ctx context.Context, id string, rev int64) (*Revision, error)
 	// RestoreRevision puts back the messages a revision holds; it records a
 	// revision of its own, so a restore can be undone too. The restored
 	// list has no recorded token figure: token_count becomes 0 and
 	// pending_tokens the estimate of the whole list (kimi-cli's restore of
-	// a context without a usage record).
-	RestoreRevision(ctx context.Context, id string, rev int64) (*StoredSession, *RevisionInfo, error)
+	// a context without a usage record). It returns the session's
+	// description after the restore and the revision recorded.
+	RestoreRevision(ctx context.Context, id string, rev int64) (*SessionInfo, *RevisionInfo, error)
 	// PutPreview keeps p (its ID, session, version and body) until
 	// p.ExpiresAt. It first drops the previews expired at now, then those
 	// that expire first while lim.MaxCount or more are kept or their bodies
@@ -194,8 +200,9 @@ type Store interface {
 	// by exactly the messages it replaced, and every other message stays
 	// where it is. It fails with EConflict when the summary message was
 	// changed or removed since, and EInvalid when rev is not a compaction.
-	// It records a revision of kind RevisionUndo.
-	UndoCompaction(ctx context.Context, id string, rev int64) (*StoredSession, *RevisionInfo, error)
+	// It records a revision of kind RevisionUndo, and returns the session's
+	// description after the undo and that revision.
+	UndoCompaction(ctx context.Context, id string, rev int64) (*SessionInfo, *RevisionInfo, error)
 	Close() error
 }
 

@@ -124,15 +124,25 @@ func (s *Server) keepPreview(ctx context.Context, id string, version int64, out 
 // commit stores a compacted outcome and returns it holding the committed
 // session; a commit that fails turns it into an error outcome. The commit
 // runs even when the client has gone away meanwhile: the summary is paid
-// for, and the result is visible in the session and its revisions.
+// for, and the result is visible in the session and its revisions. The
+// store's commit does work in proportion to what it replaces and what was
+// appended meanwhile; the session the outcome shows is read after it (a
+// later write may show in it too).
 func (s *Server) commit(ctx context.Context, id string, version int64, out kompact.Outcome) kompact.Outcome {
 	c := out.Result.Commit()
 	c.Version = version // the version the result's session was read at
-	stored, _, err := s.cfg.Store.CommitCompaction(context.WithoutCancel(ctx), id, c)
+	ctx = context.WithoutCancel(ctx)
+	failed := func(err error) kompact.Outcome {
+		f := kompact.ErrorOutcome(err)
+		f.Model = out.Model
+		return f
+	}
+	if _, _, err := s.cfg.Store.CommitCompaction(ctx, id, c); err != nil {
+		return failed(err)
+	}
+	stored, err := s.cfg.Store.GetSession(ctx, id)
 	if err != nil {
-		failed := kompact.ErrorOutcome(err)
-		failed.Model = out.Model
-		return failed
+		return failed(err)
 	}
 	res := *out.Result
 	res.Session = &stored.Session

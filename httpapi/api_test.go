@@ -464,7 +464,7 @@ func (failingStore) StreamSession(context.Context, string, func(*kompact.StoredS
 	return errDisk
 }
 
-func (failingStore) CommitCompaction(context.Context, string, kompact.Commit) (*kompact.StoredSession, *kompact.RevisionInfo, error) {
+func (failingStore) CommitCompaction(context.Context, string, kompact.Commit) (*kompact.SessionInfo, *kompact.RevisionInfo, error) {
 	return nil, nil, errDisk
 }
 
@@ -485,7 +485,7 @@ func TestInternalErrorsStayInTheLog(t *testing.T) {
 // commitFailingStore fails only the commit.
 type commitFailingStore struct{ kompact.Store }
 
-func (commitFailingStore) CommitCompaction(context.Context, string, kompact.Commit) (*kompact.StoredSession, *kompact.RevisionInfo, error) {
+func (commitFailingStore) CommitCompaction(context.Context, string, kompact.Commit) (*kompact.SessionInfo, *kompact.RevisionInfo, error) {
 	return nil, nil, errDisk
 }
 

@@ -122,12 +122,11 @@ func (s *Server) getContext(w http.ResponseWriter, r *http.Request) error {
 // automatic compaction and commits it unless it would not lower the token
 // count (kompact.CheckReduction). A failure, a refused result included,
 // counts in the session's breaker; the session is then unchanged. It
-// returns the session after (cur when nothing was committed) and the
-// report.
-func (s *Server) autoCompact(ctx context.Context, a *kompact.Agent, cur *kompact.StoredSession, r *http.Request) (*kompact.StoredSession, autoReport) {
+// returns the report.
+func (s *Server) autoCompact(ctx context.Context, a *kompact.Agent, cur *kompact.StoredSession, r *http.Request) autoReport {
 	before := cur.Tokens.WithPending()
 	rep := autoReport{TokensBefore: before}
-	fail := func(status string, err error) (*kompact.StoredSession, autoReport) {
+	fail := func(status string, err error) autoReport {
 		rep.Status = status
 		e := s.publicError(r, err)
 		rep.Error = &errorBody{Code: e.Code, Message: e.Message, Fixes: e.Fixes}
@@ -138,7 +137,7 @@ func (s *Server) autoCompact(ctx context.Context, a *kompact.Agent, cur *kompact
 				s.log.Warn("record automatic compaction failure", "session", cur.ID, "error", berr.Error())
 			}
 		}
-		return cur, rep
+		return rep
 	}
 	job, err := s.comp.NewJob(a, &cur.Session, kompact.ActionRequest{Action: kompact.ActionCompactConversation})
 	if err != nil {
@@ -149,7 +148,7 @@ func (s *Server) autoCompact(ctx context.Context, a *kompact.Agent, cur *kompact
 	switch out.Status {
 	case kompact.OutcomeNoop:
 		rep.Status, rep.Reason = autoNoop, out.Reason
-		return cur, rep
+		return rep
 	case kompact.OutcomeError:
 		return fail(autoFailed, out.Err)
 	}
@@ -161,12 +160,12 @@ func (s *Server) autoCompact(ctx context.Context, a *kompact.Agent, cur *kompact
 	c.Kind = kompact.RevisionAutoCompaction
 	c.Note = "automatically " + c.Note
 	c.Version = cur.Version
-	stored, info, err := s.cfg.Store.CommitCompaction(context.WithoutCancel(ctx), cur.ID, c)
+	_, info, err := s.cfg.Store.CommitCompaction(context.WithoutCancel(ctx), cur.ID, c)
 	if err != nil {
 		return fail(autoFailed, err)
 	}
 	rep.Status, rep.Revision = autoCompacted, info.Rev
-	return stored, rep
+	return rep
 }
 
 // compactBeforeTurn is kimi-cli's check before a step: with the user's
@@ -185,7 +184,7 @@ func (s *Server) compactBeforeTurn(r *http.Request, a *kompact.Agent, cur *kompa
 		return &autoReport{Status: autoAlreadyRuns, Reason: reason}, nil
 	}
 	defer s.autoRunning.Delete(cur.ID)
-	_, rep := s.autoCompact(ctx, a, cur, r)
+	rep := s.autoCompact(ctx, a, cur, r)
 	rep.Reason = cmpOr(rep.Reason, reason)
 	if rep.Status != autoFailed {
 		return &rep, nil
@@ -256,7 +255,7 @@ func (s *Server) backgroundCompaction(ctx context.Context, r *http.Request, id s
 	if ok, _ := due(a, s.contextOf(ctx, a, cur.Tokens, cur.Breaker)); !ok {
 		return
 	}
-	_, rep := s.autoCompact(ctx, a, cur, r)
+	rep := s.autoCompact(ctx, a, cur, r)
 	attrs := []any{"session", id, "status", rep.Status, "revision", rep.Revision, "tokens_before", rep.TokensBefore, "tokens_after", rep.TokensAfter}
 	if rep.Error != nil {
 		attrs = append(attrs, "code", string(rep.Error.Code))

@@ -13,11 +13,29 @@ import (
 	"kompact"
 )
 
-// readBody reads the request body, up to the server's limit.
+// readBody reads the request body, up to the server's limit, and checks
+// that it is valid UTF-8.
 func (s *Server) readBody(w http.ResponseWriter, r *http.Request) ([]byte, error) {
-	body := http.MaxBytesReader(w, r.Body, s.maxBody)
-	data, err := io.ReadAll(body)
+	data, err := s.readRawBody(w, r)
 	if err != nil {
+		return nil, err
+	}
+	if err := checkUTF8(data); err != nil {
+		return nil, err
+	}
+	return data, nil
+}
+
+// readRawBody reads the request body, up to the server's limit, without
+// checking it. A body of declared length is read into one buffer of that
+// size (plus room to see its end), not grown to it.
+func (s *Server) readRawBody(w http.ResponseWriter, r *http.Request) ([]byte, error) {
+	body := http.MaxBytesReader(w, r.Body, s.maxBody)
+	var buf bytes.Buffer
+	if n := r.ContentLength; n > 0 && n <= s.maxBody {
+		buf.Grow(int(n) + bytes.MinRead)
+	}
+	if _, err := buf.ReadFrom(body); err != nil {
 		var mbe *http.MaxBytesError
 		if errors.As(err, &mbe) {
 			return nil, kompact.Errorf(ETooLarge, "the request body exceeds the server's limit of %d bytes", mbe.Limit).
@@ -25,10 +43,7 @@ func (s *Server) readBody(w http.ResponseWriter, r *http.Request) ([]byte, error
 		}
 		return nil, kompact.Errorf(kompact.EInvalid, "read the request body: %v", err)
 	}
-	if err := checkUTF8(data); err != nil {
-		return nil, err
-	}
-	return data, nil
+	return buf.Bytes(), nil
 }
 
 // decodeBody reads a JSON object into v, rejecting unknown fields and

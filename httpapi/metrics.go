@@ -112,7 +112,7 @@ type measuredStore struct {
 	m *metrics
 }
 
-func (s measuredStore) CreateSession(ctx context.Context, in *kompact.Session) (*kompact.StoredSession, error) {
+func (s measuredStore) CreateSession(ctx context.Context, in *kompact.Session) (*kompact.SessionInfo, error) {
 	out, err := s.Store.CreateSession(ctx, in)
 	s.m.storeFailed("create_session", err)
 	return out, err
@@ -151,7 +151,7 @@ func (s measuredStore) SetCompactionModel(ctx context.Context, id, model string)
 	return out, err
 }
 
-func (s measuredStore) CommitCompaction(ctx context.Context, id string, c kompact.Commit) (*kompact.StoredSession, *kompact.RevisionInfo, error) {
+func (s measuredStore) CommitCompaction(ctx context.Context, id string, c kompact.Commit) (*kompact.SessionInfo, *kompact.RevisionInfo, error) {
 	out, info, err := s.Store.CommitCompaction(ctx, id, c)
 	s.m.storeFailed("commit_compaction", err)
 	return out, info, err
@@ -169,7 +169,7 @@ func (s measuredStore) GetRevision(ctx context.Context, id string, rev int64) (*
 	return out, err
 }
 
-func (s measuredStore) RestoreRevision(ctx context.Context, id string, rev int64) (*kompact.StoredSession, *kompact.RevisionInfo, error) {
+func (s measuredStore) RestoreRevision(ctx context.Context, id string, rev int64) (*kompact.SessionInfo, *kompact.RevisionInfo, error) {
 	out, info, err := s.Store.RestoreRevision(ctx, id, rev)
 	s.m.storeFailed("restore_revision", err)
 	return out, info, err

@@ -81,23 +81,14 @@ func (s *Server) createSession(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (s *Server) importSession(w http.ResponseWriter, r *http.Request) error {
-	data, err := s.readBody(w, r)
+	data, err := s.readRawBody(w, r)
 	if err != nil {
 		return err
 	}
 	q := r.URL.Query()
-	var sess *kompact.Session
-	switch q.Get("format") {
-	case "", "session":
-		if sess, err = kompact.DecodeSession(data); err != nil {
-			return err
-		}
-	case "kimi":
-		if sess, err = kimiSession(w, data); err != nil {
-			return err
-		}
-	default:
-		return kompact.Errorf(kompact.EInvalid, "unknown import format %q", q.Get("format")).WithFixes(`Use format=session (a session document) or format=kimi (a kimi-cli context.jsonl).`)
+	sess, err := importedSession(w, q.Get("format"), data)
+	if err != nil {
+		return err
 	}
 	if id := q.Get("id"); id != "" {
 		sess.ID = id
@@ -106,6 +97,26 @@ func (s *Server) importSession(w http.ResponseWriter, r *http.Request) error {
 		sess.Agent = agent
 	}
 	return s.create(w, r, sess)
+}
+
+// importedSession decodes an import's body in the given format. A session
+// document is checked for UTF-8 as it is decoded, not in a pass of its own
+// first (readBody's).
+func importedSession(w http.ResponseWriter, format string, data []byte) (*kompact.Session, error) {
+	switch format {
+	case "", "session":
+		sess, valid, err := kompact.DecodeSessionUTF8(data)
+		if !valid {
+			return nil, checkUTF8(data)
+		}
+		return sess, err
+	case "kimi":
+		if err := checkUTF8(data); err != nil {
+			return nil, err
+		}
+		return kimiSession(w, data)
+	}
+	return nil, kompact.Errorf(kompact.EInvalid, "unknown import format %q", format).WithFixes(`Use format=session (a session document) or format=kimi (a kimi-cli context.jsonl).`)
 }
 
 // kimiSession reads a kimi-cli context.jsonl as the CLI's import --kimi
@@ -144,8 +155,9 @@ func (s *Server) create(w http.ResponseWriter, r *http.Request, sess *kompact.Se
 		return err
 	}
 	w.Header().Set("Location", sessionLocation(stored.ID))
-	writeStored(w, http.StatusCreated, nil, stored)
-	return nil
+	// The answer is the session read back as it is stored, streamed (a
+	// later write may show in it too).
+	return s.streamStored(w, r, stored.ID, http.StatusCreated, nil)
 }
 
 func (s *Server) getSession(w http.ResponseWriter, r *http.Request) error {
@@ -435,16 +447,27 @@ func (s *Server) getRevision(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (s *Server) restoreRevision(w http.ResponseWriter, r *http.Request) error {
+	return s.revise(w, r, s.cfg.Store.RestoreRevision)
+}
+
+// undoCompaction undoes a compaction revision, keeping later messages.
+func (s *Server) undoCompaction(w http.ResponseWriter, r *http.Request) error {
+	return s.revise(w, r, s.cfg.Store.UndoCompaction)
+}
+
+// revise rewrites the session by the path's revision (a restore, an undo)
+// and answers with the revision it recorded and the session after it,
+// streamed from the store.
+func (s *Server) revise(w http.ResponseWriter, r *http.Request, rewrite func(context.Context, string, int64) (*kompact.SessionInfo, *kompact.RevisionInfo, error)) error {
 	rev, err := revParam(r)
 	if err != nil {
 		return err
 	}
-	stored, info, err := s.cfg.Store.RestoreRevision(r.Context(), r.PathValue("id"), rev)
+	_, info, err := rewrite(r.Context(), r.PathValue("id"), rev)
 	if err != nil {
 		return err
 	}
-	writeRestored(w, stored, info)
-	return nil
+	return s.streamRevised(w, r, r.PathValue("id"), info)
 }
 
 // restorePreview says what restoring a revision would drop and bring back,
@@ -464,19 +487,5 @@ func (s *Server) restorePreview(w http.ResponseWriter, r *http.Request) error {
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"revision": old.RevisionInfo, "version": cur.Version,
 		"effect": kompact.EffectOfRestore(cur.Messages, old.Before)})
-	return nil
-}
-
-// undoCompaction undoes a compaction revision, keeping later messages.
-func (s *Server) undoCompaction(w http.ResponseWriter, r *http.Request) error {
-	rev, err := revParam(r)
-	if err != nil {
-		return err
-	}
-	stored, info, err := s.cfg.Store.UndoCompaction(r.Context(), r.PathValue("id"), rev)
-	if err != nil {
-		return err
-	}
-	writeJSON(w, http.StatusOK, map[string]any{"session": storedJSON{stored}, "revision": info})
 	return nil
 }

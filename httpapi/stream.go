@@ -27,13 +27,21 @@ func startStream(w http.ResponseWriter, status int) *bufio.Writer {
 	return bufio.NewWriterSize(w, streamBuffer)
 }
 
-// streamSession answers with session id as the store holds it, written as
-// the store reads it: the stored message bodies are already in the form
-// served, so none is decoded and the session is never whole in memory.
-// A failure before the first byte is an error answer; after it, the
-// connection is aborted, so the client sees a cut answer, never a short
-// one that looks whole.
+// streamSession answers 200 with session id as the store holds it (see
+// streamStored).
 func (s *Server) streamSession(w http.ResponseWriter, r *http.Request, id string) error {
+	return s.streamStored(w, r, id, http.StatusOK, nil)
+}
+
+// streamStored answers with status and session id as the store holds it,
+// written as the store reads it: the stored message bodies are already in
+// the form served, so none is decoded and the session is never whole in
+// memory. before, when not empty, is written first, and the session is
+// then the value of the key "session" in an object (before ends with
+// `"session":`). A failure before the first byte is an error answer; after
+// it, the connection is aborted, so the client sees a cut answer, never a
+// short one that looks whole.
+func (s *Server) streamStored(w http.ResponseWriter, r *http.Request, id string, status int, before []byte) error {
 	var (
 		bw   *bufio.Writer
 		head *kompact.StoredSession
@@ -42,8 +50,8 @@ func (s *Server) streamSession(w http.ResponseWriter, r *http.Request, id string
 	)
 	err := s.cfg.Store.StreamSession(r.Context(), id, func(st *kompact.StoredSession) error {
 		head = st
-		bw = startStream(w, http.StatusOK)
-		return written(bw.Write(appendStoredHead(nil, st)))
+		bw = startStream(w, status)
+		return written(bw.Write(appendStoredHead(before, st)))
 	}, func(body []byte) error {
 		sep = appendMessageSep(sep[:0], n)
 		n++
@@ -53,8 +61,11 @@ func (s *Server) streamSession(w http.ResponseWriter, r *http.Request, id string
 		return written(bw.Write(body))
 	})
 	if err == nil {
-		_, _ = bw.Write(appendStoredTail(nil, head, n))
-		_ = bw.WriteByte('\n')
+		tail := appendStoredTail(nil, head, n)
+		if len(before) > 0 {
+			tail = append(tail, '}')
+		}
+		_, _ = bw.Write(append(tail, '\n'))
 		err = written(0, bw.Flush())
 	}
 	switch {
@@ -77,40 +88,13 @@ func written(_ int, err error) error {
 	return nil
 }
 
-// writeStored answers with a stored session the caller holds, through a
-// small buffer rather than one copy of its whole JSON form. before, when
-// not empty, is written first and the session is then the value of the
-// key "session" in an object (before ends with `"session":`).
-func writeStored(w http.ResponseWriter, status int, before []byte, st *kompact.StoredSession) {
-	bw := startStream(w, status)
-	buf := append(before, appendStoredHead(nil, st)...)
-	for i := range st.Messages {
-		buf = appendMessageSep(buf, i)
-		buf = st.Messages[i].AppendJSON(buf)
-		if len(buf) >= streamBuffer {
-			if _, err := bw.Write(buf); err != nil {
-				return
-			}
-			buf = buf[:0]
-		}
-	}
-	buf = appendStoredTail(buf, st, len(st.Messages))
-	if len(before) > 0 {
-		buf = append(buf, '}')
-	}
-	buf = append(buf, '\n')
-	_, _ = bw.Write(buf)
-	_ = bw.Flush()
-}
-
-// writeRestored answers a restore: {"revision": info, "session": stored},
-// the session streamed.
-func writeRestored(w http.ResponseWriter, st *kompact.StoredSession, info *kompact.RevisionInfo) {
+// streamRevised answers a restore or an undo: {"revision": info,
+// "session": the session}, the session streamed from the store.
+func (s *Server) streamRevised(w http.ResponseWriter, r *http.Request, id string, info *kompact.RevisionInfo) error {
 	rev, err := json.Marshal(info)
 	if err != nil {
-		writeJSON(w, http.StatusInternalServerError, nil)
-		return
+		return err
 	}
 	before := append(append([]byte(`{"revision":`), rev...), `,"session":`...)
-	writeStored(w, http.StatusOK, before, st)
+	return s.streamStored(w, r, id, http.StatusOK, before)
 }

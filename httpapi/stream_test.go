@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"kompact"
+	"kompact/internal/fakellm"
 )
 
 // midwayFailingStore streams a session's head and first message, then
@@ -44,7 +45,14 @@ func TestGetSessionStreams(t *testing.T) {
 	}
 
 	failing := newAPIEnv(t, apiOptions{store: func(s kompact.Store) kompact.Store { return midwayFailingStore{s} }})
-	failing.must(201, "POST", "/v1/sessions/import", apiSession("s", 40))
+	data, _ := json.Marshal(apiSession("s", 40))
+	sess, err := kompact.DecodeSession(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := failing.store.CreateSession(context.Background(), sess); err != nil {
+		t.Fatal(err)
+	}
 	req, _ := http.NewRequest("GET", failing.base+"/v1/sessions/s", nil)
 	// The answer fits the stream's buffer: the abort leaves the client
 	// without one (a larger answer would be cut in its body).
@@ -58,4 +66,34 @@ func TestGetSessionStreams(t *testing.T) {
 	if logs := failing.logs.String(); !strings.Contains(logs, "disk gone midway") {
 		t.Errorf("the failure is not logged:\n%s", logs)
 	}
+}
+
+// The answers of an import, a restore and an undo hold the whole session:
+// they stream it from the store as GET does (no Content-Length, the
+// stored session byte for byte; the session is large enough that net/http
+// would not set the length itself), so none is built in memory (issue 10).
+func TestSessionAnswersStream(t *testing.T) {
+	e := newAPIEnv(t, apiOptions{})
+	streamed := func(r apiResponse, status int, key string) {
+		t.Helper()
+		if r.status != status || r.header.Get("Content-Length") != "" {
+			t.Fatalf("status %d, Content-Length %q: %.300s", r.status, r.header.Get("Content-Length"), r.body)
+		}
+		got := r.body
+		if key != "" {
+			var obj map[string]json.RawMessage
+			if err := json.Unmarshal(r.body, &obj); err != nil {
+				t.Fatal(err)
+			}
+			got = append(obj[key], '\n')
+		}
+		if want := e.do("GET", "/v1/sessions/s", nil).body; string(got) != string(want) {
+			t.Fatalf("the answer's session is not the stored one:\n%.300s\nwant\n%.300s", got, want)
+		}
+	}
+	streamed(e.do("POST", "/v1/sessions/import", apiSession("s", 40)), 201, "")
+	e.llm.SetDefault(fakellm.Answer(fakellm.Text(summaryText)))
+	e.must(200, "POST", "/v1/sessions/s/actions/compact_conversation", acceptWarnings)
+	streamed(e.do("POST", "/v1/sessions/s/revisions/1/undo", nil), 200, "session")
+	streamed(e.do("POST", "/v1/sessions/s/revisions/1/restore", nil), 200, "session")
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"kompact"
+	"kompact/internal/storeutil"
 )
 
 // InsertRevision records a revision; its list is the rows alive just
@@ -57,6 +58,20 @@ func (t stmts) LoadRevision(ctx context.Context, id string, rev int64) (*kompact
 		return nil, false, err
 	}
 	return &info, false, nil
+}
+
+// RevisionRefs reads the ids and body ids of the rows alive just before
+// the revision.
+func (t stmts) RevisionRefs(ctx context.Context, id string, rev int64) ([]storeutil.Ref, error) {
+	rows, err := t.tx.Query(ctx, `SELECT id, body_id FROM messages
+		WHERE session_id = $1 AND born < $2 AND (dead IS NULL OR dead >= $2) ORDER BY pos`, id, rev)
+	if err != nil {
+		return nil, err
+	}
+	var out []storeutil.Ref
+	var r storeutil.Ref
+	_, err = pgx.ForEachRow(rows, []any{&r.ID, &r.BodyID}, func() error { out = append(out, r); return nil })
+	return out, err
 }
 
 // EachRevisionBody reads the rows alive just before the revision.

@@ -7,6 +7,7 @@ import (
 	"database/sql"
 	"errors"
 	"strings"
+	"unsafe"
 
 	"kompact"
 	"kompact/internal/storeutil"
@@ -74,7 +75,11 @@ func (t stmts) InsertMessages(ctx context.Context, id string, pos, born int64, m
 		}
 		if bodyID == 0 {
 			buf = msgs[i].AppendJSON(buf[:0])
-			res, err := bodies.ExecContext(ctx, id, string(buf))
+			// The driver copies a bound string into SQLite's memory: the
+			// body goes without a Go copy of its own (garbage the size of
+			// the session for a large import); buf is not written until
+			// the statement has run.
+			res, err := bodies.ExecContext(ctx, id, unsafe.String(unsafe.SliceData(buf), len(buf)))
 			if err != nil {
 				return err
 			}

@@ -8,6 +8,7 @@ import (
 	"fmt"
 
 	"kompact"
+	"kompact/internal/storeutil"
 )
 
 // InsertRevision records a revision whose message list is the rows alive
@@ -88,6 +89,14 @@ func (t stmts) LoadRevision(ctx context.Context, id string, rev int64) (*kompact
 		return nil, false, err
 	}
 	return &info, full, nil
+}
+
+// RevisionRefs reads the ids and body ids of the rows alive just before
+// the revision.
+func (t stmts) RevisionRefs(ctx context.Context, id string, rev int64) ([]storeutil.Ref, error) {
+	rows, err := t.tx.QueryContext(ctx, `SELECT id, body_id FROM messages
+		WHERE session_id = ?1 AND born < ?2 AND (dead IS NULL OR dead >= ?2) ORDER BY pos`, id, rev)
+	return collect(rows, err, 0, func(sc scanner, r *storeutil.Ref) error { return sc.Scan(&r.ID, &r.BodyID) })
 }
 
 // EachRevisionBody reads the rows alive just before the revision (see

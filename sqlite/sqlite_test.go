@@ -312,10 +312,8 @@ func TestFailedCommitChangesNothing(t *testing.T) {
 		}
 		msgs = append(msgs, kompact.Message{Role: role, Content: []kompact.Part{kompact.TextPart(fmt.Sprint("message ", i))}})
 	}
-	s, err := st.CreateSession(ctx, &kompact.Session{ID: "s", Messages: msgs})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := createRead(t, st, &kompact.Session{ID: "s", Messages: msgs})
+	var err error
 	summary := []kompact.Message{{Role: kompact.RoleUser, Content: []kompact.Part{kompact.TextPart("summary")}}}
 	if _, _, err := st.CommitCompaction(ctx, "s", kompact.Commit{Base: s.Messages, End: 5, Replacement: summary, Kind: kompact.RevisionCompaction}); err != nil {
 		t.Fatal(err)
@@ -383,10 +381,8 @@ func TestCanonicalForm(t *testing.T) {
 		{ID: "c1", Name: "f", Extras: []byte(`{ "x": 1 }`)},
 		{ID: "c2", Name: "g", Extras: []byte(`null`)},
 	}}}
-	s, err := st.CreateSession(ctx, &kompact.Session{Messages: in})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := createRead(t, st, &kompact.Session{Messages: in})
+	var err error
 	if string(in[0].Content[0].Data) != " { \"a\" : [ 1 , 2 ] } " || string(in[1].ToolCalls[0].Extras) != `{ "x": 1 }` {
 		t.Fatal("CreateSession changed its input")
 	}
@@ -447,10 +443,8 @@ func TestAssignedIDsNeverReused(t *testing.T) {
 	user := func(id string) kompact.Message {
 		return kompact.Message{ID: id, Role: kompact.RoleUser, Content: []kompact.Part{kompact.TextPart("x " + id)}}
 	}
-	s, err := st.CreateSession(ctx, &kompact.Session{ID: "s", Messages: []kompact.Message{user(""), user("m_5"), user("")}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := createRead(t, st, &kompact.Session{ID: "s", Messages: []kompact.Message{user(""), user("m_5"), user("")}})
+	var err error
 	if got := s.Messages[0].ID + " " + s.Messages[2].ID; got != "m_6 m_7" {
 		t.Fatalf("assigned %s, want m_6 m_7 (after the given m_5)", got)
 	}
@@ -478,10 +472,7 @@ func TestAssignedIDsNeverReused(t *testing.T) {
 func TestKeptBodyIsReused(t *testing.T) {
 	st := openTemp(t)
 	ctx := t.Context()
-	s, err := st.CreateSession(ctx, &kompact.Session{ID: "s", Messages: benchSession(20)})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := createRead(t, st, &kompact.Session{ID: "s", Messages: benchSession(20)})
 	for i := range 5 {
 		p, err := kompact.Prepare(&s.Session, kompact.Options{MaxPreserved: 2})
 		if err != nil || p.Noop {
@@ -493,7 +484,10 @@ func TestKeptBodyIsReused(t *testing.T) {
 		}
 		c := res.Commit()
 		c.Version = s.Version
-		if s, _, err = st.CommitCompaction(ctx, "s", c); err != nil {
+		if _, _, err = st.CommitCompaction(ctx, "s", c); err != nil {
+			t.Fatal(err)
+		}
+		if s, err = st.GetSession(ctx, "s"); err != nil {
 			t.Fatal(err)
 		}
 		if s.Messages[0].Role != kompact.RoleSystem {
@@ -535,4 +529,18 @@ func TestRetention(t *testing.T) {
 			return n
 		},
 	})
+}
+
+// createRead creates a session and returns it as GetSession reads it.
+func createRead(t *testing.T, st *Store, in *kompact.Session) *kompact.StoredSession {
+	t.Helper()
+	info, err := st.CreateSession(t.Context(), in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := st.GetSession(t.Context(), info.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
 }

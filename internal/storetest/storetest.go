@@ -17,6 +17,7 @@ package storetest
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"strings"
@@ -202,22 +203,81 @@ func checkIDs(t *testing.T, what string, msgs []kompact.Message) {
 	}
 }
 
+// commit commits c and returns the session as GetSession reads it after,
+// once it has checked that the commit described it (and its revision)
+// truly.
 func commit(t *testing.T, st kompact.Store, id string, c kompact.Commit) (*kompact.StoredSession, *kompact.RevisionInfo) {
 	t.Helper()
 	s, info, err := st.CommitCompaction(t.Context(), id, c)
 	if err != nil {
 		t.Fatalf("CommitCompaction: %v", err)
 	}
-	return s, info
+	return described(t, st, s, info, "CommitCompaction"), info
 }
 
 func restore(t *testing.T, st kompact.Store, id string, rev int64) (*kompact.StoredSession, *kompact.RevisionInfo) {
 	t.Helper()
-	s, info, err := st.RestoreRevision(t.Context(), id, rev)
+	return byRevision(t, st, id, rev, st.RestoreRevision, "RestoreRevision")
+}
+
+// byRevision runs a rewrite by revision rev (a restore, an undo) and
+// returns the session GetSession reads after it, once described has
+// checked what the rewrite returned.
+func byRevision(t *testing.T, st kompact.Store, id string, rev int64, rewrite func(context.Context, string, int64) (*kompact.SessionInfo, *kompact.RevisionInfo, error), what string) (*kompact.StoredSession, *kompact.RevisionInfo) {
+	t.Helper()
+	s, info, err := rewrite(t.Context(), id, rev)
 	if err != nil {
-		t.Fatalf("RestoreRevision(%d): %v", rev, err)
+		t.Fatalf("%s(%d): %v", what, rev, err)
 	}
-	return s, info
+	return described(t, st, s, info, what), info
+}
+
+// described checks what a write returned (the session's description and,
+// unless nil, the revision it recorded) against what the store holds after
+// it: the description ListSessions gives, the session GetSession reads and
+// the newest revision. It returns the session read. (The stores return a
+// description rather than the session, so that a write's cost follows
+// what it changed, issue 10.)
+func described(t *testing.T, st kompact.Store, info *kompact.SessionInfo, rev *kompact.RevisionInfo, what string) *kompact.StoredSession {
+	t.Helper()
+	if info == nil {
+		t.Fatalf("%s: no session description", what)
+	}
+	s := get(t, st, info.ID)
+	var listed *kompact.SessionInfo
+	for _, l := range listSessions(t, st) {
+		if l.ID == info.ID {
+			listed = &l
+		}
+	}
+	switch {
+	case listed == nil:
+		t.Fatalf("%s: session %q is not listed", what, info.ID)
+	case info.Agent != listed.Agent || info.CompactionModel != listed.CompactionModel || info.Title != listed.Title ||
+		info.Messages != listed.Messages || info.Version != listed.Version ||
+		!info.CreatedAt.Equal(listed.CreatedAt) || !info.UpdatedAt.Equal(listed.UpdatedAt):
+		t.Fatalf("%s returned %+v; the store lists %+v", what, *info, *listed)
+	case info.Messages != len(s.Messages) || info.Version != s.Version || !info.UpdatedAt.Equal(s.UpdatedAt):
+		t.Fatalf("%s returned %+v; GetSession reads %d messages, version %d, updated at %v", what, *info, len(s.Messages), s.Version, s.UpdatedAt)
+	}
+	if rev == nil {
+		return s
+	}
+	revs, err := st.ListRevisions(t.Context(), info.ID)
+	if err != nil {
+		t.Fatalf("ListRevisions: %v", err)
+	}
+	var newest *kompact.RevisionInfo
+	for i := range revs {
+		if newest == nil || revs[i].Rev > newest.Rev {
+			newest = &revs[i]
+		}
+	}
+	if newest == nil || newest.Rev != rev.Rev || newest.Kind != rev.Kind || newest.Note != rev.Note ||
+		newest.Version != rev.Version || newest.Messages != rev.Messages || !newest.CreatedAt.Equal(rev.CreatedAt) || rev.Version != info.Version {
+		t.Fatalf("%s recorded %+v (session version %d); the newest revision listed is %+v", what, *rev, info.Version, newest)
+	}
+	return s
 }
 
 func wantCode(t *testing.T, err error, code kompact.ErrorCode, what string) {
@@ -243,7 +303,10 @@ func create(t *testing.T, st kompact.Store, s *kompact.Session) *kompact.StoredS
 	if err != nil {
 		t.Fatalf("CreateSession: %v", err)
 	}
-	return out
+	if out.Version != 1 || !out.CreatedAt.Equal(out.UpdatedAt) {
+		t.Fatalf("CreateSession returned %+v: want version 1, created when updated", *out)
+	}
+	return described(t, st, out, nil, "CreateSession")
 }
 
 func get(t *testing.T, st kompact.Store, id string) *kompact.StoredSession {

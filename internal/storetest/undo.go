@@ -9,11 +9,7 @@ import (
 
 func undo(t *testing.T, st kompact.Store, id string, rev int64) (*kompact.StoredSession, *kompact.RevisionInfo) {
 	t.Helper()
-	s, info, err := st.UndoCompaction(t.Context(), id, rev)
-	if err != nil {
-		t.Fatalf("UndoCompaction(%d): %v", rev, err)
-	}
-	return s, info
+	return byRevision(t, st, id, rev, st.UndoCompaction, "UndoCompaction")
 }
 
 // testUndo: undoing a compaction puts exactly the messages it replaced in

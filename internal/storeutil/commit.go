@@ -145,15 +145,16 @@ func KeptBodies(repl, base []kompact.Message, refs []Ref) []int64 {
 // appends happened: the commit reads the ids and body ids of the replaced
 // range and the messages appended since, and compares nothing else. A kept
 // message whose JSON is unchanged keeps its stored body.
-func (c *Core) CommitCompaction(ctx context.Context, id string, cm kompact.Commit) (*kompact.StoredSession, *kompact.RevisionInfo, error) {
+//
+// It returns what changed: the session's description after the commit and
+// the revision recorded.
+func (c *Core) CommitCompaction(ctx context.Context, id string, cm kompact.Commit) (*kompact.SessionInfo, *kompact.RevisionInfo, error) {
 	p, err := PlanCommit(cm)
 	if err != nil {
 		return nil, nil, err
 	}
 	var row *SessionRow
 	var info *kompact.RevisionInfo
-	var tail []kompact.Message // the stored messages after the base's (fast) or after c.End (compared)
-	var fast bool
 	err = c.db.Write(ctx, "commit compaction", func(tx Tx) error {
 		if row, err = loadSession(ctx, tx, id); err != nil {
 			return err
@@ -161,8 +162,10 @@ func (c *Core) CommitCompaction(ctx context.Context, id string, cm kompact.Commi
 		if err := p.TooShort(row.N); err != nil {
 			return err
 		}
-		var refs []Ref
-		if refs, tail, fast, err = c.readCommitRange(ctx, tx, row, p); err != nil {
+		// tail: the stored messages after the base's (fast) or after
+		// c.End (compared).
+		refs, tail, fast, err := c.readCommitRange(ctx, tx, row, p)
+		if err != nil {
 			return err
 		}
 		if info, err = c.rewriteForCommit(ctx, tx, row, p, refs); err != nil {
@@ -174,7 +177,8 @@ func (c *Core) CommitCompaction(ctx context.Context, id string, cm kompact.Commi
 	if err != nil {
 		return nil, nil, err
 	}
-	return row.Stored(p.Messages(tail, fast, row.N)), info, nil
+	out := row.Info()
+	return &out, info, nil
 }
 
 // readCommitRange reads the refs of the range p replaces, checks it (by

@@ -112,21 +112,22 @@ func (c *Core) GetRevision(ctx context.Context, id string, rev int64) (*kompact.
 
 // RestoreRevision puts back the messages revision rev holds. It records a
 // restore revision holding the messages it replaces, so it can be undone in
-// turn.
-func (c *Core) RestoreRevision(ctx context.Context, id string, rev int64) (*kompact.StoredSession, *kompact.RevisionInfo, error) {
+// turn. It reads the revision's ids and body ids, not its bodies (but for a
+// legacy revision's, which hold the ids): the restored list's estimate is
+// left to the next read, as an undo's is, so the work follows the rows it
+// writes. It returns the session's description after the restore.
+func (c *Core) RestoreRevision(ctx context.Context, id string, rev int64) (*kompact.SessionInfo, *kompact.RevisionInfo, error) {
 	var row *SessionRow
 	var info *kompact.RevisionInfo
-	var msgs []kompact.Message
 	err := c.db.Write(ctx, "restore revision", func(tx Tx) error {
 		var err error
 		if row, err = loadSession(ctx, tx, id); err != nil {
 			return err
 		}
-		r, bodyIDs, err := c.revision(ctx, tx, id, rev)
+		r, msgs, bodyIDs, err := c.revisionRefs(ctx, tx, id, rev)
 		if err != nil {
 			return err
 		}
-		msgs = r.Before
 		if err := tx.RetireMessages(ctx, id, row.NextRev, math.MaxInt64); err != nil {
 			return err
 		}
@@ -139,10 +140,41 @@ func (c *Core) RestoreRevision(ctx context.Context, id string, rev int64) (*komp
 		if info, err = c.rewritten(ctx, tx, row, kompact.RevisionRestore, note, 0, int64(len(msgs))); err != nil {
 			return err
 		}
-		return tx.SetTokens(ctx, id, 0, int64(kompact.EstimateTokens(msgs)), false)
+		return tx.SetTokens(ctx, id, 0, UnknownPending, false)
 	})
 	if err != nil {
 		return nil, nil, err
 	}
-	return row.Stored(msgs), info, nil
+	out := row.Info()
+	return &out, info, nil
+}
+
+// revisionRefs returns revision rev's description and the messages it
+// holds as references: each message with its id alone, and the ids of
+// their bodies. A legacy revision's bodies are decoded for their ids.
+func (c *Core) revisionRefs(ctx context.Context, tx Tx, id string, rev int64) (*kompact.RevisionInfo, []kompact.Message, []int64, error) {
+	info, legacy, err := loadRevision(ctx, tx, id, rev)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	if legacy {
+		r, bodyIDs, err := c.revision(ctx, tx, id, rev)
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		return &r.RevisionInfo, r.Before, bodyIDs, nil
+	}
+	refs, err := tx.RevisionRefs(ctx, id, rev)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	if len(refs) != info.Messages {
+		return nil, nil, nil, kompact.Errorf(kompact.EInternal, "%s: revision %d of session %q should hold %d messages and holds %d", c.name, rev, id, info.Messages, len(refs))
+	}
+	msgs := make([]kompact.Message, len(refs))
+	bodyIDs := make([]int64, len(refs))
+	for i, r := range refs {
+		msgs[i].ID, bodyIDs[i] = r.ID, r.BodyID
+	}
+	return info, msgs, bodyIDs, nil
 }

@@ -13,8 +13,9 @@ import (
 // CreateSession stores a new session with version 1. An empty in.ID gets a
 // new id ("s_" and 12 random characters); messages without an id get one
 // ("m_" and a number), unique within the session. A taken session id is
-// EConflict, a message id given twice EInvalid. in is not modified.
-func (c *Core) CreateSession(ctx context.Context, in *kompact.Session) (*kompact.StoredSession, error) {
+// EConflict, a message id given twice EInvalid. in is not modified. It
+// returns the new session's description.
+func (c *Core) CreateSession(ctx context.Context, in *kompact.Session) (*kompact.SessionInfo, error) {
 	msgs, next, err := NewSession(in)
 	if err != nil {
 		return nil, err
@@ -37,7 +38,8 @@ func (c *Core) CreateSession(ctx context.Context, in *kompact.Session) (*kompact
 	if err != nil {
 		return nil, err
 	}
-	return row.Stored(msgs), nil
+	out := row.Info()
+	return &out, nil
 }
 
 // insertSession adds row; without an id, under a new one.

@@ -68,6 +68,9 @@ type Tx interface {
 	// LoadRevision describes revision rev; legacy reports one recorded by
 	// an older kompact with its own copy of the message list.
 	LoadRevision(ctx context.Context, id string, rev int64) (info *kompact.RevisionInfo, legacy bool, err error)
+	// RevisionRefs returns the ids and body ids of the messages revision
+	// rev (not a legacy one) holds, in order.
+	RevisionRefs(ctx context.Context, id string, rev int64) ([]Ref, error)
 	// EachRevisionBody passes on the body ids and bodies of the messages
 	// revision rev holds, in order.
 	EachRevisionBody(ctx context.Context, id string, rev int64, legacy bool, fn func(bodyID int64, body []byte) error) error

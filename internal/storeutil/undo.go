@@ -74,8 +74,8 @@ func UndoNote(rev int64, restored int) string {
 // The messages before the summary are written again (as a compaction
 // does), so the work follows them and the restored range, not the
 // session's length.
-func (c *Core) UndoCompaction(ctx context.Context, id string, rev int64) (*kompact.StoredSession, *kompact.RevisionInfo, error) {
-	var out *kompact.StoredSession
+func (c *Core) UndoCompaction(ctx context.Context, id string, rev int64) (*kompact.SessionInfo, *kompact.RevisionInfo, error) {
+	var out kompact.SessionInfo
 	var info *kompact.RevisionInfo
 	err := c.db.Write(ctx, "undo compaction", func(tx Tx) error {
 		row, err := loadSession(ctx, tx, id)
@@ -85,13 +85,13 @@ func (c *Core) UndoCompaction(ctx context.Context, id string, rev int64) (*kompa
 		if info, err = c.undo(ctx, tx, row, rev); err != nil {
 			return err
 		}
-		out, err = c.session(ctx, tx, row)
-		return err
+		out = row.Info()
+		return nil
 	})
 	if err != nil {
 		return nil, nil, err
 	}
-	return out, info, nil
+	return &out, info, nil
 }
 
 // undo writes again the live messages before the summary of compaction
