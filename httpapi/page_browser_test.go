@@ -143,6 +143,8 @@ func TestBrowserNarrowLongSession(t *testing.T) {
 		Jump        bool    `json:"jump"`
 		PageWidth   int     `json:"pageWidth"`
 		Buttons     int     `json:"buttons"`
+		// ActionsBelow: the session's buttons sit below its title.
+		ActionsBelow bool `json:"actionsBelow"`
 	}
 	layout := `JSON.stringify({
 		mainTop: document.querySelector('main').getBoundingClientRect().top + scrollY,
@@ -151,6 +153,8 @@ func TestBrowserNarrowLongSession(t *testing.T) {
 		jump: !document.querySelector('[data-testid="jump-latest"]').hidden,
 		pageWidth: document.documentElement.scrollWidth,
 		buttons: document.querySelectorAll('#messages button').length,
+		actionsBelow: document.querySelector('.session-head-actions').getBoundingClientRect().top >=
+			document.querySelector('.session-head h2').getBoundingClientRect().bottom,
 	})`
 	e.eval(layout, &lay)
 	if !(lay.MainTop < lay.ToolsTop && lay.ToolsTop < lay.SessionsTop) || lay.PageWidth > 400 {
@@ -162,6 +166,9 @@ func TestBrowserNarrowLongSession(t *testing.T) {
 	}
 	if lay.Jump {
 		t.Errorf("Jump to latest shows while the latest message is in view")
+	}
+	if !lay.ActionsBelow {
+		t.Errorf("narrow layout: the session's buttons sit beside its title, not below it")
 	}
 	e.viewportShot("browser-narrow-latest.png")
 
