@@ -1,6 +1,7 @@
 package openai_test
 
 import (
+	"bytes"
 	"encoding/json"
 	"reflect"
 	"sort"
@@ -587,5 +588,37 @@ func TestAccumulatorAnswerIsASnapshot(t *testing.T) {
 	}
 	if got := *a.Answer().ToolCalls[0].Arguments; got != `{"a":1}` {
 		t.Fatalf("arguments %q", got)
+	}
+}
+
+// TestRequestBodyHandsOutNoSpareMemory: RequestBody builds the body in memory
+// it does not zero first, so the slice it returns must end where the body
+// does (no capacity past it), and be the body RequestBody's streamed twin
+// writes, whatever its size.
+func TestRequestBodyHandsOutNoSpareMemory(t *testing.T) {
+	for _, n := range []int{0, 1, 100, 5000} {
+		parts := make([]kompact.Part, 0, n+1)
+		parts = append(parts, kompact.TextPart("first"))
+		for i := range n {
+			parts = append(parts, kompact.TextPart(string(rune('a'+i%26))+"\t\"é数\""))
+		}
+		msgs := []kompact.Message{{Role: kompact.RoleUser, Content: parts}}
+		body, err := openai.RequestBody("m", msgs, map[string]any{"temperature": 0.5})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if cap(body) != len(body) {
+			t.Errorf("%d parts: body has capacity %d past its %d bytes", n, cap(body)-len(body), len(body))
+		}
+		var w bytes.Buffer
+		if err := openai.WriteRequestBody(&w, "m", msgs, map[string]any{"temperature": 0.5}); err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(body, w.Bytes()) {
+			t.Errorf("%d parts: RequestBody and WriteRequestBody differ", n)
+		}
+		if !json.Valid(body) {
+			t.Errorf("%d parts: body is not JSON", n)
+		}
 	}
 }
