@@ -8,7 +8,6 @@ import (
 	"io"
 	"strings"
 	"unicode/utf8"
-	"unsafe"
 
 	"kompact"
 	"kompact/internal/jsonwrite"
@@ -188,24 +187,9 @@ func RequestBody(model string, msgs []kompact.Message, fields map[string]any) ([
 	if err != nil {
 		return nil, err
 	}
-	e := wireEncoder{dst: newBuffer(bodySize(model, msgs) + len(tail))}
+	e := wireEncoder{dst: make([]byte, 0, bodySize(model, msgs)+len(tail))}
 	e.body(model, msgs, tail)
 	return e.dst[:len(e.dst):len(e.dst)], nil
-}
-
-// newBuffer returns an empty slice with room for n bytes, without zeroing
-// that memory first as make does: a body of many megabytes is written once
-// from start to end, and zeroing it beforehand cost about a tenth of
-// RequestBody's time. strings.Builder.Grow is the one standard way to such
-// memory; the builder is dropped at once, so the slice is the memory's only
-// user. The caller must not hand out more than what it has written (see
-// RequestBody, which cuts the capacity to the length).
-func newBuffer(n int) []byte {
-	var b strings.Builder
-	b.Grow(n + 1)
-	b.WriteByte('{')
-	s := b.String()
-	return unsafe.Slice(unsafe.StringData(s), b.Cap())[:0]
 }
 
 // WriteRequestBody writes the body RequestBody returns to w as it is

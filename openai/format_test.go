@@ -591,11 +591,10 @@ func TestAccumulatorAnswerIsASnapshot(t *testing.T) {
 	}
 }
 
-// TestRequestBodyHandsOutNoSpareMemory: RequestBody builds the body in memory
-// it does not zero first, so the slice it returns must end where the body
-// does (no capacity past it), and be the body RequestBody's streamed twin
-// writes, whatever its size.
-func TestRequestBodyHandsOutNoSpareMemory(t *testing.T) {
+// TestRequestBodyIsTheStreamedBody: the slice RequestBody returns ends where
+// the body does (no spare capacity a caller could append into) and is the
+// body its streamed twin, WriteRequestBody, writes, whatever its size.
+func TestRequestBodyIsTheStreamedBody(t *testing.T) {
 	for _, n := range []int{0, 1, 100, 5000} {
 		parts := make([]kompact.Part, 0, n+1)
 		parts = append(parts, kompact.TextPart("first"))
