@@ -296,6 +296,12 @@ func checkUTF8(body []byte) error {
 		}
 		at += n
 	}
+	return invalidUTF8At(int64(at))
+}
+
+// invalidUTF8At is the error of a request body that is not valid UTF-8
+// from byte at on.
+func invalidUTF8At(at int64) error {
 	return kompact.Errorf(kompact.EInvalid, "the request body is not valid UTF-8 (at byte %d)", at).
 		WithFixes("Send the body as UTF-8; encode binary payloads (e.g. as base64) before putting them in a message.")
 }
