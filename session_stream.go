@@ -364,15 +364,15 @@ func (s *SessionStream) decode(doc []byte, tailAt int, tailOff int64) (*Session,
 	if valid {
 		return sess, err
 	}
-	if at := firstBadByte(doc[:tailAt]); at >= 0 && tailAt > 0 {
+	if at := FirstBadUTF8(doc[:tailAt]); at >= 0 && tailAt > 0 {
 		return nil, &UTF8Error{At: int64(s.bom + at)}
 	}
-	return nil, &UTF8Error{At: tailOff + int64(max(firstBadByte(doc[tailAt:]), 0))}
+	return nil, &UTF8Error{At: tailOff + int64(max(FirstBadUTF8(doc[tailAt:]), 0))}
 }
 
-// firstBadByte returns the offset of the first byte of b that is not part
+// FirstBadUTF8 returns the offset of the first byte of b that is not part
 // of valid UTF-8, or -1.
-func firstBadByte(b []byte) int {
+func FirstBadUTF8(b []byte) int {
 	if utf8.Valid(b) {
 		return -1
 	}

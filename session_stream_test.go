@@ -90,16 +90,15 @@ func sameStream(t *testing.T, data []byte) {
 	}
 }
 
+// badByte is the first byte of b that is not valid UTF-8 (a range over
+// the string yields it as a RuneError one byte wide).
 func badByte(b []byte) int {
-	at := 0
-	for at < len(b) {
-		r, n := utf8.DecodeRune(b[at:])
-		if r == utf8.RuneError && n <= 1 {
-			break
+	for at, r := range string(b) {
+		if r == utf8.RuneError && !strings.HasPrefix(string(b[at:]), "\uFFFD") {
+			return at
 		}
-		at += n
 	}
-	return at
+	return -1
 }
 
 func streamSamples() [][]byte {

@@ -13,7 +13,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"kompact"
 )
@@ -285,18 +284,10 @@ func checkNewSession(sess *kompact.Session) error {
 // be: a decoder would silently replace the bad bytes (or, in a data part,
 // keep them), and the stored session would differ from what was sent.
 func checkUTF8(body []byte) error {
-	if utf8.Valid(body) {
-		return nil
+	if at := kompact.FirstBadUTF8(body); at >= 0 {
+		return invalidUTF8At(int64(at))
 	}
-	at := 0
-	for at < len(body) {
-		r, n := utf8.DecodeRune(body[at:])
-		if r == utf8.RuneError && n <= 1 {
-			break
-		}
-		at += n
-	}
-	return invalidUTF8At(int64(at))
+	return nil
 }
 
 // invalidUTF8At is the error of a request body that is not valid UTF-8
