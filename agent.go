@@ -1,7 +1,7 @@
 package kompact
 
 import (
-	"sort"
+	"slices"
 	"strings"
 	"time"
 )
@@ -160,7 +160,7 @@ func SortedFieldNames(fields map[string]any) []string {
 	for k := range fields {
 		keys = append(keys, k)
 	}
-	sort.Strings(keys)
+	slices.Sort(keys)
 	return keys
 }
 

@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"sort"
+	"slices"
 	"strings"
 
 	"kompact/internal/jsonwrite"
@@ -501,6 +501,6 @@ func unknownKey(obj map[string]json.RawMessage, allowed []string) string {
 	if len(bad) == 0 {
 		return ""
 	}
-	sort.Strings(bad)
+	slices.Sort(bad)
 	return bad[0]
 }

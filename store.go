@@ -135,6 +135,13 @@ type Store interface {
 	// title and times), not its messages: read them with GetSession or
 	// StreamSession.
 	CreateSession(ctx context.Context, s *Session) (*SessionInfo, error)
+	// ImportSession is CreateSession for a session whose messages come in
+	// batches: head gives the id, agent and compaction model (its messages
+	// are not read), and next each batch in turn, none at the end. It is
+	// one write: an error from next or in any batch leaves no session (a
+	// *Error from next comes back as it is, another is EInternal). The
+	// store holds a batch at a time, whatever the session's length.
+	ImportSession(ctx context.Context, head *Session, next func() ([]Message, error)) (*SessionInfo, error)
 	GetSession(ctx context.Context, id string) (*StoredSession, error)
 	// StreamSession reads session id in one snapshot without holding its
 	// messages in memory: it calls head with the session (Messages nil),

@@ -13,7 +13,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"kompact"
 )
@@ -285,17 +284,15 @@ func checkNewSession(sess *kompact.Session) error {
 // be: a decoder would silently replace the bad bytes (or, in a data part,
 // keep them), and the stored session would differ from what was sent.
 func checkUTF8(body []byte) error {
-	if utf8.Valid(body) {
-		return nil
+	if at := kompact.FirstBadUTF8(body); at >= 0 {
+		return invalidUTF8At(int64(at))
 	}
-	at := 0
-	for at < len(body) {
-		r, n := utf8.DecodeRune(body[at:])
-		if r == utf8.RuneError && n <= 1 {
-			break
-		}
-		at += n
-	}
+	return nil
+}
+
+// invalidUTF8At is the error of a request body that is not valid UTF-8
+// from byte at on.
+func invalidUTF8At(at int64) error {
 	return kompact.Errorf(kompact.EInvalid, "the request body is not valid UTF-8 (at byte %d)", at).
 		WithFixes("Send the body as UTF-8; encode binary payloads (e.g. as base64) before putting them in a message.")
 }

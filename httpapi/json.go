@@ -36,14 +36,20 @@ func (s *Server) readRawBody(w http.ResponseWriter, r *http.Request) ([]byte, er
 		buf.Grow(int(n) + bytes.MinRead)
 	}
 	if _, err := buf.ReadFrom(body); err != nil {
-		var mbe *http.MaxBytesError
-		if errors.As(err, &mbe) {
-			return nil, kompact.Errorf(ETooLarge, "the request body exceeds the server's limit of %d bytes", mbe.Limit).
-				WithFixes("Send a smaller body, or restart the server with a larger --max-body.")
-		}
-		return nil, kompact.Errorf(kompact.EInvalid, "read the request body: %v", err)
+		return nil, bodyReadError(err)
 	}
 	return buf.Bytes(), nil
+}
+
+// bodyReadError is the error of a request body that could not be read: too
+// large (ETooLarge) or broken off.
+func bodyReadError(err error) error {
+	var mbe *http.MaxBytesError
+	if errors.As(err, &mbe) {
+		return kompact.Errorf(ETooLarge, "the request body exceeds the server's limit of %d bytes", mbe.Limit).
+			WithFixes("Send a smaller body, or restart the server with a larger --max-body.")
+	}
+	return kompact.Errorf(kompact.EInvalid, "read the request body: %v", err)
 }
 
 // decodeBody reads a JSON object into v, rejecting unknown fields and

@@ -118,6 +118,12 @@ func (s measuredStore) CreateSession(ctx context.Context, in *kompact.Session) (
 	return out, err
 }
 
+func (s measuredStore) ImportSession(ctx context.Context, head *kompact.Session, next func() ([]kompact.Message, error)) (*kompact.SessionInfo, error) {
+	out, err := s.Store.ImportSession(ctx, head, next)
+	s.m.storeFailed("import_session", err)
+	return out, err
+}
+
 func (s measuredStore) GetSession(ctx context.Context, id string) (*kompact.StoredSession, error) {
 	out, err := s.Store.GetSession(ctx, id)
 	s.m.storeFailed("get_session", err)

@@ -81,11 +81,14 @@ func (s *Server) createSession(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (s *Server) importSession(w http.ResponseWriter, r *http.Request) error {
+	q := r.URL.Query()
+	if f := q.Get("format"); f == "" || f == "session" {
+		return s.importStream(w, r, q)
+	}
 	data, err := s.readRawBody(w, r)
 	if err != nil {
 		return err
 	}
-	q := r.URL.Query()
 	sess, err := importedSession(w, q.Get("format"), data)
 	if err != nil {
 		return err

@@ -39,6 +39,8 @@ func Run(t *testing.T, open func(t *testing.T) kompact.Store) {
 	}{
 		{"Create", testCreate},
 		{"CreateRejects", testCreateRejects},
+		{"Import", testImport},
+		{"ImportRejects", testImportRejects},
 		{"RoundTrip", testRoundTrip},
 		{"NotFound", testNotFound},
 		{"List", testList},

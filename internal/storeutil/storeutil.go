@@ -24,6 +24,12 @@ import (
 // parts and tool-call extras (as decoding would) and rejects what would not
 // decode. The copies share their parts with msgs unless those change.
 func Canonical(msgs []kompact.Message, field string) ([]kompact.Message, error) {
+	return canonicalFrom(msgs, field, 0)
+}
+
+// canonicalFrom is Canonical for messages that are field[base:]: errors
+// count from base.
+func canonicalFrom(msgs []kompact.Message, field string, base int) ([]kompact.Message, error) {
 	out := make([]kompact.Message, len(msgs))
 	var scratch bytes.Buffer
 	compact := func(raw []byte) ([]byte, bool, error) {
@@ -39,20 +45,20 @@ func Canonical(msgs []kompact.Message, field string) ([]kompact.Message, error) 
 	for i := range msgs {
 		m := msgs[i]
 		if !m.Role.Valid() {
-			return nil, kompact.Errorf(kompact.EInvalid, "%s[%d].role: unknown role %q; use one of system, user, assistant, tool", field, i, m.Role)
+			return nil, kompact.Errorf(kompact.EInvalid, "%s[%d].role: unknown role %q; use one of system, user, assistant, tool", field, base+i, m.Role)
 		}
 		partsCopied := false
 		for j := range m.Content {
 			p := &m.Content[j]
 			if !p.Type.Valid() {
-				return nil, kompact.Errorf(kompact.EInvalid, "%s[%d].content[%d].type: unknown part type %q; use one of text, think, image_url, audio_url, video_url, data", field, i, j, p.Type)
+				return nil, kompact.Errorf(kompact.EInvalid, "%s[%d].content[%d].type: unknown part type %q; use one of text, think, image_url, audio_url, video_url, data", field, base+i, j, p.Type)
 			}
 			if p.Type != kompact.PartData || len(p.Data) == 0 {
 				continue
 			}
 			data, changed, err := compact(p.Data)
 			if err != nil {
-				return nil, kompact.Errorf(kompact.EInvalid, "%s[%d].content[%d].data: not valid JSON: %v", field, i, j, err)
+				return nil, kompact.Errorf(kompact.EInvalid, "%s[%d].content[%d].data: not valid JSON: %v", field, base+i, j, err)
 			}
 			if changed {
 				if !partsCopied {
@@ -70,7 +76,7 @@ func Canonical(msgs []kompact.Message, field string) ([]kompact.Message, error) 
 			}
 			c, changed, err := compact(extras)
 			if err != nil || (string(c) != "null" && c[0] != '{') {
-				return nil, kompact.Errorf(kompact.EInvalid, "%s[%d].tool_calls[%d].extras: must be a JSON object", field, i, j)
+				return nil, kompact.Errorf(kompact.EInvalid, "%s[%d].tool_calls[%d].extras: must be a JSON object", field, base+i, j)
 			}
 			if string(c) == "null" { // decodes as no extras
 				c, changed = nil, true

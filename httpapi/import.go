@@ -1,0 +1,94 @@
+package httpapi
+
+import (
+	"errors"
+	"net/http"
+	"net/url"
+
+	"kompact"
+)
+
+// importBatchBytes is about how much of an imported session's messages
+// list the server holds at a time.
+const importBatchBytes = 1 << 20
+
+// importStream imports a session document read a batch of messages at a
+// time (kompact.SessionStream) and stored as it is read, in one write
+// (Store.ImportSession): the server never holds the whole session. The
+// document is checked as a whole-body decode would check it; the one form
+// it refuses that such a decode takes is a document giving "id", "agent"
+// or "compaction_model" after "messages" (unless the query overrides it),
+// since the session is stored under its id and agent before its messages
+// are read.
+func (s *Server) importStream(w http.ResponseWriter, r *http.Request, q url.Values) error {
+	st := kompact.NewSessionStream(http.MaxBytesReader(w, r.Body, s.maxBody), importBatchBytes)
+	doc, err := st.Head()
+	if err != nil {
+		return streamError(err)
+	}
+	head := *doc
+	if id := q.Get("id"); id != "" {
+		head.ID = id
+	}
+	if agent := q.Get("agent"); agent != "" {
+		head.Agent = agent
+	}
+	a, err := s.agent(head.Agent)
+	if err != nil {
+		return err
+	}
+	head.Agent = a.Name
+	if err := checkNewSession(&head); err != nil {
+		return err
+	}
+	next := func() ([]kompact.Message, error) {
+		msgs, err := st.Next()
+		if err != nil {
+			return nil, streamError(err)
+		}
+		if len(msgs) == 0 {
+			return nil, lateFields(doc, st.Final(), q)
+		}
+		return msgs, nil
+	}
+	stored, err := s.cfg.Store.ImportSession(r.Context(), &head, next)
+	if err != nil {
+		return err
+	}
+	w.Header().Set("Location", sessionLocation(stored.ID))
+	// The answer is the session read back as it is stored, streamed (a
+	// later write may show in it too).
+	return s.streamStored(w, r, stored.ID, http.StatusCreated, nil)
+}
+
+// streamError words an error of reading an imported document.
+func streamError(err error) error {
+	var ue *kompact.UTF8Error
+	var ke *kompact.Error
+	switch {
+	case errors.As(err, &ue):
+		return invalidUTF8At(ue.At)
+	case errors.As(err, &ke):
+		return err
+	}
+	return bodyReadError(err)
+}
+
+// lateFields refuses a document whose fields after the messages list
+// change what the session was stored under (head, read before the list).
+func lateFields(head *kompact.Session, final kompact.Session, q url.Values) error {
+	field := ""
+	switch {
+	case final.ID != head.ID && q.Get("id") == "":
+		field = "id"
+	case final.Agent != head.Agent && q.Get("agent") == "":
+		field = "agent"
+	case final.CompactionModel != head.CompactionModel:
+		field = "compaction_model"
+	}
+	if field == "" {
+		return nil
+	}
+	return kompact.Errorf(kompact.EInvalid, "session field %q comes after \"messages\"; an import reads the session in one pass", field).
+		WithFixes(`Put "id", "agent" and "compaction_model" before "messages", or give the id and agent in the query (?id=...&agent=...).`)
+}

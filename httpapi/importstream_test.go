@@ -1,0 +1,69 @@
+package httpapi_test
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"kompact"
+)
+
+// longDoc is a session document of n messages, about 300 bytes each.
+func longDoc(id string, n int, extra string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, `{"id":%q,"messages":[`, id)
+	for i := range n {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, `{"role":"user","content":[{"type":"text","text":"message %d é 🚀 %s"}]}`, i, strings.Repeat("x", 250))
+	}
+	return b.String() + "]" + extra + "}"
+}
+
+// TestImportStreamed: a session longer than the import's batches is stored
+// whole, exactly as sent; an error anywhere in it (even after many batches)
+// stores nothing and is worded as for a whole-body decode.
+func TestImportStreamed(t *testing.T) {
+	e := newAPIEnv(t, apiOptions{maxBody: 32 << 20})
+	const n = 8000 // about 2.4 MB: several batches
+	doc := longDoc("long", n, "")
+	got := e.must(201, "POST", "/v1/sessions/import", doc)
+	want, err := kompact.DecodeSession([]byte(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	msgs := got["messages"].([]any)
+	if len(msgs) != n || got["id"] != "long" {
+		t.Fatalf("imported %v with %d messages", got["id"], len(msgs))
+	}
+	last := msgs[n-1].(map[string]any)
+	if text := last["content"].([]any)[0].(map[string]any)["text"]; text != want.Messages[n-1].Content[0].Text || last["id"] != fmt.Sprintf("m_%d", n) {
+		t.Fatalf("last message %v", last)
+	}
+
+	bad := strings.Replace(longDoc("bad", n, ""), `"message 7000 `, `"message 7000 `+"\xff", 1)
+	wantError(t, e.do("POST", "/v1/sessions/import", bad), 400, "invalid_request",
+		fmt.Sprintf("not valid UTF-8 (at byte %d)", strings.Index(bad, "\xff")))
+	robot := longDoc("bad", n, "")
+	at := strings.LastIndex(robot, `"role":"user"`)
+	robot = robot[:at] + `"role":"robot"` + robot[at+len(`"role":"user"`):]
+	wantError(t, e.do("POST", "/v1/sessions/import", robot), 400, "invalid_request", "messages[7999].role")
+	wantError(t, e.do("POST", "/v1/sessions/import", longDoc("bad", n, `,"colour":1`)), 400, "invalid_request", `unknown field "colour"`)
+	// A field after the messages that would change the session.
+	wantError(t, e.do("POST", "/v1/sessions/import", longDoc("bad", 3, `,"agent":"off"`)), 400, "invalid_request", `"agent" comes after "messages"`)
+	e.must(201, "POST", "/v1/sessions/import?agent=off", longDoc("late", 3, `,"agent":"off"`))
+	if n := len(e.must(200, "GET", "/v1/sessions", nil)["sessions"].([]any)); n != 2 {
+		t.Errorf("%d sessions, want 2 (the refused imports store nothing)", n)
+	}
+}
+
+// TestImportStreamedTooLarge: the body limit holds for a streamed import,
+// after some batches were stored too.
+func TestImportStreamedTooLarge(t *testing.T) {
+	e := newAPIEnv(t, apiOptions{maxBody: 3 << 20})
+	wantError(t, e.do("POST", "/v1/sessions/import", longDoc("big", 12000, "")), 413, "too_large", fmt.Sprintf("%d bytes", 3<<20))
+	if n := len(e.must(200, "GET", "/v1/sessions", nil)["sessions"].([]any)); n != 0 {
+		t.Errorf("%d sessions after a refused import", n)
+	}
+}
