@@ -2,8 +2,10 @@ package httpapi
 
 import (
 	"errors"
+	"io"
 	"net/http"
 	"net/url"
+	"os"
 
 	"kompact"
 )
@@ -21,7 +23,12 @@ const importBatchBytes = 1 << 20
 // since the session is stored under its id and agent before its messages
 // are read.
 func (s *Server) importStream(w http.ResponseWriter, r *http.Request, q url.Values) error {
-	st := kompact.NewSessionStream(http.MaxBytesReader(w, r.Body, s.maxBody), importBatchBytes)
+	body, err := s.spoolBody(w, r)
+	if err != nil {
+		return err
+	}
+	defer body.close()
+	st := kompact.NewSessionStream(body.f, importBatchBytes)
 	doc, err := st.Head()
 	if err != nil {
 		return streamError(err)
@@ -59,6 +66,40 @@ func (s *Server) importStream(w http.ResponseWriter, r *http.Request, q url.Valu
 	// The answer is the session read back as it is stored, streamed (a
 	// later write may show in it too).
 	return s.streamStored(w, r, stored.ID, http.StatusCreated, nil)
+}
+
+// spooled is a request body kept in a temporary file.
+type spooled struct{ f *os.File }
+
+// spoolBody copies the request body, up to the server's limit, into a
+// temporary file (in os.TempDir) and returns it rewound, so that the
+// store's write that reads it never waits for a client still sending,
+// while the server holds no more of it in memory than a batch. On Unix
+// the file has no name from the start: it is gone once closed, even if
+// the server is killed.
+func (s *Server) spoolBody(w http.ResponseWriter, r *http.Request) (*spooled, error) {
+	f, err := os.CreateTemp("", "kompact-import-*")
+	if err != nil {
+		return nil, kompact.Errorf(kompact.EInternal, "keep the imported body in a temporary file: %v", err).
+			WithFixes("Check that the temporary folder ($TMPDIR, else /tmp) exists, is writable and has room for the body.")
+	}
+	_ = os.Remove(f.Name()) // fails on Windows while open: close removes it
+	b := &spooled{f: f}
+	if _, err := io.Copy(f, http.MaxBytesReader(w, r.Body, s.maxBody)); err != nil {
+		b.close()
+		return nil, bodyReadError(err)
+	}
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		b.close()
+		return nil, kompact.Errorf(kompact.EInternal, "read back the imported body: %v", err)
+	}
+	return b, nil
+}
+
+// close closes the file and removes it, if it still has a name.
+func (b *spooled) close() {
+	_ = b.f.Close()
+	_ = os.Remove(b.f.Name())
 }
 
 // streamError words an error of reading an imported document.

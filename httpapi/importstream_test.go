@@ -2,6 +2,9 @@ package httpapi_test
 
 import (
 	"fmt"
+	"io"
+	"net/http"
+	"os"
 	"strings"
 	"testing"
 
@@ -65,5 +68,56 @@ func TestImportStreamedTooLarge(t *testing.T) {
 	wantError(t, e.do("POST", "/v1/sessions/import", longDoc("big", 12000, "")), 413, "too_large", fmt.Sprintf("%d bytes", 3<<20))
 	if n := len(e.must(200, "GET", "/v1/sessions", nil)["sessions"].([]any)); n != 0 {
 		t.Errorf("%d sessions after a refused import", n)
+	}
+}
+
+// TestImportSlowClientHoldsNoWrite: while a client is still sending an
+// import's body, a write to another session is answered: the body is kept
+// in a temporary file before the store's write begins. The file is gone
+// afterwards, whether the import succeeded or was refused.
+func TestImportSlowClientHoldsNoWrite(t *testing.T) {
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp)
+	e := newAPIEnv(t, apiOptions{maxBody: 32 << 20})
+	e.must(201, "POST", "/v1/sessions", `{"id":"other","messages":[{"role":"user","content":"hi"}]}`)
+	doc := longDoc("slow", 12000, "") // 3.6 MB: the first half is more than a batch
+	pr, pw := io.Pipe()
+	req, err := http.NewRequest("POST", e.base+"/v1/sessions/import", pr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	done := make(chan int, 1)
+	go func() {
+		resp, err := e.http.Do(req)
+		if err != nil {
+			done <- 0
+			return
+		}
+		_, _ = io.Copy(io.Discard, resp.Body)
+		_ = resp.Body.Close()
+		done <- resp.StatusCode
+	}()
+	// Half the body is sent (the server has read it: the pipe does not
+	// buffer); the client pauses.
+	if _, err := io.WriteString(pw, doc[:len(doc)/2]); err != nil {
+		t.Fatal(err)
+	}
+	e.must(201, "POST", "/v1/sessions/other/messages", `{"message":{"role":"assistant","content":"still answered"}}`)
+	select {
+	case code := <-done:
+		t.Fatalf("the import ended (%d) before its body was sent", code)
+	default:
+	}
+	if _, err := io.WriteString(pw, doc[len(doc)/2:]); err != nil {
+		t.Fatal(err)
+	}
+	_ = pw.Close()
+	if code := <-done; code != 201 {
+		t.Fatalf("import: status %d, want 201", code)
+	}
+	wantError(t, e.do("POST", "/v1/sessions/import", `{"messages":[{"role":"robot"}]}`), 400, "invalid_request", "role")
+	if left, _ := os.ReadDir(tmp); len(left) != 0 {
+		t.Errorf("%d temporary files left: %v", len(left), left)
 	}
 }
