@@ -161,7 +161,9 @@ func (t stmts) chunked(ctx context.Context, n int, query func(k int) string, fil
 }
 
 // bodiesInsert inserts k bodies: ?1 is the session, ?2 the first body's
-// id (the next ones follow it), then the bodies.
+// id (the next ones follow it), then the bodies. A bare "?" is numbered
+// one past the largest number before it, and has no name for the driver
+// to look up and copy at every bind.
 func bodiesInsert(k int) string {
 	var b strings.Builder
 	b.WriteString(`INSERT INTO bodies (id, session_id, body) VALUES `)
@@ -169,7 +171,7 @@ func bodiesInsert(k int) string {
 		if j > 0 {
 			b.WriteString(", ")
 		}
-		fmt.Fprintf(&b, "(?2 + %d, ?1, ?%d)", j, 3+j)
+		fmt.Fprintf(&b, "(?2 + %d, ?1, ?)", j)
 	}
 	return b.String()
 }
@@ -184,7 +186,7 @@ func messagesInsert(k int) string {
 		if j > 0 {
 			b.WriteString(", ")
 		}
-		fmt.Fprintf(&b, "(?1, ?3 + %d, ?2, ?%d, ?%d)", j, 4+2*j, 5+2*j)
+		fmt.Fprintf(&b, "(?1, ?3 + %d, ?2, ?, ?)", j)
 	}
 	return b.String()
 }
