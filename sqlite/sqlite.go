@@ -7,7 +7,9 @@
 // queue in the connection pool instead of failing with SQLITE_BUSY, and a
 // failed call rolls back whole. Reads use a separate pool of read-only
 // connections, each read in one transaction, so they see a consistent
-// snapshot and never wait for a writer.
+// snapshot and never wait for a writer. The WAL is checkpointed by the
+// store in the background, not in the commit of the write that grew it
+// (checkpoint.go).
 //
 // A message is stored as its JSON form (kompact.Message.AppendJSON), once:
 // the session's message list and the lists its revisions hold refer to
