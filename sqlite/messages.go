@@ -64,10 +64,20 @@ func (t stmts) InsertMessages(ctx context.Context, id string, pos, born int64, m
 	if err != nil {
 		return err
 	}
+	if reuse == nil {
+		// All new bodies, under consecutive ids: a chunk needs its first.
+		return t.chunked(ctx, len(msgs), messagesInsertNew, func(args []any, from, to int) []any {
+			args = append(args, id, born, pos+int64(from), bodyIDs[from])
+			for i := from; i < to; i++ {
+				args = append(args, msgs[i].ID)
+			}
+			return args
+		})
+	}
 	return t.chunked(ctx, len(msgs), messagesInsert, func(args []any, from, to int) []any {
 		args = append(args, id, born, pos+int64(from))
 		for i := from; i < to; i++ {
-			args = append(args, msgs[i].ID, bodyIDs[i])
+			args = append(args, bodyIDs[i], msgs[i].ID)
 		}
 		return args
 	})
@@ -178,15 +188,25 @@ func bodiesInsert(k int) string {
 
 // messagesInsert inserts k message rows: ?1 is the session, ?2 the
 // revision they are born at, ?3 the first one's position (the next ones
-// follow it), then each one's id and body id.
-func messagesInsert(k int) string {
+// follow it), then each one's body id and id.
+func messagesInsert(k int) string { return rowsInsert(k, "(?1, ?3 + %[1]d, ?2, ?, ?)") }
+
+// messagesInsertNew is messagesInsert for rows whose body ids follow one
+// another from ?4 on: then each row has only its id. (?4 comes before the
+// bare ?, which would otherwise take the number 4.)
+func messagesInsertNew(k int) string { return rowsInsert(k, "(?1, ?3 + %[1]d, ?2, ?4 + %[1]d, ?)") }
+
+// rowsInsert is the INSERT into messages of k rows, row j written by
+// row with j as its argument; the columns are session_id, pos, born,
+// body_id, id.
+func rowsInsert(k int, row string) string {
 	var b strings.Builder
-	b.WriteString(`INSERT INTO messages (session_id, pos, born, id, body_id) VALUES `)
+	b.WriteString(`INSERT INTO messages (session_id, pos, born, body_id, id) VALUES `)
 	for j := range k {
 		if j > 0 {
 			b.WriteString(", ")
 		}
-		fmt.Fprintf(&b, "(?1, ?3 + %d, ?2, ?, ?)", j)
+		fmt.Fprintf(&b, row, j)
 	}
 	return b.String()
 }
