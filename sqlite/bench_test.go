@@ -201,3 +201,9 @@ func BenchmarkAppend(b *testing.B) {
 func BenchmarkCommit(b *testing.B) {
 	storetest.BenchCommit(b, func(b *testing.B) kompact.Store { return benchStore(b) })
 }
+
+// BenchmarkCreateSession creates a session of 1k and 10k messages: the
+// store's part of an import (storetest.BenchCreate).
+func BenchmarkCreateSession(b *testing.B) {
+	storetest.BenchCreate(b, func(b *testing.B) kompact.Store { return benchStore(b) })
+}

@@ -6,6 +6,8 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"fmt"
+	"math"
 	"strings"
 	"unsafe"
 
@@ -51,47 +53,162 @@ func (t stmts) EachBodyOf(ctx context.Context, bodyIDs []int64, fn func(int, []b
 	return nil
 }
 
-// InsertMessages inserts one body row and one message row per message,
-// through two prepared statements.
+// InsertMessages stores the new bodies, then the message rows, a chunk of
+// rows per statement: one statement's parse, bind and step serve
+// insertChunk rows, rather than one of each per row and table.
 func (t stmts) InsertMessages(ctx context.Context, id string, pos, born int64, msgs []kompact.Message, reuse []int64) error {
 	if len(msgs) == 0 {
 		return nil
 	}
-	bodies, err := t.tx.PrepareContext(ctx, `INSERT INTO bodies (session_id, body) VALUES (?, ?)`)
+	bodyIDs, err := t.insertBodies(ctx, id, msgs, reuse)
 	if err != nil {
 		return err
 	}
-	defer bodies.Close()
-	refs, err := t.tx.PrepareContext(ctx, `INSERT INTO messages (session_id, pos, born, id, body_id) VALUES (?, ?, ?, ?, ?)`)
-	if err != nil {
-		return err
+	if reuse == nil {
+		// All new bodies, under consecutive ids: a chunk needs its first.
+		return t.chunked(ctx, len(msgs), messagesInsertNew, func(args []any, from, to int) []any {
+			args = append(args, id, born, pos+int64(from), bodyIDs[from])
+			for i := from; i < to; i++ {
+				args = append(args, msgs[i].ID)
+			}
+			return args
+		})
 	}
-	defer refs.Close()
-	var buf []byte
+	return t.chunked(ctx, len(msgs), messagesInsert, func(args []any, from, to int) []any {
+		args = append(args, id, born, pos+int64(from))
+		for i := from; i < to; i++ {
+			args = append(args, bodyIDs[i], msgs[i].ID)
+		}
+		return args
+	})
+}
+
+// insertBodies stores the bodies of the messages that reuse does not
+// give one, under ids it picks: the next free ones (the largest id in use
+// plus one on, as SQLite itself would pick them), so that a chunk of rows
+// needs no id read back. It returns every message's body id.
+func (t stmts) insertBodies(ctx context.Context, id string, msgs []kompact.Message, reuse []int64) ([]int64, error) {
+	bodyIDs := make([]int64, len(msgs))
+	var fresh []int // the messages that need a new body
 	for i := range msgs {
-		var bodyID int64
-		if reuse != nil {
-			bodyID = reuse[i]
+		if reuse != nil && reuse[i] != 0 {
+			bodyIDs[i] = reuse[i]
+		} else {
+			fresh = append(fresh, i)
 		}
-		if bodyID == 0 {
-			buf = msgs[i].AppendJSON(buf[:0])
-			// The driver copies a bound string into SQLite's memory: the
-			// body goes without a Go copy of its own (garbage the size of
-			// the session for a large import); buf is not written until
-			// the statement has run.
-			res, err := bodies.ExecContext(ctx, id, unsafe.String(unsafe.SliceData(buf), len(buf)))
-			if err != nil {
+	}
+	if len(fresh) == 0 {
+		return bodyIDs, nil
+	}
+	var last int64
+	if err := t.tx.QueryRowContext(ctx, `SELECT coalesce(max(id), 0) FROM bodies`).Scan(&last); err != nil {
+		return nil, err
+	}
+	if last > math.MaxInt64-int64(len(fresh)) {
+		return nil, errors.New("no free body ids left")
+	}
+	for k, i := range fresh {
+		bodyIDs[i] = last + 1 + int64(k)
+	}
+	var buf []byte
+	var ends []int
+	err := t.chunked(ctx, len(fresh), bodiesInsert, func(args []any, from, to int) []any {
+		// The chunk's bodies go in one buffer, reused for the next chunk.
+		// The driver copies a bound string into SQLite's memory: a body
+		// goes without a Go copy of its own (garbage the size of the
+		// session for a large import); buf is not written again until the
+		// statement has run.
+		buf, ends = buf[:0], ends[:0]
+		for _, i := range fresh[from:to] {
+			buf = msgs[i].AppendJSON(buf)
+			ends = append(ends, len(buf))
+		}
+		args = append(args, id, bodyIDs[fresh[from]])
+		start := 0
+		for _, end := range ends {
+			args = append(args, unsafe.String(unsafe.SliceData(buf[start:]), end-start))
+			start = end
+		}
+		return args
+	})
+	return bodyIDs, err
+}
+
+// insertChunk is how many rows one INSERT statement adds.
+const insertChunk = 64
+
+// chunked runs the statement query(k) for rows [from, from+k) of n rows,
+// k = insertChunk but for the last chunk, with the arguments fill appends.
+// It prepares each statement once.
+func (t stmts) chunked(ctx context.Context, n int, query func(k int) string, fill func(args []any, from, to int) []any) error {
+	var stmt *sql.Stmt
+	stmtRows := 0
+	defer func() {
+		if stmt != nil {
+			stmt.Close()
+		}
+	}()
+	var args []any
+	for from := 0; from < n; from += insertChunk {
+		to := min(n, from+insertChunk)
+		if to-from != stmtRows {
+			if stmt != nil {
+				stmt.Close()
+			}
+			var err error
+			if stmt, err = t.tx.PrepareContext(ctx, query(to-from)); err != nil {
+				stmt = nil
 				return err
 			}
-			if bodyID, err = res.LastInsertId(); err != nil {
-				return err
-			}
+			stmtRows = to - from
 		}
-		if _, err := refs.ExecContext(ctx, id, pos+int64(i), born, msgs[i].ID, bodyID); err != nil {
+		args = fill(args[:0], from, to)
+		if _, err := stmt.ExecContext(ctx, args...); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// bodiesInsert inserts k bodies: ?1 is the session, ?2 the first body's
+// id (the next ones follow it), then the bodies. A bare "?" is numbered
+// one past the largest number before it, and has no name for the driver
+// to look up and copy at every bind.
+func bodiesInsert(k int) string {
+	var b strings.Builder
+	b.WriteString(`INSERT INTO bodies (id, session_id, body) VALUES `)
+	for j := range k {
+		if j > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(&b, "(?2 + %d, ?1, ?)", j)
+	}
+	return b.String()
+}
+
+// messagesInsert inserts k message rows: ?1 is the session, ?2 the
+// revision they are born at, ?3 the first one's position (the next ones
+// follow it), then each one's body id and id.
+func messagesInsert(k int) string { return rowsInsert(k, "(?1, ?3 + %[1]d, ?2, ?, ?)") }
+
+// messagesInsertNew is messagesInsert for rows whose body ids follow one
+// another from ?4 on: then each row has only its id. (?4 comes before the
+// bare ?, which would otherwise take the number 4.)
+func messagesInsertNew(k int) string { return rowsInsert(k, "(?1, ?3 + %[1]d, ?2, ?4 + %[1]d, ?)") }
+
+// rowsInsert is the INSERT into messages of k rows, row j written by
+// row with j as its argument; the columns are session_id, pos, born,
+// body_id, id.
+func rowsInsert(k int, row string) string {
+	var b strings.Builder
+	b.WriteString(`INSERT INTO messages (session_id, pos, born, body_id, id) VALUES `)
+	for j := range k {
+		if j > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(&b, row, j)
+	}
+	return b.String()
 }
 
 // TakenID looks the ids up in the index on (session_id, id), a few at a

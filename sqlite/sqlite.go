@@ -7,7 +7,9 @@
 // queue in the connection pool instead of failing with SQLITE_BUSY, and a
 // failed call rolls back whole. Reads use a separate pool of read-only
 // connections, each read in one transaction, so they see a consistent
-// snapshot and never wait for a writer.
+// snapshot and never wait for a writer. The WAL is checkpointed by the
+// store in the background, not in the commit of the write that grew it
+// (checkpoint.go).
 //
 // A message is stored as its JSON form (kompact.Message.AppendJSON), once:
 // the session's message list and the lists its revisions hold refer to
@@ -68,6 +70,7 @@ type Store struct {
 
 	w    *sql.DB // one connection; every transaction is BEGIN IMMEDIATE
 	r    *sql.DB // read-only connections
+	ck   *checkpointer
 	path string
 	keep int // revisions kept per session; 0 keeps them all
 
@@ -142,7 +145,7 @@ func Open(path string, opts ...Option) (*Store, error) {
 	busy := "busy_timeout(" + strconv.Itoa(busyTimeoutMS) + ")"
 	w, err := sql.Open("sqlite", dsn(abs, url.Values{
 		"_txlock": {"immediate"},
-		"_pragma": {busy, "foreign_keys(1)", "synchronous(NORMAL)"},
+		"_pragma": append([]string{busy, "foreign_keys(1)", "synchronous(NORMAL)"}, walPragmas()...),
 	}))
 	if err != nil {
 		return nil, kompact.Errorf(kompact.EInternal, "open the database %s: %w", abs, err)
@@ -184,7 +187,17 @@ func Open(path string, opts ...Option) (*Store, error) {
 		w.Close()
 		return nil, kompact.Errorf(kompact.EInternal, "open the database %s: %w", abs, err)
 	}
-	st := &Store{w: w, r: r, path: abs, keep: kompact.DefaultKeepRevisions}
+	ck, err := sql.Open("sqlite", dsn(abs, url.Values{"_pragma": {busy}}))
+	if err != nil {
+		r.Close()
+		w.Close()
+		return nil, kompact.Errorf(kompact.EInternal, "open the database %s: %w", abs, err)
+	}
+	ck.SetMaxOpenConns(1)
+	ck.SetMaxIdleConns(1)
+	ck.SetConnMaxLifetime(0)
+	ck.SetConnMaxIdleTime(0)
+	st := &Store{w: w, r: r, ck: newCheckpointer(ck, abs), path: abs, keep: kompact.DefaultKeepRevisions}
 	for _, o := range opts {
 		o(st)
 	}
@@ -217,7 +230,13 @@ func (s *Store) Ping(ctx context.Context) error {
 // Close closes the database. Calling it again does nothing.
 func (s *Store) Close() error {
 	s.closeOnce.Do(func() {
-		s.closeErr = errors.Join(s.r.Close(), s.w.Close())
+		// The writer checkpoints what the checkpointer left, with every
+		// other connection closed (SQLite also does when the last
+		// connection to the file closes).
+		ckErr := s.ck.close()
+		rErr := s.r.Close()
+		wErr := checkpoint(context.Background(), s.w)
+		s.closeErr = errors.Join(ckErr, rErr, wErr, s.w.Close())
 	})
 	return s.closeErr
 }
@@ -278,7 +297,11 @@ func (t txs) Read(ctx context.Context, what string, fn func(storeutil.Tx) error)
 // write runs fn in one write transaction. A *kompact.Error from fn is
 // returned as it is; any other error becomes EInternal.
 func (s *Store) write(ctx context.Context, what string, fn func(*sql.Tx) error) error {
-	return wrap(what, inTx(ctx, s.w, fn))
+	if err := inTx(ctx, s.w, fn); err != nil {
+		return wrap(what, err)
+	}
+	s.ck.afterWrite(ctx, s.w)
+	return nil
 }
 
 // read runs fn in one read-only transaction.

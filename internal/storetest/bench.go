@@ -115,3 +115,30 @@ func BenchCommit(b *testing.B, open func(*testing.B) kompact.Store) {
 func benchCommit(s *kompact.StoredSession, repl []kompact.Message) kompact.Commit {
 	return kompact.Commit{Base: s.Messages, End: 11, Replacement: repl, Kind: kompact.RevisionCompaction, Note: "benchmark", Version: s.Version}
 }
+
+// BenchCreate creates a session of 1k and 10k messages (the import of a
+// session): each iteration a new session in the same store, its messages
+// made before the timer starts.
+func BenchCreate(b *testing.B, open func(*testing.B) kompact.Store) {
+	for _, size := range []struct {
+		name string
+		n    int
+	}{{"1k", 1000}, {"10k", 10_000}} {
+		b.Run(size.name, func(b *testing.B) {
+			st := open(b)
+			msgs := BenchSession(size.n)
+			ctx := context.Background()
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := range b.N {
+				info, err := st.CreateSession(ctx, &kompact.Session{ID: fmt.Sprint("s", i), Messages: msgs})
+				if err != nil {
+					b.Fatal(err)
+				}
+				if info.Messages != size.n {
+					b.Fatalf("created %d messages, want %d", info.Messages, size.n)
+				}
+			}
+		})
+	}
+}
