@@ -2,7 +2,6 @@ package openai
 
 import (
 	"runtime"
-	"sync/atomic"
 
 	"kompact"
 )
@@ -70,17 +69,18 @@ func appendPartsFrom(dst []byte, parts []kompact.Part) []byte {
 }
 
 // contentList writes "content" as a list of parts. A long list is cut into
-// chunks (see chunkParts) that this goroutine and a helper take in order as
-// each comes free: this one encodes the chunks it takes in place, the helper
-// each of its own into one of two buffers, which this one appends in turn (a
-// copy). The helper thus ends up with the larger share, about what this one
-// spends on the copies, and neither waits for the other for long.
+// chunks (see chunkParts): a helper goroutine encodes the odd ones, each into
+// a buffer of its own, while this one encodes the even ones in place and
+// appends the helper's after them, in order.
 func (e *wireEncoder) contentList(m *kompact.Message) {
 	chunks := chunkParts(m)
 	parts := m.Content
-	var h *chunkHelper
+	var done, free chan []byte
 	if chunks != nil {
-		h = startChunkHelper(chunks)
+		done, free = make(chan []byte, 2), make(chan []byte, 2)
+		free <- nil
+		free <- nil
+		go encodeOddChunks(chunks, done, free)
 		parts = chunks[0]
 	}
 	e.dst = append(e.dst, '[')
@@ -97,55 +97,26 @@ func (e *wireEncoder) contentList(m *kompact.Message) {
 		e.spill()
 	}
 	for c := 1; c < len(chunks); c++ {
-		if h.claim(c) {
+		if c%2 == 0 {
 			e.dst = appendPartsFrom(e.dst, chunks[c])
 		} else {
-			buf := <-h.done
+			buf := <-done
 			e.dst = append(e.dst, buf...)
-			h.free <- buf
+			free <- buf
 		}
 		e.spill()
 	}
 	e.dst = append(e.dst, ']')
 }
 
-// chunkHelper is the helper goroutine's side of contentList: next is the
-// first chunk nobody has taken (chunk 0 is contentList's), done carries the
-// helper's chunks, encoded, in order, and free the buffers back.
-type chunkHelper struct {
-	chunks     [][]kompact.Part
-	next       atomic.Int64
-	done, free chan []byte
-}
-
-func startChunkHelper(chunks [][]kompact.Part) *chunkHelper {
-	h := &chunkHelper{chunks: chunks, done: make(chan []byte, 2), free: make(chan []byte, 2)}
-	h.next.Store(1)
-	h.free <- nil
-	h.free <- nil
-	go h.run()
-	return h
-}
-
-// claim takes chunk c for contentList, which has written every chunk
-// before it, and reports whether it got it: false means the helper took it.
-func (h *chunkHelper) claim(c int) bool {
-	return h.next.CompareAndSwap(int64(c), int64(c+1))
-}
-
-// run takes the next free chunk whenever it has a buffer to encode it into,
-// until none is left. It takes a buffer before a chunk, so that a chunk it
-// takes never waits for one.
-func (h *chunkHelper) run() {
-	for {
-		buf := <-h.free
-		c := h.next.Add(1) - 1
-		if c >= int64(len(h.chunks)) {
-			return
-		}
+// encodeOddChunks encodes chunks 1, 3, 5… in order, each into a buffer taken
+// from free, and hands it over on done.
+func encodeOddChunks(chunks [][]kompact.Part, done chan<- []byte, free <-chan []byte) {
+	for c := 1; c < len(chunks); c += 2 {
+		buf := <-free
 		if buf == nil {
 			buf = make([]byte, 0, chunkBytes+chunkBytes/4)
 		}
-		h.done <- appendPartsFrom(buf[:0], h.chunks[c])
+		done <- appendPartsFrom(buf[:0], chunks[c])
 	}
 }
