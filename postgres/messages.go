@@ -103,7 +103,11 @@ func (t stmts) TakenID(ctx context.Context, id string, msgs []kompact.Message, m
 	return taken, res.Close()
 }
 
-func (t stmts) RetireMessages(ctx context.Context, id string, rev, before int64) error {
-	_, err := t.tx.Exec(ctx, `UPDATE messages SET dead = $1 WHERE session_id = $2 AND dead IS NULL AND pos < $3`, rev, id, before)
+// retireQuery retires a range of a session's live messages (see
+// TestRetireReadsTheRange).
+const retireQuery = `UPDATE messages SET dead = $1 WHERE session_id = $2 AND dead IS NULL AND pos >= $3 AND pos < $4`
+
+func (t stmts) RetireMessages(ctx context.Context, id string, rev, from, before int64) error {
+	_, err := t.tx.Exec(ctx, retireQuery, rev, id, from, before)
 	return err
 }

@@ -38,3 +38,34 @@ func TestAppendLooksIDsUp(t *testing.T) {
 		t.Errorf("appending a taken id: %v, want a conflict", err)
 	}
 }
+
+// TestRetireReadsTheRange: retiring the compacted range of a session reads
+// that range of the (session_id, pos) index, not every live row of the
+// session (with only "pos < end", PostgreSQL chose the id index and
+// filtered all 10k rows: a 10k commit took 15.7 ms against 3.9 ms at 100
+// on a table without statistics yet; with them, as here, it reads the range).
+func TestRetireReadsTheRange(t *testing.T) {
+	st := openSchema(t)
+	ctx := t.Context()
+	if _, err := st.CreateSession(ctx, &kompact.Session{ID: "s", Messages: storetest.BenchSession(500)}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.pool.Exec(ctx, `ANALYZE messages`); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := st.pool.Query(ctx, `EXPLAIN `+retireQuery, 99, "s", 0, 11)
+	if err != nil {
+		t.Fatal(err)
+	}
+	plan, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
+		t.Fatal(err)
+	}
+	ranged := false
+	for _, line := range plan {
+		ranged = ranged || strings.Contains(line, "Index Cond:") && strings.Contains(line, "(pos >= ") && strings.Contains(line, "(pos < ")
+	}
+	if !ranged {
+		t.Errorf("the retire's plan does not read a range of positions from an index:\n%s", strings.Join(plan, "\n"))
+	}
+}

@@ -248,7 +248,7 @@ func checkFreeQuery(n int) string {
 		strings.Repeat(", ?", n-1) + `) LIMIT 1`
 }
 
-func (t stmts) RetireMessages(ctx context.Context, id string, rev, before int64) error {
-	_, err := t.tx.ExecContext(ctx, `UPDATE messages SET dead = ? WHERE session_id = ? AND dead IS NULL AND pos < ?`, rev, id, before)
+func (t stmts) RetireMessages(ctx context.Context, id string, rev, from, before int64) error {
+	_, err := t.tx.ExecContext(ctx, `UPDATE messages SET dead = ? WHERE session_id = ? AND dead IS NULL AND pos >= ? AND pos < ?`, rev, id, from, before)
 	return err
 }

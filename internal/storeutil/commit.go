@@ -211,7 +211,7 @@ func (c *Core) rewriteForCommit(ctx context.Context, tx Tx, row *SessionRow, p *
 	if err := checkFree(ctx, tx, id, repl, end, "replacement"); err != nil {
 		return nil, err
 	}
-	if err := tx.RetireMessages(ctx, id, row.NextRev, end); err != nil {
+	if err := tx.RetireMessages(ctx, id, row.NextRev, row.FirstPos, end); err != nil {
 		return nil, err
 	}
 	first := end - int64(len(repl))

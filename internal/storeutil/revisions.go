@@ -128,7 +128,7 @@ func (c *Core) RestoreRevision(ctx context.Context, id string, rev int64) (*komp
 		if err != nil {
 			return err
 		}
-		if err := tx.RetireMessages(ctx, id, row.NextRev, math.MaxInt64); err != nil {
+		if err := tx.RetireMessages(ctx, id, row.NextRev, row.FirstPos, math.MaxInt64); err != nil {
 			return err
 		}
 		if err := tx.InsertMessages(ctx, id, 0, row.NextRev, msgs, bodyIDs); err != nil {

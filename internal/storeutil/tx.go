@@ -53,9 +53,12 @@ type Tx interface {
 	// message of the session has at a position from minPos on, or -1. It
 	// looks the ids up in the index on (session_id, id).
 	TakenID(ctx context.Context, id string, msgs []kompact.Message, minPos int64) (int, error)
-	// RetireMessages marks the session's live messages before position
-	// before as removed by revision rev.
-	RetireMessages(ctx context.Context, id string, rev, before int64) error
+	// RetireMessages marks the session's live messages at positions from
+	// (the session's first live position) up to before as removed by
+	// revision rev. Both bounds keep the statement to the (session_id,
+	// pos) index range: with only the upper one, PostgreSQL read every
+	// live row of the session.
+	RetireMessages(ctx context.Context, id string, rev, from, before int64) error
 
 	// InsertRevision records info as a revision of the session.
 	InsertRevision(ctx context.Context, id string, info *kompact.RevisionInfo) error

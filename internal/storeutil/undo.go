@@ -103,7 +103,7 @@ func (c *Core) undo(ctx context.Context, tx Tx, row *SessionRow, rev int64) (*ko
 	if err != nil {
 		return nil, err
 	}
-	if err := tx.RetireMessages(ctx, id, row.NextRev, at+1); err != nil {
+	if err := tx.RetireMessages(ctx, id, row.NextRev, row.FirstPos, at+1); err != nil {
 		return nil, err
 	}
 	msgs, bodyIDs, err := RestoredRows(head)
