@@ -111,16 +111,7 @@ func TestClientSendsRequestBodyOnEveryAttempt(t *testing.T) {
 		}
 	}))
 	defer srv.Close()
-	sl := &sleepLog{}
-	c := &openai.Client{Sleep: sl.sleep, MaxRetries: 3}
-	cfg := kompact.RequestConfig{BaseURL: srv.URL + "/v1", Model: "m", Fields: fields}
-	a, err := c.Complete(context.Background(), cfg, msgs, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if answerText(a) != "summary" {
-		t.Errorf("answer %q", answerText(a))
-	}
+	sl := completeSummary(t, 3, kompact.RequestConfig{BaseURL: srv.URL + "/v1", Model: "m", Fields: fields}, msgs)
 	got := rec.all()
 	if len(got) != 4 || got[1].path != "/v1/chat/completions" || got[3].path != "/v2/chat/completions" {
 		t.Fatalf("requests %d: want 503, hang-up, redirect, answer", len(got))
@@ -133,6 +124,22 @@ func TestClientSendsRequestBodyOnEveryAttempt(t *testing.T) {
 	if n := len(sl.all()); n != 2 {
 		t.Errorf("%d waits, want 2 (after the 503 and the hang-up)", n)
 	}
+}
+
+// completeSummary runs Complete with retries (their waits logged, not
+// slept) and checks that the answer is okStream's "summary".
+func completeSummary(t *testing.T, retries int, cfg kompact.RequestConfig, msgs []kompact.Message) *sleepLog {
+	t.Helper()
+	sl := &sleepLog{}
+	c := &openai.Client{Sleep: sl.sleep, MaxRetries: retries}
+	a, err := c.Complete(context.Background(), cfg, msgs, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if answerText(a) != "summary" {
+		t.Errorf("answer %q", answerText(a))
+	}
+	return sl
 }
 
 // TestClientCountsBodyWhenLengthRequired: a server that answers 411
@@ -163,15 +170,7 @@ func TestClientCountsBodyWhenLengthRequired(t *testing.T) {
 		}
 	}))
 	defer srv.Close()
-	sl := &sleepLog{}
-	c := &openai.Client{Sleep: sl.sleep, MaxRetries: 1}
-	a, err := c.Complete(context.Background(), kompact.RequestConfig{BaseURL: srv.URL + "/v1", Model: "m"}, msgs, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if answerText(a) != "summary" {
-		t.Errorf("answer %q", answerText(a))
-	}
+	sl := completeSummary(t, 1, kompact.RequestConfig{BaseURL: srv.URL + "/v1", Model: "m"}, msgs)
 	got := rec.all()
 	checkBodies(t, got[:1], want, 1, false)
 	checkBodies(t, got[1:], want, 2, true)

@@ -19,14 +19,7 @@ func TestAppendLooksIDsUp(t *testing.T) {
 	if _, err := st.CreateSession(ctx, &kompact.Session{ID: "s", Messages: storetest.BenchSession(500)}); err != nil {
 		t.Fatal(err)
 	}
-	rows, err := st.pool.Query(ctx, `EXPLAIN `+checkFreeQuery, "s", "m_1", 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	plan, err := pgx.CollectRows(rows, pgx.RowTo[string])
-	if err != nil {
-		t.Fatal(err)
-	}
+	plan := explain(t, st, checkFreeQuery, "s", "m_1", 0)
 	looked := false
 	for _, line := range plan {
 		looked = looked || strings.Contains(line, "Index Cond:") && strings.Contains(line, "(id = ")
@@ -53,14 +46,7 @@ func TestRetireReadsTheRange(t *testing.T) {
 	if _, err := st.pool.Exec(ctx, `ANALYZE messages`); err != nil {
 		t.Fatal(err)
 	}
-	rows, err := st.pool.Query(ctx, `EXPLAIN `+retireQuery, 99, "s", 0, 11)
-	if err != nil {
-		t.Fatal(err)
-	}
-	plan, err := pgx.CollectRows(rows, pgx.RowTo[string])
-	if err != nil {
-		t.Fatal(err)
-	}
+	plan := explain(t, st, retireQuery, 99, "s", 0, 11)
 	ranged := false
 	for _, line := range plan {
 		ranged = ranged || strings.Contains(line, "Index Cond:") && strings.Contains(line, "(pos >= ") && strings.Contains(line, "(pos < ")
@@ -68,4 +54,18 @@ func TestRetireReadsTheRange(t *testing.T) {
 	if !ranged {
 		t.Errorf("the retire's plan does not read a range of positions from an index:\n%s", strings.Join(plan, "\n"))
 	}
+}
+
+// explain returns the lines of PostgreSQL's plan for query with args.
+func explain(t *testing.T, st *Store, query string, args ...any) []string {
+	t.Helper()
+	rows, err := st.pool.Query(t.Context(), `EXPLAIN `+query, args...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	plan, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
+		t.Fatal(err)
+	}
+	return plan
 }
