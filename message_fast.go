@@ -40,14 +40,8 @@ func DecodeStoredMessage(data []byte, index int) (Message, error) {
 // for the result or its error. The message's strings may share data's
 // memory: data must not be modified afterwards.
 func ScanMessage(data []byte, ignoreKey string) (Message, bool) {
-	s := scanner{b: data, alias: true}
-	m, ok := s.messageDoc(ignoreKey)
-	if ok && s.ignored && holdsRaw(&m) {
-		// Removing the key re-encodes the object, which escapes <, > and &
-		// inside raw values; leave that to the precise path.
-		return m, false
-	}
-	return m, ok
+	var ms MessageScanner
+	return ms.Scan(data, ignoreKey)
 }
 
 // holdsRaw reports whether m keeps raw JSON (data parts, tool call extras).

@@ -82,17 +82,6 @@ func (p *CommitPlan) Account(tail []kompact.Message, fast bool) (count, pending 
 	return CommitAccount(c, AppendedAfter(tail, fast, len(c.Base)-c.End))
 }
 
-// Messages returns the session's messages after the commit: the
-// replacement, then the kept base (fast) and the stored tail.
-func (p *CommitPlan) Messages(tail []kompact.Message, fast bool, n int64) []kompact.Message {
-	next := make([]kompact.Message, 0, n)
-	next = append(next, p.Repl...)
-	if fast {
-		next = append(next, p.Commit.Base[p.Commit.End:]...)
-	}
-	return append(next, tail...)
-}
-
 // SameIDs reports whether refs hold msgs' ids, in order.
 func SameIDs(refs []Ref, msgs []kompact.Message) bool {
 	if len(refs) != len(msgs) {
