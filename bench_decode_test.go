@@ -99,7 +99,7 @@ func BenchmarkRequestPath(b *testing.B) {
 				if err != nil || p.Noop {
 					b.Fatal(err)
 				}
-				if err := openai.WriteRequestBody(io.Discard, "m", p.RequestMessages(), nil); err != nil {
+				if err := openai.WriteRequestBody(io.Discard, kompact.RequestConfig{Model: "m"}, p.RequestMessages()); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -118,7 +118,7 @@ func BenchmarkRequestBody(b *testing.B) {
 		}
 		msgs := p.RequestMessages()
 		return func(b *testing.B) {
-			body, err := openai.RequestBody("m", msgs, nil)
+			body, err := openai.RequestBody(kompact.RequestConfig{Model: "m"}, msgs)
 			if err != nil || len(body) < int(total) {
 				b.Fatal("short body", err)
 			}

@@ -83,6 +83,11 @@ func (j *Job) Run(ctx context.Context, progress func(Progress)) Outcome {
 	deadline := &deadlineError{timeout: timeout}
 	ctx, cancel := context.WithTimeoutCause(ctx, timeout, deadline)
 	defer cancel()
+	// The session's token estimate, for the result, is made while the LLM
+	// works; Run returns only once it is done, so that nothing reads the
+	// session after Run.
+	go j.Plan.TokensBefore()
+	defer j.Plan.TokensBefore()
 	out := j.attempts(ctx, progress)
 	if out.Status == OutcomeError && context.Cause(ctx) == deadline {
 		deadline.err = out.Err

@@ -111,6 +111,9 @@ func sameSession(t *testing.T, data []byte) {
 		}
 	}
 	got, err := kompact.DecodeSession(data)
+	if err == nil {
+		sameVerifiedWire(t, data, got.Messages)
+	}
 	if perr == nil {
 		// The precise path leaves id checks to DecodeSession.
 		return

@@ -93,11 +93,15 @@ func (p *Part) AppendJSON(dst []byte) []byte {
 // become text parts holding their JSON. kimi-cli's context.jsonl (kimicli)
 // and the chat-completions wire (openai, which leaves think parts out of
 // "content") both carry parts in this form.
-func (p *Part) AppendKimiJSON(dst []byte) []byte {
+func (p *Part) AppendKimiJSON(dst []byte) []byte { return p.AppendKimiJSONVerified(dst, Verified{}) }
+
+// AppendKimiJSONVerified is AppendKimiJSON copying a text that v holds as it
+// is.
+func (p *Part) AppendKimiJSONVerified(dst []byte, v Verified) []byte {
 	switch p.Type {
 	case PartText:
 		dst = append(dst, `{"type":"text","text":`...)
-		dst = jsonwrite.AppendString(dst, p.Text)
+		dst = v.AppendString(dst, p.Text)
 	case PartThink:
 		dst = append(dst, `{"type":"think","think":`...)
 		dst = jsonwrite.AppendString(dst, p.Think)

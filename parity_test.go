@@ -90,7 +90,7 @@ func TestKimiParityVectors(t *testing.T) {
 			mustJSON(t, "prepare.compact_message", reqMsg, v.Expected.Prepare.CompactMessage)
 
 			// The request body's messages, in the Kimi provider's wire form.
-			body, _ := openai.RequestBody(v.Expected.LLMRequest.Model, plan.RequestMessages(), nil)
+			body, _ := openai.RequestBody(kompact.RequestConfig{Model: v.Expected.LLMRequest.Model}, plan.RequestMessages())
 			var sent struct {
 				Model    string          `json:"model"`
 				Messages json.RawMessage `json:"messages"`

@@ -65,6 +65,44 @@ type Plan struct {
 	// DropOldest). They are still replaced by the summary.
 	Dropped      int
 	instructions string
+	// tokensBefore is the session's token estimate, made once: Job.Run
+	// starts it while the LLM works, Apply waits for it. Nil in a Plan
+	// built by hand, where Apply makes it.
+	tokensBefore *estimate
+}
+
+// TokensBefore estimates the whole session's tokens (EstimateTokens), once
+// for the plan and the plans DropOldest makes from it.
+func (p *Plan) TokensBefore() int {
+	if p.tokensBefore == nil {
+		return EstimateTokens(p.Session.Messages)
+	}
+	return p.tokensBefore.get()
+}
+
+// estimate is a token estimate made by its first caller; the others wait
+// for it.
+type estimate struct {
+	msgs []Message
+	turn chan struct{} // holds the one turn to make it
+	done chan struct{} // closed once n is set
+	n    int
+}
+
+func newEstimate(msgs []Message) *estimate {
+	e := &estimate{msgs: msgs, turn: make(chan struct{}, 1), done: make(chan struct{})}
+	e.turn <- struct{}{}
+	return e
+}
+
+func (e *estimate) get() int {
+	select {
+	case <-e.turn:
+		e.n = EstimateTokens(e.msgs)
+		close(e.done)
+	case <-e.done:
+	}
+	return e.n
 }
 
 // DropOldest returns a copy of p whose request leaves out the oldest quarter
@@ -196,6 +234,7 @@ func Prepare(s *Session, opt Options) (*Plan, error) {
 		Explicit:   explicit,
 
 		instructions: opt.Instructions,
+		tokensBefore: newEstimate(msgs),
 	}
 	if err := checkToolPairs(s, start, end); err != nil {
 		return nil, err

@@ -260,7 +260,7 @@ func (p *Plan) Apply(a Answer) (*Result, error) {
 		Usage:           a.Usage,
 		Compacted:       p.End - p.Start,
 		Preserved:       len(after),
-		TokensBefore:    EstimateTokens(msgs),
+		TokensBefore:    p.TokensBefore(),
 		TokensAfter:     EstimateTokens(out),
 		Prompt:          p.Prompt,
 		plan:            p,

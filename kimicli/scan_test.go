@@ -7,8 +7,10 @@ import (
 	"strings"
 	"testing"
 
+	"kompact"
 	"kompact/internal/vectors"
 	"kompact/kimicli"
+	"kompact/openai"
 )
 
 // sameContext checks ParseContext's one-pass reading of message lines
@@ -24,6 +26,24 @@ func sameContext(t *testing.T, data []byte) {
 		if split := kimicli.ParseContextSplit(data, mid); !reflect.DeepEqual(split, precise) {
 			t.Fatalf("reading in halves at %d differs for %q:\nhalves  %+v\nprecise %+v", mid, data, split, precise)
 		}
+	}
+	sameVerifiedBody(t, data, fast.Messages())
+}
+
+// sameVerifiedBody checks that the request body of msgs, read from data,
+// is the same with data verified (its texts copied unchecked) as without.
+func sameVerifiedBody(t *testing.T, data []byte, msgs []kompact.Message) {
+	t.Helper()
+	plain, err := openai.RequestBody(kompact.RequestConfig{Model: "m"}, msgs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	verified, err := openai.RequestBody(kompact.RequestConfig{Model: "m", Verified: kompact.VerifiedDocument(data)}, msgs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(plain) != string(verified) {
+		t.Fatalf("request bodies differ with %q verified:\n%s\n%s", data, verified, plain)
 	}
 }
 

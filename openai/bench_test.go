@@ -34,7 +34,7 @@ func compactionRequest(tb testing.TB, n int) ([]kompact.Message, int) {
 		tb.Fatalf("prepare: %v", err)
 	}
 	msgs := plan.RequestMessages()
-	body, err := openai.RequestBody("m", msgs, nil)
+	body, err := openai.RequestBody(kompact.RequestConfig{Model: "m"}, msgs)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -101,7 +101,7 @@ func BenchmarkBodyLength(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		var n countWriter
-		if err := openai.WriteRequestBody(&n, "m", msgs, nil); err != nil || int(n) != size {
+		if err := openai.WriteRequestBody(&n, kompact.RequestConfig{Model: "m"}, msgs); err != nil || int(n) != size {
 			b.Fatal(n, err)
 		}
 	}

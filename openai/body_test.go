@@ -44,12 +44,12 @@ func TestWriteRequestBody(t *testing.T) {
 	}
 	msgs = append(msgs, big)
 	fields := map[string]any{"temperature": 0.5, "tools": []int{1}}
-	want, err := openai.RequestBody("m", msgs, fields)
+	want, err := openai.RequestBody(kompact.RequestConfig{Model: "m", Fields: fields}, msgs)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var got chunkRecorder
-	if err := openai.WriteRequestBody(&got, "m", msgs, fields); err != nil {
+	if err := openai.WriteRequestBody(&got, kompact.RequestConfig{Model: "m", Fields: fields}, msgs); err != nil {
 		t.Fatal(err)
 	}
 	if !bytes.Equal(got.Bytes(), want) {
@@ -64,13 +64,13 @@ func TestWriteRequestBody(t *testing.T) {
 		}
 	}
 	bad := &chunkRecorder{fail: errors.New("disk full")}
-	if err := openai.WriteRequestBody(bad, "m", msgs, fields); err == nil || err.Error() != "disk full" {
+	if err := openai.WriteRequestBody(bad, kompact.RequestConfig{Model: "m", Fields: fields}, msgs); err == nil || err.Error() != "disk full" {
 		t.Fatalf("write error %v, want disk full", err)
 	}
-	if _, err := openai.RequestBody("m", msgs, map[string]any{"x": func() {}}); err == nil {
+	if _, err := openai.RequestBody(kompact.RequestConfig{Model: "m", Fields: map[string]any{"x": func() {}}}, msgs); err == nil {
 		t.Fatal("a field that is not JSON was accepted")
 	}
-	if err := openai.WriteRequestBody(&got, "m", msgs, map[string]any{"x": func() {}}); err == nil {
+	if err := openai.WriteRequestBody(&got, kompact.RequestConfig{Model: "m", Fields: map[string]any{"x": func() {}}}, msgs); err == nil {
 		t.Fatal("a field that is not JSON was accepted by WriteRequestBody")
 	}
 }

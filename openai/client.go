@@ -160,7 +160,7 @@ func (c *Client) Complete(ctx context.Context, cfg kompact.RequestConfig, msgs [
 				WithFixes(fmt.Sprintf("Set it (export %s=<your key>) where kompact runs; for kompact serve, set it and restart the server.", cfg.APIKeyEnv))
 		}
 	}
-	body, err := newStreamedBody(cfg.Model, msgs, cfg.Fields)
+	body, err := newStreamedBody(cfg, msgs)
 	if err != nil {
 		return kompact.Answer{}, err
 	}

@@ -40,6 +40,8 @@ type wireEncoder struct {
 	dst []byte
 	w   io.Writer
 	err error
+	// v holds the texts that need no check (RequestConfig.Verified).
+	v kompact.Verified
 }
 
 // spillSize is how much a wireEncoder with a writer buffers.
@@ -123,7 +125,7 @@ func (e *wireEncoder) content(m *kompact.Message, shape contentShape) {
 		for i := range m.Content {
 			switch m.Content[i].Type {
 			case kompact.PartText:
-				e.dst = jsonwrite.AppendString(e.dst, m.Content[i].Text)
+				e.dst = e.v.AppendString(e.dst, m.Content[i].Text)
 			case kompact.PartData:
 				e.dst = jsonwrite.AppendString(e.dst, string(m.Content[i].Data))
 			}
@@ -177,18 +179,18 @@ func (e *wireEncoder) messages(msgs []kompact.Message) {
 	e.dst = append(e.dst, ']')
 }
 
-// RequestBody returns the JSON body of a streaming chat-completions request
-// for msgs: "model", "messages", the extra fields (sorted by name, encoded
-// with encoding/json), "stream" and "stream_options". Of fields it writes
-// only those kompact.IsSentField accepts: never "tools", "tool_choice" or the
-// other tool fields, whatever fields holds.
-func RequestBody(model string, msgs []kompact.Message, fields map[string]any) ([]byte, error) {
-	tail, err := requestTail(fields)
+// RequestBody returns the JSON body of rc's streaming chat-completions
+// request for msgs: "model", "messages", the extra fields (sorted by name,
+// encoded with encoding/json), "stream" and "stream_options". Of rc.Fields
+// it writes only those kompact.IsSentField accepts: never "tools",
+// "tool_choice" or the other tool fields, whatever the fields hold.
+func RequestBody(rc kompact.RequestConfig, msgs []kompact.Message) ([]byte, error) {
+	tail, err := requestTail(rc.Fields)
 	if err != nil {
 		return nil, err
 	}
-	e := wireEncoder{dst: make([]byte, 0, bodySize(model, msgs)+len(tail))}
-	e.body(model, msgs, tail)
+	e := wireEncoder{dst: make([]byte, 0, bodySize(rc.Model, msgs)+len(tail)), v: rc.Verified}
+	e.body(rc.Model, msgs, tail)
 	return e.dst[:len(e.dst):len(e.dst)], nil
 }
 
@@ -196,13 +198,13 @@ func RequestBody(model string, msgs []kompact.Message, fields map[string]any) ([
 // produced, through a buffer of about 64 KiB (a long content list: three of
 // about 256 KiB, two goroutines encoding it), and returns the first write
 // error.
-func WriteRequestBody(w io.Writer, model string, msgs []kompact.Message, fields map[string]any) error {
-	tail, err := requestTail(fields)
+func WriteRequestBody(w io.Writer, rc kompact.RequestConfig, msgs []kompact.Message) error {
+	tail, err := requestTail(rc.Fields)
 	if err != nil {
 		return err
 	}
-	e := wireEncoder{dst: make([]byte, 0, spillSize+spillSize/4), w: w}
-	e.body(model, msgs, tail)
+	e := wireEncoder{dst: make([]byte, 0, spillSize+spillSize/4), w: w, v: rc.Verified}
+	e.body(rc.Model, msgs, tail)
 	e.flush()
 	return e.err
 }

@@ -297,7 +297,7 @@ func TestRequestBody(t *testing.T) {
 		{Role: kompact.RoleSystem, Content: []kompact.Part{kompact.TextPart("You are helpful.")}},
 		{Role: kompact.RoleUser, Content: []kompact.Part{kompact.TextPart("history"), kompact.TextPart("compact it")}},
 	}
-	body, err := openai.RequestBody("kimi-k2 \"test\"", msgs, nil)
+	body, err := openai.RequestBody(kompact.RequestConfig{Model: "kimi-k2 \"test\""}, msgs)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -327,7 +327,7 @@ func TestRequestBody(t *testing.T) {
 }
 
 func TestRequestBodyEmpty(t *testing.T) {
-	body, _ := openai.RequestBody("", nil, nil)
+	body, _ := openai.RequestBody(kompact.RequestConfig{Model: ""}, nil)
 	jsonEqual(t, body, `{"model":"","messages":[],"stream":true,"stream_options":{"include_usage":true}}`)
 }
 
@@ -341,12 +341,12 @@ func TestKCP004RequestBodyNeverCarriesTools(t *testing.T) {
 		"parallel_tool_calls": true, "functions": []any{}, "function_call": "auto",
 		"stream": false, "messages": "x", "model": "other", "n": 3,
 	}
-	body, err := openai.RequestBody("m", nil, fields)
+	body, err := openai.RequestBody(kompact.RequestConfig{Model: "m", Fields: fields}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	jsonEqual(t, body, `{"model":"m","messages":[],"max_tokens":4096,"temperature":0.3,"thinking":{"type":"enabled"},"top_p":0.9,"stream":true,"stream_options":{"include_usage":true}}`)
-	if _, err := openai.RequestBody("m", nil, map[string]any{"bad": func() {}}); kompact.ErrorCodeOf(err) != kompact.EInvalid {
+	if _, err := openai.RequestBody(kompact.RequestConfig{Model: "m", Fields: map[string]any{"bad": func() {}}}, nil); kompact.ErrorCodeOf(err) != kompact.EInvalid {
 		t.Errorf("an unencodable setting: %v", err)
 	}
 }
@@ -602,7 +602,7 @@ func TestRequestBodyIsTheStreamedBody(t *testing.T) {
 			parts = append(parts, kompact.TextPart(string(rune('a'+i%26))+"\t\"é数\""))
 		}
 		msgs := []kompact.Message{{Role: kompact.RoleUser, Content: parts}}
-		body, err := openai.RequestBody("m", msgs, map[string]any{"temperature": 0.5})
+		body, err := openai.RequestBody(kompact.RequestConfig{Model: "m", Fields: map[string]any{"temperature": 0.5}}, msgs)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -610,7 +610,7 @@ func TestRequestBodyIsTheStreamedBody(t *testing.T) {
 			t.Errorf("%d parts: body has capacity %d past its %d bytes", n, cap(body)-len(body), len(body))
 		}
 		var w bytes.Buffer
-		if err := openai.WriteRequestBody(&w, "m", msgs, map[string]any{"temperature": 0.5}); err != nil {
+		if err := openai.WriteRequestBody(&w, kompact.RequestConfig{Model: "m", Fields: map[string]any{"temperature": 0.5}}, msgs); err != nil {
 			t.Fatal(err)
 		}
 		if !bytes.Equal(body, w.Bytes()) {

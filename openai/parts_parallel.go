@@ -57,13 +57,13 @@ func wireSize(p *kompact.Part) int {
 
 // appendPartsFrom appends the wire form of every part of parts but the
 // think parts, each preceded by a comma.
-func appendPartsFrom(dst []byte, parts []kompact.Part) []byte {
+func appendPartsFrom(dst []byte, parts []kompact.Part, v kompact.Verified) []byte {
 	for i := range parts {
 		if parts[i].Type == kompact.PartThink {
 			continue
 		}
 		dst = append(dst, ',')
-		dst = parts[i].AppendKimiJSON(dst)
+		dst = parts[i].AppendKimiJSONVerified(dst, v)
 	}
 	return dst
 }
@@ -80,7 +80,7 @@ func (e *wireEncoder) contentList(m *kompact.Message) {
 		done, free = make(chan []byte, 2), make(chan []byte, 2)
 		free <- nil
 		free <- nil
-		go encodeOddChunks(chunks, done, free)
+		go encodeOddChunks(chunks, e.v, done, free)
 		parts = chunks[0]
 	}
 	e.dst = append(e.dst, '[')
@@ -93,12 +93,12 @@ func (e *wireEncoder) contentList(m *kompact.Message) {
 			e.dst = append(e.dst, ',')
 		}
 		first = false
-		e.dst = parts[i].AppendKimiJSON(e.dst)
+		e.dst = parts[i].AppendKimiJSONVerified(e.dst, e.v)
 		e.spill()
 	}
 	for c := 1; c < len(chunks); c++ {
 		if c%2 == 0 {
-			e.dst = appendPartsFrom(e.dst, chunks[c])
+			e.dst = appendPartsFrom(e.dst, chunks[c], e.v)
 		} else {
 			buf := <-done
 			e.dst = append(e.dst, buf...)
@@ -111,12 +111,12 @@ func (e *wireEncoder) contentList(m *kompact.Message) {
 
 // encodeOddChunks encodes chunks 1, 3, 5… in order, each into a buffer taken
 // from free, and hands it over on done.
-func encodeOddChunks(chunks [][]kompact.Part, done chan<- []byte, free <-chan []byte) {
+func encodeOddChunks(chunks [][]kompact.Part, v kompact.Verified, done chan<- []byte, free <-chan []byte) {
 	for c := 1; c < len(chunks); c += 2 {
 		buf := <-free
 		if buf == nil {
 			buf = make([]byte, 0, chunkBytes+chunkBytes/4)
 		}
-		done <- appendPartsFrom(buf[:0], chunks[c])
+		done <- appendPartsFrom(buf[:0], chunks[c], v)
 	}
 }

@@ -67,12 +67,12 @@ func TestRequestBodyTwoHalves(t *testing.T) {
 	for name, parts := range cases {
 		msgs := []kompact.Message{{Role: kompact.RoleUser, Content: parts}}
 		runtime.GOMAXPROCS(1)
-		want, err := openai.RequestBody("m", msgs, nil)
+		want, err := openai.RequestBody(kompact.RequestConfig{Model: "m"}, msgs)
 		runtime.GOMAXPROCS(2)
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, err := openai.RequestBody("m", msgs, nil)
+		got, err := openai.RequestBody(kompact.RequestConfig{Model: "m"}, msgs)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -80,7 +80,7 @@ func TestRequestBodyTwoHalves(t *testing.T) {
 			t.Errorf("%s: the body built on two goroutines differs from the one built on one (%d / %d bytes)", name, len(got), len(want))
 		}
 		var streamed bytes.Buffer
-		if err := openai.WriteRequestBody(&streamed, "m", msgs, nil); err != nil {
+		if err := openai.WriteRequestBody(&streamed, kompact.RequestConfig{Model: "m"}, msgs); err != nil {
 			t.Fatal(err)
 		}
 		if !bytes.Equal(streamed.Bytes(), want) {

@@ -26,9 +26,8 @@ import (
 // by encoding it once into a counter (count); net/http checks that the
 // bytes sent match it.
 type streamedBody struct {
-	model  string
-	msgs   []kompact.Message
-	fields map[string]any
+	rc   kompact.RequestConfig
+	msgs []kompact.Message
 	// size is the body's length once count has run, else -1.
 	size int64
 	// encoders counts the goroutines encoding the body.
@@ -37,11 +36,11 @@ type streamedBody struct {
 
 // newStreamedBody returns the body, of unknown length; it fails as
 // RequestBody does, when a field cannot be encoded.
-func newStreamedBody(model string, msgs []kompact.Message, fields map[string]any) (*streamedBody, error) {
-	if _, err := requestTail(fields); err != nil {
+func newStreamedBody(rc kompact.RequestConfig, msgs []kompact.Message) (*streamedBody, error) {
+	if _, err := requestTail(rc.Fields); err != nil {
 		return nil, err
 	}
-	return &streamedBody{model: model, msgs: msgs, fields: fields, size: -1}, nil
+	return &streamedBody{rc: rc, msgs: msgs, size: -1}, nil
 }
 
 // count sets the body's length, from then on sent as its Content-Length.
@@ -52,7 +51,7 @@ func (b *streamedBody) count() bool {
 	}
 	var n byteCounter
 	// The fields were checked by newStreamedBody: no error is left.
-	_ = WriteRequestBody(&n, b.model, b.msgs, b.fields)
+	_ = WriteRequestBody(&n, b.rc, b.msgs)
 	b.size = int64(n)
 	return true
 }
@@ -78,7 +77,7 @@ func (b *streamedBody) open(ctx context.Context) io.ReadCloser {
 		defer b.encoders.Done()
 		defer stop()
 		// A nil error closes the pipe with io.EOF: the end of the body.
-		pw.CloseWithError(WriteRequestBody(pw, b.model, b.msgs, b.fields))
+		pw.CloseWithError(WriteRequestBody(pw, b.rc, b.msgs))
 	}()
 	return pr
 }

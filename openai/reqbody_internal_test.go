@@ -27,11 +27,11 @@ func TestStreamedBodyIsRequestBody(t *testing.T) {
 	}
 	fields := map[string]any{"temperature": 0.3, "tools": []int{1}, "max_tokens": 10}
 	for name, msgs := range cases {
-		want, err := RequestBody("m", msgs, fields)
+		want, err := RequestBody(kompact.RequestConfig{Model: "m", Fields: fields}, msgs)
 		if err != nil {
 			t.Fatal(err)
 		}
-		b, err := newStreamedBody("m", msgs, fields)
+		b, err := newStreamedBody(kompact.RequestConfig{Model: "m", Fields: fields}, msgs)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -50,7 +50,7 @@ func TestStreamedBodyIsRequestBody(t *testing.T) {
 			}
 		}
 	}
-	if _, err := newStreamedBody("m", nil, map[string]any{"x": func() {}}); kompact.ErrorCodeOf(err) != kompact.EInvalid {
+	if _, err := newStreamedBody(kompact.RequestConfig{Model: "m", Fields: map[string]any{"x": func() {}}}, nil); kompact.ErrorCodeOf(err) != kompact.EInvalid {
 		t.Errorf("a field that is not JSON: %v", err)
 	}
 }
@@ -64,7 +64,7 @@ func TestStreamedBodyStopsWithContext(t *testing.T) {
 	for range 200 {
 		big.Content = append(big.Content, kompact.TextPart(strings.Repeat("x", 64<<10)))
 	}
-	b, err := newStreamedBody("m", []kompact.Message{big}, nil)
+	b, err := newStreamedBody(kompact.RequestConfig{Model: "m"}, []kompact.Message{big})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -80,7 +80,7 @@ func TestClientSendsRequestBodyOnEveryAttempt(t *testing.T) {
 	t.Parallel()
 	msgs, _ := compactionRequest(t, 1000)
 	fields := map[string]any{"temperature": 0.2, "max_tokens": 100}
-	want, err := openai.RequestBody("m", msgs, fields)
+	want, err := openai.RequestBody(kompact.RequestConfig{Model: "m", Fields: fields}, msgs)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -149,7 +149,7 @@ func completeSummary(t *testing.T, retries int, cfg kompact.RequestConfig, msgs 
 func TestClientCountsBodyWhenLengthRequired(t *testing.T) {
 	t.Parallel()
 	msgs, _ := compactionRequest(t, 300)
-	want, err := openai.RequestBody("m", msgs, nil)
+	want, err := openai.RequestBody(kompact.RequestConfig{Model: "m"}, msgs)
 	if err != nil {
 		t.Fatal(err)
 	}

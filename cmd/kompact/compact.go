@@ -54,6 +54,9 @@ type compactInput struct {
 	// fp is the input file as it was read: writing in place checks that
 	// it still holds that content.
 	fp atomicfile.Fingerprint
+	// verified is the file's text, which the session's strings share:
+	// the request body copies them without checking them again.
+	verified kompact.Verified
 }
 
 // Run compacts the session, writes the result and prints a report.
@@ -77,7 +80,7 @@ func (c *compactCommand) Run(ctx context.Context, args []string) (int, error) {
 		}
 		in.status = &st
 	}
-	outcome := c.execute(ctx, c.compactor(), in.agent, in.sess, f.request(), size)
+	outcome := c.execute(ctx, c.compactor(), in, f.request(), size)
 	return c.finish(f, in, outcome)
 }
 
@@ -151,6 +154,7 @@ func (c *compactCommand) load(f *compactFlags) (*compactInput, error) {
 	if err != nil {
 		return nil, err
 	}
+	in.verified = kompact.VerifiedDocument(data)
 	if f.kimi {
 		if err := sessionDocError(f.input, data); err != nil {
 			return nil, err
@@ -290,11 +294,13 @@ func (c *compactCommand) printWarnings(w io.Writer, o kompact.Outcome) {
 
 // execute prepares the action's job and runs it, with a progress display on
 // stderr when it is a terminal.
-func (c *compactCommand) execute(ctx context.Context, comp *kompact.Compactor, agent *kompact.Agent, sess *kompact.Session, req kompact.ActionRequest, size int) kompact.Outcome {
-	job, err := comp.NewJob(agent, sess, req)
+func (c *compactCommand) execute(ctx context.Context, comp *kompact.Compactor, in *compactInput, req kompact.ActionRequest, size int) kompact.Outcome {
+	agent := in.agent
+	job, err := comp.NewJob(agent, in.sess, req)
 	if err != nil {
 		return kompact.ErrorOutcome(err)
 	}
+	job.Request.Verified = in.verified
 	if n := job.LimitCompletion(agent, size); n > 0 {
 		fmt.Fprintf(c.stderr, "completion budget: %d tokens of a %d-token context\n", n, size)
 	}

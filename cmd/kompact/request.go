@@ -65,6 +65,7 @@ func (c *requestCommand) Run(_ context.Context, args []string) (int, error) {
 	if err != nil {
 		return exitError, err
 	}
+	job.Request.Verified = in.verified
 	plan := job.Plan
 	fmt.Fprintln(c.stderr, plan.Prompt.Describe())
 	if plan.Noop {
@@ -100,7 +101,7 @@ func (c *requestCommand) compactor(promptFile string) *kompact.Compactor {
 // writeRequest writes the body of rc's request for msgs and a newline to w
 // as the body is produced, never holding it whole.
 func writeRequest(w io.Writer, rc kompact.RequestConfig, msgs []kompact.Message) error {
-	err := openai.WriteRequestBody(w, rc.Model, msgs, rc.Fields)
+	err := openai.WriteRequestBody(w, rc, msgs)
 	if err == nil {
 		_, err = io.WriteString(w, "\n")
 	}
