@@ -99,7 +99,8 @@ func BenchmarkRequestPath(b *testing.B) {
 				if err != nil || p.Noop {
 					b.Fatal(err)
 				}
-				if err := openai.WriteRequestBody(io.Discard, kompact.RequestConfig{Model: "m"}, p.RequestMessages()); err != nil {
+				rc := kompact.RequestConfig{Model: "m", Verified: kompact.VerifiedDocument(data)}
+				if err := openai.WriteRequestBody(io.Discard, rc, p.RequestMessages()); err != nil {
 					b.Fatal(err)
 				}
 			}
