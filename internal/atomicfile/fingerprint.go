@@ -93,6 +93,7 @@ func ReadFile(path string) ([]byte, Fingerprint, error) {
 // outdated (a growing file).
 func readAll(f *os.File, size int64) ([]byte, error) {
 	data := make([]byte, 0, size+1)
+	adviseHugePages(data[:cap(data)])
 	for {
 		if len(data) == cap(data) {
 			data = append(data, 0)[:len(data)]
