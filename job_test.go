@@ -3,6 +3,7 @@ package kompact_test
 import (
 	"context"
 	"errors"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -145,5 +146,44 @@ func TestReply(t *testing.T) {
 	}
 	if _, err := kompact.Reply(context.Background(), nil, a, nil); kompact.ErrorCodeOf(err) != kompact.EInternal {
 		t.Errorf("no LLM: %v", err)
+	}
+}
+
+// TestJobEstimatesTokensWhileTheLLMWorks: the session's token estimate,
+// made on another goroutine while the request is out, is EstimateTokens'
+// figure, and Run leaves nothing reading the session once it returns: the
+// caller may change it at once (the race detector checks), on success and
+// on failure.
+func TestJobEstimatesTokensWhileTheLLMWorks(t *testing.T) {
+	long := func() *kompact.Session {
+		s := conversation()
+		for i := range 2000 {
+			s.Messages = append(s.Messages, msg("user", "x"+strconv.Itoa(i), strings.Repeat("words to count ", 20)))
+		}
+		return s
+	}
+	for _, fail := range []bool{false, true} {
+		s := long()
+		want := kompact.EstimateTokens(s.Messages)
+		llm := &fakeLLM{answer: replyWith("S")}
+		if fail {
+			llm.answer = func(int, []kompact.Message) (kompact.Answer, error) {
+				return kompact.Answer{}, kompact.Errorf(kompact.ELLM, "down")
+			}
+		}
+		job, err := (&kompact.Compactor{LLM: llm}).NewJob(enabledAgent(), s, kompact.ActionRequest{Action: kompact.ActionCompactConversation})
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := job.Run(context.Background(), nil)
+		for i := range s.Messages {
+			s.Messages[i].Content = nil
+		}
+		if fail != (out.Status == kompact.OutcomeError) {
+			t.Fatalf("outcome %+v", out)
+		}
+		if !fail && out.Result.TokensBefore != want {
+			t.Errorf("tokens before %d, want %d", out.Result.TokensBefore, want)
+		}
 	}
 }
