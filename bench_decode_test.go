@@ -41,6 +41,20 @@ func genSession(b *testing.B, n int) []byte {
 	return data
 }
 
+// decodeAndPrepare is what kompact request does with a document before it
+// writes the body: decode it, then select and build the request.
+func decodeAndPrepare(b *testing.B, data []byte, opt kompact.Options) (*kompact.Session, *kompact.Plan) {
+	s, err := kompact.DecodeSession(data)
+	if err != nil {
+		b.Fatal(err)
+	}
+	p, err := kompact.Prepare(s, opt)
+	if err != nil || p.Noop {
+		b.Fatal(err)
+	}
+	return s, p
+}
+
 // allocsPerMessage starts counting heap allocations; the function it returns
 // reports them per message of a session of n messages, as allocs/msg.
 func allocsPerMessage(b *testing.B, n int) func() {
@@ -91,14 +105,7 @@ func BenchmarkRequestPath(b *testing.B) {
 			b.ReportAllocs()
 			defer allocsPerMessage(b, sz.n)()
 			for b.Loop() {
-				s, err := kompact.DecodeSession(data)
-				if err != nil {
-					b.Fatal(err)
-				}
-				p, err := kompact.Prepare(s, opt)
-				if err != nil || p.Noop {
-					b.Fatal(err)
-				}
+				_, p := decodeAndPrepare(b, data, opt)
 				rc := kompact.RequestConfig{Model: "m", Verified: kompact.VerifiedDocument(data)}
 				if err := openai.WriteRequestBody(io.Discard, rc, p.RequestMessages()); err != nil {
 					b.Fatal(err)

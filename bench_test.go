@@ -119,14 +119,7 @@ func BenchmarkRequestBody(b *testing.B) {
 	opt := kompact.Options{MaxPreserved: kompact.DefaultMaxPreserved}
 	for _, sz := range benchSizes() {
 		data := genSession(b, sz.n)
-		s, err := kompact.DecodeSession(data)
-		if err != nil {
-			b.Fatal(err)
-		}
-		p, err := kompact.Prepare(s, opt)
-		if err != nil || p.Noop {
-			b.Fatal(err)
-		}
+		s, p := decodeAndPrepare(b, data, opt)
 		msgs, total := p.RequestMessages(), textBytes(s)
 		for _, tc := range []struct {
 			name string
