@@ -180,9 +180,17 @@ func (f *Finder) AgentPrompt(a *kompact.Agent) (kompact.Prompt, error) {
 		}
 		return p, nil
 	}
-	f.once.Do(func() { f.found, f.foundErr = f.FindPrompt() })
+	f.search()
 	if f.foundErr != nil {
 		return kompact.Prompt{}, f.foundErr
 	}
 	return kompact.ResolvePrompt(f.found), nil
 }
+
+// search runs FindPrompt, once per Finder.
+func (f *Finder) search() { f.once.Do(func() { f.found, f.foundErr = f.FindPrompt() }) }
+
+// Prefetch starts the search for kimi-cli on another goroutine, so that it
+// overlaps the caller's other work (reading a session); AgentPrompt then
+// waits for it, if it needs it.
+func (f *Finder) Prefetch() { go f.search() }

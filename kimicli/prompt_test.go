@@ -507,3 +507,20 @@ func TestAgentPromptOrder(t *testing.T) {
 		t.Errorf("missing prompt_file: %v", err)
 	}
 }
+
+// TestPrefetchThenAgentPrompt: a search started by Prefetch is the one
+// AgentPrompt uses (it waits for it), also when both run at once (the race
+// detector checks), and the file found then is what a fresh search finds.
+func TestPrefetchThenAgentPrompt(t *testing.T) {
+	root := t.TempDir()
+	path := writeFile(t, root, pkgPrompt, "Summarise the conversation.\n")
+	f := &kimicli.Finder{Getenv: noEnv, Roots: []string{root}}
+	f.Prefetch()
+	got, err := f.AgentPrompt(&kompact.Agent{Name: "a"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Source != kompact.PromptKimiCLI || got.Origin != path {
+		t.Errorf("AgentPrompt after Prefetch = %+v, want the file at %s", got, path)
+	}
+}

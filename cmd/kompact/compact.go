@@ -66,6 +66,7 @@ func (c *compactCommand) Run(ctx context.Context, args []string) (int, error) {
 		return status, err
 	}
 	c.outIsInput(f)
+	comp := c.compactor()
 	in, err := c.load(f)
 	if err != nil {
 		return exitError, err
@@ -80,7 +81,7 @@ func (c *compactCommand) Run(ctx context.Context, args []string) (int, error) {
 		}
 		in.status = &st
 	}
-	outcome := c.execute(ctx, c.compactor(), in, f.request(), size)
+	outcome := c.execute(ctx, comp, in, f.request(), size)
 	return c.finish(f, in, outcome)
 }
 
@@ -217,9 +218,11 @@ func (c *compactCommand) outIsInput(f *compactFlags) {
 }
 
 // compactor returns the Compactor with the command's LLM client and
-// kimi-cli's prompt lookup.
+// kimi-cli's prompt lookup, which it starts at once, to overlap reading the
+// session.
 func (c *compactCommand) compactor() *kompact.Compactor {
 	finder := &kimicli.Finder{Getenv: c.getenv}
+	finder.Prefetch()
 	llm := c.llm
 	if llm == nil {
 		llm = &openai.Client{Getenv: c.getenv}
