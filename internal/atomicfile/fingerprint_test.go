@@ -1,9 +1,11 @@
 package atomicfile
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"testing"
 	"time"
 
@@ -221,5 +223,45 @@ func TestReplaceWithBackupOldFile(t *testing.T) {
 	}
 	if *compared != 0 {
 		t.Fatalf("compared the content %d times", *compared)
+	}
+}
+
+// TestReadFileLargeInHalves: a file large enough to be read in two halves
+// at once comes back whole and in order, on two cores and on one, with
+// its fingerprint; a later append is seen by Check.
+func TestReadFileLargeInHalves(t *testing.T) {
+	want := make([]byte, halvesMin+12345)
+	for i := range want {
+		want[i] = byte(i*7 + i/4096)
+	}
+	path := filepath.Join(t.TempDir(), "big.jsonl")
+	if err := os.WriteFile(path, want, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, procs := range []int{2, 1} {
+		prev := runtime.GOMAXPROCS(procs)
+		got, fp, err := ReadFile(path)
+		runtime.GOMAXPROCS(prev)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got, want) || fp.Size != int64(len(want)) {
+			t.Fatalf("%d cores: read %d bytes (equal: %v), fingerprint size %d", procs, len(got), bytes.Equal(got, want), fp.Size)
+		}
+	}
+	_, fp, err := ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.WriteString("more\n"); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	if err := Check(path, fp); kompact.ErrorCodeOf(err) != kompact.EConflict {
+		t.Errorf("Check after an append: %v, want a conflict", err)
 	}
 }
