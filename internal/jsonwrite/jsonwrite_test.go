@@ -345,7 +345,7 @@ var genWords = []string{"response", "test", "compile", "path", "file", "session"
 	"数据", "error", "émoji", "request", "сессия", "ошибка", "的", "timeout", "value", "tool", "returns", "function", "result"}
 
 // benchTexts are the strings BenchmarkAppendString and BenchmarkValidUTF8
-// work on: 128 strings of about 2 KB each per kind.
+// work on: 128 strings per kind, of about 2 KB each but for "short".
 func benchTexts() []struct {
 	name  string
 	texts []string
@@ -372,8 +372,17 @@ func benchTexts() []struct {
 		{"session", many(func() string { return wordText(r, sessionWords, 2000) })},
 		{"gen_session", many(func() string { return wordText(r, genWords, 2000) })},
 		{"invalid", many(func() string { return wordText(r, append(sessionWords, "\xff", "\xed\xa0\x80"), 2000) })},
+		// Short strings (ids, roles, short texts), 5 to 100 bytes of
+		// gen_session's words.
+		{"short", many(func() string { return wordText(r, genWords, 5+r.IntN(95)) })},
+		// Text with a non-ASCII character every 150 bytes or so.
+		{"sparse", many(func() string { return wordText(r, sparseWords, 2000) })},
 	}
 }
+
+// sparseWords are ASCII words and one accented word.
+var sparseWords = []string{"response", "test", "compile", "path", "file", "session", "retry", "fix", "handler", "error",
+	"request", "timeout", "value", "tool", "returns", "function", "result", "the", "a", "of", "résumé"}
 
 func BenchmarkAppendString(b *testing.B) {
 	for _, bc := range benchTexts() {
