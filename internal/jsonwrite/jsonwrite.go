@@ -26,12 +26,7 @@ const (
 // a multi-byte sequence to validate). It is zero when there is none. Higher
 // set bits may be false positives; only the lowest is exact.
 func stopMask(x uint64) uint64 {
-	lt := (x - lsb*0x20) & ^x // high bit set where a byte is < 0x20
-	q := x ^ (lsb * '"')
-	b := x ^ (lsb * '\\')
-	zq := (q - lsb) & ^q // high bit set where a byte is '"'
-	zb := (b - lsb) & ^b // high bit set where a byte is '\\'
-	return (lt | zq | zb | x) & msb
+	return escapeMask(x) | x&msb
 }
 
 // load8 reads s[i:i+8] as a little-endian word: one bounds check, one load.
@@ -91,14 +86,15 @@ func AppendString(dst []byte, s string) []byte {
 // escapeMask returns a word whose lowest set bit is the high bit of the
 // first byte of x that must be escaped: a control character, '"' or '\\'.
 // Bytes at or above 0x80 pass. It is zero when there is none; higher set
-// bits may be false positives.
+// bits may be false positives (a borrow only runs upward from a byte that
+// is found). Flipping bit 1 of each byte turns '"' into 0x20 and leaves the
+// control characters below it, so that one less-than test finds both.
 func escapeMask(x uint64) uint64 {
-	lt := (x - lsb*0x20) & ^x // high bit set where a byte is < 0x20
-	q := x ^ (lsb * '"')
+	y := x ^ (lsb * 2)
 	b := x ^ (lsb * '\\')
-	zq := (q - lsb) & ^q // high bit set where a byte is '"'
-	zb := (b - lsb) & ^b // high bit set where a byte is '\\'
-	return (lt | zq | zb) & msb
+	lt := (y - lsb*0x21) & ^y // high bit set where a byte is < 0x20 or '"'
+	zb := (b - lsb) & ^b      // high bit set where a byte is '\\'
+	return (lt | zb) & msb
 }
 
 // escapes holds for each byte what AppendString writes for it, as a
