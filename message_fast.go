@@ -254,9 +254,9 @@ func plainRun(b []byte, i int) (int, byte, bool) {
 // pass (jsonwrite.ValidUTF8), quicker than checking each sequence as the
 // first pass meets it: ValidUTF8 runs a long run's two halves at once,
 // while a check inside the scan would be one chain, behind the scan's own
-// work (measured: on 2 KB strings of mixed scripts the scan and then
-// ValidUTF8 take 40% less time; only strings of a few dozen bytes are
-// quicker checked inside the scan).
+// work (measured on 2 KB strings: a quarter less time on gen_session's
+// mixed words, a third less on ASCII, the same on CJK; only strings of a
+// few dozen bytes are quicker checked inside the scan).
 func validPlainRun(b []byte, i int) (end int, stop byte, valid bool) {
 	end, stop, nonASCII := plainRun(b, i)
 	if !nonASCII {
