@@ -154,7 +154,9 @@ const halvesMin = 128
 
 // validHalves runs the automaton over t, at least halvesMin bytes, as two
 // chains at once: each step waits for the one before it in its own chain
-// only, so the two chains overlap in the CPU, about twice the speed of one.
+// only, so the two chains overlap in the CPU (1.4 to 1.6 times the speed of
+// one on mixed text, measured; more chains do not pay, the loop is then
+// bound by the instructions it issues).
 // The first chain takes the first half, its end rounded down to 32 bytes
 // and moved forward to the start of a sequence (past at most three
 // continuation bytes: a fourth in a row is invalid, and the second chain
