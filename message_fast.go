@@ -219,7 +219,9 @@ func (s *scanner) optString(dst *string) bool {
 // plainRun scans b from i to the first byte that ends a run of plain string
 // text: a quote, a backslash or a control character. It returns that
 // position, the byte (0 at the end of b) and whether the run held non-ASCII
-// bytes. Eight bytes are tested at a time.
+// bytes. Eight bytes are tested at a time: flipping bit 1 of each byte
+// turns '"' into 0x20 and leaves control characters below it, so one
+// less-than test finds both, another test the backslashes.
 func plainRun(b []byte, i int) (int, byte, bool) {
 	const ones, highs = 0x0101010101010101, 0x8080808080808080
 	var high uint64
@@ -227,8 +229,8 @@ func plainRun(b []byte, i int) (int, byte, bool) {
 		t := b[i : i+8] // one bounds check, one load
 		w := uint64(t[0]) | uint64(t[1])<<8 | uint64(t[2])<<16 | uint64(t[3])<<24 |
 			uint64(t[4])<<32 | uint64(t[5])<<40 | uint64(t[6])<<48 | uint64(t[7])<<56
-		q, bs := w^(ones*'"'), w^(ones*'\\')
-		special := (w-ones*0x20)&^w | (q-ones)&^q | (bs-ones)&^bs
+		y, bs := w^(ones*2), w^(ones*'\\')
+		special := (y-ones*0x21)&^y | (bs-ones)&^bs // high bit set in each byte < 0x21 of y, or 0 of bs
 		if special&highs != 0 {
 			break
 		}
@@ -250,7 +252,11 @@ func plainRun(b []byte, i int) (int, byte, bool) {
 // validPlainRun is plainRun checking UTF-8: valid is false when the run
 // holds invalid UTF-8. A run with non-ASCII bytes is checked in a second
 // pass (jsonwrite.ValidUTF8), quicker than checking each sequence as the
-// first pass meets it.
+// first pass meets it: ValidUTF8 runs a long run's two halves at once,
+// while a check inside the scan would be one chain, behind the scan's own
+// work (measured on 2 KB strings: a quarter less time on gen_session's
+// mixed words, a third less on ASCII, the same on CJK; only strings of a
+// few dozen bytes are quicker checked inside the scan).
 func validPlainRun(b []byte, i int) (end int, stop byte, valid bool) {
 	end, stop, nonASCII := plainRun(b, i)
 	if !nonASCII {

@@ -345,7 +345,7 @@ var genWords = []string{"response", "test", "compile", "path", "file", "session"
 	"数据", "error", "émoji", "request", "сессия", "ошибка", "的", "timeout", "value", "tool", "returns", "function", "result"}
 
 // benchTexts are the strings BenchmarkAppendString and BenchmarkValidUTF8
-// work on: 128 strings of about 2 KB each per kind.
+// work on: 128 strings per kind, of about 2 KB each but for "short".
 func benchTexts() []struct {
 	name  string
 	texts []string
@@ -372,8 +372,17 @@ func benchTexts() []struct {
 		{"session", many(func() string { return wordText(r, sessionWords, 2000) })},
 		{"gen_session", many(func() string { return wordText(r, genWords, 2000) })},
 		{"invalid", many(func() string { return wordText(r, append(sessionWords, "\xff", "\xed\xa0\x80"), 2000) })},
+		// Short strings (ids, roles, short texts), 5 to 100 bytes of
+		// gen_session's words.
+		{"short", many(func() string { return wordText(r, genWords, 5+r.IntN(95)) })},
+		// Text with a non-ASCII character every 150 bytes or so.
+		{"sparse", many(func() string { return wordText(r, sparseWords, 2000) })},
 	}
 }
+
+// sparseWords are ASCII words and one accented word.
+var sparseWords = []string{"response", "test", "compile", "path", "file", "session", "retry", "fix", "handler", "error",
+	"request", "timeout", "value", "tool", "returns", "function", "result", "the", "a", "of", "résumé"}
 
 func BenchmarkAppendString(b *testing.B) {
 	for _, bc := range benchTexts() {
@@ -448,8 +457,73 @@ func TestValidUTF8(t *testing.T) {
 	}
 }
 
+// utf8Cases are sequences for the ValidUTF8 tests: valid ones of every
+// length and at the edges of the ranges, then truncated, overlong,
+// surrogate, out-of-range and stray bytes.
+var utf8Cases = []string{"é", "ß", "\u07ff", "数", "→", "\u0800", "\uD7FF", "\uE000", "\uFFFD", "🚀", "\U00010000", "\U0010FFFF",
+	"\xc0\x80", "\xc1\xbf", "\xe0\x9f\xbf", "\xed\xa0\x80", "\xed\xbf\xbf", "\xf0\x8f\xbf\xbf", "\xf4\x90\x80\x80",
+	"\xf5\x80\x80\x80", "\xff", "\xfe", "\x80", "\xbf", "\xc3", "\xe2\x82", "\xf0\x9f\x9a", "\x80\x80\x80\x80", "é\x80"}
+
+// TestValidUTF8Halves checks the two-chain path (validHalves) where the
+// halves meet: each sequence of utf8Cases, alone and doubled, at every
+// offset of ASCII text long enough to be split, so that the split point
+// falls before, inside and after it, and the 32-byte ASCII blocks the
+// chains skip end before, inside and after it; then text of one-, two-,
+// three- and four-byte runes cut at every rune boundary, with each byte
+// around the split point replaced by a byte that breaks or ends a sequence.
+func TestValidUTF8Halves(t *testing.T) {
+	check := func(s string) {
+		t.Helper()
+		if got, want := ValidUTF8(s), utf8.ValidString(s); got != want {
+			t.Fatalf("ValidUTF8(%q) = %v, utf8.ValidString says %v", s, got, want)
+		}
+	}
+	// The text starts with "é" so that ValidUTF8 skips none of it.
+	ascii := "é" + strings.Repeat("abcdefghijklmnopqrstuvwxyz0123456789", 10)
+	cases := utf8Cases
+	for _, k := range []int{31, 32, 33, 63, 64, 65} {
+		// A sequence interrupted by ASCII blocks the chains skip.
+		cases = append(cases, "\xc3"+ascii[2:2+k]+"\xa9", "\xe2\x82"+ascii[2:2+k]+"\xac", "\xf0\x9f"+ascii[2:2+k]+"\x9a\x80")
+	}
+	for _, n := range []int{halvesMin - 5, halvesMin - 1, halvesMin, halvesMin + 1, halvesMin + 3, 150, 159, 160, 163, 191, 192, 200, 255, 256, 300} {
+		for _, q := range cases {
+			for off := 2; off <= n; off++ {
+				check(ascii[:off] + q + ascii[off:n])
+				check(ascii[:off] + q + q + ascii[off:n])
+			}
+		}
+	}
+	mixed := strings.Repeat("aé数🚀 \u0800\uFFFD\U0010FFFF\u07ff.", 20)
+	var starts []int // rune boundaries
+	for i := range mixed {
+		starts = append(starts, i)
+	}
+	bad := []byte{'a', 0x80, 0x9f, 0xa0, 0xbf, 0xc0, 0xc2, 0xe0, 0xed, 0xef, 0xf0, 0xf4, 0xf5, 0xff}
+	for _, from := range starts[:12] {
+		for _, end := range starts {
+			n := end - from
+			if n < halvesMin-4 || n > 320 {
+				continue
+			}
+			s := mixed[from:end]
+			check(s)
+			m := (len(s) - 3) / 2 &^ 31
+			for p := m - 4; p < m+8; p++ {
+				b := []byte(s)
+				for _, c := range bad {
+					b[p] = c
+					check(string(b))
+				}
+				check(s[:p] + s[p+1:])
+			}
+		}
+	}
+}
+
 func FuzzValidUTF8(f *testing.F) {
-	for _, s := range []string{"", "abc", "é🚀日本", "\xed\xa0\x80", "abcdefghijklmnop\xf0\x9f\x9a", strings.Repeat("é", 20)} {
+	for _, s := range []string{"", "abc", "é🚀日本", "\xed\xa0\x80", "abcdefghijklmnop\xf0\x9f\x9a", strings.Repeat("é", 20),
+		strings.Repeat("aé数🚀 ", 20), strings.Repeat("x", 70) + "\xe2\x82" + strings.Repeat("é", 40),
+		strings.Repeat("a", 64) + "\x80\x80\x80\x80" + strings.Repeat("b", 64)} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
