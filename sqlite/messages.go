@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/bits"
 	"strings"
 	"unsafe"
 
@@ -66,7 +67,7 @@ func (t stmts) InsertMessages(ctx context.Context, id string, pos, born int64, m
 	}
 	if reuse == nil {
 		// All new bodies, under consecutive ids: a chunk needs its first.
-		return t.chunked(ctx, len(msgs), messagesInsertNew, func(args []any, from, to int) []any {
+		return t.chunked(ctx, len(msgs), "messages new", messagesInsertNew, func(args []any, from, to int) []any {
 			args = append(args, id, born, pos+int64(from), bodyIDs[from])
 			for i := from; i < to; i++ {
 				args = append(args, msgs[i].ID)
@@ -74,7 +75,7 @@ func (t stmts) InsertMessages(ctx context.Context, id string, pos, born int64, m
 			return args
 		})
 	}
-	return t.chunked(ctx, len(msgs), messagesInsert, func(args []any, from, to int) []any {
+	return t.chunked(ctx, len(msgs), "messages", messagesInsert, func(args []any, from, to int) []any {
 		args = append(args, id, born, pos+int64(from))
 		for i := from; i < to; i++ {
 			args = append(args, bodyIDs[i], msgs[i].ID)
@@ -112,7 +113,7 @@ func (t stmts) insertBodies(ctx context.Context, id string, msgs []kompact.Messa
 	}
 	var buf []byte
 	var ends []int
-	err := t.chunked(ctx, len(fresh), bodiesInsert, func(args []any, from, to int) []any {
+	err := t.chunked(ctx, len(fresh), "bodies", bodiesInsert, func(args []any, from, to int) []any {
 		// The chunk's bodies go in one buffer, reused for the next chunk.
 		// The driver copies a bound string into SQLite's memory: a body
 		// goes without a Go copy of its own (garbage the size of the
@@ -134,40 +135,65 @@ func (t stmts) insertBodies(ctx context.Context, id string, msgs []kompact.Messa
 	return bodyIDs, err
 }
 
-// insertChunk is how many rows one INSERT statement adds.
+// insertChunk is how many rows one INSERT statement adds at most.
 const insertChunk = 64
 
+// chunkRows returns how many of n rows left the next statement adds:
+// insertChunk, else the largest power of two not above n. The statements
+// then come in a few sizes only, each prepared once in a transaction
+// (stmts.prepare) however many calls an import's batches make.
+func chunkRows(n int) int {
+	if n >= insertChunk {
+		return insertChunk
+	}
+	return 1 << (bits.Len(uint(n)) - 1)
+}
+
 // chunked runs the statement query(k) for rows [from, from+k) of n rows,
-// k = insertChunk but for the last chunk, with the arguments fill appends.
-// It prepares each statement once.
-func (t stmts) chunked(ctx context.Context, n int, query func(k int) string, fill func(args []any, from, to int) []any) error {
-	var stmt *sql.Stmt
-	stmtRows := 0
-	defer func() {
-		if stmt != nil {
-			stmt.Close()
-		}
-	}()
+// k as chunkRows gives it, with the arguments fill appends. name tells
+// the statement apart from the other queries with k rows.
+func (t stmts) chunked(ctx context.Context, n int, name string, query func(k int) string, fill func(args []any, from, to int) []any) error {
 	var args []any
-	for from := 0; from < n; from += insertChunk {
-		to := min(n, from+insertChunk)
-		if to-from != stmtRows {
-			if stmt != nil {
-				stmt.Close()
-			}
-			var err error
-			if stmt, err = t.tx.PrepareContext(ctx, query(to-from)); err != nil {
-				stmt = nil
-				return err
-			}
-			stmtRows = to - from
-		}
-		args = fill(args[:0], from, to)
-		if _, err := stmt.ExecContext(ctx, args...); err != nil {
+	for from := 0; from < n; {
+		k := chunkRows(n - from)
+		stmt, err := t.prepare(ctx, name, k, query)
+		if err != nil {
 			return err
 		}
+		args = fill(args[:0], from, from+k)
+		_, err = stmt.ExecContext(ctx, args...)
+		if t.prep == nil {
+			stmt.Close()
+		}
+		if err != nil {
+			return err
+		}
+		from += k
 	}
 	return nil
+}
+
+// prepare returns the statement query(k), prepared in the transaction at
+// its first use and kept for the transaction's later calls (the
+// transaction closes it when it ends). Without a cache (t.prep nil) it
+// prepares it anew, for the caller to close.
+func (t stmts) prepare(ctx context.Context, name string, k int, query func(k int) string) (*sql.Stmt, error) {
+	key := stmtKey{name, k}
+	if stmt := t.prep[key]; stmt != nil {
+		return stmt, nil
+	}
+	stmt, err := t.tx.PrepareContext(ctx, query(k))
+	if err != nil || t.prep == nil {
+		return stmt, err
+	}
+	t.prep[key] = stmt
+	return stmt, nil
+}
+
+// stmtKey names a prepared multi-row statement: its query and its rows.
+type stmtKey struct {
+	name string
+	k    int
 }
 
 // bodiesInsert inserts k bodies: ?1 is the session, ?2 the first body's

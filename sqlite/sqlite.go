@@ -286,12 +286,12 @@ type txs struct{ s *Store }
 // Write runs fn in one BEGIN IMMEDIATE transaction of the writer
 // connection.
 func (t txs) Write(ctx context.Context, what string, fn func(storeutil.Tx) error) error {
-	return t.s.write(ctx, what, func(tx *sql.Tx) error { return fn(stmts{tx}) })
+	return t.s.write(ctx, what, func(tx *sql.Tx) error { return fn(stmts{tx, map[stmtKey]*sql.Stmt{}}) })
 }
 
 // Read runs fn in one read-only transaction: a consistent snapshot.
 func (t txs) Read(ctx context.Context, what string, fn func(storeutil.Tx) error) error {
-	return t.s.read(ctx, what, func(tx *sql.Tx) error { return fn(stmts{tx}) })
+	return t.s.read(ctx, what, func(tx *sql.Tx) error { return fn(stmts{tx: tx}) })
 }
 
 // write runs fn in one write transaction. A *kompact.Error from fn is
@@ -314,8 +314,13 @@ func (s *Store) read(ctx context.Context, what string, fn func(*sql.Tx) error) e
 	return wrap(what, fn(tx))
 }
 
-// stmts is one transaction's statements (storeutil.Tx).
-type stmts struct{ tx *sql.Tx }
+// stmts is one transaction's statements (storeutil.Tx). prep keeps the
+// multi-row INSERT statements a write prepares, so that an import's batches
+// parse each once (nil: each call prepares its own).
+type stmts struct {
+	tx   *sql.Tx
+	prep map[stmtKey]*sql.Stmt
+}
 
 func wrap(what string, err error) error { return storeutil.Wrap("sqlite store", what, err, nil) }
 
