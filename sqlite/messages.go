@@ -111,28 +111,87 @@ func (t stmts) insertBodies(ctx context.Context, id string, msgs []kompact.Messa
 	for k, i := range fresh {
 		bodyIDs[i] = last + 1 + int64(k)
 	}
-	var buf []byte
-	var ends []int
+	enc := &bodyChunks{msgs: msgs, fresh: fresh}
+	defer enc.wait()
 	err := t.chunked(ctx, len(fresh), "bodies", bodiesInsert, func(args []any, from, to int) []any {
-		// The chunk's bodies go in one buffer, reused for the next chunk.
 		// The driver copies a bound string into SQLite's memory: a body
 		// goes without a Go copy of its own (garbage the size of the
-		// session for a large import); buf is not written again until the
-		// statement has run.
-		buf, ends = buf[:0], ends[:0]
-		for _, i := range fresh[from:to] {
-			buf = msgs[i].AppendJSON(buf)
-			ends = append(ends, len(buf))
+		// session for a large import); the chunk's buffer is not written
+		// again until the statement has run.
+		c := enc.take(from, to)
+		if to < len(fresh) {
+			enc.start(to, to+chunkRows(len(fresh)-to))
 		}
 		args = append(args, id, bodyIDs[fresh[from]])
 		start := 0
-		for _, end := range ends {
-			args = append(args, unsafe.String(unsafe.SliceData(buf[start:]), end-start))
+		for _, end := range c.ends {
+			args = append(args, unsafe.String(unsafe.SliceData(c.buf[start:]), end-start))
 			start = end
 		}
 		return args
 	})
 	return bodyIDs, err
+}
+
+// bodyChunks encodes the bodies of insertBodies' chunks
+// (Message.AppendJSON) into two buffers in turn: the first chunk where it
+// is taken, each next one on a goroutine of its own while the statement of
+// the chunk before it runs, so that a long insert encodes on one core and
+// stores on the other.
+type bodyChunks struct {
+	msgs  []kompact.Message
+	fresh []int // the messages whose bodies are inserted, in order
+	bufs  [2]chunkBuf
+	cur   int           // the buffer of the chunk taken last
+	next  [2]int        // the chunk under way, fresh[next[0]:next[1]]
+	done  chan struct{} // closed once the chunk under way is encoded; nil if none is
+}
+
+// chunkBuf is a chunk's bodies, one after the other; ends are where each
+// one ends.
+type chunkBuf struct {
+	buf  []byte
+	ends []int
+}
+
+func (c *chunkBuf) encode(msgs []kompact.Message, idx []int) {
+	c.buf, c.ends = c.buf[:0], c.ends[:0]
+	for _, i := range idx {
+		c.buf = msgs[i].AppendJSON(c.buf)
+		c.ends = append(c.ends, len(c.buf))
+	}
+}
+
+// start encodes the chunk fresh[from:to] into the buffer not taken last,
+// on a goroutine.
+func (b *bodyChunks) start(from, to int) {
+	spare, idx, done := &b.bufs[1-b.cur], b.fresh[from:to], make(chan struct{})
+	b.next, b.done = [2]int{from, to}, done
+	go func() {
+		defer close(done)
+		spare.encode(b.msgs, idx)
+	}()
+}
+
+// take returns the encoded chunk fresh[from:to]: the one under way, or,
+// when another one is (or none), encoded here.
+func (b *bodyChunks) take(from, to int) *chunkBuf {
+	under := b.done != nil && b.next == [2]int{from, to}
+	b.wait()
+	b.cur = 1 - b.cur
+	c := &b.bufs[b.cur]
+	if !under {
+		c.encode(b.msgs, b.fresh[from:to])
+	}
+	return c
+}
+
+// wait waits until no chunk is under way.
+func (b *bodyChunks) wait() {
+	if b.done != nil {
+		<-b.done
+		b.done = nil
+	}
 }
 
 // insertChunk is how many rows one INSERT statement adds at most.
