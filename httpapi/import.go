@@ -12,8 +12,9 @@ import (
 )
 
 // importBatchBytes is about how much of an imported session's messages
-// list the server holds at a time.
-const importBatchBytes = 1 << 20
+// list a batch covers. The server holds two batches at a time: the one
+// being stored and the next, read ahead (readAhead).
+const importBatchBytes = 512 << 10
 
 // importStream imports a session document read a batch of messages at a
 // time (kompact.SessionStream) and stored as it is read, in one write
