@@ -43,7 +43,7 @@ func TestBodyChunks(t *testing.T) {
 			fresh = append(fresh, i)
 		}
 	}
-	enc := &bodyChunks{msgs: msgs, fresh: fresh}
+	enc := &bodyChunks{msgs: msgs, fresh: fresh, bufs: new([2]chunkBuf)}
 	defer enc.wait()
 	seen := 0
 	for from := 0; from < len(fresh); {

@@ -54,18 +54,39 @@ func (t stmts) EachBodyOf(ctx context.Context, bodyIDs []int64, fn func(int, []b
 	return nil
 }
 
-// InsertMessages stores the new bodies, then the message rows, a chunk of
+// InsertMessages stores the message rows, then the new bodies, a chunk of
 // rows per statement: one statement's parse, bind and step serve
-// insertChunk rows, rather than one of each per row and table.
+// insertChunk rows, rather than one of each per row and table. The bodies
+// get their ids first, so the rows can go in while the first bodies are
+// encoded, on another core (bodyChunks); no key ties a row to its body.
 func (t stmts) InsertMessages(ctx context.Context, id string, pos, born int64, msgs []kompact.Message, reuse []int64) error {
 	if len(msgs) == 0 {
 		return nil
 	}
-	bodyIDs, err := t.insertBodies(ctx, id, msgs, reuse)
+	bodyIDs, fresh, err := t.bodyIDs(ctx, msgs, reuse)
 	if err != nil {
 		return err
 	}
-	if reuse == nil {
+	enc := &bodyChunks{msgs: msgs, fresh: fresh}
+	if t.w != nil {
+		enc.bufs = &t.w.bufs // reused by the write's next calls
+	} else {
+		enc.bufs = new([2]chunkBuf)
+	}
+	defer enc.wait()
+	if len(fresh) > 0 {
+		enc.start(0, chunkRows(len(fresh)))
+	}
+	if err := t.insertRows(ctx, id, pos, born, msgs, bodyIDs, reuse == nil); err != nil {
+		return err
+	}
+	return t.insertBodies(ctx, id, enc, bodyIDs)
+}
+
+// insertRows inserts the message rows; consecutive tells that the body
+// ids follow one another from the first on.
+func (t stmts) insertRows(ctx context.Context, id string, pos, born int64, msgs []kompact.Message, bodyIDs []int64, consecutive bool) error {
+	if consecutive {
 		// All new bodies, under consecutive ids: a chunk needs its first.
 		return t.chunked(ctx, len(msgs), "messages new", messagesInsertNew, func(args []any, from, to int) []any {
 			args = append(args, id, born, pos+int64(from), bodyIDs[from])
@@ -84,13 +105,12 @@ func (t stmts) InsertMessages(ctx context.Context, id string, pos, born int64, m
 	})
 }
 
-// insertBodies stores the bodies of the messages that reuse does not
-// give one, under ids it picks: the next free ones (the largest id in use
-// plus one on, as SQLite itself would pick them), so that a chunk of rows
-// needs no id read back. It returns every message's body id.
-func (t stmts) insertBodies(ctx context.Context, id string, msgs []kompact.Message, reuse []int64) ([]int64, error) {
-	bodyIDs := make([]int64, len(msgs))
-	var fresh []int // the messages that need a new body
+// bodyIDs returns every message's body id: the one reuse gives it, else
+// the next free one (the largest id in use plus one on, as SQLite itself
+// would pick them), so that a chunk of rows needs no id read back. fresh
+// lists the messages that get a new body.
+func (t stmts) bodyIDs(ctx context.Context, msgs []kompact.Message, reuse []int64) (bodyIDs []int64, fresh []int, err error) {
+	bodyIDs = make([]int64, len(msgs))
 	for i := range msgs {
 		if reuse != nil && reuse[i] != 0 {
 			bodyIDs[i] = reuse[i]
@@ -99,21 +119,25 @@ func (t stmts) insertBodies(ctx context.Context, id string, msgs []kompact.Messa
 		}
 	}
 	if len(fresh) == 0 {
-		return bodyIDs, nil
+		return bodyIDs, nil, nil
 	}
 	var last int64
 	if err := t.tx.QueryRowContext(ctx, `SELECT coalesce(max(id), 0) FROM bodies`).Scan(&last); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if last > math.MaxInt64-int64(len(fresh)) {
-		return nil, errors.New("no free body ids left")
+		return nil, nil, errors.New("no free body ids left")
 	}
 	for k, i := range fresh {
 		bodyIDs[i] = last + 1 + int64(k)
 	}
-	enc := &bodyChunks{msgs: msgs, fresh: fresh}
-	defer enc.wait()
-	err := t.chunked(ctx, len(fresh), "bodies", bodiesInsert, func(args []any, from, to int) []any {
+	return bodyIDs, fresh, nil
+}
+
+// insertBodies stores the new bodies enc encodes, under their ids.
+func (t stmts) insertBodies(ctx context.Context, id string, enc *bodyChunks, bodyIDs []int64) error {
+	fresh := enc.fresh
+	return t.chunked(ctx, len(fresh), "bodies", bodiesInsert, func(args []any, from, to int) []any {
 		// The driver copies a bound string into SQLite's memory: a body
 		// goes without a Go copy of its own (garbage the size of the
 		// session for a large import); the chunk's buffer is not written
@@ -130,18 +154,17 @@ func (t stmts) insertBodies(ctx context.Context, id string, msgs []kompact.Messa
 		}
 		return args
 	})
-	return bodyIDs, err
 }
 
 // bodyChunks encodes the bodies of insertBodies' chunks
-// (Message.AppendJSON) into two buffers in turn: the first chunk where it
-// is taken, each next one on a goroutine of its own while the statement of
-// the chunk before it runs, so that a long insert encodes on one core and
-// stores on the other.
+// (Message.AppendJSON) into two buffers in turn, each on a goroutine of its
+// own while the statement before it runs (the first while the message rows
+// go in), so that a long insert encodes on one core and stores on the
+// other. A chunk not under way is encoded where it is taken.
 type bodyChunks struct {
 	msgs  []kompact.Message
 	fresh []int // the messages whose bodies are inserted, in order
-	bufs  [2]chunkBuf
+	bufs  *[2]chunkBuf
 	cur   int           // the buffer of the chunk taken last
 	next  [2]int        // the chunk under way, fresh[next[0]:next[1]]
 	done  chan struct{} // closed once the chunk under way is encoded; nil if none is
@@ -221,7 +244,7 @@ func (t stmts) chunked(ctx context.Context, n int, name string, query func(k int
 		}
 		args = fill(args[:0], from, from+k)
 		_, err = stmt.ExecContext(ctx, args...)
-		if t.prep == nil {
+		if t.w == nil {
 			stmt.Close()
 		}
 		if err != nil {
@@ -234,18 +257,21 @@ func (t stmts) chunked(ctx context.Context, n int, name string, query func(k int
 
 // prepare returns the statement query(k), prepared in the transaction at
 // its first use and kept for the transaction's later calls (the
-// transaction closes it when it ends). Without a cache (t.prep nil) it
+// transaction closes it when it ends). Outside a write (t.w nil) it
 // prepares it anew, for the caller to close.
 func (t stmts) prepare(ctx context.Context, name string, k int, query func(k int) string) (*sql.Stmt, error) {
 	key := stmtKey{name, k}
-	if stmt := t.prep[key]; stmt != nil {
+	if t.w == nil {
+		return t.tx.PrepareContext(ctx, query(k))
+	}
+	if stmt := t.w.prep[key]; stmt != nil {
 		return stmt, nil
 	}
 	stmt, err := t.tx.PrepareContext(ctx, query(k))
-	if err != nil || t.prep == nil {
-		return stmt, err
+	if err != nil {
+		return nil, err
 	}
-	t.prep[key] = stmt
+	t.w.prep[key] = stmt
 	return stmt, nil
 }
 
