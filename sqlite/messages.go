@@ -74,7 +74,9 @@ func (t stmts) InsertMessages(ctx context.Context, id string, pos, born int64, m
 		enc.bufs = new([2]chunkBuf)
 	}
 	defer enc.wait()
-	if len(fresh) > 0 {
+	if len(fresh) > insertChunk {
+		// Several chunks: worth a core of their own (a goroutine's start
+		// and hand-over would cost a small write more than it saves).
 		enc.start(0, chunkRows(len(fresh)))
 	}
 	if err := t.insertRows(ctx, id, pos, born, msgs, bodyIDs, reuse == nil); err != nil {
@@ -143,7 +145,7 @@ func (t stmts) insertBodies(ctx context.Context, id string, enc *bodyChunks, bod
 		// session for a large import); the chunk's buffer is not written
 		// again until the statement has run.
 		c := enc.take(from, to)
-		if to < len(fresh) {
+		if to < len(fresh) && len(fresh) > insertChunk {
 			enc.start(to, to+chunkRows(len(fresh)-to))
 		}
 		args = append(args, id, bodyIDs[fresh[from]])
@@ -270,6 +272,9 @@ func (t stmts) prepare(ctx context.Context, name string, k int, query func(k int
 	stmt, err := t.tx.PrepareContext(ctx, query(k))
 	if err != nil {
 		return nil, err
+	}
+	if t.w.prep == nil {
+		t.w.prep = map[stmtKey]*sql.Stmt{}
 	}
 	t.w.prep[key] = stmt
 	return stmt, nil

@@ -286,7 +286,7 @@ type txs struct{ s *Store }
 // Write runs fn in one BEGIN IMMEDIATE transaction of the writer
 // connection.
 func (t txs) Write(ctx context.Context, what string, fn func(storeutil.Tx) error) error {
-	return t.s.write(ctx, what, func(tx *sql.Tx) error { return fn(stmts{tx, &writeState{prep: map[stmtKey]*sql.Stmt{}}}) })
+	return t.s.write(ctx, what, func(tx *sql.Tx) error { return fn(stmts{tx, &writeState{}}) })
 }
 
 // Read runs fn in one read-only transaction: a consistent snapshot.
