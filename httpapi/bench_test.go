@@ -1,11 +1,13 @@
 package httpapi_test
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -13,6 +15,7 @@ import (
 	"kompact/config"
 	"kompact/httpapi"
 	"kompact/internal/testserver"
+	"kompact/internal/vectors"
 	"kompact/sqlite"
 )
 
@@ -97,5 +100,38 @@ func BenchmarkStoreReadRewrite10k(b *testing.B) {
 		if _, err := store.CreateSession(ctx, &s.Session); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// BenchmarkImport posts the generated session document of
+// docs/benchmarks.md to /v1/sessions/import, each time to a new, empty
+// store, and takes the whole answer.
+func BenchmarkImport(b *testing.B) {
+	for _, n := range []int{1000, 10_000} {
+		b.Run(fmt.Sprintf("%dk", n/1000), func(b *testing.B) {
+			doc := vectors.GenSession(b, n)
+			b.SetBytes(int64(len(doc)))
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				b.StopTimer()
+				store, err := sqlite.Open(filepath.Join(b.TempDir(), "k.db"))
+				if err != nil {
+					b.Fatal(err)
+				}
+				h := httpapi.New(httpapi.Config{Store: store, Agents: config.Default(), LLM: instantLLM{}, Logger: slog.New(slog.DiscardHandler)}).Handler()
+				b.StartTimer()
+				rec := httptest.NewRecorder()
+				req := httptest.NewRequest("POST", "/v1/sessions/import", bytes.NewReader(doc))
+				req.Header.Set("Content-Type", "application/json")
+				h.ServeHTTP(rec, req)
+				if rec.Code != http.StatusCreated {
+					b.Fatalf("status %d: %.300s", rec.Code, rec.Body)
+				}
+				b.StopTimer()
+				store.Close()
+				b.StartTimer()
+			}
+		})
 	}
 }

@@ -6,13 +6,15 @@ import (
 	"net/http"
 	"net/url"
 	"os"
+	"sync"
 
 	"kompact"
 )
 
 // importBatchBytes is about how much of an imported session's messages
-// list the server holds at a time.
-const importBatchBytes = 1 << 20
+// list a batch covers. The server holds two batches at a time: the one
+// being stored and the next, read ahead (readAhead).
+const importBatchBytes = 512 << 10
 
 // importStream imports a session document read a batch of messages at a
 // time (kompact.SessionStream) and stored as it is read, in one write
@@ -21,7 +23,8 @@ const importBatchBytes = 1 << 20
 // it refuses that such a decode takes is a document giving "id", "agent"
 // or "compaction_model" after "messages" (unless the query overrides it),
 // since the session is stored under its id and agent before its messages
-// are read.
+// are read. The document is decoded a batch ahead of the store's writing
+// (readAhead).
 func (s *Server) importStream(w http.ResponseWriter, r *http.Request, q url.Values) error {
 	body, err := s.spoolBody(w, r)
 	if err != nil {
@@ -58,7 +61,9 @@ func (s *Server) importStream(w http.ResponseWriter, r *http.Request, q url.Valu
 		}
 		return msgs, nil
 	}
-	stored, err := s.cfg.Store.ImportSession(r.Context(), &head, next)
+	ahead := readAhead(next)
+	defer ahead.stop()
+	stored, err := s.cfg.Store.ImportSession(r.Context(), &head, ahead.next)
 	if err != nil {
 		return err
 	}
@@ -66,6 +71,80 @@ func (s *Server) importStream(w http.ResponseWriter, r *http.Request, q url.Valu
 	// The answer is the session read back as it is stored, streamed (a
 	// later write may show in it too).
 	return s.streamStored(w, r, stored.ID, http.StatusCreated, nil)
+}
+
+// batchAhead is a decoded batch of messages, or the error that ended the
+// document.
+type batchAhead struct {
+	msgs []kompact.Message
+	err  error
+	pan  any // a panic of the decoder, raised again in the handler
+}
+
+// ahead decodes the batches of an import on a goroutine of its own, one
+// batch ahead of the store that writes them: the decoding of a batch and
+// the writing of the one before it run on two cores. The decoded batch
+// waits to be taken before the next is read, so that the server holds two
+// batches at most.
+type ahead struct {
+	ch   chan batchAhead
+	quit chan struct{}
+	done sync.WaitGroup
+}
+
+// readAhead starts calling next, a batch ahead of the calls of the
+// returned ahead's next, until next returns an error or no messages. The
+// batches and the error come out in the order next gave them. stop must
+// be called once the batches are no longer wanted.
+func readAhead(next func() ([]kompact.Message, error)) *ahead {
+	a := &ahead{ch: make(chan batchAhead), quit: make(chan struct{})}
+	a.done.Add(1)
+	go func() {
+		defer a.done.Done()
+		defer close(a.ch)
+		for {
+			b := decodeBatch(next)
+			select {
+			case a.ch <- b:
+			case <-a.quit:
+				return
+			}
+			if b.err != nil || b.pan != nil || len(b.msgs) == 0 {
+				return
+			}
+		}
+	}()
+	return a
+}
+
+// decodeBatch calls next, catching a panic to raise it again where the
+// batch is taken, as if next had run there.
+func decodeBatch(next func() ([]kompact.Message, error)) (b batchAhead) {
+	defer func() {
+		if p := recover(); p != nil {
+			b = batchAhead{pan: p}
+		}
+	}()
+	b.msgs, b.err = next()
+	return b
+}
+
+// next returns the next batch.
+func (a *ahead) next() ([]kompact.Message, error) {
+	b, ok := <-a.ch
+	switch {
+	case !ok:
+		return nil, kompact.Errorf(kompact.EInternal, "the imported document was read past its end")
+	case b.pan != nil:
+		panic(b.pan)
+	}
+	return b.msgs, b.err
+}
+
+// stop ends the read-ahead and waits until it no longer reads the body.
+func (a *ahead) stop() {
+	close(a.quit)
+	a.done.Wait()
 }
 
 // spooled is a request body kept in a temporary file.

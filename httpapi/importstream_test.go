@@ -121,3 +121,20 @@ func TestImportSlowClientHoldsNoWrite(t *testing.T) {
 		t.Errorf("%d temporary files left: %v", len(left), left)
 	}
 }
+
+// TestImportStoreFailsMidway: the store refusing a batch far into the
+// document (an id given twice) ends the import at once, though the next
+// batches are being read ahead of the store; nothing is stored.
+func TestImportStoreFailsMidway(t *testing.T) {
+	e := newAPIEnv(t, apiOptions{maxBody: 32 << 20})
+	const n = 12000 // about 3.6 MB: several batches
+	doc := longDoc("dup", n, "")
+	first := strings.Index(doc, `{"role"`)
+	doc = doc[:first+1] + `"id":"twice",` + doc[first+1:]
+	at := strings.Index(doc, `{"role":"user","content":[{"type":"text","text":"message 5000 `)
+	doc = doc[:at+1] + `"id":"twice",` + doc[at+1:]
+	wantError(t, e.do("POST", "/v1/sessions/import", doc), 400, "invalid_request", `messages[5000].id: "twice" is already the id of messages[0]`)
+	if n := len(e.must(200, "GET", "/v1/sessions", nil)["sessions"].([]any)); n != 0 {
+		t.Errorf("%d sessions after a refused import", n)
+	}
+}

@@ -34,7 +34,7 @@ func (s *Store) rewriteAll(ctx context.Context, id string, msgs []kompact.Messag
 		return err
 	}
 	return s.write(ctx, "rewrite", func(tx *sql.Tx) error {
-		row, err := stmts{tx}.LoadSession(ctx, id)
+		row, err := stmts{tx: tx}.LoadSession(ctx, id)
 		if err != nil {
 			return err
 		}
@@ -46,7 +46,7 @@ func (s *Store) rewriteAll(ctx context.Context, id string, msgs []kompact.Messag
 		if _, err := tx.ExecContext(ctx, `DELETE FROM bodies WHERE session_id = ?`, id); err != nil {
 			return err
 		}
-		if err := (stmts{tx}).InsertMessages(ctx, id, 0, 0, msgs, nil); err != nil {
+		if err := (stmts{tx: tx}).InsertMessages(ctx, id, 0, 0, msgs, nil); err != nil {
 			return err
 		}
 		_, err = tx.ExecContext(ctx, `UPDATE sessions SET first_pos = 0, n_messages = ?, version = ?, updated_at = ? WHERE id = ?`,

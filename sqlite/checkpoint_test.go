@@ -64,6 +64,41 @@ func TestCheckpointInBackground(t *testing.T) {
 	}
 }
 
+// TestCheckpointWaits: the checkpointer lets the request that woke it
+// answer first: until checkpointDelay has passed, later writes find the
+// log as it was. Close does not wait for the delay, and checkpoints.
+func TestCheckpointWaits(t *testing.T) {
+	old := checkpointDelay
+	checkpointDelay = time.Hour
+	defer func() { checkpointDelay = old }()
+	const soft = 256 << 10
+	st := withWALLimits(t, soft, 1<<40)
+	createBig(t, st, "s")
+	ctx := context.Background()
+	for i := range 10 {
+		time.Sleep(20 * time.Millisecond)
+		if _, err := st.SetCompactionModel(ctx, "s", fmt.Sprint("m", i)); err != nil {
+			t.Fatal(err)
+		}
+		if size := st.ck.walSize(); size <= soft {
+			t.Fatalf("the WAL was checkpointed and started over (%d bytes) before the delay", size)
+		}
+	}
+	closed := make(chan error, 1)
+	go func() { closed <- st.Close() }()
+	select {
+	case err := <-closed:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("Close waits for the checkpoint's delay")
+	}
+	if fi, err := os.Stat(st.Path() + "-wal"); err == nil && fi.Size() > 0 {
+		t.Errorf("a %d-byte WAL is left after Close", fi.Size())
+	}
+}
+
 // TestWALBounded: when the checkpointer does not get to it (here: never
 // asked), a write that leaves the WAL over walMaxBytes checkpoints itself,
 // so the log starts over instead of growing with every write.

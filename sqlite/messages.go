@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/bits"
 	"strings"
 	"unsafe"
 
@@ -53,20 +54,43 @@ func (t stmts) EachBodyOf(ctx context.Context, bodyIDs []int64, fn func(int, []b
 	return nil
 }
 
-// InsertMessages stores the new bodies, then the message rows, a chunk of
+// InsertMessages stores the message rows, then the new bodies, a chunk of
 // rows per statement: one statement's parse, bind and step serve
-// insertChunk rows, rather than one of each per row and table.
+// insertChunk rows, rather than one of each per row and table. The bodies
+// get their ids first, so the rows can go in while the first bodies are
+// encoded, on another core (bodyChunks); no key ties a row to its body.
 func (t stmts) InsertMessages(ctx context.Context, id string, pos, born int64, msgs []kompact.Message, reuse []int64) error {
 	if len(msgs) == 0 {
 		return nil
 	}
-	bodyIDs, err := t.insertBodies(ctx, id, msgs, reuse)
+	bodyIDs, fresh, err := t.bodyIDs(ctx, msgs, reuse)
 	if err != nil {
 		return err
 	}
-	if reuse == nil {
+	enc := &bodyChunks{msgs: msgs, fresh: fresh}
+	if t.w != nil {
+		enc.bufs = &t.w.bufs // reused by the write's next calls
+	} else {
+		enc.bufs = new([2]chunkBuf)
+	}
+	defer enc.wait()
+	if len(fresh) > insertChunk {
+		// Several chunks: worth a core of their own (a goroutine's start
+		// and hand-over would cost a small write more than it saves).
+		enc.start(0, chunkRows(len(fresh)))
+	}
+	if err := t.insertRows(ctx, id, pos, born, msgs, bodyIDs, reuse == nil); err != nil {
+		return err
+	}
+	return t.insertBodies(ctx, id, enc, bodyIDs)
+}
+
+// insertRows inserts the message rows; consecutive tells that the body
+// ids follow one another from the first on.
+func (t stmts) insertRows(ctx context.Context, id string, pos, born int64, msgs []kompact.Message, bodyIDs []int64, consecutive bool) error {
+	if consecutive {
 		// All new bodies, under consecutive ids: a chunk needs its first.
-		return t.chunked(ctx, len(msgs), messagesInsertNew, func(args []any, from, to int) []any {
+		return t.chunked(ctx, len(msgs), "messages new", messagesInsertNew, func(args []any, from, to int) []any {
 			args = append(args, id, born, pos+int64(from), bodyIDs[from])
 			for i := from; i < to; i++ {
 				args = append(args, msgs[i].ID)
@@ -74,7 +98,7 @@ func (t stmts) InsertMessages(ctx context.Context, id string, pos, born int64, m
 			return args
 		})
 	}
-	return t.chunked(ctx, len(msgs), messagesInsert, func(args []any, from, to int) []any {
+	return t.chunked(ctx, len(msgs), "messages", messagesInsert, func(args []any, from, to int) []any {
 		args = append(args, id, born, pos+int64(from))
 		for i := from; i < to; i++ {
 			args = append(args, bodyIDs[i], msgs[i].ID)
@@ -83,13 +107,12 @@ func (t stmts) InsertMessages(ctx context.Context, id string, pos, born int64, m
 	})
 }
 
-// insertBodies stores the bodies of the messages that reuse does not
-// give one, under ids it picks: the next free ones (the largest id in use
-// plus one on, as SQLite itself would pick them), so that a chunk of rows
-// needs no id read back. It returns every message's body id.
-func (t stmts) insertBodies(ctx context.Context, id string, msgs []kompact.Message, reuse []int64) ([]int64, error) {
-	bodyIDs := make([]int64, len(msgs))
-	var fresh []int // the messages that need a new body
+// bodyIDs returns every message's body id: the one reuse gives it, else
+// the next free one (the largest id in use plus one on, as SQLite itself
+// would pick them), so that a chunk of rows needs no id read back. fresh
+// lists the messages that get a new body.
+func (t stmts) bodyIDs(ctx context.Context, msgs []kompact.Message, reuse []int64) (bodyIDs []int64, fresh []int, err error) {
+	bodyIDs = make([]int64, len(msgs))
 	for i := range msgs {
 		if reuse != nil && reuse[i] != 0 {
 			bodyIDs[i] = reuse[i]
@@ -98,76 +121,169 @@ func (t stmts) insertBodies(ctx context.Context, id string, msgs []kompact.Messa
 		}
 	}
 	if len(fresh) == 0 {
-		return bodyIDs, nil
+		return bodyIDs, nil, nil
 	}
 	var last int64
 	if err := t.tx.QueryRowContext(ctx, `SELECT coalesce(max(id), 0) FROM bodies`).Scan(&last); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if last > math.MaxInt64-int64(len(fresh)) {
-		return nil, errors.New("no free body ids left")
+		return nil, nil, errors.New("no free body ids left")
 	}
 	for k, i := range fresh {
 		bodyIDs[i] = last + 1 + int64(k)
 	}
-	var buf []byte
-	var ends []int
-	err := t.chunked(ctx, len(fresh), bodiesInsert, func(args []any, from, to int) []any {
-		// The chunk's bodies go in one buffer, reused for the next chunk.
+	return bodyIDs, fresh, nil
+}
+
+// insertBodies stores the new bodies enc encodes, under their ids.
+func (t stmts) insertBodies(ctx context.Context, id string, enc *bodyChunks, bodyIDs []int64) error {
+	fresh := enc.fresh
+	return t.chunked(ctx, len(fresh), "bodies", bodiesInsert, func(args []any, from, to int) []any {
 		// The driver copies a bound string into SQLite's memory: a body
 		// goes without a Go copy of its own (garbage the size of the
-		// session for a large import); buf is not written again until the
-		// statement has run.
-		buf, ends = buf[:0], ends[:0]
-		for _, i := range fresh[from:to] {
-			buf = msgs[i].AppendJSON(buf)
-			ends = append(ends, len(buf))
+		// session for a large import); the chunk's buffer is not written
+		// again until the statement has run.
+		c := enc.take(from, to)
+		if to < len(fresh) && len(fresh) > insertChunk {
+			enc.start(to, to+chunkRows(len(fresh)-to))
 		}
 		args = append(args, id, bodyIDs[fresh[from]])
 		start := 0
-		for _, end := range ends {
-			args = append(args, unsafe.String(unsafe.SliceData(buf[start:]), end-start))
+		for _, end := range c.ends {
+			args = append(args, unsafe.String(unsafe.SliceData(c.buf[start:]), end-start))
 			start = end
 		}
 		return args
 	})
-	return bodyIDs, err
 }
 
-// insertChunk is how many rows one INSERT statement adds.
+// bodyChunks encodes the bodies of insertBodies' chunks
+// (Message.AppendJSON) into two buffers in turn, each on a goroutine of its
+// own while the statement before it runs (the first while the message rows
+// go in), so that a long insert encodes on one core and stores on the
+// other. A chunk not under way is encoded where it is taken.
+type bodyChunks struct {
+	msgs  []kompact.Message
+	fresh []int // the messages whose bodies are inserted, in order
+	bufs  *[2]chunkBuf
+	cur   int           // the buffer of the chunk taken last
+	next  [2]int        // the chunk under way, fresh[next[0]:next[1]]
+	done  chan struct{} // closed once the chunk under way is encoded; nil if none is
+}
+
+// chunkBuf is a chunk's bodies, one after the other; ends are where each
+// one ends.
+type chunkBuf struct {
+	buf  []byte
+	ends []int
+}
+
+func (c *chunkBuf) encode(msgs []kompact.Message, idx []int) {
+	c.buf, c.ends = c.buf[:0], c.ends[:0]
+	for _, i := range idx {
+		c.buf = msgs[i].AppendJSON(c.buf)
+		c.ends = append(c.ends, len(c.buf))
+	}
+}
+
+// start encodes the chunk fresh[from:to] into the buffer not taken last,
+// on a goroutine.
+func (b *bodyChunks) start(from, to int) {
+	spare, idx, done := &b.bufs[1-b.cur], b.fresh[from:to], make(chan struct{})
+	b.next, b.done = [2]int{from, to}, done
+	go func() {
+		defer close(done)
+		spare.encode(b.msgs, idx)
+	}()
+}
+
+// take returns the encoded chunk fresh[from:to]: the one under way, or,
+// when another one is (or none), encoded here.
+func (b *bodyChunks) take(from, to int) *chunkBuf {
+	under := b.done != nil && b.next == [2]int{from, to}
+	b.wait()
+	b.cur = 1 - b.cur
+	c := &b.bufs[b.cur]
+	if !under {
+		c.encode(b.msgs, b.fresh[from:to])
+	}
+	return c
+}
+
+// wait waits until no chunk is under way.
+func (b *bodyChunks) wait() {
+	if b.done != nil {
+		<-b.done
+		b.done = nil
+	}
+}
+
+// insertChunk is how many rows one INSERT statement adds at most.
 const insertChunk = 64
 
+// chunkRows returns how many of n rows left the next statement adds:
+// insertChunk, else the largest power of two not above n. The statements
+// then come in a few sizes only, each prepared once in a transaction
+// (stmts.prepare) however many calls an import's batches make.
+func chunkRows(n int) int {
+	if n >= insertChunk {
+		return insertChunk
+	}
+	return 1 << (bits.Len(uint(n)) - 1)
+}
+
 // chunked runs the statement query(k) for rows [from, from+k) of n rows,
-// k = insertChunk but for the last chunk, with the arguments fill appends.
-// It prepares each statement once.
-func (t stmts) chunked(ctx context.Context, n int, query func(k int) string, fill func(args []any, from, to int) []any) error {
-	var stmt *sql.Stmt
-	stmtRows := 0
-	defer func() {
-		if stmt != nil {
-			stmt.Close()
-		}
-	}()
+// k as chunkRows gives it, with the arguments fill appends. name tells
+// the statement apart from the other queries with k rows.
+func (t stmts) chunked(ctx context.Context, n int, name string, query func(k int) string, fill func(args []any, from, to int) []any) error {
 	var args []any
-	for from := 0; from < n; from += insertChunk {
-		to := min(n, from+insertChunk)
-		if to-from != stmtRows {
-			if stmt != nil {
-				stmt.Close()
-			}
-			var err error
-			if stmt, err = t.tx.PrepareContext(ctx, query(to-from)); err != nil {
-				stmt = nil
-				return err
-			}
-			stmtRows = to - from
-		}
-		args = fill(args[:0], from, to)
-		if _, err := stmt.ExecContext(ctx, args...); err != nil {
+	for from := 0; from < n; {
+		k := chunkRows(n - from)
+		stmt, err := t.prepare(ctx, name, k, query)
+		if err != nil {
 			return err
 		}
+		args = fill(args[:0], from, from+k)
+		_, err = stmt.ExecContext(ctx, args...)
+		if t.w == nil {
+			stmt.Close()
+		}
+		if err != nil {
+			return err
+		}
+		from += k
 	}
 	return nil
+}
+
+// prepare returns the statement query(k), prepared in the transaction at
+// its first use and kept for the transaction's later calls (the
+// transaction closes it when it ends). Outside a write (t.w nil) it
+// prepares it anew, for the caller to close.
+func (t stmts) prepare(ctx context.Context, name string, k int, query func(k int) string) (*sql.Stmt, error) {
+	key := stmtKey{name, k}
+	if t.w == nil {
+		return t.tx.PrepareContext(ctx, query(k))
+	}
+	if stmt := t.w.prep[key]; stmt != nil {
+		return stmt, nil
+	}
+	stmt, err := t.tx.PrepareContext(ctx, query(k))
+	if err != nil {
+		return nil, err
+	}
+	if t.w.prep == nil {
+		t.w.prep = map[stmtKey]*sql.Stmt{}
+	}
+	t.w.prep[key] = stmt
+	return stmt, nil
+}
+
+// stmtKey names a prepared multi-row statement: its query and its rows.
+type stmtKey struct {
+	name string
+	k    int
 }
 
 // bodiesInsert inserts k bodies: ?1 is the session, ?2 the first body's

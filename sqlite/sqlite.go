@@ -286,12 +286,12 @@ type txs struct{ s *Store }
 // Write runs fn in one BEGIN IMMEDIATE transaction of the writer
 // connection.
 func (t txs) Write(ctx context.Context, what string, fn func(storeutil.Tx) error) error {
-	return t.s.write(ctx, what, func(tx *sql.Tx) error { return fn(stmts{tx}) })
+	return t.s.write(ctx, what, func(tx *sql.Tx) error { return fn(stmts{tx, &writeState{}}) })
 }
 
 // Read runs fn in one read-only transaction: a consistent snapshot.
 func (t txs) Read(ctx context.Context, what string, fn func(storeutil.Tx) error) error {
-	return t.s.read(ctx, what, func(tx *sql.Tx) error { return fn(stmts{tx}) })
+	return t.s.read(ctx, what, func(tx *sql.Tx) error { return fn(stmts{tx: tx}) })
 }
 
 // write runs fn in one write transaction. A *kompact.Error from fn is
@@ -314,8 +314,21 @@ func (s *Store) read(ctx context.Context, what string, fn func(*sql.Tx) error) e
 	return wrap(what, fn(tx))
 }
 
-// stmts is one transaction's statements (storeutil.Tx).
-type stmts struct{ tx *sql.Tx }
+// stmts is one transaction's statements (storeutil.Tx). w is what a
+// write transaction keeps from one call to the next (nil: nothing is
+// kept).
+type stmts struct {
+	tx *sql.Tx
+	w  *writeState
+}
+
+// writeState is what a write transaction's calls share: the multi-row
+// INSERT statements it prepared, so that an import's batches parse each
+// once, and the buffers the bodies are encoded into.
+type writeState struct {
+	prep map[stmtKey]*sql.Stmt
+	bufs [2]chunkBuf
+}
 
 func wrap(what string, err error) error { return storeutil.Wrap("sqlite store", what, err, nil) }
 
