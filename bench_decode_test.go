@@ -2,44 +2,13 @@ package kompact_test
 
 import (
 	"io"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"runtime"
-	"strconv"
 	"testing"
 
 	"kompact"
 	"kompact/internal/vectors"
 	"kompact/openai"
 )
-
-// genSession returns the synthetic session of n messages that
-// ../shared/tools/gen-session writes (kimi-cli's form, Python's white
-// space), generating it once into the temporary directory.
-func genSession(b *testing.B, n int) []byte {
-	b.Helper()
-	path := filepath.Join(os.TempDir(), "kompact-bench", "session-"+strconv.Itoa(n)+".json")
-	if data, err := os.ReadFile(path); err == nil {
-		return data
-	}
-	tool := filepath.Join(vectors.SharedDir(b), "tools", "gen-session", "gen_session.py")
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		b.Fatal(err)
-	}
-	tmp := path + ".tmp"
-	if out, err := exec.Command("python3", tool, strconv.Itoa(n), tmp).CombinedOutput(); err != nil {
-		b.Fatalf("gen_session: %v: %s", err, out)
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		b.Fatal(err)
-	}
-	data, err := os.ReadFile(path)
-	if err != nil {
-		b.Fatal(err)
-	}
-	return data
-}
 
 // decodeAndPrepare is what kompact request does with a document before it
 // writes the body: decode it, then select and build the request.
@@ -72,7 +41,7 @@ func allocsPerMessage(b *testing.B, n int) func() {
 // document bytes per second; allocs/op is for the whole session.
 func BenchmarkDecodeSession(b *testing.B) {
 	for _, sz := range benchSizes() {
-		data := genSession(b, sz.n)
+		data := vectors.GenSession(b, sz.n)
 		for _, tc := range []struct {
 			name string
 			fn   func([]byte) (*kompact.Session, error)
@@ -98,7 +67,7 @@ func BenchmarkDecodeSession(b *testing.B) {
 // file: decode, prepare, write the body. MB/s is input document bytes.
 func BenchmarkRequestPath(b *testing.B) {
 	for _, sz := range benchSizes() {
-		data := genSession(b, sz.n)
+		data := vectors.GenSession(b, sz.n)
 		opt := kompact.Options{MaxPreserved: kompact.DefaultMaxPreserved, Prompt: kompact.Prompt{Body: "Summarize."}}
 		b.Run(sz.name, func(b *testing.B) {
 			b.SetBytes(int64(len(data)))

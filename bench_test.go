@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"kompact"
+	"kompact/internal/vectors"
 	"kompact/openai"
 )
 
@@ -118,7 +119,7 @@ func BenchmarkPrepare(b *testing.B) {
 func BenchmarkRequestBody(b *testing.B) {
 	opt := kompact.Options{MaxPreserved: kompact.DefaultMaxPreserved}
 	for _, sz := range benchSizes() {
-		data := genSession(b, sz.n)
+		data := vectors.GenSession(b, sz.n)
 		s, p := decodeAndPrepare(b, data, opt)
 		msgs, total := p.RequestMessages(), textBytes(s)
 		for _, tc := range []struct {
