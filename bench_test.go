@@ -171,6 +171,9 @@ func textBytes(s *kompact.Session) int64 {
 }
 
 // BenchmarkApply measures building the compacted session from an answer.
+// The whole session's token estimate (Result.TokensBefore) is made once per
+// plan, and Job.Run makes it while the LLM works: after the first iteration
+// this is Apply's own work.
 func BenchmarkApply(b *testing.B) {
 	a := answer(strings.Repeat("<current_focus>x</current_focus>\n", 100))
 	benchEachSession(b, func(b *testing.B, s *kompact.Session, total int64) func(*testing.B) {
