@@ -64,15 +64,109 @@ func (c *byteCounter) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-// open starts encoding the body and returns the reading end of its pipe.
-// Closing the reader, or ctx being done, stops the writes: a blocked
-// write returns at once, later ones fail, and the goroutine ends when
-// the encoder has run through the rest of the messages (wait waits for
-// that).
+// open returns one sending of the body, bound to ctx (the attempt's).
+// Nothing is encoded until net/http takes it: over HTTP/1.1 it has the body
+// write itself into the connection (WriteTo), with no pipe and no copy in
+// between; a reader (HTTP/2) starts an encoder on a goroutine writing into
+// a pipe (Read). Closing the body, or ctx being done, stops the encoder's
+// writes, and the encoder then ends once it has run through the rest of
+// the messages; a body never taken is released then. wait waits for all
+// of that.
 func (b *streamedBody) open(ctx context.Context) io.ReadCloser {
+	o := &openedBody{b: b, ctx: ctx, closed: make(chan struct{})}
+	b.encoders.Add(1) // released by whichever of WriteTo, Read and Close takes the body first
+	context.AfterFunc(ctx, func() { _ = o.Close() })
+	return o
+}
+
+// openedBody is one sending of a streamedBody; see open.
+type openedBody struct {
+	b   *streamedBody
+	ctx context.Context
+	// take is done by the first of WriteTo, Read and Close.
+	take sync.Once
+	// pr is the pipe's reading end, once Read took the body.
+	pr        *io.PipeReader
+	closeOnce sync.Once
+	closed    chan struct{}
+}
+
+// WriteTo encodes the body into w, net/http's connection, as it is
+// produced.
+func (o *openedBody) WriteTo(w io.Writer) (int64, error) {
+	direct := false
+	o.take.Do(func() { direct = true })
+	if !direct {
+		return io.Copy(w, readerOnly{o})
+	}
+	defer o.b.encoders.Done()
+	sw := &stoppableWriter{w: w, ctx: o.ctx, closed: o.closed}
+	err := WriteRequestBody(sw, o.b.rc, o.b.msgs)
+	return sw.n, err
+}
+
+// Read reads the body from a pipe, which the first Read starts filling.
+func (o *openedBody) Read(p []byte) (int, error) {
+	o.take.Do(func() { o.pr = o.b.pipe(o.ctx) })
+	n, err := 0, error(io.ErrClosedPipe)
+	if o.pr != nil {
+		n, err = o.pr.Read(p)
+	}
+	if err != nil && err != io.EOF {
+		// The body was closed or stopped: say why, when ctx does.
+		if cause := context.Cause(o.ctx); cause != nil {
+			err = cause
+		}
+	}
+	return n, err
+}
+
+// Close stops the body's encoder, or releases a body nothing took.
+func (o *openedBody) Close() error {
+	o.closeOnce.Do(func() { close(o.closed) })
+	untaken := false
+	o.take.Do(func() { untaken = true })
+	switch {
+	case untaken:
+		o.b.encoders.Done()
+	case o.pr != nil:
+		_ = o.pr.Close()
+	}
+	return nil
+}
+
+// readerOnly hides a reader's WriteTo from io.Copy.
+type readerOnly struct{ io.Reader }
+
+// stoppableWriter passes writes on to w until closed is closed or ctx is
+// done, and counts them.
+type stoppableWriter struct {
+	w      io.Writer
+	ctx    context.Context
+	closed <-chan struct{}
+	n      int64
+}
+
+func (s *stoppableWriter) Write(p []byte) (int, error) {
+	if err := context.Cause(s.ctx); err != nil {
+		return 0, err
+	}
+	select {
+	case <-s.closed:
+		return 0, io.ErrClosedPipe
+	default:
+	}
+	n, err := s.w.Write(p)
+	s.n += int64(n)
+	return n, err
+}
+
+// pipe starts encoding the body into a pipe and returns its reading end.
+// Closing the reader, or ctx being done, stops the writes: a blocked write
+// returns at once, later ones fail.
+func (b *streamedBody) pipe(ctx context.Context) *io.PipeReader {
 	pr, pw := io.Pipe()
 	stop := context.AfterFunc(ctx, func() { pw.CloseWithError(context.Cause(ctx)) })
-	b.encoders.Add(1)
 	go func() {
 		defer b.encoders.Done()
 		defer stop()

@@ -7,6 +7,7 @@ import (
 	"io"
 	"runtime/pprof"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -55,10 +56,12 @@ func TestStreamedBodyIsRequestBody(t *testing.T) {
 	}
 }
 
-// TestStreamedBodyStopsWithContext: a body opened and never read nor
-// closed (as when a request fails before net/http takes its body) ends its
-// encoder when the attempt's context is done (wait returns then), and
-// reading it then gives the context's error. (Not parallel: it counts the package's encoders.)
+// TestStreamedBodyStopsWithContext: a body opened and never taken (as
+// when a request fails before net/http takes its body) starts no encoder
+// and is released when the attempt's context is done (wait returns then);
+// a body being read, or written into a connection that stopped reading,
+// stops its encoder then too; reading or writing afterwards gives the
+// context's error. (Not parallel: it counts the package's encoders.)
 func TestStreamedBodyStopsWithContext(t *testing.T) {
 	big := kompact.Message{Role: kompact.RoleUser}
 	for range 200 {
@@ -68,19 +71,87 @@ func TestStreamedBodyStopsWithContext(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	rc := b.open(ctx)
-	if n := WaitEncoders(1); n != 1 {
-		t.Fatalf("%d encoders for the open body, want 1", n)
+	for _, take := range []string{"nothing", "Read", "WriteTo"} {
+		ctx, cancel := context.WithCancel(context.Background())
+		rc := b.open(ctx)
+		wrote := make(chan error, 1)
+		switch take {
+		case "Read":
+			if _, err := rc.Read(make([]byte, 1)); err != nil {
+				t.Fatal(err)
+			}
+		case "WriteTo":
+			stuck := &stuckWriter{first: make(chan struct{})}
+			go func() {
+				_, err := rc.(io.WriterTo).WriteTo(stuck)
+				wrote <- err
+			}()
+			<-stuck.first
+		}
+		want := 1
+		if take == "nothing" {
+			want = 0
+		}
+		if n := WaitEncoders(want); n != want {
+			t.Fatalf("%s: %d encoders for the open body, want %d", take, n, want)
+		}
+		cancel()
+		if take == "WriteTo" {
+			if err := <-wrote; !errors.Is(err, context.Canceled) {
+				t.Errorf("WriteTo ended with %v, want the context's error", err)
+			}
+		}
+		b.wait()
+		if n := Encoders(); n != 0 {
+			t.Fatalf("%s: %d encoders after the context was cancelled and wait returned", take, n)
+		}
+		if _, err := rc.Read(make([]byte, 1)); !errors.Is(err, context.Canceled) {
+			t.Errorf("%s: read after cancellation: %v", take, err)
+		}
+		_ = rc.Close()
 	}
-	cancel()
+}
+
+// stuckWriter takes writes slowly, as a connection whose peer stopped
+// reading: the first is signalled, each then waits a little.
+type stuckWriter struct {
+	first chan struct{}
+	once  sync.Once
+}
+
+func (w *stuckWriter) Write(p []byte) (int, error) {
+	w.once.Do(func() { close(w.first) })
+	time.Sleep(time.Millisecond)
+	return len(p), nil
+}
+
+// TestStreamedBodyWriteTo: writing the body into a connection (what
+// net/http does over HTTP/1.1) gives RequestBody's bytes, runs no encoder
+// goroutine of its own beyond the write, and a body closed before it is
+// taken gives nothing.
+func TestStreamedBodyWriteTo(t *testing.T) {
+	msgs := []kompact.Message{{Role: kompact.RoleUser, Content: []kompact.Part{kompact.TextPart(strings.Repeat("é\"数据\n ", 50000))}}}
+	want, err := RequestBody(kompact.RequestConfig{Model: "m"}, msgs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := newStreamedBody(kompact.RequestConfig{Model: "m"}, msgs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got bytes.Buffer
+	rc := b.open(context.Background())
+	n, err := io.Copy(&got, rc)
+	if err != nil || n != int64(len(want)) || !bytes.Equal(got.Bytes(), want) {
+		t.Errorf("io.Copy of the body: %d bytes (%v), want RequestBody's %d", n, err, len(want))
+	}
+	_ = rc.Close()
+	closed := b.open(context.Background())
+	_ = closed.Close()
+	if n, err := io.Copy(io.Discard, closed); n != 0 || err == nil {
+		t.Errorf("a body closed before it was taken gave %d bytes (%v)", n, err)
+	}
 	b.wait()
-	if n := Encoders(); n != 0 {
-		t.Fatalf("%d encoders after the context was cancelled and wait returned", n)
-	}
-	if _, err := rc.Read(make([]byte, 1)); !errors.Is(err, context.Canceled) {
-		t.Errorf("read after cancellation: %v", err)
-	}
 }
 
 // Encoders counts the goroutines running WriteRequestBody (for this
