@@ -16,8 +16,9 @@ import (
 )
 
 // streamedBody is a request body that is encoded while the transport sends
-// it: a goroutine writes it into a pipe through WriteRequestBody's buffer,
-// so that about 64 KiB of it is in memory at a time, whatever its size.
+// it, through WriteRequestBody's buffer, so that about 64 KiB of it is in
+// memory at a time, whatever its size: straight into the connection over
+// HTTP/1.1, through a pipe for a transport that reads it (see open).
 //
 // Its length is not known in advance: over HTTP/2 (what HTTPS providers
 // speak) a body needs none, and over HTTP/1.1 it goes out chunked, which
@@ -30,7 +31,8 @@ type streamedBody struct {
 	msgs []kompact.Message
 	// size is the body's length once count has run, else -1.
 	size int64
-	// encoders counts the goroutines encoding the body.
+	// encoders counts the openings of the body not yet done with: encoding
+	// (on net/http's goroutine or a pipe's), or not yet taken.
 	encoders sync.WaitGroup
 }
 
