@@ -124,8 +124,13 @@ func ClaimIDs(msgs []kompact.Message, taken map[string]bool, field string) error
 // never hands out an id a client chose, even one compacted away since.
 func AssignIDs(msgs []kompact.Message, taken map[string]bool, next *int64) {
 	for i := range msgs {
-		if n, err := strconv.ParseInt(strings.TrimPrefix(msgs[i].ID, "m_"), 10, 64); err == nil &&
-			strings.HasPrefix(msgs[i].ID, "m_") && n >= *next {
+		// Only "m_" and digits is parsed: a failed ParseInt allocates its
+		// error, for every message of an import whose ids are its own.
+		digits, ok := strings.CutPrefix(msgs[i].ID, "m_")
+		if !ok || digits == "" || strings.Trim(digits, "0123456789") != "" {
+			continue
+		}
+		if n, err := strconv.ParseInt(digits, 10, 64); err == nil && n >= *next {
 			*next = n + 1
 		}
 	}
