@@ -216,6 +216,31 @@ func TestClientCancelStopsBodyWriter(t *testing.T) {
 	}
 }
 
+// TestClientEarlyAnswerStopsBodyWriter: a server that answers at once,
+// without reading the body (a 400 for a request it will not take), gets
+// its answer reported, and Complete leaves no encoding goroutine behind,
+// though the body was still going out straight into the connection. (Not
+// parallel: it counts the package's encoders.)
+func TestClientEarlyAnswerStopsBodyWriter(t *testing.T) {
+	msgs, _ := compactionRequest(t, 10000)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusBadRequest)
+		_, _ = io.WriteString(w, `{"error":{"message":"not this one","type":"invalid_request_error"}}`)
+	}))
+	defer srv.Close()
+	if n := openai.WaitEncoders(0); n != 0 {
+		t.Fatalf("%d encoders before the request", n)
+	}
+	_, err := (&openai.Client{MaxRetries: -1}).Complete(context.Background(), kompact.RequestConfig{BaseURL: srv.URL + "/v1", Model: "m"}, msgs, nil)
+	if kompact.ErrorCodeOf(err) != kompact.ELLM || !strings.Contains(err.Error(), "not this one") {
+		t.Fatalf("error %v", err)
+	}
+	if n := openai.Encoders(); n != 0 {
+		t.Fatalf("%d encoders left when Complete returned", n)
+	}
+}
+
 // TestClientDoesNotHoldBody: sending a body of megabytes allocates a small
 // fraction of it (before the body was streamed, a request allocated more
 // than the whole body). On two cores each encoding pass (the count and the
