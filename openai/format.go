@@ -40,6 +40,9 @@ type wireEncoder struct {
 	dst []byte
 	w   io.Writer
 	err error
+	// encoded counts the messages begun and the parts of long content
+	// lists encoded (the tests check that encoding stops at a write error).
+	encoded int
 	// v holds the texts that need no check (RequestConfig.Verified).
 	v kompact.Verified
 }
@@ -47,6 +50,8 @@ type wireEncoder struct {
 // spillSize is how much a wireEncoder with a writer buffers.
 const spillSize = 64 << 10
 
+// spill hands dst to w once it has grown past spillSize. After a write
+// error nothing more is written, and the encoder's loops stop.
 func (e *wireEncoder) spill() {
 	if e.w == nil || len(e.dst) < spillSize {
 		return
@@ -170,9 +175,13 @@ func AppendWireMessages(dst []byte, msgs []kompact.Message) []byte {
 func (e *wireEncoder) messages(msgs []kompact.Message) {
 	e.dst = append(e.dst, '[')
 	for i := range msgs {
+		if e.err != nil {
+			return // nothing more is written: stop encoding
+		}
 		if i > 0 {
 			e.dst = append(e.dst, ',')
 		}
+		e.encoded++
 		e.message(&msgs[i])
 		e.spill()
 	}

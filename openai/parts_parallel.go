@@ -80,12 +80,21 @@ func (e *wireEncoder) contentList(m *kompact.Message) {
 		done, free = make(chan []byte, 2), make(chan []byte, 2)
 		free <- nil
 		free <- nil
-		go encodeOddChunks(chunks, e.v, done, free)
+		quit, exited := make(chan struct{}), make(chan struct{})
+		go func() {
+			defer close(exited)
+			encodeOddChunks(chunks, e.v, done, free, quit)
+		}()
+		// The helper reads the parts: it must have ended when this returns.
+		defer func() { close(quit); <-exited }()
 		parts = chunks[0]
 	}
 	e.dst = append(e.dst, '[')
 	first := true
 	for i := range parts {
+		if e.err != nil {
+			return
+		}
 		if parts[i].Type == kompact.PartThink {
 			continue
 		}
@@ -93,15 +102,18 @@ func (e *wireEncoder) contentList(m *kompact.Message) {
 			e.dst = append(e.dst, ',')
 		}
 		first = false
+		e.encoded++
 		e.dst = parts[i].AppendKimiJSONVerified(e.dst, e.v)
 		e.spill()
 	}
-	for c := 1; c < len(chunks); c++ {
+	for c := 1; c < len(chunks) && e.err == nil; c++ {
 		if c%2 == 0 {
 			e.dst = appendPartsFrom(e.dst, chunks[c], e.v)
+			e.encoded += len(chunks[c])
 		} else {
 			buf := <-done
 			e.dst = append(e.dst, buf...)
+			e.encoded += len(chunks[c])
 			free <- buf
 		}
 		e.spill()
@@ -110,13 +122,22 @@ func (e *wireEncoder) contentList(m *kompact.Message) {
 }
 
 // encodeOddChunks encodes chunks 1, 3, 5… in order, each into a buffer taken
-// from free, and hands it over on done.
-func encodeOddChunks(chunks [][]kompact.Part, v kompact.Verified, done chan<- []byte, free <-chan []byte) {
+// from free, and hands it over on done, until quit is closed.
+func encodeOddChunks(chunks [][]kompact.Part, v kompact.Verified, done chan<- []byte, free <-chan []byte, quit <-chan struct{}) {
 	for c := 1; c < len(chunks); c += 2 {
-		buf := <-free
+		var buf []byte
+		select {
+		case buf = <-free:
+		case <-quit:
+			return
+		}
 		if buf == nil {
 			buf = make([]byte, 0, chunkBytes+chunkBytes/4)
 		}
-		done <- appendPartsFrom(buf[:0], chunks[c], v)
+		select {
+		case done <- appendPartsFrom(buf[:0], chunks[c], v):
+		case <-quit:
+			return
+		}
 	}
 }

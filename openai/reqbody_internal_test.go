@@ -171,3 +171,39 @@ func WaitEncoders(want int) int {
 	}
 	return n
 }
+
+// TestBodyEncoderStopsAtWriteError: once a write fails, the encoder stops
+// reading the messages (it used to encode the rest of the body, writing
+// nothing, while the attempt waited for it). Two forms: many messages, and
+// one message whose long content list two goroutines encode in chunks.
+func TestBodyEncoderStopsAtWriteError(t *testing.T) {
+	text := strings.Repeat("words in a long session ", 1000)
+	many := make([]kompact.Message, 2000)
+	for i := range many {
+		many[i] = kompact.Message{Role: kompact.RoleUser, Content: []kompact.Part{kompact.TextPart(text)}}
+	}
+	long := kompact.Message{Role: kompact.RoleUser}
+	for range 2000 {
+		long.Content = append(long.Content, kompact.TextPart(text))
+	}
+	for name, msgs := range map[string][]kompact.Message{"many messages": many, "one long content list": {long}} {
+		w := &failingWriter{}
+		e := wireEncoder{dst: make([]byte, 0, spillSize+spillSize/4), w: w}
+		e.body("m", msgs, nil)
+		if e.err == nil || w.calls != 1 {
+			t.Errorf("%s: error %v after %d writes, want the first write's error", name, e.err, w.calls)
+		}
+		// 2000 messages, or 1 message and 2000 parts, when it runs to the end.
+		if e.encoded > 200 {
+			t.Errorf("%s: %d messages and parts encoded after the first write failed", name, e.encoded)
+		}
+	}
+}
+
+// failingWriter fails every write.
+type failingWriter struct{ calls int }
+
+func (w *failingWriter) Write([]byte) (int, error) {
+	w.calls++
+	return 0, errors.New("disk full")
+}
