@@ -384,13 +384,19 @@ func benchTexts() []struct {
 var sparseWords = []string{"response", "test", "compile", "path", "file", "session", "retry", "fix", "handler", "error",
 	"request", "timeout", "value", "tool", "returns", "function", "result", "the", "a", "of", "résumé"}
 
+// totalLen is the bytes of texts, together.
+func totalLen(texts []string) int {
+	n := 0
+	for _, s := range texts {
+		n += len(s)
+	}
+	return n
+}
+
 func BenchmarkAppendString(b *testing.B) {
 	for _, bc := range benchTexts() {
 		b.Run(bc.name, func(b *testing.B) {
-			n := 0
-			for _, s := range bc.texts {
-				n += len(s)
-			}
+			n := totalLen(bc.texts)
 			buf := make([]byte, 0, 2*n+2*len(bc.texts))
 			b.SetBytes(int64(n))
 			b.ReportAllocs()
@@ -407,11 +413,7 @@ func BenchmarkAppendString(b *testing.B) {
 func BenchmarkValidUTF8(b *testing.B) {
 	for _, bc := range benchTexts() {
 		b.Run(bc.name, func(b *testing.B) {
-			n := 0
-			for _, s := range bc.texts {
-				n += len(s)
-			}
-			b.SetBytes(int64(n))
+			b.SetBytes(int64(totalLen(bc.texts)))
 			for b.Loop() {
 				for _, s := range bc.texts {
 					if ValidUTF8(s) != (bc.name != "invalid") {
