@@ -1,6 +1,7 @@
 package kompact
 
 import (
+	"unicode/utf8"
 	"unsafe"
 
 	"kompact/internal/jsonwrite"
@@ -40,11 +41,8 @@ func (v Verified) Holds(s string) bool {
 		return false
 	}
 	end := int(off) + len(s)
-	return !continuation(v.doc[off]) && !continuation(v.doc[end])
+	return utf8.RuneStart(v.doc[off]) && utf8.RuneStart(v.doc[end])
 }
-
-// continuation reports whether c continues a multi-byte UTF-8 sequence.
-func continuation(c byte) bool { return c&0xC0 == 0x80 }
 
 // AppendString appends s as a quoted JSON string, as jsonwrite.AppendString
 // does, copying it as it is when v holds it.
