@@ -70,10 +70,9 @@ func (c *byteCounter) Write(p []byte) (int, error) {
 // Nothing is encoded until net/http takes it: over HTTP/1.1 it has the body
 // write itself into the connection (WriteTo), with no pipe and no copy in
 // between; a reader (HTTP/2) starts an encoder on a goroutine writing into
-// a pipe (Read). Closing the body, or ctx being done, stops the encoder's
-// writes, and the encoder then ends once it has run through the rest of
-// the messages; a body never taken is released then. wait waits for all
-// of that.
+// a pipe (Read). Closing the body, or ctx being done, fails the encoder's
+// next write, and the encoder stops there; a body never taken is released
+// then. wait waits for all of that.
 func (b *streamedBody) open(ctx context.Context) io.ReadCloser {
 	o := &openedBody{b: b, ctx: ctx, closed: make(chan struct{})}
 	b.encoders.Add(1) // released by whichever of WriteTo, Read and Close takes the body first
