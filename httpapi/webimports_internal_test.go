@@ -63,10 +63,10 @@ func moduleGraph(t *testing.T) map[string][]string {
 	return graph
 }
 
-// importCycles returns the cycles of graph, each as the path of modules
-// that leads from one back to itself ("a.js → b.js → a.js"), found by a
-// depth-first walk in name order: every cycle of the graph passes through
-// at least one of them, and none is reported twice.
+// importCycles returns cycles of graph, each as the path of modules that
+// leads from one back to itself ("a.js → b.js → a.js"): one for each import
+// that a depth-first walk (in name order) finds pointing back up its own
+// path. The list is empty exactly when the graph has no cycle.
 func importCycles(graph map[string][]string) []string {
 	const (
 		unseen = iota
