@@ -1,0 +1,393 @@
+package httpapi_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/pb33f/libopenapi"
+	validator "github.com/pb33f/libopenapi-validator"
+	verrors "github.com/pb33f/libopenapi-validator/errors"
+	"github.com/pb33f/libopenapi-validator/schema_validation"
+	"github.com/pb33f/libopenapi/datamodel/high/base"
+
+	"kompact/httpapi"
+)
+
+// The httpapi tests hold the server to its OpenAPI document
+// (openapi.yaml): every request they send through an env's client, and
+// every answer, goes through the document's validator
+// (pb33f/libopenapi-validator), and what the document does not allow fails
+// the test that sent it. The events of a Server-Sent Events answer are
+// checked one by one against the schema the document gives their data.
+
+// invalidRequests are the tests that send requests the document does not
+// allow, on purpose, and why. Their requests are not held to the document;
+// the server must refuse each such request with a 4xx answer, which is
+// held to it like any other. Every other test's requests must be valid.
+var invalidRequests = map[string]string{
+	"TestHealthAgentsAndPage":          "PUT /v1/sessions, a route that does not exist",
+	"TestSessionLifecycle":             "bodies with an unknown role, an empty or both message lists, a bad content, an unknown field",
+	"TestMalformedBodies":              "malformed JSON, unknown fields, wrong types, an unknown action, revision numbers that are not numbers",
+	"TestErrorBodies":                  "an unknown field, an unknown route (GET /v1/nothing-here)",
+	"TestSessionTitlesAndSearch":       "a title longer than 200 characters",
+	"TestKCPD01ContextRoute":           "a negative token_count",
+	"TestBodiesMustBeJSON":             "bodies that are not declared application/json",
+	"TestImportKimiContext":            "an unknown format, kimi-cli files without a record",
+	"TestImportStreamed":               "documents with an unknown role or an unknown field far into them",
+	"TestImportSlowClientHoldsNoWrite": "a document with an unknown role",
+	"TestUndoAndRestorePreview":        "revision 0",
+	"TestOpenAPICheckerCatchesDrift":   "a request the document does not allow, to see it caught",
+}
+
+// openAPI is the document's validator, built once for the package's tests.
+type openAPI struct {
+	// mu serialises the validator's calls: it keeps caches of its own.
+	mu sync.Mutex
+	v  validator.Validator
+	sv schema_validation.SchemaValidator
+	// events are the schemas of the events of an action's stream, by
+	// event name; errorBody is the schema of an error answer.
+	events    map[string]*base.Schema
+	errorBody *base.Schema
+}
+
+var loadOpenAPI = sync.OnceValues(func() (*openAPI, error) {
+	doc, err := libopenapi.NewDocument(httpapi.OpenAPI())
+	if err != nil {
+		return nil, err
+	}
+	v, errs := validator.NewValidator(doc)
+	if len(errs) > 0 {
+		return nil, fmt.Errorf("the document's validator: %v", errs)
+	}
+	model, err := doc.BuildV3Model()
+	if err != nil {
+		return nil, err
+	}
+	schemas := model.Model.Components.Schemas
+	schema := func(name string) (*base.Schema, error) {
+		p := schemas.GetOrZero(name)
+		if p == nil {
+			return nil, fmt.Errorf("the document has no schema %s", name)
+		}
+		return p.Schema(), nil
+	}
+	o := &openAPI{v: v, sv: schema_validation.NewSchemaValidator(), events: map[string]*base.Schema{}}
+	if o.errorBody, err = schema("Error"); err != nil {
+		return nil, err
+	}
+	events, err := eventSchemas()
+	if err != nil {
+		return nil, err
+	}
+	for event, name := range events {
+		if o.events[event], err = schema(name); err != nil {
+			return nil, err
+		}
+	}
+	return o, nil
+})
+
+// eventSchemas returns the component names of the schemas of an action's
+// events, by event name, from the x-kompact-events of the action's
+// text/event-stream answer.
+func eventSchemas() (map[string]string, error) {
+	var doc struct {
+		Paths map[string]map[string]json.RawMessage `json:"paths"`
+	}
+	if err := json.Unmarshal(mustJSON(yamlToJSON(httpapi.OpenAPI())), &doc); err != nil {
+		return nil, err
+	}
+	var op struct {
+		Responses map[string]struct {
+			Content map[string]struct {
+				Events map[string]struct {
+					Ref string `json:"$ref"`
+				} `json:"x-kompact-events"`
+			} `json:"content"`
+		} `json:"responses"`
+	}
+	if err := json.Unmarshal(doc.Paths["/v1/sessions/{id}/actions/{action}"]["post"], &op); err != nil {
+		return nil, err
+	}
+	out := map[string]string{}
+	for name, ev := range op.Responses["200"].Content["text/event-stream"].Events {
+		out[name] = strings.TrimPrefix(ev.Ref, "#/components/schemas/")
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("the action's event stream lists no events (x-kompact-events)")
+	}
+	return out, nil
+}
+
+// checkedClient returns a client whose requests and answers are held to
+// the document, failing t; base sends them (nil: a new http.Client).
+func checkedClient(t testing.TB, base *http.Client) *http.Client {
+	hc := &http.Client{}
+	if base != nil {
+		*hc = *base
+	}
+	rt := hc.Transport
+	if rt == nil {
+		rt = http.DefaultTransport
+	}
+	hc.Transport = &checkedTransport{t: t, base: rt}
+	return hc
+}
+
+// checkedTransport holds the requests under /v1 and their answers to the
+// document.
+type checkedTransport struct {
+	t    testing.TB
+	base http.RoundTripper
+}
+
+func (c *checkedTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	if !strings.HasPrefix(req.URL.Path, "/v1/") {
+		return c.base.RoundTrip(req) // the page and the metrics are not the API
+	}
+	o, err := loadOpenAPI()
+	if err != nil {
+		c.t.Errorf("the OpenAPI document: %v", err)
+		return c.base.RoundTrip(req)
+	}
+	sent, replayable := replayRequest(req)
+	resp, err := c.base.RoundTrip(req)
+	if err != nil {
+		return resp, err
+	}
+	what := fmt.Sprintf("%s %s -> %d", req.Method, req.URL.Path, resp.StatusCode)
+	known := o.checkRequest(c.t, what, sent, replayable, resp.StatusCode)
+	if strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream") {
+		o.checkResponse(c.t, what, sent, withBody(resp, nil))
+		resp.Body = &eventChecker{t: c.t, o: o, what: what, body: resp.Body}
+		return resp, nil
+	}
+	data, err := io.ReadAll(resp.Body)
+	_ = resp.Body.Close()
+	resp.Body = io.NopCloser(io.MultiReader(bytes.NewReader(data), errReader{err}))
+	if err != nil {
+		return resp, nil // a cut answer is not an answer: the test sees it cut
+	}
+	if known {
+		o.checkResponse(c.t, what, sent, withBody(resp, data))
+	} else {
+		o.checkSchema(c.t, what, o.errorBody, data)
+	}
+	return resp, nil
+}
+
+// errReader reads err (nil: io.EOF).
+type errReader struct{ err error }
+
+func (r errReader) Read([]byte) (int, error) {
+	if r.err == nil {
+		return 0, io.EOF
+	}
+	return 0, r.err
+}
+
+// replayRequest returns a copy of req to validate, with its body when it
+// can be read again (a body that streams from a pipe cannot, and then the
+// request is not validated). The body of an import with format=kimi is a
+// kimi-cli context.jsonl, JSON lines, which the document's JSON schema
+// does not describe: its request is validated with an empty document for
+// a body (its path, query and headers).
+func replayRequest(req *http.Request) (*http.Request, bool) {
+	cp := req.Clone(req.Context())
+	cp.Body = http.NoBody
+	if req.Body == nil || req.Body == http.NoBody {
+		return cp, true
+	}
+	if req.URL.Path == "/v1/sessions/import" && req.URL.Query().Get("format") == "kimi" {
+		cp.Body, cp.ContentLength = io.NopCloser(strings.NewReader("{}")), 2
+		return cp, true
+	}
+	if req.GetBody == nil {
+		return cp, false
+	}
+	body, err := req.GetBody()
+	if err != nil {
+		return cp, false
+	}
+	cp.Body = body
+	return cp, true
+}
+
+// withBody returns a copy of resp with body data.
+func withBody(resp *http.Response, data []byte) *http.Response {
+	cp := *resp
+	cp.Body = io.NopCloser(bytes.NewReader(data))
+	return &cp
+}
+
+// checkRequest holds a request to the document, unless its test is one of
+// invalidRequests: then the server must have refused it (status 4xx). It
+// reports whether the document has the request's operation.
+func (o *openAPI) checkRequest(t testing.TB, what string, req *http.Request, replayable bool, status int) bool {
+	o.mu.Lock()
+	ok, errs := o.v.ValidateHttpRequestSync(req)
+	o.mu.Unlock()
+	known := true
+	for _, e := range errs {
+		if e.IsPathMissingError() || e.IsOperationMissingError() {
+			known = false
+		}
+	}
+	if !replayable {
+		return known // validated without its body, it would fail
+	}
+	if ok {
+		return known
+	}
+	if why, exempt := invalidRequests[topTest(t)]; exempt {
+		if status < 400 || status >= 500 {
+			t.Errorf("%s: the document does not allow this request (%s), yet the server did not refuse it:\n%s", what, why, validationText(errs))
+		}
+		return known
+	}
+	t.Errorf("%s: the OpenAPI document does not allow this request (if the test means to send it, list it in invalidRequests):\n%s", what, validationText(errs))
+	return known
+}
+
+// checkResponse holds an answer to the document.
+func (o *openAPI) checkResponse(t testing.TB, what string, req *http.Request, resp *http.Response) {
+	o.mu.Lock()
+	ok, errs := o.v.ValidateHttpResponse(req, resp)
+	o.mu.Unlock()
+	if !ok {
+		t.Errorf("%s: the OpenAPI document does not allow this answer:\n%s", what, validationText(errs))
+	}
+}
+
+// checkSchema holds data to schema.
+func (o *openAPI) checkSchema(t testing.TB, what string, schema *base.Schema, data []byte) {
+	o.mu.Lock()
+	ok, errs := o.sv.ValidateSchemaBytes(schema, data)
+	o.mu.Unlock()
+	if !ok {
+		t.Errorf("%s: the OpenAPI document does not allow this:\n%s\n%s", what, validationText(errs), data)
+	}
+}
+
+// topTest is the name of t's top-level test.
+func topTest(t testing.TB) string {
+	name, _, _ := strings.Cut(t.Name(), "/")
+	return name
+}
+
+// validationText words the validator's errors, one a line.
+func validationText(errs []*verrors.ValidationError) string {
+	var b strings.Builder
+	for _, e := range errs {
+		fmt.Fprintf(&b, "  %s: %s", e.Message, e.Reason)
+		for _, f := range e.SchemaValidationErrors {
+			fmt.Fprintf(&b, "; %s at %s", f.Reason, f.FieldPath)
+		}
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+// eventChecker reads an action's event stream as the test reads it and
+// holds each event's data to the schema of its event. A stream read to
+// its end must end with one outcome event.
+type eventChecker struct {
+	t    testing.TB
+	o    *openAPI
+	what string
+	body io.ReadCloser
+	// line is the text of the current line so far; event and data those
+	// of the current event.
+	line     []byte
+	event    string
+	data     [][]byte
+	outcomes int
+	after    bool // an event came after the outcome
+}
+
+func (c *eventChecker) Read(p []byte) (int, error) {
+	n, err := c.body.Read(p)
+	c.feed(p[:n])
+	if err == io.EOF {
+		c.end()
+	}
+	return n, err
+}
+
+func (c *eventChecker) Close() error { return c.body.Close() }
+
+// feed takes the next bytes of the stream.
+func (c *eventChecker) feed(p []byte) {
+	for len(p) > 0 {
+		i := bytes.IndexByte(p, '\n')
+		if i < 0 {
+			c.line = append(c.line, p...)
+			return
+		}
+		c.line = append(c.line, p[:i]...)
+		c.takeLine(bytes.TrimSuffix(c.line, []byte("\r")))
+		c.line = c.line[:0]
+		p = p[i+1:]
+	}
+}
+
+// takeLine takes one line of the stream (SSE: field lines, comments, a
+// blank line ending an event).
+func (c *eventChecker) takeLine(line []byte) {
+	switch {
+	case len(line) == 0:
+		c.dispatch()
+	case line[0] == ':': // a comment: the heartbeat
+	default:
+		field, value, _ := bytes.Cut(line, []byte(":"))
+		value = bytes.TrimPrefix(value, []byte(" "))
+		switch string(field) {
+		case "event":
+			c.event = string(value)
+		case "data":
+			c.data = append(c.data, append([]byte(nil), value...))
+		default:
+			c.t.Errorf("%s: an event has the field %q, which the document does not describe", c.what, field)
+		}
+	}
+}
+
+// dispatch checks the event read so far.
+func (c *eventChecker) dispatch() {
+	if c.event == "" && c.data == nil {
+		return
+	}
+	event, data := c.event, bytes.Join(c.data, []byte("\n"))
+	c.event, c.data = "", nil
+	if c.outcomes > 0 {
+		c.after = true
+	}
+	schema, ok := c.o.events[event]
+	if !ok {
+		c.t.Errorf("%s: the event %q is not one the document describes\n%s", c.what, event, data)
+		return
+	}
+	if event == "outcome" {
+		c.outcomes++
+	}
+	c.o.checkSchema(c.t, c.what+" event "+event, schema, data)
+}
+
+// end checks a stream read to its end.
+func (c *eventChecker) end() {
+	if len(c.line) > 0 {
+		c.takeLine(c.line)
+		c.line = nil
+	}
+	c.dispatch()
+	if c.outcomes != 1 || c.after {
+		c.t.Errorf("%s: the stream has %d outcome events (an event after it: %v); the document says it ends with one", c.what, c.outcomes, c.after)
+	}
+}
