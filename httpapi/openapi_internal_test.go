@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"bytes"
 	"encoding/json"
 	"maps"
 	"net/http"
@@ -102,5 +103,20 @@ func TestOpenAPIErrorCodes(t *testing.T) {
 	slices.Sort(enum)
 	if !slices.Equal(enum, listed) {
 		t.Errorf("the document's error codes %v are not httpapi's %v", enum, listed)
+	}
+}
+
+// TestOpenAPIDocument validates openapi.yaml as an OpenAPI 3.1 document
+// (against the specification's schema).
+func TestOpenAPIDocument(t *testing.T) {
+	o, err := loadOpenAPI()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.HasPrefix(openAPIYAML, []byte("openapi: 3.1.")) {
+		t.Errorf("the document does not start with openapi: 3.1.x")
+	}
+	if ok, errs := o.v.ValidateDocument(); !ok {
+		t.Errorf("openapi.yaml is not a valid OpenAPI 3.1 document:\n%s", validationText(errs))
 	}
 }

@@ -20,21 +20,6 @@ import (
 	"kompact/internal/golden"
 )
 
-// TestOpenAPIDocument validates openapi.yaml as an OpenAPI 3.1 document
-// (against the specification's schema).
-func TestOpenAPIDocument(t *testing.T) {
-	o, err := loadOpenAPI()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.HasPrefix(httpapi.OpenAPI(), []byte("openapi: 3.1.")) {
-		t.Errorf("the document does not start with openapi: 3.1.x")
-	}
-	if ok, errs := o.v.ValidateDocument(); !ok {
-		t.Errorf("openapi.yaml is not a valid OpenAPI 3.1 document:\n%s", validationText(errs))
-	}
-}
-
 // TestOpenAPIJSON: openapi.json, which the server serves at
 // /v1/openapi.json, is openapi.yaml as JSON (-update writes it).
 func TestOpenAPIJSON(t *testing.T) {
@@ -285,7 +270,7 @@ func TestOpenAPICheckerCatchesDrift(t *testing.T) {
 		if c.accept != "" {
 			req.Header.Set("Accept", c.accept)
 		}
-		resp, err := checkedClient(rec, nil).Do(req)
+		resp, err := httpapi.CheckedClient(rec, nil).Do(req)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,4 +1,4 @@
-package httpapi_test
+package httpapi
 
 import (
 	"bytes"
@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"sync"
 	"testing"
@@ -15,8 +16,6 @@ import (
 	verrors "github.com/pb33f/libopenapi-validator/errors"
 	"github.com/pb33f/libopenapi-validator/schema_validation"
 	"github.com/pb33f/libopenapi/datamodel/high/base"
-
-	"kompact/httpapi"
 )
 
 // The httpapi tests hold the server to its OpenAPI document
@@ -43,6 +42,7 @@ var invalidRequests = map[string]string{
 	"TestImportSlowClientHoldsNoWrite": "a document with an unknown role",
 	"TestUndoAndRestorePreview":        "revision 0",
 	"TestOpenAPICheckerCatchesDrift":   "a request the document does not allow, to see it caught",
+	"TestActionCap":                    "a continue's body sent to an action, refused as busy before it is read",
 }
 
 // openAPI is the document's validator, built once for the package's tests.
@@ -58,7 +58,7 @@ type openAPI struct {
 }
 
 var loadOpenAPI = sync.OnceValues(func() (*openAPI, error) {
-	doc, err := libopenapi.NewDocument(httpapi.OpenAPI())
+	doc, err := libopenapi.NewDocument(openAPIYAML)
 	if err != nil {
 		return nil, err
 	}
@@ -101,7 +101,7 @@ func eventSchemas() (map[string]string, error) {
 	var doc struct {
 		Paths map[string]map[string]json.RawMessage `json:"paths"`
 	}
-	if err := json.Unmarshal(mustJSON(yamlToJSON(httpapi.OpenAPI())), &doc); err != nil {
+	if err := json.Unmarshal(openAPIJSON, &doc); err != nil {
 		return nil, err
 	}
 	var op struct {
@@ -139,6 +139,13 @@ func checkedClient(t testing.TB, base *http.Client) *http.Client {
 	}
 	hc.Transport = &checkedTransport{t: t, base: rt}
 	return hc
+}
+
+// checkServer holds the requests of ts's own client (ts.Client()) and
+// their answers to the document, failing t.
+func checkServer(t testing.TB, ts *httptest.Server) {
+	c := ts.Client()
+	c.Transport = &checkedTransport{t: t, base: c.Transport}
 }
 
 // checkedTransport holds the requests under /v1 and their answers to the

@@ -1,0 +1,5 @@
+package httpapi
+
+// CheckedClient returns a client whose requests and answers are held to
+// the OpenAPI document (openapi_check_internal_test.go), failing t.
+var CheckedClient = checkedClient
