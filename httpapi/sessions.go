@@ -11,6 +11,7 @@ import (
 
 	"kompact"
 	"kompact/kimicli"
+	"kompact/sessionjson"
 )
 
 // agent returns the agent called name (the default agent for ""). An
@@ -108,7 +109,7 @@ func (s *Server) importSession(w http.ResponseWriter, r *http.Request) error {
 func importedSession(w http.ResponseWriter, format string, data []byte) (*kompact.Session, error) {
 	switch format {
 	case "", "session":
-		sess, valid, err := kompact.DecodeSessionUTF8(data)
+		sess, valid, err := sessionjson.DecodeSessionUTF8(data)
 		if !valid {
 			return nil, checkUTF8(data)
 		}

@@ -14,6 +14,7 @@ import (
 	"kompact/httpapi"
 	"kompact/internal/atomicfile"
 	"kompact/kimicli"
+	"kompact/sessionjson"
 )
 
 // The environment variables of the sessions command.
@@ -132,7 +133,7 @@ func (c *sessionsCommand) importFile(ctx context.Context, api *httpapi.Client, p
 		data = kctx.Session().AppendJSON(nil)
 	}
 	// Check the document here, so that a mistake names the file.
-	if _, err := kompact.DecodeSession(data); err != nil {
+	if _, err := sessionjson.DecodeSession(data); err != nil {
 		return exitError, kimiFileError(fmt.Errorf("%s: %w", inputName(path), err), path, data, "kompact sessions import --kimi FILE")
 	}
 	s, err := api.ImportSession(ctx, data)
