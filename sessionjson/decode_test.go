@@ -167,7 +167,7 @@ func TestScanSession(t *testing.T) {
 		}
 	}
 	// The fast pass must actually read the ordinary forms, not leave them
-	// all to the precise decoder.
+	// all to the reference decoder.
 	if fastRead < len(vectors.Inputs())+len(storedSamples()) {
 		t.Fatalf("the fast pass read only %d of the samples", fastRead)
 	}
@@ -188,7 +188,7 @@ func FuzzDecodeSession(f *testing.F) {
 // list's '[' (a field after the list grows), where
 // the split read guesses a message start, over every position of messages
 // whose data parts hold what looks like message starts, valid and not: the
-// split read agrees with the whole read and the precise decoder each time.
+// split read agrees with the whole read and the reference decoder each time.
 func TestDecodeSessionSplitEveryPosition(t *testing.T) {
 	msgs := `{"role": "user", "content": "a"}, {"role": "tool", "tool_call_id": "c", ` +
 		`"content": [{"type": "data", "data": [{"x": 1}, {"role": "user", "content": "inner"}]}]},` +

@@ -16,7 +16,7 @@ import (
 // held in memory whole. Its result is DecodeSessionUTF8's: the same
 // messages, or the same error. The messages of the list are cut out one by
 // one and read by the fast decoder; whatever it is not sure about (and
-// whatever is wrong) sends the stream to the precise decoder, which reads
+// whatever is wrong) sends the stream to the reference decoder, which reads
 // the rest of the document with stand-ins for the messages already passed
 // on, so errors are worded, and index messages, exactly as a decoding of
 // the whole document would.
@@ -220,7 +220,7 @@ func (s *SessionStream) restart() {
 
 // item reads the next list item: a message (ok), the list's end (state
 // streamDone), nothing yet (more was read: m nil), or a form for the
-// precise decoder (not ok).
+// reference decoder (not ok).
 func (s *SessionStream) item() (m *kompact.Message, state int, ok bool, err error) {
 	sc := &jsonscan.Cursor{B: s.buf, I: s.i}
 	c := sc.Peek()
@@ -315,7 +315,7 @@ func (s *SessionStream) end() error {
 }
 
 // slow decodes the rest of the document from the last message passed on
-// with the precise decoder, as DecodeSessionUTF8 would the whole: the
+// with the reference decoder, as DecodeSessionUTF8 would the whole: the
 // messages passed on are stand-ins. It returns the messages after them.
 func (s *SessionStream) slow() ([]kompact.Message, error) {
 	if err := s.readAll(); err != nil {
@@ -340,7 +340,7 @@ func (s *SessionStream) slow() ([]kompact.Message, error) {
 }
 
 // standInName marks the stand-ins, telling them from messages of a second
-// "messages" list (which the precise decoder would read instead).
+// "messages" list (which the reference decoder would read instead).
 const standInName = "\x00kompact:stand-in\x00"
 
 // standIns reports whether msgs are the stand-ins of the messages passed on.

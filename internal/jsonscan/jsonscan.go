@@ -1,8 +1,8 @@
 // Package jsonscan is a cursor over JSON text for one-pass decoders: it
 // reads objects, lists, strings (runs of plain text, escapes), numbers and
 // raw values, and reports false as soon as it meets anything it is not sure
-// about, leaving that input to a precise decoder (encoding/json). It never
-// writes the text it reads. With Alias set, a string without escapes and an
+// about, leaving that input to a precise decoder (the root's reference
+// decoders, over encoding/json). It never writes the text it reads. With Alias set, a string without escapes and an
 // already compact raw value share the text's memory instead of being copied.
 package jsonscan
 
@@ -14,7 +14,7 @@ import (
 )
 
 // maxScanDepth is the nesting the fast pass handles; deeper documents go to
-// the precise decoder, which applies encoding/json's own limit.
+// the reference decoder, which applies encoding/json's own limit.
 const maxScanDepth = 1000
 
 // Cursor is a position I in the JSON text B, which it never writes. With
