@@ -80,6 +80,9 @@ func (r *Result) Dropped() int {
 	return r.plan.Dropped
 }
 
+// Counts are the counts of the plan r applies (Plan.Counts).
+func (r *Result) Counts() PlanCounts { return r.plan.Counts() }
+
 // summaryAt returns the index of the summary message in r.Session.
 func (r *Result) summaryAt() int { return len(r.plan.Kept()) }
 
