@@ -364,10 +364,8 @@ func (c *compactCommand) emit(input, out string, data []byte, inPlace func() (st
 }
 
 func (c *compactCommand) printJSON(o kompact.Outcome, st *kompact.ContextStatus) (int, error) {
+	o.Context = st
 	b, err := json.Marshal(o)
-	if err == nil && st != nil {
-		b, err = withContext(b, *st)
-	}
 	if err != nil {
 		return exitError, fmt.Errorf("encode outcome: %w", err)
 	}
