@@ -188,8 +188,8 @@ type Store interface {
 	// p.ExpiresAt. It first drops the previews expired at now, then those
 	// that expire first while lim.MaxCount or more are kept or their bodies
 	// and p's exceed lim.MaxBytes (all sessions together). A body larger
-	// than lim.MaxBytes alone is EInvalid, a taken id EConflict, an unknown
-	// session ENotFound. Deleting a session deletes its previews.
+	// than lim.MaxBytes alone is ETooLarge (PreviewTooLargeError), a taken
+	// id EConflict, an unknown session ENotFound. Deleting a session deletes its previews.
 	PutPreview(ctx context.Context, p *Preview, now time.Time, lim PreviewLimits) error
 	// TakePreview removes and returns the preview id of session sessionID.
 	// It is ENotFound when there is none, or it expired at now.

@@ -4,9 +4,9 @@
 // so a store file holds only its SQL. Under Core lie the pure rules: the
 // canonical form a stored message takes, how message and session ids are
 // given (what a session and its messages must be is kompact's rule,
-// kompact.ValidateSession, which the stores apply), the session row, what a compaction commit, an undo and a preview
-// decide, the token account, and the migration runner over the embedded
-// migration files.
+// kompact.ValidateSession, which the stores apply), the session row, what
+// a compaction commit, an undo and a preview decide, the token account,
+// and the migration runner over the embedded migration files.
 package storeutil
 
 import (
