@@ -6,9 +6,10 @@ import "context"
 type ActionOptions struct {
 	// Preview keeps the result as a preview rather than committing it.
 	Preview bool
-	// AcceptWarnings commits a result even when it has warnings; without
-	// it, such a result is kept as a preview for the caller to confirm.
-	AcceptWarnings bool
+	// HoldOnWarnings keeps a result with warnings as a preview for the
+	// caller to confirm, rather than committing it with its warnings (the
+	// default, as kimi-cli keeps every non-empty summary).
+	HoldOnWarnings bool
 }
 
 // SessionJob is an action prepared on a stored session (Sessions.NewJob):
@@ -34,15 +35,15 @@ func (s *Sessions) NewJob(st *StoredSession, a *Agent, req ActionRequest) (*Sess
 
 // Run runs the job, with its completion limit set for the agent's context
 // size, and then commits a compacted result, or keeps it as a preview:
-// when opts ask for one, or when the result has warnings that opts do not
-// accept. A result that cannot be committed or kept is an error outcome.
+// when opts ask for one, or when the result has warnings and opts hold on
+// them. A result that cannot be committed or kept is an error outcome.
 func (j *SessionJob) Run(ctx context.Context, opts ActionOptions, progress func(Progress)) Outcome {
 	j.Job.LimitCompletion(j.agent, j.s.contextSizeOf(ctx, j.agent))
 	out := j.Job.Run(ctx, progress)
 	switch {
 	case out.Status != OutcomeCompacted:
 		return out
-	case opts.Preview, len(out.Warnings()) > 0 && !opts.AcceptWarnings:
+	case opts.Preview, opts.HoldOnWarnings && len(out.Warnings()) > 0:
 		return j.s.keepPreview(ctx, j.id, j.version, out)
 	}
 	return j.s.commit(ctx, j.id, j.version, out)

@@ -137,14 +137,16 @@ func (e *sessionsEnv) revisions(id string) []string {
 	return kinds
 }
 
-// A result with warnings is kept as a preview unless the options accept
-// them; a preview applies once, at the version its compaction read.
+// A result with warnings is committed with them (KCP-008: kimi-cli keeps a
+// non-empty summary without its sections), unless the options hold on
+// warnings: then it is kept as a preview, which applies once, at the
+// version its compaction read.
 func TestSessionsWarningsMakeAPreview(t *testing.T) {
 	e := newSessionsEnv(t, kompact.PreviewLimits{})
 	e.create("s", "manual")
 	e.llm.summary = "no sections at all"
 
-	out := e.run("s", kompact.ActionOptions{})
+	out := e.run("s", kompact.ActionOptions{HoldOnWarnings: true})
 	if out.Status != kompact.OutcomePreview || out.PreviewID != "pv_1" || len(out.Warnings()) == 0 {
 		t.Fatalf("a result with warnings: %s, preview %q, warnings %v", out.Status, out.PreviewID, out.Warnings())
 	}
@@ -168,8 +170,8 @@ func TestSessionsWarningsMakeAPreview(t *testing.T) {
 	}
 
 	e.create("t", "manual")
-	if out := e.run("t", kompact.ActionOptions{AcceptWarnings: true}); out.Status != kompact.OutcomeCompacted {
-		t.Errorf("accepted warnings: %s", out.Status)
+	if out := e.run("t", kompact.ActionOptions{}); out.Status != kompact.OutcomeCompacted || len(out.Warnings()) == 0 {
+		t.Errorf("by default a result with warnings: %s, warnings %v", out.Status, out.Warnings())
 	}
 	if kinds := e.revisions("t"); len(kinds) != 1 || kinds[0] != kompact.RevisionCompaction {
 		t.Errorf("revisions %v", kinds)

@@ -18,8 +18,13 @@ type actionRequest struct {
 	MessageID    string `json:"message_id"`
 	Instructions string `json:"instructions"`
 	Preview      bool   `json:"preview"`
-	// AcceptWarnings commits a result even when it has warnings; without
-	// it, such a result is kept as a preview for the client to confirm.
+	// HoldOnWarnings keeps a result with warnings as a preview for the
+	// client to confirm; without it such a result is committed, with its
+	// warnings in the outcome (kimi-cli's contract).
+	HoldOnWarnings bool `json:"hold_on_warnings"`
+	// AcceptWarnings commits a result with warnings: the default again,
+	// still taken so that older clients keep working; it wins over
+	// HoldOnWarnings.
 	AcceptWarnings bool `json:"accept_warnings"`
 	DryRun         bool `json:"dry_run"`
 }
@@ -50,7 +55,7 @@ func (s *Server) runAction(w http.ResponseWriter, r *http.Request) error {
 		writeJSON(w, http.StatusOK, dryRunOf(job.Job))
 		return nil
 	}
-	opts := kompact.ActionOptions{Preview: req.Preview, AcceptWarnings: req.AcceptWarnings}
+	opts := kompact.ActionOptions{Preview: req.Preview, HoldOnWarnings: req.HoldOnWarnings && !req.AcceptWarnings}
 	run := func(progress func(kompact.Progress)) kompact.Outcome { return job.Run(ctx, opts, progress) }
 	if !wantsEvents(r) {
 		s.writeOutcome(w, r, run(nil))
