@@ -131,9 +131,6 @@ func (s *Server) create(w http.ResponseWriter, r *http.Request, sess *kompact.Se
 	if err := checkNewSession(sess); err != nil {
 		return err
 	}
-	if err := kompact.ValidateMessages(sess.Messages); err != nil {
-		return err
-	}
 	stored, err := s.cfg.Store.CreateSession(r.Context(), sess)
 	if err != nil {
 		return err

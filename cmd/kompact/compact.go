@@ -335,7 +335,7 @@ func (c *compactCommand) execute(ctx context.Context, job *kompact.Job, in *comp
 	}
 	if !job.Plan.Noop {
 		fmt.Fprintln(c.stderr, job.Plan.Prompt.Describe())
-		sp := c.spinner(fmt.Sprintf("compacting %d messages with %s", job.Plan.End-job.Plan.Start, job.Request.Model))
+		sp := c.spinner(fmt.Sprintf("compacting %d messages with %s", job.Plan.Counts().Replaced, job.Request.Model))
 		defer sp.stop()
 		return job.Run(ctx, sp.update)
 	}
@@ -390,10 +390,8 @@ func (c *compactCommand) emit(input, out string, data []byte, inPlace func() (st
 }
 
 func (c *compactCommand) printJSON(o kompact.Outcome, st *kompact.ContextStatus) (int, error) {
+	o.Context = st
 	b, err := json.Marshal(o)
-	if err == nil && st != nil {
-		b, err = withContext(b, *st)
-	}
 	if err != nil {
 		return exitError, fmt.Errorf("encode outcome: %w", err)
 	}
@@ -416,8 +414,9 @@ func (c *compactCommand) report(o kompact.Outcome, agent *kompact.Agent, written
 		w = c.stderr
 	}
 	r := o.Result
+	n := r.Counts()
 	fmt.Fprintf(w, "compacted %d messages into one summary (agent %s, model %s); %d kept before it, %d after it\n",
-		r.Compacted, agent.Name, o.Model, len(r.Session.Messages)-1-r.Preserved, r.Preserved)
+		n.Replaced, agent.Name, o.Model, n.Before, n.After)
 	fmt.Fprintf(w, "estimated tokens: %d -> %d\n", r.TokensBefore, r.TokensAfter)
 	if r.Usage != nil {
 		fmt.Fprintf(w, "compaction call: %d input tokens (%d cached), %d output tokens\n", r.Usage.Input(), r.Usage.InputCacheRead, r.Usage.Output)
