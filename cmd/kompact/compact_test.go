@@ -149,7 +149,7 @@ func TestCompactOutputsAndJSON(t *testing.T) {
 	if status := run(context.Background(), []string{"compact", "--config", cfg, "-"}, e); status != exitOK {
 		t.Fatalf("stdin: status %d: %s", status, serr.String())
 	}
-	if _, err := kompact.DecodeSession(sout.Bytes()); err != nil || !strings.Contains(serr.String(), "compacted 3 messages") {
+	if _, err := kompact.DecodeSession(sout.Bytes()); err != nil || !strings.Contains(serr.String(), "compacted 2 messages into one summary (agent fake, model small-model); 1 kept before it, 2 after it") {
 		t.Fatalf("stdin run: stdout %q stderr %q", sout.String(), serr.String())
 	}
 }

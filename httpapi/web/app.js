@@ -1,5 +1,8 @@
 // kompact's web page. It talks only to the HTTP API under v1/
 // (docs/http-api.md), through api.js; each panel of the page is a module.
+// The panels share state.js and tell each other what happened through
+// events.js; this module starts them, and no panel imports one that
+// imports it back (webimports_internal_test.go checks).
 
 import { $ } from "./dom.js";
 import { call, initToken } from "./api.js";
@@ -7,12 +10,13 @@ import { initTokenForm } from "./token.js";
 import { initSessions, loadAgents, loadSessions } from "./sessions.js";
 import { onRoute } from "./route.js";
 import { initConversation } from "./conversation.js";
-import { initMenus } from "./menu.js";
+import { closeMenu, initMenus } from "./menu.js";
 import { loadFormat } from "./summary.js";
 import { initRange } from "./range.js";
-import { initCompaction } from "./compaction.js";
+import { cancelRun, initCompaction } from "./compaction.js";
 import { initPreview } from "./preview.js";
 import { initHistory } from "./history.js";
+import { initCovers } from "./covers.js";
 import { initContinue } from "./continue.js";
 import { initTitle } from "./title.js";
 
@@ -45,6 +49,17 @@ function initSkipLinks() {
   }
 }
 
+// Escape closes an open menu first, else cancels the running action.
+function initEscape() {
+  document.addEventListener("keydown", (e) => {
+    if (e.key !== "Escape" || e.defaultPrevented) return;
+    if (closeMenu(true)) return;
+    if (cancelRun()) e.preventDefault();
+  });
+}
+
+// init starts the panels; the order of the init calls is the order in which
+// their subscribers run.
 function init() {
   initToken();
   initTokenForm(loadAll);
@@ -54,8 +69,10 @@ function init() {
   initMenus();
   initRange();
   initCompaction();
+  initEscape();
   initPreview();
   initHistory();
+  initCovers();
   initContinue();
   initTitle();
   window.addEventListener("hashchange", onRoute);

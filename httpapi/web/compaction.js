@@ -3,28 +3,17 @@
 
 import { $, add, clear, errorBox, h, plural } from "./dom.js";
 import { outcome as postAction } from "./api.js";
+import { job, models, view } from "./state.js";
+import { on } from "./events.js";
 import { loadSessions, renderSessions } from "./sessions.js";
-import { reloadSession, view } from "./conversation.js";
+import { reloadSession } from "./conversation.js";
 import { fillRangeSelects, markRange } from "./range.js";
 import { hidePreview, showPreview } from "./preview.js";
+import { setOutcome, setProgress } from "./outcome.js";
 import { approx } from "./estimate.js";
 import { isSummary, summaryText } from "./summary.js";
-import { models } from "./covers.js";
-import { closeMenu } from "./menu.js";
 
-// job holds the running actions, one per session at most, and what the
-// last outcomes said. Progress and Cancel belong to the session that runs
-// the action: job.busy is the run of the session on screen.
-export const job = {
-  runs: new Map(), // session id -> run (see runAction)
-  lastMissing: new Map(), // session id -> {summary, missing} from the last outcome
-  previews: new Map(), // session id -> a preview outcome that arrived while another session was on screen
-  get busy() {
-    return this.runs.get(view.id) || null;
-  },
-};
-
-export function renderTools(uiError) {
+function renderTools(uiError) {
   const s = view.session;
   const panel = $("compact-panel");
   const off = $("compact-off");
@@ -54,7 +43,7 @@ let planSeq = 0;
 // refreshPlan asks the server what Compact would do now (a dry run: the
 // range is chosen exactly as the action chooses it, without an LLM call),
 // says it in the panel, and marks the messages it would replace and keep.
-export async function refreshPlan() {
+async function refreshPlan() {
   const s = view.session;
   const line = $("will-compact");
   if (!s || !view.actions.has("compact_conversation")) return;
@@ -95,7 +84,7 @@ function planText(p) {
 }
 
 // markPlan marks the messages the plan would replace, and the kept tail.
-export function markPlan() {
+function markPlan() {
   const p = view.plan;
   const ok = p && p.status === "dry_run" && !p.noop;
   for (const art of document.querySelectorAll("#messages article.msg")) {
@@ -129,7 +118,7 @@ export function compactUpToHere(id) {
 
 // renderBusy shows the state of the session on screen: its run's
 // progress and Cancel, or neither; its buttons are off only while it runs.
-export function renderBusy() {
+function renderBusy() {
   const run = job.busy;
   for (const b of document.querySelectorAll("[data-action-button]")) b.disabled = !!run;
   const p = view.plan;
@@ -138,13 +127,6 @@ export function renderBusy() {
   $("cancel-action").hidden = !run;
   $("activity").classList.toggle("is-busy", !!run);
   if (run) renderRun(run);
-}
-
-export function setProgress(text, notes = []) {
-  const el = clear($("progress"));
-  if (!text) return;
-  el.append(h("span", { class: "progress-text", "data-testid": "progress-text" }, text));
-  if (notes.length) el.append(h("ul", { class: "progress-notes", "data-testid": "progress-notes" }, notes.map((n) => h("li", null, n))));
 }
 
 function progressText(p) {
@@ -206,12 +188,6 @@ function tick() {
   }
 }
 
-export function setOutcome(node, status) {
-  const el = clear($("outcome"));
-  el.dataset.status = status || "";
-  if (node) el.append(node);
-}
-
 async function runAction(action, body) {
   if (job.busy) return;
   const sessionId = view.id;
@@ -232,7 +208,10 @@ async function runAction(action, body) {
   const path = `sessions/${encodeURIComponent(sessionId)}/actions/${encodeURIComponent(action)}`;
   let outcome;
   try {
-    outcome = await postAction(path, body, { signal: run.ctrl.signal, onProgress: (p) => onProgress(run, p) });
+    // The page confirms a result with warnings before it is written: the
+    // server keeps it as a preview (without this, it commits it).
+    const held = { ...body, hold_on_warnings: true };
+    outcome = await postAction(path, held, { signal: run.ctrl.signal, onProgress: (p) => onProgress(run, p) });
   } catch {
     outcome = { status: "cancelled" }; // only an abort throws
   } finally {
@@ -253,7 +232,7 @@ async function runAction(action, body) {
   await handleOutcome(sessionId, outcome);
 }
 
-export async function handleOutcome(sessionId, o, { applied = false } = {}) {
+async function handleOutcome(sessionId, o, { applied = false } = {}) {
   const here = sessionId === view.id;
   switch (o.status) {
     case "compacted": {
@@ -292,7 +271,7 @@ export async function handleOutcome(sessionId, o, { applied = false } = {}) {
 
 // showWaitingPreview shows the preview that arrived for the session on
 // screen while another one was open.
-export function showWaitingPreview() {
+function showWaitingPreview() {
   const o = job.previews.get(view.id);
   if (!o || job.busy) return;
   job.previews.delete(view.id);
@@ -332,17 +311,23 @@ function compactedCard(o, applied) {
   );
 }
 
-// initCompaction wires the panel's controls.
+// cancelRun cancels the run of the session on screen, if any, and says
+// whether there was one.
+export function cancelRun() {
+  if (!job.busy) return false;
+  job.busy.ctrl.abort();
+  return true;
+}
+
+// initCompaction wires the panel's controls, and follows the session on
+// screen: its run, its tools and plan, its waiting preview.
 export function initCompaction() {
   $("compact-conversation").addEventListener("click", compactConversation);
-  $("cancel-action").addEventListener("click", () => job.busy && job.busy.ctrl.abort());
-  // Escape closes an open menu first, else cancels the running action.
-  document.addEventListener("keydown", (e) => {
-    if (e.key !== "Escape" || e.defaultPrevented) return;
-    if (closeMenu(true)) return;
-    if (job.busy) {
-      e.preventDefault();
-      job.busy.ctrl.abort();
-    }
-  });
+  $("cancel-action").addEventListener("click", cancelRun);
+  on("session switched", renderBusy);
+  on("session loaded", ({ uiError }) => renderTools(uiError));
+  on("messages rendered", markPlan);
+  on("session shown", showWaitingPreview);
+  on("range changed", refreshPlan);
+  on("preview applied", ({ sessionId, outcome }) => handleOutcome(sessionId, outcome, { applied: true }));
 }

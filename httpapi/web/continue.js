@@ -3,8 +3,9 @@
 
 import { $, clear, h, showError } from "./dom.js";
 import { APIError, call } from "./api.js";
+import { view } from "./state.js";
 import { loadSessions } from "./sessions.js";
-import { reloadSession, view } from "./conversation.js";
+import { reloadSession } from "./conversation.js";
 
 async function onContinue(ev) {
   ev.preventDefault();

@@ -3,33 +3,20 @@
 
 import { $, add, clear, h, plural, timeEl, showError } from "./dom.js";
 import { call } from "./api.js";
+import { job, view } from "./state.js";
+import { emit, on } from "./events.js";
 import { renderSessions } from "./sessions.js";
 import { renderParts, renderToolCall } from "./parts.js";
 import { isSummary, renderSummary } from "./summary.js";
-import { markRange } from "./range.js";
-import { job, markPlan, renderBusy, renderTools, showWaitingPreview } from "./compaction.js";
-import { hidePreview, pending } from "./preview.js";
-import { setRevisions, undoCompaction } from "./history.js";
 import { approx, estimateTokens } from "./estimate.js";
 import { showTitle } from "./title.js";
 import { fillGauge } from "./gauge.js";
-import { findCovers, models } from "./covers.js";
-import { messageMenu } from "./menu.js";
 
 const ROLES = new Set(["system", "user", "assistant", "tool"]);
 
-// view is the session on screen.
-export const view = {
-  id: "",
-  session: null, // the stored session
-  actions: new Map(), // ui element id -> element
-  range: { start: "", end: "" },
-  plan: null, // what Compact would do: the dry run's answer
-};
-
 let loadSeq = 0; // guards against late answers after a switch
 
-export async function openSession(id) {
+async function openSession(id) {
   const switching = id !== view.id;
   view.id = id;
   if (switching) {
@@ -43,8 +30,7 @@ export async function openSession(id) {
     $("rename-form").hidden = true;
     $("session-title").hidden = false;
     clear($("progress"));
-    renderBusy(); // the progress and Cancel of this session's own run, if any
-    if (!pending || pending.sessionId !== id) hidePreview();
+    emit("session switched", id); // the progress and Cancel of this session's own run, if any; its preview
   }
   $("empty-state").hidden = true;
   $("session-view").hidden = false;
@@ -54,7 +40,7 @@ export async function openSession(id) {
   if (switching && id === view.id) {
     $("conversation").focus({ preventScroll: true });
     showLatest();
-    showWaitingPreview();
+    emit("session shown", id);
   }
 }
 
@@ -71,7 +57,7 @@ export function showLatest() {
   updateJump();
 }
 
-export function closeSession() {
+function closeSession() {
   view.id = "";
   view.session = null;
   $("session-view").hidden = true;
@@ -119,58 +105,13 @@ export async function reloadSession() {
   if (view.range.end && !ids.has(view.range.end)) view.range.end = "";
   renderSession();
   renderSessions();
-  renderTools(ui.status === "rejected" ? ui.reason : null);
-  const revisions = revs.status === "fulfilled" ? revs.value.revisions : [];
-  setRevisions(revisions, revs.status === "rejected" ? revs.reason : null);
-  showCovers(id, seq, revisions);
-}
-
-// showCovers fills each summary card's line about what it covers, and its
-// Undo button.
-async function showCovers(id, seq, revisions) {
-  const slots = [...document.querySelectorAll("#messages [data-covers-for]")];
-  if (!slots.length) return;
-  let covers = new Map();
-  try {
-    covers = await findCovers(id, view.session, revisions, slots.map((el) => el.dataset.coversFor));
-  } catch {
-    /* the cards still show the summary; the history panel has the revisions */
-  }
-  if (seq !== loadSeq) return;
-  for (const slot of slots) {
-    const c = covers.get(slot.dataset.coversFor);
-    if (!c) {
-      clear(slot).append(h("span", { class: "muted" }, "No compaction in this session's recent history wrote it (it may have come with an import)."));
-      continue;
-    }
-    const model = models.get(slot.dataset.coversFor);
-    clear(slot).append(
-      h(
-        "p",
-        { class: "covers-text", "data-testid": "summary-covers" },
-        `Covers ${plural(c.count, "message")}`,
-        c.count ? ` (#${c.first}${c.last !== c.first ? "–#" + c.last : ""} before it ran)` : "",
-        c.auto ? ", compacted automatically " : ", compacted ",
-        timeEl(c.created_at),
-        ` · estimated tokens ${c.before.toLocaleString()} → ${c.after.toLocaleString()}`,
-        model ? [" · model ", h("code", null, model)] : null,
-        ` · revision ${c.rev}`,
-      ),
-      h(
-        "button",
-        {
-          type: "button",
-          class: "btn btn-small",
-          "data-testid": "summary-undo",
-          "data-action-button": "",
-          disabled: job.busy ? true : null,
-          "aria-label": `Undo compaction ${c.rev}: put back the messages this summary replaced, keeping later ones`,
-          onclick: (ev) => undoCompaction(c.rev, ev.currentTarget),
-        },
-        "Undo",
-      ),
-    );
-  }
+  emit("session loaded", {
+    id,
+    uiError: ui.status === "rejected" ? ui.reason : null,
+    revisions: revs.status === "fulfilled" ? revs.value.revisions : [],
+    revisionsError: revs.status === "rejected" ? revs.reason : null,
+    stale: () => seq !== loadSeq,
+  });
 }
 
 function renderSession() {
@@ -203,8 +144,7 @@ function renderMessages() {
   const calls = new Map();
   s.messages.forEach((m, i) => (m.tool_calls || []).forEach((c, j) => calls.set(c.id, { name: c.function?.name || "", anchor: `tc-${i}-${j}` })));
   s.messages.forEach((m, i) => list.append(h("li", { class: "messages-item" }, renderMessage(m, i, calls))));
-  markRange();
-  markPlan();
+  emit("messages rendered");
   updateJump();
 }
 
@@ -238,7 +178,7 @@ function renderMessage(m, i, calls) {
     h("span", { class: "range-tag", "data-range-tag": "" }),
     h("span", { class: "plan-tag", "data-plan-tag": "", "data-testid": "plan-tag" }),
     h("span", { class: "spacer" }),
-    messageMenu(m, i),
+    h("div", { class: "msg-actions" }), // menu.js puts the message's menu here
   );
   art.append(head);
 
@@ -299,8 +239,11 @@ function jumpToLatest() {
   updateJump();
 }
 
-// initConversation wires the session view's controls.
+// initConversation wires the session view's controls and follows the
+// address.
 export function initConversation() {
+  on("route changed", (id) => (id ? openSession(id) : closeSession()));
+  on("preview changed", updateJump);
   $("reload-session").addEventListener("click", reloadSession);
   $("download-session").addEventListener("click", downloadSession);
   $("jump-latest").addEventListener("click", jumpToLatest);

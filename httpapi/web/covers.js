@@ -1,22 +1,23 @@
-// What each summary in the session covers: the compaction revision that
-// wrote it, found by walking the revisions from the newest (a summary's id
-// first appears after the compaction that wrote it), with the messages it
-// replaced, when, and the estimated tokens before and after.
+// What each summary in the session covers, shown on its card with its
+// Undo: the compaction revision that wrote it, found by walking the
+// revisions from the newest (a summary's id first appears after the
+// compaction that wrote it), with the messages it replaced, when, and the
+// estimated tokens before and after.
 
+import { clear, h, plural, timeEl } from "./dom.js";
 import { call } from "./api.js";
+import { job, models, view } from "./state.js";
+import { on } from "./events.js";
 import { estimateTokens } from "./estimate.js";
+import { undoCompaction } from "./history.js";
 
 // MAX_WALK bounds the revisions read to explain the summaries on screen.
 const MAX_WALK = 12;
 
-// models remembers the model of compactions this page ran, by summary
-// message id: the revisions do not record it.
-export const models = new Map();
-
 // findCovers returns a Map from summary message id to
 // {rev, created_at, count, first, last, before, after}; first and last
 // number the replaced messages in the session as it was before.
-export async function findCovers(sessionId, session, revisions, summaryIds) {
+async function findCovers(sessionId, session, revisions, summaryIds) {
   const covers = new Map();
   const wanted = new Set(summaryIds);
   let after = session.messages;
@@ -48,4 +49,57 @@ export async function findCovers(sessionId, session, revisions, summaryIds) {
     after = before;
   }
   return covers;
+}
+
+// showCovers fills each summary card's line about what it covers, and its
+// Undo button.
+async function showCovers({ id, revisions, stale }) {
+  const slots = [...document.querySelectorAll("#messages [data-covers-for]")];
+  if (!slots.length) return;
+  let covers = new Map();
+  try {
+    covers = await findCovers(id, view.session, revisions, slots.map((el) => el.dataset.coversFor));
+  } catch {
+    /* the cards still show the summary; the history panel has the revisions */
+  }
+  if (stale()) return;
+  for (const slot of slots) {
+    const c = covers.get(slot.dataset.coversFor);
+    if (!c) {
+      clear(slot).append(h("span", { class: "muted" }, "No compaction in this session's recent history wrote it (it may have come with an import)."));
+      continue;
+    }
+    const model = models.get(slot.dataset.coversFor);
+    clear(slot).append(
+      h(
+        "p",
+        { class: "covers-text", "data-testid": "summary-covers" },
+        `Covers ${plural(c.count, "message")}`,
+        c.count ? ` (#${c.first}${c.last !== c.first ? "–#" + c.last : ""} before it ran)` : "",
+        c.auto ? ", compacted automatically " : ", compacted ",
+        timeEl(c.created_at),
+        ` · estimated tokens ${c.before.toLocaleString()} → ${c.after.toLocaleString()}`,
+        model ? [" · model ", h("code", null, model)] : null,
+        ` · revision ${c.rev}`,
+      ),
+      h(
+        "button",
+        {
+          type: "button",
+          class: "btn btn-small",
+          "data-testid": "summary-undo",
+          "data-action-button": "",
+          disabled: job.busy ? true : null,
+          "aria-label": `Undo compaction ${c.rev}: put back the messages this summary replaced, keeping later ones`,
+          onclick: (ev) => undoCompaction(c.rev, ev.currentTarget),
+        },
+        "Undo",
+      ),
+    );
+  }
+}
+
+// initCovers fills the summary cards of each session loaded.
+export function initCovers() {
+  on("session loaded", showCovers);
 }

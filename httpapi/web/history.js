@@ -4,9 +4,11 @@
 
 import { $, clear, confirmBox, errorBox, h, plural, showError, timeEl } from "./dom.js";
 import { call } from "./api.js";
+import { job, view } from "./state.js";
+import { on } from "./events.js";
 import { loadSessions } from "./sessions.js";
-import { reloadSession, view } from "./conversation.js";
-import { job, setOutcome, setProgress } from "./compaction.js";
+import { reloadSession } from "./conversation.js";
+import { setOutcome, setProgress } from "./outcome.js";
 
 let revisions = [];
 
@@ -15,7 +17,7 @@ let revisions = [];
 const KINDS = { compaction: "compaction", auto_compaction: "automatic compaction", restore: "restore", undo: "undo" };
 
 // setRevisions shows a list of revisions, or the error that kept it.
-export function setRevisions(list, err) {
+function setRevisions(list, err) {
   revisions = list;
   renderRevisions(err);
 }
@@ -94,7 +96,7 @@ function describe(ids, session) {
 
 // askRestore says what restoring rev would do now (restore-preview), then
 // restores it if the user confirms. lead, when given, comes first.
-export async function askRestore(rev, slot, lead = null) {
+async function askRestore(rev, slot, lead = null) {
   const id = view.id;
   clear(slot).append(h("p", { class: "note" }, `Checking what restoring revision ${rev} would change…`));
   let pv, now;
@@ -171,7 +173,9 @@ export async function undoCompaction(rev, btn) {
   }
 }
 
-// initHistory wires the panel's controls.
+// initHistory wires the panel's controls, and shows the revisions of each
+// session loaded.
 export function initHistory() {
+  on("session loaded", ({ revisions, revisionsError }) => setRevisions(revisions, revisionsError));
   $("refresh-revisions").addEventListener("click", loadRevisions);
 }

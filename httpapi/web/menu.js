@@ -3,17 +3,27 @@
 // when it opens, and closes on Escape, Tab, a choice or a click elsewhere.
 
 import { h } from "./dom.js";
-import { view } from "./conversation.js";
+import { job, view } from "./state.js";
+import { on } from "./events.js";
 import { setRange } from "./range.js";
-import { compactUpToHere, job } from "./compaction.js";
+import { compactUpToHere } from "./compaction.js";
 
 let open = null; // {wrap, button, menu}
 
-// messageMenu returns the menu button of message m, the i-th; none for a
-// message without id or when the agent offers no compaction.
-export function messageMenu(m, i) {
-  const wrap = h("div", { class: "msg-actions" });
-  if (!m.id || !view.actions.size) return wrap;
+// addMenus puts the menu button of each message drawn into its header's
+// slot (.msg-actions).
+function addMenus() {
+  for (const art of document.querySelectorAll("#messages article.msg")) {
+    const i = Number(art.dataset.index);
+    const wrap = art.querySelector(".msg-head > .msg-actions");
+    if (wrap) messageMenu(wrap, view.session.messages[i], i);
+  }
+}
+
+// messageMenu puts the menu button of message m, the i-th, into wrap; none
+// for a message without id or when the agent offers no compaction.
+function messageMenu(wrap, m, i) {
+  if (!m.id || !view.actions.size) return;
   const button = h(
     "button",
     {
@@ -34,7 +44,6 @@ export function messageMenu(m, i) {
     }
   });
   wrap.append(button);
-  return wrap;
 }
 
 function items(m, i) {
@@ -106,8 +115,10 @@ function onMenuKey(e, list) {
   }
 }
 
-// initMenus closes the open menu on a click elsewhere.
+// initMenus adds the menus to the messages each time they are drawn, and
+// closes the open menu on a click elsewhere.
 export function initMenus() {
+  on("messages rendered", addMenus);
   document.addEventListener("click", (e) => {
     if (open && !open.wrap.contains(e.target)) closeMenu(false);
   });

@@ -2,20 +2,18 @@
 
 import { $, clear, h, plural, showError } from "./dom.js";
 import { call, outcome as postAction } from "./api.js";
-import { handleOutcome, job, setOutcome } from "./compaction.js";
+import { job, preview } from "./state.js";
+import { emit, on } from "./events.js";
+import { setOutcome } from "./outcome.js";
 import { format, missingOf, renderSummaryText } from "./summary.js";
 import { approx, codePoints, textChars } from "./estimate.js";
-import { updateJump } from "./conversation.js";
-
-// pending is the preview on screen: {sessionId, id, summary, missing}.
-export let pending = null;
 
 // showPreview shows a preview outcome: its summary, in result as in a
 // compacted outcome, ready to edit.
 export function showPreview(sessionId, o) {
   const { summary, missing_sections: missing, session } = o.result;
   const warnings = o.warnings || [];
-  pending = { sessionId, id: o.preview_id, summary, missing, otherChars: otherChars(session, summary) };
+  preview.pending = { sessionId, id: o.preview_id, summary, missing, otherChars: otherChars(session, summary) };
   setOutcome(
     warnings.length
       ? h(
@@ -36,7 +34,7 @@ export function showPreview(sessionId, o) {
   const sec = $("preview");
   sec.dataset.previewId = o.preview_id;
   sec.hidden = false;
-  updateJump();
+  emit("preview changed");
   (warnings.length ? $("outcome") : sec).scrollIntoView({ block: "start" });
   $("preview-summary").focus({ preventScroll: true });
 }
@@ -51,6 +49,7 @@ function otherChars(session, summary) {
 // renderEdited shows the summary in the box as it will show, its missing
 // sections and its token estimate; it runs as you type.
 function renderEdited() {
+  const pending = preview.pending;
   if (!pending) return;
   const text = $("preview-summary").value;
   const missing = missingOf(text);
@@ -63,16 +62,16 @@ function renderEdited() {
 }
 
 export function hidePreview() {
-  pending = null;
+  preview.pending = null;
   $("preview").hidden = true;
-  updateJump();
+  emit("preview changed");
   $("preview-summary").value = "";
   clear($("preview-status"));
   clear($("preview-rendered"));
 }
 
 async function applyPreview() {
-  const p = pending;
+  const p = preview.pending;
   if (!p || job.busy) return;
   const slot = clear($("preview-status"));
   slot.append(h("p", { class: "note" }, "Applying…"));
@@ -87,11 +86,15 @@ async function applyPreview() {
     return;
   }
   hidePreview();
-  await handleOutcome(p.sessionId, outcome, { applied: true });
+  emit("preview applied", { sessionId: p.sessionId, outcome });
 }
 
-// initPreview wires the panel's buttons.
+// initPreview wires the panel's buttons; a switch to another session
+// hides a preview of another session.
 export function initPreview() {
+  on("session switched", (id) => {
+    if (!preview.pending || preview.pending.sessionId !== id) hidePreview();
+  });
   $("preview-apply").addEventListener("click", applyPreview);
   let queued = false;
   $("preview-summary").addEventListener("input", () => {
@@ -108,7 +111,7 @@ export function initPreview() {
 // discardPreview drops the preview on the server too (DELETE), so that it
 // cannot be applied later.
 async function discardPreview() {
-  const p = pending;
+  const p = preview.pending;
   if (!p) return;
   const btn = $("preview-discard");
   btn.disabled = true;

@@ -1,15 +1,15 @@
 // The range marks: the start and end messages of compact_conversation.
 
 import { $, clear, h } from "./dom.js";
-import { view } from "./conversation.js";
+import { view } from "./state.js";
+import { emit, on } from "./events.js";
 import { isSummary } from "./summary.js";
-import { refreshPlan } from "./compaction.js";
 
 export function setRange(which, id) {
   view.range[which] = view.range[which] === id ? "" : id;
   syncRangeSelects();
   markRange();
-  refreshPlan();
+  emit("range changed");
 }
 
 function indexOfId(id) {
@@ -75,22 +75,24 @@ function snippet(m, n = 48) {
   return "(no text)";
 }
 
-// initRange wires the range controls.
+// initRange wires the range controls, and marks the range on the
+// messages each time they are drawn.
 export function initRange() {
+  on("messages rendered", markRange);
   $("range-start").addEventListener("change", (e) => {
     view.range.start = e.target.value;
     markRange();
-    refreshPlan();
+    emit("range changed");
   });
   $("range-end").addEventListener("change", (e) => {
     view.range.end = e.target.value;
     markRange();
-    refreshPlan();
+    emit("range changed");
   });
   $("range-clear").addEventListener("click", () => {
     view.range = { start: "", end: "" };
     syncRangeSelects();
     markRange();
-    refreshPlan();
+    emit("range changed");
   });
 }

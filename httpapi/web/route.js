@@ -1,6 +1,7 @@
-// Routing: the address #/s/ID shows session ID.
+// Routing: the address #/s/ID shows session ID. The session view follows
+// "route changed".
 
-import { closeSession, openSession } from "./conversation.js";
+import { emit } from "./events.js";
 
 function routeId() {
   const m = /^#\/s\/(.+)$/.exec(location.hash);
@@ -14,12 +15,10 @@ function routeId() {
 
 export function openSessionRoute(id) {
   const hash = "#/s/" + encodeURIComponent(id);
-  if (location.hash === hash) openSession(id);
+  if (location.hash === hash) emit("route changed", id);
   else location.hash = hash;
 }
 
 export function onRoute() {
-  const id = routeId();
-  if (id) openSession(id);
-  else closeSession();
+  emit("route changed", routeId());
 }

@@ -6,11 +6,10 @@ import { $, clear, confirmBox, h, plural, relTime, showError, timeEl } from "./d
 import { call, callWithHeaders } from "./api.js";
 import { needsToken } from "./token.js";
 import { openSessionRoute } from "./route.js";
-import { view } from "./conversation.js";
+import { job, view } from "./state.js";
+import { emit } from "./events.js";
 import { approx, estimateTokens } from "./estimate.js";
-import { showTitle } from "./title.js";
 import { fillListGauges } from "./gauge.js";
-import { job } from "./compaction.js";
 
 let sessions = [];
 let agents = [];
@@ -35,7 +34,7 @@ export async function loadSessions() {
 }
 
 export function renderSessions() {
-  if (view.id && $("rename-form").hidden) showTitle();
+  emit("sessions changed");
   const list = clear($("session-list"));
   if (!sessions.length) {
     const q = $("session-search").value.trim();

@@ -2,8 +2,9 @@
 // session after a confirmation.
 
 import { $, clear, showError } from "./dom.js";
+import { view } from "./state.js";
+import { on } from "./events.js";
 import { askDelete, renameSession, sessionInfo } from "./sessions.js";
-import { view } from "./conversation.js";
 
 // showTitle puts the session's title (its id when it has none) in the
 // header.
@@ -39,8 +40,12 @@ async function saveRename(ev) {
   }
 }
 
-// initTitle wires the header's Rename and Delete.
+// initTitle wires the header's Rename and Delete, and keeps the title as
+// the session list has it (but not over a rename in progress).
 export function initTitle() {
+  on("sessions changed", () => {
+    if (view.id && $("rename-form").hidden) showTitle();
+  });
   $("rename-session").addEventListener("click", startRename);
   $("rename-cancel").addEventListener("click", endRename);
   $("rename-form").addEventListener("submit", saveRename);

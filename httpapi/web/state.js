@@ -1,0 +1,32 @@
+// The page's shared state, in one place. This module imports nothing: the
+// panels read and change these objects, and tell each other through
+// events.js when something changed.
+
+// view is the session on screen.
+export const view = {
+  id: "",
+  session: null, // the stored session
+  actions: new Map(), // ui element id -> element
+  range: { start: "", end: "" },
+  plan: null, // what Compact would do: the dry run's answer
+};
+
+// job holds the running actions, one per session at most, and what the
+// last outcomes said. Progress and Cancel belong to the session that runs
+// the action: job.busy is the run of the session on screen.
+export const job = {
+  runs: new Map(), // session id -> run (see runAction in compaction.js)
+  lastMissing: new Map(), // session id -> {summary, missing} from the last outcome
+  previews: new Map(), // session id -> a preview outcome that arrived while another session was on screen
+  get busy() {
+    return this.runs.get(view.id) || null;
+  },
+};
+
+// preview.pending is the preview on screen: {sessionId, id, summary,
+// missing, otherChars}, or null.
+export const preview = { pending: null };
+
+// models remembers the model of compactions this page ran, by summary
+// message id: the revisions do not record it.
+export const models = new Map();
