@@ -255,3 +255,24 @@ func TestCompactKimiContextFile(t *testing.T) {
 		t.Fatal("the rotated copy lost the malformed line")
 	}
 }
+
+// Without the agent's API key, compact says so first and alone: it does
+// not look up the model's context size first (a look-up that needs the key
+// too, and only warns), and it sends nothing (issue 19 §4).
+func TestCompactMissingKeyComesFirst(t *testing.T) {
+	_, _, sessPath := compactFixture(t, "")
+	data := strings.Replace(compactSession, `"agent":"fake"`, `"agent":"kimi"`, 1)
+	if err := os.WriteFile(sessPath, []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	status, stdout, stderr := runCompact(t, map[string]string{}, "-o", sessPath+".out", sessPath)
+	if status != exitError || stdout != "" {
+		t.Fatalf("status %d, stdout %q", status, stdout)
+	}
+	if !strings.HasPrefix(stderr, "kompact: MOONSHOT_API_KEY is not set") || strings.Contains(stderr, "warning") {
+		t.Errorf("stderr:\n%s", stderr)
+	}
+	if _, err := os.Stat(sessPath + ".out"); !os.IsNotExist(err) {
+		t.Errorf("an output was written: %v", err)
+	}
+}
