@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -274,5 +275,48 @@ func TestCompactMissingKeyComesFirst(t *testing.T) {
 	}
 	if _, err := os.Stat(sessPath + ".out"); !os.IsNotExist(err) {
 		t.Errorf("an output was written: %v", err)
+	}
+}
+
+// --json prints exactly one JSON document on stdout, also when the session
+// would go there (-o -, or input -): the outcome, whose result holds the
+// compacted session. With --kimi the file cannot go there: a usage error
+// (issue 19 §4).
+func TestCompactJSONIsOneDocument(t *testing.T) {
+	srv, cfg, path := compactFixture(t, "")
+	srv.SetDefault(fakellm.Answer(fakellm.Text("S")))
+	environ := map[string]string{"FAKE_KEY": "k", "HOME": t.TempDir()}
+	for _, args := range [][]string{
+		{"--config", cfg, "--json", "-o", "-", path},
+		{"--config", cfg, "--json", "-"},
+		{"--config", cfg, "--json", "-o", "-", "-"},
+	} {
+		var sout, serr bytes.Buffer
+		e := &env{stdin: strings.NewReader(compactSession), stdout: &sout, stderr: &serr, getenv: func(k string) string { return environ[k] }}
+		if status := run(context.Background(), append([]string{"compact"}, args...), e); status != exitOK {
+			t.Fatalf("%v: status %d: %s", args, status, serr.String())
+		}
+		dec := json.NewDecoder(&sout)
+		var o struct {
+			Status string `json:"status"`
+			Result struct {
+				Session struct {
+					Messages []json.RawMessage `json:"messages"`
+				} `json:"session"`
+			} `json:"result"`
+		}
+		if err := dec.Decode(&o); err != nil || o.Status != "compacted" || len(o.Result.Session.Messages) != 4 {
+			t.Fatalf("%v: %v, outcome %+v", args, err, o)
+		}
+		if rest, _ := io.ReadAll(dec.Buffered()); strings.TrimSpace(string(rest)) != "" || sout.Len() != 0 {
+			t.Errorf("%v: more than one document on stdout: %q", args, string(rest)+sout.String())
+		}
+	}
+	if in, _ := os.ReadFile(path); string(in) != compactSession {
+		t.Error("the input changed")
+	}
+	status, _, stderr := runCompact(t, environ, "--config", cfg, "--json", "--kimi", "-o", "-", path)
+	if status != exitUsage || !strings.Contains(stderr, "give -o FILE") {
+		t.Errorf("--json --kimi -o -: status %d, %s", status, stderr)
 	}
 }
