@@ -320,3 +320,28 @@ func TestCompactJSONIsOneDocument(t *testing.T) {
 		t.Errorf("--json --kimi -o -: status %d, %s", status, stderr)
 	}
 }
+
+// The README's compact examples on the tracked examples/ files write
+// elsewhere (-o): following them must not rewrite a file of the checkout
+// (issue 19 §4).
+func TestReadmeCompactExamplesUseO(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := strings.ReplaceAll(string(data), "\n", " ")
+	n := 0
+	for _, cmd := range strings.Split(text, "go run ./cmd/kompact compact")[1:] {
+		cmd, _, _ = strings.Cut(cmd, "examples/")
+		if len(cmd) > 120 { // not an example on examples/ files
+			continue
+		}
+		n++
+		if !strings.Contains(cmd, "-o ") {
+			t.Errorf("a README compact example rewrites a tracked file: compact%sexamples/…", cmd)
+		}
+	}
+	if n == 0 {
+		t.Error("found no compact example in the README")
+	}
+}
