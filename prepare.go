@@ -190,8 +190,26 @@ func noop(s *Session, reason string) *Plan {
 // Prepare selects what to compact in s and builds the compaction request, as
 // kimi-cli's SimpleCompaction.prepare does, with range selection on top.
 // It returns a no-op plan when there is nothing to compact, and an error
-// when the options do not fit the session.
+// when the options do not fit the session. Every plan, a no-op too, names
+// the prompt a compaction would use.
 func Prepare(s *Session, opt Options) (*Plan, error) {
+	p, err := prepare(s, opt)
+	if p != nil && p.Noop {
+		p.Prompt = promptOf(opt)
+	}
+	return p, err
+}
+
+// promptOf is the prompt a compaction with opt uses: opt's, else the
+// built-in one.
+func promptOf(opt Options) Prompt {
+	if opt.Prompt.Body == "" {
+		return BuiltinPrompt()
+	}
+	return opt.Prompt
+}
+
+func prepare(s *Session, opt Options) (*Plan, error) {
 	msgs := s.Messages
 	start, end := 0, 0
 	if opt.Start != "" {
@@ -245,10 +263,7 @@ func Prepare(s *Session, opt Options) (*Plan, error) {
 	if i, ok := onlySummary(msgs, start, end); ok {
 		return noop(s, s.name(i)+" is an earlier summary and the only message to compact; compacting it again would not make the session smaller"), nil
 	}
-	prompt := opt.Prompt
-	if prompt.Body == "" {
-		prompt = BuiltinPrompt()
-	}
+	prompt := promptOf(opt)
 	p := &Plan{
 		Session:    s,
 		Start:      start,

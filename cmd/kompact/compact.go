@@ -147,7 +147,17 @@ func (c *compactCommand) parse(args []string) (*compactFlags, int, error) {
 	if f.out == "" && f.input == "-" {
 		f.out = "-"
 	}
+	if f.asJSON && f.out == "-" && f.kimi {
+		return nil, exitUsage, usagef("--json prints the outcome on stdout, so the compacted context.jsonl cannot go there too; give -o FILE")
+	}
 	return f, exitOK, nil
+}
+
+// jsonHoldsSession reports whether stdout gets only the --json outcome,
+// whose result holds the compacted session, rather than the session and
+// then the outcome: stdout carries exactly one JSON document.
+func (f *compactFlags) jsonHoldsSession() bool {
+	return f.asJSON && f.out == "-" && !f.kimi
 }
 
 // register adds to fs the flags that choose what is compacted and how,
@@ -274,9 +284,12 @@ func (c *compactCommand) finish(f *compactFlags, in *compactInput, outcome kompa
 	if outcome.Status == kompact.OutcomeCompacted {
 		var written, backup string
 		var err error
-		if f.kimi {
+		switch {
+		case f.jsonHoldsSession():
+			written = "-"
+		case f.kimi:
 			written, backup, err = c.writeKimi(f.input, f.out, in, outcome.Result)
-		} else {
+		default:
 			written, backup, err = c.write(f.input, f.out, in, outcome.Result.Session)
 		}
 		if err == nil {
