@@ -57,7 +57,7 @@ func TestDefaultTitlePlainText(t *testing.T) {
 		{"***bold italic*** then ---\n\n---\nafter the rule", "bold italic then --- after the rule"},
 		{"| a | b |\n|---|:-:|\n| 1 | 2 |", "a b 1 2"},
 		{"keep snake_case_names, 2*3*4, a * b and file_name.go", "keep snake_case_names, 2*3*4, a * b and file_name.go"},
-		{`an escaped \*star\* and a lone * and ** and `+"`unclosed", `an escaped *star* and a lone * and ** and `+"`unclosed"},
+		{`an escaped \*star\* and a lone * and ** and ` + "`unclosed", `an escaped *star* and a lone * and ** and ` + "`unclosed"},
 		{"``code with ` inside`` ok", "code with ` inside ok"},
 		{"[not a link] and (parens)", "[not a link] and (parens)"},
 		{"#hashtag stays, #5 too", "#hashtag stays, #5 too"},
