@@ -29,6 +29,9 @@ func DefaultTitle(msgs []Message) string {
 			if p.Type == PartText {
 				b.WriteString(plainTitle(p.Text))
 				b.WriteByte(' ')
+				if b.Len() > titleScan {
+					break
+				}
 			}
 		}
 		if t := oneLine(b.String()); t != "" {
@@ -74,12 +77,27 @@ func cut(s string, n int) string {
 	return strings.TrimRight(s[:i], " ") + "…"
 }
 
+// titleScan bounds the bytes of message text a default title is made
+// from, its notes removed: far more than DefaultTitleLen code points of
+// text with their markup.
+const titleScan = 4096
+
 // plainTitle returns message text as a title shows it: without kimi-cli's
 // <system>…</system> notes, and each line without its Markdown markup
 // (headings, quotes, list markers, fences and rules, emphasis, code spans,
 // links and images, which keep their text).
 func plainTitle(text string) string {
-	lines := strings.Split(dropSystemNotes(text), "\n")
+	text = dropSystemNotes(text)
+	if len(text) > titleScan {
+		// A title needs the start only; the markup is read line by line,
+		// in time that grows with the square of a line's length.
+		n := titleScan
+		for n > 0 && !utf8.RuneStart(text[n]) {
+			n--
+		}
+		text = text[:n]
+	}
+	lines := strings.Split(text, "\n")
 	for i, l := range lines {
 		lines[i] = plainLine(l)
 	}
@@ -91,17 +109,25 @@ func plainTitle(text string) string {
 // a tool's status line).
 func dropSystemNotes(s string) string {
 	const open, end = "<system>", "</system>"
+	var b strings.Builder
 	for {
 		i := strings.Index(s, open)
 		if i < 0 {
-			return s
+			break
 		}
 		j := strings.Index(s[i:], end)
 		if j < 0 {
-			return s
+			break
 		}
-		s = s[:i] + " " + s[i+j+len(end):]
+		b.WriteString(s[:i])
+		b.WriteByte(' ')
+		s = s[i+j+len(end):]
 	}
+	if b.Len() == 0 {
+		return s
+	}
+	b.WriteString(s)
+	return b.String()
 }
 
 // plainLine is one line of Markdown without its block markers and inline

@@ -3,6 +3,7 @@ package kompact_test
 import (
 	"strings"
 	"testing"
+	"time"
 	"unicode/utf8"
 
 	"kompact"
@@ -65,6 +66,16 @@ func TestDefaultTitlePlainText(t *testing.T) {
 		if got := kompact.DefaultTitle([]kompact.Message{msg(kompact.RoleUser, "", c.text)}); got != c.want {
 			t.Errorf("title of %q: %q, want %q", c.text, got, c.want)
 		}
+	}
+	// A long message: the title comes from its start, quickly, whatever
+	// its markup (the emphasis scan is quadratic in a line's length).
+	start := time.Now()
+	huge := kompact.DefaultTitle([]kompact.Message{msg(kompact.RoleUser, "", "<system>"+strings.Repeat("n", 10000)+"</system>**Big** "+strings.Repeat("*a _b [d ", 250000))})
+	if !strings.HasPrefix(huge, "Big *a _b [d *a _b [d") || utf8.RuneCountInString(huge) > kompact.DefaultTitleLen || !strings.HasSuffix(huge, "…") {
+		t.Errorf("title of a long message: %q", huge)
+	}
+	if d := time.Since(start); d > 2*time.Second {
+		t.Errorf("the title of a 2 MB message took %v", d)
 	}
 	// A user message of notes only is skipped, as one without text is.
 	if got := kompact.DefaultTitle([]kompact.Message{msg(kompact.RoleUser, "", "<system>CHECKPOINT 0</system>")}); got != "" {
