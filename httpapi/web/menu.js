@@ -64,7 +64,7 @@ function items(m, i) {
     const span = at.first === at.last ? `#${at.last}` : `#${at.first}–#${at.last}`;
     const target = view.session.messages[at.index];
     const text = at.separated ? `Compact up to #${at.last} instead (${span}): the tool call in #${at.separated.call + 1} keeps its results` : `${label} (${span})`;
-    const it = item("compact-up-to-here", text, () => compactUpToHere(target.id, at));
+    const it = item("compact-up-to-here", text, () => compactUpToHere(target.id, at, m.id));
     it.dataset.anchor = target.id;
     if (at.separated) it.title = `Up to #${n} would keep the result in #${at.separated.result + 1} without its tool call in #${at.separated.call + 1}.`;
     if (job.busy) it.setAttribute("aria-disabled", "true");
