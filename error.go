@@ -1,6 +1,7 @@
 package kompact
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 )
@@ -35,6 +36,9 @@ const (
 	// EBusy: the server already runs as many actions as it allows; retry
 	// later.
 	EBusy ErrorCode = "busy"
+	// ETooLarge: something exceeds a size limit: a request body the
+	// server's limit, a preview the byte budget of all previews.
+	ETooLarge ErrorCode = "too_large"
 )
 
 // Error is kompact's error value: a code, a message a person can act on,
@@ -56,6 +60,20 @@ func (e *Error) Error() string {
 
 // Unwrap returns the cause.
 func (e *Error) Unwrap() error { return e.Err }
+
+// ErrorBody is the JSON form of an Error: the "error" of an outcome, and
+// the body of every error answer of the HTTP API.
+type ErrorBody struct {
+	Code    ErrorCode `json:"code"`
+	Message string    `json:"message"`
+	Fixes   []string  `json:"fixes"`
+}
+
+// MarshalJSON writes e as an ErrorBody: its code, its message (without the
+// cause) and its fixes, [] when it has none.
+func (e *Error) MarshalJSON() ([]byte, error) {
+	return json.Marshal(ErrorBody{Code: e.Code, Message: e.Message, Fixes: nonNil(e.Fixes)})
+}
 
 // WithFixes returns e with fixes appended.
 func (e *Error) WithFixes(fixes ...string) *Error {

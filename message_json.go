@@ -237,15 +237,15 @@ func (d messageDecoder) header(obj map[string]json.RawMessage, m *Message) error
 	}
 	raw, ok := obj["role"]
 	if !ok || isNull(raw) {
-		return d.fe("role", "missing; set it to one of system, user, assistant, tool")
+		return d.fe("role", "missing; set it to one of %s", roleList)
 	}
 	var role string
 	if err := json.Unmarshal(raw, &role); err != nil {
-		return d.fe("role", "must be a string: one of system, user, assistant, tool")
+		return d.fe("role", "must be a string: one of %s", roleList)
 	}
 	m.Role = Role(role)
 	if !m.Role.Valid() {
-		return d.fe("role", "unknown role %q; use one of system, user, assistant, tool", role)
+		return d.fe("role", "unknown role %q; use one of %s", role, roleList)
 	}
 	if raw, ok := obj["name"]; ok && !isNull(raw) {
 		if err := json.Unmarshal(raw, &m.Name); err != nil {
@@ -316,8 +316,6 @@ func perr(field, format string, args ...any) *partError {
 	return &partError{field: field, msg: fmt.Sprintf(format, args...)}
 }
 
-var partTypes = []string{"text", "think", "image_url", "audio_url", "video_url", "data"}
-
 // partKeys are the keys each part type has.
 var partKeys = map[PartType][]string{
 	PartText:  {"type", "text"},
@@ -361,10 +359,10 @@ func partObject(data []byte) (map[string]json.RawMessage, string, *partError) {
 	}
 	var typ string
 	if raw, ok := obj["type"]; !ok || json.Unmarshal(raw, &typ) != nil {
-		return nil, "", perr("type", "missing or not a string; use one of %s", strings.Join(partTypes, ", "))
+		return nil, "", perr("type", "missing or not a string; use one of %s", partTypeList)
 	}
 	if !PartType(typ).Valid() {
-		return nil, "", perr("type", "unknown part type %q; use one of %s", typ, strings.Join(partTypes, ", "))
+		return nil, "", perr("type", "unknown part type %q; use one of %s", typ, partTypeList)
 	}
 	allowed := partKeys[PartType(typ)]
 	if k := unknownKey(obj, allowed); k != "" {

@@ -12,13 +12,8 @@ import (
 // kimi-cli) sees the same text. The error is an EInvalid one naming the
 // field.
 func ValidateUTF8(msgs []Message) error {
-	for i := range msgs {
-		if field := invalidUTF8Field(&msgs[i]); field != "" {
-			return Errorf(EInvalid, "messages[%d].%s is not valid UTF-8", i, field).
-				WithFixes("Send text as UTF-8; encode binary payloads (e.g. as base64) before putting them in a message.")
-		}
-	}
-	return nil
+	c := MessageCheck{Rules: RuleUTF8}
+	return c.Check(msgs)
 }
 
 // invalidUTF8Field names the first field of m that is not valid UTF-8, or

@@ -112,9 +112,9 @@ func NoPreviewError(sessionID, id string) *Error {
 		WithFixes(`Run the action again with "preview": true.`)
 }
 
-// PreviewTooLargeError is the error for a preview whose body alone exceeds
-// the byte budget of previews.
+// PreviewTooLargeError is the ETooLarge error for a preview whose body
+// alone exceeds the byte budget of previews.
 func PreviewTooLargeError(size, budget int64) *Error {
-	return Errorf(EInvalid, "the preview holds %d bytes, more than the %d bytes all previews may hold together", size, budget).
-		WithFixes("Run the action without a preview, or raise the preview budget (kompact serve --max-preview-bytes).")
+	return Errorf(ETooLarge, "the preview holds %d bytes, more than the %d bytes all previews may hold together", size, budget).
+		WithFixes(`Run the action without "preview", or raise the budget with kompact serve --max-preview-bytes.`)
 }

@@ -144,16 +144,7 @@ func (s Session) MarshalJSON() ([]byte, error) { return s.AppendJSON(nil), nil }
 
 // AppendJSON appends the session document to dst, one message per line.
 func (s *Session) AppendJSON(dst []byte) []byte {
-	dst = append(dst, '{')
-	for _, f := range []struct{ key, val string }{{"id", s.ID}, {"agent", s.Agent}, {"compaction_model", s.CompactionModel}} {
-		if f.val != "" {
-			dst = jsonwrite.AppendString(dst, f.key)
-			dst = append(dst, ':')
-			dst = jsonwrite.AppendString(dst, f.val)
-			dst = append(dst, ',')
-		}
-	}
-	dst = append(dst, `"messages":[`...)
+	dst = s.AppendJSONHead(dst)
 	for i := range s.Messages {
 		if i > 0 {
 			dst = append(dst, ',')
@@ -165,6 +156,23 @@ func (s *Session) AppendJSON(dst []byte) []byte {
 		dst = append(dst, '\n')
 	}
 	return append(dst, "]}"...)
+}
+
+// AppendJSONHead appends the session document up to its first message:
+// the fields that are set, then "messages":[. AppendJSON goes on with the
+// messages, one a line, and "]}"; a surface that writes a session as it
+// reads it (a stored session's fields after the list) starts with it.
+func (s *Session) AppendJSONHead(dst []byte) []byte {
+	dst = append(dst, '{')
+	for _, f := range []struct{ key, val string }{{"id", s.ID}, {"agent", s.Agent}, {"compaction_model", s.CompactionModel}} {
+		if f.val != "" {
+			dst = jsonwrite.AppendString(dst, f.key)
+			dst = append(dst, ':')
+			dst = jsonwrite.AppendString(dst, f.val)
+			dst = append(dst, ',')
+		}
+	}
+	return append(dst, `"messages":[`...)
 }
 
 // Locate returns the index of the message that ref names. ref is a message

@@ -2,7 +2,6 @@ package httpapi
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"log/slog"
 	"net/http"
@@ -19,29 +18,33 @@ type actionRequest struct {
 	MessageID    string `json:"message_id"`
 	Instructions string `json:"instructions"`
 	Preview      bool   `json:"preview"`
-	// AcceptWarnings commits a result even when it has warnings; without
-	// it, such a result is kept as a preview for the client to confirm.
+	// HoldOnWarnings keeps a result with warnings as a preview for the
+	// client to confirm; without it such a result is committed, with its
+	// warnings in the outcome (kimi-cli's contract).
+	HoldOnWarnings bool `json:"hold_on_warnings"`
+	// AcceptWarnings commits a result with warnings: the default again,
+	// still taken so that older clients keep working; it wins over
+	// HoldOnWarnings.
 	AcceptWarnings bool `json:"accept_warnings"`
 	DryRun         bool `json:"dry_run"`
 }
 
-// runAction runs a compaction action on a stored session and commits it
-// (or keeps it as a preview: when asked to, or when the result has
-// warnings and the request does not accept them). Problems with the request itself (its body,
-// an unknown session) answer with the error body; the action's own
-// failures answer with their status and the outcome JSON.
+// runAction runs a compaction action on a stored session and commits it,
+// or keeps it as a preview (kompact.SessionJob.Run). Problems with the
+// request itself (its body, an unknown session) answer with the error
+// body; the action's own failures answer with their status and the
+// outcome JSON.
 func (s *Server) runAction(w http.ResponseWriter, r *http.Request) error {
 	var req actionRequest
 	if err := s.decodeBody(w, r, &req, true); err != nil {
 		return err
 	}
 	ctx := r.Context()
-	id := r.PathValue("id")
-	stored, a, err := s.sessionAgent(r)
+	stored, a, err := s.sessions.Open(ctx, r.PathValue("id"))
 	if err != nil {
 		return err
 	}
-	job, err := s.comp.NewJob(a, &stored.Session, kompact.ActionRequest{
+	job, err := s.sessions.NewJob(stored, a, kompact.ActionRequest{
 		Action: r.PathValue("action"), Start: req.Start, End: req.End, MessageID: req.MessageID, Instructions: req.Instructions,
 	})
 	if err != nil {
@@ -49,20 +52,11 @@ func (s *Server) runAction(w http.ResponseWriter, r *http.Request) error {
 		return nil
 	}
 	if req.DryRun {
-		writeJSON(w, http.StatusOK, dryRunOf(job))
+		writeJSON(w, http.StatusOK, dryRunOf(job.Job))
 		return nil
 	}
-	job.LimitCompletion(a, s.contextSize(ctx, a))
-	run := func(progress func(kompact.Progress)) kompact.Outcome {
-		out := job.Run(ctx, progress)
-		switch {
-		case out.Status != kompact.OutcomeCompacted:
-			return out
-		case req.Preview, len(out.Warnings()) > 0 && !req.AcceptWarnings:
-			return s.keepPreview(ctx, id, stored.Version, out)
-		}
-		return s.commit(ctx, id, stored.Version, out)
-	}
+	opts := kompact.ActionOptions{Preview: req.Preview, HoldOnWarnings: req.HoldOnWarnings && !req.AcceptWarnings}
+	run := func(progress func(kompact.Progress)) kompact.Outcome { return job.Run(ctx, opts, progress) }
 	if !wantsEvents(r) {
 		s.writeOutcome(w, r, run(nil))
 		return nil
@@ -72,9 +66,10 @@ func (s *Server) runAction(w http.ResponseWriter, r *http.Request) error {
 }
 
 // dryRun answers an action with "dry_run": true: what the action would
-// compact, chosen exactly as it would be, without an LLM call. First and
-// Last are the 1-based numbers of the messages the summary would replace
-// (a leading system message stays, so it is not among them).
+// compact, chosen exactly as it would be, without an LLM call: the plan's
+// counts (Plan.Counts). First and Last are the 1-based numbers of the
+// messages the summary would replace (a leading system message stays, so
+// it is not among them).
 type dryRun struct {
 	Status          string `json:"status"` // always "dry_run"
 	Noop            bool   `json:"noop"`
@@ -94,60 +89,11 @@ func dryRunOf(job *kompact.Job) dryRun {
 	if p.Noop {
 		return d
 	}
-	first := p.Start
-	if p.KeepSystem {
-		first++
-	}
-	replaced := p.Session.Messages[first:p.End]
-	d.First, d.Last = first+1, p.End
-	d.Replaced = len(replaced)
-	d.Preserved = len(p.Preserved())
-	d.EstimatedTokens = kompact.EstimateTokens(replaced)
+	c := p.Counts()
+	d.First, d.Last = c.Before+1, c.Before+c.Replaced
+	d.Replaced, d.Preserved = c.Replaced, c.After
+	d.EstimatedTokens = kompact.EstimateTokens(p.Session.Messages[c.Before : c.Before+c.Replaced])
 	return d
-}
-
-// keepPreview keeps a compacted outcome of session id as a preview and
-// returns it as one, with its preview id; a preview the store cannot keep
-// turns it into an error outcome.
-func (s *Server) keepPreview(ctx context.Context, id string, version int64, out kompact.Outcome) kompact.Outcome {
-	pid, err := s.putPreview(ctx, id, version, out)
-	if err != nil {
-		failed := kompact.ErrorOutcome(err)
-		failed.Model = out.Model
-		return failed
-	}
-	out.PreviewID = pid
-	out.Status = kompact.OutcomePreview
-	return out
-}
-
-// commit stores a compacted outcome and returns it holding the committed
-// session; a commit that fails turns it into an error outcome. The commit
-// runs even when the client has gone away meanwhile: the summary is paid
-// for, and the result is visible in the session and its revisions. The
-// store's commit does work in proportion to what it replaces and what was
-// appended meanwhile; the session the outcome shows is read after it (a
-// later write may show in it too).
-func (s *Server) commit(ctx context.Context, id string, version int64, out kompact.Outcome) kompact.Outcome {
-	c := out.Result.Commit()
-	c.Version = version // the version the result's session was read at
-	ctx = context.WithoutCancel(ctx)
-	failed := func(err error) kompact.Outcome {
-		f := kompact.ErrorOutcome(err)
-		f.Model = out.Model
-		return f
-	}
-	if _, _, err := s.cfg.Store.CommitCompaction(ctx, id, c); err != nil {
-		return failed(err)
-	}
-	stored, err := s.cfg.Store.GetSession(ctx, id)
-	if err != nil {
-		return failed(err)
-	}
-	res := *out.Result
-	res.Session = &stored.Session
-	out.Result = &res
-	return out
 }
 
 // outcomeBody returns the status and the JSON body of an outcome. An
@@ -286,23 +232,9 @@ func (s *Server) applyPreview(w http.ResponseWriter, r *http.Request) error {
 	if err := s.decodeBody(w, r, &req, true); err != nil {
 		return err
 	}
-	if req.Summary != nil && strings.TrimSpace(*req.Summary) == "" {
-		return kompact.Errorf(kompact.EInvalid, "the edited summary is empty").
-			WithFixes(`Leave "summary" out to apply the summary as the LLM wrote it.`)
-	}
-	id, pid := r.PathValue("id"), r.PathValue("preview")
-	pv, err := s.takePreview(r.Context(), id, pid)
+	out, err := s.sessions.ApplyPreview(r.Context(), r.PathValue("id"), r.PathValue("preview"), req.Summary)
 	if err != nil {
 		return err
-	}
-	res := pv.outcome.Result
-	if req.Summary != nil {
-		res = res.WithSummary(*req.Summary)
-	}
-	out := s.commit(r.Context(), id, pv.version, kompact.Outcome{Status: kompact.OutcomeCompacted, Result: res, Model: pv.outcome.Model})
-	if out.Status == kompact.OutcomeError && out.Err.Code != kompact.EConflict && out.Err.Code != kompact.ENotFound {
-		// Not applied: it may be tried again.
-		s.putBack(r.Context(), pv)
 	}
 	s.writeOutcome(w, r, out)
 	return nil
@@ -310,13 +242,8 @@ func (s *Server) applyPreview(w http.ResponseWriter, r *http.Request) error {
 
 // discardPreview forgets a preview without applying it.
 func (s *Server) discardPreview(w http.ResponseWriter, r *http.Request) error {
-	id, pid := r.PathValue("id"), r.PathValue("preview")
-	if _, err := s.cfg.Store.TakePreview(r.Context(), id, pid, s.now()); err != nil {
-		if kompact.ErrorCodeOf(err) != kompact.ENotFound {
-			return err
-		}
-		return kompact.Errorf(kompact.ENotFound, "no preview %q for session %q: it was applied or discarded already, or it expired", pid, id).
-			WithFixes("Nothing to discard; the session was not changed by the preview.")
+	if err := s.sessions.DiscardPreview(r.Context(), r.PathValue("id"), r.PathValue("preview")); err != nil {
+		return err
 	}
 	w.WriteHeader(http.StatusNoContent)
 	return nil

@@ -622,14 +622,18 @@ func TestClientGoneCancelsTheLLMCall(t *testing.T) {
 	}
 }
 
-// TestWarningsKeepAPreview: a result with warnings is not committed but kept
-// as a preview carrying them, which can be applied or discarded;
-// "accept_warnings" commits it at once.
+// TestWarningsKeepAPreview: a result with warnings is committed with them by
+// default (KCP-008, KCP-019: kimi-cli keeps a non-empty summary without its
+// sections); with "hold_on_warnings" it is not committed but kept as a
+// preview carrying them, which can be applied or discarded;
+// "accept_warnings" (the default again) commits it at once, even with
+// "hold_on_warnings".
 func TestWarningsKeepAPreview(t *testing.T) {
 	e := newAPIEnv(t, apiOptions{})
 	orig := e.must(201, "POST", "/v1/sessions/import", apiSession("s", 4))
 	e.llm.SetDefault(fakellm.Answer(fakellm.Text(strings.Repeat("no sections at all ", 40))))
-	out := e.must(200, "POST", "/v1/sessions/s/actions/compact_conversation", nil)
+	hold := map[string]any{"hold_on_warnings": true}
+	out := e.must(200, "POST", "/v1/sessions/s/actions/compact_conversation", hold)
 	ws, _ := out["warnings"].([]any)
 	if out["status"] != "preview" || out["preview_id"] == nil || len(ws) != 2 ||
 		ws[0].(map[string]any)["code"] != "all_sections_missing" || ws[1].(map[string]any)["code"] != "tokens_not_reduced" {
@@ -647,11 +651,29 @@ func TestWarningsKeepAPreview(t *testing.T) {
 	wantError(t, e.do("DELETE", "/v1/sessions/s/previews/"+pid, nil), 404, "not_found")
 
 	// Streamed, the outcome event carries the warnings too.
-	events, _ := readEvents(t, e.stream("/v1/sessions/s/actions/compact_conversation", ""))
+	events, _ := readEvents(t, e.stream("/v1/sessions/s/actions/compact_conversation", `{"hold_on_warnings": true}`))
 	last := events[len(events)-1]
 	if last[0] != "outcome" || !strings.Contains(last[1], `"status":"preview"`) || !strings.Contains(last[1], `"code":"tokens_not_reduced"`) {
 		t.Fatalf("last event %+v", last)
 	}
+	if got := e.must(200, "GET", "/v1/sessions/s", nil); got["version"] != orig["version"] {
+		t.Fatalf("a held result was committed: %v", got)
+	}
+
+	// Accepted, even when held: committed with its warnings.
+	if out := e.must(200, "POST", "/v1/sessions/s/actions/compact_conversation", map[string]any{"hold_on_warnings": true, "accept_warnings": true}); out["status"] != "compacted" {
+		t.Fatalf("accepted and held: %v", out)
+	}
+	e.must(204, "DELETE", "/v1/sessions/s", nil)
+	e.must(201, "POST", "/v1/sessions/import", apiSession("s", 4))
+
+	// By default: committed with its warnings.
+	out = e.must(200, "POST", "/v1/sessions/s/actions/compact_conversation", nil)
+	if ws, _ := out["warnings"].([]any); out["status"] != "compacted" || len(ws) != 2 {
+		t.Fatalf("default outcome %v", out)
+	}
+	e.must(204, "DELETE", "/v1/sessions/s", nil)
+	e.must(201, "POST", "/v1/sessions/import", apiSession("s", 4))
 
 	// Accepted: committed with its warnings.
 	out = e.must(200, "POST", "/v1/sessions/s/actions/compact_conversation", acceptWarnings)

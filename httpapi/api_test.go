@@ -21,6 +21,7 @@ import (
 	"kompact/internal/fakellm"
 	"kompact/internal/golden"
 	"kompact/internal/testserver"
+	"kompact/kimicli"
 	"kompact/openai"
 )
 
@@ -79,6 +80,8 @@ func newAPIEnv(t testing.TB, opt apiOptions) *apiEnv {
 		Version:  "test-1",
 		Limits:   opt.limits,
 		Previews: opt.previews,
+		// kimi-cli files, as cmd/kompact wires them in.
+		KimiContext: kimicli.ImportContext,
 	})
 	ts := httptest.NewServer(e.srv.Handler())
 	t.Cleanup(ts.Close)

@@ -30,6 +30,7 @@ import (
 	"kompact/httpapi"
 	"kompact/internal/fakellm"
 	"kompact/internal/testenv"
+	"kompact/kimicli"
 	"kompact/openai"
 	"kompact/sqlite"
 )
@@ -141,8 +142,9 @@ func newBrowserEnv(t *testing.T, opt browserOptions) *browserEnv {
 			}
 			return ""
 		}},
-		Token:   opt.token,
-		Version: "browser-test",
+		Token:       opt.token,
+		Version:     "browser-test",
+		KimiContext: kimicli.ImportContext,
 	})
 	ts := httptest.NewServer(srv.Handler())
 	t.Cleanup(ts.Close)

@@ -178,7 +178,7 @@ func redirectError(method, path string, resp *http.Response) error {
 // answerError turns an error answer into the server's *kompact.Error; an
 // answer without the error body is an internal error.
 func answerError(status string, data []byte) error {
-	var e errorBody
+	var e kompact.ErrorBody
 	if json.Unmarshal(data, &e) != nil || e.Code == "" {
 		return kompact.Errorf(kompact.EInternal, "the server answered %s", status).
 			WithFixes("Check that the address points at a kompact server.")

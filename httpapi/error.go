@@ -13,8 +13,9 @@ const (
 	// EUnauthorized: the server needs a bearer token and the request has
 	// none, or the wrong one.
 	EUnauthorized kompact.ErrorCode = "unauthorized"
-	// ETooLarge: the request body exceeds the server's limit.
-	ETooLarge kompact.ErrorCode = "too_large"
+	// ETooLarge: the request body exceeds the server's limit, or a
+	// preview the budget of previews (kompact.ETooLarge).
+	ETooLarge = kompact.ETooLarge
 	// EUnsupportedMediaType: the request body is not declared as JSON.
 	EUnsupportedMediaType kompact.ErrorCode = "unsupported_media_type"
 	// EUnreachable: a Client could not reach the server. The server never
@@ -51,13 +52,6 @@ func StatusOf(code kompact.ErrorCode) int {
 // internalMessage is all a client learns about an internal error.
 const internalMessage = "internal error"
 
-// errorBody is the JSON body of every error response.
-type errorBody struct {
-	Code    kompact.ErrorCode `json:"code"`
-	Message string            `json:"message"`
-	Fixes   []string          `json:"fixes"`
-}
-
 // publicError returns what a client may see of err: its code, message and
 // fixes, or only "internal error" for an internal one. It logs internal
 // errors in full.
@@ -75,8 +69,9 @@ func (s *Server) publicError(r *http.Request, err error) *kompact.Error {
 	return &kompact.Error{Code: e.Code, Message: e.Error(), Fixes: fixes}
 }
 
-// writeError answers with err's status and {"code", "message", "fixes"}.
+// writeError answers with err's status and its public form as a
+// kompact.ErrorBody: {"code", "message", "fixes"}.
 func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	e := s.publicError(r, err)
-	writeJSON(w, StatusOf(e.Code), errorBody{Code: e.Code, Message: e.Message, Fixes: e.Fixes})
+	writeJSON(w, StatusOf(e.Code), e)
 }

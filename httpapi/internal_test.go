@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"kompact"
+	"kompact/config"
 	"kompact/internal/testserver"
 )
 
@@ -32,7 +33,7 @@ func newGatedServer(t *testing.T, limits Limits) (*Server, *httptest.Server, gat
 	t.Helper()
 	store := testserver.SQLite(t)
 	llm := gatedLLM{gate: make(chan struct{})}
-	s := New(Config{Store: store, LLM: llm, Limits: limits})
+	s := New(Config{Store: store, Agents: config.Default(), LLM: llm, Limits: limits})
 	sess, err := kompact.DecodeSession([]byte(`{"id":"s","messages":[{"role":"user","content":"a"},{"role":"assistant","content":"b"},{"role":"user","content":"c"},{"role":"assistant","content":"d"}]}`))
 	if err != nil {
 		t.Fatal(err)

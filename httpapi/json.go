@@ -213,9 +213,7 @@ func appendStored(dst []byte, s *kompact.StoredSession) []byte {
 // appendStoredHead appends the JSON form of a stored session up to its
 // first message: the session document's fields, then "messages":[.
 func appendStoredHead(dst []byte, s *kompact.StoredSession) []byte {
-	head := kompact.Session{ID: s.ID, Agent: s.Agent, CompactionModel: s.CompactionModel}
-	dst = head.AppendJSON(dst)
-	return dst[:len(dst)-len("]}")]
+	return s.AppendJSONHead(dst)
 }
 
 // appendMessageSep appends what goes before message i of the list: a

@@ -107,43 +107,47 @@ func (l measuredLLM) Complete(ctx context.Context, cfg kompact.RequestConfig, ms
 }
 
 // measuredStore counts a store's appended messages and internal errors.
+// It embeds no Store: each method is its own, so that none goes unmeasured
+// (TestMeasuredStoreWrapsEveryMethod).
 type measuredStore struct {
-	kompact.Store
-	m *metrics
+	st kompact.Store
+	m  *metrics
 }
 
+var _ kompact.Store = measuredStore{}
+
 func (s measuredStore) CreateSession(ctx context.Context, in *kompact.Session) (*kompact.SessionInfo, error) {
-	out, err := s.Store.CreateSession(ctx, in)
+	out, err := s.st.CreateSession(ctx, in)
 	s.m.storeFailed("create_session", err)
 	return out, err
 }
 
 func (s measuredStore) ImportSession(ctx context.Context, head *kompact.Session, next func() ([]kompact.Message, error)) (*kompact.SessionInfo, error) {
-	out, err := s.Store.ImportSession(ctx, head, next)
+	out, err := s.st.ImportSession(ctx, head, next)
 	s.m.storeFailed("import_session", err)
 	return out, err
 }
 
 func (s measuredStore) GetSession(ctx context.Context, id string) (*kompact.StoredSession, error) {
-	out, err := s.Store.GetSession(ctx, id)
+	out, err := s.st.GetSession(ctx, id)
 	s.m.storeFailed("get_session", err)
 	return out, err
 }
 
 func (s measuredStore) ListSessions(ctx context.Context) ([]kompact.SessionInfo, error) {
-	out, err := s.Store.ListSessions(ctx)
+	out, err := s.st.ListSessions(ctx)
 	s.m.storeFailed("list_sessions", err)
 	return out, err
 }
 
 func (s measuredStore) DeleteSession(ctx context.Context, id string) error {
-	err := s.Store.DeleteSession(ctx, id)
+	err := s.st.DeleteSession(ctx, id)
 	s.m.storeFailed("delete_session", err)
 	return err
 }
 
 func (s measuredStore) AppendMessages(ctx context.Context, id string, msgs []kompact.Message) (*kompact.Appended, error) {
-	out, err := s.Store.AppendMessages(ctx, id, msgs)
+	out, err := s.st.AppendMessages(ctx, id, msgs)
 	s.m.storeFailed("append_messages", err)
 	if err == nil {
 		s.m.appended.Add(float64(len(out.Messages)))
@@ -152,52 +156,88 @@ func (s measuredStore) AppendMessages(ctx context.Context, id string, msgs []kom
 }
 
 func (s measuredStore) SetCompactionModel(ctx context.Context, id, model string) (*kompact.SessionInfo, error) {
-	out, err := s.Store.SetCompactionModel(ctx, id, model)
+	out, err := s.st.SetCompactionModel(ctx, id, model)
 	s.m.storeFailed("set_compaction_model", err)
 	return out, err
 }
 
 func (s measuredStore) CommitCompaction(ctx context.Context, id string, c kompact.Commit) (*kompact.SessionInfo, *kompact.RevisionInfo, error) {
-	out, info, err := s.Store.CommitCompaction(ctx, id, c)
+	out, info, err := s.st.CommitCompaction(ctx, id, c)
 	s.m.storeFailed("commit_compaction", err)
 	return out, info, err
 }
 
 func (s measuredStore) ListRevisions(ctx context.Context, id string) ([]kompact.RevisionInfo, error) {
-	out, err := s.Store.ListRevisions(ctx, id)
+	out, err := s.st.ListRevisions(ctx, id)
 	s.m.storeFailed("list_revisions", err)
 	return out, err
 }
 
 func (s measuredStore) GetRevision(ctx context.Context, id string, rev int64) (*kompact.Revision, error) {
-	out, err := s.Store.GetRevision(ctx, id, rev)
+	out, err := s.st.GetRevision(ctx, id, rev)
 	s.m.storeFailed("get_revision", err)
 	return out, err
 }
 
 func (s measuredStore) RestoreRevision(ctx context.Context, id string, rev int64) (*kompact.SessionInfo, *kompact.RevisionInfo, error) {
-	out, info, err := s.Store.RestoreRevision(ctx, id, rev)
+	out, info, err := s.st.RestoreRevision(ctx, id, rev)
 	s.m.storeFailed("restore_revision", err)
 	return out, info, err
 }
 
 func (s measuredStore) PutPreview(ctx context.Context, p *kompact.Preview, now time.Time, lim kompact.PreviewLimits) error {
-	err := s.Store.PutPreview(ctx, p, now, lim)
+	err := s.st.PutPreview(ctx, p, now, lim)
 	s.m.storeFailed("put_preview", err)
 	return err
 }
 
 func (s measuredStore) TakePreview(ctx context.Context, sessionID, id string, now time.Time) (*kompact.Preview, error) {
-	out, err := s.Store.TakePreview(ctx, sessionID, id, now)
+	out, err := s.st.TakePreview(ctx, sessionID, id, now)
 	s.m.storeFailed("take_preview", err)
 	return out, err
 }
 
 func (s measuredStore) Ping(ctx context.Context) error {
-	err := s.Store.Ping(ctx)
+	err := s.st.Ping(ctx)
 	if err != nil {
 		s.m.storeErrors.WithLabelValues("ping").Inc()
 	}
+	return err
+}
+
+func (s measuredStore) StreamSession(ctx context.Context, id string, head func(*kompact.StoredSession) error, body func([]byte) error) error {
+	err := s.st.StreamSession(ctx, id, head, body)
+	s.m.storeFailed("stream_session", err)
+	return err
+}
+
+func (s measuredStore) SetTitle(ctx context.Context, id, title string) (*kompact.SessionInfo, error) {
+	out, err := s.st.SetTitle(ctx, id, title)
+	s.m.storeFailed("set_title", err)
+	return out, err
+}
+
+func (s measuredStore) SetTokenCount(ctx context.Context, id string, n int) error {
+	err := s.st.SetTokenCount(ctx, id, n)
+	s.m.storeFailed("set_token_count", err)
+	return err
+}
+
+func (s measuredStore) RecordAutoFailure(ctx context.Context, id string) (kompact.CompactionBreaker, error) {
+	out, err := s.st.RecordAutoFailure(ctx, id)
+	s.m.storeFailed("record_auto_failure", err)
+	return out, err
+}
+
+func (s measuredStore) UndoCompaction(ctx context.Context, id string, rev int64) (*kompact.SessionInfo, *kompact.RevisionInfo, error) {
+	out, info, err := s.st.UndoCompaction(ctx, id, rev)
+	s.m.storeFailed("undo_compaction", err)
+	return out, info, err
+}
+
+func (s measuredStore) Close() error {
+	err := s.st.Close()
+	s.m.storeFailed("close", err)
 	return err
 }
 
@@ -250,10 +290,4 @@ func (h requestIDHandler) WithAttrs(attrs []slog.Attr) slog.Handler {
 
 func (h requestIDHandler) WithGroup(name string) slog.Handler {
 	return requestIDHandler{h.Handler.WithGroup(name)}
-}
-
-func (s measuredStore) StreamSession(ctx context.Context, id string, head func(*kompact.StoredSession) error, body func([]byte) error) error {
-	err := s.Store.StreamSession(ctx, id, head, body)
-	s.m.storeFailed("stream_session", err)
-	return err
 }

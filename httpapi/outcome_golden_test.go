@@ -44,6 +44,9 @@ func TestOutcomeGolden(t *testing.T) {
 	// A fresh session: s is only a summary now, a no-op.
 	e.must(201, "POST", "/v1/sessions/import", apiSession("c", 4))
 	const fresh = "/v1/sessions/c/actions/compact_conversation"
-	check("warnings_preview", e.do("POST", fresh, map[string]any{"instructions": "focus on tests"}), 200)
+	check("warnings_preview", e.do("POST", fresh, map[string]any{"instructions": "focus on tests", "hold_on_warnings": true}), 200)
+	check("warnings_committed", e.do("POST", fresh, map[string]any{"instructions": "focus on tests"}), 200)
+	e.must(204, "DELETE", "/v1/sessions/c", nil)
+	e.must(201, "POST", "/v1/sessions/import", apiSession("c", 4))
 	check("compacted", e.do("POST", fresh, map[string]any{"instructions": "focus on tests", "accept_warnings": true}), 200)
 }

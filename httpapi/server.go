@@ -6,19 +6,19 @@ package httpapi
 
 import (
 	"context"
+	"crypto/rand"
 	"crypto/sha256"
 	"crypto/subtle"
+	"encoding/hex"
 	"errors"
 	"io"
 	"log/slog"
 	"net"
 	"net/http"
 	"strings"
-	"sync"
 	"time"
 
 	"kompact"
-	"kompact/config"
 )
 
 // DefaultMaxBody is the request body limit when Config.MaxBody is 0.
@@ -32,14 +32,20 @@ const ShutdownTimeout = 30 * time.Second
 type Config struct {
 	// Store keeps the sessions.
 	Store kompact.Store
-	// Agents are the agents sessions may use; nil means config.Default().
+	// Agents are the agents sessions may use, e.g. a config.Config; nil
+	// means none.
 	Agents kompact.Agents
 	// LLM serves the compaction and "continue" calls.
 	LLM kompact.LLM
-	// Prompt resolves an agent's compaction prompt, e.g.
-	// (&kimicli.Finder{}).AgentPrompt; nil means the agent's inline prompt,
-	// else the built-in one.
+	// Prompt resolves an agent's compaction prompt, e.g. kimicli's
+	// Finder.AgentPrompt; nil means the agent's inline prompt, else the
+	// built-in one.
 	Prompt func(*kompact.Agent) (kompact.Prompt, error)
+	// KimiContext reads a kimi-cli context.jsonl for an import with
+	// format=kimi, e.g. kimicli.ImportContext: the session its records
+	// make (nil when it has none) and what was wrong with each line it
+	// skipped. Nil refuses format=kimi.
+	KimiContext func(data []byte) (*kompact.Session, []string)
 	// Token, when not empty, is the bearer token every /v1 request must
 	// carry.
 	Token string
@@ -64,13 +70,12 @@ type Config struct {
 
 // Server serves the HTTP API. Create it with New.
 type Server struct {
-	cfg           Config
-	agents        kompact.Agents
-	log           *slog.Logger
-	comp          *kompact.Compactor
-	previewLimits kompact.PreviewLimits
-	// now is the clock of preview expiry.
-	now       func() time.Time
+	cfg    Config
+	agents kompact.Agents
+	// sessions runs the workflows of stored sessions; the handlers decode
+	// a request, call it and encode its answer.
+	sessions  *kompact.Sessions
+	log       *slog.Logger
 	maxBody   int64
 	tokenHash [sha256.Size]byte
 	handler   http.Handler
@@ -78,45 +83,41 @@ type Server struct {
 	heartbeat time.Duration
 	guard     *guard
 	metrics   *metrics
-	// autoRunning holds the ids of sessions compacting automatically in
-	// the background.
-	autoRunning sync.Map
 }
 
 // New returns a server for cfg.
 func New(cfg Config) *Server {
 	s := &Server{
-		cfg:           cfg,
-		agents:        cfg.Agents,
-		log:           cfg.Logger,
-		comp:          &kompact.Compactor{LLM: cfg.LLM, Prompt: cfg.Prompt},
-		previewLimits: cfg.Previews,
-		now:           time.Now,
-		maxBody:       cfg.MaxBody,
-		heartbeat:     15 * time.Second,
-		guard:         newGuard(cfg.Limits),
-		metrics:       newMetrics(),
+		cfg:       cfg,
+		agents:    cfg.Agents,
+		log:       cfg.Logger,
+		maxBody:   cfg.MaxBody,
+		heartbeat: 15 * time.Second,
+		guard:     newGuard(cfg.Limits),
+		metrics:   newMetrics(),
 	}
 	if cfg.Store != nil {
-		s.cfg.Store = measuredStore{Store: cfg.Store, m: s.metrics}
+		s.cfg.Store = measuredStore{st: cfg.Store, m: s.metrics}
 	}
 	if cfg.LLM != nil {
 		s.cfg.LLM = measuredLLM{LLM: cfg.LLM, m: s.metrics}
-		s.comp.LLM = s.cfg.LLM
 	}
 	if s.agents == nil {
-		s.agents = config.Default()
+		s.agents = noAgents{}
 	}
 	if s.log == nil {
 		s.log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
 	s.log = slog.New(requestIDHandler{s.log.Handler()})
-	if s.previewLimits.MaxCount <= 0 {
-		s.previewLimits.MaxCount = kompact.DefaultPreviewLimits.MaxCount
-	}
-	if s.previewLimits.MaxBytes <= 0 {
-		s.previewLimits.MaxBytes = kompact.DefaultPreviewLimits.MaxBytes
-	}
+	s.sessions = kompact.NewSessions(kompact.SessionsConfig{
+		Store:       s.cfg.Store,
+		Compactor:   &kompact.Compactor{LLM: s.cfg.LLM, Prompt: cfg.Prompt},
+		Agents:      s.agents,
+		ContextSize: cfg.ContextSize,
+		Previews:    cfg.Previews,
+		NewID:       randomID,
+		Warn:        s.log.WarnContext,
+	})
 	if s.maxBody <= 0 {
 		s.maxBody = DefaultMaxBody
 	}
@@ -331,3 +332,20 @@ func (s *Server) health(w http.ResponseWriter, r *http.Request) error {
 	writeJSON(w, http.StatusOK, map[string]string{"status": "ok", "store": "ok", "version": s.cfg.Version})
 	return nil
 }
+
+// randomID returns 32 random hex digits.
+func randomID() string {
+	var b [16]byte
+	_, _ = rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
+
+// noAgents is the Agents of a server configured without any.
+type noAgents struct{}
+
+func (noAgents) Agent(name string) (*kompact.Agent, error) {
+	return nil, kompact.Errorf(kompact.ENotFound, "this server has no agents configured").
+		WithFixes("Start the server with a configuration that defines agents.")
+}
+
+func (noAgents) Names() []string { return nil }

@@ -4,39 +4,16 @@ import (
 	"cmp"
 	"context"
 	"encoding/json"
-	"errors"
 	"net/http"
 	"slices"
 	"strconv"
 
 	"kompact"
-	"kompact/kimicli"
 )
 
-// agent returns the agent called name (the default agent for ""). An
-// unknown agent is an invalid request: the session or the body names an
-// agent this server's configuration lacks.
-func (s *Server) agent(name string) (*kompact.Agent, error) {
-	a, err := s.agents.Agent(name)
-	if err != nil {
-		var e *kompact.Error
-		if errors.As(err, &e) && e.Code == kompact.ENotFound {
-			return nil, &kompact.Error{Code: kompact.EInvalid, Message: e.Message, Fixes: e.Fixes, Err: e.Err}
-		}
-		return nil, err
-	}
-	return a, nil
-}
-
-// sessionAgent reads the session the path names, and its agent.
-func (s *Server) sessionAgent(r *http.Request) (*kompact.StoredSession, *kompact.Agent, error) {
-	stored, err := s.cfg.Store.GetSession(r.Context(), r.PathValue("id"))
-	if err != nil {
-		return nil, nil, err
-	}
-	a, err := s.agent(stored.Agent)
-	return stored, a, err
-}
+// agent returns the agent called name (the default agent for ""); an
+// unknown one is EInvalid (kompact.Sessions.Agent).
+func (s *Server) agent(name string) (*kompact.Agent, error) { return s.sessions.Agent(name) }
 
 func (s *Server) listSessions(w http.ResponseWriter, r *http.Request) error {
 	list, err := s.cfg.Store.ListSessions(r.Context())
@@ -89,7 +66,7 @@ func (s *Server) importSession(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	sess, err := importedSession(w, q.Get("format"), data)
+	sess, err := s.importedSession(w, q.Get("format"), data)
 	if err != nil {
 		return err
 	}
@@ -105,7 +82,7 @@ func (s *Server) importSession(w http.ResponseWriter, r *http.Request) error {
 // importedSession decodes an import's body in the given format. A session
 // document is checked for UTF-8 as it is decoded, not in a pass of its own
 // first (readBody's).
-func importedSession(w http.ResponseWriter, format string, data []byte) (*kompact.Session, error) {
+func (s *Server) importedSession(w http.ResponseWriter, format string, data []byte) (*kompact.Session, error) {
 	switch format {
 	case "", "session":
 		sess, valid, err := kompact.DecodeSessionUTF8(data)
@@ -117,27 +94,31 @@ func importedSession(w http.ResponseWriter, format string, data []byte) (*kompac
 		if err := checkUTF8(data); err != nil {
 			return nil, err
 		}
-		return kimiSession(w, data)
+		return s.kimiSession(w, data)
 	}
 	return nil, kompact.Errorf(kompact.EInvalid, "unknown import format %q", format).WithFixes(`Use format=session (a session document) or format=kimi (a kimi-cli context.jsonl).`)
 }
 
 // kimiSession reads a kimi-cli context.jsonl as the CLI's import --kimi
-// does; the number of lines it could not read is in the
-// Kompact-Skipped-Lines header.
-func kimiSession(w http.ResponseWriter, data []byte) (*kompact.Session, error) {
-	kctx := kimicli.ParseContext(data)
-	if len(kctx.Records) == 0 {
+// does (Config.KimiContext); the number of lines it could not read is in
+// the Kompact-Skipped-Lines header.
+func (s *Server) kimiSession(w http.ResponseWriter, data []byte) (*kompact.Session, error) {
+	if s.cfg.KimiContext == nil {
+		return nil, kompact.Errorf(kompact.EInvalid, "this server does not read kimi-cli files").
+			WithFixes("Import a session document, without format=kimi.")
+	}
+	sess, skipped := s.cfg.KimiContext(data)
+	if sess == nil {
 		msg := "the file has no kimi-cli context record"
-		if len(kctx.Skipped) > 0 {
-			msg += " (" + kctx.Skipped[0].String() + ")"
+		if len(skipped) > 0 {
+			msg += " (" + skipped[0] + ")"
 		}
 		return nil, kompact.Errorf(kompact.EInvalid, "%s", msg).WithFixes("Import a kimi-cli context.jsonl, or a session document without format=kimi.")
 	}
-	if n := len(kctx.Skipped); n > 0 {
+	if n := len(skipped); n > 0 {
 		w.Header().Set("Kompact-Skipped-Lines", strconv.Itoa(n))
 	}
-	return kctx.Session(), nil
+	return sess, nil
 }
 
 // create stores a new session after checking its agent and message ids.
@@ -148,9 +129,6 @@ func (s *Server) create(w http.ResponseWriter, r *http.Request, sess *kompact.Se
 	}
 	sess.Agent = a.Name
 	if err := checkNewSession(sess); err != nil {
-		return err
-	}
-	if err := kompact.ValidateMessages(sess.Messages); err != nil {
 		return err
 	}
 	stored, err := s.cfg.Store.CreateSession(r.Context(), sess)
@@ -178,16 +156,6 @@ func (s *Server) deleteSession(w http.ResponseWriter, r *http.Request) error {
 type appendRequest struct {
 	Message  json.RawMessage   `json:"message"`
 	Messages []json.RawMessage `json:"messages"`
-}
-
-// appendResponse is the answer to an append or a continue: the session's
-// version after it and the messages added, with their ids, the context
-// figures after it, and what automatic compaction did (context.go).
-type appendResponse struct {
-	Version        int64             `json:"version"`
-	Messages       []kompact.Message `json:"messages"`
-	Context        *contextBody      `json:"context,omitempty"`
-	AutoCompaction *autoReport       `json:"auto_compaction,omitempty"`
 }
 
 func (s *Server) appendMessages(w http.ResponseWriter, r *http.Request) error {
@@ -218,16 +186,15 @@ func (s *Server) appendMessages(w http.ResponseWriter, r *http.Request) error {
 		return kompact.Errorf(kompact.EInvalid, "no message to append").
 			WithFixes(`Send {"message": {"role": "user", "content": "..."}} or {"messages": [...]}.`)
 	}
-	if err := kompact.ValidateMessages(msgs); err != nil {
-		return err
+	opts := kompact.AppendOptions{}
+	if want, _ := strconv.ParseBool(r.URL.Query().Get("auto_compact")); want {
+		opts = kompact.AppendOptions{AutoCompact: true, Done: s.logAutoCompaction(r)}
 	}
-	id := r.PathValue("id")
-	added, err := s.cfg.Store.AppendMessages(r.Context(), id, msgs)
+	rep, err := s.sessions.Append(r.Context(), r.PathValue("id"), msgs, opts)
 	if err != nil {
 		return err
 	}
-	c, auto := s.afterAppend(r, id, added.Agent, added)
-	writeJSON(w, http.StatusCreated, appendResponse{Version: added.Version, Messages: added.Messages, Context: c, AutoCompaction: auto})
+	s.writeAppended(w, r, http.StatusCreated, rep)
 	return nil
 }
 
@@ -283,12 +250,9 @@ type continueRequest struct {
 	Content *string `json:"content"`
 }
 
-// continueSession appends the user's message, sends the agent's system
-// prompt and the whole session to the agent's LLM, and appends the reply.
-// Before that, like kimi-cli's step, it compacts the session automatically
-// when due (context.go); when that fails, nothing is appended and the turn
-// is not sent. When the LLM fails, the user message stays appended. After
-// the turn, the session's token count is the reply's usage total.
+// continueSession sends a user turn to the session's agent and appends
+// its reply (kompact.Sessions.Continue: automatic compaction before the
+// turn, token accounting after it).
 func (s *Server) continueSession(w http.ResponseWriter, r *http.Request) error {
 	var req continueRequest
 	if err := s.decodeBody(w, r, &req, false); err != nil {
@@ -298,62 +262,12 @@ func (s *Server) continueSession(w http.ResponseWriter, r *http.Request) error {
 		return kompact.Errorf(kompact.EInvalid, `the body has no "content"`).
 			WithFixes(`Send {"content": "your message"}.`)
 	}
-	ctx := r.Context()
-	id := r.PathValue("id")
-	cur, a, err := s.sessionAgent(r)
+	rep, err := s.sessions.Continue(r.Context(), r.PathValue("id"), *req.Content)
 	if err != nil {
 		return err
 	}
-	if s.cfg.LLM == nil {
-		return kompact.Errorf(kompact.EInternal, "no LLM client configured")
-	}
-	user := kompact.Message{Role: kompact.RoleUser, Content: []kompact.Part{kompact.TextPart(*req.Content)}}
-	auto, err := s.compactBeforeTurn(r, a, cur, user)
-	if err != nil {
-		return err
-	}
-	added, err := s.cfg.Store.AppendMessages(ctx, id, []kompact.Message{user})
-	if err != nil {
-		return err
-	}
-	user = added.Messages[0]
-	after, err := s.cfg.Store.GetSession(ctx, id)
-	if err != nil {
-		return err
-	}
-
-	reply, usage, err := kompact.ReplyWithUsage(ctx, s.cfg.LLM, a, after.Messages)
-	if err != nil {
-		return err
-	}
-	final, err := s.cfg.Store.AppendMessages(ctx, id, []kompact.Message{reply})
-	if err != nil {
-		return err
-	}
-	resp := appendResponse{Version: final.Version, Messages: []kompact.Message{user, final.Messages[0]}, AutoCompaction: auto}
-	resp.Context = s.afterTurn(ctx, a, id, final, usage)
-	writeJSON(w, http.StatusOK, resp)
+	s.writeAppended(w, r, http.StatusOK, rep)
 	return nil
-}
-
-// afterTurn records a turn's usage total as the session's token count
-// (kimi-cli's update_token_count(usage.total)) and returns the figures
-// after it; without usage, the reply counts as pending.
-func (s *Server) afterTurn(ctx context.Context, a *kompact.Agent, id string, final *kompact.Appended, usage *kompact.Usage) *contextBody {
-	acct := final.Tokens
-	if usage != nil {
-		next := kompact.TokenAccount{}.AfterTurn(*usage)
-		if err := s.cfg.Store.SetTokenCount(context.WithoutCancel(ctx), id, next.TokenCount); err != nil {
-			s.log.Warn("record the turn's token count", "session", id, "error", err.Error())
-		} else {
-			acct = &next
-		}
-	}
-	if acct == nil {
-		return nil
-	}
-	c := s.contextOf(ctx, a, *acct, final.Breaker)
-	return &c
 }
 
 // compactionFormat is the answer of GET /v1/compaction: how a compaction
@@ -376,7 +290,7 @@ func (s *Server) globalUIElements(w http.ResponseWriter, r *http.Request) error 
 }
 
 func (s *Server) sessionUIElements(w http.ResponseWriter, r *http.Request) error {
-	_, a, err := s.sessionAgent(r)
+	_, a, err := s.sessions.Open(r.Context(), r.PathValue("id"))
 	if err != nil {
 		return err
 	}
@@ -450,23 +364,23 @@ func (s *Server) getRevision(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (s *Server) restoreRevision(w http.ResponseWriter, r *http.Request) error {
-	return s.revise(w, r, s.cfg.Store.RestoreRevision)
+	return s.revise(w, r, s.sessions.Restore)
 }
 
 // undoCompaction undoes a compaction revision, keeping later messages.
 func (s *Server) undoCompaction(w http.ResponseWriter, r *http.Request) error {
-	return s.revise(w, r, s.cfg.Store.UndoCompaction)
+	return s.revise(w, r, s.sessions.Undo)
 }
 
 // revise rewrites the session by the path's revision (a restore, an undo)
 // and answers with the revision it recorded and the session after it,
 // streamed from the store.
-func (s *Server) revise(w http.ResponseWriter, r *http.Request, rewrite func(context.Context, string, int64) (*kompact.SessionInfo, *kompact.RevisionInfo, error)) error {
+func (s *Server) revise(w http.ResponseWriter, r *http.Request, rewrite func(context.Context, string, int64) (*kompact.RevisionInfo, error)) error {
 	rev, err := revParam(r)
 	if err != nil {
 		return err
 	}
-	_, info, err := rewrite(r.Context(), r.PathValue("id"), rev)
+	info, err := rewrite(r.Context(), r.PathValue("id"), rev)
 	if err != nil {
 		return err
 	}
@@ -480,15 +394,10 @@ func (s *Server) restorePreview(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	old, err := s.cfg.Store.GetRevision(r.Context(), r.PathValue("id"), rev)
+	p, err := s.sessions.PreviewRestore(r.Context(), r.PathValue("id"), rev)
 	if err != nil {
 		return err
 	}
-	cur, err := s.cfg.Store.GetSession(r.Context(), r.PathValue("id"))
-	if err != nil {
-		return err
-	}
-	writeJSON(w, http.StatusOK, map[string]any{"revision": old.RevisionInfo, "version": cur.Version,
-		"effect": kompact.EffectOfRestore(cur.Messages, old.Before)})
+	writeJSON(w, http.StatusOK, p)
 	return nil
 }

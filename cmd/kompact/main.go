@@ -228,15 +228,18 @@ func kimiFileError(err error, path string, data []byte, cmdline string) error {
 		return err
 	}
 	switch rec.Role {
-	case kimicli.RecordSystemPrompt, kimicli.RecordCheckpoint, kimicli.RecordUsage, "system", "user", "assistant", "tool":
-		fix := "Pass --kimi to read it as kimi-cli's session file."
-		if cmdline != "" {
-			fix = "Pass --kimi to read it as kimi-cli's session file: " + strings.ReplaceAll(cmdline, "FILE", path)
+	case kimicli.RecordSystemPrompt, kimicli.RecordCheckpoint, kimicli.RecordUsage:
+	default:
+		if !kompact.Role(rec.Role).Valid() {
+			return err
 		}
-		return kompact.Errorf(kompact.EInvalid, "%s is a kimi-cli context.jsonl file, not a session JSON document", inputName(path)).
-			WithFixes(fix)
 	}
-	return err
+	fix := "Pass --kimi to read it as kimi-cli's session file."
+	if cmdline != "" {
+		fix = "Pass --kimi to read it as kimi-cli's session file: " + strings.ReplaceAll(cmdline, "FILE", path)
+	}
+	return kompact.Errorf(kompact.EInvalid, "%s is a kimi-cli context.jsonl file, not a session JSON document", inputName(path)).
+		WithFixes(fix)
 }
 
 // sessionDocError is the error for a session JSON document passed with

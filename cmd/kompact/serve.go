@@ -148,16 +148,17 @@ func (c *serveCommand) server(cfg *config.Config, store kompact.Store, opts serv
 		llm = &openai.Client{Getenv: c.getenv}
 	}
 	return httpapi.New(httpapi.Config{
-		Store:    store,
-		Agents:   cfg,
-		LLM:      llm,
-		Prompt:   (&kimicli.Finder{Getenv: c.getenv}).AgentPrompt,
-		Token:    opts.token,
-		MaxBody:  opts.maxBody,
-		Logger:   newLogger(c.stderr, opts.logFormat),
-		Version:  version,
-		Limits:   opts.guard.limits(),
-		Previews: kompact.PreviewLimits{MaxBytes: opts.maxPreviewBytes},
+		Store:       store,
+		Agents:      cfg,
+		LLM:         llm,
+		Prompt:      (&kimicli.Finder{Getenv: c.getenv}).AgentPrompt,
+		KimiContext: kimicli.ImportContext,
+		Token:       opts.token,
+		MaxBody:     opts.maxBody,
+		Logger:      newLogger(c.stderr, opts.logFormat),
+		Version:     version,
+		Limits:      opts.guard.limits(),
+		Previews:    kompact.PreviewLimits{MaxBytes: opts.maxPreviewBytes},
 		// Context sizes: llm.max_context_size, else the provider's model
 		// list, once per provider.
 		ContextSize: (&openai.Models{Getenv: c.getenv}).AgentContextSize,

@@ -258,7 +258,10 @@ async function runAction(action, body, { span = null, from = "" } = {}) {
   const path = `sessions/${encodeURIComponent(sessionId)}/actions/${encodeURIComponent(action)}`;
   let outcome;
   try {
-    outcome = await postAction(path, body, { signal: run.ctrl.signal, onProgress: (p) => onProgress(run, p) });
+    // The page confirms a result with warnings before it is written: the
+    // server keeps it as a preview (without this, it commits it).
+    const held = { ...body, hold_on_warnings: true };
+    outcome = await postAction(path, held, { signal: run.ctrl.signal, onProgress: (p) => onProgress(run, p) });
   } catch {
     outcome = { status: "cancelled" }; // only an abort throws
   } finally {

@@ -55,7 +55,7 @@ func testPreviews(t *testing.T, st kompact.Store) {
 	putPreview(t, st, p, now, lim)
 	wantCode(t, st.PutPreview(ctx, previewAt("pv_1", s.ID, 1, 10, now.Add(time.Hour)), now, lim), kompact.EConflict, "PutPreview with a taken id")
 	wantCode(t, st.PutPreview(ctx, previewAt("pv_x", "nobody", 1, 10, now.Add(time.Hour)), now, lim), kompact.ENotFound, "PutPreview of an unknown session")
-	wantCode(t, st.PutPreview(ctx, previewAt("pv_big", s.ID, 1, 1001, now.Add(time.Hour)), now, lim), kompact.EInvalid, "PutPreview over the whole budget")
+	wantCode(t, st.PutPreview(ctx, previewAt("pv_big", s.ID, 1, 1001, now.Add(time.Hour)), now, lim), kompact.ETooLarge, "PutPreview over the whole budget")
 	_, err := st.TakePreview(ctx, other.ID, "pv_1", now)
 	wantCode(t, err, kompact.ENotFound, "TakePreview through another session")
 	got, err := st.TakePreview(ctx, s.ID, "pv_1", now.Add(29*time.Minute))

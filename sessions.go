@@ -1,0 +1,154 @@
+package kompact
+
+import (
+	"context"
+	"errors"
+	"time"
+)
+
+// Sessions holds the workflows of stored sessions, over a Store, a
+// Compactor and Agents, so that every surface runs them one way (the HTTP
+// API decodes a request, calls Sessions and encodes the answer):
+//
+//   - an action, committed at the version of the session it read, or kept
+//     as a preview that is applied or discarded later (sessions_action.go,
+//     sessions_preview.go);
+//   - automatic compaction: the trigger, the breaker, the no-reduction
+//     guard and the auto_compaction revision (sessions_auto.go);
+//   - an append and a continue turn, with their token accounting
+//     (sessions_turn.go);
+//   - restore and undo (sessions_revise.go).
+//
+// Create one with NewSessions. Its methods may be called concurrently.
+type Sessions struct {
+	store       Store
+	comp        *Compactor
+	agents      Agents
+	contextSize func(context.Context, *Agent) (int, error)
+	previews    PreviewLimits
+	now         func() time.Time
+	newID       func() string
+	warn        func(ctx context.Context, msg string, args ...any)
+	// auto holds the ids of the sessions compacting automatically now.
+	auto runningSet
+}
+
+// SessionsConfig configures NewSessions.
+type SessionsConfig struct {
+	// Store keeps the sessions.
+	Store Store
+	// Compactor runs the actions; its LLM answers continue turns too.
+	Compactor *Compactor
+	// Agents are the agents sessions may use.
+	Agents Agents
+	// ContextSize returns the context size of an agent's model in tokens
+	// (0: unknown), e.g. from the provider's model list; nil means the
+	// agent's llm.max_context_size. A failed lookup goes to Warn and means
+	// unknown.
+	ContextSize func(ctx context.Context, a *Agent) (int, error)
+	// Previews bound the previews the store keeps (all sessions
+	// together); a zero field takes DefaultPreviewLimits' value.
+	Previews PreviewLimits
+	// Now is the clock of preview expiry; nil means time.Now.
+	Now func() time.Time
+	// NewID returns a new random id, for previews ("pv_" and it); without
+	// it no preview can be kept (an EInternal error outcome).
+	NewID func() string
+	// Warn receives what went wrong beside a workflow's answer (a context
+	// size lookup, a breaker or token count not recorded, a preview not
+	// kept back), e.g. (*slog.Logger).WarnContext; nil discards it.
+	Warn func(ctx context.Context, msg string, args ...any)
+}
+
+// NewSessions returns the workflows over cfg's store, compactor and agents.
+func NewSessions(cfg SessionsConfig) *Sessions {
+	s := &Sessions{
+		store: cfg.Store, comp: cfg.Compactor, agents: cfg.Agents, contextSize: cfg.ContextSize,
+		previews: cfg.Previews, now: cfg.Now, newID: cfg.NewID, warn: cfg.Warn, auto: newRunningSet(),
+	}
+	if s.comp == nil {
+		s.comp = &Compactor{}
+	}
+	if s.now == nil {
+		s.now = time.Now
+	}
+	if s.warn == nil {
+		s.warn = func(context.Context, string, ...any) {}
+	}
+	if s.previews.MaxCount <= 0 {
+		s.previews.MaxCount = DefaultPreviewLimits.MaxCount
+	}
+	if s.previews.MaxBytes <= 0 {
+		s.previews.MaxBytes = DefaultPreviewLimits.MaxBytes
+	}
+	return s
+}
+
+// Agent returns the agent called name (the default agent for ""). An
+// unknown agent is EInvalid: the session or the request names an agent
+// that Agents lacks.
+func (s *Sessions) Agent(name string) (*Agent, error) {
+	a, err := s.agents.Agent(name)
+	if err != nil {
+		var e *Error
+		if errors.As(err, &e) && e.Code == ENotFound {
+			return nil, &Error{Code: EInvalid, Message: e.Message, Fixes: e.Fixes, Err: e.Err}
+		}
+		return nil, err
+	}
+	return a, nil
+}
+
+// Open reads session id and its agent.
+func (s *Sessions) Open(ctx context.Context, id string) (*StoredSession, *Agent, error) {
+	stored, err := s.store.GetSession(ctx, id)
+	if err != nil {
+		return nil, nil, err
+	}
+	a, err := s.Agent(stored.Agent)
+	return stored, a, err
+}
+
+// contextSizeOf returns the context size of a's model in tokens, 0 when it
+// is unknown: SessionsConfig.ContextSize's answer when it is set, else
+// llm.max_context_size.
+func (s *Sessions) contextSizeOf(ctx context.Context, a *Agent) int {
+	if s.contextSize == nil {
+		return max(a.LLM.MaxContextSize, 0)
+	}
+	n, err := s.contextSize(ctx, a)
+	if err != nil {
+		s.warn(ctx, "context size unknown", "agent", a.Name, "error", err.Error())
+		return 0
+	}
+	return max(n, 0)
+}
+
+// runningSet is a set of session ids that concurrent callers change. A
+// one-slot channel holds the map: taking it from the channel is holding
+// the lock.
+type runningSet chan map[string]bool
+
+func newRunningSet() runningSet {
+	r := make(runningSet, 1)
+	r <- map[string]bool{}
+	return r
+}
+
+// start adds id, and reports whether it was not in the set yet.
+func (r runningSet) start(id string) bool {
+	m := <-r
+	defer func() { r <- m }()
+	if m[id] {
+		return false
+	}
+	m[id] = true
+	return true
+}
+
+// done removes id.
+func (r runningSet) done(id string) {
+	m := <-r
+	delete(m, id)
+	r <- m
+}

@@ -1,0 +1,82 @@
+package kompact
+
+import "context"
+
+// ActionOptions say what becomes of an action's compacted result.
+type ActionOptions struct {
+	// Preview keeps the result as a preview rather than committing it.
+	Preview bool
+	// HoldOnWarnings keeps a result with warnings as a preview for the
+	// caller to confirm, rather than committing it with its warnings (the
+	// default, as kimi-cli keeps every non-empty summary).
+	HoldOnWarnings bool
+}
+
+// SessionJob is an action prepared on a stored session (Sessions.NewJob):
+// Job says what it compacts and how it asks; Run runs it and commits the
+// result at the version the session was read at, or keeps it as a preview.
+type SessionJob struct {
+	Job     *Job
+	s       *Sessions
+	agent   *Agent
+	id      string
+	version int64
+}
+
+// NewJob prepares action req on stored session st of agent a (see
+// Compactor.NewJob). It makes no LLM call.
+func (s *Sessions) NewJob(st *StoredSession, a *Agent, req ActionRequest) (*SessionJob, error) {
+	job, err := s.comp.NewJob(a, &st.Session, req)
+	if err != nil {
+		return nil, err
+	}
+	return &SessionJob{Job: job, s: s, agent: a, id: st.ID, version: st.Version}, nil
+}
+
+// Run runs the job, with its completion limit set for the agent's context
+// size, and then commits a compacted result, or keeps it as a preview:
+// when opts ask for one, or when the result has warnings and opts hold on
+// them. A result that cannot be committed or kept is an error outcome.
+func (j *SessionJob) Run(ctx context.Context, opts ActionOptions, progress func(Progress)) Outcome {
+	j.Job.LimitCompletion(j.agent, j.s.contextSizeOf(ctx, j.agent))
+	out := j.Job.Run(ctx, progress)
+	switch {
+	case out.Status != OutcomeCompacted:
+		return out
+	case opts.Preview, opts.HoldOnWarnings && len(out.Warnings()) > 0:
+		return j.s.keepPreview(ctx, j.id, j.version, out)
+	}
+	return j.s.commit(ctx, j.id, j.version, out)
+}
+
+// commit stores a compacted outcome of session id, read at version, and
+// returns it holding the committed session; a commit that fails turns it
+// into an error outcome. The commit runs even when ctx is cancelled
+// meanwhile: the summary is paid for, and the result is visible in the
+// session and its revisions. The store's commit does work in proportion
+// to what it replaces and what was appended meanwhile; the session the
+// outcome shows is read after it (a later write may show in it too).
+func (s *Sessions) commit(ctx context.Context, id string, version int64, out Outcome) Outcome {
+	c := out.Result.Commit()
+	c.Version = version // the version the result's session was read at
+	ctx = context.WithoutCancel(ctx)
+	if _, _, err := s.store.CommitCompaction(ctx, id, c); err != nil {
+		return failedAs(out, err)
+	}
+	stored, err := s.store.GetSession(ctx, id)
+	if err != nil {
+		return failedAs(out, err)
+	}
+	res := *out.Result
+	res.Session = &stored.Session
+	out.Result = &res
+	return out
+}
+
+// failedAs is the error outcome of err for what became of out: it keeps
+// out's model.
+func failedAs(out Outcome, err error) Outcome {
+	f := ErrorOutcome(err)
+	f.Model = out.Model
+	return f
+}

@@ -1,0 +1,241 @@
+package kompact
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"time"
+)
+
+// This file is the context window of a stored session and automatic
+// compaction (docs/compaction.md, "Where automatic compaction runs"); the
+// formulas are contextwindow.go's.
+
+// appendLookupWait bounds how long an append's figures wait for the
+// context size when the provider's model list is not known yet.
+const appendLookupWait = 2 * time.Second
+
+// SessionContext is a stored session's context window for its agent:
+// kimi-cli's figures and the trigger, plus the state of automatic
+// compaction for the session. It is the answer of the HTTP API's context
+// route and the "context" of an AppendReport.
+type SessionContext struct {
+	ContextStatus
+	// AutoCompaction is the agent's compaction.auto.enabled (and
+	// compaction enabled at all).
+	AutoCompaction bool `json:"auto_compaction"`
+	// AutoFailures counts the automatic compactions that failed in a row;
+	// AutoPaused says the breaker is open.
+	AutoFailures int  `json:"auto_failures"`
+	AutoPaused   bool `json:"auto_paused"`
+	// TriggerRatio and ReservedContextSize are the agent's thresholds
+	// (kimi-cli's defaults when unset), so that a client can draw where
+	// compaction becomes due.
+	TriggerRatio        float64 `json:"trigger_ratio"`
+	ReservedContextSize int     `json:"reserved_context_size"`
+}
+
+// AutoStatus says what an automatic compaction did.
+type AutoStatus string
+
+// The statuses of an automatic compaction.
+const (
+	AutoCompacted   AutoStatus = "compacted"   // committed as an auto_compaction revision
+	AutoNoop        AutoStatus = "noop"        // nothing to compact; the session is unchanged
+	AutoNotReduced  AutoStatus = "not_reduced" // refused by CheckReduction; the session is unchanged
+	AutoFailed      AutoStatus = "error"       // the compaction failed; the session is unchanged
+	AutoStarted     AutoStatus = "started"     // runs in the background (AppendOptions.AutoCompact)
+	AutoNotDue      AutoStatus = "not_due"     // not due, or not enabled: Reason says which
+	AutoAlreadyRuns AutoStatus = "running"     // one runs for the session already
+)
+
+// AutoCompactionReport is what an automatic compaction did, as the
+// "auto_compaction" of an AppendReport.
+type AutoCompactionReport struct {
+	Status AutoStatus `json:"status"`
+	// Reason is the trigger's reason (the Reason* constants) or, for a
+	// no-op, why there was nothing to compact.
+	Reason string `json:"reason,omitempty"`
+	// Revision is the revision a committed compaction recorded.
+	Revision int64 `json:"revision,omitempty"`
+	// TokensBefore is the session's token_count_with_pending before;
+	// TokensAfter the compaction's estimated_token_count.
+	TokensBefore int `json:"tokens_before,omitempty"`
+	TokensAfter  int `json:"tokens_after,omitempty"`
+	// Error is why it failed or was refused. A surface shows a client only
+	// what it may see of it.
+	Error *Error `json:"error,omitempty"`
+	// AutoFailures is the breaker's count after a failure.
+	AutoFailures int `json:"auto_failures,omitempty"`
+}
+
+// Context returns the context window of session id for its agent.
+func (s *Sessions) Context(ctx context.Context, id string) (SessionContext, error) {
+	stored, a, err := s.Open(ctx, id)
+	if err != nil {
+		return SessionContext{}, err
+	}
+	return s.contextOf(ctx, a, stored.Tokens, stored.Breaker), nil
+}
+
+// autoEnabled reports whether a compacts by itself: automatic compaction is
+// on and the compaction actions exist.
+func autoEnabled(a *Agent) bool {
+	return a.CompactionEnabled() && a.Compaction.Auto.Enabled
+}
+
+// contextOf evaluates a session's account for agent a.
+func (s *Sessions) contextOf(ctx context.Context, a *Agent, acct TokenAccount, b CompactionBreaker) SessionContext {
+	eff := a.Compaction.Auto.Effective()
+	return SessionContext{
+		ContextStatus:       NewContextStatus(acct, s.contextSizeOf(ctx, a), a.Compaction.Auto),
+		AutoCompaction:      autoEnabled(a),
+		AutoFailures:        b.AutoFailures,
+		AutoPaused:          b.Paused(),
+		TriggerRatio:        eff.TriggerRatio,
+		ReservedContextSize: eff.ReservedContextSize,
+	}
+}
+
+// due says whether a session with context c compacts by itself now, and
+// why.
+func due(a *Agent, c SessionContext) (bool, string) {
+	auto := a.Compaction.Auto
+	auto.Enabled = autoEnabled(a)
+	return AutoCompactionDue(auto, c.ContextStatus, CompactionBreaker{AutoFailures: c.AutoFailures})
+}
+
+// autoCompact runs compact_conversation on cur with a's own settings as an
+// automatic compaction and commits it unless it would not lower the token
+// count (CheckReduction). A failure, a refused result included, counts in
+// the session's breaker; the session is then unchanged. It returns the
+// report.
+func (s *Sessions) autoCompact(ctx context.Context, a *Agent, cur *StoredSession) AutoCompactionReport {
+	before := cur.Tokens.WithPending()
+	rep := AutoCompactionReport{TokensBefore: before}
+	fail := func(status AutoStatus, err error) AutoCompactionReport {
+		rep.Status, rep.Error = status, AsError(err)
+		if ctx.Err() == nil { // a caller that went away is no failure of the compaction
+			if b, berr := s.store.RecordAutoFailure(context.WithoutCancel(ctx), cur.ID); berr == nil {
+				rep.AutoFailures = b.AutoFailures
+			} else {
+				s.warn(ctx, "record automatic compaction failure", "session", cur.ID, "error", berr.Error())
+			}
+		}
+		return rep
+	}
+	job, err := s.comp.NewJob(a, &cur.Session, ActionRequest{Action: ActionCompactConversation})
+	if err != nil {
+		return fail(AutoFailed, err)
+	}
+	job.LimitCompletion(a, s.contextSizeOf(ctx, a))
+	out := job.Run(ctx, nil)
+	switch out.Status {
+	case OutcomeNoop:
+		rep.Status, rep.Reason = AutoNoop, out.Reason
+		return rep
+	case OutcomeError:
+		return fail(AutoFailed, out.Err)
+	}
+	rep.TokensAfter = out.Result.EstimatedTokenCount
+	if err := CheckReduction(before, out.Result.EstimatedTokenCount); err != nil {
+		return fail(AutoNotReduced, err)
+	}
+	c := out.Result.Commit()
+	c.Kind = RevisionAutoCompaction
+	c.Note = "automatically " + c.Note
+	c.Version = cur.Version
+	_, info, err := s.store.CommitCompaction(context.WithoutCancel(ctx), cur.ID, c)
+	if err != nil {
+		return fail(AutoFailed, err)
+	}
+	rep.Status, rep.Revision = AutoCompacted, info.Rev
+	return rep
+}
+
+// compactBeforeTurn is kimi-cli's check before a step: with the user's
+// message counted as appended, it compacts cur when due. It returns the
+// report (nil when not due) and, when the compaction failed, the error
+// that stops the turn; a result refused by CheckReduction does not stop it.
+func (s *Sessions) compactBeforeTurn(ctx context.Context, a *Agent, cur *StoredSession, user Message) (*AutoCompactionReport, error) {
+	c := s.contextOf(ctx, a, cur.Tokens.Append([]Message{user}), cur.Breaker)
+	ok, reason := due(a, c)
+	if !ok {
+		return nil, nil
+	}
+	if !s.auto.start(cur.ID) {
+		// One runs in the background already: the turn does not wait.
+		return &AutoCompactionReport{Status: AutoAlreadyRuns, Reason: reason}, nil
+	}
+	defer s.auto.done(cur.ID)
+	rep := s.autoCompact(ctx, a, cur)
+	if rep.Reason == "" {
+		rep.Reason = reason
+	}
+	if rep.Status != AutoFailed {
+		return &rep, nil
+	}
+	return &rep, turnNotSent(rep.Error)
+}
+
+// turnNotSent is the error of a continue whose automatic compaction failed
+// with e.
+func turnNotSent(e *Error) error {
+	return (&Error{Code: e.Code, Message: "the automatic compaction before this turn failed, so the message was not sent and the session is unchanged: " + e.Error()}).
+		WithFixes(slices.Concat(e.Fixes, []string{"Compact the session manually, or turn compaction.auto off for the agent."})...)
+}
+
+// afterAppend returns the context figures after append added to session id
+// and, when opts ask for it, starts an automatic compaction in the
+// background if one is due. Figures it cannot give (an agent no longer
+// configured) are left out: the append itself succeeded.
+func (s *Sessions) afterAppend(ctx context.Context, id string, added *Appended, opts AppendOptions) (*SessionContext, *AutoCompactionReport) {
+	a, err := s.Agent(added.Agent)
+	if err != nil {
+		return nil, nil
+	}
+	acct, b := added.Tokens, added.Breaker
+	if acct == nil { // a session stored before token figures: estimate it whole
+		stored, err := s.store.GetSession(ctx, id)
+		if err != nil {
+			return nil, nil
+		}
+		acct, b = &stored.Tokens, stored.Breaker
+	}
+	// An append does not wait long for a provider's model list: the lookup
+	// goes on, and later answers have the size.
+	lctx, cancel := context.WithTimeout(ctx, appendLookupWait)
+	c := s.contextOf(lctx, a, *acct, b)
+	cancel()
+	if !opts.AutoCompact {
+		return &c, nil
+	}
+	if ok, reason := due(a, c); !ok {
+		return &c, &AutoCompactionReport{Status: AutoNotDue, Reason: reason}
+	}
+	if !s.auto.start(id) {
+		return &c, &AutoCompactionReport{Status: AutoAlreadyRuns}
+	}
+	go s.backgroundCompaction(context.WithoutCancel(ctx), id, a, opts.Done)
+	return &c, &AutoCompactionReport{Status: AutoStarted, Reason: c.Reason}
+}
+
+// backgroundCompaction compacts session id automatically when it is still
+// due, and hands the report to done; the result appears as a revision.
+func (s *Sessions) backgroundCompaction(ctx context.Context, id string, a *Agent, done func(AutoCompactionReport)) {
+	defer s.auto.done(id)
+	cur, err := s.store.GetSession(ctx, id)
+	if err != nil {
+		if !errors.Is(err, context.Canceled) {
+			s.warn(ctx, "automatic compaction", "session", id, "error", err.Error())
+		}
+		return
+	}
+	if ok, _ := due(a, s.contextOf(ctx, a, cur.Tokens, cur.Breaker)); !ok {
+		return
+	}
+	rep := s.autoCompact(ctx, a, cur)
+	if done != nil {
+		done(rep)
+	}
+}

@@ -1,0 +1,117 @@
+package kompact
+
+import (
+	"context"
+	"strings"
+)
+
+// Previews live in the store (Store.PutPreview), for PreviewTTL, within
+// the limits of SessionsConfig.Previews (all previews together, the ones
+// that expire first go first), so that any instance over the same store can
+// apply one and a restart keeps them. Each can be applied once.
+
+// keptPreview is a preview taken from the store: its compacted outcome,
+// and the session's version when the compaction read it.
+type keptPreview struct {
+	version int64
+	outcome Outcome
+	stored  *Preview
+}
+
+// keepPreview keeps a compacted outcome of session id, read at version, as
+// a preview and returns it as one, with its preview id; a preview the store
+// cannot keep turns it into an error outcome.
+func (s *Sessions) keepPreview(ctx context.Context, id string, version int64, out Outcome) Outcome {
+	pid, err := s.putPreview(ctx, id, version, out)
+	if err != nil {
+		return failedAs(out, err)
+	}
+	out.PreviewID = pid
+	out.Status = OutcomePreview
+	return out
+}
+
+// putPreview stores a compacted outcome of session id, read at version, as
+// a new preview and returns its id. The stored body holds every byte the
+// preview needs (the messages it read, tool-call arguments and data parts
+// included): the byte budget counts the body.
+func (s *Sessions) putPreview(ctx context.Context, id string, version int64, out Outcome) (string, error) {
+	body, err := EncodePreview(out)
+	if err != nil {
+		return "", err
+	}
+	if size := int64(len(body)); size > s.previews.MaxBytes {
+		return "", PreviewTooLargeError(size, s.previews.MaxBytes)
+	}
+	if s.newID == nil {
+		return "", Errorf(EInternal, "no id source for previews (SessionsConfig.NewID)")
+	}
+	now := s.now()
+	p := &Preview{ID: "pv_" + s.newID(), SessionID: id, Version: version, Body: body, ExpiresAt: now.Add(PreviewTTL)}
+	if err := s.store.PutPreview(context.WithoutCancel(ctx), p, now, s.previews); err != nil {
+		return "", err
+	}
+	return p.ID, nil
+}
+
+// takePreview removes preview pid of session id from the store and returns
+// it decoded.
+func (s *Sessions) takePreview(ctx context.Context, id, pid string) (*keptPreview, error) {
+	p, err := s.store.TakePreview(ctx, id, pid, s.now())
+	if err != nil {
+		return nil, err
+	}
+	out, err := DecodePreview(p.Body)
+	if err != nil {
+		return nil, err
+	}
+	return &keptPreview{version: p.Version, outcome: out, stored: p}, nil
+}
+
+// putBack keeps a preview that could not be applied, until its expiry.
+func (s *Sessions) putBack(ctx context.Context, pv *keptPreview) {
+	err := s.store.PutPreview(context.WithoutCancel(ctx), pv.stored, s.now(), s.previews)
+	if err != nil && ErrorCodeOf(err) != ENotFound {
+		s.warn(ctx, "keep a preview that was not applied", "preview", pv.stored.ID, "error", err.Error())
+	}
+}
+
+// ApplyPreview commits preview pid of session id at the version its
+// compaction read, with its summary replaced by summary when that is not
+// nil. The preview is gone once applied, and when the commit conflicts or
+// the session is gone; after any other failure it is kept, to be tried
+// again. A preview that cannot be taken (unknown, applied, expired) or an
+// empty summary is an error; the commit's own failure is an error
+// outcome.
+func (s *Sessions) ApplyPreview(ctx context.Context, id, pid string, summary *string) (Outcome, error) {
+	if summary != nil && strings.TrimSpace(*summary) == "" {
+		return Outcome{}, Errorf(EInvalid, "the edited summary is empty").
+			WithFixes(`Leave "summary" out to apply the summary as the LLM wrote it.`)
+	}
+	pv, err := s.takePreview(ctx, id, pid)
+	if err != nil {
+		return Outcome{}, err
+	}
+	res := pv.outcome.Result
+	if summary != nil {
+		res = res.WithSummary(*summary)
+	}
+	out := s.commit(ctx, id, pv.version, Outcome{Status: OutcomeCompacted, Result: res, Model: pv.outcome.Model})
+	if out.Status == OutcomeError && out.Err.Code != EConflict && out.Err.Code != ENotFound {
+		// Not applied: it may be tried again.
+		s.putBack(ctx, pv)
+	}
+	return out, nil
+}
+
+// DiscardPreview forgets preview pid of session id without applying it.
+func (s *Sessions) DiscardPreview(ctx context.Context, id, pid string) error {
+	if _, err := s.store.TakePreview(ctx, id, pid, s.now()); err != nil {
+		if ErrorCodeOf(err) != ENotFound {
+			return err
+		}
+		return Errorf(ENotFound, "no preview %q for session %q: it was applied or discarded already, or it expired", pid, id).
+			WithFixes("Nothing to discard; the session was not changed by the preview.")
+	}
+	return nil
+}

@@ -1,0 +1,41 @@
+package kompact
+
+import "context"
+
+// RestorePreview says what restoring a revision would do to a session now,
+// without changing anything (Sessions.PreviewRestore).
+type RestorePreview struct {
+	Effect   RestoreEffect `json:"effect"`
+	Revision RevisionInfo  `json:"revision"`
+	// Version is the session's version the effect was worked out at.
+	Version int64 `json:"version"`
+}
+
+// Restore puts back the messages revision rev of session id holds
+// (Store.RestoreRevision) and returns the revision the restore recorded,
+// which can be undone in turn.
+func (s *Sessions) Restore(ctx context.Context, id string, rev int64) (*RevisionInfo, error) {
+	_, info, err := s.store.RestoreRevision(ctx, id, rev)
+	return info, err
+}
+
+// Undo undoes compaction revision rev of session id, keeping what happened
+// since (Store.UndoCompaction), and returns the revision it recorded.
+func (s *Sessions) Undo(ctx context.Context, id string, rev int64) (*RevisionInfo, error) {
+	_, info, err := s.store.UndoCompaction(ctx, id, rev)
+	return info, err
+}
+
+// PreviewRestore says what restoring revision rev of session id would drop
+// and bring back.
+func (s *Sessions) PreviewRestore(ctx context.Context, id string, rev int64) (*RestorePreview, error) {
+	old, err := s.store.GetRevision(ctx, id, rev)
+	if err != nil {
+		return nil, err
+	}
+	cur, err := s.store.GetSession(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	return &RestorePreview{Effect: EffectOfRestore(cur.Messages, old.Before), Revision: old.RevisionInfo, Version: cur.Version}, nil
+}

@@ -1,0 +1,101 @@
+package kompact
+
+import "context"
+
+// AppendReport is what an append or a continue turn did to a stored
+// session: its version after it and the messages added, with their ids,
+// its context window after it, and what automatic compaction did.
+type AppendReport struct {
+	Version        int64                 `json:"version"`
+	Messages       []Message             `json:"messages"`
+	Context        *SessionContext       `json:"context,omitempty"`
+	AutoCompaction *AutoCompactionReport `json:"auto_compaction,omitempty"`
+}
+
+// AppendOptions say what an append does besides appending.
+type AppendOptions struct {
+	// AutoCompact starts an automatic compaction in the background when
+	// one is due after the append.
+	AutoCompact bool
+	// Done, when not nil, receives the report of that compaction once it
+	// ran (not when it was no longer due).
+	Done func(AutoCompactionReport)
+}
+
+// Append checks msgs and appends them to session id. The report has the
+// context figures after the append when it can give them: the append does
+// not fail for want of them.
+func (s *Sessions) Append(ctx context.Context, id string, msgs []Message, opts AppendOptions) (*AppendReport, error) {
+	if err := ValidateMessages(msgs); err != nil {
+		return nil, err
+	}
+	added, err := s.store.AppendMessages(ctx, id, msgs)
+	if err != nil {
+		return nil, err
+	}
+	c, auto := s.afterAppend(ctx, id, added, opts)
+	return &AppendReport{Version: added.Version, Messages: added.Messages, Context: c, AutoCompaction: auto}, nil
+}
+
+// Continue appends a user message of text content to session id, sends
+// the agent's system prompt and the whole session to the agent's LLM
+// (the Compactor's), and appends the reply. Before that, like kimi-cli's
+// step, it compacts the session automatically when due; when that fails,
+// nothing is appended and the turn is not sent. When the LLM fails, the
+// user message stays appended. After the turn, the session's token count
+// is the reply's usage total.
+func (s *Sessions) Continue(ctx context.Context, id, content string) (*AppendReport, error) {
+	cur, a, err := s.Open(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	if s.comp.LLM == nil {
+		return nil, Errorf(EInternal, "no LLM client configured")
+	}
+	user := Message{Role: RoleUser, Content: []Part{TextPart(content)}}
+	auto, err := s.compactBeforeTurn(ctx, a, cur, user)
+	if err != nil {
+		return nil, err
+	}
+	added, err := s.store.AppendMessages(ctx, id, []Message{user})
+	if err != nil {
+		return nil, err
+	}
+	user = added.Messages[0]
+	after, err := s.store.GetSession(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	reply, usage, err := ReplyWithUsage(ctx, s.comp.LLM, a, after.Messages)
+	if err != nil {
+		return nil, err
+	}
+	final, err := s.store.AppendMessages(ctx, id, []Message{reply})
+	if err != nil {
+		return nil, err
+	}
+	return &AppendReport{
+		Version: final.Version, Messages: []Message{user, final.Messages[0]}, AutoCompaction: auto,
+		Context: s.afterTurn(ctx, a, id, final, usage),
+	}, nil
+}
+
+// afterTurn records a turn's usage total as the session's token count
+// (kimi-cli's update_token_count(usage.total)) and returns the figures
+// after it; without usage, the reply counts as pending.
+func (s *Sessions) afterTurn(ctx context.Context, a *Agent, id string, final *Appended, usage *Usage) *SessionContext {
+	acct := final.Tokens
+	if usage != nil {
+		next := TokenAccount{}.AfterTurn(*usage)
+		if err := s.store.SetTokenCount(context.WithoutCancel(ctx), id, next.TokenCount); err != nil {
+			s.warn(ctx, "record the turn's token count", "session", id, "error", err.Error())
+		} else {
+			acct = &next
+		}
+	}
+	if acct == nil {
+		return nil
+	}
+	c := s.contextOf(ctx, a, *acct, final.Breaker)
+	return &c
+}
