@@ -24,8 +24,8 @@ var ErrContextTooLong = errors.New("the compaction input exceeds the model's con
 // the text made of the Deltas start again from nothing.
 type Progress struct {
 	// Round counts the requests sent for this compaction, from 1 (its JSON
-	// name is "request"): a
-	// request too long for the model is sent again with fewer messages.
+	// name is "request"): a request too long for the model is sent again
+	// with fewer messages.
 	Round int `json:"request"`
 	// Attempt is the LLM client's attempt at sending the current request,
 	// from 1 (while Waiting, the attempt it waits to make), of MaxAttempts.
