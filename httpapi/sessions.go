@@ -9,6 +9,7 @@ import (
 	"strconv"
 
 	"kompact"
+	"kompact/sessionjson"
 )
 
 // agent returns the agent called name (the default agent for ""); an
@@ -85,7 +86,7 @@ func (s *Server) importSession(w http.ResponseWriter, r *http.Request) error {
 func (s *Server) importedSession(w http.ResponseWriter, format string, data []byte) (*kompact.Session, error) {
 	switch format {
 	case "", "session":
-		sess, valid, err := kompact.DecodeSessionUTF8(data)
+		sess, valid, err := sessionjson.DecodeSessionUTF8(data)
 		if !valid {
 			return nil, checkUTF8(data)
 		}
@@ -129,9 +130,6 @@ func (s *Server) create(w http.ResponseWriter, r *http.Request, sess *kompact.Se
 	}
 	sess.Agent = a.Name
 	if err := checkNewSession(sess); err != nil {
-		return err
-	}
-	if err := kompact.ValidateMessages(sess.Messages); err != nil {
 		return err
 	}
 	stored, err := s.cfg.Store.CreateSession(r.Context(), sess)

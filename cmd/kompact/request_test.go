@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"kompact"
 	"kompact/internal/fakellm"
 	"kompact/internal/golden"
 	"kompact/internal/vectors"
@@ -333,5 +334,19 @@ func TestRequestCompletionBudget(t *testing.T) {
 	_, stdout, _ := runCLI(t, "", noKimi, "request", path)
 	if strings.Contains(stdout, "max_completion_tokens") {
 		t.Error("a request without a context size carries a completion budget")
+	}
+}
+
+// A no-op names the prompt the run would use, as other runs do (issue 19
+// §4), and a plan of the library names it too.
+func TestRequestNoopNamesThePrompt(t *testing.T) {
+	doc := `{"messages":[{"id":"u1","role":"user","content":"one"},{"id":"a1","role":"assistant","content":"two"}]}`
+	status, stdout, stderr := runCLI(t, doc, map[string]string{"HOME": t.TempDir()}, "request", "-")
+	if status != exitNoop || stdout != "" {
+		t.Fatalf("status %d, stdout %q", status, stdout)
+	}
+	want := kompact.BuiltinPrompt().Describe() + "\nnothing to compact: "
+	if !strings.HasPrefix(stderr, want) {
+		t.Errorf("stderr %q, want it to start with %q", stderr, want)
 	}
 }
