@@ -30,19 +30,21 @@ import (
 // the server must refuse each such request with a 4xx answer, which is
 // held to it like any other. Every other test's requests must be valid.
 var invalidRequests = map[string]string{
-	"TestHealthAgentsAndPage":          "PUT /v1/sessions, a route that does not exist",
-	"TestSessionLifecycle":             "bodies with an unknown role, an empty or both message lists, a bad content, an unknown field",
-	"TestMalformedBodies":              "malformed JSON, unknown fields, wrong types, an unknown action, revision numbers that are not numbers",
-	"TestErrorBodies":                  "an unknown field, an unknown route (GET /v1/nothing-here)",
-	"TestSessionTitlesAndSearch":       "a title longer than 200 characters",
-	"TestKCPD01ContextRoute":           "a negative token_count",
-	"TestBodiesMustBeJSON":             "bodies that are not declared application/json",
-	"TestImportKimiContext":            "an unknown format, kimi-cli files without a record",
-	"TestImportStreamed":               "documents with an unknown role or an unknown field far into them",
-	"TestImportSlowClientHoldsNoWrite": "a document with an unknown role",
-	"TestUndoAndRestorePreview":        "revision 0",
-	"TestOpenAPICheckerCatchesDrift":   "a request the document does not allow, to see it caught",
-	"TestActionCap":                    "a continue's body sent to an action, refused as busy before it is read",
+	"TestHealthAgentsAndPage":                    "PUT /v1/sessions, a route that does not exist",
+	"TestSessionLifecycle":                       "bodies with an unknown role, an empty or both message lists, a bad content, an unknown field",
+	"TestMalformedBodies":                        "malformed JSON, unknown fields, wrong types, an unknown action, revision numbers that are not numbers",
+	"TestErrorBodies":                            "an unknown field, an unknown route (GET /v1/nothing-here)",
+	"TestSessionTitlesAndSearch":                 "a title longer than 200 characters",
+	"TestKCPD01ContextRoute":                     "a negative token_count",
+	"TestBodiesMustBeJSON":                       "bodies that are not declared application/json",
+	"TestImportKimiContext":                      "an unknown format, kimi-cli files without a record",
+	"TestImportStreamed":                         "documents with an unknown role or an unknown field far into them",
+	"TestImportSlowClientHoldsNoWrite":           "a document with an unknown role",
+	"TestUndoAndRestorePreview":                  "revision 0",
+	"TestOpenAPICheckerCatchesDrift":             "a request the document does not allow, to see it caught",
+	"TestBrowserTokenImportAndErrors":            "a document with an unknown role, imported from the page",
+	"TestBrowserCrossSitePageCannotReadOrChange": "another site's page posting text/plain bodies and preflight OPTIONS requests",
+	"TestActionCap":                              "a continue's body sent to an action, refused as busy before it is read",
 }
 
 // openAPI is the document's validator, built once for the package's tests.
@@ -212,7 +214,7 @@ func replayRequest(req *http.Request) (*http.Request, bool) {
 	if req.Body == nil || req.Body == http.NoBody {
 		return cp, true
 	}
-	if req.URL.Path == "/v1/sessions/import" && req.URL.Query().Get("format") == "kimi" {
+	if kimiImport(req) {
 		cp.Body, cp.ContentLength = io.NopCloser(strings.NewReader("{}")), 2
 		return cp, true
 	}
@@ -225,6 +227,11 @@ func replayRequest(req *http.Request) (*http.Request, bool) {
 	}
 	cp.Body = body
 	return cp, true
+}
+
+// kimiImport reports whether req imports a kimi-cli context.jsonl.
+func kimiImport(req *http.Request) bool {
+	return req.URL.Path == "/v1/sessions/import" && req.URL.Query().Get("format") == "kimi"
 }
 
 // withBody returns a copy of resp with body data.
@@ -398,3 +405,84 @@ func (c *eventChecker) end() {
 		c.t.Errorf("%s: the stream has %d outcome events (an event after it: %v); the document says it ends with one", c.what, c.outcomes, c.after)
 	}
 }
+
+// checkedHandler serves h, holding the requests under /v1 that reach it
+// and h's answers to the document, failing t: for the tests whose client
+// is not Go's, such as the page in a browser. A request's body is read
+// whole before h sees it.
+func checkedHandler(t testing.TB, h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		o, err := loadOpenAPI()
+		if !strings.HasPrefix(r.URL.Path, "/v1/") || err != nil {
+			h.ServeHTTP(w, r)
+			return
+		}
+		body, err := io.ReadAll(r.Body)
+		if err != nil {
+			t.Errorf("%s %s: read the body: %v", r.Method, r.URL.Path, err)
+		}
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		sent := r.Clone(r.Context())
+		if kimiImport(r) {
+			body = []byte("{}") // as replayRequest does
+		}
+		sent.Body, sent.ContentLength = io.NopCloser(bytes.NewReader(body)), int64(len(body))
+		rec := &checkRecorder{ResponseWriter: w}
+		rec.events = &eventChecker{t: t, o: o, what: r.Method + " " + r.URL.Path}
+		h.ServeHTTP(rec, r) // a handler that aborts (panics) is not checked
+		if rec.status == 0 {
+			rec.status = http.StatusOK
+		}
+		what := fmt.Sprintf("%s %s -> %d", r.Method, r.URL.Path, rec.status)
+		known := o.checkRequest(t, what, sent, true, rec.status)
+		resp := &http.Response{StatusCode: rec.status, Header: w.Header().Clone(), Request: sent}
+		switch {
+		case rec.stream:
+			o.checkResponse(t, what, sent, withBody(resp, nil))
+			rec.events.what = what
+			rec.events.end()
+		case known:
+			o.checkResponse(t, what, sent, withBody(resp, rec.body.Bytes()))
+		default:
+			o.checkSchema(t, what, o.errorBody, rec.body.Bytes())
+		}
+	})
+}
+
+// checkRecorder passes an answer on and keeps it: the status, the body, or
+// the events of an event stream as they are written.
+type checkRecorder struct {
+	http.ResponseWriter
+	status int
+	body   bytes.Buffer
+	stream bool
+	events *eventChecker
+}
+
+func (r *checkRecorder) WriteHeader(status int) {
+	if r.status == 0 {
+		r.status = status
+		r.stream = strings.HasPrefix(r.Header().Get("Content-Type"), "text/event-stream")
+	}
+	r.ResponseWriter.WriteHeader(status)
+}
+
+func (r *checkRecorder) Write(p []byte) (int, error) {
+	if r.status == 0 {
+		r.WriteHeader(http.StatusOK)
+	}
+	if r.stream {
+		r.events.feed(p)
+	} else {
+		r.body.Write(p)
+	}
+	return r.ResponseWriter.Write(p)
+}
+
+func (r *checkRecorder) Flush() {
+	if f, ok := r.ResponseWriter.(http.Flusher); ok {
+		f.Flush()
+	}
+}
+
+func (r *checkRecorder) Unwrap() http.ResponseWriter { return r.ResponseWriter }

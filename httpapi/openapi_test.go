@@ -281,3 +281,29 @@ func TestOpenAPICheckerCatchesDrift(t *testing.T) {
 		}
 	}
 }
+
+// TestOpenAPICheckedHandlerCatchesDrift: on the server's side too (the
+// browser tests' server), an answer the document does not allow fails the
+// test, an event stream's events included.
+func TestOpenAPICheckedHandlerCatchesDrift(t *testing.T) {
+	for _, c := range []struct {
+		path, ctype, body, want string
+	}{
+		{"/v1/health", "application/json", `{"status":"fine","store":"ok","version":"1"}`, "status"},
+		{"/v1/sessions/x/actions/compact_conversation", "text/event-stream", "event: progress\ndata: {}\n\n", "0 outcome events"},
+	} {
+		rec := &recordTB{TB: t}
+		h := httpapi.CheckedHandler(rec, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", c.ctype)
+			_, _ = io.WriteString(w, c.body)
+		}))
+		req := httptest.NewRequest("POST", c.path, nil)
+		if strings.Contains(c.path, "health") {
+			req.Method = "GET"
+		}
+		h.ServeHTTP(httptest.NewRecorder(), req)
+		if got := strings.Join(rec.errs, "\n"); !strings.Contains(got, c.want) {
+			t.Errorf("%s: the check did not report %q; it reported:\n%s", c.path, c.want, got)
+		}
+	}
+}
