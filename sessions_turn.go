@@ -66,7 +66,7 @@ func (s *Sessions) Continue(ctx context.Context, id, content string) (*AppendRep
 	if err != nil {
 		return nil, err
 	}
-	reply, usage, err := ReplyWithUsage(ctx, s.comp.LLM, a, after.Messages)
+	reply, usage, err := replyWithin(ctx, s.comp.LLM, a, after.Messages)
 	if err != nil {
 		return nil, err
 	}

@@ -56,6 +56,12 @@ func agentNode(a *kompact.Agent) (*yaml.Node, error) {
 	if a.LLM.MaxContextSize > 0 {
 		addField(llm, "max_context_size", intNode(a.LLM.MaxContextSize))
 	}
+	if a.LLM.MaxAnswerBytes > 0 {
+		addField(llm, "max_answer_bytes", &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!int", Value: strconv.FormatInt(a.LLM.MaxAnswerBytes, 10)})
+	}
+	if a.LLM.Timeout > 0 {
+		addField(llm, "timeout", strNode(a.LLM.Timeout.String()))
+	}
 	extra := map[string]any{}
 	for k, v := range a.LLM.Settings {
 		extra[k] = v

@@ -33,7 +33,8 @@ type actionRequest struct {
 // or keeps it as a preview (kompact.SessionJob.Run). Problems with the
 // request itself (its body, an unknown session) answer with the error
 // body; the action's own failures answer with their status and the
-// outcome JSON.
+// outcome JSON. The action runs in one of the server's action slots; a
+// dry run, which makes no LLM call, takes none.
 func (s *Server) runAction(w http.ResponseWriter, r *http.Request) error {
 	var req actionRequest
 	if err := s.decodeBody(w, r, &req, true); err != nil {
@@ -55,6 +56,11 @@ func (s *Server) runAction(w http.ResponseWriter, r *http.Request) error {
 		writeJSON(w, http.StatusOK, dryRunOf(job.Job))
 		return nil
 	}
+	release, err := s.actionSlot(w)
+	if err != nil {
+		return err
+	}
+	defer release()
 	opts := kompact.ActionOptions{Preview: req.Preview, HoldOnWarnings: req.HoldOnWarnings && !req.AcceptWarnings}
 	run := func(progress func(kompact.Progress)) kompact.Outcome { return job.Run(ctx, opts, progress) }
 	if !wantsEvents(r) {

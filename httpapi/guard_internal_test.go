@@ -13,7 +13,7 @@ import (
 
 // TestActionCap: with --max-actions 1, a second action while one runs is
 // 429 busy with Retry-After; once the first is done, actions run again
-// (issue 9, item 2).
+// (issue 9, item 2); a dry run still answers.
 func TestActionCap(t *testing.T) {
 	s, ts, llm := newGatedServer(t, Limits{MaxActions: 1})
 	s.heartbeat = time.Hour
@@ -22,8 +22,8 @@ func TestActionCap(t *testing.T) {
 	if line, err := bufio.NewReader(resp.Body).ReadString('\n'); err != nil || line != "event: progress\n" {
 		t.Fatalf("first line %q, %v", line, err)
 	}
-	for _, path := range []string{"/v1/sessions/s/actions/compact_conversation", "/v1/sessions/s/continue"} {
-		r, err := ts.Client().Post(ts.URL+path, "application/json", strings.NewReader(`{"content":"x"}`))
+	for path, body := range map[string]string{"/v1/sessions/s/actions/compact_conversation": `{}`, "/v1/sessions/s/continue": `{"content":"x"}`} {
+		r, err := ts.Client().Post(ts.URL+path, "application/json", strings.NewReader(body))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -32,6 +32,12 @@ func TestActionCap(t *testing.T) {
 		if r.StatusCode != http.StatusTooManyRequests || r.Header.Get("Retry-After") != "5" || !strings.Contains(string(body), `"code":"busy"`) {
 			t.Fatalf("%s while an action runs: %d Retry-After %q %s", path, r.StatusCode, r.Header.Get("Retry-After"), body)
 		}
+	}
+	// A dry run makes no LLM call and takes no slot (issue 21, item 3).
+	if r, err := ts.Client().Post(ts.URL+"/v1/sessions/s/actions/compact_conversation", "application/json", strings.NewReader(`{"dry_run":true}`)); err != nil || r.StatusCode != 200 {
+		t.Fatalf("dry run while an action runs: %v %v", r, err)
+	} else {
+		r.Body.Close()
 	}
 	// Reads are not actions.
 	if r, err := ts.Client().Get(ts.URL + "/v1/sessions/s"); err != nil || r.StatusCode != 200 {

@@ -191,7 +191,7 @@ func (s *Server) routes() http.Handler {
 	api("POST /v1/sessions/{id}/continue", s.limitActions(s.continueSession))
 	api("GET /v1/sessions/{id}/ui-elements", s.sessionUIElements)
 
-	api("POST /v1/sessions/{id}/actions/{action}", s.limitActions(s.runAction))
+	api("POST /v1/sessions/{id}/actions/{action}", s.runAction) // takes an action slot unless a dry run
 	api("POST /v1/sessions/{id}/previews/{preview}/apply", s.applyPreview)
 	api("DELETE /v1/sessions/{id}/previews/{preview}", s.discardPreview)
 
