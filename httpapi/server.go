@@ -81,6 +81,9 @@ type Server struct {
 	handler   http.Handler
 	// heartbeat is the interval of SSE keep-alive comments.
 	heartbeat time.Duration
+	// sseBuffer bounds the unsent progress text of an SSE client
+	// (DefaultSSEBuffer).
+	sseBuffer int
 	guard     *guard
 	metrics   *metrics
 }
@@ -93,6 +96,7 @@ func New(cfg Config) *Server {
 		log:       cfg.Logger,
 		maxBody:   cfg.MaxBody,
 		heartbeat: 15 * time.Second,
+		sseBuffer: DefaultSSEBuffer,
 		guard:     newGuard(cfg.Limits),
 		metrics:   newMetrics(),
 	}
