@@ -2,8 +2,8 @@ package kompact
 
 import (
 	"errors"
-	"math"
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -53,5 +53,5 @@ func FormatBytes(n int64) string {
 	if u == 0 {
 		return strconv.FormatInt(n, 10) + " bytes"
 	}
-	return strconv.FormatFloat(math.Round(f*10)/10, 'f', -1, 64) + " " + units[u]
+	return strings.TrimSuffix(strconv.FormatFloat(f, 'f', 1, 64), ".0") + " " + units[u]
 }

@@ -132,6 +132,9 @@ func (s *Server) outcomeBody(r *http.Request, out kompact.Outcome) (int, []byte)
 
 func (s *Server) writeOutcome(w http.ResponseWriter, r *http.Request, out kompact.Outcome) {
 	status, body := s.outcomeBody(r, out)
+	if out.Err != nil {
+		retryLater(w, out.Err.Code)
+	}
 	writeRaw(w, status, body)
 }
 

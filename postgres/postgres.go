@@ -173,4 +173,9 @@ type stmts struct {
 // affected returns how many rows a statement changed.
 func affected(tag pgconn.CommandTag, err error) (int64, error) { return tag.RowsAffected(), err }
 
-func wrap(what string, err error) error { return storeutil.Wrap("postgres store", what, err, redact) }
+func wrap(what string, err error) error {
+	if reason := outage(err); reason != "" && kompact.ErrorCodeOf(err) == kompact.EInternal {
+		return storeutil.Unavailable("postgres store", what, reason, err, redact)
+	}
+	return storeutil.Wrap("postgres store", what, err, redact)
+}
