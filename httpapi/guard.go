@@ -77,6 +77,10 @@ func (s *Server) guardRequests(h http.Handler) http.Handler {
 			s.writeError(w, r, err)
 			return
 		}
+		if r.ContentLength > s.maxBody { // refused before any of it is read
+			s.writeError(w, r, bodyTooLarge(s.maxBody))
+			return
+		}
 		if r.Body != nil && r.Body != http.NoBody && r.ContentLength != 0 {
 			rc := http.NewResponseController(w)
 			if rc.SetReadDeadline(time.Now().Add(s.guard.bodyTimeout)) == nil {

@@ -142,3 +142,22 @@ func TestSessionLocationIsEncoded(t *testing.T) {
 		}
 	}
 }
+
+// TestDeclaredBodyTooLarge: a Content-Length above --max-body is refused
+// with 413 at once, without waiting for the body (issue 21, item 8).
+func TestDeclaredBodyTooLarge(t *testing.T) {
+	s, ts, _ := newGatedServer(t, Limits{})
+	s.maxBody = 1 << 10
+	c, err := net.Dial("tcp", ts.Listener.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	_, _ = io.WriteString(c, "POST /v1/sessions HTTP/1.1\r\nHost: "+ts.Listener.Addr().String()+
+		"\r\nContent-Type: application/json\r\nContent-Length: 1048576\r\n\r\n{\"id\":")
+	_ = c.SetReadDeadline(time.Now().Add(5 * time.Second))
+	line, err := bufio.NewReader(c).ReadString('\n')
+	if err != nil || !strings.HasPrefix(line, "HTTP/1.1 413") {
+		t.Fatalf("answer %q, %v; want 413 before the body", line, err)
+	}
+}
