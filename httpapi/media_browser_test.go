@@ -5,12 +5,12 @@ import (
 	"net/http/httptest"
 	"sync/atomic"
 	"testing"
+	"time"
 )
 
 // TestBrowserNoRemoteMedia: viewing a session does not fetch its media
-// from other origins (the page's Content-Security-Policy limits img-src
-// and media-src to the page's own origin, data: and blob:), while an
-// inline data: image still shows (issue 21, item 8).
+// from other origins: such an image or audio shows a button that loads it,
+// while an inline data: image shows at once (issue 21, item 8).
 func TestBrowserNoRemoteMedia(t *testing.T) {
 	var fetched atomic.Int64
 	remote := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -25,8 +25,24 @@ func TestBrowserNoRemoteMedia(t *testing.T) {
 		{"id":"m3","role":"user","content":[{"type":"image_url","image_url":{"url":"` + pngDataURL(t) + `"}}]}]}`)
 	e.open("/#/s/media")
 	e.waitFor("the inline image to load", `(() => { const i = document.querySelector('[data-id="m3"] img[data-testid="media-image"]'); return i && i.complete && i.naturalWidth > 0; })()`)
-	e.waitFor("the remote image to be settled", `(() => { const i = document.querySelector('[data-id="m1"] img[data-testid="media-image"]'); return i && i.complete; })()`)
+	var shown struct{ Images, Audios, Buttons int }
+	e.eval(`JSON.stringify({
+		images: document.querySelectorAll('[data-id="m1"] img').length,
+		audios: document.querySelectorAll('[data-id="m2"] audio').length,
+		buttons: document.querySelectorAll('[data-testid="media-load"]').length})`, &shown)
+	if shown.Images != 0 || shown.Audios != 0 || shown.Buttons != 2 {
+		t.Errorf("remote media shown as %+v, want two load buttons", shown)
+	}
 	if n := fetched.Load(); n != 0 {
 		t.Errorf("viewing the session made %d requests to another origin", n)
+	}
+	e.click(`[data-id="m1"] [data-testid="media-load"]`)
+	e.waitFor("the remote image to be asked for", `document.querySelector('[data-id="m1"] img[data-testid="media-image"]') !== null`)
+	deadline := time.Now().Add(5 * time.Second)
+	for fetched.Load() == 0 && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	if n := fetched.Load(); n != 1 {
+		t.Errorf("after the click: %d requests, want 1", n)
 	}
 }

@@ -12,13 +12,6 @@ import (
 //go:embed web
 var webFiles embed.FS
 
-// pageCSP is the page's Content-Security-Policy, sent as a header (the
-// page's meta element says the same): scripts, styles and API calls from
-// its own origin only, and media only from there, data: and blob: URLs,
-// so that viewing a session never fetches its remote images or audio.
-const pageCSP = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; media-src 'self' data: blob:; " +
-	"connect-src 'self'; object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'"
-
 // webHandler serves the embedded web/ folder.
 func webHandler() http.Handler {
 	sub, err := fs.Sub(webFiles, "web")
@@ -36,7 +29,6 @@ func webHandler() http.Handler {
 		h.Set("X-Content-Type-Options", "nosniff")
 		h.Set("Referrer-Policy", "no-referrer")
 		h.Set("X-Frame-Options", "DENY")
-		h.Set("Content-Security-Policy", pageCSP)
 		h.Set("Cache-Control", "no-cache")
 		files.ServeHTTP(w, r)
 	})
