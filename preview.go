@@ -34,6 +34,22 @@ type Preview struct {
 	ExpiresAt time.Time
 }
 
+// PreviewInfo describes a kept preview without its body
+// (Store.ListPreviews).
+type PreviewInfo struct {
+	ID        string
+	SessionID string
+	// Version is the session's version the compaction read.
+	Version   int64
+	ExpiresAt time.Time
+	// Size is the length of the preview's body.
+	Size int64
+}
+
+// CreatedAt is when the preview was kept: every preview lasts PreviewTTL
+// (a preview put back after a failed apply keeps its expiry).
+func (p PreviewInfo) CreatedAt() time.Time { return p.ExpiresAt.Add(-PreviewTTL) }
+
 // previewJSON is the stored form of a previewed outcome: everything its
 // Result needs to be committed and shown again, except KimiMessages (the
 // kimi-cli export form, which only the CLI uses).
