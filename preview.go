@@ -122,6 +122,25 @@ func DecodePreview(data []byte) (Outcome, error) {
 	return Outcome{Status: OutcomeCompacted, Result: r, Model: pj.Model}, nil
 }
 
+// previewCounts returns the counts (Plan.Counts) of the compaction a
+// stored preview body holds, without decoding its messages.
+func previewCounts(data []byte) (PlanCounts, error) {
+	var pj struct {
+		Base       []struct{} `json:"base"`
+		Start      int        `json:"start"`
+		End        int        `json:"end"`
+		KeepSystem bool       `json:"keep_system"`
+	}
+	if err := json.Unmarshal(data, &pj); err != nil {
+		return PlanCounts{}, Errorf(EInternal, "a stored preview does not decode: %w", err)
+	}
+	if pj.End < 0 || pj.End > len(pj.Base) || pj.Start < 0 || pj.Start > pj.End || (pj.KeepSystem && pj.End == 0) {
+		return PlanCounts{}, Errorf(EInternal, "a stored preview is inconsistent: range [%d, %d) of %d messages", pj.Start, pj.End, len(pj.Base))
+	}
+	p := Plan{Session: &Session{Messages: make([]Message, len(pj.Base))}, Start: pj.Start, End: pj.End, KeepSystem: pj.KeepSystem}
+	return p.Counts(), nil
+}
+
 // NoPreviewError is the ENotFound error for a preview a store does not have.
 func NoPreviewError(sessionID, id string) *Error {
 	return Errorf(ENotFound, "no preview %q for session %q: it was applied already, it expired (previews last %v), or it never existed", id, sessionID, PreviewTTL).

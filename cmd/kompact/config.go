@@ -6,6 +6,7 @@ import (
 	"io"
 	"strings"
 
+	"kompact"
 	"kompact/config"
 )
 
@@ -96,6 +97,11 @@ func (c *configCommand) check(args []string) (int, error) {
 	}
 	c.printWarnings(cfg)
 	names := cfg.Names()
+	for _, name := range names {
+		if w := kompact.SmallWindowWarning(cfg.Agents[name]); w != "" {
+			fmt.Fprintf(c.stderr, "warning: %s\n", w)
+		}
+	}
 	noun := "agents"
 	if len(names) == 1 {
 		noun = "agent"
