@@ -97,11 +97,6 @@ func (c *configCommand) check(args []string) (int, error) {
 	}
 	c.printWarnings(cfg)
 	names := cfg.Names()
-	for _, name := range names {
-		if w := kompact.SmallWindowWarning(cfg.Agents[name]); w != "" {
-			fmt.Fprintf(c.stderr, "warning: %s\n", w)
-		}
-	}
 	noun := "agents"
 	if len(names) == 1 {
 		noun = "agent"
@@ -110,8 +105,15 @@ func (c *configCommand) check(args []string) (int, error) {
 	return exitOK, nil
 }
 
+// printWarnings prints the file's warnings, then one for each agent whose
+// window leaves automatic compaction always due (kompact.SmallWindowWarning).
 func (c *configCommand) printWarnings(cfg *config.Config) {
 	for _, w := range cfg.Warnings {
 		fmt.Fprintf(c.stderr, "warning: %s\n", w)
+	}
+	for _, name := range cfg.Names() {
+		if w := kompact.SmallWindowWarning(cfg.Agents[name]); w != "" {
+			fmt.Fprintf(c.stderr, "warning: %s\n", w)
+		}
 	}
 }

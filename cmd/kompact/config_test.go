@@ -183,7 +183,7 @@ func TestDocsConfigExampleChecks(t *testing.T) {
 	}
 }
 
-// config check says, once per agent, when an agent that compacts by itself
+// config check (and show) says, once per agent, when an agent that compacts by itself
 // has a window no larger than reserved_context_size (always due, as
 // kimi-cli's trigger has it), and suggests a value; the check still
 // passes.
@@ -207,5 +207,8 @@ func TestConfigCheckSmallWindow(t *testing.T) {
 	if strings.Count(stderr, "warning: ") != 1 || !strings.HasPrefix(stderr, `warning: agent "small": llm.max_context_size is 32768 tokens, no more than compaction.auto.reserved_context_size (50000)`) ||
 		!strings.Contains(stderr, "set compaction.auto.reserved_context_size to 4900") {
 		t.Errorf("stderr %q", stderr)
+	}
+	if _, _, showErr, err := runConfig(t, "show", "--config", path); err != nil || showErr != stderr {
+		t.Errorf("config show: err %v, stderr %q; want check's %q", err, showErr, stderr)
 	}
 }
