@@ -120,10 +120,6 @@ type RequestConfig struct {
 	// Fields are body fields besides model, messages and streaming, by wire
 	// name. They hold only fields IsSentField accepts: never tools.
 	Fields map[string]any
-	// Verified, when set, is the document the messages were decoded from:
-	// the request body copies the texts it holds without checking them
-	// again (see Verified). It changes no byte of the body.
-	Verified Verified
 }
 
 // EffectiveRequest merges the request configuration of a compaction call for

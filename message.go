@@ -3,6 +3,8 @@ package kompact
 import (
 	"slices"
 	"strings"
+
+	"kompact/internal/jsonwrite"
 )
 
 // Role is the author of a message.
@@ -149,9 +151,7 @@ func (m *Message) TextLen() int {
 func codePoints(s string) int {
 	cont, i := 0, 0
 	for ; i+8 <= len(s); i += 8 {
-		b := s[i : i+8]
-		x := uint64(b[0]) | uint64(b[1])<<8 | uint64(b[2])<<16 | uint64(b[3])<<24 |
-			uint64(b[4])<<32 | uint64(b[5])<<40 | uint64(b[6])<<48 | uint64(b[7])<<56
+		x := jsonwrite.Load8(s, i)
 		// Bit 7 of a byte set and bit 6 clear: a continuation byte. The
 		// multiplication adds up the eight bytes' flags in the top byte.
 		m := (x &^ (x << 1)) & 0x8080808080808080

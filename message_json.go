@@ -87,43 +87,6 @@ func (p *Part) AppendJSON(dst []byte) []byte {
 	return append(dst, '}')
 }
 
-// AppendKimiJSON appends p as kimi-cli's own model writes a content part,
-// every field present: a think part's "encrypted" and a media part's "id"
-// are null when unset. kompact's data parts, which kimi-cli does not have,
-// become text parts holding their JSON. kimi-cli's context.jsonl (kimicli)
-// and the chat-completions wire (openai, which leaves think parts out of
-// "content") both carry parts in this form.
-func (p *Part) AppendKimiJSON(dst []byte) []byte { return p.AppendKimiJSONVerified(dst, Verified{}) }
-
-// AppendKimiJSONVerified is AppendKimiJSON copying a text that v holds as it
-// is.
-func (p *Part) AppendKimiJSONVerified(dst []byte, v Verified) []byte {
-	switch p.Type {
-	case PartText:
-		dst = append(dst, `{"type":"text","text":`...)
-		dst = v.AppendString(dst, p.Text)
-	case PartThink:
-		dst = append(dst, `{"type":"think","think":`...)
-		dst = jsonwrite.AppendString(dst, p.Think)
-		dst = append(dst, `,"encrypted":`...)
-		dst = jsonwrite.AppendStringOrNull(dst, p.Encrypted)
-	case PartImage, PartAudio, PartVideo:
-		dst = append(dst, `{"type":`...)
-		dst = jsonwrite.AppendString(dst, string(p.Type))
-		dst = append(dst, ',')
-		dst = jsonwrite.AppendString(dst, string(p.Type))
-		dst = append(dst, `:{"url":`...)
-		dst = jsonwrite.AppendString(dst, p.URL)
-		dst = append(dst, `,"id":`...)
-		dst = jsonwrite.AppendStringOrNull(dst, p.MediaID)
-		dst = append(dst, '}')
-	case PartData:
-		dst = append(dst, `{"type":"text","text":`...)
-		dst = jsonwrite.AppendString(dst, string(p.Data))
-	}
-	return append(dst, '}')
-}
-
 // MarshalJSON writes c in the OpenAI function-call shape kimi-cli uses.
 func (c ToolCall) MarshalJSON() ([]byte, error) { return c.AppendJSON(nil), nil }
 
@@ -175,8 +138,9 @@ func (m *Message) UnmarshalJSON(data []byte) error {
 var messageKeys = []string{"id", "role", "name", "content", "tool_calls", "tool_call_id"}
 
 // DecodeMessage decodes one message. index is used in error messages
-// (pass -1 when the message stands alone). It is the precise decoder: the
-// fast pass (message_fast.go) hands it every case it is unsure of.
+// (pass -1 when the message stands alone). It is the reference decoder:
+// the message shares no memory with data, and sessionjson's fast pass hands
+// it every case it is unsure of.
 func DecodeMessage(data []byte, index int) (Message, error) {
 	d := messageDecoder{index: index}
 	var m Message

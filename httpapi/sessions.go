@@ -9,6 +9,7 @@ import (
 	"strconv"
 
 	"kompact"
+	"kompact/sessionjson"
 )
 
 // agent returns the agent called name (the default agent for ""); an
@@ -85,7 +86,7 @@ func (s *Server) importSession(w http.ResponseWriter, r *http.Request) error {
 func (s *Server) importedSession(w http.ResponseWriter, format string, data []byte) (*kompact.Session, error) {
 	switch format {
 	case "", "session":
-		sess, valid, err := kompact.DecodeSessionUTF8(data)
+		sess, valid, err := sessionjson.DecodeSessionUTF8(data)
 		if !valid {
 			return nil, checkUTF8(data)
 		}

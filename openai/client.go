@@ -17,6 +17,7 @@ import (
 	"github.com/openai/openai-go/v3/option"
 
 	"kompact"
+	"kompact/sessionjson"
 )
 
 // The Client's defaults, used when the corresponding field is zero.
@@ -83,6 +84,11 @@ type Client struct {
 	// Sleep waits d before a retry, returning early with ctx's error when ctx
 	// is done; nil means a real timer. Tests inject a recorder.
 	Sleep func(ctx context.Context, d time.Duration) error
+	// Verified, when set, is the document the messages were decoded from
+	// (sessionjson.VerifiedDocument): the request bodies copy the texts it
+	// holds without checking them again (WithVerified). It changes no byte
+	// of a body.
+	Verified sessionjson.Verified
 }
 
 var _ kompact.LLM = (*Client)(nil)
@@ -170,7 +176,7 @@ func (c *Client) Complete(ctx context.Context, cfg kompact.RequestConfig, msgs [
 	if err != nil {
 		return kompact.Answer{}, err
 	}
-	body, err := newStreamedBody(cfg, msgs)
+	body, err := newStreamedBody(cfg, msgs, c.Verified)
 	if err != nil {
 		return kompact.Answer{}, err
 	}

@@ -18,6 +18,7 @@ import (
 	"kompact/internal/atomicfile"
 	"kompact/kimicli"
 	"kompact/openai"
+	"kompact/sessionjson"
 )
 
 // configEnv names the environment variable that points at the agent
@@ -54,9 +55,10 @@ type compactInput struct {
 	// fp is the input file as it was read: writing in place checks that
 	// it still holds that content.
 	fp atomicfile.Fingerprint
-	// verified is the file's text, which the session's strings share:
-	// the request body copies them without checking them again.
-	verified kompact.Verified
+	// verified is the file's text, which the session's strings share
+	// (sessionjson): the request body copies them without checking them
+	// again.
+	verified sessionjson.Verified
 }
 
 // Run compacts the session, writes the result and prints a report.
@@ -70,6 +72,9 @@ func (c *compactCommand) Run(ctx context.Context, args []string) (int, error) {
 	in, err := c.load(f)
 	if err != nil {
 		return exitError, err
+	}
+	if cl, ok := comp.LLM.(*openai.Client); ok {
+		cl.Verified = in.verified // the request body copies the file's texts unchecked
 	}
 	job, err := comp.NewJob(in.agent, in.sess, f.request())
 	if err != nil {
@@ -195,7 +200,7 @@ func (c *compactCommand) load(f *compactFlags) (*compactInput, error) {
 	if err != nil {
 		return nil, err
 	}
-	in.verified = kompact.VerifiedDocument(data)
+	in.verified = sessionjson.VerifiedDocument(data)
 	if f.kimi {
 		if err := sessionDocError(f.input, data); err != nil {
 			return nil, err
@@ -205,7 +210,7 @@ func (c *compactCommand) load(f *compactFlags) (*compactInput, error) {
 			fmt.Fprintf(c.stderr, "warning: %s: %s (kept in the rotated copy, left out of the compaction)\n", inputName(f.input), sk)
 		}
 		in.sess = &kompact.Session{Messages: in.kctx.Messages()}
-	} else if in.sess, err = kompact.DecodeSession(data); err != nil {
+	} else if in.sess, err = sessionjson.DecodeSession(data); err != nil {
 		return nil, kimiFileError(fmt.Errorf("%s: %w", inputName(f.input), err), f.input, data, "")
 	}
 	name := f.agentName
@@ -342,7 +347,6 @@ func (c *compactCommand) printWarnings(w io.Writer, o kompact.Outcome) {
 // stderr when it is a terminal.
 func (c *compactCommand) execute(ctx context.Context, job *kompact.Job, in *compactInput, size int) kompact.Outcome {
 	agent := in.agent
-	job.Request.Verified = in.verified
 	if n := job.LimitCompletion(agent, size); n > 0 {
 		fmt.Fprintf(c.stderr, "completion budget: %d tokens of a %d-token context\n", n, size)
 	}

@@ -18,6 +18,7 @@ import (
 
 	"kompact"
 	"kompact/kimicli"
+	"kompact/sessionjson"
 )
 
 // Exit statuses, documented in the README.
@@ -246,7 +247,7 @@ func kimiFileError(err error, path string, data []byte, cmdline string) error {
 // --kimi (read as a kimi-cli file, it would be all skipped lines), or nil
 // when data is not one.
 func sessionDocError(path string, data []byte) error {
-	if _, err := kompact.DecodeSession(data); err != nil {
+	if _, err := sessionjson.DecodeSession(data); err != nil {
 		return nil
 	}
 	return kompact.Errorf(kompact.EInvalid, "%s is a session JSON document, not a kimi-cli context.jsonl file", inputName(path)).

@@ -15,6 +15,7 @@ import (
 	"kompact/httpapi"
 	"kompact/internal/atomicfile"
 	"kompact/kimicli"
+	"kompact/sessionjson"
 )
 
 // The environment variables of the sessions command.
@@ -141,7 +142,7 @@ func (c *sessionsCommand) importFile(ctx context.Context, api *httpapi.Client, p
 		data = kctx.Session().AppendJSON(nil)
 	}
 	// Check the document here, so that a mistake names the file.
-	doc, err := kompact.DecodeSession(data)
+	doc, err := sessionjson.DecodeSession(data)
 	if err != nil {
 		return exitError, kimiFileError(fmt.Errorf("%s: %w", inputName(path), err), path, data, "kompact sessions import --kimi FILE")
 	}
