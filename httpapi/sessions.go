@@ -17,19 +17,19 @@ import (
 func (s *Server) agent(name string) (*kompact.Agent, error) { return s.sessions.Agent(name) }
 
 func (s *Server) listSessions(w http.ResponseWriter, r *http.Request) error {
-	list, err := s.cfg.Store.ListSessions(r.Context())
+	list, err := s.sessions.List(r.Context())
 	if err != nil {
 		return err
 	}
 	if list == nil {
-		list = []kompact.SessionInfo{}
+		list = []kompact.ListedSession{}
 	}
 	if q := r.URL.Query().Get("q"); q != "" {
-		list = slices.DeleteFunc(list, func(i kompact.SessionInfo) bool { return !kompact.MatchesQuery(i.ID, i.Title, q) })
+		list = slices.DeleteFunc(list, func(i kompact.ListedSession) bool { return !kompact.MatchesQuery(i.ID, i.Title, q) })
 	}
 	// Newest first: the most recently updated, then the most recently
 	// created.
-	slices.SortStableFunc(list, func(a, b kompact.SessionInfo) int {
+	slices.SortStableFunc(list, func(a, b kompact.ListedSession) int {
 		if c := b.UpdatedAt.Compare(a.UpdatedAt); c != 0 {
 			return c
 		}
