@@ -132,10 +132,6 @@ type RequestConfig struct {
 	// with an ELLM error wrapping ErrAnswerTooLarge. 0 means
 	// DefaultMaxAnswerBytes. It is not sent.
 	MaxAnswerBytes int64
-	// Verified, when set, is the document the messages were decoded from:
-	// the request body copies the texts it holds without checking them
-	// again (see Verified). It changes no byte of the body.
-	Verified Verified
 }
 
 // EffectiveRequest merges the request configuration of a compaction call for

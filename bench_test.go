@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"kompact"
-	"kompact/internal/vectors"
 	"kompact/openai"
 )
 
@@ -106,42 +105,9 @@ func BenchmarkPrepare(b *testing.B) {
 	})
 }
 
-// BenchmarkRequestBody measures openai.RequestBody alone: encoding the
-// chat-completions request body (the bytes that go on the wire) of a
-// session prepared once beforehand. MB/s is the session's text bytes. The
-// whole path (decode, Prepare, body) is BenchmarkRequestPath.
-//
-// The session is gen_session's, decoded from its document. "document" is
-// what kompact request and compact do: the document is Verified, so the
-// texts the decoder shares with it are copied unchecked. "checked" encodes
-// the same messages without that (as for messages a store returns), so every
-// text is checked for UTF-8 and escapes.
-func BenchmarkRequestBody(b *testing.B) {
-	opt := kompact.Options{MaxPreserved: kompact.DefaultMaxPreserved}
-	for _, sz := range benchSizes() {
-		data := vectors.GenSession(b, sz.n)
-		s, p := decodeAndPrepare(b, data, opt)
-		msgs, total := p.RequestMessages(), textBytes(s)
-		for _, tc := range []struct {
-			name string
-			v    kompact.Verified
-		}{{"document", kompact.VerifiedDocument(data)}, {"checked", kompact.Verified{}}} {
-			b.Run(sz.name+"/"+tc.name, func(b *testing.B) {
-				b.SetBytes(total)
-				b.ReportAllocs()
-				for b.Loop() {
-					body, err := openai.RequestBody(kompact.RequestConfig{Model: "m", Verified: tc.v}, msgs)
-					if err != nil || len(body) < int(total) {
-						b.Fatal("short body", err)
-					}
-				}
-			})
-		}
-	}
-}
-
-// BenchmarkRequestBodySynthetic is BenchmarkRequestBody on the in-process
-// session of benchSession, whose texts hold many characters to escape.
+// BenchmarkRequestBodySynthetic is sessionjson's BenchmarkRequestBody
+// ("checked") on the in-process session of benchSession, whose texts hold
+// many characters to escape.
 func BenchmarkRequestBodySynthetic(b *testing.B) {
 	opt := kompact.Options{MaxPreserved: kompact.DefaultMaxPreserved}
 	benchEachSession(b, func(b *testing.B, s *kompact.Session, total int64) func(*testing.B) {
@@ -157,17 +123,6 @@ func BenchmarkRequestBodySynthetic(b *testing.B) {
 			}
 		}
 	})
-}
-
-// textBytes counts the bytes of s's text parts.
-func textBytes(s *kompact.Session) int64 {
-	var n int64
-	for i := range s.Messages {
-		for j := range s.Messages[i].Content {
-			n += int64(len(s.Messages[i].Content[j].Text))
-		}
-	}
-	return n
 }
 
 // BenchmarkApply measures building the compacted session from an answer.

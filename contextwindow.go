@@ -6,6 +6,8 @@ package kompact
 // (see docs/compaction.md, "The context window"); each function names the
 // kimi-cli source it follows.
 
+import "fmt"
+
 // kimi-cli's loop-control defaults and limits (src/kimi_cli/config.py) and
 // the constants of its completion budget (src/kimi_cli/llm.py).
 const (
@@ -20,6 +22,10 @@ const (
 	// MinReservedContextSize is reserved_context_size's lower bound,
 	// inclusive.
 	MinReservedContextSize = 1000
+	// MaxTokenFigure is the largest number of tokens kompact takes from a
+	// setting or a provider (a context size, reserved_context_size): 2^40,
+	// far beyond any model's, so that every figure fits an int.
+	MaxTokenFigure = 1 << 40
 	// CompletionSafetyMargin is added to the estimated input of a
 	// compaction request before the completion budget is derived
 	// (DEFAULT_COMPLETION_TOKEN_SAFETY_MARGIN).
@@ -66,19 +72,47 @@ func (c AutoCompaction) Effective() AutoCompaction {
 }
 
 // Validate checks the thresholds against kimi-cli's bounds
-// (src/kimi_cli/config.py): 0.5 ≤ trigger_ratio ≤ 0.99 and
-// reserved_context_size ≥ 1000. Zero values are not checked: they mean the
-// defaults. The error's code is EInvalid.
+// (src/kimi_cli/config.py; TriggerRatioInBounds,
+// ReservedContextSizeInBounds): 0.5 ≤ trigger_ratio ≤ 0.99 and
+// reserved_context_size ≥ 1000 (and at most MaxTokenFigure). Zero values
+// are not checked: they mean the defaults. The error's code is EInvalid.
 func (c AutoCompaction) Validate() error {
-	if c.TriggerRatio != 0 && !(c.TriggerRatio >= MinTriggerRatio && c.TriggerRatio <= MaxTriggerRatio) {
+	if c.TriggerRatio != 0 && !TriggerRatioInBounds(c.TriggerRatio) {
 		return Errorf(EInvalid, "compaction.auto.trigger_ratio is %v; it must be between %v and %v", c.TriggerRatio, MinTriggerRatio, MaxTriggerRatio).
-			WithFixes("Use a ratio between 0.5 and 0.99, or remove trigger_ratio to use kimi-cli's 0.85.")
+			WithFixes(TriggerRatioFix())
 	}
-	if c.ReservedContextSize != 0 && c.ReservedContextSize < MinReservedContextSize {
-		return Errorf(EInvalid, "compaction.auto.reserved_context_size is %d; it must be at least %d tokens", c.ReservedContextSize, MinReservedContextSize).
-			WithFixes("Use at least 1000 tokens, or remove reserved_context_size to use kimi-cli's 50000.")
+	if n := c.ReservedContextSize; n != 0 && !ReservedContextSizeInBounds(int64(n)) {
+		if n > MinReservedContextSize {
+			return Errorf(EInvalid, "compaction.auto.reserved_context_size is %d; it must be at most %d tokens", n, int64(MaxTokenFigure)).
+				WithFixes(ReservedContextSizeFix())
+		}
+		return Errorf(EInvalid, "compaction.auto.reserved_context_size is %d; it must be at least %d tokens", n, MinReservedContextSize).
+			WithFixes(ReservedContextSizeFix())
 	}
 	return nil
+}
+
+// TriggerRatioInBounds reports whether r is a compaction_trigger_ratio
+// kimi-cli accepts: from MinTriggerRatio to MaxTriggerRatio, both
+// inclusive (NaN is not).
+func TriggerRatioInBounds(r float64) bool { return r >= MinTriggerRatio && r <= MaxTriggerRatio }
+
+// ReservedContextSizeInBounds reports whether n tokens is a
+// reserved_context_size kompact accepts: at least MinReservedContextSize
+// (kimi-cli's bound) and at most MaxTokenFigure.
+func ReservedContextSizeInBounds(n int64) bool {
+	return n >= MinReservedContextSize && n <= MaxTokenFigure
+}
+
+// TriggerRatioFix is the fix of a compaction_trigger_ratio out of bounds.
+func TriggerRatioFix() string {
+	return fmt.Sprintf("Use a ratio between %v and %v, or remove trigger_ratio to use kimi-cli's %v.", MinTriggerRatio, MaxTriggerRatio, DefaultTriggerRatio)
+}
+
+// ReservedContextSizeFix is the fix of a reserved_context_size out of
+// bounds.
+func ReservedContextSizeFix() string {
+	return fmt.Sprintf("Use at least %d tokens, or remove reserved_context_size to use kimi-cli's %d.", MinReservedContextSize, DefaultReservedContextSize)
 }
 
 // ShouldAutoCompact is kimi-cli's should_auto_compact

@@ -127,6 +127,7 @@ func TestKCPD01AutoCompactionValidate(t *testing.T) {
 		{0.49, 50000, "trigger_ratio"}, {0.4999999, 50000, "trigger_ratio"}, {0.991, 50000, "trigger_ratio"},
 		{1, 50000, "trigger_ratio"}, {-0.85, 50000, "trigger_ratio"}, {nan, 50000, "trigger_ratio"},
 		{0.85, 999, "reserved_context_size"}, {0.85, -1, "reserved_context_size"},
+		{0.85, kompact.MaxTokenFigure, ""}, {0.85, kompact.MaxTokenFigure + 1, "reserved_context_size"},
 	}
 	for _, c := range cases {
 		err := kompact.AutoCompaction{Enabled: true, TriggerRatio: c.ratio, ReservedContextSize: c.reserved}.Validate()
@@ -142,6 +143,30 @@ func TestKCPD01AutoCompactionValidate(t *testing.T) {
 	}
 	if got := (kompact.AutoCompaction{TriggerRatio: 0.6, ReservedContextSize: 2000}).Effective(); got.TriggerRatio != 0.6 || got.ReservedContextSize != 2000 {
 		t.Errorf("Effective changed explicit values: %+v", got)
+	}
+}
+
+// TestAutoCompactionBoundsOneRule: the bounds the configuration checks and
+// the ones Validate checks are one rule, and its fixes name kimi-cli's
+// figures.
+func TestAutoCompactionBoundsOneRule(t *testing.T) {
+	for _, r := range []float64{0.49, 0.5, 0.85, 0.99, 0.991, 0, 1} {
+		err := kompact.AutoCompaction{TriggerRatio: r}.Validate()
+		if r != 0 && (err == nil) == !kompact.TriggerRatioInBounds(r) {
+			t.Errorf("trigger_ratio %v: in bounds %v, Validate %v", r, kompact.TriggerRatioInBounds(r), err)
+		}
+	}
+	for _, n := range []int64{-1, 999, 1000, 50000, kompact.MaxTokenFigure, kompact.MaxTokenFigure + 1} {
+		err := kompact.AutoCompaction{ReservedContextSize: int(n)}.Validate()
+		if (err == nil) == !kompact.ReservedContextSizeInBounds(n) {
+			t.Errorf("reserved_context_size %d: in bounds %v, Validate %v", n, kompact.ReservedContextSizeInBounds(n), err)
+		}
+	}
+	if got, want := kompact.TriggerRatioFix(), "Use a ratio between 0.5 and 0.99, or remove trigger_ratio to use kimi-cli's 0.85."; got != want {
+		t.Errorf("TriggerRatioFix() = %q, want %q", got, want)
+	}
+	if got, want := kompact.ReservedContextSizeFix(), "Use at least 1000 tokens, or remove reserved_context_size to use kimi-cli's 50000."; got != want {
+		t.Errorf("ReservedContextSizeFix() = %q, want %q", got, want)
 	}
 }
 

@@ -7,7 +7,8 @@ import (
 )
 
 // TestCoreDependencies keeps the root package pure: standard library only, no
-// file system, network or database access.
+// file system, network or database access, no readers or writers (io) and
+// no unsafe.
 func TestCoreDependencies(t *testing.T) {
 	out, err := exec.Command("go", "list", "-f", `{{join .Imports "\n"}}`, "kompact").Output()
 	if err != nil {
@@ -19,6 +20,10 @@ func TestCoreDependencies(t *testing.T) {
 		case imp == "os", strings.HasPrefix(imp, "os/"), imp == "io/fs", imp == "syscall",
 			imp == "net", strings.HasPrefix(imp, "net/"), strings.HasPrefix(imp, "database/"):
 			t.Errorf("the core package imports %s; keep I/O in a sub-package", imp)
+		case imp == "io":
+			t.Errorf("the core package imports io; readers and writers (streaming decoders, encoders) belong in sessionjson or openai")
+		case imp == "unsafe":
+			t.Errorf("the core package imports unsafe; memory tricks (strings sharing their input) belong in sessionjson or internal/jsonscan")
 		}
 	}
 	out, err = exec.Command("go", "list", "-deps", "-f", `{{if not .Standard}}{{.ImportPath}}{{end}}`, "kompact").Output()

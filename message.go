@@ -1,5 +1,12 @@
 package kompact
 
+import (
+	"slices"
+	"strings"
+
+	"kompact/internal/jsonwrite"
+)
+
 // Role is the author of a message.
 type Role string
 
@@ -11,14 +18,18 @@ const (
 	RoleTool      Role = "tool"
 )
 
-// Valid reports whether r is one of the four known roles.
-func (r Role) Valid() bool {
-	switch r {
-	case RoleSystem, RoleUser, RoleAssistant, RoleTool:
-		return true
-	}
-	return false
-}
+// roles are the known roles, in the order errors list them.
+var roles = [...]Role{RoleSystem, RoleUser, RoleAssistant, RoleTool}
+
+// Roles returns the known roles: system, user, assistant, tool.
+func Roles() []Role { return slices.Clone(roles[:]) }
+
+// roleList is the known roles as errors list them: "system, user,
+// assistant, tool".
+var roleList = joinNames(roles[:])
+
+// Valid reports whether r is one of the known roles (Roles).
+func (r Role) Valid() bool { return slices.Contains(roles[:], r) }
 
 // PartType says which kind of content a Part holds.
 type PartType string
@@ -34,13 +45,27 @@ const (
 	PartData  PartType = "data"
 )
 
-// Valid reports whether t is a known part type.
-func (t PartType) Valid() bool {
-	switch t {
-	case PartText, PartThink, PartImage, PartAudio, PartVideo, PartData:
-		return true
+// partTypes are the known part types, in the order errors list them.
+var partTypes = [...]PartType{PartText, PartThink, PartImage, PartAudio, PartVideo, PartData}
+
+// PartTypes returns the known part types: text, think, image_url,
+// audio_url, video_url, data.
+func PartTypes() []PartType { return slices.Clone(partTypes[:]) }
+
+// partTypeList is the known part types as errors list them: "text,
+// think, image_url, audio_url, video_url, data".
+var partTypeList = joinNames(partTypes[:])
+
+// Valid reports whether t is a known part type (PartTypes).
+func (t PartType) Valid() bool { return slices.Contains(partTypes[:], t) }
+
+// joinNames joins names with ", ".
+func joinNames[T ~string](names []T) string {
+	s := make([]string, len(names))
+	for i, n := range names {
+		s[i] = string(n)
 	}
-	return false
+	return strings.Join(s, ", ")
 }
 
 // IsMedia reports whether t is one of the media URL part types.
@@ -126,9 +151,7 @@ func (m *Message) TextLen() int {
 func codePoints(s string) int {
 	cont, i := 0, 0
 	for ; i+8 <= len(s); i += 8 {
-		b := s[i : i+8]
-		x := uint64(b[0]) | uint64(b[1])<<8 | uint64(b[2])<<16 | uint64(b[3])<<24 |
-			uint64(b[4])<<32 | uint64(b[5])<<40 | uint64(b[6])<<48 | uint64(b[7])<<56
+		x := jsonwrite.Load8(s, i)
 		// Bit 7 of a byte set and bit 6 clear: a continuation byte. The
 		// multiplication adds up the eight bytes' flags in the top byte.
 		m := (x &^ (x << 1)) & 0x8080808080808080

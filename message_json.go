@@ -87,43 +87,6 @@ func (p *Part) AppendJSON(dst []byte) []byte {
 	return append(dst, '}')
 }
 
-// AppendKimiJSON appends p as kimi-cli's own model writes a content part,
-// every field present: a think part's "encrypted" and a media part's "id"
-// are null when unset. kompact's data parts, which kimi-cli does not have,
-// become text parts holding their JSON. kimi-cli's context.jsonl (kimicli)
-// and the chat-completions wire (openai, which leaves think parts out of
-// "content") both carry parts in this form.
-func (p *Part) AppendKimiJSON(dst []byte) []byte { return p.AppendKimiJSONVerified(dst, Verified{}) }
-
-// AppendKimiJSONVerified is AppendKimiJSON copying a text that v holds as it
-// is.
-func (p *Part) AppendKimiJSONVerified(dst []byte, v Verified) []byte {
-	switch p.Type {
-	case PartText:
-		dst = append(dst, `{"type":"text","text":`...)
-		dst = v.AppendString(dst, p.Text)
-	case PartThink:
-		dst = append(dst, `{"type":"think","think":`...)
-		dst = jsonwrite.AppendString(dst, p.Think)
-		dst = append(dst, `,"encrypted":`...)
-		dst = jsonwrite.AppendStringOrNull(dst, p.Encrypted)
-	case PartImage, PartAudio, PartVideo:
-		dst = append(dst, `{"type":`...)
-		dst = jsonwrite.AppendString(dst, string(p.Type))
-		dst = append(dst, ',')
-		dst = jsonwrite.AppendString(dst, string(p.Type))
-		dst = append(dst, `:{"url":`...)
-		dst = jsonwrite.AppendString(dst, p.URL)
-		dst = append(dst, `,"id":`...)
-		dst = jsonwrite.AppendStringOrNull(dst, p.MediaID)
-		dst = append(dst, '}')
-	case PartData:
-		dst = append(dst, `{"type":"text","text":`...)
-		dst = jsonwrite.AppendString(dst, string(p.Data))
-	}
-	return append(dst, '}')
-}
-
 // MarshalJSON writes c in the OpenAI function-call shape kimi-cli uses.
 func (c ToolCall) MarshalJSON() ([]byte, error) { return c.AppendJSON(nil), nil }
 
@@ -175,8 +138,9 @@ func (m *Message) UnmarshalJSON(data []byte) error {
 var messageKeys = []string{"id", "role", "name", "content", "tool_calls", "tool_call_id"}
 
 // DecodeMessage decodes one message. index is used in error messages
-// (pass -1 when the message stands alone). It is the precise decoder: the
-// fast pass (message_fast.go) hands it every case it is unsure of.
+// (pass -1 when the message stands alone). It is the reference decoder:
+// the message shares no memory with data, and sessionjson's fast pass hands
+// it every case it is unsure of.
 func DecodeMessage(data []byte, index int) (Message, error) {
 	d := messageDecoder{index: index}
 	var m Message
@@ -237,15 +201,15 @@ func (d messageDecoder) header(obj map[string]json.RawMessage, m *Message) error
 	}
 	raw, ok := obj["role"]
 	if !ok || isNull(raw) {
-		return d.fe("role", "missing; set it to one of system, user, assistant, tool")
+		return d.fe("role", "missing; set it to one of %s", roleList)
 	}
 	var role string
 	if err := json.Unmarshal(raw, &role); err != nil {
-		return d.fe("role", "must be a string: one of system, user, assistant, tool")
+		return d.fe("role", "must be a string: one of %s", roleList)
 	}
 	m.Role = Role(role)
 	if !m.Role.Valid() {
-		return d.fe("role", "unknown role %q; use one of system, user, assistant, tool", role)
+		return d.fe("role", "unknown role %q; use one of %s", role, roleList)
 	}
 	if raw, ok := obj["name"]; ok && !isNull(raw) {
 		if err := json.Unmarshal(raw, &m.Name); err != nil {
@@ -316,8 +280,6 @@ func perr(field, format string, args ...any) *partError {
 	return &partError{field: field, msg: fmt.Sprintf(format, args...)}
 }
 
-var partTypes = []string{"text", "think", "image_url", "audio_url", "video_url", "data"}
-
 // partKeys are the keys each part type has.
 var partKeys = map[PartType][]string{
 	PartText:  {"type", "text"},
@@ -361,10 +323,10 @@ func partObject(data []byte) (map[string]json.RawMessage, string, *partError) {
 	}
 	var typ string
 	if raw, ok := obj["type"]; !ok || json.Unmarshal(raw, &typ) != nil {
-		return nil, "", perr("type", "missing or not a string; use one of %s", strings.Join(partTypes, ", "))
+		return nil, "", perr("type", "missing or not a string; use one of %s", partTypeList)
 	}
 	if !PartType(typ).Valid() {
-		return nil, "", perr("type", "unknown part type %q; use one of %s", typ, strings.Join(partTypes, ", "))
+		return nil, "", perr("type", "unknown part type %q; use one of %s", typ, partTypeList)
 	}
 	allowed := partKeys[PartType(typ)]
 	if k := unknownKey(obj, allowed); k != "" {

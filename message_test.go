@@ -60,6 +60,33 @@ func TestDecodeSessionForms(t *testing.T) {
 	}
 }
 
+// TestDecodeSessionCopies: the reference decoders share no memory with
+// their input; writing over it afterwards changes nothing decoded.
+func TestDecodeSessionCopies(t *testing.T) {
+	doc := `{"id":"s","agent":"a","messages":[{"id":"m","role":"user","name":"n","content":[{"type":"text","text":"plain"},` +
+		`{"type":"think","think":"t","encrypted":"e"},{"type":"image_url","image_url":{"url":"u","id":"i"}},{"type":"data","data":{"k":"v"}}],` +
+		`"tool_calls":[{"type":"function","id":"c","function":{"name":"f","arguments":"{}"},"extras":{"x":1}}],"tool_call_id":"c0"}]}`
+	data := []byte(doc)
+	s, err := kompact.DecodeSession(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := kompact.DecodeMessage([]byte(doc[strings.Index(doc, `{"id":"m"`):len(doc)-2]), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, wantMsg := s.AppendJSON(nil), m.AppendJSON(nil)
+	for i := range data {
+		data[i] = 'X'
+	}
+	if got := s.AppendJSON(nil); string(got) != string(want) {
+		t.Fatalf("the session changed with its input:\n%s\nwas\n%s", got, want)
+	}
+	if got := m.AppendJSON(nil); string(got) != string(wantMsg) {
+		t.Fatalf("the message changed with its input:\n%s\nwas\n%s", got, wantMsg)
+	}
+}
+
 func TestDecodeSessionErrors(t *testing.T) {
 	for _, tc := range []struct {
 		name, doc, want string

@@ -12,13 +12,8 @@ import (
 // kimi-cli) sees the same text. The error is an EInvalid one naming the
 // field.
 func ValidateUTF8(msgs []Message) error {
-	for i := range msgs {
-		if field := invalidUTF8Field(&msgs[i]); field != "" {
-			return Errorf(EInvalid, "messages[%d].%s is not valid UTF-8", i, field).
-				WithFixes("Send text as UTF-8; encode binary payloads (e.g. as base64) before putting them in a message.")
-		}
-	}
-	return nil
+	c := MessageCheck{Rules: RuleUTF8}
+	return c.Check(msgs)
 }
 
 // invalidUTF8Field names the first field of m that is not valid UTF-8, or
@@ -87,4 +82,21 @@ func (f *utf8Fields) bytes(name string, b []byte) {
 	if f.bad == "" && !utf8.Valid(b) {
 		f.bad = name
 	}
+}
+
+// FirstBadUTF8 returns the offset of the first byte of b that is not part
+// of valid UTF-8, or -1.
+func FirstBadUTF8(b []byte) int {
+	if utf8.Valid(b) {
+		return -1
+	}
+	at := 0
+	for at < len(b) {
+		r, n := utf8.DecodeRune(b[at:])
+		if r == utf8.RuneError && n <= 1 {
+			break
+		}
+		at += n
+	}
+	return at
 }

@@ -30,6 +30,10 @@ type Outcome struct {
 	Model string
 	// PreviewID names a preview (status preview) for applying it later.
 	PreviewID string
+	// Context, when set, is the session's context figures the outcome
+	// shows first in its JSON form: the CLI's compact --auto and --json
+	// set it.
+	Context *ContextStatus
 }
 
 // ErrorOutcome returns the error outcome for err (see AsError).
@@ -49,12 +53,13 @@ func AsError(err error) *Error {
 
 // outcomeJSON is the JSON form of an Outcome.
 type outcomeJSON struct {
-	PreviewID string        `json:"preview_id,omitempty"`
-	Status    OutcomeStatus `json:"status"`
-	Model     string        `json:"model,omitempty"`
-	Reason    string        `json:"reason,omitempty"`
-	Error     *Error        `json:"error,omitempty"`
-	Result    *resultJSON   `json:"result,omitempty"`
+	Context   *ContextStatus `json:"context,omitempty"`
+	PreviewID string         `json:"preview_id,omitempty"`
+	Status    OutcomeStatus  `json:"status"`
+	Model     string         `json:"model,omitempty"`
+	Reason    string         `json:"reason,omitempty"`
+	Error     *Error         `json:"error,omitempty"`
+	Result    *resultJSON    `json:"result,omitempty"`
 	// Warnings is present, possibly empty, whenever Result is.
 	Warnings []Warning `json:"warnings,omitzero"`
 }
@@ -81,7 +86,7 @@ type resultJSON struct {
 // MarshalJSON writes the outcome as the CLI's --json and the HTTP API show
 // it (docs/http-api.md, "Outcomes").
 func (o Outcome) MarshalJSON() ([]byte, error) {
-	out := outcomeJSON{PreviewID: o.PreviewID, Status: o.Status, Model: o.Model, Reason: o.Reason, Error: o.Err}
+	out := outcomeJSON{Context: o.Context, PreviewID: o.PreviewID, Status: o.Status, Model: o.Model, Reason: o.Reason, Error: o.Err}
 	if r := o.Result; r != nil {
 		out.Result = &resultJSON{
 			Session: r.Session, Summary: r.Summary, MissingSections: nonNil(r.MissingSections), Usage: r.Usage,

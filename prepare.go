@@ -55,10 +55,10 @@ type Plan struct {
 	// KeepSystem is true when the range begins with the session's leading
 	// system message: it is shown to the LLM and stays the first message.
 	KeepSystem bool
-	// Request is the synthetic user message: one header part per compacted
+	// Transcript is the synthetic user message: one header part per compacted
 	// message followed by its text parts, then the prompt part.
-	Request Message
-	Prompt  Prompt
+	Transcript Message
+	Prompt     Prompt
 	// Explicit is true when the range had an explicit end.
 	Explicit bool
 	// Dropped counts the oldest compacted messages left out of Request (see
@@ -121,12 +121,36 @@ func (p *Plan) DropOldest() *Plan {
 	}
 	q := *p
 	q.Dropped += n
-	q.Request = buildRequest(p.Session.Messages[p.Start+q.Dropped:p.End], p.Prompt.Body, p.instructions)
+	q.Transcript = buildRequest(p.Session.Messages[p.Start+q.Dropped:p.End], p.Prompt.Body, p.instructions)
 	return &q
 }
 
-// Compacted returns the messages the summary replaces.
+// Compacted returns the messages of the range, the ones the request shows
+// the LLM: those the summary replaces and, when KeepSystem, the leading
+// system message, which stays (see Counts).
 func (p *Plan) Compacted() []Message { return p.Session.Messages[p.Start:p.End] }
+
+// PlanCounts divide a session's messages as a compaction does: Before
+// stay before the summary, the summary replaces Replaced, and After stay
+// after it, verbatim. They add up to the session's length.
+type PlanCounts struct {
+	Before, Replaced, After int
+}
+
+// Counts says how many messages the compaction replaces, keeps before the
+// summary (Kept: the unselected messages before the range, or the leading
+// system message the range starts with, which is kept, not replaced) and
+// keeps after it (Preserved). A no-op replaces none and keeps all after.
+// Every surface that describes a plan (the HTTP dry run, the CLI's
+// report) gives these figures.
+func (p *Plan) Counts() PlanCounts {
+	n := len(p.Session.Messages)
+	if p.Noop {
+		return PlanCounts{After: n}
+	}
+	before := len(p.Kept())
+	return PlanCounts{Before: before, Replaced: p.End - before, After: n - p.End}
+}
 
 // Preserved returns kimi-cli's to_preserve: every message after the compacted
 // range, or the whole session for a no-op.
@@ -155,7 +179,7 @@ func (p *Plan) RequestMessages() []Message {
 	}
 	return []Message{
 		{Role: RoleSystem, Content: []Part{TextPart(CompactorSystemPrompt)}},
-		p.Request,
+		p.Transcript,
 	}
 }
 
@@ -166,8 +190,26 @@ func noop(s *Session, reason string) *Plan {
 // Prepare selects what to compact in s and builds the compaction request, as
 // kimi-cli's SimpleCompaction.prepare does, with range selection on top.
 // It returns a no-op plan when there is nothing to compact, and an error
-// when the options do not fit the session.
+// when the options do not fit the session. Every plan, a no-op too, names
+// the prompt a compaction would use.
 func Prepare(s *Session, opt Options) (*Plan, error) {
+	p, err := prepare(s, opt)
+	if p != nil && p.Noop {
+		p.Prompt = promptOf(opt)
+	}
+	return p, err
+}
+
+// promptOf is the prompt a compaction with opt uses: opt's, else the
+// built-in one.
+func promptOf(opt Options) Prompt {
+	if opt.Prompt.Body == "" {
+		return BuiltinPrompt()
+	}
+	return opt.Prompt
+}
+
+func prepare(s *Session, opt Options) (*Plan, error) {
 	msgs := s.Messages
 	start, end := 0, 0
 	if opt.Start != "" {
@@ -221,10 +263,7 @@ func Prepare(s *Session, opt Options) (*Plan, error) {
 	if i, ok := onlySummary(msgs, start, end); ok {
 		return noop(s, s.name(i)+" is an earlier summary and the only message to compact; compacting it again would not make the session smaller"), nil
 	}
-	prompt := opt.Prompt
-	if prompt.Body == "" {
-		prompt = BuiltinPrompt()
-	}
+	prompt := promptOf(opt)
 	p := &Plan{
 		Session:    s,
 		Start:      start,
@@ -239,7 +278,7 @@ func Prepare(s *Session, opt Options) (*Plan, error) {
 	if err := checkToolPairs(s, start, end); err != nil {
 		return nil, err
 	}
-	p.Request = buildRequest(msgs[start:end], prompt.Body, opt.Instructions)
+	p.Transcript = buildRequest(msgs[start:end], prompt.Body, opt.Instructions)
 	return p, nil
 }
 

@@ -12,8 +12,9 @@ const (
 // Reply asks a's LLM for the next message of a conversation: a's system
 // prompt, then history, sent with a's own request settings (ChatRequest).
 // It returns the assistant message to append: the answer's text and think
-// parts. An answer without text is an EEmptyResponse error; nothing is
-// appended for it.
+// parts. An answer without text that is not blank (see IsPythonBlank) is
+// an EEmptyResponse error, whatever else it holds; nothing is appended for
+// it.
 func Reply(ctx context.Context, llm LLM, a *Agent, history []Message) (Message, error) {
 	m, _, err := ReplyWithUsage(ctx, llm, a, history)
 	return m, err
@@ -47,20 +48,20 @@ func ReplyWithUsage(ctx context.Context, llm LLM, a *Agent, history []Message) (
 	return reply, answer.Usage, nil
 }
 
-// checkReply refuses a chat answer without reply text.
+// checkReply refuses a chat answer without reply text: one whose text
+// parts are all blank (see Answer.kind), whatever else it holds.
 func checkReply(a Answer) error {
-	text, _, think := a.has()
-	switch {
-	case text:
+	switch a.kind() {
+	case answerText:
 		return nil
-	case len(a.ToolCalls) > 0:
+	case answerToolCall:
 		return (&Error{Code: EEmptyResponse, Message: ToolCallReplyMessage}).
 			WithFixes("Send the message again, or give the agent a model that answers in text.")
-	case think:
+	case answerThinkOnly:
 		return (&Error{Code: EEmptyResponse, Message: ThinkOnlyReplyMessage}).
 			WithFixes("Send the message again, or raise the agent's llm.max_tokens so the model has room to answer after reasoning.")
-	default:
-		return (&Error{Code: EEmptyResponse, Message: EmptyReplyMessage}).
-			WithFixes("Send the message again; if it persists, check the agent's llm.model and the provider's status.")
 	}
+	// answerBlank, answerEmpty
+	return (&Error{Code: EEmptyResponse, Message: EmptyReplyMessage}).
+		WithFixes("Send the message again; if it persists, check the agent's llm.model and the provider's status.")
 }

@@ -3,6 +3,7 @@ package kompact
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -28,75 +29,52 @@ var sessionKeys = []string{"id", "agent", "compaction_model", "messages"}
 // optionally "id", "agent" and "compaction_model". {"messages": [...]} alone
 // is a valid document. Errors name the field (and message index) at fault.
 //
-// The session's strings may share data's memory (see message_fast.go):
-// data must not be modified afterwards.
+// It is the reference decoder: its session shares no memory with data (its
+// strings are copies). sessionjson.DecodeSession gives the same session
+// faster, sharing data's memory.
 func DecodeSession(data []byte) (*Session, error) {
 	data = bytes.TrimPrefix(data, []byte("\xEF\xBB\xBF"))
-	s, ok := scanSession(data)
-	if !ok {
-		var err error
-		if s, err = decodeSessionPrecisely(data); err != nil {
-			return nil, err
-		}
+	s, err := decodeSessionPrecisely(data)
+	if err != nil {
+		return nil, err
 	}
-	return validSession(s)
-}
-
-// DecodeSessionUTF8 is DecodeSession for text not yet known to be valid
-// UTF-8, such as a request body: valid is false, and nothing is decoded,
-// when data is not valid UTF-8 (which the precise decoder would read with
-// the bad bytes replaced). When the fast pass reads the document, its scan
-// is the only UTF-8 check of the strings, and only the raw values it keeps
-// as they are (data parts, tool call extras) are checked apart.
-func DecodeSessionUTF8(data []byte) (s *Session, valid bool, err error) {
-	data = bytes.TrimPrefix(data, []byte("\xEF\xBB\xBF"))
-	s, ok := scanSession(data)
-	switch {
-	case ok && rawValuesUTF8(s.Messages):
-	case !utf8.Valid(data):
-		return nil, false, nil
-	default:
-		if s, err = decodeSessionPrecisely(data); err != nil {
-			return nil, true, err
-		}
-	}
-	s, err = validSession(s)
-	return s, true, err
-}
-
-// rawValuesUTF8 reports whether the raw JSON values of msgs (data parts,
-// tool call extras) are valid UTF-8.
-func rawValuesUTF8(msgs []Message) bool {
-	for i := range msgs {
-		for j := range msgs[i].Content {
-			if !utf8.Valid(msgs[i].Content[j].Data) {
-				return false
-			}
-		}
-		for j := range msgs[i].ToolCalls {
-			if !utf8.Valid(msgs[i].ToolCalls[j].Extras) {
-				return false
-			}
-		}
-	}
-	return true
-}
-
-// validSession applies ValidateMessages to a decoded session.
-func validSession(s *Session) (*Session, error) {
-	if err := ValidateMessages(s.Messages); err != nil {
-		e := AsError(err)
-		return nil, &Error{Code: e.Code, Message: "invalid session: " + e.Message, Fixes: e.Fixes, Err: e.Err}
+	if err := ValidateDecodedSession(s); err != nil {
+		return nil, err
 	}
 	return s, nil
 }
 
-// decodeSessionPrecisely is the reference decoder, slower than the fast
-// pass: it words every error and handles the forms the fast pass leaves to it.
+// ValidateDecodedSession makes the checks DecodeSession makes of a session
+// it has read (ValidateMessages), its error worded as DecodeSession's. The
+// decoders of sessionjson apply it to what they read.
+func ValidateDecodedSession(s *Session) error {
+	if err := ValidateMessages(s.Messages); err != nil {
+		e := AsError(err)
+		return &Error{Code: e.Code, Message: "invalid session: " + e.Message, Fixes: e.Fixes, Err: e.Err}
+	}
+	return nil
+}
+
+// syntaxAt says where in data a JSON syntax error err is, as " at line L,
+// column C" (C counts characters, from 1), or "" for another error.
+func syntaxAt(data []byte, err error) string {
+	var syn *json.SyntaxError
+	if !errors.As(err, &syn) || syn.Offset <= 0 || syn.Offset > int64(len(data)) {
+		return ""
+	}
+	// Offset counts the bytes read, the offending one included.
+	before := data[:syn.Offset-1]
+	line := bytes.Count(before, []byte{'\n'}) + 1
+	col := utf8.RuneCount(before[bytes.LastIndexByte(before, '\n')+1:]) + 1
+	return " at line " + strconv.Itoa(line) + ", column " + strconv.Itoa(col)
+}
+
+// decodeSessionPrecisely reads the document with encoding/json, wording
+// every error; DecodeSession then checks the messages.
 func decodeSessionPrecisely(data []byte) (*Session, error) {
 	var obj map[string]json.RawMessage
 	if err := json.Unmarshal(data, &obj); err != nil {
-		return nil, Errorf(EInvalid, "session is not valid JSON: %v", err).
+		return nil, Errorf(EInvalid, "session is not valid JSON%s: %v", syntaxAt(data, err), err).
 			WithFixes(`A session document is a JSON object such as {"messages": [{"role": "user", "content": "hi"}]}.`)
 	}
 	if obj == nil {

@@ -129,15 +129,17 @@ type Appended struct {
 // method atomic: a failed call changes nothing. Errors are *Error values
 // with ENotFound, EConflict or EInvalid where those apply.
 type Store interface {
-	// CreateSession stores a new session. An empty s.ID gets a new id and
-	// messages without an id get one; a taken id is EConflict. It returns
+	// CreateSession stores a new session. A session ValidateSession
+	// refuses is EInvalid. An empty s.ID gets a new id and messages without
+	// an id get one; a taken id is EConflict. It returns
 	// the new session's description (its id, version 1, message count,
 	// title and times), not its messages: read them with GetSession or
 	// StreamSession.
 	CreateSession(ctx context.Context, s *Session) (*SessionInfo, error)
 	// ImportSession is CreateSession for a session whose messages come in
 	// batches: head gives the id, agent and compaction model (its messages
-	// are not read), and next each batch in turn, none at the end. It is
+	// are not read), and next each batch in turn, none at the end; head
+	// and the batches are checked as CreateSession checks a session. It is
 	// one write: an error from next or in any batch leaves no session (a
 	// *Error from next comes back as it is, another is EInternal). The
 	// store holds a batch at a time, whatever the session's length.
@@ -152,7 +154,9 @@ type Store interface {
 	ListSessions(ctx context.Context) ([]SessionInfo, error)
 	DeleteSession(ctx context.Context, id string) error
 	// AppendMessages adds messages at the end, giving ids to those without,
-	// and returns the new version and the appended messages. Its cost
+	// and returns the new version and the appended messages. They are
+	// checked as CreateSession checks a session's (MessageCheck with
+	// AllMessageRules); an id the session has is EConflict. Its cost
 	// follows the appended messages, not the session's length.
 	AppendMessages(ctx context.Context, id string, msgs []Message) (*Appended, error)
 	// SetCompactionModel sets (or, with "", clears) the per-session model
@@ -164,7 +168,8 @@ type Store interface {
 	// messages, and an append sets it while it is "".
 	SetTitle(ctx context.Context, id string, title string) (*SessionInfo, error)
 	// CommitCompaction applies c (see Rebase) and records a revision holding
-	// the message list as it was just before. Its cost follows the replaced
+	// the message list as it was just before; c.Replacement is checked as
+	// AppendMessages checks its messages. Its cost follows the replaced
 	// range and the messages appended since c.Version, not the session's
 	// length, when c.Version is set. It returns what changed: the session's
 	// description after the commit (its new version and message count) and
@@ -189,6 +194,17 @@ type Store interface {
 	// TakePreview removes and returns the preview id of session sessionID.
 	// It is ENotFound when there is none, or it expired at now.
 	TakePreview(ctx context.Context, sessionID, id string, now time.Time) (*Preview, error)
+	// GetPreview returns the preview id of session sessionID without
+	// removing it; it is ENotFound as TakePreview is.
+	GetPreview(ctx context.Context, sessionID, id string, now time.Time) (*Preview, error)
+	// ListPreviews describes the previews of session sessionID that have
+	// not expired at now, the one that expires last first (the newest),
+	// without reading their bodies. An unknown session is ENotFound.
+	ListPreviews(ctx context.Context, sessionID string, now time.Time) ([]PreviewInfo, error)
+	// CountPreviews returns how many previews each session has that have
+	// not expired at now; a session without any is not in the map. It
+	// reads no body.
+	CountPreviews(ctx context.Context, now time.Time) (map[string]int, error)
 	// Ping reports whether the store answers.
 	Ping(ctx context.Context) error
 	// SetTokenCount records the token figure a provider reported for the

@@ -21,59 +21,6 @@ type Usage struct {
 // Input returns all prompt tokens.
 func (u Usage) Input() int64 { return u.InputOther + u.InputCacheRead + u.InputCacheCreation }
 
-// Answer is the LLM's reply to a compaction request: its content parts
-// (text and think) in order, any tool calls, and the usage when reported.
-type Answer struct {
-	Parts     []Part
-	ToolCalls []ToolCall
-	Usage     *Usage
-}
-
-// has reports whether a holds parts other than thinking (any), parts
-// other than thinking that are not blank (text: kimi-cli counts a text part
-// only when text.strip() is not empty; see IsPythonBlank), and thinking.
-func (a Answer) has() (any, text, think bool) {
-	for i := range a.Parts {
-		switch {
-		case a.Parts[i].Type == PartThink:
-			think = true
-		case a.Parts[i].Type == PartText && IsPythonBlank(a.Parts[i].Text):
-			any = true
-		default:
-			any, text = true, true
-		}
-	}
-	return any, text, think
-}
-
-// IsPythonBlank reports whether s is empty once Python's str.strip() has
-// removed white space from both ends: whether every rune of s is one that
-// Python's str.isspace() accepts (see pythonSpace).
-func IsPythonBlank(s string) bool {
-	for _, r := range s {
-		if !pythonSpace(r) {
-			return false
-		}
-	}
-	return true
-}
-
-// pythonSpace reports whether Python 3's str.isspace() accepts r: tab,
-// line feed, vertical tab, form feed, carriage return, U+001C-U+001F (file,
-// group, record and unit separators), space, U+0085, U+00A0, U+1680,
-// U+2000-U+200A, U+2028, U+2029, U+202F, U+205F and U+3000. That is Go's
-// unicode.IsSpace plus U+001C-U+001F, which Go does not count. U+180E,
-// U+200B and U+FEFF are white space to neither.
-func pythonSpace(r rune) bool {
-	switch {
-	case r >= '\t' && r <= '\r', r >= 0x1c && r <= 0x20, r == 0x85, r == 0xa0, r == 0x1680:
-		return true
-	case r >= 0x2000 && r <= 0x200a, r == 0x2028, r == 0x2029, r == 0x202f, r == 0x205f, r == 0x3000:
-		return true
-	}
-	return false
-}
-
 // The messages of kimi-cli's APIEmptyResponseError, which kompact reports
 // unchanged.
 const (
@@ -133,6 +80,9 @@ func (r *Result) Dropped() int {
 	return r.plan.Dropped
 }
 
+// Counts are the counts of the plan r applies (Plan.Counts).
+func (r *Result) Counts() PlanCounts { return r.plan.Counts() }
+
 // summaryAt returns the index of the summary message in r.Session.
 func (r *Result) summaryAt() int { return len(r.plan.Kept()) }
 
@@ -184,31 +134,6 @@ func (r *Result) WithSummary(summary string) *Result {
 // messages: SummaryPrefix, a newline, then summary.
 func summaryMessage(summary string) Message {
 	return Message{Role: RoleUser, Content: []Part{TextPart(SummaryPrefix + "\n" + summary)}}
-}
-
-// CheckAnswer returns the error kimi-cli raises for an answer that carries no
-// summary: nothing at all, or thinking and no text that is not blank (text
-// parts that are only white space count as none when there is thinking, as
-// in kimi-cli; see IsPythonBlank). kompact also refuses an answer that has
-// tool calls and no such text. An answer of blank text alone is accepted,
-// as kimi-cli does. The error's code is EEmptyResponse.
-func CheckAnswer(a Answer) error {
-	anyText, text, think := a.has()
-	switch {
-	case text:
-		return nil
-	case len(a.ToolCalls) > 0:
-		return (&Error{Code: EEmptyResponse, Message: ToolCallOnlyMessage}).
-			WithFixes("Retry; the compaction request carries no tools, so this model ignored that. Try another compaction model.")
-	case think:
-		return (&Error{Code: EEmptyResponse, Message: ThinkOnlyMessage}).
-			WithFixes("Retry, or raise the compaction request's max_tokens so the model has room to answer after reasoning.")
-	case anyText:
-		return nil
-	default:
-		return (&Error{Code: EEmptyResponse, Message: EmptyResponseMessage}).
-			WithFixes("Retry; if it persists, check the model name and the provider's status.")
-	}
 }
 
 // Apply builds the compacted session from the LLM's answer. It fails with

@@ -3,6 +3,7 @@ package kompact_test
 import (
 	"strings"
 	"testing"
+	"time"
 	"unicode/utf8"
 
 	"kompact"
@@ -32,5 +33,52 @@ func TestTitles(t *testing.T) {
 	}
 	if !kompact.MatchesQuery("s_abc", "Flaky Test", "flaky ABC") || kompact.MatchesQuery("s_abc", "Flaky Test", "flaky zzz") {
 		t.Error("MatchesQuery")
+	}
+}
+
+// TestDefaultTitlePlainText: a default title leaves out kimi-cli's
+// <system>…</system> notes (a kimi-cli import opens with the user message
+// "<system>CHECKPOINT 0</system>") and Markdown markup, keeping the text.
+func TestDefaultTitlePlainText(t *testing.T) {
+	kimi := []kompact.Message{
+		msg(kompact.RoleSystem, "", "You are Kimi Code CLI"),
+		msg(kompact.RoleUser, "", "<system>CHECKPOINT 0</system>"),
+		msg(kompact.RoleUser, "", "Hello 👋 — list files"),
+	}
+	if got := kompact.DefaultTitle(kimi); got != "Hello 👋 — list files" {
+		t.Errorf("kimi-cli import: title %q", got)
+	}
+	for _, c := range []struct{ text, want string }{
+		{"<system>CHECKPOINT 3</system>Fix the build", "Fix the build"},
+		{"# Fix the **flaky** test", "Fix the flaky test"},
+		{"## Plan\n\n1. Read `main.go`\n2. Run *all* tests", "Plan Read main.go Run all tests"},
+		{"> quoted _words_ and __strong__ and ~~gone~~", "quoted words and strong and gone"},
+		{"- [ ] a task with [a link](https://example.com/x) and ![a chart](c.png)", "a task with a link and a chart"},
+		{"```go\nfunc main() {}\n```", "func main() {}"},
+		{"***bold italic*** then ---\n\n---\nafter the rule", "bold italic then --- after the rule"},
+		{"| a | b |\n|---|:-:|\n| 1 | 2 |", "a b 1 2"},
+		{"keep snake_case_names, 2*3*4, a * b and file_name.go", "keep snake_case_names, 2*3*4, a * b and file_name.go"},
+		{`an escaped \*star\* and a lone * and ** and ` + "`unclosed", `an escaped *star* and a lone * and ** and ` + "`unclosed"},
+		{"``code with ` inside`` ok", "code with ` inside ok"},
+		{"[not a link] and (parens)", "[not a link] and (parens)"},
+		{"#hashtag stays, #5 too", "#hashtag stays, #5 too"},
+	} {
+		if got := kompact.DefaultTitle([]kompact.Message{msg(kompact.RoleUser, "", c.text)}); got != c.want {
+			t.Errorf("title of %q: %q, want %q", c.text, got, c.want)
+		}
+	}
+	// A long message: the title comes from its start, quickly, whatever
+	// its markup (the emphasis scan is quadratic in a line's length).
+	start := time.Now()
+	huge := kompact.DefaultTitle([]kompact.Message{msg(kompact.RoleUser, "", "<system>"+strings.Repeat("n", 10000)+"</system>**Big** "+strings.Repeat("*a _b [d ", 250000))})
+	if !strings.HasPrefix(huge, "Big *a _b [d *a _b [d") || utf8.RuneCountInString(huge) > kompact.DefaultTitleLen || !strings.HasSuffix(huge, "…") {
+		t.Errorf("title of a long message: %q", huge)
+	}
+	if d := time.Since(start); d > 2*time.Second {
+		t.Errorf("the title of a 2 MB message took %v", d)
+	}
+	// A user message of notes only is skipped, as one without text is.
+	if got := kompact.DefaultTitle([]kompact.Message{msg(kompact.RoleUser, "", "<system>CHECKPOINT 0</system>")}); got != "" {
+		t.Errorf("notes only: %q", got)
 	}
 }

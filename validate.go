@@ -1,44 +1,153 @@
 package kompact
 
-import "encoding/json"
+import (
+	"bytes"
+	"encoding/json"
+)
+
+// This file holds the rules a session and its messages meet, in one place:
+// the reference decoder, the stores and the HTTP API all apply them.
+
+// ValidateSession checks a session before it is stored: its id, when it
+// has one, follows SessionIDRule (ValidateSessionID; a store assigns one
+// otherwise), and its messages pass ValidateMessages and ValidateUTF8.
+// Every store checks what it is given with it. Errors are EInvalid.
+func ValidateSession(s *Session) error {
+	if s == nil {
+		return Errorf(EInvalid, "no session given")
+	}
+	if s.ID != "" {
+		if err := ValidateSessionID(s.ID); err != nil {
+			return err
+		}
+	}
+	c := MessageCheck{Rules: AllMessageRules}
+	return c.Check(s.Messages)
+}
 
 // ValidateMessages checks a message list that did not come from
 // DecodeMessage (a store's input, a decoded request): every role and part
-// type is known, every data part holds valid JSON, and no two messages share
-// an id (which would make range selection ambiguous). Errors are EInvalid
-// and name the field at fault as messages[i]....
+// type is known, every data part holds valid JSON and every tool call's
+// extras a JSON object, and no two messages share an id (which would make
+// range selection ambiguous). Errors are EInvalid and name the field at
+// fault as messages[i]....
 func ValidateMessages(msgs []Message) error {
-	seen := make(map[string]int, len(msgs))
+	c := MessageCheck{Rules: RuleForm | RuleUniqueIDs}
+	return c.Check(msgs)
+}
+
+// MessageRules choose the rules a MessageCheck applies.
+type MessageRules uint8
+
+// The message rules.
+const (
+	// RuleForm: the role and every part type are known (Roles,
+	// PartTypes), data parts hold JSON and tool call extras a JSON object
+	// (or null).
+	RuleForm MessageRules = 1 << iota
+	// RuleUniqueIDs: no two messages of the list share an id.
+	RuleUniqueIDs
+	// RuleUTF8: every string is valid UTF-8 (see ValidateUTF8).
+	RuleUTF8
+
+	// AllMessageRules are the rules a stored message meets.
+	AllMessageRules = RuleForm | RuleUniqueIDs | RuleUTF8
+)
+
+// MessageCheck applies the message rules to a list of messages, given
+// whole or in parts (a store's import batches, say): Check may be called
+// for each part in turn, and the ids of earlier parts count. Errors are
+// EInvalid and name the field at fault as Field[i]..., i counting from the
+// list's start. The zero value applies no rule.
+type MessageCheck struct {
+	// Field names the list in errors; "" means "messages".
+	Field string
+	Rules MessageRules
+	// CopyIDs keeps copies of the ids seen, for parts whose memory is
+	// reused once Check returns (a stream decoder's batches).
+	CopyIDs bool
+
+	n    int            // messages checked so far
+	seen map[string]int // their ids, to their index
+}
+
+// Check checks the next part of the list.
+func (c *MessageCheck) Check(msgs []Message) error {
+	if c.Rules&RuleUniqueIDs != 0 && c.seen == nil {
+		c.seen = make(map[string]int, len(msgs))
+	}
 	for i := range msgs {
-		m := &msgs[i]
-		if err := validateForm(m, i); err != nil {
+		if err := c.message(&msgs[i], c.n+i); err != nil {
 			return err
 		}
-		if m.ID == "" {
-			continue
-		}
-		if j, dup := seen[m.ID]; dup {
-			return Errorf(EInvalid, "messages[%d].id: %q is already the id of messages[%d]", i, m.ID, j).
-				WithFixes("Give every message a unique id, or none.")
-		}
-		seen[m.ID] = i
 	}
+	c.n += len(msgs)
 	return nil
 }
 
-// validateForm checks the role and the parts of message i.
-func validateForm(m *Message, i int) error {
+// message checks message i of the list.
+func (c *MessageCheck) message(m *Message, i int) error {
+	field := c.Field
+	if field == "" {
+		field = "messages"
+	}
+	if c.Rules&RuleForm != 0 {
+		if err := validateForm(m, field, i); err != nil {
+			return err
+		}
+	}
+	if c.Rules&RuleUTF8 != 0 {
+		if bad := invalidUTF8Field(m); bad != "" {
+			return Errorf(EInvalid, "%s[%d].%s is not valid UTF-8", field, i, bad).
+				WithFixes("Send text as UTF-8; encode binary payloads (e.g. as base64) before putting them in a message.")
+		}
+	}
+	if c.Rules&RuleUniqueIDs == 0 || m.ID == "" {
+		return nil
+	}
+	if j, dup := c.seen[m.ID]; dup {
+		return Errorf(EInvalid, "%s[%d].id: %q is already the id of %s[%d]", field, i, m.ID, field, j).
+			WithFixes("Give every message a unique id, or none.")
+	}
+	id := m.ID
+	if c.CopyIDs {
+		id = string([]byte(id))
+	}
+	c.seen[id] = i
+	return nil
+}
+
+// validateForm checks the role and the parts of message i of field.
+func validateForm(m *Message, field string, i int) error {
 	if !m.Role.Valid() {
-		return Errorf(EInvalid, "messages[%d].role: unknown role %q; use one of system, user, assistant, tool", i, m.Role)
+		return Errorf(EInvalid, "%s[%d].role: unknown role %q; use one of %s", field, i, m.Role, roleList)
 	}
 	for j := range m.Content {
 		p := &m.Content[j]
 		if !p.Type.Valid() {
-			return Errorf(EInvalid, "messages[%d].content[%d].type: unknown part type %q; use one of text, think, image_url, audio_url, video_url, data", i, j, p.Type)
+			return Errorf(EInvalid, "%s[%d].content[%d].type: unknown part type %q; use one of %s", field, i, j, p.Type, partTypeList)
 		}
 		if p.Type == PartData && len(p.Data) > 0 && !json.Valid(p.Data) {
-			return Errorf(EInvalid, "messages[%d].content[%d].data: not valid JSON", i, j)
+			return Errorf(EInvalid, "%s[%d].content[%d].data: not valid JSON", field, i, j)
+		}
+	}
+	for j := range m.ToolCalls {
+		if !validExtras(m.ToolCalls[j].Extras) {
+			return Errorf(EInvalid, "%s[%d].tool_calls[%d].extras: must be a JSON object", field, i, j)
 		}
 	}
 	return nil
+}
+
+// validExtras reports whether b may be a tool call's extras: nothing, a
+// JSON object or null.
+func validExtras(b []byte) bool {
+	if len(b) == 0 {
+		return true
+	}
+	if !json.Valid(b) {
+		return false
+	}
+	b = bytes.TrimSpace(b)
+	return b[0] == '{' || string(b) == "null"
 }

@@ -51,6 +51,8 @@ func TestParseErrors(t *testing.T) {
 		{"trigger_ratio above 0.99", base + "    compaction:\n      auto: {trigger_ratio: 1}\n", 7, "agents.kimi.compaction.auto.trigger_ratio", "must be between 0.5 and 0.99, got 1", ""},
 		{"trigger_ratio a word", base + "    compaction:\n      auto: {trigger_ratio: high}\n", 7, "agents.kimi.compaction.auto.trigger_ratio", "must be a number", ""},
 		{"reserved_context_size below 1000", base + "    compaction:\n      auto: {reserved_context_size: 999}\n", 7, "agents.kimi.compaction.auto.reserved_context_size", "must be at least 1000 tokens, got 999", ""},
+		{"reserved_context_size above 2^40", base + "    compaction:\n      auto: {reserved_context_size: 1099511627777}\n", 7, "agents.kimi.compaction.auto.reserved_context_size", "must be at least 1000 tokens, got 1099511627777", ""},
+		{"trigger_ratio 0", base + "    compaction:\n      auto: {trigger_ratio: 0}\n", 7, "agents.kimi.compaction.auto.trigger_ratio", "must be between 0.5 and 0.99, got 0", ""},
 		{"auto unknown key", base + "    compaction:\n      auto: {enable: true}\n", 7, "agents.kimi.compaction.auto.enable", `did you mean "enabled"?`, ""},
 		{"auto enabled not a bool", base + "    compaction:\n      auto: {enabled: yes please}\n", 7, "agents.kimi.compaction.auto.enabled", "true or false", ""},
 		{"negative max_context_size", base + "      max_context_size: -1\n", 6, "agents.kimi.llm.max_context_size", "must be a number of tokens from 0", ""},

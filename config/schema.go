@@ -422,43 +422,42 @@ func (p *parser) overrides(n *yaml.Node, path string) (map[string]any, error) {
 	return out, nil
 }
 
-// tokens reads a number of tokens: an integer from lo to 1<<40.
+// tokens reads a number of tokens: an integer from lo to
+// kompact.MaxTokenFigure.
 func (p *parser) tokens(n *yaml.Node, path string, lo int64) (int, error) {
 	i, err := p.integer(n, path)
 	if err != nil {
 		return 0, err
 	}
-	if i < lo || i > 1<<40 {
-		return 0, p.errorf(n, path, "must be a number of tokens from %d to %d, got %d", lo, int64(1)<<40, i).
+	if i < lo || i > kompact.MaxTokenFigure {
+		return 0, p.errorf(n, path, "must be a number of tokens from %d to %d, got %d", lo, int64(kompact.MaxTokenFigure), i).
 			WithFixes("Use the model's context size in tokens, e.g. 262144, or 0 (or nothing) when it is unknown.")
 	}
 	return int(i), nil
 }
 
 // auto reads compaction.auto, checked against kimi-cli's bounds
-// (kompact.AutoCompaction.Validate).
+// (kompact.TriggerRatioInBounds, kompact.ReservedContextSizeInBounds, which
+// kompact.AutoCompaction.Validate applies too). A trigger_ratio of 0 is
+// out of bounds here: only a missing one means the default.
 func (p *parser) auto(e entry, path string) (kompact.AutoCompaction, error) {
 	var a kompact.AutoCompaction
 	s := p.section(e.val, path, autoFields)
 	read(s, "enabled", &a.Enabled, p.boolean)
-	if n, fpath, ok := read(s, "trigger_ratio", &a.TriggerRatio, p.number); ok &&
-		!(a.TriggerRatio >= kompact.MinTriggerRatio && a.TriggerRatio <= kompact.MaxTriggerRatio) {
+	if n, fpath, ok := read(s, "trigger_ratio", &a.TriggerRatio, p.number); ok && !kompact.TriggerRatioInBounds(a.TriggerRatio) {
 		s.err = p.errorf(n, fpath, "must be between %v and %v, got %s", kompact.MinTriggerRatio, kompact.MaxTriggerRatio, n.Value).
-			WithFixes("Use a ratio between 0.5 and 0.99, or remove trigger_ratio to use kimi-cli's 0.85.")
+			WithFixes(kompact.TriggerRatioFix())
 	}
 	var reserved int64
 	if n, fpath, ok := read(s, "reserved_context_size", &reserved, p.integer); ok {
-		if reserved < kompact.MinReservedContextSize || reserved > 1<<40 {
+		if !kompact.ReservedContextSizeInBounds(reserved) {
 			s.err = p.errorf(n, fpath, "must be at least %d tokens, got %d", kompact.MinReservedContextSize, reserved).
-				WithFixes("Use at least 1000 tokens, or remove reserved_context_size to use kimi-cli's 50000.")
+				WithFixes(kompact.ReservedContextSizeFix())
 		}
 		a.ReservedContextSize = int(reserved)
 	}
 	if s.err != nil {
 		return a, s.err
-	}
-	if err := a.Validate(); err != nil { // the domain's bounds: the same as above
-		return a, p.errorf(e.key, path, "%v", err)
 	}
 	return a.Effective(), nil
 }

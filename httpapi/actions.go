@@ -76,9 +76,10 @@ func (s *Server) runAction(w http.ResponseWriter, r *http.Request) error {
 }
 
 // dryRun answers an action with "dry_run": true: what the action would
-// compact, chosen exactly as it would be, without an LLM call. First and
-// Last are the 1-based numbers of the messages the summary would replace
-// (a leading system message stays, so it is not among them).
+// compact, chosen exactly as it would be, without an LLM call: the plan's
+// counts (Plan.Counts). First and Last are the 1-based numbers of the
+// messages the summary would replace (a leading system message stays, so
+// it is not among them).
 type dryRun struct {
 	Status          string `json:"status"` // always "dry_run"
 	Noop            bool   `json:"noop"`
@@ -94,19 +95,14 @@ type dryRun struct {
 
 func dryRunOf(job *kompact.Job) dryRun {
 	p := job.Plan
-	d := dryRun{Status: "dry_run", Noop: p.Noop, Reason: p.Reason, Messages: len(p.Session.Messages), Model: job.Request.Model}
+	d := dryRun{Status: "dry_run", Noop: p.Noop, Reason: p.Reason, Messages: len(p.Session.Messages), Model: job.Config.Model}
 	if p.Noop {
 		return d
 	}
-	first := p.Start
-	if p.KeepSystem {
-		first++
-	}
-	replaced := p.Session.Messages[first:p.End]
-	d.First, d.Last = first+1, p.End
-	d.Replaced = len(replaced)
-	d.Preserved = len(p.Preserved())
-	d.EstimatedTokens = kompact.EstimateTokens(replaced)
+	c := p.Counts()
+	d.First, d.Last = c.Before+1, c.Before+c.Replaced
+	d.Replaced, d.Preserved = c.Replaced, c.After
+	d.EstimatedTokens = kompact.EstimateTokens(p.Session.Messages[c.Before : c.Before+c.Replaced])
 	return d
 }
 

@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"kompact"
+	"kompact/sessionjson"
 )
 
 // importBatchBytes is about how much of an imported session's messages
@@ -17,7 +18,7 @@ import (
 const importBatchBytes = 512 << 10
 
 // importStream imports a session document read a batch of messages at a
-// time (kompact.SessionStream) and stored as it is read, in one write
+// time (sessionjson.SessionStream) and stored as it is read, in one write
 // (Store.ImportSession): the server never holds the whole session. The
 // document is checked as a whole-body decode would check it; the one form
 // it refuses that such a decode takes is a document giving "id", "agent"
@@ -31,7 +32,7 @@ func (s *Server) importStream(w http.ResponseWriter, r *http.Request, q url.Valu
 		return err
 	}
 	defer body.close()
-	st := kompact.NewSessionStream(body.f, importBatchBytes)
+	st := sessionjson.NewSessionStream(body.f, importBatchBytes)
 	doc, err := st.Head()
 	if err != nil {
 		return streamError(err)
@@ -183,7 +184,7 @@ func (b *spooled) close() {
 
 // streamError words an error of reading an imported document.
 func streamError(err error) error {
-	var ue *kompact.UTF8Error
+	var ue *sessionjson.UTF8Error
 	var ke *kompact.Error
 	switch {
 	case errors.As(err, &ue):

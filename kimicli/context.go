@@ -10,6 +10,7 @@ import (
 
 	"kompact"
 	"kompact/internal/jsonwrite"
+	"kompact/sessionjson"
 )
 
 // The metadata records of a kimi-cli context.jsonl file.
@@ -55,7 +56,7 @@ func (s Skipped) String() string { return "line " + strconv.Itoa(s.Line) + ": " 
 // objects and messages it cannot read, reporting each in Skipped with its
 // line number.
 //
-// Message lines are read in one pass by kompact.MessageScanner; the few
+// Message lines are read in one pass by sessionjson.MessageScanner; the few
 // lines it leaves (metadata records, errors, rare forms) go through the
 // precise reading, which words the reasons. A file of splitMin bytes or more
 // is read in two halves at once when the program may use two cores. The
@@ -126,7 +127,7 @@ func (c *ContextFile) append(rest *ContextFile, lines int) {
 // returns how many there are. Records has room for one a line.
 func (c *ContextFile) parseLines(data []byte, fast bool) int {
 	c.Records = make([]Record, 0, bytes.Count(data, []byte{'\n'})+1)
-	var ms kompact.MessageScanner
+	var ms sessionjson.MessageScanner
 	line := 0
 	for len(data) > 0 {
 		line++
@@ -326,7 +327,7 @@ func AppendMessageLine(dst []byte, m *kompact.Message) []byte {
 	if len(m.Content) == 1 && m.Content[0].Type == kompact.PartText {
 		dst = jsonwrite.AppendString(dst, m.Content[0].Text)
 	} else {
-		dst = jsonwrite.AppendArray(dst, m.Content, (*kompact.Part).AppendKimiJSON)
+		dst = jsonwrite.AppendArray(dst, m.Content, appendKimiPart)
 	}
 	if m.ToolCalls != nil {
 		dst = append(dst, `,"tool_calls":`...)
@@ -335,6 +336,10 @@ func AppendMessageLine(dst []byte, m *kompact.Message) []byte {
 	dst = m.AppendToolCallID(dst)
 	return append(dst, "}\n"...)
 }
+
+// appendKimiPart appends p as kimi-cli's Part model writes it
+// (sessionjson.AppendKimiPart), in jsonwrite.AppendArray's argument order.
+func appendKimiPart(p *kompact.Part, dst []byte) []byte { return sessionjson.AppendKimiPart(dst, p) }
 
 // appendKimiCall appends c as kimi-cli's ToolCall model writes it, but
 // with "arguments": null when c has none (see AppendMessageLine).

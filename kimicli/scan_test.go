@@ -11,6 +11,7 @@ import (
 	"kompact/internal/vectors"
 	"kompact/kimicli"
 	"kompact/openai"
+	"kompact/sessionjson"
 )
 
 // sameContext checks ParseContext's one-pass reading of message lines
@@ -38,7 +39,7 @@ func sameVerifiedBody(t *testing.T, data []byte, msgs []kompact.Message) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	verified, err := openai.RequestBody(kompact.RequestConfig{Model: "m", Verified: kompact.VerifiedDocument(data)}, msgs)
+	verified, err := openai.RequestBody(kompact.RequestConfig{Model: "m"}, msgs, openai.WithVerified(sessionjson.VerifiedDocument(data)))
 	if err != nil {
 		t.Fatal(err)
 	}

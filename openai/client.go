@@ -17,6 +17,7 @@ import (
 	"github.com/openai/openai-go/v3/option"
 
 	"kompact"
+	"kompact/sessionjson"
 )
 
 // The Client's defaults, used when the corresponding field is zero.
@@ -90,6 +91,11 @@ type Client struct {
 	// Sleep waits d before a retry, returning early with ctx's error when ctx
 	// is done; nil means a real timer. Tests inject a recorder.
 	Sleep func(ctx context.Context, d time.Duration) error
+	// Verified, when set, is the document the messages were decoded from
+	// (sessionjson.VerifiedDocument): the request bodies copy the texts it
+	// holds without checking them again (WithVerified). It changes no byte
+	// of a body.
+	Verified sessionjson.Verified
 }
 
 var _ kompact.LLM = (*Client)(nil)
@@ -131,6 +137,24 @@ func (c *Client) sleep(ctx context.Context, d time.Duration) error {
 	}
 }
 
+// APIKey returns the API key that requests of cfg carry: the value of its
+// APIKeyEnv variable read with getenv (nil means os.Getenv), or "" when cfg
+// names no variable. A variable that is named but unset is an EInvalid
+// error that says to set it.
+func APIKey(getenv func(string) string, cfg kompact.RequestConfig) (string, error) {
+	if cfg.APIKeyEnv == "" {
+		return "", nil
+	}
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	if key := getenv(cfg.APIKeyEnv); key != "" {
+		return key, nil
+	}
+	return "", kompact.Errorf(kompact.EInvalid, "%s is not set: the agent's LLM needs an API key", cfg.APIKeyEnv).
+		WithFixes(fmt.Sprintf("Set it (export %s=<your key>) where kompact runs; for kompact serve, set it and restart the server.", cfg.APIKeyEnv))
+}
+
 // Complete sends msgs as a streaming chat-completions request and returns the
 // answer, as kompact.LLM asks. progress, when not nil, receives the growing
 // count of answer characters and, before each retry, why the client waits.
@@ -155,19 +179,11 @@ func (c *Client) Complete(ctx context.Context, cfg kompact.RequestConfig, msgs [
 		return kompact.Answer{}, kompact.Errorf(kompact.EInvalid, "the agent's LLM has no model to send the compaction request to").
 			WithFixes("Set the agent's llm.model, or compaction.compaction_model.")
 	}
-	var key string
-	if cfg.APIKeyEnv != "" {
-		getenv := c.Getenv
-		if getenv == nil {
-			getenv = os.Getenv
-		}
-		key = getenv(cfg.APIKeyEnv)
-		if key == "" {
-			return kompact.Answer{}, kompact.Errorf(kompact.EInvalid, "%s is not set: the agent's LLM needs an API key", cfg.APIKeyEnv).
-				WithFixes(fmt.Sprintf("Set it (export %s=<your key>) where kompact runs; for kompact serve, set it and restart the server.", cfg.APIKeyEnv))
-		}
+	key, err := APIKey(c.Getenv, cfg)
+	if err != nil {
+		return kompact.Answer{}, err
 	}
-	body, err := newStreamedBody(cfg, msgs)
+	body, err := newStreamedBody(cfg, msgs, c.Verified)
 	if err != nil {
 		return kompact.Answer{}, err
 	}

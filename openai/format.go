@@ -11,6 +11,7 @@ import (
 
 	"kompact"
 	"kompact/internal/jsonwrite"
+	"kompact/sessionjson"
 )
 
 // AppendWireMessage appends m in the chat-completions wire form that
@@ -43,8 +44,8 @@ type wireEncoder struct {
 	// encoded counts the messages begun and the parts of long content
 	// lists encoded (the tests check that encoding stops at a write error).
 	encoded int
-	// v holds the texts that need no check (RequestConfig.Verified).
-	v kompact.Verified
+	// v holds the texts that need no check (WithVerified).
+	v sessionjson.Verified
 }
 
 // spillSize is how much a wireEncoder with a writer buffers.
@@ -193,12 +194,13 @@ func (e *wireEncoder) messages(msgs []kompact.Message) {
 // encoded with encoding/json), "stream" and "stream_options". Of rc.Fields
 // it writes only those kompact.IsSentField accepts: never "tools",
 // "tool_choice" or the other tool fields, whatever the fields hold.
-func RequestBody(rc kompact.RequestConfig, msgs []kompact.Message) ([]byte, error) {
+func RequestBody(rc kompact.RequestConfig, msgs []kompact.Message, opts ...BodyOption) ([]byte, error) {
 	tail, err := requestTail(rc.Fields)
 	if err != nil {
 		return nil, err
 	}
-	e := wireEncoder{dst: make([]byte, 0, bodySize(rc.Model, msgs)+len(tail)), v: rc.Verified}
+	e := wireEncoder{dst: make([]byte, 0, bodySize(rc.Model, msgs)+len(tail))}
+	e.apply(opts)
 	e.body(rc.Model, msgs, tail)
 	return e.dst[:len(e.dst):len(e.dst)], nil
 }
@@ -207,15 +209,33 @@ func RequestBody(rc kompact.RequestConfig, msgs []kompact.Message) ([]byte, erro
 // produced, through a buffer of about 64 KiB (a long content list: three of
 // about 256 KiB, two goroutines encoding it), and returns the first write
 // error.
-func WriteRequestBody(w io.Writer, rc kompact.RequestConfig, msgs []kompact.Message) error {
+func WriteRequestBody(w io.Writer, rc kompact.RequestConfig, msgs []kompact.Message, opts ...BodyOption) error {
 	tail, err := requestTail(rc.Fields)
 	if err != nil {
 		return err
 	}
-	e := wireEncoder{dst: make([]byte, 0, spillSize+spillSize/4), w: w, v: rc.Verified}
+	e := wireEncoder{dst: make([]byte, 0, spillSize+spillSize/4), w: w}
+	e.apply(opts)
 	e.body(rc.Model, msgs, tail)
 	e.flush()
 	return e.err
+}
+
+// A BodyOption changes how RequestBody and WriteRequestBody encode a body,
+// never a byte of it.
+type BodyOption func(*wireEncoder)
+
+// WithVerified lets the encoder copy the texts v holds as they are, without
+// checking them again: v is the document the messages were decoded from
+// (sessionjson.VerifiedDocument).
+func WithVerified(v sessionjson.Verified) BodyOption {
+	return func(e *wireEncoder) { e.v = v }
+}
+
+func (e *wireEncoder) apply(opts []BodyOption) {
+	for _, o := range opts {
+		o(e)
+	}
 }
 
 func (e *wireEncoder) body(model string, msgs []kompact.Message, tail []byte) {

@@ -254,7 +254,7 @@ func decodeModels(r io.Reader) (map[string]int, error) {
 	out := make(map[string]int, len(body.Data))
 	for _, e := range body.Data {
 		n, err := strconv.ParseInt(string(e.ContextLength), 10, 64)
-		if err != nil || n <= 0 || n > 1<<40 {
+		if err != nil || n <= 0 || n > kompact.MaxTokenFigure {
 			n = 0
 		}
 		out[e.ID] = int(n)

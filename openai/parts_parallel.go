@@ -4,6 +4,7 @@ import (
 	"runtime"
 
 	"kompact"
+	"kompact/sessionjson"
 )
 
 // parallelMinBytes is the text size from which a message's content list is
@@ -57,13 +58,13 @@ func wireSize(p *kompact.Part) int {
 
 // appendPartsFrom appends the wire form of every part of parts but the
 // think parts, each preceded by a comma.
-func appendPartsFrom(dst []byte, parts []kompact.Part, v kompact.Verified) []byte {
+func appendPartsFrom(dst []byte, parts []kompact.Part, v sessionjson.Verified) []byte {
 	for i := range parts {
 		if parts[i].Type == kompact.PartThink {
 			continue
 		}
 		dst = append(dst, ',')
-		dst = parts[i].AppendKimiJSONVerified(dst, v)
+		dst = v.AppendKimiPart(dst, &parts[i])
 	}
 	return dst
 }
@@ -103,7 +104,7 @@ func (e *wireEncoder) contentList(m *kompact.Message) {
 		}
 		first = false
 		e.encoded++
-		e.dst = parts[i].AppendKimiJSONVerified(e.dst, e.v)
+		e.dst = e.v.AppendKimiPart(e.dst, &parts[i])
 		e.spill()
 	}
 	for c := 1; c < len(chunks) && e.err == nil; c++ {
@@ -123,7 +124,7 @@ func (e *wireEncoder) contentList(m *kompact.Message) {
 
 // encodeOddChunks encodes chunks 1, 3, 5… in order, each into a buffer taken
 // from free, and hands it over on done, until quit is closed.
-func encodeOddChunks(chunks [][]kompact.Part, v kompact.Verified, done chan<- []byte, free <-chan []byte, quit <-chan struct{}) {
+func encodeOddChunks(chunks [][]kompact.Part, v sessionjson.Verified, done chan<- []byte, free <-chan []byte, quit <-chan struct{}) {
 	for c := 1; c < len(chunks); c += 2 {
 		var buf []byte
 		select {

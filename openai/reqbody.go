@@ -13,6 +13,7 @@ import (
 	"github.com/openai/openai-go/v3/option"
 
 	"kompact"
+	"kompact/sessionjson"
 )
 
 // streamedBody is a request body that is encoded while the transport sends
@@ -29,6 +30,8 @@ import (
 type streamedBody struct {
 	rc   kompact.RequestConfig
 	msgs []kompact.Message
+	// v is the Client's Verified, for WithVerified.
+	v sessionjson.Verified
 	// size is the body's length once count has run, else -1.
 	size int64
 	// encoders counts the openings of the body not yet done with: encoding
@@ -38,11 +41,11 @@ type streamedBody struct {
 
 // newStreamedBody returns the body, of unknown length; it fails as
 // RequestBody does, when a field cannot be encoded.
-func newStreamedBody(rc kompact.RequestConfig, msgs []kompact.Message) (*streamedBody, error) {
+func newStreamedBody(rc kompact.RequestConfig, msgs []kompact.Message, v sessionjson.Verified) (*streamedBody, error) {
 	if _, err := requestTail(rc.Fields); err != nil {
 		return nil, err
 	}
-	return &streamedBody{rc: rc, msgs: msgs, size: -1}, nil
+	return &streamedBody{rc: rc, msgs: msgs, v: v, size: -1}, nil
 }
 
 // count sets the body's length, from then on sent as its Content-Length.
@@ -53,7 +56,7 @@ func (b *streamedBody) count() bool {
 	}
 	var n byteCounter
 	// The fields were checked by newStreamedBody: no error is left.
-	_ = WriteRequestBody(&n, b.rc, b.msgs)
+	_ = WriteRequestBody(&n, b.rc, b.msgs, WithVerified(b.v))
 	b.size = int64(n)
 	return true
 }
@@ -102,7 +105,7 @@ func (o *openedBody) WriteTo(w io.Writer) (int64, error) {
 	}
 	defer o.b.encoders.Done()
 	sw := &stoppableWriter{w: w, ctx: o.ctx, closed: o.closed}
-	err := WriteRequestBody(sw, o.b.rc, o.b.msgs)
+	err := WriteRequestBody(sw, o.b.rc, o.b.msgs, WithVerified(o.b.v))
 	return sw.n, err
 }
 
@@ -172,7 +175,7 @@ func (b *streamedBody) pipe(ctx context.Context) *io.PipeReader {
 		defer b.encoders.Done()
 		defer stop()
 		// A nil error closes the pipe with io.EOF: the end of the body.
-		pw.CloseWithError(WriteRequestBody(pw, b.rc, b.msgs))
+		pw.CloseWithError(WriteRequestBody(pw, b.rc, b.msgs, WithVerified(b.v)))
 	}()
 	return pr
 }

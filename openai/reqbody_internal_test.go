@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"kompact"
+	"kompact/sessionjson"
 )
 
 // TestStreamedBodyIsRequestBody: the length is unknown until counted, and
@@ -32,7 +33,7 @@ func TestStreamedBodyIsRequestBody(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		b, err := newStreamedBody(kompact.RequestConfig{Model: "m", Fields: fields}, msgs)
+		b, err := newStreamedBody(kompact.RequestConfig{Model: "m", Fields: fields}, msgs, sessionjson.Verified{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -51,7 +52,7 @@ func TestStreamedBodyIsRequestBody(t *testing.T) {
 			}
 		}
 	}
-	if _, err := newStreamedBody(kompact.RequestConfig{Model: "m", Fields: map[string]any{"x": func() {}}}, nil); kompact.ErrorCodeOf(err) != kompact.EInvalid {
+	if _, err := newStreamedBody(kompact.RequestConfig{Model: "m", Fields: map[string]any{"x": func() {}}}, nil, sessionjson.Verified{}); kompact.ErrorCodeOf(err) != kompact.EInvalid {
 		t.Errorf("a field that is not JSON: %v", err)
 	}
 }
@@ -67,7 +68,7 @@ func TestStreamedBodyStopsWithContext(t *testing.T) {
 	for range 200 {
 		big.Content = append(big.Content, kompact.TextPart(strings.Repeat("x", 64<<10)))
 	}
-	b, err := newStreamedBody(kompact.RequestConfig{Model: "m"}, []kompact.Message{big})
+	b, err := newStreamedBody(kompact.RequestConfig{Model: "m"}, []kompact.Message{big}, sessionjson.Verified{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -135,7 +136,7 @@ func TestStreamedBodyWriteTo(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := newStreamedBody(kompact.RequestConfig{Model: "m"}, msgs)
+	b, err := newStreamedBody(kompact.RequestConfig{Model: "m"}, msgs, sessionjson.Verified{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -18,6 +18,7 @@ import (
 	"kompact/internal/atomicfile"
 	"kompact/kimicli"
 	"kompact/openai"
+	"kompact/sessionjson"
 )
 
 // configEnv names the environment variable that points at the agent
@@ -54,9 +55,10 @@ type compactInput struct {
 	// fp is the input file as it was read: writing in place checks that
 	// it still holds that content.
 	fp atomicfile.Fingerprint
-	// verified is the file's text, which the session's strings share:
-	// the request body copies them without checking them again.
-	verified kompact.Verified
+	// verified is the file's text, which the session's strings share
+	// (sessionjson): the request body copies them without checking them
+	// again.
+	verified sessionjson.Verified
 }
 
 // Run compacts the session, writes the result and prints a report.
@@ -71,6 +73,18 @@ func (c *compactCommand) Run(ctx context.Context, args []string) (int, error) {
 	if err != nil {
 		return exitError, err
 	}
+	if cl, ok := comp.LLM.(*openai.Client); ok {
+		cl.Verified = in.verified // the request body copies the file's texts unchecked
+	}
+	job, err := comp.NewJob(in.agent, in.sess, f.request())
+	if err != nil {
+		return c.finish(f, in, kompact.ErrorOutcome(err))
+	}
+	// A missing API key is said first, before the context size is looked
+	// up (a look-up without the key fails too, and only warns).
+	if err := keyOf(job, f.auto, c.getenv); err != nil {
+		return c.finish(f, in, modelFailed(job, err))
+	}
 	// The context size: looked up for --auto and for Kimi agents (whose
 	// requests carry the completion budget), else llm.max_context_size.
 	size := c.contextSize(ctx, in.agent, f.auto || in.agent.LLM.IsKimi())
@@ -80,9 +94,30 @@ func (c *compactCommand) Run(ctx context.Context, args []string) (int, error) {
 			return c.notDue(f, st)
 		}
 		in.status = &st
+		if err := keyOf(job, false, c.getenv); err != nil {
+			return c.finish(f, in, modelFailed(job, err))
+		}
 	}
-	outcome := c.execute(ctx, comp, in, f.request(), size)
+	outcome := c.execute(ctx, job, in, size)
 	return c.finish(f, in, outcome)
+}
+
+// modelFailed is the error outcome of err for job, naming its model.
+func modelFailed(job *kompact.Job, err error) kompact.Outcome {
+	out := kompact.ErrorOutcome(err)
+	out.Model = job.Config.Model
+	return out
+}
+
+// keyOf checks that the API key a job's request needs is set, unless the
+// job makes no LLM call or its check waits (for --auto, until the session
+// is due).
+func keyOf(job *kompact.Job, wait bool, getenv func(string) string) error {
+	if wait || job.Plan.Noop {
+		return nil
+	}
+	_, err := openai.APIKey(getenv, job.Config)
+	return err
 }
 
 // parse reads the command line; a nil result means stop with status and err.
@@ -112,7 +147,17 @@ func (c *compactCommand) parse(args []string) (*compactFlags, int, error) {
 	if f.out == "" && f.input == "-" {
 		f.out = "-"
 	}
+	if f.asJSON && f.out == "-" && f.kimi {
+		return nil, exitUsage, usagef("--json prints the outcome on stdout, so the compacted context.jsonl cannot go there too; give -o FILE")
+	}
 	return f, exitOK, nil
+}
+
+// jsonHoldsSession reports whether stdout gets only the --json outcome,
+// whose result holds the compacted session, rather than the session and
+// then the outcome: stdout carries exactly one JSON document.
+func (f *compactFlags) jsonHoldsSession() bool {
+	return f.asJSON && f.out == "-" && !f.kimi
 }
 
 // register adds to fs the flags that choose what is compacted and how,
@@ -155,7 +200,7 @@ func (c *compactCommand) load(f *compactFlags) (*compactInput, error) {
 	if err != nil {
 		return nil, err
 	}
-	in.verified = kompact.VerifiedDocument(data)
+	in.verified = sessionjson.VerifiedDocument(data)
 	if f.kimi {
 		if err := sessionDocError(f.input, data); err != nil {
 			return nil, err
@@ -165,7 +210,7 @@ func (c *compactCommand) load(f *compactFlags) (*compactInput, error) {
 			fmt.Fprintf(c.stderr, "warning: %s: %s (kept in the rotated copy, left out of the compaction)\n", inputName(f.input), sk)
 		}
 		in.sess = &kompact.Session{Messages: in.kctx.Messages()}
-	} else if in.sess, err = kompact.DecodeSession(data); err != nil {
+	} else if in.sess, err = sessionjson.DecodeSession(data); err != nil {
 		return nil, kimiFileError(fmt.Errorf("%s: %w", inputName(f.input), err), f.input, data, "")
 	}
 	name := f.agentName
@@ -239,9 +284,12 @@ func (c *compactCommand) finish(f *compactFlags, in *compactInput, outcome kompa
 	if outcome.Status == kompact.OutcomeCompacted {
 		var written, backup string
 		var err error
-		if f.kimi {
+		switch {
+		case f.jsonHoldsSession():
+			written = "-"
+		case f.kimi:
 			written, backup, err = c.writeKimi(f.input, f.out, in, outcome.Result)
-		} else {
+		default:
 			written, backup, err = c.write(f.input, f.out, in, outcome.Result.Session)
 		}
 		if err == nil {
@@ -295,21 +343,16 @@ func (c *compactCommand) printWarnings(w io.Writer, o kompact.Outcome) {
 	}
 }
 
-// execute prepares the action's job and runs it, with a progress display on
+// execute runs the action's job, with a progress display on
 // stderr when it is a terminal.
-func (c *compactCommand) execute(ctx context.Context, comp *kompact.Compactor, in *compactInput, req kompact.ActionRequest, size int) kompact.Outcome {
+func (c *compactCommand) execute(ctx context.Context, job *kompact.Job, in *compactInput, size int) kompact.Outcome {
 	agent := in.agent
-	job, err := comp.NewJob(agent, in.sess, req)
-	if err != nil {
-		return kompact.ErrorOutcome(err)
-	}
-	job.Request.Verified = in.verified
 	if n := job.LimitCompletion(agent, size); n > 0 {
 		fmt.Fprintf(c.stderr, "completion budget: %d tokens of a %d-token context\n", n, size)
 	}
 	if !job.Plan.Noop {
 		fmt.Fprintln(c.stderr, job.Plan.Prompt.Describe())
-		sp := c.spinner(fmt.Sprintf("compacting %d messages with %s", job.Plan.End-job.Plan.Start, job.Request.Model))
+		sp := c.spinner(fmt.Sprintf("compacting %d messages with %s", job.Plan.Counts().Replaced, job.Config.Model))
 		defer sp.stop()
 		return job.Run(ctx, sp.update)
 	}
@@ -364,10 +407,8 @@ func (c *compactCommand) emit(input, out string, data []byte, inPlace func() (st
 }
 
 func (c *compactCommand) printJSON(o kompact.Outcome, st *kompact.ContextStatus) (int, error) {
+	o.Context = st
 	b, err := json.Marshal(o)
-	if err == nil && st != nil {
-		b, err = withContext(b, *st)
-	}
 	if err != nil {
 		return exitError, fmt.Errorf("encode outcome: %w", err)
 	}
@@ -390,8 +431,9 @@ func (c *compactCommand) report(o kompact.Outcome, agent *kompact.Agent, written
 		w = c.stderr
 	}
 	r := o.Result
+	n := r.Counts()
 	fmt.Fprintf(w, "compacted %d messages into one summary (agent %s, model %s); %d kept before it, %d after it\n",
-		r.Compacted, agent.Name, o.Model, len(r.Session.Messages)-1-r.Preserved, r.Preserved)
+		n.Replaced, agent.Name, o.Model, n.Before, n.After)
 	fmt.Fprintf(w, "estimated tokens: %d -> %d\n", r.TokensBefore, r.TokensAfter)
 	if r.Usage != nil {
 		fmt.Fprintf(w, "compaction call: %d input tokens (%d cached), %d output tokens\n", r.Usage.Input(), r.Usage.InputCacheRead, r.Usage.Output)

@@ -77,19 +77,3 @@ func (c *compactCommand) notDue(f *compactFlags, st kompact.ContextStatus) (int,
 		st.TokenCount+st.PendingTokens, st.MaxContextSize, 100*st.UsageRatio, st.Reason)
 	return exitNoop, nil
 }
-
-// withContext returns the outcome JSON b with a "context" field holding st.
-func withContext(b []byte, st kompact.ContextStatus) ([]byte, error) {
-	cj, err := json.Marshal(st)
-	if err != nil {
-		return nil, err
-	}
-	if len(b) < 2 || b[0] != '{' {
-		return b, nil
-	}
-	out := append([]byte(`{"context":`), cj...)
-	if len(b) > 2 {
-		out = append(out, ',')
-	}
-	return append(out, b[1:]...), nil
-}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -149,7 +150,7 @@ func TestCompactOutputsAndJSON(t *testing.T) {
 	if status := run(context.Background(), []string{"compact", "--config", cfg, "-"}, e); status != exitOK {
 		t.Fatalf("stdin: status %d: %s", status, serr.String())
 	}
-	if _, err := kompact.DecodeSession(sout.Bytes()); err != nil || !strings.Contains(serr.String(), "compacted 3 messages") {
+	if _, err := kompact.DecodeSession(sout.Bytes()); err != nil || !strings.Contains(serr.String(), "compacted 2 messages into one summary (agent fake, model small-model); 1 kept before it, 2 after it") {
 		t.Fatalf("stdin run: stdout %q stderr %q", sout.String(), serr.String())
 	}
 }
@@ -253,5 +254,94 @@ func TestCompactKimiContextFile(t *testing.T) {
 	}
 	if got := mustRead(t, filepath.Join(dir, "context_2.jsonl")); !strings.HasSuffix(got, "{broken\n") {
 		t.Fatal("the rotated copy lost the malformed line")
+	}
+}
+
+// Without the agent's API key, compact says so first and alone: it does
+// not look up the model's context size first (a look-up that needs the key
+// too, and only warns), and it sends nothing (issue 19 §4).
+func TestCompactMissingKeyComesFirst(t *testing.T) {
+	_, _, sessPath := compactFixture(t, "")
+	data := strings.Replace(compactSession, `"agent":"fake"`, `"agent":"kimi"`, 1)
+	if err := os.WriteFile(sessPath, []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	status, stdout, stderr := runCompact(t, map[string]string{}, "-o", sessPath+".out", sessPath)
+	if status != exitError || stdout != "" {
+		t.Fatalf("status %d, stdout %q", status, stdout)
+	}
+	if !strings.HasPrefix(stderr, "kompact: MOONSHOT_API_KEY is not set") || strings.Contains(stderr, "warning") {
+		t.Errorf("stderr:\n%s", stderr)
+	}
+	if _, err := os.Stat(sessPath + ".out"); !os.IsNotExist(err) {
+		t.Errorf("an output was written: %v", err)
+	}
+}
+
+// --json prints exactly one JSON document on stdout, also when the session
+// would go there (-o -, or input -): the outcome, whose result holds the
+// compacted session. With --kimi the file cannot go there: a usage error
+// (issue 19 §4).
+func TestCompactJSONIsOneDocument(t *testing.T) {
+	srv, cfg, path := compactFixture(t, "")
+	srv.SetDefault(fakellm.Answer(fakellm.Text("S")))
+	environ := map[string]string{"FAKE_KEY": "k", "HOME": t.TempDir()}
+	for _, args := range [][]string{
+		{"--config", cfg, "--json", "-o", "-", path},
+		{"--config", cfg, "--json", "-"},
+		{"--config", cfg, "--json", "-o", "-", "-"},
+	} {
+		var sout, serr bytes.Buffer
+		e := &env{stdin: strings.NewReader(compactSession), stdout: &sout, stderr: &serr, getenv: func(k string) string { return environ[k] }}
+		if status := run(context.Background(), append([]string{"compact"}, args...), e); status != exitOK {
+			t.Fatalf("%v: status %d: %s", args, status, serr.String())
+		}
+		dec := json.NewDecoder(&sout)
+		var o struct {
+			Status string `json:"status"`
+			Result struct {
+				Session struct {
+					Messages []json.RawMessage `json:"messages"`
+				} `json:"session"`
+			} `json:"result"`
+		}
+		if err := dec.Decode(&o); err != nil || o.Status != "compacted" || len(o.Result.Session.Messages) != 4 {
+			t.Fatalf("%v: %v, outcome %+v", args, err, o)
+		}
+		if rest, _ := io.ReadAll(dec.Buffered()); strings.TrimSpace(string(rest)) != "" || sout.Len() != 0 {
+			t.Errorf("%v: more than one document on stdout: %q", args, string(rest)+sout.String())
+		}
+	}
+	if in, _ := os.ReadFile(path); string(in) != compactSession {
+		t.Error("the input changed")
+	}
+	status, _, stderr := runCompact(t, environ, "--config", cfg, "--json", "--kimi", "-o", "-", path)
+	if status != exitUsage || !strings.Contains(stderr, "give -o FILE") {
+		t.Errorf("--json --kimi -o -: status %d, %s", status, stderr)
+	}
+}
+
+// The README's compact examples on the tracked examples/ files write
+// elsewhere (-o): following them must not rewrite a file of the checkout
+// (issue 19 §4).
+func TestReadmeCompactExamplesUseO(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := strings.ReplaceAll(string(data), "\n", " ")
+	n := 0
+	for _, cmd := range strings.Split(text, "go run ./cmd/kompact compact")[1:] {
+		cmd, _, _ = strings.Cut(cmd, "examples/")
+		if len(cmd) > 120 { // not an example on examples/ files
+			continue
+		}
+		n++
+		if !strings.Contains(cmd, "-o ") {
+			t.Errorf("a README compact example rewrites a tracked file: compact%sexamples/…", cmd)
+		}
+	}
+	if n == 0 {
+		t.Error("found no compact example in the README")
 	}
 }

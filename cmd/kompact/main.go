@@ -19,6 +19,7 @@ import (
 	"kompact"
 	"kompact/internal/atomicfile"
 	"kompact/kimicli"
+	"kompact/sessionjson"
 )
 
 // Exit statuses, documented in the README.
@@ -233,22 +234,25 @@ func kimiFileError(err error, path string, data []byte, cmdline string) error {
 		return err
 	}
 	switch rec.Role {
-	case kimicli.RecordSystemPrompt, kimicli.RecordCheckpoint, kimicli.RecordUsage, "system", "user", "assistant", "tool":
-		fix := "Pass --kimi to read it as kimi-cli's session file."
-		if cmdline != "" {
-			fix = "Pass --kimi to read it as kimi-cli's session file: " + strings.ReplaceAll(cmdline, "FILE", path)
+	case kimicli.RecordSystemPrompt, kimicli.RecordCheckpoint, kimicli.RecordUsage:
+	default:
+		if !kompact.Role(rec.Role).Valid() {
+			return err
 		}
-		return kompact.Errorf(kompact.EInvalid, "%s is a kimi-cli context.jsonl file, not a session JSON document", inputName(path)).
-			WithFixes(fix)
 	}
-	return err
+	fix := "Pass --kimi to read it as kimi-cli's session file."
+	if cmdline != "" {
+		fix = "Pass --kimi to read it as kimi-cli's session file: " + strings.ReplaceAll(cmdline, "FILE", path)
+	}
+	return kompact.Errorf(kompact.EInvalid, "%s is a kimi-cli context.jsonl file, not a session JSON document", inputName(path)).
+		WithFixes(fix)
 }
 
 // sessionDocError is the error for a session JSON document passed with
 // --kimi (read as a kimi-cli file, it would be all skipped lines), or nil
 // when data is not one.
 func sessionDocError(path string, data []byte) error {
-	if _, err := kompact.DecodeSession(data); err != nil {
+	if _, err := sessionjson.DecodeSession(data); err != nil {
 		return nil
 	}
 	return kompact.Errorf(kompact.EInvalid, "%s is a session JSON document, not a kimi-cli context.jsonl file", inputName(path)).

@@ -11,6 +11,7 @@ import (
 	"kompact"
 	"kompact/kimicli"
 	"kompact/openai"
+	"kompact/sessionjson"
 )
 
 // requestCommand prints the compaction request that kompact compact would
@@ -65,7 +66,6 @@ func (c *requestCommand) Run(_ context.Context, args []string) (int, error) {
 	if err != nil {
 		return exitError, err
 	}
-	job.Request.Verified = in.verified
 	plan := job.Plan
 	fmt.Fprintln(c.stderr, plan.Prompt.Describe())
 	if plan.Noop {
@@ -74,7 +74,7 @@ func (c *requestCommand) Run(_ context.Context, args []string) (int, error) {
 	}
 	n := len(in.sess.Messages)
 	fmt.Fprintf(c.stderr, "compacts messages %d-%d of %d; %d after them kept verbatim (agent %s, model %s)\n",
-		plan.Start+1, plan.End, n, n-plan.End, in.agent.Name, job.Request.Model)
+		plan.Start+1, plan.End, n, n-plan.End, in.agent.Name, job.Config.Model)
 	size := f.contextSize
 	if size <= 0 {
 		size = in.agent.LLM.MaxContextSize
@@ -82,7 +82,7 @@ func (c *requestCommand) Run(_ context.Context, args []string) (int, error) {
 	if limit := job.LimitCompletion(in.agent, size); limit > 0 {
 		fmt.Fprintf(c.stderr, "completion budget: %d tokens of a %d-token context\n", limit, size)
 	}
-	if err := writeRequest(c.stdout, job.Request, plan.RequestMessages()); err != nil {
+	if err := writeRequest(c.stdout, job.Config, plan.RequestMessages(), in.verified); err != nil {
 		return exitError, err
 	}
 	return exitOK, nil
@@ -99,9 +99,10 @@ func (c *requestCommand) compactor(promptFile string) *kompact.Compactor {
 }
 
 // writeRequest writes the body of rc's request for msgs and a newline to w
-// as the body is produced, never holding it whole.
-func writeRequest(w io.Writer, rc kompact.RequestConfig, msgs []kompact.Message) error {
-	err := openai.WriteRequestBody(w, rc, msgs)
+// as the body is produced, never holding it whole; v holds the texts that
+// need no check (openai.WithVerified).
+func writeRequest(w io.Writer, rc kompact.RequestConfig, msgs []kompact.Message, v sessionjson.Verified) error {
+	err := openai.WriteRequestBody(w, rc, msgs, openai.WithVerified(v))
 	if err == nil {
 		_, err = io.WriteString(w, "\n")
 	}

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"kompact"
 	"kompact/internal/fakellm"
 	"kompact/internal/golden"
 	"kompact/internal/vectors"
@@ -333,5 +334,34 @@ func TestRequestCompletionBudget(t *testing.T) {
 	_, stdout, _ := runCLI(t, "", noKimi, "request", path)
 	if strings.Contains(stdout, "max_completion_tokens") {
 		t.Error("a request without a context size carries a completion budget")
+	}
+}
+
+// A no-op names the prompt the run would use, as other runs do (issue 19
+// §4), and a plan of the library names it too.
+func TestRequestNoopNamesThePrompt(t *testing.T) {
+	doc := `{"messages":[{"id":"u1","role":"user","content":"one"},{"id":"a1","role":"assistant","content":"two"}]}`
+	status, stdout, stderr := runCLI(t, doc, map[string]string{"HOME": t.TempDir()}, "request", "-")
+	if status != exitNoop || stdout != "" {
+		t.Fatalf("status %d, stdout %q", status, stdout)
+	}
+	want := kompact.BuiltinPrompt().Describe() + "\nnothing to compact: "
+	if !strings.HasPrefix(stderr, want) {
+		t.Errorf("stderr %q, want it to start with %q", stderr, want)
+	}
+}
+
+// A session file's JSON syntax error names its line and column, as the
+// configuration's errors do (issue 19 §4).
+func TestRequestSyntaxErrorNamesLineAndColumn(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "bad.json")
+	doc := "{\"id\": \"x\",\n \"messages\": [\n  {\"role\": \"user\", \"content\": \"é\" \"id\": \"u1\"}]}"
+	if err := os.WriteFile(path, []byte(doc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	status, _, stderr := runCLI(t, "", map[string]string{"HOME": t.TempDir()}, "request", path)
+	want := "kompact: " + path + ": session is not valid JSON at line 3, column 35: invalid character '\"' after object key:value pair\n"
+	if status != exitError || !strings.HasPrefix(stderr, want) {
+		t.Errorf("status %d, stderr:\n%s\nwant it to start with:\n%s", status, stderr, want)
 	}
 }

@@ -149,12 +149,29 @@ func TestSessionsCommand(t *testing.T) {
 		t.Fatalf("import: %d %q %s", status, stdout, stderr)
 	}
 	status, _, stderr = runCLI(t, doc, map[string]string{"KOMPACT_TOKEN": "tok"}, "sessions", "import", "-", "--url", ts.URL)
-	if status != exitError || !strings.Contains(stderr, "s1") {
+	if status != exitError || !strings.Contains(stderr, "s1") || !strings.Contains(stderr, "fix: Pass --id NEW_ID") {
 		t.Errorf("importing the same id twice: %d %s", status, stderr)
 	}
+	// --id and --agent replace the file's own (issue 19 §4).
+	status, stdout, stderr = runCLI(t, compactSession, environ, "sessions", "import", "--id", "s2", "--agent", "kimi-thinking", "-")
+	if status != exitOK || stdout != "imported session s2 (agent kimi-thinking, 5 messages)\n" {
+		t.Fatalf("import --id --agent: %d %q %s", status, stdout, stderr)
+	}
+	status, _, stderr = runCLI(t, compactSession, environ, "sessions", "import", "--id", "s3", "-")
+	if status != exitError || !strings.Contains(stderr, "fix: Pass --agent NAME") {
+		t.Errorf("an unknown agent: %d %s", status, stderr)
+	}
+	status, _, stderr = runCLI(t, "", environ, "sessions", "list", "--id", "x")
+	if status != exitUsage || !strings.Contains(stderr, "--id and --agent apply to sessions import only") {
+		t.Errorf("list --id: %d %s", status, stderr)
+	}
 	status, stdout, stderr = runCLI(t, "", environ, "sessions", "list")
-	if status != exitOK || !strings.HasPrefix(stdout, "ID ") || !strings.Contains(stdout, "s1  ") || !strings.Contains(stdout, "kimi") {
+	if status != exitOK || !strings.HasPrefix(stdout, "ID ") || !strings.Contains(stdout, "s1  ") || !strings.Contains(stdout, "kimi") ||
+		!strings.Contains(stdout, "TITLE") || !strings.Contains(stdout, "first question") {
 		t.Errorf("list: %d %q %s", status, stdout, stderr)
+	}
+	if status, _, stderr = runCLI(t, "", environ, "sessions", "delete", "s2"); status != exitOK {
+		t.Fatalf("delete s2: %d %s", status, stderr)
 	}
 
 	// Export to stdout and to a file: the session document, which decodes

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"strings"
 	"text/tabwriter"
 	"time"
 
@@ -14,6 +15,7 @@ import (
 	"kompact/httpapi"
 	"kompact/internal/atomicfile"
 	"kompact/kimicli"
+	"kompact/sessionjson"
 )
 
 // The environment variables of the sessions command.
@@ -29,9 +31,12 @@ type sessionsCommand struct {
 	client *http.Client
 	// kimi is set by --kimi: files are kimi-cli context.jsonl files.
 	kimi bool
+	// id and agent, set by --id and --agent, replace the imported
+	// document's own.
+	id, agent string
 }
 
-const sessionsSynopsis = "sessions list|import [--kimi] FILE|export [--kimi] ID [-o OUT]|delete ID [--url URL] [--token T]"
+const sessionsSynopsis = "sessions list|import [--kimi] [--id ID] [--agent NAME] FILE|export [--kimi] ID [-o OUT]|delete ID [--url URL] [--token T]"
 
 // Run runs one of the sessions subcommands.
 func (c *sessionsCommand) Run(ctx context.Context, args []string) (int, error) {
@@ -42,6 +47,8 @@ func (c *sessionsCommand) Run(ctx context.Context, args []string) (int, error) {
 	fs.StringVar(&token, "token", "", "bearer token (default: $"+tokenEnv+")")
 	fs.StringVar(&out, "o", "", "export: write the session document here instead of stdout (- for stdout)")
 	fs.BoolVar(&kimi, "kimi", false, "import/export: the file is a kimi-cli context.jsonl")
+	fs.StringVar(&c.id, "id", "", "import: the id the imported session gets, in place of the file's own (default: the file's, else one is assigned)")
+	fs.StringVar(&c.agent, "agent", "", "import: the server's agent the session is run with, in place of the file's own (default: the file's, else the server's default agent)")
 	pos, err := parseFlags(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
 		return exitOK, nil
@@ -68,6 +75,9 @@ func (c *sessionsCommand) Run(ctx context.Context, args []string) (int, error) {
 	}
 	if kimi && pos[0] != "export" && pos[0] != "import" {
 		return exitUsage, usagef("--kimi applies to sessions import and export only")
+	}
+	if (c.id != "" || c.agent != "") && pos[0] != "import" {
+		return exitUsage, usagef("--id and --agent apply to sessions import only")
 	}
 	c.kimi = kimi
 	if base == "" {
@@ -106,9 +116,9 @@ func (c *sessionsCommand) list(ctx context.Context, api *httpapi.Client) (int, e
 		return exitOK, nil
 	}
 	tw := tabwriter.NewWriter(c.stdout, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "ID\tAGENT\tMESSAGES\tVERSION\tUPDATED")
+	fmt.Fprintln(tw, "ID\tAGENT\tMESSAGES\tVERSION\tUPDATED\tTITLE")
 	for _, s := range list {
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%s\n", s.ID, s.Agent, s.Messages, s.Version, s.UpdatedAt.Local().Format(time.DateTime))
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%s\t%s\n", s.ID, s.Agent, s.Messages, s.Version, s.UpdatedAt.Local().Format(time.DateTime), listTitle(s.Title))
 	}
 	if err := tw.Flush(); err != nil {
 		return exitError, fmt.Errorf("write stdout: %w", err)
@@ -132,15 +142,39 @@ func (c *sessionsCommand) importFile(ctx context.Context, api *httpapi.Client, p
 		data = kctx.Session().AppendJSON(nil)
 	}
 	// Check the document here, so that a mistake names the file.
-	if _, err := kompact.DecodeSession(data); err != nil {
+	doc, err := sessionjson.DecodeSession(data)
+	if err != nil {
 		return exitError, kimiFileError(fmt.Errorf("%s: %w", inputName(path), err), path, data, "kompact sessions import --kimi FILE")
+	}
+	if c.id != "" || c.agent != "" {
+		data = c.renamed(doc)
 	}
 	s, err := api.ImportSession(ctx, data)
 	if err != nil {
-		return exitError, reachError(err)
+		return exitError, importFixes(reachError(err))
 	}
 	fmt.Fprintf(c.stdout, "imported session %s (agent %s, %d messages)\n", s.ID, s.Agent, len(s.Messages))
 	return exitOK, nil
+}
+
+// renamed is doc with the --id and --agent of the command line.
+func (c *sessionsCommand) renamed(doc *kompact.Session) []byte {
+	if c.id != "" {
+		doc.ID = c.id
+	}
+	if c.agent != "" {
+		doc.Agent = c.agent
+	}
+	return doc.AppendJSON(nil)
+}
+
+// listTitle is a title on one line of the listing: at most 60 characters.
+func listTitle(t string) string {
+	const most = 60
+	if r := []rune(t); len(r) > most {
+		return string(r[:most-1]) + "…"
+	}
+	return t
 }
 
 func (c *sessionsCommand) export(ctx context.Context, api *httpapi.Client, id, out string) (int, error) {
@@ -174,6 +208,25 @@ func (c *sessionsCommand) delete(ctx context.Context, api *httpapi.Client, id st
 	}
 	fmt.Fprintf(c.stdout, "deleted session %s\n", id)
 	return exitOK, nil
+}
+
+// importFixes adds the command's own way out to an import the server
+// refused for its id or its agent: --id and --agent.
+func importFixes(err error) error {
+	var e *kompact.Error
+	if !errors.As(err, &e) {
+		return err
+	}
+	fix := ""
+	switch {
+	case e.Code == kompact.EConflict && strings.Contains(e.Message, "a session with the id"):
+		fix = "Pass --id NEW_ID to import it under another id, or delete the stored one first (kompact sessions delete ID)."
+	case strings.Contains(e.Message, "no agent "):
+		fix = "Pass --agent NAME to import it with one of the server's agents."
+	default:
+		return err
+	}
+	return &kompact.Error{Code: e.Code, Message: e.Message, Err: e.Err, Fixes: append([]string{fix}, e.Fixes...)}
 }
 
 // reachError gives an unreachable server the command's own fix.

@@ -49,12 +49,22 @@ export function onUnauthorized(fn) {
 // for a server that cannot be reached.
 export class APIError extends Error {
   constructor(status, body) {
-    const b = body && typeof body === "object" ? body : {};
+    const b = status === 401 ? unauthorizedBody() : body && typeof body === "object" ? body : {};
     super(b.message || `The server answered ${status}.`);
     this.status = status;
     this.code = b.code || (status ? `http_${status}` : "network");
     this.fixes = Array.isArray(b.fixes) ? b.fixes : [];
   }
+}
+
+// unauthorizedBody is a 401 answer in the page's words: the server's own
+// message speaks of HTTP headers, which a person in a browser never sets.
+function unauthorizedBody() {
+  return {
+    code: "unauthorized",
+    message: token ? "The server refused the access token this page sent." : "This server needs an access token.",
+    fixes: ["Enter the token in the Access token box at the top of the page: the one kompact serve was started with (its --token flag or $KOMPACT_TOKEN)."],
+  };
 }
 
 function networkError(e) {

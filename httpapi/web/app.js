@@ -7,7 +7,7 @@
 import { $ } from "./dom.js";
 import { call, initToken } from "./api.js";
 import { initTokenForm } from "./token.js";
-import { initSessions, loadAgents, loadSessions } from "./sessions.js";
+import { closeSessionsPanel, initSessions, loadAgents, loadSessions } from "./sessions.js";
 import { onRoute } from "./route.js";
 import { initConversation } from "./conversation.js";
 import { closeMenu, initMenus } from "./menu.js";
@@ -49,11 +49,13 @@ function initSkipLinks() {
   }
 }
 
-// Escape closes an open menu first, else cancels the running action.
+// Escape closes an open menu first, then the session list opened over the
+// page, else cancels the running action.
 function initEscape() {
   document.addEventListener("keydown", (e) => {
     if (e.key !== "Escape" || e.defaultPrevented) return;
     if (closeMenu(true)) return;
+    if (closeSessionsPanel(true)) return;
     if (cancelRun()) e.preventDefault();
   });
 }

@@ -3,7 +3,7 @@
 
 import { $, add, clear, errorBox, h, plural } from "./dom.js";
 import { outcome as postAction } from "./api.js";
-import { job, models, view } from "./state.js";
+import { job, models, preview, view } from "./state.js";
 import { on } from "./events.js";
 import { loadSessions, renderSessions } from "./sessions.js";
 import { reloadSession } from "./conversation.js";
@@ -45,7 +45,6 @@ let planSeq = 0;
 // says it in the panel, and marks the messages it would replace and keep.
 async function refreshPlan() {
   const s = view.session;
-  const line = $("will-compact");
   if (!s || !view.actions.has("compact_conversation")) return;
   const seq = ++planSeq;
   const id = view.id;
@@ -60,17 +59,56 @@ async function refreshPlan() {
     if (seq !== planSeq || id !== view.id) return;
   }
   view.plan = plan;
+  renderPlan();
+}
+
+// renderPlan says in the panel what Compact would do, or, while a run of
+// this session or its preview is on screen, the range that one replaces
+// (a "Compact up to here" or a range, not the automatic plan), and marks
+// the messages accordingly.
+function renderPlan() {
+  const line = $("will-compact");
+  const plan = view.plan;
+  const shown = shownSpan();
   clear(line);
-  line.dataset.state = plan.status === "dry_run" ? (plan.noop ? "noop" : "ready") : "error";
-  if (plan.status !== "dry_run") {
+  if (shown) {
+    line.dataset.state = shown.state;
+    line.append(shown.state === "running" ? `Compacting ${spanText(shown.span)}…` : `The preview replaces ${spanText(shown.span)}.`);
+  } else if (!plan) {
+    delete line.dataset.state;
+  } else if (plan.status !== "dry_run") {
+    line.dataset.state = "error";
     line.append(h("span", { class: "badge badge-error" }, (plan.error && plan.error.code) || "error"), " ", (plan.error && plan.error.message) || "The range cannot be compacted.");
   } else if (plan.noop) {
+    line.dataset.state = "noop";
     line.append(h("b", null, "Nothing to compact: "), plan.reason || "");
   } else {
+    line.dataset.state = "ready";
     line.append(planText(plan));
   }
-  $("compact-conversation").disabled = !!job.busy || plan.status !== "dry_run" || plan.noop;
+  $("compact-conversation").disabled = !!job.busy || !plan || plan.status !== "dry_run" || plan.noop;
   markPlan();
+}
+
+// shownSpan is the range of the run of the session on screen, else of its
+// preview on screen: {state, span}; null for neither.
+function shownSpan() {
+  const run = job.busy;
+  if (run && run.span) return { state: "running", span: run.span };
+  const p = preview.pending;
+  if (!run && p && p.sessionId === view.id && p.span) return { state: "preview", span: p.span };
+  return null;
+}
+
+// spanOfPlan is the range a dry run would replace.
+function spanOfPlan(p) {
+  return p && p.status === "dry_run" && !p.noop ? { first: p.first, last: p.last, total: p.messages } : null;
+}
+
+// spanText: "#2–#21 (20 messages)".
+export function spanText(span) {
+  const n = span.last - span.first + 1;
+  return `${span.first === span.last ? `#${span.first}` : `#${span.first}–#${span.last}`} (${plural(n, "message")})`;
 }
 
 // planText: "Will compact #2–#58 (57 messages, ~1,591 tokens), keep
@@ -85,8 +123,9 @@ function planText(p) {
 
 // markPlan marks the messages the plan would replace, and the kept tail.
 function markPlan() {
-  const p = view.plan;
-  const ok = p && p.status === "dry_run" && !p.noop;
+  const shown = shownSpan();
+  const p = shown ? shown.span : spanOfPlan(view.plan);
+  const ok = !!p;
   for (const art of document.querySelectorAll("#messages article.msg")) {
     const n = Number(art.dataset.index) + 1;
     const kept = ok && n > p.last;
@@ -109,11 +148,14 @@ function compactConversation() {
   const body = actionOptions();
   if (view.range.start) body.start = view.range.start;
   if (view.range.end) body.end = view.range.end;
-  runAction("compact_conversation", body);
+  runAction("compact_conversation", body, { span: spanOfPlan(view.plan), from: "" });
 }
 
-export function compactUpToHere(id) {
-  runAction("compact_up_to_here", { message_id: id, ...actionOptions() });
+// compactUpToHere compacts up to message id, as the menu of message from
+// offered it: at is the menu's choice (anchors.js upToHere).
+export function compactUpToHere(id, at, from) {
+  const span = at ? { first: at.first, last: at.last, total: view.session.messages.length } : null;
+  runAction("compact_up_to_here", { message_id: id, ...actionOptions() }, { span, from: from || id });
 }
 
 // renderBusy shows the state of the session on screen: its run's
@@ -121,8 +163,7 @@ export function compactUpToHere(id) {
 function renderBusy() {
   const run = job.busy;
   for (const b of document.querySelectorAll("[data-action-button]")) b.disabled = !!run;
-  const p = view.plan;
-  $("compact-conversation").disabled = !!run || !p || p.status !== "dry_run" || p.noop;
+  renderPlan();
   $("preview-apply").disabled = !!run;
   $("cancel-action").hidden = !run;
   $("activity").classList.toggle("is-busy", !!run);
@@ -152,6 +193,8 @@ function elapsed(ms) {
 function renderRun(run) {
   const el = clear($("progress"));
   el.append(
+    run.span ? h("span", { class: "progress-what", "data-testid": "progress-what" }, `Compacting ${spanText(run.span)}`) : null,
+    run.span ? " · " : null,
     h("span", { class: "progress-text", "data-testid": "progress-text" }, run.last ? progressText(run.last) : run.title),
     " ",
     h("span", { class: "progress-elapsed", "data-testid": "progress-elapsed", title: "Time since the action started" }, elapsed(Date.now() - run.started)),
@@ -188,13 +231,20 @@ function tick() {
   }
 }
 
-async function runAction(action, body) {
+// runAction runs action on the session on screen. span is the range it
+// replaces ({first, last, total}: 1-based numbers, the session's size),
+// from where it was started: the id of the message whose menu started it,
+// or "" for the compact panel; a failure is shown there too.
+async function runAction(action, body, { span = null, from = "" } = {}) {
   if (job.busy) return;
   const sessionId = view.id;
+  clearActionError();
   const run = {
     sessionId,
+    span,
+    from,
     ctrl: new AbortController(),
-    title: action === "compact_up_to_here" ? "Compacting up to the chosen message…" : "Compacting the conversation…",
+    title: span ? "Sending the compaction request…" : action === "compact_up_to_here" ? "Compacting up to the chosen message…" : "Compacting the conversation…",
     started: Date.now(),
     last: null,
     text: "",
@@ -229,10 +279,10 @@ async function runAction(action, body) {
     cancelled: "Cancelled. Nothing was changed.",
   };
   if (here) setProgress(finals[outcome.status] || "Done.", run.notes);
-  await handleOutcome(sessionId, outcome);
+  await handleOutcome(sessionId, outcome, { run });
 }
 
-async function handleOutcome(sessionId, o, { applied = false } = {}) {
+async function handleOutcome(sessionId, o, { applied = false, run = null } = {}) {
   const here = sessionId === view.id;
   switch (o.status) {
     case "compacted": {
@@ -252,9 +302,9 @@ async function handleOutcome(sessionId, o, { applied = false } = {}) {
     }
     case "preview":
       // A preview (with warnings, perhaps) waits for its session to open.
-      if (here) showPreview(sessionId, o);
+      if (here) showPreview(sessionId, o, run && run.span);
       else {
-        job.previews.set(sessionId, o);
+        job.previews.set(sessionId, { outcome: o, span: run && run.span });
         renderSessions();
       }
       break;
@@ -264,20 +314,54 @@ async function handleOutcome(sessionId, o, { applied = false } = {}) {
     case "cancelled":
       if (here) setOutcome(h("div", { class: "outcome-card info" }, h("p", { class: "outcome-title" }, "Cancelled"), h("p", null, "The request was stopped. The session is unchanged.")), "cancelled");
       break;
-    default:
-      if (here) setOutcome(h("div", { class: "outcome-card bad" }, h("p", { class: "outcome-title" }, "Compaction failed: nothing was changed"), errorBox(o.error || { code: "error", message: "Unknown outcome " + o.status }, "outcome-error")), "error");
+    default: {
+      const err = o.error || { code: "error", message: "Unknown outcome " + o.status };
+      if (here) {
+        setOutcome(h("div", { class: "outcome-card bad" }, h("p", { class: "outcome-title" }, "Compaction failed: nothing was changed"), errorBox(err, "outcome-error")), "error");
+        view.actionError = { from: run ? run.from : "", error: err, span: run && run.span };
+        showActionError(true);
+      }
+    }
   }
+}
+
+// showActionError puts the failure of the last action beside where it
+// was started: under the message whose menu started it, or in the compact
+// panel under its button. The outcome card at the top says it too, but it
+// may be off screen. reveal scrolls it into view.
+function showActionError(reveal) {
+  for (const old of document.querySelectorAll('[data-testid="action-error"]')) old.remove();
+  const a = view.actionError;
+  if (!a) return;
+  const box = h(
+    "div",
+    { class: "action-error", "data-testid": "action-error", "data-from": a.from || "panel" },
+    h("p", { class: "action-error-title" }, a.span ? `Compacting ${spanText(a.span)} failed: nothing was changed.` : "The compaction failed: nothing was changed."),
+    errorBox(a.error, "action-error-box"),
+  );
+  const dismiss = h("button", { type: "button", class: "btn btn-small btn-ghost", "data-testid": "action-error-dismiss" }, "Dismiss");
+  dismiss.addEventListener("click", clearActionError);
+  box.append(dismiss);
+  const art = a.from ? document.querySelector(`#messages article.msg[data-id="${CSS.escape(a.from)}"]`) : null;
+  if (art) art.querySelector(".msg-head").after(box);
+  else $("compact-conversation").after(box);
+  if (reveal) box.scrollIntoView({ block: "nearest" });
+}
+
+function clearActionError() {
+  view.actionError = null;
+  showActionError(false);
 }
 
 // showWaitingPreview shows the preview that arrived for the session on
 // screen while another one was open.
 function showWaitingPreview() {
-  const o = job.previews.get(view.id);
-  if (!o || job.busy) return;
+  const waiting = job.previews.get(view.id);
+  if (!waiting || job.busy) return;
   job.previews.delete(view.id);
   renderSessions();
   setProgress("The proposed summary arrived while another session was open.");
-  showPreview(view.id, o);
+  showPreview(view.id, waiting.outcome, waiting.span);
 }
 
 // showResult brings the new summary into view (not the top of the page),
@@ -324,9 +408,16 @@ export function cancelRun() {
 export function initCompaction() {
   $("compact-conversation").addEventListener("click", compactConversation);
   $("cancel-action").addEventListener("click", cancelRun);
-  on("session switched", renderBusy);
+  on("session switched", () => {
+    view.actionError = null;
+    renderBusy();
+  });
   on("session loaded", ({ uiError }) => renderTools(uiError));
-  on("messages rendered", markPlan);
+  on("messages rendered", () => {
+    markPlan();
+    showActionError(false);
+  });
+  on("preview changed", renderPlan);
   on("session shown", showWaitingPreview);
   on("range changed", refreshPlan);
   on("preview applied", ({ sessionId, outcome }) => handleOutcome(sessionId, outcome, { applied: true }));

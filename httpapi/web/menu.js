@@ -7,6 +7,7 @@ import { job, view } from "./state.js";
 import { on } from "./events.js";
 import { setRange } from "./range.js";
 import { compactUpToHere } from "./compaction.js";
+import { upToHere } from "./anchors.js";
 
 let open = null; // {wrap, button, menu}
 
@@ -53,11 +54,19 @@ function items(m, i) {
     out.push(item("mark-start", view.range.start === m.id ? `Clear the range start` : `Start the range at #${n}`, () => setRange("start", m.id)));
     out.push(item("mark-end", view.range.end === m.id ? `Clear the range end` : `End the range at #${n}`, () => setRange("end", m.id)));
   }
-  // The leading system message always stays: nothing to compact up to it.
-  const leadingSystem = i === 0 && m.role === "system";
-  if (view.actions.has("compact_up_to_here") && !leadingSystem) {
+  // Only where the server would compact: not at the leading system
+  // message or a lone summary, and never between a tool call and its
+  // result (anchors.js); there the menu offers the next whole cut.
+  const at = view.actions.has("compact_up_to_here") ? upToHere(view.session.messages, i) : null;
+  if (at) {
     const el = view.actions.get("compact_up_to_here");
-    const it = item("compact-up-to-here", `${el.label || "Compact up to here"} (#1–#${n})`, () => compactUpToHere(m.id));
+    const label = el.label || "Compact up to here";
+    const span = at.first === at.last ? `#${at.last}` : `#${at.first}–#${at.last}`;
+    const target = view.session.messages[at.index];
+    const text = at.separated ? `Compact up to #${at.last} instead (${span}): the tool call in #${at.separated.call + 1} keeps its results` : `${label} (${span})`;
+    const it = item("compact-up-to-here", text, () => compactUpToHere(target.id, at, m.id));
+    it.dataset.anchor = target.id;
+    if (at.separated) it.title = `Up to #${n} would keep the result in #${at.separated.result + 1} without its tool call in #${at.separated.call + 1}.`;
     if (job.busy) it.setAttribute("aria-disabled", "true");
     out.push(it);
   }

@@ -9,11 +9,12 @@ import { format, missingOf, renderSummaryText } from "./summary.js";
 import { approx, codePoints, textChars } from "./estimate.js";
 
 // showPreview shows a preview outcome: its summary, in result as in a
-// compacted outcome, ready to edit.
-export function showPreview(sessionId, o) {
+// compacted outcome, ready to edit. span is the range it replaces
+// ({first, last, total}, 1-based), when known.
+export function showPreview(sessionId, o, span = null) {
   const { summary, missing_sections: missing, session } = o.result;
   const warnings = o.warnings || [];
-  preview.pending = { sessionId, id: o.preview_id, summary, missing, otherChars: otherChars(session, summary) };
+  preview.pending = { sessionId, id: o.preview_id, summary, missing, otherChars: otherChars(session, summary), span };
   setOutcome(
     warnings.length
       ? h(
@@ -27,7 +28,9 @@ export function showPreview(sessionId, o) {
     "preview",
   );
   $("preview-title").textContent = warnings.length ? "Confirm the summary" : "Preview of the summary";
-  $("preview-info").textContent = `Applying it leaves the session with ${plural(session.messages.length, "message")}. The preview can be applied once, within 30 minutes.`;
+  const info = clear($("preview-info"));
+  if (span) info.append(h("span", { "data-testid": "preview-replaces" }, replacesText(span)), " ");
+  info.append(`Applying it leaves the session with ${plural(session.messages.length, "message")}. The preview can be applied once, within 30 minutes.`);
   $("preview-summary").value = summary;
   renderEdited();
   clear($("preview-status"));
@@ -37,6 +40,14 @@ export function showPreview(sessionId, o) {
   emit("preview changed");
   (warnings.length ? $("outcome") : sec).scrollIntoView({ block: "start" });
   $("preview-summary").focus({ preventScroll: true });
+}
+
+// replacesText: "It replaces #2–#21 (20 messages). Kept: #1 before it,
+// #22–#24 after it."
+function replacesText({ first, last, total }) {
+  const span = (a, b) => (a === b ? `#${a}` : `#${a}–#${b}`);
+  const kept = [first > 1 ? `${span(1, first - 1)} before it` : "", last < total ? `${span(last + 1, total)} after it` : ""].filter(Boolean);
+  return `It replaces ${span(first, last)} (${plural(last - first + 1, "message")}). ` + (kept.length ? `Kept: ${kept.join(", ")}.` : "Nothing else is kept.");
 }
 
 // otherChars counts the text of the previewed session but its summary

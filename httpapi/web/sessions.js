@@ -61,7 +61,10 @@ export function renderSessions() {
             "data-testid": "session-item",
             "data-session-id": s.id,
             "aria-current": current ? "page" : null,
-            onclick: () => openSessionRoute(s.id),
+            onclick: () => {
+              closeSessionsPanel(false);
+              openSessionRoute(s.id);
+            },
           },
           h("span", { class: "session-item-title", "data-testid": "session-item-title" }, s.title || s.id),
           s.title ? h("span", { class: "session-item-id" }, s.id) : null,
@@ -225,11 +228,32 @@ export function askDelete(id, slot) {
   );
 }
 
+// openSessionsPanel shows the session list over the page, from the top
+// (narrow screens, where it otherwise sits below the conversation).
+function openSessionsPanel() {
+  document.body.classList.add("sessions-open");
+  $("sessions-toggle").setAttribute("aria-expanded", "true");
+  $("sessions-panel").scrollTop = 0;
+  $("sessions-panel").focus({ preventScroll: true });
+}
+
+// closeSessionsPanel closes the list opened over the page, and says
+// whether it was open; focus goes back to the Sessions button when asked.
+export function closeSessionsPanel(refocus) {
+  if (!document.body.classList.contains("sessions-open")) return false;
+  document.body.classList.remove("sessions-open");
+  $("sessions-toggle").setAttribute("aria-expanded", "false");
+  if (refocus) $("sessions-toggle").focus({ preventScroll: true });
+  return true;
+}
+
 let searchTimer = 0;
 
 // initSessions wires the panel's controls.
 export function initSessions() {
   $("refresh-sessions").addEventListener("click", loadSessions);
+  $("sessions-toggle").addEventListener("click", () => (document.body.classList.contains("sessions-open") ? closeSessionsPanel(true) : openSessionsPanel()));
+  $("sessions-close").addEventListener("click", () => closeSessionsPanel(true));
   $("new-session-form").addEventListener("submit", onNewSession);
   $("import-button").addEventListener("click", () => $("import-input").click());
   $("import-input").addEventListener("change", onImportFile);

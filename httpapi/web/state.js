@@ -9,6 +9,7 @@ export const view = {
   actions: new Map(), // ui element id -> element
   range: { start: "", end: "" },
   plan: null, // what Compact would do: the dry run's answer
+  actionError: null, // the last action's failure, shown where it was started: {from, error, span}
 };
 
 // job holds the running actions, one per session at most, and what the
@@ -17,14 +18,15 @@ export const view = {
 export const job = {
   runs: new Map(), // session id -> run (see runAction in compaction.js)
   lastMissing: new Map(), // session id -> {summary, missing} from the last outcome
-  previews: new Map(), // session id -> a preview outcome that arrived while another session was on screen
+  previews: new Map(), // session id -> {outcome, span}: a preview that arrived while another session was on screen
   get busy() {
     return this.runs.get(view.id) || null;
   },
 };
 
 // preview.pending is the preview on screen: {sessionId, id, summary,
-// missing, otherChars}, or null.
+// missing, otherChars, span}, or null; span is the range it replaces
+// ({first, last, total}), when known.
 export const preview = { pending: null };
 
 // models remembers the model of compactions this page ran, by summary

@@ -13,7 +13,9 @@ export function needsToken() {
 function askForToken() {
   needToken = true;
   $("token-form").hidden = false;
-  $("token-message").textContent = hasToken() ? "The server refused this token. Enter the right one." : "This server needs an access token.";
+  $("token-message").textContent = hasToken()
+    ? "The server refused this token. Enter the one kompact serve was started with (--token or $KOMPACT_TOKEN)."
+    : "This server needs an access token: the one kompact serve was started with (--token or $KOMPACT_TOKEN).";
 }
 
 // initTokenForm wires the form; reload runs once a token is entered.

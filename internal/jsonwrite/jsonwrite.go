@@ -29,8 +29,10 @@ func stopMask(x uint64) uint64 {
 	return escapeMask(x) | x&msb
 }
 
-// load8 reads s[i:i+8] as a little-endian word: one bounds check, one load.
-func load8(s string, i int) uint64 {
+// Load8 reads s[i:i+8] as a little-endian word: one bounds check, one load.
+// It is the one copy of the word load that the word-at-a-time loops of
+// kompact (this package's, jsonscan's, the root's code point count) use.
+func Load8(s string, i int) uint64 {
 	t := s[i : i+8]
 	return uint64(t[0]) | uint64(t[1])<<8 | uint64(t[2])<<16 | uint64(t[3])<<24 |
 		uint64(t[4])<<32 | uint64(t[5])<<40 | uint64(t[6])<<48 | uint64(t[7])<<56
@@ -55,7 +57,7 @@ func AppendString(dst []byte, s string) []byte {
 	t := s // what is left to write
 	for {
 		for len(t) >= 8 {
-			x := word(t)
+			x := Load8(t, 0)
 			binary.LittleEndian.PutUint64(buf[j:j+8], x)
 			if m := escapeMask(x); m != 0 {
 				k := bits.TrailingZeros64(m) >> 3
@@ -119,7 +121,7 @@ var escapes = func() (t [256]uint64) {
 // found between sequences.
 func ValidUTF8(s string) bool {
 	t := s
-	for len(t) >= 16 && (word(t)|word(t[8:]))&msb == 0 {
+	for len(t) >= 16 && (Load8(t, 0)|Load8(t, 8))&msb == 0 {
 		t = t[16:]
 	}
 	var st uint64 // the automaton's state; only its low six bits count
@@ -127,7 +129,7 @@ func ValidUTF8(s string) bool {
 		st, t = validHalves(t)
 	}
 	for len(t) >= 8 {
-		if word(t)&msb|st&63 == 0 {
+		if Load8(t, 0)&msb|st&63 == 0 {
 			t = t[8:]
 			continue
 		}
@@ -181,8 +183,8 @@ func validHalves(t string) (uint64, string) {
 	ascii := false // whether a[:32] and b[:32] are both ASCII; false runs them
 	for len(a) >= 32 && len(b) >= 32 {
 		next := len(a) >= 64 && len(b) >= 64 &&
-			(word(a[32:])|word(a[40:])|word(a[48:])|word(a[56:])|
-				word(b[32:])|word(b[40:])|word(b[48:])|word(b[56:]))&msb == 0
+			(Load8(a, 32)|Load8(a, 40)|Load8(a, 48)|Load8(a, 56)|
+				Load8(b, 32)|Load8(b, 40)|Load8(b, 48)|Load8(b, 56))&msb == 0
 		if ascii {
 			sa = utf8States[0] >> (sa & 63)
 			sb = utf8States[0] >> (sb & 63)
@@ -217,13 +219,6 @@ func validHalves(t string) (uint64, string) {
 		return utf8Bad, ""
 	}
 	return sb, b
-}
-
-// word reads t[:8] as a little-endian word.
-func word(t string) uint64 {
-	_ = t[7]
-	return uint64(t[0]) | uint64(t[1])<<8 | uint64(t[2])<<16 | uint64(t[3])<<24 |
-		uint64(t[4])<<32 | uint64(t[5])<<40 | uint64(t[6])<<48 | uint64(t[7])<<56
 }
 
 // The states of the UTF-8 automaton, each the shift of its six-bit field in
@@ -312,7 +307,7 @@ func appendRepaired(dst []byte, s string) []byte {
 	i, stored := 0, 0 // stored: s[:stored] is in buf
 	for {
 		for i+8 <= len(s) {
-			x := load8(s, i)
+			x := Load8(s, i)
 			binary.LittleEndian.PutUint64(buf[j:], x)
 			stored = i + 8
 			if m := stopMask(x); m != 0 {

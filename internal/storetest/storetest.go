@@ -11,7 +11,9 @@
 // The suite pins down what kompact.Store leaves open: lists are newest
 // first, appending an id the session already has is EConflict, a message
 // whose JSON form would not decode (unknown role or part type, data that is
-// not JSON) is EInvalid, ENotFound errors carry fixes, times are UTC and
+// not JSON) or that kompact.ValidateSession refuses (a session id such as
+// "..", text that is not UTF-8, a message id given twice) is EInvalid,
+// ENotFound errors carry fixes, times are UTC and
 // updated_at grows with every write.
 package storetest
 
@@ -39,6 +41,7 @@ func Run(t *testing.T, open func(t *testing.T) kompact.Store) {
 	}{
 		{"Create", testCreate},
 		{"CreateRejects", testCreateRejects},
+		{"Validate", testValidate},
 		{"Import", testImport},
 		{"ImportRejects", testImportRejects},
 		{"RoundTrip", testRoundTrip},
@@ -56,6 +59,7 @@ func Run(t *testing.T, open func(t *testing.T) kompact.Store) {
 		{"Titles", testTitles},
 		{"Concurrency", testConcurrency},
 		{"Previews", testPreviews},
+		{"PreviewList", testPreviewList},
 		{"StreamSession", testStreamSession},
 		{"Tokens", testTokens},
 		{"Breaker", testBreaker},

@@ -27,24 +27,21 @@ type CommitPlan struct {
 	Kind   string
 }
 
-// PlanCommit checks c's end, puts the replacement and the replaced base in
-// stored form (so that a base equal in JSON value but written differently
-// still matches) and claims the replacement's ids.
+// PlanCommit checks c's end and the replacement (every rule a stored
+// message meets) and the replaced base (its form), puts both in stored
+// form (so that a base equal in JSON value but written differently still
+// matches) and claims the replacement's ids.
 func PlanCommit(c kompact.Commit) (*CommitPlan, error) {
 	if c.End < 0 || c.End > len(c.Base) {
 		_, err := kompact.Rebase(nil, c) // reports the bad end
 		return nil, err
 	}
-	repl, err := Canonical(c.Replacement, "replacement")
+	repl, given, err := checked(c.Replacement, "replacement")
 	if err != nil {
 		return nil, err
 	}
 	base, err := Canonical(c.Base[:c.End], "base")
 	if err != nil {
-		return nil, err
-	}
-	given := map[string]bool{}
-	if err := ClaimIDs(repl, given, "replacement"); err != nil {
 		return nil, err
 	}
 	kind := c.Kind

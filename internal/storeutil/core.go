@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"kompact"
+	"kompact/sessionjson"
 )
 
 // Core is the part of a kompact.Store both stores share: every method's
@@ -78,7 +79,7 @@ func Corrupt(store, what string, err error) error {
 func (c *Core) messages(ctx context.Context, tx Tx, id string, from, want int64) ([]kompact.Message, error) {
 	msgs := make([]kompact.Message, 0, max(want, 0))
 	err := tx.EachBody(ctx, id, from, func(body []byte) error {
-		m, err := kompact.DecodeStoredMessage(body, len(msgs))
+		m, err := sessionjson.DecodeStoredMessage(body, len(msgs))
 		if err != nil {
 			return Corrupt(c.name, fmt.Sprintf("message %d of session %q", len(msgs)+1, id), err)
 		}

@@ -13,14 +13,14 @@ import (
 // given in batches by next (a batch without messages ends them), in one
 // transaction: an error from next, or in any batch, leaves no session. Only
 // a batch at a time is held, whatever the session's length. head's messages
-// are not read. Ids are given and checked as CreateSession gives and checks
-// them; in the one case a streamed pass cannot give the same ids (a message
+// are not read. head, the batches and their ids are checked, and ids given,
+// as CreateSession checks a session and gives ids; in the one case a streamed pass cannot give the same ids (a message
 // without an id, then a later one whose given id m_N is at or above the
 // ids already handed out), the session is read back and written again
 // whole, in the same transaction.
 func (c *Core) ImportSession(ctx context.Context, head *kompact.Session, next func() ([]kompact.Message, error)) (*kompact.SessionInfo, error) {
-	if head == nil {
-		return nil, kompact.Errorf(kompact.EInvalid, "no session given")
+	if err := kompact.ValidateSession(headOnly(head)); err != nil {
+		return nil, err
 	}
 	var row *SessionRow
 	err := c.db.Write(ctx, "import session", func(tx Tx) error {
@@ -30,7 +30,8 @@ func (c *Core) ImportSession(ctx context.Context, head *kompact.Session, next fu
 		if err := insertSession(ctx, tx, row); err != nil {
 			return err
 		}
-		im := &importer{c: c, tx: tx, row: row, seen: map[string]int{}}
+		im := &importer{c: c, tx: tx, row: row,
+			check: kompact.MessageCheck{Rules: kompact.AllMessageRules, CopyIDs: true}}
 		for {
 			batch, err := next()
 			if err != nil {
@@ -56,10 +57,12 @@ func (c *Core) ImportSession(ctx context.Context, head *kompact.Session, next fu
 
 // importer is an import under way: the messages stored so far.
 type importer struct {
-	c    *Core
-	tx   Tx
-	row  *SessionRow
-	seen map[string]int // given ids, to their index
+	c   *Core
+	tx  Tx
+	row *SessionRow
+	// check applies the message rules to the batches in turn: a given id
+	// is checked against those of earlier batches too.
+	check kompact.MessageCheck
 	// assigned lists the indexes of the messages given an id; first is the
 	// number of the first id handed out.
 	assigned []int
@@ -73,22 +76,12 @@ type importer struct {
 // add checks and stores a batch.
 func (im *importer) add(ctx context.Context, batch []kompact.Message) error {
 	base := int(im.row.N)
-	msgs, err := canonicalFrom(batch, "messages", base)
-	if err != nil {
+	if err := im.check.Check(batch); err != nil {
 		return err
 	}
-	given := make(map[string]bool)
-	for i := range msgs {
-		id := msgs[i].ID
-		if id == "" {
-			continue
-		}
-		if j, dup := im.seen[id]; dup {
-			return kompact.Errorf(kompact.EInvalid, "messages[%d].id: %q is already the id of messages[%d]", base+i, id, j).
-				WithFixes("Give every message a unique id, or none to have one assigned.")
-		}
-		im.seen[strings.Clone(id)] = base + i
-		given[id] = true
+	msgs := canonical(batch)
+	given := givenIDs(msgs)
+	for id := range given {
 		if n, ok := counterID(id); ok && len(im.assigned) > 0 && n >= im.first {
 			im.redo, im.batch = true, msgs
 		}
@@ -175,4 +168,15 @@ func (im *importer) whole(ctx context.Context, next func() ([]kompact.Message, e
 		return err
 	}
 	return im.tx.SetTokens(ctx, row.ID, 0, int64(kompact.EstimateTokens(msgs)), false)
+}
+
+// headOnly is head without its messages (an import's come in batches), or
+// nil.
+func headOnly(head *kompact.Session) *kompact.Session {
+	if head == nil {
+		return nil
+	}
+	h := *head
+	h.Messages = nil
+	return &h
 }

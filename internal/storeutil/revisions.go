@@ -6,6 +6,7 @@ import (
 	"math"
 
 	"kompact"
+	"kompact/sessionjson"
 )
 
 // Revisions: what a rewrite records, and restoring a revision.
@@ -75,7 +76,7 @@ func (c *Core) revision(ctx context.Context, tx Tx, id string, rev int64) (*komp
 	msgs := make([]kompact.Message, 0, info.Messages)
 	bodyIDs := make([]int64, 0, info.Messages)
 	err = tx.EachRevisionBody(ctx, id, rev, legacy, func(bodyID int64, body []byte) error {
-		m, err := kompact.DecodeStoredMessage(body, len(msgs))
+		m, err := sessionjson.DecodeStoredMessage(body, len(msgs))
 		if err != nil {
 			return Corrupt(c.name, fmt.Sprintf("message %d of revision %d of session %q", len(msgs)+1, rev, id), err)
 		}

@@ -11,10 +11,11 @@ import (
 
 // Sessions: creating, reading, listing, deleting, appending, settings.
 
-// CreateSession stores a new session with version 1. An empty in.ID gets a
-// new id ("s_" and 12 random characters); messages without an id get one
-// ("m_" and a number), unique within the session. A taken session id is
-// EConflict, a message id given twice EInvalid. in is not modified. It
+// CreateSession stores a new session with version 1, checked by
+// kompact.ValidateSession (EInvalid). An empty in.ID gets a new id ("s_"
+// and 12 random characters); messages without an id get one ("m_" and a
+// number), unique within the session. A taken session id is EConflict. in
+// is not modified. It
 // returns the new session's description.
 func (c *Core) CreateSession(ctx context.Context, in *kompact.Session) (*kompact.SessionInfo, error) {
 	msgs, next, err := NewSession(in)

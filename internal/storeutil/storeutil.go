@@ -2,10 +2,11 @@
 // Core holds every kompact.Store method's algorithm, written once over Tx:
 // the statements each store supplies in its own SQL (tx.go lists them),
 // so a store file holds only its SQL. Under Core lie the pure rules: the
-// canonical form a stored message takes, the rules for message and session
-// ids, the session row, what a compaction commit, an undo and a preview
-// decide, the token account, and the migration runner over the embedded
-// migration files.
+// canonical form a stored message takes, how message and session ids are
+// given (what a session and its messages must be is kompact's rule,
+// kompact.ValidateSession, which the stores apply), the session row, what
+// a compaction commit, an undo and a preview decide, the token account,
+// and the migration runner over the embedded migration files.
 package storeutil
 
 import (
@@ -19,48 +20,53 @@ import (
 	"kompact"
 )
 
-// Canonical validates msgs and returns copies in the form the store keeps:
-// one whose JSON form decodes back to the same bytes. It compacts data
-// parts and tool-call extras (as decoding would) and rejects what would not
-// decode. The copies share their parts with msgs unless those change.
+// Canonical checks the form of msgs (kompact.RuleForm, naming them field
+// in errors) and returns copies in the form the store keeps (see
+// canonical).
 func Canonical(msgs []kompact.Message, field string) ([]kompact.Message, error) {
-	return canonicalFrom(msgs, field, 0)
+	c := kompact.MessageCheck{Field: field, Rules: kompact.RuleForm}
+	if err := c.Check(msgs); err != nil {
+		return nil, err
+	}
+	return canonical(msgs), nil
 }
 
-// canonicalFrom is Canonical for messages that are field[base:]: errors
-// count from base.
-func canonicalFrom(msgs []kompact.Message, field string, base int) ([]kompact.Message, error) {
+// checked applies every rule a stored message meets (kompact.MessageCheck
+// with kompact.AllMessageRules) to msgs, named field in errors, and
+// returns them in stored form with the ids they give.
+func checked(msgs []kompact.Message, field string) ([]kompact.Message, map[string]bool, error) {
+	c := kompact.MessageCheck{Field: field, Rules: kompact.AllMessageRules}
+	if err := c.Check(msgs); err != nil {
+		return nil, nil, err
+	}
+	out := canonical(msgs)
+	return out, givenIDs(out), nil
+}
+
+// canonical returns copies of msgs, whose form is checked
+// (kompact.RuleForm), in the form the store keeps: one whose JSON form
+// decodes back to the same bytes. It compacts data parts and tool-call
+// extras (as decoding would) and drops extras that are null. The copies
+// share their parts with msgs unless those change.
+func canonical(msgs []kompact.Message) []kompact.Message {
 	out := make([]kompact.Message, len(msgs))
 	var scratch bytes.Buffer
-	compact := func(raw []byte) ([]byte, bool, error) {
+	compact := func(raw []byte) ([]byte, bool) {
 		scratch.Reset()
-		if err := json.Compact(&scratch, raw); err != nil {
-			return nil, false, err
+		if json.Compact(&scratch, raw) != nil || bytes.Equal(scratch.Bytes(), raw) {
+			return raw, false // checked: valid JSON
 		}
-		if bytes.Equal(scratch.Bytes(), raw) {
-			return raw, false, nil
-		}
-		return bytes.Clone(scratch.Bytes()), true, nil
+		return bytes.Clone(scratch.Bytes()), true
 	}
 	for i := range msgs {
 		m := msgs[i]
-		if !m.Role.Valid() {
-			return nil, kompact.Errorf(kompact.EInvalid, "%s[%d].role: unknown role %q; use one of system, user, assistant, tool", field, base+i, m.Role)
-		}
 		partsCopied := false
 		for j := range m.Content {
 			p := &m.Content[j]
-			if !p.Type.Valid() {
-				return nil, kompact.Errorf(kompact.EInvalid, "%s[%d].content[%d].type: unknown part type %q; use one of text, think, image_url, audio_url, video_url, data", field, base+i, j, p.Type)
-			}
 			if p.Type != kompact.PartData || len(p.Data) == 0 {
 				continue
 			}
-			data, changed, err := compact(p.Data)
-			if err != nil {
-				return nil, kompact.Errorf(kompact.EInvalid, "%s[%d].content[%d].data: not valid JSON: %v", field, base+i, j, err)
-			}
-			if changed {
+			if data, changed := compact(p.Data); changed {
 				if !partsCopied {
 					m.Content = append([]kompact.Part(nil), m.Content...)
 					partsCopied = true
@@ -74,10 +80,7 @@ func canonicalFrom(msgs []kompact.Message, field string, base int) ([]kompact.Me
 			if len(extras) == 0 {
 				continue
 			}
-			c, changed, err := compact(extras)
-			if err != nil || (string(c) != "null" && c[0] != '{') {
-				return nil, kompact.Errorf(kompact.EInvalid, "%s[%d].tool_calls[%d].extras: must be a JSON object", field, base+i, j)
-			}
+			c, changed := compact(extras)
 			if string(c) == "null" { // decodes as no extras
 				c, changed = nil, true
 			}
@@ -91,32 +94,18 @@ func canonicalFrom(msgs []kompact.Message, field string, base int) ([]kompact.Me
 		}
 		out[i] = m
 	}
-	return out, nil
+	return out
 }
 
-// ClaimIDs adds the ids msgs carry to taken. An id given twice in msgs is
-// EInvalid; one already in taken is EConflict.
-func ClaimIDs(msgs []kompact.Message, taken map[string]bool, field string) error {
-	seen := make(map[string]int, len(msgs))
+// givenIDs returns the set of the ids msgs give.
+func givenIDs(msgs []kompact.Message) map[string]bool {
+	ids := make(map[string]bool, len(msgs))
 	for i := range msgs {
-		id := msgs[i].ID
-		if id == "" {
-			continue
-		}
-		if j, dup := seen[id]; dup {
-			return kompact.Errorf(kompact.EInvalid, "%s[%d].id: %q is already the id of %s[%d]", field, i, id, field, j).
-				WithFixes("Give every message a unique id, or none to have one assigned.")
-		}
-		seen[id] = i
-		if taken[id] {
-			return kompact.Errorf(kompact.EConflict, "%s[%d].id: the session already has a message with the id %q", field, i, id).
-				WithFixes("Use another id, or none to have one assigned.")
+		if msgs[i].ID != "" {
+			ids[msgs[i].ID] = true
 		}
 	}
-	for id := range seen {
-		taken[id] = true
-	}
-	return nil
+	return ids
 }
 
 // AssignIDs gives the messages without an id the next free id m_N, counting
@@ -202,20 +191,14 @@ func (r *SessionRow) Stored(msgs []kompact.Message) *kompact.StoredSession {
 	}
 }
 
-// NewSession checks in and returns its messages in stored form with their
-// ids assigned, and the next message number.
+// NewSession checks in (kompact.ValidateSession) and returns its messages
+// in stored form with their ids assigned, and the next message number.
 func NewSession(in *kompact.Session) ([]kompact.Message, int64, error) {
-	if in == nil {
-		return nil, 0, kompact.Errorf(kompact.EInvalid, "no session given")
-	}
-	msgs, err := Canonical(in.Messages, "messages")
-	if err != nil {
+	if err := kompact.ValidateSession(in); err != nil {
 		return nil, 0, err
 	}
-	taken := make(map[string]bool, len(msgs))
-	if err := ClaimIDs(msgs, taken, "messages"); err != nil {
-		return nil, 0, err
-	}
+	msgs := canonical(in.Messages)
+	taken := givenIDs(msgs)
 	next := int64(1)
 	AssignIDs(msgs, taken, &next)
 	return msgs, next, nil
@@ -229,13 +212,5 @@ func NewAppend(in []kompact.Message) ([]kompact.Message, map[string]bool, error)
 		return nil, nil, kompact.Errorf(kompact.EInvalid, "no messages to append").
 			WithFixes("Send at least one message.")
 	}
-	msgs, err := Canonical(in, "messages")
-	if err != nil {
-		return nil, nil, err
-	}
-	given := map[string]bool{}
-	if err := ClaimIDs(msgs, given, "messages"); err != nil {
-		return nil, nil, err
-	}
-	return msgs, given, nil
+	return checked(in, "messages")
 }

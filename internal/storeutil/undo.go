@@ -40,7 +40,8 @@ func RestoredRows(head []Ref) ([]kompact.Message, []int64, error) {
 	for i := range head {
 		msgs[i].ID, bodyIDs[i] = head[i].ID, head[i].BodyID
 	}
-	if err := ClaimIDs(msgs, map[string]bool{}, "restored messages"); err != nil {
+	ids := kompact.MessageCheck{Field: "restored messages", Rules: kompact.RuleUniqueIDs}
+	if err := ids.Check(msgs); err != nil {
 		return nil, nil, kompact.Errorf(kompact.EConflict, "the compaction cannot be undone: %s", kompact.AsError(err).Message)
 	}
 	return msgs, bodyIDs, nil

@@ -1,13 +1,16 @@
-package kompact
+package sessionjson
 
 import (
 	"reflect"
 	"testing"
+
+	"kompact"
 )
 
-// DecodeSessionUTF8 decodes exactly as DecodeSession does when the text is
-// valid UTF-8, on both of its paths, and reports text that is not, where
-// the precise decoder would have replaced the bad bytes: in a string, in a
+// DecodeSessionUTF8 decodes exactly as DecodeSession (and the reference,
+// kompact.DecodeSession) does when the text is valid UTF-8, on both of its
+// paths, and reports text that is not, where the reference decoder would
+// have replaced the bad bytes: in a string, in a
 // data part the fast pass keeps raw, and in a document only the precise
 // decoder reads.
 func TestDecodeSessionUTF8(t *testing.T) {
@@ -19,6 +22,10 @@ func TestDecodeSessionUTF8(t *testing.T) {
 		`{"messages":[`,
 	} {
 		want, wantErr := DecodeSession([]byte(doc))
+		ref, refErr := kompact.DecodeSession([]byte(doc))
+		if !reflect.DeepEqual(ref, want) || (refErr == nil) != (wantErr == nil) || (refErr != nil && refErr.Error() != wantErr.Error()) {
+			t.Errorf("%s: DecodeSession %+v, %v; reference %+v, %v", doc, want, wantErr, ref, refErr)
+		}
 		got, valid, err := DecodeSessionUTF8([]byte(doc))
 		if !valid || !reflect.DeepEqual(got, want) || (err == nil) != (wantErr == nil) || (err != nil && err.Error() != wantErr.Error()) {
 			t.Errorf("%s:\n got %+v, %v, %v\nwant %+v, %v", doc, got, valid, err, want, wantErr)

@@ -1,33 +1,38 @@
-package kompact
+package sessionjson
+
+import (
+	"kompact"
+	"kompact/internal/jsonscan"
+)
 
 // The fast pass's reading of kompact's own shapes (sessions, messages,
-// parts, tool calls); the JSON cursor is in message_fast.go. Each method
-// consumes one value and reports false whenever DecodeMessage could decide
-// otherwise than it would.
+// parts, tool calls); the JSON cursor is internal/jsonscan's. Each method
+// consumes one value and reports false whenever kompact.DecodeMessage could
+// decide otherwise than it would.
 
 // messageDoc reads a document that is one message and nothing else.
-func (s *scanner) messageDoc(ignoreKey string) (Message, bool) {
+func (s *scanner) messageDoc(ignoreKey string) (kompact.Message, bool) {
 	m, ok := s.message(1, ignoreKey)
-	return m, ok && s.atEnd()
+	return m, ok && s.AtEnd()
 }
 
 // messages reads the session's "messages" list. A long list is read in two
 // halves at once (see splitAt): the second half by another goroutine.
-func (s *scanner) messages(sess *Session) bool {
-	sess.Messages = []Message{}
-	if s.peek() != '[' {
+func (s *scanner) messages(sess *kompact.Session) bool {
+	sess.Messages = []kompact.Message{}
+	if s.Peek() != '[' {
 		return false
 	}
-	q := splitAt(s.b, s.i, s.splitMin)
+	q := splitAt(s.B, s.I, s.splitMin)
 	if q < 0 {
-		return s.list(2, func() bool {
+		return s.List(2, func() bool {
 			m, ok := s.message(3, "")
 			sess.Messages = append(sess.Messages, m)
 			return ok
 		})
 	}
 	tail := make(chan scannedList, 1)
-	go func() { tail <- scanItems(&scanner{b: s.b, i: q, alias: s.alias}) }()
+	go func() { tail <- scanItems(&scanner{Cursor: jsonscan.Cursor{B: s.B, I: q, Alias: s.Alias}}) }()
 	head, met := s.itemsUntil(q)
 	if !met {
 		// q was not where a message starts (it lies inside one): the head
@@ -40,7 +45,7 @@ func (s *scanner) messages(sess *Session) bool {
 		return false
 	}
 	sess.Messages = append(head.msgs, rest.msgs...)
-	s.i = rest.end
+	s.I = rest.end
 	return true
 }
 
@@ -62,9 +67,9 @@ func splitAt(b []byte, open, min int) int {
 		if b[i] != '{' || b[i+1] != '"' {
 			continue
 		}
-		j := skipWSBack(b, i-1)
+		j := jsonscan.SkipWSBack(b, i-1)
 		if j > open && b[j] == ',' {
-			if k := skipWSBack(b, j-1); k > open && b[k] == '}' {
+			if k := jsonscan.SkipWSBack(b, j-1); k > open && b[k] == '}' {
 				return i
 			}
 		}
@@ -72,17 +77,10 @@ func splitAt(b []byte, open, min int) int {
 	return -1
 }
 
-func skipWSBack(b []byte, i int) int {
-	for i >= 0 && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
-		i--
-	}
-	return i
-}
-
 // scannedList is what reading list items produced: the messages, whether
 // the reading succeeded, and the position past the list's ']'.
 type scannedList struct {
-	msgs []Message
+	msgs []kompact.Message
 	ok   bool
 	end  int
 }
@@ -97,21 +95,21 @@ func scanItems(s *scanner) scannedList {
 		if !ok {
 			return r
 		}
-		if s.tok(',') {
+		if s.Tok(',') {
 			continue
 		}
-		r.ok, r.end = s.tok(']'), s.i
+		r.ok, r.end = s.Tok(']'), s.I
 		return r
 	}
 }
 
-// itemsUntil reads the list that opens at s.i as list does, stopping when
+// itemsUntil reads the list that opens at s.I as list does, stopping when
 // the next item starts exactly at q (met). Otherwise it reads the whole list.
 func (s *scanner) itemsUntil(q int) (scannedList, bool) {
-	r := scannedList{msgs: []Message{}}
+	r := scannedList{msgs: []kompact.Message{}}
 	met := false
-	r.ok = s.list(2, func() bool {
-		if s.ws(); s.i == q {
+	r.ok = s.List(2, func() bool {
+		if s.WS(); s.I == q {
 			met = true
 			return false
 		}
@@ -134,58 +132,58 @@ const (
 
 // message reads one message object; ignoreKey, when set, names a key
 // whose value is passed over.
-func (s *scanner) message(depth int, ignoreKey string) (Message, bool) {
-	var m Message
+func (s *scanner) message(depth int, ignoreKey string) (kompact.Message, bool) {
+	var m kompact.Message
 	var seen uint8
-	ok := s.object(depth, func(key []byte) bool {
+	ok := s.Object(depth, func(key []byte) bool {
 		switch string(key) {
 		case "id":
-			return s.once(&seen, keyID) && s.optString(&m.ID)
+			return once(&seen, keyID) && s.OptString(&m.ID)
 		case "role":
-			return s.once(&seen, keyRole) && s.role(&m)
+			return once(&seen, keyRole) && s.role(&m)
 		case "name":
-			return s.once(&seen, keyName) && s.optString(&m.Name)
+			return once(&seen, keyName) && s.OptString(&m.Name)
 		case "content":
-			return s.once(&seen, keyContent) && s.content(depth+1, &m)
+			return once(&seen, keyContent) && s.content(depth+1, &m)
 		case "tool_calls":
-			return s.once(&seen, keyToolCalls) && s.toolCalls(depth+1, &m)
+			return once(&seen, keyToolCalls) && s.toolCalls(depth+1, &m)
 		case "tool_call_id":
-			if !s.once(&seen, keyToolCallID) {
+			if !once(&seen, keyToolCallID) {
 				return false
 			}
-			m.HasToolCallID = !s.null()
+			m.HasToolCallID = !s.Null()
 			return !m.HasToolCallID || s.reqString(&m.ToolCallID)
 		}
 		if ignoreKey == "" || string(key) != ignoreKey {
 			return false
 		}
 		s.ignored = true
-		return s.skip(depth + 1)
+		return s.Skip(depth + 1)
 	})
 	if m.Content == nil {
-		m.Content = []Part{}
+		m.Content = []kompact.Part{}
 	}
 	return m, ok && seen&keyRole != 0
 }
 
-func (s *scanner) role(m *Message) bool {
-	r, ok := s.str()
-	m.Role = Role(r)
+func (s *scanner) role(m *kompact.Message) bool {
+	r, ok := s.Str()
+	m.Role = kompact.Role(r)
 	return ok && m.Role.Valid()
 }
 
 // content reads "content": null, a string or a list of parts.
-func (s *scanner) content(depth int, m *Message) bool {
-	switch s.peek() {
+func (s *scanner) content(depth int, m *kompact.Message) bool {
+	switch s.Peek() {
 	case 'n':
-		return s.null()
+		return s.Null()
 	case '"':
-		t, ok := s.str()
-		m.Content = s.keep(append(s.parts[:0], TextPart(t)))
+		t, ok := s.Str()
+		m.Content = s.keep(append(s.parts[:0], kompact.TextPart(t)))
 		return ok
 	}
 	s.parts = s.parts[:0]
-	ok := s.list(depth, func() bool {
+	ok := s.List(depth, func() bool {
 		p, ok := s.part(depth + 1)
 		s.parts = append(s.parts, p)
 		return ok
@@ -196,13 +194,13 @@ func (s *scanner) content(depth int, m *Message) bool {
 
 // keep copies a message's parts into the slab and returns them with their
 // capacity capped, so an append by the caller never reaches a neighbour.
-func (s *scanner) keep(parts []Part) []Part {
+func (s *scanner) keep(parts []kompact.Part) []kompact.Part {
 	n := len(parts)
 	if n == 0 {
-		return []Part{}
+		return []kompact.Part{}
 	}
 	if cap(s.slab)-len(s.slab) < n {
-		s.slab = make([]Part, 0, max(128, n))
+		s.slab = make([]kompact.Part, 0, max(128, n))
 	}
 	start := len(s.slab)
 	s.slab = append(s.slab, parts...)
@@ -222,29 +220,29 @@ const (
 // part reads one content part; its keys may come in any order, so each
 // value is read as it comes and the set of keys checked against the type
 // at the end.
-func (s *scanner) part(depth int) (Part, bool) {
-	var p Part
+func (s *scanner) part(depth int) (kompact.Part, bool) {
+	var p kompact.Part
 	var seen uint8
 	var mediaKey string
-	ok := s.object(depth, func(key []byte) bool {
+	ok := s.Object(depth, func(key []byte) bool {
 		switch k := string(key); k {
 		case "type":
-			t, ok := s.str()
-			p.Type = PartType(t)
-			return s.once(&seen, keyType) && ok
+			t, ok := s.Str()
+			p.Type = kompact.PartType(t)
+			return once(&seen, keyType) && ok
 		case "text":
-			return s.once(&seen, keyText) && s.reqString(&p.Text)
+			return once(&seen, keyText) && s.reqString(&p.Text)
 		case "think":
-			return s.once(&seen, keyThink) && s.reqString(&p.Think)
+			return once(&seen, keyThink) && s.reqString(&p.Think)
 		case "encrypted":
-			return s.once(&seen, keyEncrypted) && s.optStringPtr(&p.Encrypted)
+			return once(&seen, keyEncrypted) && s.optStringPtr(&p.Encrypted)
 		case "image_url", "audio_url", "video_url":
 			mediaKey = k
-			return s.once(&seen, keyMedia) && s.stringPair(depth+1, "url", &p.URL, "id", &p.MediaID)
+			return once(&seen, keyMedia) && s.stringPair(depth+1, "url", &p.URL, "id", &p.MediaID)
 		case "data":
 			var ok bool
-			p.Data, ok = s.rawValue(depth + 1)
-			return s.once(&seen, keyData) && ok
+			p.Data, ok = s.RawValue(depth + 1)
+			return once(&seen, keyData) && ok
 		}
 		return false
 	})
@@ -252,15 +250,15 @@ func (s *scanner) part(depth int) (Part, bool) {
 }
 
 // partKeysFit reports whether a part has exactly the keys its type needs.
-func partKeysFit(p *Part, seen uint8, mediaKey string) bool {
+func partKeysFit(p *kompact.Part, seen uint8, mediaKey string) bool {
 	switch p.Type {
-	case PartText:
+	case kompact.PartText:
 		return seen == keyType|keyText
-	case PartThink:
+	case kompact.PartThink:
 		return seen&keyThink != 0 && seen&^(keyType|keyThink|keyEncrypted) == 0
-	case PartImage, PartAudio, PartVideo:
+	case kompact.PartImage, kompact.PartAudio, kompact.PartVideo:
 		return seen == keyType|keyMedia && mediaKey == string(p.Type)
-	case PartData:
+	case kompact.PartData:
 		return seen == keyType|keyData
 	}
 	return false
@@ -268,17 +266,17 @@ func partKeysFit(p *Part, seen uint8, mediaKey string) bool {
 
 // reqString reads a string that must not be null.
 func (s *scanner) reqString(dst *string) bool {
-	v, ok := s.str()
+	v, ok := s.Str()
 	*dst = v
 	return ok
 }
 
 // optStringPtr reads a string or null into a pointer.
 func (s *scanner) optStringPtr(dst **string) bool {
-	if s.null() {
+	if s.Null() {
 		return true
 	}
-	v, ok := s.str()
+	v, ok := s.Str()
 	*dst = &v
 	return ok
 }
@@ -289,12 +287,12 @@ func (s *scanner) optStringPtr(dst **string) bool {
 // missing (null leaves *v2 nil).
 func (s *scanner) stringPair(depth int, key1 string, v1 *string, key2 string, v2 **string) bool {
 	var seen uint8
-	ok := s.object(depth, func(key []byte) bool {
+	ok := s.Object(depth, func(key []byte) bool {
 		switch string(key) {
 		case key1:
-			return s.once(&seen, 1) && s.optString(v1)
+			return once(&seen, 1) && s.OptString(v1)
 		case key2:
-			return s.once(&seen, 2) && s.optStringPtr(v2)
+			return once(&seen, 2) && s.optStringPtr(v2)
 		}
 		return false
 	})
@@ -302,12 +300,12 @@ func (s *scanner) stringPair(depth int, key1 string, v1 *string, key2 string, v2
 }
 
 // toolCalls reads "tool_calls": null or a list.
-func (s *scanner) toolCalls(depth int, m *Message) bool {
-	if s.null() {
+func (s *scanner) toolCalls(depth int, m *kompact.Message) bool {
+	if s.Null() {
 		return true
 	}
-	m.ToolCalls = []ToolCall{}
-	return s.list(depth, func() bool {
+	m.ToolCalls = []kompact.ToolCall{}
+	return s.List(depth, func() bool {
 		c, ok := s.toolCall(depth + 1)
 		m.ToolCalls = append(m.ToolCalls, c)
 		return ok
@@ -315,36 +313,36 @@ func (s *scanner) toolCalls(depth int, m *Message) bool {
 }
 
 // toolCall reads one tool call and its function.
-func (s *scanner) toolCall(depth int) (ToolCall, bool) {
-	var c ToolCall
+func (s *scanner) toolCall(depth int) (kompact.ToolCall, bool) {
+	var c kompact.ToolCall
 	var seen uint8
-	ok := s.object(depth, func(key []byte) bool {
+	ok := s.Object(depth, func(key []byte) bool {
 		switch string(key) {
 		case "type":
-			if !s.once(&seen, 1) {
+			if !once(&seen, 1) {
 				return false
 			}
-			if s.null() {
+			if s.Null() {
 				return true
 			}
-			t, ok := s.str()
+			t, ok := s.Str()
 			return ok && t == "function"
 		case "id":
-			return s.once(&seen, 2) && s.optString(&c.ID)
+			return once(&seen, 2) && s.OptString(&c.ID)
 		case "function":
-			return s.once(&seen, 4) && s.stringPair(depth+1, "name", &c.Name, "arguments", &c.Arguments)
+			return once(&seen, 4) && s.stringPair(depth+1, "name", &c.Name, "arguments", &c.Arguments)
 		case "extras":
-			if !s.once(&seen, 8) {
+			if !once(&seen, 8) {
 				return false
 			}
-			if s.null() {
+			if s.Null() {
 				return true
 			}
-			if s.peek() != '{' {
+			if s.Peek() != '{' {
 				return false
 			}
 			var ok bool
-			c.Extras, ok = s.rawValue(depth + 1)
+			c.Extras, ok = s.RawValue(depth + 1)
 			return ok
 		}
 		return false

@@ -1,4 +1,4 @@
-package kompact_test
+package sessionjson_test
 
 import (
 	"bytes"
@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"kompact"
+	"kompact/sessionjson"
 )
 
 // chunkReader hands out at most n bytes a read, to cut the body anywhere.
@@ -29,7 +30,7 @@ func (r *chunkReader) Read(p []byte) (int, error) {
 
 // streamed reads data with a SessionStream of the given batch size.
 func streamed(data []byte, chunk, batch int) (*kompact.Session, error) {
-	s := kompact.NewSessionStream(&chunkReader{b: data, n: chunk}, batch)
+	s := sessionjson.NewSessionStream(&chunkReader{b: data, n: chunk}, batch)
 	if _, err := s.Head(); err != nil {
 		return nil, err
 	}
@@ -64,10 +65,10 @@ func streamed(data []byte, chunk, batch int) (*kompact.Session, error) {
 // same byte).
 func sameStream(t *testing.T, data []byte) {
 	t.Helper()
-	want, valid, werr := kompact.DecodeSessionUTF8(bytes.Clone(data))
+	want, valid, werr := sessionjson.DecodeSessionUTF8(bytes.Clone(data))
 	for _, c := range [][2]int{{1 << 20, 1 << 20}, {7, 1}, {3, 40}} {
 		got, gerr := streamed(data, c[0], c[1])
-		var ue *kompact.UTF8Error
+		var ue *sessionjson.UTF8Error
 		switch {
 		case !valid:
 			if !errors.As(gerr, &ue) || int(ue.At) != badByte(data) {

@@ -1,23 +1,24 @@
-package kompact_test
+package sessionjson_test
 
 import (
 	"bytes"
 	"testing"
 
 	"kompact"
+	"kompact/sessionjson"
 )
 
-// TestMessageScannerMatchesScanMessage: a MessageScanner reading many
-// messages one after another, some of which it gives up on midway, reads
-// each as ScanMessage does, and no message's parts reach another's.
-func TestMessageScannerMatchesScanMessage(t *testing.T) {
+// TestMessageScannerReused: a MessageScanner reading many messages one
+// after another, some of which it gives up on midway, reads each as a new
+// MessageScanner does, and no message's parts reach another's.
+func TestMessageScannerReused(t *testing.T) {
 	docs := storedSamples()
 	docs = append(docs, []byte(`{"role":"user","content":[{"type":"text","text":"a"}],"bad":1}`), []byte(`{"role":"user","partial":true,"content":"p"}`))
-	var ms kompact.MessageScanner
+	var ms sessionjson.MessageScanner
 	var got []kompact.Message
 	for round := range 3 {
 		for _, d := range docs {
-			want, wok := kompact.ScanMessage(d, "partial")
+			want, wok := new(sessionjson.MessageScanner).Scan(d, "partial")
 			m, ok := ms.Scan(d, "partial")
 			if ok != wok || ok && !bytes.Equal(m.AppendJSON(nil), want.AppendJSON(nil)) {
 				t.Fatalf("round %d, %s: %v %s, want %v %s", round, d, ok, m.AppendJSON(nil), wok, want.AppendJSON(nil))

@@ -1,12 +1,13 @@
-package kompact
+package sessionjson
 
 import (
 	"bytes"
 	"errors"
 	"io"
 	"strings"
-	"unicode/utf8"
 
+	"kompact"
+	"kompact/internal/jsonscan"
 	"kompact/internal/jsonwrite"
 )
 
@@ -15,7 +16,7 @@ import (
 // held in memory whole. Its result is DecodeSessionUTF8's: the same
 // messages, or the same error. The messages of the list are cut out one by
 // one and read by the fast decoder; whatever it is not sure about (and
-// whatever is wrong) sends the stream to the precise decoder, which reads
+// whatever is wrong) sends the stream to the reference decoder, which reads
 // the rest of the document with stand-ins for the messages already passed
 // on, so errors are worded, and index messages, exactly as a decoding of
 // the whole document would.
@@ -32,8 +33,8 @@ type SessionStream struct {
 	// prefix is the document up to the messages list's '[' (the BOM
 	// left out); head the fields it gives.
 	prefix []byte
-	head   Session
-	final  Session
+	head   kompact.Session
+	final  kompact.Session
 	// n counts the messages passed on; ids maps their ids to their index;
 	// stand holds a stand-in for each (its id only), comma-separated.
 	n     int
@@ -42,7 +43,7 @@ type SessionStream struct {
 	mark  int // buf position after the last message read (or the '[')
 	ms    MessageScanner
 	state int
-	whole []Message // the messages decoded in one piece, to pass on at once
+	whole []kompact.Message // the messages decoded in one piece, to pass on at once
 }
 
 const (
@@ -65,7 +66,7 @@ func NewSessionStream(r io.Reader, batchBytes int) *SessionStream {
 
 // Head reads the document up to its messages list and returns the fields
 // given before it (id, agent, compaction_model).
-func (s *SessionStream) Head() (*Session, error) {
+func (s *SessionStream) Head() (*kompact.Session, error) {
 	for {
 		switch s.tryPrefix() {
 		case prefixDone:
@@ -97,7 +98,7 @@ func (s *SessionStream) Head() (*Session, error) {
 
 // Final returns the document's fields once Next has returned no messages:
 // those given after the messages list count too.
-func (s *SessionStream) Final() Session { return s.final }
+func (s *SessionStream) Final() kompact.Session { return s.final }
 
 // Count returns how many messages Next has passed on.
 func (s *SessionStream) Count() int { return s.n }
@@ -121,27 +122,27 @@ func (s *SessionStream) tryPrefix() prefixResult {
 	if bytes.HasPrefix(b, []byte("\xEF\xBB\xBF")) {
 		s.bom = 3
 	}
-	sc := &scanner{b: b, i: s.bom}
-	if !sc.tok('{') {
+	sc := &jsonscan.Cursor{B: b, I: s.bom}
+	if !sc.Tok('{') {
 		return s.more()
 	}
 	for {
-		if sc.peek() != '"' {
+		if sc.Peek() != '"' {
 			return s.more()
 		}
-		start := sc.i + 1
-		end, stop, _ := plainRun(b, start)
+		start := sc.I + 1
+		end, stop, _ := jsonscan.PlainRun(b, start)
 		if stop != '"' {
 			return s.more()
 		}
-		sc.i = end + 1
-		if !sc.tok(':') {
+		sc.I = end + 1
+		if !sc.Tok(':') {
 			return s.more()
 		}
-		if string(b[start:end]) == "messages" && sc.peek() == '[' {
-			return s.headFrom(b[s.bom:sc.i], sc.i+1)
+		if string(b[start:end]) == "messages" && sc.Peek() == '[' {
+			return s.headFrom(b[s.bom:sc.I], sc.I+1)
 		}
-		if !sc.skip(2) || sc.peek() == 0 || !sc.tok(',') {
+		if !sc.Skip(2) || sc.Peek() == 0 || !sc.Tok(',') {
 			return s.more()
 		}
 	}
@@ -164,7 +165,7 @@ func (s *SessionStream) headFrom(prefix []byte, at int) prefixResult {
 		return prefixOther
 	}
 	s.prefix = doc[:len(prefix)]
-	s.head = Session{ID: sess.ID, Agent: sess.Agent, CompactionModel: sess.CompactionModel}
+	s.head = kompact.Session{ID: sess.ID, Agent: sess.Agent, CompactionModel: sess.CompactionModel}
 	s.final = s.head
 	s.i, s.mark, s.state = at, at, streamList
 	return prefixDone
@@ -172,10 +173,10 @@ func (s *SessionStream) headFrom(prefix []byte, at int) prefixResult {
 
 // Next returns the next batch of messages, or none at the end of the
 // document, once the rest of it has been checked.
-func (s *SessionStream) Next() ([]Message, error) {
+func (s *SessionStream) Next() ([]kompact.Message, error) {
 	switch s.state {
 	case streamStart:
-		return nil, errors.New("kompact: SessionStream.Next before Head")
+		return nil, errors.New("sessionjson: SessionStream.Next before Head")
 	case streamDone:
 		w := s.whole
 		s.whole = nil
@@ -184,7 +185,7 @@ func (s *SessionStream) Next() ([]Message, error) {
 	}
 	s.restart()
 	n0, stand0 := s.n, len(s.stand)
-	var out []Message
+	var out []kompact.Message
 	for s.i < s.batch || len(out) == 0 {
 		m, state, ok, err := s.item()
 		if err != nil {
@@ -219,40 +220,40 @@ func (s *SessionStream) restart() {
 
 // item reads the next list item: a message (ok), the list's end (state
 // streamDone), nothing yet (more was read: m nil), or a form for the
-// precise decoder (not ok).
-func (s *SessionStream) item() (m *Message, state int, ok bool, err error) {
-	sc := &scanner{b: s.buf, i: s.i}
-	c := sc.peek()
+// reference decoder (not ok).
+func (s *SessionStream) item() (m *kompact.Message, state int, ok bool, err error) {
+	sc := &jsonscan.Cursor{B: s.buf, I: s.i}
+	c := sc.Peek()
 	if c == 0 {
 		return nil, streamList, !s.eof, s.fillIfOpen()
 	}
 	if c == ']' && s.n == 0 {
-		s.i = sc.i + 1
+		s.i = sc.I + 1
 		return nil, streamDone, true, nil
 	}
 	if s.n > 0 {
 		// After a message: ',' or ']'.
 		if c == ']' {
-			s.i = sc.i + 1
+			s.i = sc.I + 1
 			return nil, streamDone, true, nil
 		}
 		if c != ',' {
 			return nil, 0, false, nil
 		}
-		sc.i++
-		if c = sc.peek(); c == 0 {
+		sc.I++
+		if c = sc.Peek(); c == 0 {
 			return nil, streamList, !s.eof, s.fillIfOpen()
 		}
 	}
 	if c != '{' {
 		return nil, 0, false, nil
 	}
-	end := elementEnd(s.buf, sc.i)
+	end := jsonscan.ElementEnd(s.buf, sc.I)
 	if end < 0 {
 		return nil, streamList, !s.eof, s.fillIfOpen()
 	}
-	msg, ok := s.ms.Scan(s.buf[sc.i:end], "")
-	if !ok || !rawValuesUTF8([]Message{msg}) {
+	msg, ok := s.ms.Scan(s.buf[sc.I:end], "")
+	if !ok || !rawValuesUTF8([]kompact.Message{msg}) {
 		return nil, 0, false, nil
 	}
 	if _, dup := s.ids[msg.ID]; dup && msg.ID != "" {
@@ -270,7 +271,7 @@ func (s *SessionStream) fillIfOpen() error {
 }
 
 // addStandIn counts m as passed on.
-func (s *SessionStream) addStandIn(m *Message) {
+func (s *SessionStream) addStandIn(m *kompact.Message) {
 	if s.n > 0 {
 		s.stand = append(s.stand, ',')
 	}
@@ -286,7 +287,7 @@ func (s *SessionStream) addStandIn(m *Message) {
 }
 
 // unwind forgets the messages of a batch not passed on.
-func (s *SessionStream) unwind(out []Message, n0, stand0 int) {
+func (s *SessionStream) unwind(out []kompact.Message, n0, stand0 int) {
 	for i := range out {
 		if out[i].ID != "" && s.ids[out[i].ID] >= n0 {
 			delete(s.ids, out[i].ID)
@@ -308,15 +309,15 @@ func (s *SessionStream) end() error {
 	}
 	more, err := s.slow()
 	if err == nil && len(more) > 0 {
-		err = Errorf(EInvalid, `session has "messages" twice`)
+		err = kompact.Errorf(kompact.EInvalid, `session has "messages" twice`)
 	}
 	return err
 }
 
 // slow decodes the rest of the document from the last message passed on
-// with the precise decoder, as DecodeSessionUTF8 would the whole: the
+// with the reference decoder, as DecodeSessionUTF8 would the whole: the
 // messages passed on are stand-ins. It returns the messages after them.
-func (s *SessionStream) slow() ([]Message, error) {
+func (s *SessionStream) slow() ([]kompact.Message, error) {
 	if err := s.readAll(); err != nil {
 		return nil, err
 	}
@@ -329,9 +330,9 @@ func (s *SessionStream) slow() ([]Message, error) {
 		return nil, err
 	}
 	if len(sess.Messages) < s.n || !s.standIns(sess.Messages[:s.n]) {
-		return nil, Errorf(EInvalid, `session has "messages" twice`)
+		return nil, kompact.Errorf(kompact.EInvalid, `session has "messages" twice`)
 	}
-	s.final = Session{ID: sess.ID, Agent: sess.Agent, CompactionModel: sess.CompactionModel}
+	s.final = kompact.Session{ID: sess.ID, Agent: sess.Agent, CompactionModel: sess.CompactionModel}
 	s.state = streamDone
 	out := sess.Messages[s.n:]
 	s.n = len(sess.Messages)
@@ -339,14 +340,14 @@ func (s *SessionStream) slow() ([]Message, error) {
 }
 
 // standInName marks the stand-ins, telling them from messages of a second
-// "messages" list (which the precise decoder would read instead).
+// "messages" list (which the reference decoder would read instead).
 const standInName = "\x00kompact:stand-in\x00"
 
 // standIns reports whether msgs are the stand-ins of the messages passed on.
-func (s *SessionStream) standIns(msgs []Message) bool {
+func (s *SessionStream) standIns(msgs []kompact.Message) bool {
 	for i := range msgs {
 		m := &msgs[i]
-		if m.Role != RoleUser || len(m.Content) != 0 || m.ToolCalls != nil || m.Name != standInName || m.HasToolCallID {
+		if m.Role != kompact.RoleUser || len(m.Content) != 0 || m.ToolCalls != nil || m.Name != standInName || m.HasToolCallID {
 			return false
 		}
 		if j, ok := s.ids[m.ID]; m.ID != "" && (!ok || j != i) {
@@ -359,32 +360,15 @@ func (s *SessionStream) standIns(msgs []Message) bool {
 // decode is DecodeSessionUTF8 over doc, whose bytes from tailAt on are the
 // body's from tailOff on (those before are the body's prefix, after the
 // BOM, and valid stand-ins).
-func (s *SessionStream) decode(doc []byte, tailAt int, tailOff int64) (*Session, error) {
+func (s *SessionStream) decode(doc []byte, tailAt int, tailOff int64) (*kompact.Session, error) {
 	sess, valid, err := DecodeSessionUTF8(doc)
 	if valid {
 		return sess, err
 	}
-	if at := FirstBadUTF8(doc[:tailAt]); at >= 0 && tailAt > 0 {
+	if at := kompact.FirstBadUTF8(doc[:tailAt]); at >= 0 && tailAt > 0 {
 		return nil, &UTF8Error{At: int64(s.bom + at)}
 	}
-	return nil, &UTF8Error{At: tailOff + int64(max(FirstBadUTF8(doc[tailAt:]), 0))}
-}
-
-// FirstBadUTF8 returns the offset of the first byte of b that is not part
-// of valid UTF-8, or -1.
-func FirstBadUTF8(b []byte) int {
-	if utf8.Valid(b) {
-		return -1
-	}
-	at := 0
-	for at < len(b) {
-		r, n := utf8.DecodeRune(b[at:])
-		if r == utf8.RuneError && n <= 1 {
-			break
-		}
-		at += n
-	}
-	return at
+	return nil, &UTF8Error{At: tailOff + int64(max(kompact.FirstBadUTF8(doc[tailAt:]), 0))}
 }
 
 // fill reads more of the body into buf, growing it when it is full.
@@ -411,38 +395,4 @@ func (s *SessionStream) readAll() error {
 		}
 	}
 	return nil
-}
-
-// elementEnd returns the position after the object that opens at b[i], by
-// its brackets alone (strings passed over), or -1 when b ends first.
-func elementEnd(b []byte, i int) int {
-	depth := 0
-	for j := i; j < len(b); j++ {
-		switch b[j] {
-		case '"':
-			k := j + 1
-			for {
-				end, stop, _ := plainRun(b, k)
-				if end >= len(b) {
-					return -1
-				}
-				if stop == '"' {
-					j = end
-					break
-				}
-				k = end + 1
-				if stop == '\\' {
-					k++
-				}
-			}
-		case '{', '[':
-			depth++
-		case '}', ']':
-			depth--
-			if depth == 0 {
-				return j + 1
-			}
-		}
-	}
-	return -1
 }

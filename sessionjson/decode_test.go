@@ -1,4 +1,4 @@
-package kompact_test
+package sessionjson_test
 
 import (
 	"bytes"
@@ -9,6 +9,7 @@ import (
 
 	"kompact"
 	"kompact/internal/vectors"
+	"kompact/sessionjson"
 )
 
 // sameDecode checks that DecodeStoredMessage and DecodeMessage agree on
@@ -16,7 +17,7 @@ import (
 func sameDecode(t *testing.T, data []byte) {
 	t.Helper()
 	slow, serr := kompact.DecodeMessage(data, 0)
-	fast, ferr := kompact.DecodeStoredMessage(data, 0)
+	fast, ferr := sessionjson.DecodeStoredMessage(data, 0)
 	if (serr == nil) != (ferr == nil) {
 		t.Fatalf("errors differ for %q: %v / %v", data, serr, ferr)
 	}
@@ -59,7 +60,7 @@ func storedSamples() [][]byte {
 func TestDecodeStoredMessage(t *testing.T) {
 	for _, d := range storedSamples() {
 		sameDecode(t, d)
-		if _, ok := kompact.DecodeStoredMessage(d, 0); ok != nil {
+		if _, ok := sessionjson.DecodeStoredMessage(d, 0); ok != nil {
 			t.Fatal(ok)
 		}
 	}
@@ -80,7 +81,8 @@ func TestDecodeStoredMessage(t *testing.T) {
 	}
 }
 
-// FuzzDecodeStoredMessage: the fast path never disagrees with DecodeMessage.
+// FuzzDecodeStoredMessage: DecodeStoredMessage never disagrees with
+// kompact.DecodeMessage.
 func FuzzDecodeStoredMessage(f *testing.F) {
 	for _, d := range storedSamples() {
 		f.Add(d)
@@ -90,37 +92,44 @@ func FuzzDecodeStoredMessage(f *testing.F) {
 	})
 }
 
-// sameSession checks DecodeSession's fast pass against the precise
-// decoder: when the fast pass reads data, the precise decoder reads the
-// same session; DecodeSession always gives the precise decoder's result,
-// errors word for word.
+// sameSession checks sessionjson.DecodeSession against the reference
+// decoder, kompact.DecodeSession: the same session or the same error, word
+// for word. When the fast pass reads data, reading its list in two halves
+// at once gives the same, and its session is the reference's, or fails only
+// the checks made after reading (ValidateDecodedSession), as the
+// reference's does.
 func sameSession(t *testing.T, data []byte) {
 	t.Helper()
-	precise, perr := kompact.DecodeSessionPrecisely(data)
-	fast, ok := kompact.ScanSession(data)
+	want, werr := kompact.DecodeSession(data)
+	fast, ok := sessionjson.ScanSession(data)
 	// Read in two halves at once, whatever its size, the list gives the same.
-	if split, sok := kompact.ScanSessionSplit(data, 1); sok != ok || ok && !reflect.DeepEqual(split, fast) {
+	if split, sok := sessionjson.ScanSessionSplit(data, 1); sok != ok || ok && !reflect.DeepEqual(split, fast) {
 		t.Fatalf("split read of %q: %v, whole: %v", data, sok, ok)
 	}
 	if ok {
-		if perr != nil {
-			t.Fatalf("fast pass read %q, precise decoder: %v", data, perr)
+		if verr := kompact.ValidateDecodedSession(fast); !sameError(verr, werr) {
+			t.Fatalf("fast pass read %q: checks %v, reference decoder %v", data, verr, werr)
 		}
-		if !reflect.DeepEqual(fast, precise) {
-			t.Fatalf("decodes differ for %q:\nfast    %s\nprecise %s", data, fast.AppendJSON(nil), precise.AppendJSON(nil))
+		if werr == nil && !reflect.DeepEqual(fast, want) {
+			t.Fatalf("decodes differ for %q:\nfast      %s\nreference %s", data, fast.AppendJSON(nil), want.AppendJSON(nil))
 		}
 	}
-	got, err := kompact.DecodeSession(data)
+	got, err := sessionjson.DecodeSession(data)
+	if !sameError(err, werr) {
+		t.Fatalf("DecodeSession error %v, reference %v (session %v)", err, werr, got)
+	}
 	if err == nil {
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("DecodeSession of %q:\ngot       %s\nreference %s", data, got.AppendJSON(nil), want.AppendJSON(nil))
+		}
 		sameVerifiedWire(t, data, got.Messages)
 	}
-	if perr == nil {
-		// The precise path leaves id checks to DecodeSession.
-		return
-	}
-	if err == nil || err.Error() != perr.Error() {
-		t.Fatalf("DecodeSession error %v, precise %v (session %v)", err, perr, got)
-	}
+}
+
+// sameError reports whether a and b are both nil or both errors with the
+// same message.
+func sameError(a, b error) bool {
+	return (a == nil) == (b == nil) && (a == nil || a.Error() == b.Error())
 }
 
 // sessionSamples are session documents in many forms: kimi-cli's vectors,
@@ -153,18 +162,19 @@ func TestScanSession(t *testing.T) {
 	fastRead := 0
 	for _, d := range sessionSamples() {
 		sameSession(t, d)
-		if _, ok := kompact.ScanSession(d); ok {
+		if _, ok := sessionjson.ScanSession(d); ok {
 			fastRead++
 		}
 	}
 	// The fast pass must actually read the ordinary forms, not leave them
-	// all to the precise decoder.
+	// all to the reference decoder.
 	if fastRead < len(vectors.Inputs())+len(storedSamples()) {
 		t.Fatalf("the fast pass read only %d of the samples", fastRead)
 	}
 }
 
-// FuzzDecodeSession: the fast pass never disagrees with the precise decoder.
+// FuzzDecodeSession: sessionjson.DecodeSession never disagrees with the
+// reference decoder.
 func FuzzDecodeSession(f *testing.F) {
 	for _, d := range sessionSamples() {
 		f.Add(d)
@@ -178,7 +188,7 @@ func FuzzDecodeSession(f *testing.F) {
 // list's '[' (a field after the list grows), where
 // the split read guesses a message start, over every position of messages
 // whose data parts hold what looks like message starts, valid and not: the
-// split read agrees with the whole read and the precise decoder each time.
+// split read agrees with the whole read and the reference decoder each time.
 func TestDecodeSessionSplitEveryPosition(t *testing.T) {
 	msgs := `{"role": "user", "content": "a"}, {"role": "tool", "tool_call_id": "c", ` +
 		`"content": [{"type": "data", "data": [{"x": 1}, {"role": "user", "content": "inner"}]}]},` +

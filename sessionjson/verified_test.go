@@ -1,4 +1,4 @@
-package kompact_test
+package sessionjson_test
 
 import (
 	"strings"
@@ -6,6 +6,7 @@ import (
 
 	"kompact"
 	"kompact/openai"
+	"kompact/sessionjson"
 )
 
 // TestVerifiedHoldsDecodedText: the texts DecodeSession shares with the
@@ -15,11 +16,11 @@ func TestVerifiedHoldsDecodedText(t *testing.T) {
 	doc := []byte(`{"messages":[{"role":"user","content":[` +
 		`{"type":"text","text":"plain words"},{"type":"text","text":"数据 ok 🚀"},` +
 		`{"type":"text","text":"line\nbreak"},{"type":"text","text":"\u00e9t\u00e9"}]}]}`)
-	s, err := kompact.DecodeSession(doc)
+	s, err := sessionjson.DecodeSession(doc)
 	if err != nil {
 		t.Fatal(err)
 	}
-	v := kompact.VerifiedDocument(doc)
+	v := sessionjson.VerifiedDocument(doc)
 	parts := s.Messages[0].Content
 	plain, mixed, escaped, unicode := parts[0].Text, parts[1].Text, parts[2].Text, parts[3].Text
 	for _, c := range []struct {
@@ -42,7 +43,7 @@ func TestVerifiedHoldsDecodedText(t *testing.T) {
 			t.Errorf("%s %q: Holds = %v, want %v", c.name, c.s, got, c.want)
 		}
 	}
-	if (kompact.Verified{}).Holds(plain) {
+	if (sessionjson.Verified{}).Holds(plain) {
 		t.Error("the zero Verified holds a decoded text")
 	}
 	sameVerifiedWire(t, doc, s.Messages)
@@ -55,7 +56,7 @@ func TestVerifiedHoldsDecodedText(t *testing.T) {
 // body.
 func sameVerifiedWire(t *testing.T, doc []byte, msgs []kompact.Message) {
 	t.Helper()
-	v := kompact.VerifiedDocument(doc)
+	v := sessionjson.VerifiedDocument(doc)
 	for i := range msgs {
 		for j := range msgs[i].Content {
 			p := msgs[i].Content[j]
@@ -74,7 +75,7 @@ func sameVerifiedWire(t *testing.T, doc []byte, msgs []kompact.Message) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	verified, err := openai.RequestBody(kompact.RequestConfig{Model: "m", Verified: v}, msgs)
+	verified, err := openai.RequestBody(kompact.RequestConfig{Model: "m"}, msgs, openai.WithVerified(v))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -83,9 +84,9 @@ func sameVerifiedWire(t *testing.T, doc []byte, msgs []kompact.Message) {
 	}
 }
 
-func samePart(t *testing.T, p *kompact.Part, v kompact.Verified) {
+func samePart(t *testing.T, p *kompact.Part, v sessionjson.Verified) {
 	t.Helper()
-	if got, want := p.AppendKimiJSONVerified(nil, v), p.AppendKimiJSON(nil); string(got) != string(want) {
+	if got, want := v.AppendKimiPart(nil, p), sessionjson.AppendKimiPart(nil, p); string(got) != string(want) {
 		t.Fatalf("part %q: verified %s, checked %s", p.Text, got, want)
 	}
 }

@@ -1,10 +1,12 @@
-package kompact
+package sessionjson
 
 import (
 	"reflect"
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"kompact"
 )
 
 // TestScanLongTextUTF8 checks the fast pass's UTF-8 check (validPlainRun,
@@ -14,7 +16,7 @@ import (
 // and with each byte around the point where ValidUTF8 splits it in turn
 // replaced by a byte that breaks or ends a sequence. The pass succeeds
 // exactly when the document is valid UTF-8, and then decodes what the
-// precise decoder does.
+// reference decoder does.
 func TestScanLongTextUTF8(t *testing.T) {
 	mixed := strings.Repeat("aé数🚀 \u0800\uFFFD\U0010FFFF\u07ff.", 20)
 	bad := []byte{'a', 0x80, 0xa0, 0xbf, 0xc0, 0xe0, 0xed, 0xf4, 0xff}
@@ -43,7 +45,7 @@ func TestScanLongTextUTF8(t *testing.T) {
 						if !ok {
 							continue
 						}
-						want, err := decodeSessionPrecisely([]byte(doc))
+						want, err := kompact.DecodeSession([]byte(doc))
 						if err != nil || !reflect.DeepEqual(s, want) {
 							t.Fatalf("%q:\n got %+v\nwant %+v (%v)", doc, s, want, err)
 						}

@@ -1,0 +1,68 @@
+package jsonscan
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+// TestPlainRun: the word-at-a-time scan stops where a byte-at-a-time one
+// does, at every offset of the stop byte, and reports non-ASCII text.
+func TestPlainRun(t *testing.T) {
+	for _, stop := range []byte{'"', '\\', 0x00, 0x1f} {
+		for n := 0; n < 40; n++ {
+			for _, fill := range []string{"a", "é"} {
+				text := strings.Repeat(fill, n)
+				b := append([]byte(text), stop, 'x')
+				end, got, nonASCII := PlainRun(b, 0)
+				if end != len(text) || got != stop || nonASCII != (fill != "a" && n > 0) {
+					t.Fatalf("%q: %d %q %v", b, end, got, nonASCII)
+				}
+			}
+		}
+	}
+	if end, stop, _ := PlainRun([]byte("abcdefghij"), 3); end != 10 || stop != 0 {
+		t.Fatalf("run to the end: %d %q", end, stop)
+	}
+}
+
+// TestSkipAndRawValue: Skip passes exactly over the values encoding/json
+// accepts, and RawValue returns them compacted as json.Compact does.
+func TestSkipAndRawValue(t *testing.T) {
+	for _, v := range []string{`0`, `-1.5e+3`, `"a\"b\u00e9"`, `true`, `false`, `null`, `[]`, `{}`,
+		`{ "a" : [ 1 , "x y" , { } ] }`, `01`, `1.`, `-`, `"\x"`, `[1,]`, `{"a" 1}`, `tru`, `"\ud800"`} {
+		c := &Cursor{B: []byte(v + " ,")}
+		raw, ok := c.RawValue(1)
+		ok = ok && c.Tok(',') // "01" is a value, 0, followed by something else
+		var sink any
+		if valid := json.Unmarshal([]byte(v), &sink) == nil; ok != valid {
+			t.Fatalf("%s: RawValue %v, encoding/json %v", v, ok, valid)
+		}
+		if !ok {
+			continue
+		}
+		var want bytes.Buffer
+		if err := json.Compact(&want, []byte(v)); err != nil || string(raw) != want.String() {
+			t.Fatalf("%s: raw %s, want %s (%v)", v, raw, want.String(), err)
+		}
+	}
+}
+
+// TestElementEnd: the end of an object or list by its brackets, strings
+// (with escaped quotes and brackets in them) passed over.
+func TestElementEnd(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want int
+	}{
+		{`{"a":"}\"]"}, 1`, 12},
+		{`[[1],{"x":[2]}]x`, 15},
+		{`{"a":`, -1},
+		{`{"a":"\`, -1},
+	} {
+		if got := ElementEnd([]byte(c.in), 0); got != c.want {
+			t.Errorf("%s: %d, want %d", c.in, got, c.want)
+		}
+	}
+}

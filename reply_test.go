@@ -1,0 +1,127 @@
+package kompact_test
+
+import (
+	"context"
+	"testing"
+
+	"kompact"
+	"kompact/config"
+	"kompact/internal/fakellm"
+	"kompact/internal/testserver"
+)
+
+// TestReplyRefusesBlankText: a chat reply whose text parts are only white
+// space (by Python's rules, as for compaction answers) holds no reply
+// text, whatever comes with it: with thinking it is the think-only error,
+// with a tool call the tool-call error, alone the empty-reply error. The
+// answers come over HTTP from the fake LLM through the real client, so
+// the blank text reaches Reply as the provider sent it.
+func TestReplyRefusesBlankText(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name  string
+		reply fakellm.Reply
+		want  string
+	}{
+		{"thinking and blank text", fakellm.Answer(fakellm.Think("let me think"), fakellm.Text(" \n\t")), kompact.ThinkOnlyReplyMessage},
+		{"blank text and a tool call", fakellm.Answer(fakellm.Text("  "), fakellm.Call(0, "call_1", "search", `{}`)), kompact.ToolCallReplyMessage},
+		{"Python-only white space and thinking", fakellm.Answer(fakellm.Text("\x1c\x1f"), fakellm.Think("hmm")), kompact.ThinkOnlyReplyMessage},
+		{"blank text alone", fakellm.Answer(fakellm.Text("\u3000 \n")), kompact.EmptyReplyMessage},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			srv := fakellm.New(t)
+			srv.SetFunc(func(fakellm.Request) fakellm.Reply { return tc.reply })
+			history := []kompact.Message{{Role: kompact.RoleUser, Content: []kompact.Part{kompact.TextPart("hi")}}}
+			reply, _, err := kompact.ReplyWithUsage(context.Background(), e2eCompactor().LLM, e2eAgent(srv), history)
+			if kompact.ErrorCodeOf(err) != kompact.EEmptyResponse || err.Error() != tc.want {
+				t.Fatalf("reply %+v, error %v; want EEmptyResponse %q", reply, err, tc.want)
+			}
+		})
+	}
+}
+
+// TestReplyKeepsTextWithThinking: a reply with text that is not blank is
+// appended with its thinking, as before.
+func TestReplyKeepsTextWithThinking(t *testing.T) {
+	t.Parallel()
+	srv := fakellm.New(t)
+	srv.SetFunc(func(fakellm.Request) fakellm.Reply {
+		return fakellm.Answer(fakellm.Think("hmm"), fakellm.Text(" \u200b "))
+	})
+	reply, err := kompact.Reply(context.Background(), e2eCompactor().LLM, e2eAgent(srv), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(reply.Content) != 2 || reply.Content[0].Type != kompact.PartThink || reply.Content[1].Text != " \u200b " {
+		t.Fatalf("reply %+v", reply)
+	}
+}
+
+// TestAnswerChecksAgree: compaction answers (CheckAnswer) and chat replies
+// (Reply) classify an answer alike; they differ only in blank text alone,
+// which a compaction accepts as kimi-cli does (parity vector 041) and a
+// chat reply refuses, since it would append a blank message.
+func TestAnswerChecksAgree(t *testing.T) {
+	think, blank, text := kompact.ThinkPart("hmm"), kompact.TextPart(" \n"), kompact.TextPart("ok")
+	call := []kompact.ToolCall{{ID: "c", Name: "f"}}
+	for _, tc := range []struct {
+		name             string
+		a                kompact.Answer
+		compaction, chat string // "" for accepted
+	}{
+		{"text", kompact.Answer{Parts: []kompact.Part{text}}, "", ""},
+		{"text, thinking and a tool call", kompact.Answer{Parts: []kompact.Part{think, blank, text}, ToolCalls: call}, "", ""},
+		{"a tool call", kompact.Answer{ToolCalls: call}, kompact.ToolCallOnlyMessage, kompact.ToolCallReplyMessage},
+		{"blank text, thinking and a tool call", kompact.Answer{Parts: []kompact.Part{blank, think}, ToolCalls: call}, kompact.ToolCallOnlyMessage, kompact.ToolCallReplyMessage},
+		{"thinking", kompact.Answer{Parts: []kompact.Part{think}}, kompact.ThinkOnlyMessage, kompact.ThinkOnlyReplyMessage},
+		{"thinking and blank text", kompact.Answer{Parts: []kompact.Part{think, blank}}, kompact.ThinkOnlyMessage, kompact.ThinkOnlyReplyMessage},
+		{"blank text", kompact.Answer{Parts: []kompact.Part{blank, blank}}, "", kompact.EmptyReplyMessage},
+		{"nothing", kompact.Answer{}, kompact.EmptyResponseMessage, kompact.EmptyReplyMessage},
+	} {
+		check := func(surface string, err error, want string) {
+			t.Helper()
+			switch {
+			case want == "" && err != nil:
+				t.Errorf("%s, %s: %v, want it accepted", tc.name, surface, err)
+			case want != "" && (err == nil || err.Error() != want || kompact.ErrorCodeOf(err) != kompact.EEmptyResponse):
+				t.Errorf("%s, %s: %v, want EEmptyResponse %q", tc.name, surface, err, want)
+			}
+		}
+		check("compaction", kompact.CheckAnswer(tc.a), tc.compaction)
+		llm := &fakeLLM{answer: func(int, []kompact.Message) (kompact.Answer, error) { return tc.a, nil }}
+		_, err := kompact.Reply(context.Background(), llm, enabledAgent(), nil)
+		check("chat", err, tc.chat)
+	}
+}
+
+// TestContinueAppendsNoBlankReply: continue (kompact.Sessions, which the
+// HTTP API calls) appends no assistant message for a reply of blank text
+// and thinking: the turn fails with the think-only error and the session
+// ends with the user's message, as for any failed turn.
+func TestContinueAppendsNoBlankReply(t *testing.T) {
+	agents, err := config.Parse([]byte(sessionsAgents), "agents.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	store := testserver.SQLite(t)
+	llm := &fakeLLM{answer: func(int, []kompact.Message) (kompact.Answer, error) {
+		return kompact.Answer{Parts: []kompact.Part{kompact.ThinkPart("hmm"), kompact.TextPart(" \n")}}, nil
+	}}
+	s := kompact.NewSessions(kompact.SessionsConfig{Store: store, Compactor: &kompact.Compactor{LLM: llm}, Agents: agents})
+	if _, err := store.CreateSession(ctx, &kompact.Session{ID: "s", Agent: "manual", Messages: []kompact.Message{msg("user", "u1", "hi")}}); err != nil {
+		t.Fatal(err)
+	}
+	_, err = s.Continue(ctx, "s", "hello")
+	if kompact.ErrorCodeOf(err) != kompact.EEmptyResponse || err.Error() != kompact.ThinkOnlyReplyMessage {
+		t.Fatalf("Continue: %v, want %q", err, kompact.ThinkOnlyReplyMessage)
+	}
+	got, err := store.GetSession(ctx, "s")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m := got.Messages; len(m) != 2 || m[1].Role != kompact.RoleUser || m[1].Content[0].Text != "hello" {
+		t.Fatalf("the session after the failed turn: %s", ids(m))
+	}
+}
