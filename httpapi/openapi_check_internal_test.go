@@ -13,6 +13,7 @@ import (
 
 	"github.com/pb33f/libopenapi"
 	validator "github.com/pb33f/libopenapi-validator"
+	"github.com/pb33f/libopenapi-validator/config"
 	verrors "github.com/pb33f/libopenapi-validator/errors"
 	"github.com/pb33f/libopenapi-validator/schema_validation"
 	"github.com/pb33f/libopenapi/datamodel/high/base"
@@ -47,12 +48,30 @@ var invalidRequests = map[string]string{
 	"TestActionCap":                              "a continue's body sent to an action, refused as busy before it is read",
 }
 
+// bodyCheckLimit is the largest body checked against its schema: the
+// tests of big imports send and read sessions of several megabytes, whose
+// schema check would take seconds, while their shape is that of the small
+// ones every other test checks. Their paths, parameters, statuses and
+// headers are still checked.
+const bodyCheckLimit = 1 << 20
+
+// validator returns the validator for a body of n bytes.
+func (o *openAPI) validator(n int64) validator.Validator {
+	if n > bodyCheckLimit {
+		return o.big()
+	}
+	return o.v
+}
+
 // openAPI is the document's validator, built once for the package's tests.
 type openAPI struct {
 	// mu serialises the validator's calls: it keeps caches of its own.
 	mu sync.Mutex
 	v  validator.Validator
-	sv schema_validation.SchemaValidator
+	// big checks what is not a body, for the requests and answers whose
+	// body is over bodyCheckLimit (built when first needed).
+	big func() validator.Validator
+	sv  schema_validation.SchemaValidator
 	// events are the schemas of the events of an action's stream, by
 	// event name; errorBody is the schema of an error answer.
 	events    map[string]*base.Schema
@@ -81,6 +100,10 @@ var loadOpenAPI = sync.OnceValues(func() (*openAPI, error) {
 		return p.Schema(), nil
 	}
 	o := &openAPI{v: v, sv: schema_validation.NewSchemaValidator(), events: map[string]*base.Schema{}}
+	o.big = sync.OnceValue(func() validator.Validator {
+		v, _ := validator.NewValidator(doc, config.WithoutRequestBodyValidation(), config.WithoutResponseBodyValidation())
+		return v
+	})
 	if o.errorBody, err = schema("Error"); err != nil {
 		return nil, err
 	}
@@ -237,7 +260,7 @@ func kimiImport(req *http.Request) bool {
 // withBody returns a copy of resp with body data.
 func withBody(resp *http.Response, data []byte) *http.Response {
 	cp := *resp
-	cp.Body = io.NopCloser(bytes.NewReader(data))
+	cp.Body, cp.ContentLength = io.NopCloser(bytes.NewReader(data)), int64(len(data))
 	return &cp
 }
 
@@ -246,7 +269,7 @@ func withBody(resp *http.Response, data []byte) *http.Response {
 // reports whether the document has the request's operation.
 func (o *openAPI) checkRequest(t testing.TB, what string, req *http.Request, replayable bool, status int) bool {
 	o.mu.Lock()
-	ok, errs := o.v.ValidateHttpRequestSync(req)
+	ok, errs := o.validator(req.ContentLength).ValidateHttpRequestSync(req)
 	o.mu.Unlock()
 	known := true
 	for _, e := range errs {
@@ -273,7 +296,7 @@ func (o *openAPI) checkRequest(t testing.TB, what string, req *http.Request, rep
 // checkResponse holds an answer to the document.
 func (o *openAPI) checkResponse(t testing.TB, what string, req *http.Request, resp *http.Response) {
 	o.mu.Lock()
-	ok, errs := o.v.ValidateHttpResponse(req, resp)
+	ok, errs := o.validator(resp.ContentLength).ValidateHttpResponse(req, resp)
 	o.mu.Unlock()
 	if !ok {
 		t.Errorf("%s: the OpenAPI document does not allow this answer:\n%s", what, validationText(errs))
