@@ -55,7 +55,6 @@ type fileID struct {
 	known bool
 }
 
-
 // ReadFile reads path in one pass and returns its content and fingerprint.
 // When the fingerprint is racy it shares data's memory: data must not be
 // modified while the fingerprint is in use.
