@@ -106,6 +106,13 @@ type Commit struct {
 	Note        string
 	Version     int64
 	TokenCount  int
+	// Kimi, when not nil, is the kimi-cli context of a kimi-cli session
+	// after the commit (Session.Kimi), its places counted in Replacement
+	// and the base's messages after End; the messages appended since
+	// follow its last record. The store keeps the context the session had
+	// before with the revision, for a restore or an undo. Nil leaves the
+	// session's context as it is.
+	Kimi *KimiContext
 }
 
 // Appended is what an append changed: the session's new version and update

@@ -4,9 +4,7 @@
 package main
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -17,7 +15,6 @@ import (
 	"syscall"
 
 	"kompact"
-	"kompact/kimicli"
 	"kompact/sessionjson"
 )
 
@@ -221,19 +218,8 @@ func (e *env) readInput(path string) ([]byte, error) {
 // decides, not the file name. cmdline, when not "", is the command to
 // suggest, with FILE where the path goes.
 func kimiFileError(err error, path string, data []byte, cmdline string) error {
-	line, _, _ := bytes.Cut(bytes.TrimLeft(data, " \t\r\n"), []byte("\n"))
-	var rec struct {
-		Role string `json:"role"`
-	}
-	if json.Unmarshal(line, &rec) != nil {
+	if !kompact.LooksLikeKimiContext(data) {
 		return err
-	}
-	switch rec.Role {
-	case kimicli.RecordSystemPrompt, kimicli.RecordCheckpoint, kimicli.RecordUsage:
-	default:
-		if !kompact.Role(rec.Role).Valid() {
-			return err
-		}
 	}
 	fix := "Pass --kimi to read it as kimi-cli's session file."
 	if cmdline != "" {

@@ -113,6 +113,8 @@ type Tx interface {
 	InsertPreview(ctx context.Context, p *kompact.Preview, size int64) (bool, error)
 	// TakePreview deletes and returns the session's preview id.
 	TakePreview(ctx context.Context, sessionID, id string) (*kompact.Preview, error)
+
+	KimiTx
 }
 
 // TokenRow is a session's stored token columns.
