@@ -135,14 +135,14 @@ func TestCompactorShrinksRequestOverHTTP(t *testing.T) {
 	seen := map[int]int{} // request -> Dropped
 	prevAttempt := 0
 	for i, p := range ps {
-		if p.Request < prevAttempt || p.Request > prevAttempt+1 || p.Attempt != 1 {
-			t.Fatalf("progress %d: request %d (attempt %d) after %d (%+v)", i, p.Request, p.Attempt, prevAttempt, ps)
+		if p.Round < prevAttempt || p.Round > prevAttempt+1 || p.Attempt != 1 {
+			t.Fatalf("progress %d: request %d (attempt %d) after %d (%+v)", i, p.Round, p.Attempt, prevAttempt, ps)
 		}
-		if d, ok := seen[p.Request]; ok && d != p.Dropped {
-			t.Errorf("progress %d: Dropped changed within request %d", i, p.Request)
+		if d, ok := seen[p.Round]; ok && d != p.Dropped {
+			t.Errorf("progress %d: Dropped changed within request %d", i, p.Round)
 		}
-		seen[p.Request] = p.Dropped
-		prevAttempt = p.Request
+		seen[p.Round] = p.Dropped
+		prevAttempt = p.Round
 	}
 	if prevAttempt != len(reqs) {
 		t.Errorf("last attempt %d, want %d (one per request)", prevAttempt, len(reqs))

@@ -258,10 +258,10 @@ func TestContextTooLongDropsOldest(t *testing.T) {
 	}
 	attempts := 0
 	for _, p := range progress {
-		if p.Request < attempts {
+		if p.Round < attempts {
 			t.Fatalf("requests went backwards: %+v", progress)
 		}
-		attempts = p.Request
+		attempts = p.Round
 	}
 	if attempts != len(llm.requests) || progress[len(progress)-1].Dropped != out.Result.Dropped() {
 		t.Errorf("progress %+v for %d requests", progress, len(llm.requests))

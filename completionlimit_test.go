@@ -54,12 +54,12 @@ func TestCompletionLimit(t *testing.T) {
 		j := job(tc.agent, tc.fields)
 		a := *tc.agent
 		a.LLM.Settings = tc.fields
-		field, got, ok := kompact.CompletionLimit(&a, j.Plan, j.Request.Fields, tc.size)
+		field, got, ok := kompact.CompletionLimit(&a, j.Plan, j.Config.Fields, tc.size)
 		if ok != tc.wantFound || field != tc.field || got != tc.want {
 			t.Errorf("%s: %q = %d (%v), want %q = %d (%v)", tc.name, field, got, ok, tc.field, tc.want, tc.wantFound)
 		}
-		if n := j.LimitCompletion(&a, tc.size); n != tc.want || (ok && j.Request.Fields[tc.field] != tc.want) {
-			t.Errorf("%s: LimitCompletion %d, fields %v", tc.name, n, j.Request.Fields)
+		if n := j.LimitCompletion(&a, tc.size); n != tc.want || (ok && j.Config.Fields[tc.field] != tc.want) {
+			t.Errorf("%s: LimitCompletion %d, fields %v", tc.name, n, j.Config.Fields)
 		}
 	}
 }

@@ -94,7 +94,7 @@ func CompactionInputEstimates(p *Plan, agentSystemPrompt string, tools []ToolSpe
 	if p.Noop {
 		return 0, EstimateRequestTokens(agentSystemPrompt, tools, p.Session.Messages)
 	}
-	request = EstimateRequestTokens(CompactorSystemPrompt, nil, []Message{p.Request})
+	request = EstimateRequestTokens(CompactorSystemPrompt, nil, []Message{p.Transcript})
 	placeholder := Message{Role: RoleUser, Content: []Part{TextPart(SummaryPrefix)}}
 	next = EstimateRequestTokens(agentSystemPrompt, tools, p.Kept()) +
 		estimateMessageTokens(&placeholder) +

@@ -60,7 +60,7 @@ func FuzzPrepare(f *testing.F) {
 			t.Fatal("preserved tail is not the input's suffix")
 		}
 		// Headers and texts, in order.
-		parts := p.Request.Content
+		parts := p.Transcript.Content
 		k := 0
 		for i, m := range p.Compacted() {
 			h := "## Message " + itoa(i+1) + "\nRole: " + string(m.Role) + "\nContent:\n"

@@ -10,8 +10,8 @@ import (
 // Job is a prepared compaction: what to compact (Plan, possibly a no-op)
 // and the request configuration to send it with. Run runs it.
 type Job struct {
-	Plan    *Plan
-	Request RequestConfig
+	Plan   *Plan
+	Config RequestConfig
 	// Timeout bounds all the LLM calls of Run together.
 	Timeout time.Duration
 	llm     LLM
@@ -39,7 +39,7 @@ func (c *Compactor) NewJob(a *Agent, s *Session, req ActionRequest) (*Job, error
 	if req.Model != "" {
 		rc.Model = req.Model
 	}
-	return &Job{Plan: plan, Request: rc, Timeout: a.Compaction.LLMTimeout(), llm: c.LLM}, nil
+	return &Job{Plan: plan, Config: rc, Timeout: a.Compaction.LLMTimeout(), llm: c.LLM}, nil
 }
 
 // checkEnabled refuses an agent whose compaction is not enabled.
@@ -91,7 +91,7 @@ func (j *Job) Run(ctx context.Context, progress func(Progress)) Outcome {
 	out := j.attempts(ctx, progress)
 	if out.Status == OutcomeError && context.Cause(ctx) == deadline {
 		deadline.err = out.Err
-		return j.failed(deadline.typed(j.Request.Model))
+		return j.failed(deadline.typed(j.Config.Model))
 	}
 	return out
 }
@@ -107,14 +107,14 @@ func (j *Job) attempts(ctx context.Context, progress func(Progress)) Outcome {
 			if err != nil {
 				return j.failed(err)
 			}
-			return Outcome{Status: OutcomeCompacted, Result: res, Model: j.Request.Model}
+			return Outcome{Status: OutcomeCompacted, Result: res, Model: j.Config.Model}
 		}
 		if !errors.Is(err, ErrContextTooLong) {
 			return j.failed(err)
 		}
 		next := cur.DropOldest()
 		if next == nil || attempt > MaxContextRetries {
-			return j.failed(tooLong(cur, j.Request.Model, err))
+			return j.failed(tooLong(cur, j.Config.Model, err))
 		}
 		cur = next
 	}
@@ -125,20 +125,20 @@ func (j *Job) attempts(ctx context.Context, progress func(Progress)) Outcome {
 func (j *Job) send(ctx context.Context, p *Plan, attempt int, progress func(Progress)) (Answer, error) {
 	report := func(pr Progress) {
 		if progress != nil {
-			pr.Request = attempt
+			pr.Round = attempt
 			pr.Attempt = max(pr.Attempt, 1)
 			pr.Dropped = p.Dropped
 			progress(pr)
 		}
 	}
 	report(Progress{})
-	return j.llm.Complete(ctx, j.Request, p.RequestMessages(), report)
+	return j.llm.Complete(ctx, j.Config, p.RequestMessages(), report)
 }
 
 // failed returns the error outcome of a job whose request was sent.
 func (j *Job) failed(err error) Outcome {
 	out := ErrorOutcome(err)
-	out.Model = j.Request.Model
+	out.Model = j.Config.Model
 	return out
 }
 
@@ -214,16 +214,16 @@ func intField(fields map[string]any, name string) *int {
 // a and a context of maxContextSize tokens (see CompletionLimit) and
 // returns it; 0 when none is sent.
 func (j *Job) LimitCompletion(a *Agent, maxContextSize int) int {
-	field, limit, ok := CompletionLimit(a, j.Plan, j.Request.Fields, maxContextSize)
+	field, limit, ok := CompletionLimit(a, j.Plan, j.Config.Fields, maxContextSize)
 	if !ok {
 		return 0
 	}
-	fields := make(map[string]any, len(j.Request.Fields)+1)
-	for k, v := range j.Request.Fields {
+	fields := make(map[string]any, len(j.Config.Fields)+1)
+	for k, v := range j.Config.Fields {
 		fields[k] = v
 	}
 	fields[field] = limit
-	j.Request.Fields = fields
+	j.Config.Fields = fields
 	return limit
 }
 

@@ -20,7 +20,7 @@ func TestJobModelOverrideAndCommit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if job.Request.Model != "one-run-model" || job.Plan.Noop {
+	if job.Config.Model != "one-run-model" || job.Plan.Noop {
 		t.Fatalf("job %+v", job)
 	}
 	out := job.Run(context.Background(), nil)

@@ -102,7 +102,7 @@ func TestKCP001RequestHasTwoMessages(t *testing.T) {
 func TestKCP002TranscriptBlocks(t *testing.T) {
 	s := conversation()
 	p := prepare(t, s, kompact.Options{MaxPreserved: 2, Prompt: kompact.Prompt{Body: "PROMPT", Source: kompact.PromptInline}})
-	req := p.Request
+	req := p.Transcript
 	want := []string{
 		"## Message 1\nRole: system\nContent:\n", "You are an agent.",
 		"## Message 2\nRole: user\nContent:\n", "first question",
@@ -154,7 +154,7 @@ func TestKCP003TextOnly(t *testing.T) {
 	)
 	p := prepare(t, s, kompact.Options{MaxPreserved: 2})
 	var texts []string
-	for _, part := range p.Request.Content[:len(p.Request.Content)-1] {
+	for _, part := range p.Transcript.Content[:len(p.Transcript.Content)-1] {
 		if part.Type != kompact.PartText {
 			t.Fatalf("non-text part %s in the request", part.Type)
 		}
@@ -165,13 +165,13 @@ func TestKCP003TextOnly(t *testing.T) {
 	if got := strings.Join(texts, "|"); got != "look|calling|tool says hi" {
 		t.Errorf("request texts %q, want look|calling|tool says hi", got)
 	}
-	b, _ := json.Marshal(p.Request)
+	b, _ := json.Marshal(p.Transcript)
 	for _, leaked := range []string{"cat.png", "a.mp3", "ms://v", "secret reasoning", "A-42", "read_asset"} {
 		if strings.Contains(string(b), leaked) {
 			t.Errorf("request leaks %q: %s", leaked, b)
 		}
 	}
-	if got := headers(t, p.Request); strings.Join(got, ",") != "user,assistant,tool" {
+	if got := headers(t, p.Transcript); strings.Join(got, ",") != "user,assistant,tool" {
 		t.Errorf("headers %v", got)
 	}
 }
@@ -262,7 +262,7 @@ func TestKCP007ExplicitRange(t *testing.T) {
 			if p.Noop {
 				t.Fatalf("no-op: %s", p.Reason)
 			}
-			if got := strings.Join(headers(t, p.Request), ","); got != tc.req {
+			if got := strings.Join(headers(t, p.Transcript), ","); got != tc.req {
 				t.Errorf("transcript roles %s, want %s", got, tc.req)
 			}
 			res, err := p.Apply(answer("S"))
@@ -372,7 +372,7 @@ func TestKCP010PromptResolution(t *testing.T) {
 	}
 	// The zero prompt in Options means the built-in one.
 	p := prepare(t, conversation(), kompact.Options{MaxPreserved: 2})
-	last := p.Request.Content[len(p.Request.Content)-1].Text
+	last := p.Transcript.Content[len(p.Transcript.Content)-1].Text
 	if last != "\n"+b.Body || p.Prompt.Source != kompact.PromptBuiltin {
 		t.Errorf("default prompt part %q", last[:20])
 	}
@@ -397,7 +397,7 @@ func TestKCP011CustomInstructions(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			p := prepare(t, conversation(), kompact.Options{MaxPreserved: 2, Instructions: tc.instr, Prompt: body})
-			parts := p.Request.Content
+			parts := p.Transcript.Content
 			if got := parts[len(parts)-1].Text; got != tc.want {
 				t.Errorf("prompt part %q, want %q", got, tc.want)
 			}

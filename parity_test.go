@@ -86,7 +86,7 @@ func TestKimiParityVectors(t *testing.T) {
 			if plan.Noop {
 				t.Fatalf("kompact says no-op (%s), kimi-cli compacts", plan.Reason)
 			}
-			reqMsg, _ := json.Marshal(plan.Request)
+			reqMsg, _ := json.Marshal(plan.Transcript)
 			mustJSON(t, "prepare.compact_message", reqMsg, v.Expected.Prepare.CompactMessage)
 
 			// The request body's messages, in the Kimi provider's wire form.

@@ -55,10 +55,10 @@ type Plan struct {
 	// KeepSystem is true when the range begins with the session's leading
 	// system message: it is shown to the LLM and stays the first message.
 	KeepSystem bool
-	// Request is the synthetic user message: one header part per compacted
+	// Transcript is the synthetic user message: one header part per compacted
 	// message followed by its text parts, then the prompt part.
-	Request Message
-	Prompt  Prompt
+	Transcript Message
+	Prompt     Prompt
 	// Explicit is true when the range had an explicit end.
 	Explicit bool
 	// Dropped counts the oldest compacted messages left out of Request (see
@@ -121,7 +121,7 @@ func (p *Plan) DropOldest() *Plan {
 	}
 	q := *p
 	q.Dropped += n
-	q.Request = buildRequest(p.Session.Messages[p.Start+q.Dropped:p.End], p.Prompt.Body, p.instructions)
+	q.Transcript = buildRequest(p.Session.Messages[p.Start+q.Dropped:p.End], p.Prompt.Body, p.instructions)
 	return &q
 }
 
@@ -179,7 +179,7 @@ func (p *Plan) RequestMessages() []Message {
 	}
 	return []Message{
 		{Role: RoleSystem, Content: []Part{TextPart(CompactorSystemPrompt)}},
-		p.Request,
+		p.Transcript,
 	}
 }
 
@@ -339,7 +339,7 @@ func prepare(s *Session, opt Options) (*Plan, error) {
 	if err := checkToolPairs(s, start, end); err != nil {
 		return nil, err
 	}
-	p.Request = buildRequest(msgs[start:end], prompt.Body, opt.Instructions)
+	p.Transcript = buildRequest(msgs[start:end], prompt.Body, opt.Instructions)
 	return p, nil
 }
 

@@ -34,6 +34,22 @@ type Preview struct {
 	ExpiresAt time.Time
 }
 
+// PreviewInfo describes a kept preview without its body
+// (Store.ListPreviews).
+type PreviewInfo struct {
+	ID        string
+	SessionID string
+	// Version is the session's version the compaction read.
+	Version   int64
+	ExpiresAt time.Time
+	// Size is the length of the preview's body.
+	Size int64
+}
+
+// CreatedAt is when the preview was kept: every preview lasts PreviewTTL
+// (a preview put back after a failed apply keeps its expiry).
+func (p PreviewInfo) CreatedAt() time.Time { return p.ExpiresAt.Add(-PreviewTTL) }
+
 // previewJSON is the stored form of a previewed outcome: everything its
 // Result needs to be committed and shown again, except KimiMessages (the
 // kimi-cli export form, which only the CLI uses) of a kompact session.
@@ -124,6 +140,25 @@ func DecodePreview(data []byte) (Outcome, error) {
 		r.KimiMessages, r.EstimatedTokenCount = compacted.Messages, pj.Kimi.EstimatedTokenCount
 	}
 	return Outcome{Status: OutcomeCompacted, Result: r, Model: pj.Model}, nil
+}
+
+// previewCounts returns the counts (Plan.Counts) of the compaction a
+// stored preview body holds, without decoding its messages.
+func previewCounts(data []byte) (PlanCounts, error) {
+	var pj struct {
+		Base       []struct{} `json:"base"`
+		Start      int        `json:"start"`
+		End        int        `json:"end"`
+		KeepSystem bool       `json:"keep_system"`
+	}
+	if err := json.Unmarshal(data, &pj); err != nil {
+		return PlanCounts{}, Errorf(EInternal, "a stored preview does not decode: %w", err)
+	}
+	if pj.End < 0 || pj.End > len(pj.Base) || pj.Start < 0 || pj.Start > pj.End || (pj.KeepSystem && pj.End == 0) {
+		return PlanCounts{}, Errorf(EInternal, "a stored preview is inconsistent: range [%d, %d) of %d messages", pj.Start, pj.End, len(pj.Base))
+	}
+	p := Plan{Session: &Session{Messages: make([]Message, len(pj.Base))}, Start: pj.Start, End: pj.End, KeepSystem: pj.KeepSystem}
+	return p.Counts(), nil
 }
 
 // NoPreviewError is the ENotFound error for a preview a store does not have.

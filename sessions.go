@@ -29,8 +29,10 @@ type Sessions struct {
 	now         func() time.Time
 	newID       func() string
 	warn        func(ctx context.Context, msg string, args ...any)
-	// auto holds the ids of the sessions compacting automatically now.
-	auto runningSet
+	// auto holds the ids of the sessions compacting automatically now;
+	// actions counts the actions running on each session (SessionJob.Run).
+	auto    runningSet
+	actions runCount
 }
 
 // SessionsConfig configures NewSessions.
@@ -64,7 +66,7 @@ type SessionsConfig struct {
 func NewSessions(cfg SessionsConfig) *Sessions {
 	s := &Sessions{
 		store: cfg.Store, comp: cfg.Compactor, agents: cfg.Agents, contextSize: cfg.ContextSize,
-		previews: cfg.Previews, now: cfg.Now, newID: cfg.NewID, warn: cfg.Warn, auto: newRunningSet(),
+		previews: cfg.Previews, now: cfg.Now, newID: cfg.NewID, warn: cfg.Warn, auto: newRunningSet(), actions: newRunCount(),
 	}
 	if s.comp == nil {
 		s.comp = &Compactor{}
@@ -151,4 +153,11 @@ func (r runningSet) done(id string) {
 	m := <-r
 	delete(m, id)
 	r <- m
+}
+
+// has reports whether id is in the set.
+func (r runningSet) has(id string) bool {
+	m := <-r
+	defer func() { r <- m }()
+	return m[id]
 }

@@ -37,7 +37,10 @@ func (s *Sessions) NewJob(st *StoredSession, a *Agent, req ActionRequest) (*Sess
 // size, and then commits a compacted result, or keeps it as a preview:
 // when opts ask for one, or when the result has warnings and opts hold on
 // them. A result that cannot be committed or kept is an error outcome.
+// While it runs, Sessions.Running reports the session.
 func (j *SessionJob) Run(ctx context.Context, opts ActionOptions, progress func(Progress)) Outcome {
+	j.s.actions.start(j.id)
+	defer j.s.actions.done(j.id)
 	j.Job.LimitCompletion(j.agent, j.s.contextSizeOf(ctx, j.agent))
 	out := j.Job.Run(ctx, progress)
 	switch {

@@ -33,6 +33,13 @@ type SessionContext struct {
 	// compaction becomes due.
 	TriggerRatio        float64 `json:"trigger_ratio"`
 	ReservedContextSize int     `json:"reserved_context_size"`
+	// ReservedExceedsWindow says the model's context size is known and no
+	// larger than ReservedContextSize: compaction is then due at every
+	// token count, right after a compaction too (kimi-cli's trigger, which
+	// kompact keeps). SuggestedReservedContextSize is then a value to set
+	// instead (see SuggestedReservedContextSize); 0 otherwise.
+	ReservedExceedsWindow        bool `json:"reserved_exceeds_window"`
+	SuggestedReservedContextSize int  `json:"suggested_reserved_context_size,omitempty"`
 }
 
 // AutoStatus says what an automatic compaction did.
@@ -87,14 +94,20 @@ func autoEnabled(a *Agent) bool {
 // contextOf evaluates a session's account for agent a.
 func (s *Sessions) contextOf(ctx context.Context, a *Agent, acct TokenAccount, b CompactionBreaker) SessionContext {
 	eff := a.Compaction.Auto.Effective()
-	return SessionContext{
-		ContextStatus:       NewContextStatus(acct, s.contextSizeOf(ctx, a), a.Compaction.Auto),
+	window := s.contextSizeOf(ctx, a)
+	c := SessionContext{
+		ContextStatus:       NewContextStatus(acct, window, a.Compaction.Auto),
 		AutoCompaction:      autoEnabled(a),
 		AutoFailures:        b.AutoFailures,
 		AutoPaused:          b.Paused(),
 		TriggerRatio:        eff.TriggerRatio,
 		ReservedContextSize: eff.ReservedContextSize,
 	}
+	if ReservedExceedsWindow(eff, window) {
+		c.ReservedExceedsWindow = true
+		c.SuggestedReservedContextSize = SuggestedReservedContextSize(eff, window)
+	}
+	return c
 }
 
 // due says whether a session with context c compacts by itself now, and

@@ -2,7 +2,9 @@ package kompact
 
 import (
 	"context"
+	"errors"
 	"strings"
+	"time"
 )
 
 // Previews live in the store (Store.PutPreview), for PreviewTTL, within
@@ -114,4 +116,86 @@ func (s *Sessions) DiscardPreview(ctx context.Context, id, pid string) error {
 			WithFixes("Nothing to discard; the session was not changed by the preview.")
 	}
 	return nil
+}
+
+// OpenPreview describes a preview of a session that can still be applied
+// (Sessions.Previews).
+type OpenPreview struct {
+	ID string `json:"preview_id"`
+	// Version is the session's version the compaction read; Stale says the
+	// session has changed since. Applying it may still work: messages
+	// appended since follow the summary, as Commit says.
+	Version   int64     `json:"version"`
+	CreatedAt time.Time `json:"created_at"`
+	ExpiresAt time.Time `json:"expires_at"`
+	Stale     bool      `json:"stale"`
+	// Compacted counts the messages the summary replaces (Plan.Counts'
+	// Replaced); First and Last are their 1-based numbers in the session
+	// the compaction read, as a dry run gives them.
+	Compacted int `json:"compacted_messages"`
+	First     int `json:"first"`
+	Last      int `json:"last"`
+}
+
+// Previews describes the open previews of session id, the newest first.
+func (s *Sessions) Previews(ctx context.Context, id string) ([]OpenPreview, error) {
+	version, err := s.version(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	now := s.now()
+	list, err := s.store.ListPreviews(ctx, id, now)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]OpenPreview, 0, len(list))
+	for _, info := range list {
+		p, err := s.store.GetPreview(ctx, id, info.ID, now)
+		if ErrorCodeOf(err) == ENotFound {
+			continue // applied, discarded or dropped since the listing
+		}
+		if err != nil {
+			return nil, err
+		}
+		c, err := previewCounts(p.Body)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, OpenPreview{
+			ID: info.ID, Version: info.Version, CreatedAt: info.CreatedAt(), ExpiresAt: info.ExpiresAt,
+			Stale: info.Version != version, Compacted: c.Replaced, First: c.Before + 1, Last: c.Before + c.Replaced,
+		})
+	}
+	return out, nil
+}
+
+// Preview returns preview pid of session id, as the action answered when
+// it kept it: status preview, with its preview id. The preview stays kept.
+func (s *Sessions) Preview(ctx context.Context, id, pid string) (Outcome, error) {
+	p, err := s.store.GetPreview(ctx, id, pid, s.now())
+	if err != nil {
+		return Outcome{}, err
+	}
+	out, err := DecodePreview(p.Body)
+	if err != nil {
+		return Outcome{}, err
+	}
+	out.Status, out.PreviewID = OutcomePreview, pid
+	return out, nil
+}
+
+// errStopRead ends a StreamSession after its head.
+var errStopRead = errors.New("stop after the head")
+
+// version reads the current version of session id without its messages.
+func (s *Sessions) version(ctx context.Context, id string) (int64, error) {
+	var v int64
+	err := s.store.StreamSession(ctx, id, func(h *StoredSession) error {
+		v = h.Version
+		return errStopRead
+	}, func([]byte) error { return nil })
+	if err != nil && !errors.Is(err, errStopRead) {
+		return 0, err
+	}
+	return v, nil
 }

@@ -206,6 +206,17 @@ type Store interface {
 	// TakePreview removes and returns the preview id of session sessionID.
 	// It is ENotFound when there is none, or it expired at now.
 	TakePreview(ctx context.Context, sessionID, id string, now time.Time) (*Preview, error)
+	// GetPreview returns the preview id of session sessionID without
+	// removing it; it is ENotFound as TakePreview is.
+	GetPreview(ctx context.Context, sessionID, id string, now time.Time) (*Preview, error)
+	// ListPreviews describes the previews of session sessionID that have
+	// not expired at now, the one that expires last first (the newest),
+	// without reading their bodies. An unknown session is ENotFound.
+	ListPreviews(ctx context.Context, sessionID string, now time.Time) ([]PreviewInfo, error)
+	// CountPreviews returns how many previews each session has that have
+	// not expired at now; a session without any is not in the map. It
+	// reads no body.
+	CountPreviews(ctx context.Context, now time.Time) (map[string]int, error)
 	// Ping reports whether the store answers.
 	Ping(ctx context.Context) error
 	// SetTokenCount records the token figure a provider reported for the

@@ -85,7 +85,7 @@ type dryRun struct {
 
 func dryRunOf(job *kompact.Job) dryRun {
 	p := job.Plan
-	d := dryRun{Status: "dry_run", Noop: p.Noop, Reason: p.Reason, Messages: len(p.Session.Messages), Model: job.Request.Model}
+	d := dryRun{Status: "dry_run", Noop: p.Noop, Reason: p.Reason, Messages: len(p.Session.Messages), Model: job.Config.Model}
 	if p.Noop {
 		return d
 	}

@@ -197,6 +197,24 @@ func (s measuredStore) TakePreview(ctx context.Context, sessionID, id string, no
 	return out, err
 }
 
+func (s measuredStore) GetPreview(ctx context.Context, sessionID, id string, now time.Time) (*kompact.Preview, error) {
+	out, err := s.st.GetPreview(ctx, sessionID, id, now)
+	s.m.storeFailed("get_preview", err)
+	return out, err
+}
+
+func (s measuredStore) ListPreviews(ctx context.Context, sessionID string, now time.Time) ([]kompact.PreviewInfo, error) {
+	out, err := s.st.ListPreviews(ctx, sessionID, now)
+	s.m.storeFailed("list_previews", err)
+	return out, err
+}
+
+func (s measuredStore) CountPreviews(ctx context.Context, now time.Time) (map[string]int, error) {
+	out, err := s.st.CountPreviews(ctx, now)
+	s.m.storeFailed("count_previews", err)
+	return out, err
+}
+
 func (s measuredStore) Ping(ctx context.Context) error {
 	err := s.st.Ping(ctx)
 	if err != nil {

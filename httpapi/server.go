@@ -192,6 +192,8 @@ func (s *Server) routes() http.Handler {
 	api("GET /v1/sessions/{id}/ui-elements", s.sessionUIElements)
 
 	api("POST /v1/sessions/{id}/actions/{action}", s.limitActions(s.runAction))
+	api("GET /v1/sessions/{id}/previews", s.listPreviews)
+	api("GET /v1/sessions/{id}/previews/{preview}", s.getPreview)
 	api("POST /v1/sessions/{id}/previews/{preview}/apply", s.applyPreview)
 	api("DELETE /v1/sessions/{id}/previews/{preview}", s.discardPreview)
 

@@ -58,3 +58,41 @@ func (t stmts) TakePreview(ctx context.Context, sessionID, id string) (*kompact.
 	p.ExpiresAt = p.ExpiresAt.UTC()
 	return p, nil
 }
+
+func (t stmts) GetPreview(ctx context.Context, sessionID, id string) (*kompact.Preview, error) {
+	p := &kompact.Preview{ID: id, SessionID: sessionID}
+	if err := t.tx.QueryRow(ctx, `SELECT version, expires_at, body FROM previews WHERE id = $1 AND session_id = $2`,
+		id, sessionID).Scan(&p.Version, &p.ExpiresAt, &p.Body); err != nil {
+		return nil, err
+	}
+	p.ExpiresAt = p.ExpiresAt.UTC()
+	return p, nil
+}
+
+func (t stmts) ListPreviews(ctx context.Context, sessionID string, now time.Time) ([]kompact.PreviewInfo, error) {
+	rows, err := t.tx.Query(ctx, `SELECT id, version, expires_at, size FROM previews
+		WHERE session_id = $1 AND expires_at > $2 ORDER BY expires_at DESC, id DESC`, sessionID, now)
+	if err != nil {
+		return nil, err
+	}
+	return pgx.CollectRows(rows, func(r pgx.CollectableRow) (p kompact.PreviewInfo, err error) {
+		err = r.Scan(&p.ID, &p.Version, &p.ExpiresAt, &p.Size)
+		p.SessionID, p.ExpiresAt = sessionID, p.ExpiresAt.UTC()
+		return p, err
+	})
+}
+
+func (t stmts) CountPreviews(ctx context.Context, now time.Time) (map[string]int, error) {
+	rows, err := t.tx.Query(ctx, `SELECT session_id, count(*)::int FROM previews WHERE expires_at > $1 GROUP BY session_id`, now)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]int{}
+	var id string
+	var n int
+	_, err = pgx.ForEachRow(rows, []any{&id, &n}, func() error {
+		out[id] = n
+		return nil
+	})
+	return out, err
+}

@@ -4,6 +4,7 @@ package sqlite
 
 import (
 	"context"
+	"database/sql"
 	"time"
 
 	"kompact"
@@ -50,4 +51,50 @@ func (t stmts) TakePreview(ctx context.Context, sessionID, id string) (*kompact.
 		return nil, storeutil.Corrupt("sqlite store", "a preview's expiry", err)
 	}
 	return p, nil
+}
+
+func (t stmts) GetPreview(ctx context.Context, sessionID, id string) (*kompact.Preview, error) {
+	p := &kompact.Preview{ID: id, SessionID: sessionID}
+	var expires string
+	if err := t.tx.QueryRowContext(ctx, `SELECT version, expires_at, body FROM previews WHERE id = ? AND session_id = ?`,
+		id, sessionID).Scan(&p.Version, &expires, &p.Body); err != nil {
+		return nil, err
+	}
+	var err error
+	if p.ExpiresAt, err = parseTime(expires); err != nil {
+		return nil, storeutil.Corrupt("sqlite store", "a preview's expiry", err)
+	}
+	return p, nil
+}
+
+func (t stmts) ListPreviews(ctx context.Context, sessionID string, now time.Time) ([]kompact.PreviewInfo, error) {
+	rows, err := t.tx.QueryContext(ctx, `SELECT id, version, expires_at, size FROM previews
+		WHERE session_id = ? AND expires_at > ? ORDER BY expires_at DESC, id DESC`, sessionID, formatTime(now))
+	return collect(rows, err, 0, func(r scanner, p *kompact.PreviewInfo) error {
+		var expires string
+		if err := r.Scan(&p.ID, &p.Version, &expires, &p.Size); err != nil {
+			return err
+		}
+		p.SessionID = sessionID
+		var err error
+		if p.ExpiresAt, err = parseTime(expires); err != nil {
+			return storeutil.Corrupt("sqlite store", "a preview's expiry", err)
+		}
+		return nil
+	})
+}
+
+func (t stmts) CountPreviews(ctx context.Context, now time.Time) (map[string]int, error) {
+	out := map[string]int{}
+	rows, err := t.tx.QueryContext(ctx, `SELECT session_id, count(*) FROM previews WHERE expires_at > ? GROUP BY session_id`, formatTime(now))
+	err = each(rows, err, func(r *sql.Rows) error {
+		var id string
+		var n int
+		if err := r.Scan(&id, &n); err != nil {
+			return err
+		}
+		out[id] = n
+		return nil
+	})
+	return out, err
 }

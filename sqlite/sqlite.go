@@ -121,88 +121,122 @@ func KeepRevisions(n int) Option { return func(s *Store) { s.keep = max(n, 0) } 
 // Open opens the database at path, creating it and its folder when needed,
 // and brings its schema up to date.
 func Open(path string, opts ...Option) (*Store, error) {
-	if path == "" {
-		return nil, kompact.Errorf(kompact.EInvalid, "no database path given").
-			WithFixes("Pass the path of the database file, for example sqlite.DefaultPath(os.Getenv).")
-	}
-	abs, err := filepath.Abs(path)
+	abs, err := createFile(path)
 	if err != nil {
-		return nil, kompact.Errorf(kompact.EInternal, "database path %q: %w", path, err)
+		return nil, err
 	}
-	if err := os.MkdirAll(filepath.Dir(abs), 0o700); err != nil {
-		return nil, kompact.Errorf(kompact.EInternal, "create the database folder: %w", err).
-			WithFixes("Check that the folder " + filepath.Dir(abs) + " can be created, or set KOMPACT_DB to another path.")
-	}
-	// Sessions hold whole conversations: create the file readable by its
-	// owner only (SQLite would use the umask). The WAL files inherit this.
-	f, err := os.OpenFile(abs, os.O_RDWR|os.O_CREATE, 0o600)
+	w, err := openWriter(abs)
 	if err != nil {
-		return nil, kompact.Errorf(kompact.EInternal, "open the database file: %w", err).
-			WithFixes("Check that " + abs + " is a writable file, or set KOMPACT_DB to another path.")
+		return nil, err
 	}
-	f.Close()
-
-	busy := "busy_timeout(" + strconv.Itoa(busyTimeoutMS) + ")"
-	w, err := sql.Open("sqlite", dsn(abs, url.Values{
-		"_txlock": {"immediate"},
-		"_pragma": append([]string{busy, "foreign_keys(1)", "synchronous(NORMAL)"}, walPragmas()...),
-	}))
+	r, err := openReaders(abs)
 	if err != nil {
-		return nil, kompact.Errorf(kompact.EInternal, "open the database %s: %w", abs, err)
-	}
-	// One writer connection: writers queue here rather than in SQLite's busy
-	// handler, and BEGIN IMMEDIATE takes the write lock before the first
-	// read so a transaction never has to upgrade.
-	w.SetMaxOpenConns(1)
-	w.SetMaxIdleConns(1)
-	w.SetConnMaxLifetime(0)
-	w.SetConnMaxIdleTime(0)
-	ctx := context.Background()
-	// Only a database without tables takes a new page size, and only
-	// before it switches to WAL mode.
-	if _, err := w.ExecContext(ctx, `PRAGMA page_size = `+strconv.Itoa(pageSize)); err != nil {
-		w.Close()
-		return nil, kompact.Errorf(kompact.EInternal, "open the database %s: %w", abs, err).
-			WithFixes("Check that " + abs + " is a kompact database (or an empty file), or set KOMPACT_DB to another path.")
-	}
-	if err := useWAL(ctx, w); err != nil {
-		w.Close()
-		return nil, err.WithFixes("Check that " + abs + " is a kompact database (or an empty file), or set KOMPACT_DB to another path.")
-	}
-	if err := migrate(ctx, w); err != nil {
 		w.Close()
 		return nil, err
 	}
-	r, err := sql.Open("sqlite", dsn(abs, url.Values{
-		"_pragma": {busy, "query_only(1)"},
-	}))
-	if err != nil {
-		w.Close()
-		return nil, kompact.Errorf(kompact.EInternal, "open the database %s: %w", abs, err)
-	}
-	r.SetMaxOpenConns(readers)
-	r.SetMaxIdleConns(readers)
-	if err := r.PingContext(ctx); err != nil {
-		r.Close()
-		w.Close()
-		return nil, kompact.Errorf(kompact.EInternal, "open the database %s: %w", abs, err)
-	}
-	ck, err := sql.Open("sqlite", dsn(abs, url.Values{"_pragma": {busy}}))
+	ck, err := openSingle(abs, url.Values{"_pragma": {busyPragma()}})
 	if err != nil {
 		r.Close()
 		w.Close()
-		return nil, kompact.Errorf(kompact.EInternal, "open the database %s: %w", abs, err)
+		return nil, err
 	}
-	ck.SetMaxOpenConns(1)
-	ck.SetMaxIdleConns(1)
-	ck.SetConnMaxLifetime(0)
-	ck.SetConnMaxIdleTime(0)
 	st := &Store{w: w, r: r, ck: newCheckpointer(ck, abs), path: abs, keep: kompact.DefaultKeepRevisions}
 	for _, o := range opts {
 		o(st)
 	}
 	st.Core = storeutil.NewCore(txs{st}, "sqlite store", st.keep, time.Nanosecond)
 	return st, nil
+}
+
+// createFile makes the database file at path, and its folder, when they
+// do not exist, and returns its absolute path.
+func createFile(path string) (string, error) {
+	if path == "" {
+		return "", kompact.Errorf(kompact.EInvalid, "no database path given").
+			WithFixes("Pass the path of the database file, for example sqlite.DefaultPath(os.Getenv).")
+	}
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return "", kompact.Errorf(kompact.EInternal, "database path %q: %w", path, err)
+	}
+	if err := os.MkdirAll(filepath.Dir(abs), 0o700); err != nil {
+		return "", kompact.Errorf(kompact.EInternal, "create the database folder: %w", err).
+			WithFixes("Check that the folder " + filepath.Dir(abs) + " can be created, or set KOMPACT_DB to another path.")
+	}
+	// Sessions hold whole conversations: create the file readable by its
+	// owner only (SQLite would use the umask). The WAL files inherit this.
+	f, err := os.OpenFile(abs, os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return "", kompact.Errorf(kompact.EInternal, "open the database file: %w", err).
+			WithFixes("Check that " + abs + " is a writable file, or set KOMPACT_DB to another path.")
+	}
+	f.Close()
+	return abs, nil
+}
+
+// busyPragma is the busy timeout every connection has.
+func busyPragma() string { return "busy_timeout(" + strconv.Itoa(busyTimeoutMS) + ")" }
+
+// openSingle opens a pool of one connection to the database at abs, kept
+// open for good.
+func openSingle(abs string, params url.Values) (*sql.DB, error) {
+	db, err := sql.Open("sqlite", dsn(abs, params))
+	if err != nil {
+		return nil, kompact.Errorf(kompact.EInternal, "open the database %s: %w", abs, err)
+	}
+	db.SetMaxOpenConns(1)
+	db.SetMaxIdleConns(1)
+	db.SetConnMaxLifetime(0)
+	db.SetConnMaxIdleTime(0)
+	return db, nil
+}
+
+// openWriter opens the one writer connection, with the database in WAL
+// mode and migrated. Writers queue on it rather than in SQLite's busy
+// handler, and BEGIN IMMEDIATE takes the write lock before the first read
+// so a transaction never has to upgrade.
+func openWriter(abs string) (*sql.DB, error) {
+	w, err := openSingle(abs, url.Values{
+		"_txlock": {"immediate"},
+		"_pragma": append([]string{busyPragma(), "foreign_keys(1)", "synchronous(NORMAL)"}, walPragmas()...),
+	})
+	if err != nil {
+		return nil, err
+	}
+	notOurs := "Check that " + abs + " is a kompact database (or an empty file), or set KOMPACT_DB to another path."
+	ctx := context.Background()
+	// Only a database without tables takes a new page size, and only
+	// before it switches to WAL mode.
+	if _, err := w.ExecContext(ctx, `PRAGMA page_size = `+strconv.Itoa(pageSize)); err != nil {
+		w.Close()
+		return nil, kompact.Errorf(kompact.EInternal, "open the database %s: %w", abs, err).WithFixes(notOurs)
+	}
+	if err := useWAL(ctx, w); err != nil {
+		w.Close()
+		return nil, err.WithFixes(notOurs)
+	}
+	if err := migrate(ctx, w); err != nil {
+		w.Close()
+		return nil, err
+	}
+	return w, nil
+}
+
+// openReaders opens the pool of read-only connections.
+func openReaders(abs string) (*sql.DB, error) {
+	r, err := sql.Open("sqlite", dsn(abs, url.Values{
+		"_pragma": {busyPragma(), "query_only(1)"},
+	}))
+	if err != nil {
+		return nil, kompact.Errorf(kompact.EInternal, "open the database %s: %w", abs, err)
+	}
+	r.SetMaxOpenConns(readers)
+	r.SetMaxIdleConns(readers)
+	if err := r.PingContext(context.Background()); err != nil {
+		r.Close()
+		return nil, kompact.Errorf(kompact.EInternal, "open the database %s: %w", abs, err)
+	}
+	return r, nil
 }
 
 // dsn returns the driver's URI for the file at path with params.

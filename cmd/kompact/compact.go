@@ -105,7 +105,7 @@ func (c *compactCommand) Run(ctx context.Context, args []string) (int, error) {
 // modelFailed is the error outcome of err for job, naming its model.
 func modelFailed(job *kompact.Job, err error) kompact.Outcome {
 	out := kompact.ErrorOutcome(err)
-	out.Model = job.Request.Model
+	out.Model = job.Config.Model
 	return out
 }
 
@@ -116,7 +116,7 @@ func keyOf(job *kompact.Job, wait bool, getenv func(string) string) error {
 	if wait || job.Plan.Noop {
 		return nil
 	}
-	_, err := openai.APIKey(getenv, job.Request)
+	_, err := openai.APIKey(getenv, job.Config)
 	return err
 }
 
@@ -352,7 +352,7 @@ func (c *compactCommand) execute(ctx context.Context, job *kompact.Job, in *comp
 	}
 	if !job.Plan.Noop {
 		fmt.Fprintln(c.stderr, job.Plan.Prompt.Describe())
-		sp := c.spinner(fmt.Sprintf("compacting %d messages with %s", job.Plan.Counts().Replaced, job.Request.Model))
+		sp := c.spinner(fmt.Sprintf("compacting %d messages with %s", job.Plan.Counts().Replaced, job.Config.Model))
 		defer sp.stop()
 		return job.Run(ctx, sp.update)
 	}

@@ -6,6 +6,7 @@ import (
 	"io"
 	"strings"
 
+	"kompact"
 	"kompact/config"
 )
 
@@ -104,8 +105,15 @@ func (c *configCommand) check(args []string) (int, error) {
 	return exitOK, nil
 }
 
+// printWarnings prints the file's warnings, then one for each agent whose
+// window leaves automatic compaction always due (kompact.SmallWindowWarning).
 func (c *configCommand) printWarnings(cfg *config.Config) {
 	for _, w := range cfg.Warnings {
 		fmt.Fprintf(c.stderr, "warning: %s\n", w)
+	}
+	for _, name := range cfg.Names() {
+		if w := kompact.SmallWindowWarning(cfg.Agents[name]); w != "" {
+			fmt.Fprintf(c.stderr, "warning: %s\n", w)
+		}
 	}
 }

@@ -182,3 +182,33 @@ func TestDocsConfigExampleChecks(t *testing.T) {
 		t.Errorf("config check of the docs' example: status %d, stdout %q, stderr %q", status, stdout, stderr)
 	}
 }
+
+// config check (and show) says, once per agent, when an agent that compacts by itself
+// has a window no larger than reserved_context_size (always due, as
+// kimi-cli's trigger has it), and suggests a value; the check still
+// passes.
+func TestConfigCheckSmallWindow(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "agents.yaml")
+	writeConfigTestFile(t, path, `agents:
+  small:
+    llm: {base_url: 'http://localhost:11434/v1', model: qwen3, max_context_size: 32768}
+    compaction: {enabled: true, type: kimi, auto: {enabled: true}}
+  tuned:
+    llm: {base_url: 'http://localhost:11434/v1', model: qwen3, max_context_size: 32768}
+    compaction: {enabled: true, type: kimi, auto: {enabled: true, reserved_context_size: 4900}}
+  manual:
+    llm: {base_url: 'http://localhost:11434/v1', model: qwen3, max_context_size: 32768}
+    compaction: {enabled: true, type: kimi}
+`)
+	status, stdout, stderr, err := runConfig(t, "check", path)
+	if status != exitOK || err != nil || stdout != "ok: 3 agents (manual, small, tuned)\n" {
+		t.Fatalf("status %d, err %v, stdout %q", status, err, stdout)
+	}
+	if strings.Count(stderr, "warning: ") != 1 || !strings.HasPrefix(stderr, `warning: agent "small": llm.max_context_size is 32768 tokens, no more than compaction.auto.reserved_context_size (50000)`) ||
+		!strings.Contains(stderr, "set compaction.auto.reserved_context_size to 4900") {
+		t.Errorf("stderr %q", stderr)
+	}
+	if _, _, showErr, err := runConfig(t, "show", "--config", path); err != nil || showErr != stderr {
+		t.Errorf("config show: err %v, stderr %q; want check's %q", err, showErr, stderr)
+	}
+}

@@ -74,7 +74,7 @@ func (c *requestCommand) Run(_ context.Context, args []string) (int, error) {
 	}
 	n := len(in.sess.Messages)
 	fmt.Fprintf(c.stderr, "compacts messages %d-%d of %d; %d after them kept verbatim (agent %s, model %s)\n",
-		plan.Start+1, plan.End, n, n-plan.End, in.agent.Name, job.Request.Model)
+		plan.Start+1, plan.End, n, n-plan.End, in.agent.Name, job.Config.Model)
 	size := f.contextSize
 	if size <= 0 {
 		size = in.agent.LLM.MaxContextSize
@@ -82,7 +82,7 @@ func (c *requestCommand) Run(_ context.Context, args []string) (int, error) {
 	if limit := job.LimitCompletion(in.agent, size); limit > 0 {
 		fmt.Fprintf(c.stderr, "completion budget: %d tokens of a %d-token context\n", limit, size)
 	}
-	if err := writeRequest(c.stdout, job.Request, plan.RequestMessages(), in.verified); err != nil {
+	if err := writeRequest(c.stdout, job.Config, plan.RequestMessages(), in.verified); err != nil {
 		return exitError, err
 	}
 	return exitOK, nil

@@ -350,3 +350,18 @@ func TestRequestNoopNamesThePrompt(t *testing.T) {
 		t.Errorf("stderr %q, want it to start with %q", stderr, want)
 	}
 }
+
+// A session file's JSON syntax error names its line and column, as the
+// configuration's errors do (issue 19 §4).
+func TestRequestSyntaxErrorNamesLineAndColumn(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "bad.json")
+	doc := "{\"id\": \"x\",\n \"messages\": [\n  {\"role\": \"user\", \"content\": \"é\" \"id\": \"u1\"}]}"
+	if err := os.WriteFile(path, []byte(doc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	status, _, stderr := runCLI(t, "", map[string]string{"HOME": t.TempDir()}, "request", path)
+	want := "kompact: " + path + ": session is not valid JSON at line 3, column 35: invalid character '\"' after object key:value pair\n"
+	if status != exitError || !strings.HasPrefix(stderr, want) {
+		t.Errorf("status %d, stderr:\n%s\nwant it to start with:\n%s", status, stderr, want)
+	}
+}

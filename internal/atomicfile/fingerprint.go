@@ -55,9 +55,6 @@ type fileID struct {
 	known bool
 }
 
-// Racy reports whether Check compares the file's content (see Fingerprint).
-func (fp Fingerprint) Racy() bool { return fp.racy }
-
 // ReadFile reads path in one pass and returns its content and fingerprint.
 // When the fingerprint is racy it shares data's memory: data must not be
 // modified while the fingerprint is in use.

@@ -65,7 +65,7 @@ func TestFingerprintOldFileNeverReread(t *testing.T) {
 	if err != nil || string(data) != "line 1\n" {
 		t.Fatalf("%q %v", data, err)
 	}
-	if fp.Racy() || fp.content != nil {
+	if fp.racy || fp.content != nil {
 		t.Fatalf("a file written a minute before it was read is racy: %+v", fp)
 	}
 	for range 3 {
@@ -91,7 +91,7 @@ func TestFingerprintSeesRewriteKeepingTimes(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, fp, err := ReadFile(p)
-	if err != nil || fp.Racy() {
+	if err != nil || fp.racy {
 		t.Fatalf("%+v %v", fp, err)
 	}
 	// The change time has a clock tick's resolution: let one pass.
@@ -135,7 +135,7 @@ func TestFingerprintRacyFileComparedByContent(t *testing.T) {
 	p := filepath.Join(dir, "context.jsonl")
 	writeFile(t, p, "line 1\n")
 	data, fp, err := ReadFile(p)
-	if err != nil || !fp.Racy() || string(fp.content) != "line 1\n" || string(data) != "line 1\n" {
+	if err != nil || !fp.racy || string(fp.content) != "line 1\n" || string(data) != "line 1\n" {
 		t.Fatalf("a file written just before it was read is not racy: %+v %v", fp, err)
 	}
 	if err := Check(p, fp); err != nil {

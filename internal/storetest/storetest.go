@@ -58,6 +58,7 @@ func Run(t *testing.T, open func(t *testing.T) kompact.Store) {
 		{"Titles", testTitles},
 		{"Concurrency", testConcurrency},
 		{"Previews", testPreviews},
+		{"PreviewList", testPreviewList},
 		{"StreamSession", testStreamSession},
 		{"Tokens", testTokens},
 		{"Breaker", testBreaker},

@@ -97,3 +97,53 @@ func (c *Core) TakePreview(ctx context.Context, sessionID, id string, now time.T
 	}
 	return LivePreview(p, now)
 }
+
+// GetPreview returns a preview that has not expired, leaving it kept.
+func (c *Core) GetPreview(ctx context.Context, sessionID, id string, now time.Time) (*kompact.Preview, error) {
+	var p *kompact.Preview
+	err := c.db.Read(ctx, "read a preview", func(tx Tx) error {
+		var err error
+		p, err = tx.GetPreview(ctx, sessionID, id)
+		if noRow(err) {
+			return kompact.NoPreviewError(sessionID, id)
+		}
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return LivePreview(p, now)
+}
+
+// ListPreviews describes the session's previews that have not expired at
+// now, the newest first.
+func (c *Core) ListPreviews(ctx context.Context, sessionID string, now time.Time) ([]kompact.PreviewInfo, error) {
+	var out []kompact.PreviewInfo
+	err := c.db.Read(ctx, "list previews", func(tx Tx) error {
+		if _, err := loadSession(ctx, tx, sessionID); err != nil {
+			return err
+		}
+		var err error
+		out, err = tx.ListPreviews(ctx, sessionID, now)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// CountPreviews counts the previews that have not expired at now, by
+// session.
+func (c *Core) CountPreviews(ctx context.Context, now time.Time) (map[string]int, error) {
+	var out map[string]int
+	err := c.db.Read(ctx, "count previews", func(tx Tx) error {
+		var err error
+		out, err = tx.CountPreviews(ctx, now)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}

@@ -113,6 +113,13 @@ type Tx interface {
 	InsertPreview(ctx context.Context, p *kompact.Preview, size int64) (bool, error)
 	// TakePreview deletes and returns the session's preview id.
 	TakePreview(ctx context.Context, sessionID, id string) (*kompact.Preview, error)
+	// GetPreview returns the session's preview id.
+	GetPreview(ctx context.Context, sessionID, id string) (*kompact.Preview, error)
+	// ListPreviews describes the session's previews that expire after now,
+	// the one that expires last first, without their bodies.
+	ListPreviews(ctx context.Context, sessionID string, now time.Time) ([]kompact.PreviewInfo, error)
+	// CountPreviews counts the previews that expire after now by session.
+	CountPreviews(ctx context.Context, now time.Time) (map[string]int, error)
 
 	KimiTx
 }

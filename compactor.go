@@ -19,13 +19,14 @@ type LLM interface {
 // compaction input exceeds the model's context window.
 var ErrContextTooLong = errors.New("the compaction input exceeds the model's context window")
 
-// Progress reports a compaction in flight. A report whose Request or
+// Progress reports a compaction in flight. A report whose Round or
 // Attempt differs from the previous one's starts a new answer: Chars and
 // the text made of the Deltas start again from nothing.
 type Progress struct {
-	// Request counts the requests sent for this compaction, from 1: a
-	// request too long for the model is sent again with fewer messages.
-	Request int `json:"request"`
+	// Round counts the requests sent for this compaction, from 1 (its JSON
+	// name is "request"): a request too long for the model is sent again
+	// with fewer messages.
+	Round int `json:"request"`
 	// Attempt is the LLM client's attempt at sending the current request,
 	// from 1 (while Waiting, the attempt it waits to make), of MaxAttempts.
 	Attempt     int `json:"attempt"`
@@ -49,7 +50,7 @@ type Progress struct {
 // in front when both belong to the same answer: what a client that missed
 // q must see. A surface that coalesces reports uses it.
 func (p Progress) Merge(q Progress) Progress {
-	if q.Request == p.Request && q.Attempt == p.Attempt {
+	if q.Round == p.Round && q.Attempt == p.Attempt {
 		p.Delta = q.Delta + p.Delta
 	}
 	return p

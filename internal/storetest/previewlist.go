@@ -1,0 +1,125 @@
+package storetest
+
+import (
+	"bytes"
+	"fmt"
+	"testing"
+	"time"
+
+	"kompact"
+)
+
+// listed returns the ids ListPreviews gives for session at now, in order.
+func listed(t *testing.T, st kompact.Store, session string, now time.Time) string {
+	t.Helper()
+	list, err := st.ListPreviews(t.Context(), session, now)
+	if err != nil {
+		t.Fatalf("ListPreviews %s: %v", session, err)
+	}
+	ids := make([]string, len(list))
+	for i, p := range list {
+		ids[i] = p.ID
+	}
+	return fmt.Sprint(ids)
+}
+
+// counted returns CountPreviews at now as text.
+func counted(t *testing.T, st kompact.Store, now time.Time) string {
+	t.Helper()
+	n, err := st.CountPreviews(t.Context(), now)
+	if err != nil {
+		t.Fatalf("CountPreviews: %v", err)
+	}
+	return fmt.Sprint(n)
+}
+
+// testPreviewList: ListPreviews describes a session's unexpired previews,
+// the newest first, without other sessions' ones; GetPreview reads one
+// without taking it; CountPreviews counts them by session; taking a
+// preview or deleting its session removes it from all three.
+func testPreviewList(t *testing.T, st kompact.Store) {
+	ctx := t.Context()
+	s := create(t, st, &kompact.Session{ID: "pl", Messages: conversation()})
+	other := create(t, st, &kompact.Session{ID: "pl-other", Messages: conversation()})
+	create(t, st, &kompact.Session{ID: "pl-none", Messages: conversation()})
+	now := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+	lim := kompact.PreviewLimits{MaxCount: 10, MaxBytes: 1000}
+
+	if got := listed(t, st, s.ID, now); got != "[]" {
+		t.Fatalf("a session without previews lists %s", got)
+	}
+	_, err := st.ListPreviews(ctx, "nobody", now)
+	wantCode(t, err, kompact.ENotFound, "ListPreviews of an unknown session")
+	putPreview(t, st, previewAt("pl_1", s.ID, 3, 100, now.Add(10*time.Minute)), now, lim)
+	putPreview(t, st, previewAt("pl_2", s.ID, 4, 50, now.Add(20*time.Minute)), now, lim)
+	putPreview(t, st, previewAt("pl_3", s.ID, 4, 10, now.Add(time.Minute)), now, lim)
+	putPreview(t, st, previewAt("pl_4", other.ID, 1, 10, now.Add(30*time.Minute)), now, lim)
+
+	list, err := st.ListPreviews(ctx, s.ID, now)
+	if err != nil {
+		t.Fatalf("ListPreviews: %v", err)
+	}
+	if len(list) != 3 {
+		t.Fatalf("ListPreviews = %+v, want pl_2, pl_1, pl_3", list)
+	}
+	first := list[0]
+	if first.ID != "pl_2" || first.SessionID != s.ID || first.Version != 4 || first.Size != 50 || !first.ExpiresAt.Equal(now.Add(20*time.Minute)) {
+		t.Fatalf("ListPreviews[0] = %+v, want pl_2 of %s at version 4, 50 bytes, expiring %v", first, s.ID, now.Add(20*time.Minute))
+	}
+	if got := listed(t, st, s.ID, now); got != "[pl_2 pl_1 pl_3]" {
+		t.Fatalf("ListPreviews = %s, want the newest first: [pl_2 pl_1 pl_3]", got)
+	}
+	// An expired preview is not listed, nor counted, nor read.
+	later := now.Add(time.Minute)
+	if got := listed(t, st, s.ID, later); got != "[pl_2 pl_1]" {
+		t.Fatalf("at pl_3's expiry, ListPreviews = %s, want [pl_2 pl_1]", got)
+	}
+	if got := counted(t, st, later); got != "map[pl:2 pl-other:1]" {
+		t.Fatalf("CountPreviews = %s, want map[pl:2 pl-other:1]", got)
+	}
+	_, err = st.GetPreview(ctx, s.ID, "pl_3", later)
+	wantCode(t, err, kompact.ENotFound, "GetPreview at its expiry")
+
+	// GetPreview reads a preview and leaves it kept; not through another
+	// session.
+	want := previewAt("pl_1", s.ID, 3, 100, now.Add(10*time.Minute))
+	for range 2 {
+		got, err := st.GetPreview(ctx, s.ID, "pl_1", later)
+		if err != nil {
+			t.Fatalf("GetPreview: %v", err)
+		}
+		if got.ID != want.ID || got.SessionID != s.ID || got.Version != 3 || !bytes.Equal(got.Body, want.Body) || !got.ExpiresAt.Equal(want.ExpiresAt) {
+			t.Fatalf("GetPreview = %s %s v%d %d bytes, expires %v; want pl_1 %s v3 100 bytes, expires %v",
+				got.ID, got.SessionID, got.Version, len(got.Body), got.ExpiresAt, s.ID, want.ExpiresAt)
+		}
+	}
+	_, err = st.GetPreview(ctx, other.ID, "pl_1", later)
+	wantCode(t, err, kompact.ENotFound, "GetPreview through another session")
+	_, err = st.GetPreview(ctx, s.ID, "pl_none", later)
+	wantCode(t, err, kompact.ENotFound, "GetPreview of an unknown preview")
+
+	// Taking a preview removes it from the list.
+	if _, err := st.TakePreview(ctx, s.ID, "pl_2", later); err != nil {
+		t.Fatalf("TakePreview: %v", err)
+	}
+	if got := listed(t, st, s.ID, later); got != "[pl_1]" {
+		t.Fatalf("after taking pl_2, ListPreviews = %s, want [pl_1]", got)
+	}
+	_, err = st.GetPreview(ctx, s.ID, "pl_2", later)
+	wantCode(t, err, kompact.ENotFound, "GetPreview of a taken preview")
+
+	// Deleting a session removes its previews; another session's stay.
+	if err := st.DeleteSession(ctx, s.ID); err != nil {
+		t.Fatalf("DeleteSession: %v", err)
+	}
+	if got := counted(t, st, later); got != "map[pl-other:1]" {
+		t.Fatalf("after deleting %s, CountPreviews = %s, want map[pl-other:1]", s.ID, got)
+	}
+	create(t, st, &kompact.Session{ID: s.ID, Messages: conversation()})
+	if got := listed(t, st, s.ID, later); got != "[]" {
+		t.Fatalf("a deleted session's previews are listed again: %s", got)
+	}
+	if got := listed(t, st, other.ID, later); got != "[pl_4]" {
+		t.Fatalf("the other session lists %s, want [pl_4]", got)
+	}
+}

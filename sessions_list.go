@@ -1,0 +1,71 @@
+package kompact
+
+import "context"
+
+// ListedSession is a stored session as Sessions.List describes it: its
+// SessionInfo, its open previews, and whether this Sessions runs a
+// compaction on it now.
+type ListedSession struct {
+	SessionInfo
+	// OpenPreviews counts the session's previews that have not expired
+	// (Sessions.Previews lists them).
+	OpenPreviews int `json:"open_previews"`
+	// Running says this Sessions (this process: other instances over the
+	// same store keep their own) runs an action or an automatic compaction
+	// on the session now.
+	Running bool `json:"running"`
+}
+
+// List describes every stored session, in the store's order, with its
+// open previews counted (no preview body is read) and whether a compaction
+// runs on it here.
+func (s *Sessions) List(ctx context.Context) ([]ListedSession, error) {
+	infos, err := s.store.ListSessions(ctx)
+	if err != nil {
+		return nil, err
+	}
+	open, err := s.store.CountPreviews(ctx, s.now())
+	if err != nil {
+		return nil, err
+	}
+	out := make([]ListedSession, len(infos))
+	for i, info := range infos {
+		out[i] = ListedSession{SessionInfo: info, OpenPreviews: open[info.ID], Running: s.Running(info.ID)}
+	}
+	return out, nil
+}
+
+// Running reports whether this Sessions runs an action (SessionJob.Run)
+// or an automatic compaction on session id now.
+func (s *Sessions) Running(id string) bool {
+	return s.auto.has(id) || s.actions.has(id)
+}
+
+// runCount counts the runs of each session id that concurrent callers
+// start and end. A one-slot channel holds the map, as in runningSet.
+type runCount chan map[string]int
+
+func newRunCount() runCount {
+	r := make(runCount, 1)
+	r <- map[string]int{}
+	return r
+}
+
+// start counts one more run of id; done ends one.
+func (r runCount) start(id string) { r.add(id, 1) }
+func (r runCount) done(id string)  { r.add(id, -1) }
+
+func (r runCount) add(id string, n int) {
+	m := <-r
+	defer func() { r <- m }()
+	if m[id] += n; m[id] <= 0 {
+		delete(m, id)
+	}
+}
+
+// has reports whether a run of id is counted.
+func (r runCount) has(id string) bool {
+	m := <-r
+	defer func() { r <- m }()
+	return m[id] > 0
+}
