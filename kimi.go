@@ -99,6 +99,28 @@ func (k *KimiContext) Within(n int) *KimiContext {
 	return out
 }
 
+// RestoredTokens returns the token figures kimi-cli restores a file
+// with: token_count from its last _usage line, pending the estimate of the
+// messages after that line. ok is false when k has no readable _usage
+// line (the whole list is estimated, as for any session).
+func (k *KimiContext) RestoredTokens(msgs []Message) (count, pending int, ok bool) {
+	if k == nil {
+		return 0, 0, false
+	}
+	for i := len(k.Records) - 1; i >= 0; i-- {
+		var rec struct {
+			Role       string `json:"role"`
+			TokenCount *int64 `json:"token_count"`
+		}
+		r := k.Records[i]
+		if json.Unmarshal([]byte(r.Line), &rec) != nil || rec.Role != KimiRecordUsage || rec.TokenCount == nil || *rec.TokenCount < 0 {
+			continue
+		}
+		return int(*rec.TokenCount), EstimateTokens(msgs[min(r.At, len(msgs)):]), true
+	}
+	return 0, 0, false
+}
+
 // validateKimi checks a session's kimi-cli context against its n
 // messages: the records in order, within the list, one line each, and
 // the system prompt message a system message with one text part.

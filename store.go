@@ -141,7 +141,8 @@ type Store interface {
 	// an id get one; a taken id is EConflict. It returns
 	// the new session's description (its id, version 1, message count,
 	// title and times), not its messages: read them with GetSession or
-	// StreamSession.
+	// StreamSession. A kimi-cli session (s.Kimi) gets the token figures
+	// kimi-cli restores its file with (KimiContext.RestoredTokens).
 	CreateSession(ctx context.Context, s *Session) (*SessionInfo, error)
 	// ImportSession is CreateSession for a session whose messages come in
 	// batches: head gives the id, agent and compaction model (its messages

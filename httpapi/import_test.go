@@ -72,6 +72,11 @@ func TestImportKimiContextKeepsItsRecords(t *testing.T) {
 			t.Errorf("record %d: %v, want %v", i, r, w)
 		}
 	}
+	// Its token figures are the ones kimi-cli restores: the last _usage
+	// line's, nothing pending after it.
+	if c := e.must(200, "GET", "/v1/sessions/k/context", nil); c["token_count"] != 42.0 || c["pending_tokens"] != 0.0 {
+		t.Errorf("context %v", c)
+	}
 	e.must(201, "POST", "/v1/sessions/import", apiSession("plain", 1))
 	if s := e.must(200, "GET", "/v1/sessions/plain", nil); s["kimi"] != nil {
 		t.Errorf("a session document's session has kimi %v", s["kimi"])

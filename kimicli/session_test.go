@@ -124,7 +124,7 @@ func TestKimiSessionCompactsAsCompactKimi(t *testing.T) {
 				wantReq, want := compactKimi(t, file, opt, v.Answer())
 				gotReq, got := compactStored(t, st, file, opt, v.Answer())
 				if gotReq != wantReq {
-					t.Fatalf("%s: the request differs:\n got %s\nwant %s", v.Name(), gotReq, wantReq)
+					t.Fatalf("%s: the request differs from byte %d (%d and %d bytes)", v.Name(), firstDiff(gotReq, wantReq), len(gotReq), len(wantReq))
 				}
 				if got != want {
 					t.Fatalf("%s: the exported file differs:\n got %s\nwant %s", v.Name(), got, want)
@@ -192,4 +192,13 @@ func requestJSON(p *kompact.Plan) string {
 		b = m.AppendJSON(b)
 	}
 	return string(b)
+}
+
+// firstDiff is the offset of the first byte where a and b differ.
+func firstDiff(a, b string) int {
+	i := 0
+	for i < len(a) && i < len(b) && a[i] == b[i] {
+		i++
+	}
+	return i
 }

@@ -53,6 +53,16 @@ func testKimi(t *testing.T, st kompact.Store) {
 		t.Fatal(err)
 	}
 	sameKimi(t, "StreamSession", streamed, in.Kimi)
+	// The token figures are kimi-cli's restored ones: the last _usage
+	// line's count, and the estimate of the messages after it.
+	if want := (kompact.TokenAccount{TokenCount: 99}); s0.Tokens != want {
+		t.Fatalf("tokens after the import %+v, want %+v", s0.Tokens, want)
+	}
+	mid := kimiSession()
+	mid.ID, mid.Kimi.Records = "k2", mid.Kimi.Records[:3]
+	if got, want := create(t, st, mid).Tokens, (kompact.TokenAccount{TokenCount: 1234, PendingTokens: kompact.EstimateTokens(mid.Messages[4:])}); got != want {
+		t.Fatalf("tokens of a file whose last _usage has messages after it: %+v, want %+v", got, want)
+	}
 	if plain := create(t, st, &kompact.Session{ID: "plain", Messages: conversation()}); plain.Kimi != nil {
 		t.Fatalf("a kompact session has a kimi-cli context: %s", kimiJSON(plain.Kimi))
 	}
@@ -68,6 +78,9 @@ func testKimi(t *testing.T, st kompact.Store) {
 	}
 	s2, info := commit(t, st, "k", c)
 	sameKimi(t, "after the compaction", s2.Kimi, c.Kimi)
+	if s2.Tokens.TokenCount != c.TokenCount || c.TokenCount <= 0 {
+		t.Fatalf("tokens after the compaction %+v, want the commit's %d", s2.Tokens, c.TokenCount)
+	}
 	if !bytes.Contains([]byte(kimiJSON(s2.Kimi)), []byte(`_checkpoint\", \"id\": 0`)) {
 		t.Fatalf("compacted context %s", kimiJSON(s2.Kimi))
 	}

@@ -35,6 +35,11 @@ func (c *Core) CreateSession(ctx context.Context, in *kompact.Session) (*kompact
 		if err := reframe(ctx, tx, row.ID, 0, encodeKimi(in.Kimi)); err != nil {
 			return err
 		}
+		// A kimi-cli file's figures are restored as kimi-cli restores
+		// them.
+		if count, pending, ok := in.Kimi.RestoredTokens(msgs); ok {
+			return tx.SetTokens(ctx, row.ID, int64(count), int64(pending), false)
+		}
 		// As if the messages were appended in one call: pending is their
 		// estimate (kimi-cli's append_message).
 		return tx.SetTokens(ctx, row.ID, 0, int64(kompact.EstimateTokens(msgs)), false)
