@@ -15,6 +15,7 @@ import (
 	"syscall"
 
 	"kompact"
+	"kompact/internal/atomicfile"
 	"kompact/sessionjson"
 )
 
@@ -203,7 +204,11 @@ func (e *env) readInput(path string) ([]byte, error) {
 		}
 		return data, nil
 	}
-	data, err := os.ReadFile(path)
+	err := atomicfile.CheckRegular(path)
+	var data []byte
+	if err == nil {
+		data, err = os.ReadFile(path)
+	}
 	if err != nil {
 		return nil, kompact.Errorf(kompact.EInvalid, "read session: %w", err).
 			WithFixes("Pass the path of a session JSON file, or - to read it from standard input.")
