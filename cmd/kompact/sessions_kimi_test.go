@@ -8,6 +8,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -151,5 +152,88 @@ func TestServiceKimiCompactionIsCompactKimi(t *testing.T) {
 				t.Fatalf("after the undo:\n%s", got)
 			}
 		})
+	}
+}
+
+// vectorReply is the fake LLM's answer of vector v's scripted stream.
+func vectorReply(v *vectors.Vector) fakellm.Reply {
+	var items []fakellm.Item
+	for i, it := range v.LLM.Stream {
+		switch it.Type {
+		case "text":
+			items = append(items, fakellm.Text(it.Text))
+		case "think":
+			items = append(items, fakellm.Think(it.Think))
+		case "tool_call":
+			items = append(items, fakellm.Call(i, it.ID, it.Name, it.Arguments))
+		}
+	}
+	r := fakellm.Answer(items...)
+	if u := v.LLM.Usage; u != nil {
+		r = r.WithUsage(fakellm.Usage{PromptTokens: u.PromptTokens, CompletionTokens: u.CompletionTokens, CachedTokens: u.CachedTokens})
+	}
+	return r
+}
+
+// TestServiceKimiVectors: for every vector that compacts, a kimi-cli file
+// of its input imported into the service exports as the file (untouched),
+// and compacted there with the vector's answer it exports as compact
+// --kimi writes it, after the same request.
+func TestServiceKimiVectors(t *testing.T) {
+	n := 0
+	for _, v := range vectors.Load(t) {
+		if v.Expected.Outcome != "compact" || v.Expected.ContextRestoreLossy != nil || v.Params.MaxPreserved <= 0 {
+			continue
+		}
+		n++
+		t.Run(v.Name(), func(t *testing.T) {
+			in, err := kompact.DecodeSession(v.InputJSON())
+			if err != nil {
+				t.Fatal(err)
+			}
+			sp := "You are Kimi Code CLI."
+			file := string(kimicli.CompactedFile(&sp, in.Messages, 4321))
+			srv, cfg, _ := compactFixture(t, "      max_preserved_messages: "+strconv.Itoa(v.Params.MaxPreserved)+"\n")
+			environ := map[string]string{"FAKE_KEY": "k", "HOME": t.TempDir()}
+			dir := t.TempDir()
+			path, out := filepath.Join(dir, "context.jsonl"), filepath.Join(dir, "compacted.jsonl")
+			os.WriteFile(path, []byte(file), 0o644)
+			srv.Enqueue(vectorReply(v))
+			args := []string{"--config", cfg, "--kimi", path, "-o", out}
+			body := `{}`
+			if v.Params.CustomInstruction != "" {
+				args = append(args, "--instructions", v.Params.CustomInstruction)
+				b, _ := json.Marshal(map[string]string{"instructions": v.Params.CustomInstruction})
+				body = string(b)
+			}
+			if status, _, stderr := runCompact(t, environ, args...); status != exitOK {
+				t.Fatalf("compact --kimi: %d %s", status, stderr)
+			}
+			want := mustRead(t, out)
+			ts := kimiServer(t, testserver.SQLite(t), cfg, environ)
+			cli := map[string]string{"KOMPACT_URL": ts.URL, "KOMPACT_TOKEN": "tok"}
+			if status, _, stderr := runCLI(t, "", cli, "sessions", "import", "--kimi", "--id", "v", path); status != exitOK {
+				t.Fatalf("import: %d %s", status, stderr)
+			}
+			export := filepath.Join(dir, "exported.jsonl")
+			if status, _, stderr := runCLI(t, "", cli, "sessions", "export", "--kimi", "v", "-o", export); status != exitOK || mustRead(t, export) != file {
+				t.Fatalf("untouched export: %d %s\n%s", status, stderr, mustRead(t, export))
+			}
+			srv.Enqueue(vectorReply(v))
+			post(t, ts.URL+"/v1/sessions/v/actions/compact_conversation", body)
+			reqs := srv.Requests()
+			if a, b := string(reqs[0].Body), string(reqs[1].Body); a != b {
+				t.Fatalf("the service's request differs from compact --kimi's (%d and %d bytes)", len(b), len(a))
+			}
+			if status, _, stderr := runCLI(t, "", cli, "sessions", "export", "--kimi", "v", "-o", export); status != exitOK {
+				t.Fatalf("export: %d %s", status, stderr)
+			}
+			if got := mustRead(t, export); got != want {
+				t.Fatalf("exported after the compaction:\n%s\nwant (compact --kimi):\n%s", got, want)
+			}
+		})
+	}
+	if n < 20 {
+		t.Fatalf("only %d vectors compact", n)
 	}
 }
