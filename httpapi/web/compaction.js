@@ -255,6 +255,7 @@ async function runAction(action, body, { span = null, from = "" } = {}) {
   setOutcome(null, "running");
   hidePreview();
   renderBusy();
+  renderSessions(); // the list marks the session as running
   const path = `sessions/${encodeURIComponent(sessionId)}/actions/${encodeURIComponent(action)}`;
   let outcome;
   try {
@@ -280,6 +281,8 @@ async function runAction(action, body, { span = null, from = "" } = {}) {
   };
   if (here) setProgress(finals[outcome.status] || "Done.", run.notes);
   await handleOutcome(sessionId, outcome, { run });
+  // The list's marks (running, a summary to review); a compaction reloads it already.
+  if (outcome.status !== "compacted") loadSessions();
 }
 
 async function handleOutcome(sessionId, o, { applied = false, run = null } = {}) {
@@ -303,10 +306,7 @@ async function handleOutcome(sessionId, o, { applied = false, run = null } = {})
     case "preview":
       // A preview (with warnings, perhaps) waits for its session to open.
       if (here) showPreview(sessionId, o, run && run.span);
-      else {
-        job.previews.set(sessionId, { outcome: o, span: run && run.span });
-        renderSessions();
-      }
+      else job.previews.set(sessionId, { outcome: o, span: run && run.span });
       break;
     case "noop":
       if (here) setOutcome(h("div", { class: "outcome-card info" }, h("p", { class: "outcome-title" }, "Nothing to compact"), h("p", { "data-testid": "noop-reason" }, o.reason || "The server gave no reason.")), "noop");
