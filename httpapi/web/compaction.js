@@ -5,7 +5,7 @@ import { $, add, clear, errorBox, h, plural } from "./dom.js";
 import { outcome as postAction } from "./api.js";
 import { job, models, preview, view } from "./state.js";
 import { on } from "./events.js";
-import { loadSessions, renderSessions } from "./sessions.js";
+import { loadSessions, renderSessions, sessionInfo } from "./sessions.js";
 import { reloadSession } from "./conversation.js";
 import { fillRangeSelects, markRange } from "./range.js";
 import { hidePreview, showPreview } from "./preview.js";
@@ -353,6 +353,20 @@ function clearActionError() {
   showActionError(false);
 }
 
+// showRunningElsewhere says in the progress line that the server runs a
+// compaction of the session on screen that this page did not start (another
+// client, an automatic compaction), and clears that when it has ended; the
+// session is reloaded then ("run ended").
+function showRunningElsewhere() {
+  const el = $("progress");
+  const shown = el.querySelector('[data-testid="running-elsewhere"]');
+  const info = view.id ? sessionInfo(view.id) : null;
+  const elsewhere = !!(info && info.running && !job.busy);
+  if (elsewhere && !shown) {
+    clear(el).append(h("span", { class: "progress-text", "data-testid": "running-elsewhere" }, "A compaction of this session is running on the server, started elsewhere (another client, or an automatic compaction). The page shows the session again when it ends."));
+  } else if (!elsewhere && shown) clear(el);
+}
+
 // showWaitingPreview shows the preview that arrived for the session on
 // screen while another one was open.
 function showWaitingPreview() {
@@ -419,6 +433,7 @@ export function initCompaction() {
   });
   on("preview changed", renderPlan);
   on("session shown", showWaitingPreview);
+  on("sessions changed", showRunningElsewhere);
   on("range changed", refreshPlan);
   on("preview applied", ({ sessionId, outcome }) => handleOutcome(sessionId, outcome, { applied: true }));
 }

@@ -59,9 +59,12 @@ export function gauge(c, compact = false) {
   );
 }
 
-// gaugeNote is the gauge's note under the session's header, or null.
+// gaugeNote is the gauge's note under the session's header (the text of
+// smallWindowNote, its settings as code), or null.
 function gaugeNote(c) {
-  return c && c.max_context_size && c.reserved_exceeds_window ? h("span", { class: "gauge-note", "data-testid": "context-gauge-note" }, smallWindowNote(c)) : null;
+  if (!c || !c.max_context_size || !c.reserved_exceeds_window) return null;
+  const parts = smallWindowNote(c).split(/(compaction\.auto\.reserved_context_size|reserved_context_size|compaction\.auto)/);
+  return h("span", { class: "gauge-note", "data-testid": "context-gauge-note" }, parts.map((p, i) => (i % 2 ? h("code", null, p) : p)));
 }
 
 // place sets the widths from data-pct (the page's CSP allows no inline

@@ -40,7 +40,7 @@ async function loadOpenPreviews() {
 function revealOnce() {
   if (!reveal.wanted || !reveal.loaded || !reveal.shown) return;
   reveal.wanted = false;
-  if (!$("open-previews").hidden && !(preview.pending && preview.pending.sessionId === view.id)) $("open-previews").scrollIntoView({ block: "start" });
+  if (!$("open-previews").hidden && !(preview.pending && preview.pending.sessionId === view.id)) $("open-previews").scrollIntoView({ block: "nearest" });
 }
 
 // shown are the listed previews still to offer: not expired, and not the
