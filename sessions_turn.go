@@ -42,15 +42,12 @@ func (s *Sessions) Append(ctx context.Context, id string, msgs []Message, opts A
 // (the Compactor's), and appends the reply. Before that, like kimi-cli's
 // step, it compacts the session automatically when due; when that fails,
 // nothing is appended and the turn is not sent. When the LLM fails, the
-// user message stays appended. After the turn, the session's token count
-// is the reply's usage total.
+// user message stays appended (RetryTurn answers it later). After the
+// turn, the session's token count is the reply's usage total.
 func (s *Sessions) Continue(ctx context.Context, id, content string) (*AppendReport, error) {
-	cur, a, err := s.Open(ctx, id)
+	cur, a, err := s.openTurn(ctx, id)
 	if err != nil {
 		return nil, err
-	}
-	if s.comp.LLM == nil {
-		return nil, Errorf(EInternal, "no LLM client configured")
 	}
 	user := Message{Role: RoleUser, Content: []Part{TextPart(content)}}
 	auto, err := s.compactBeforeTurn(ctx, a, cur, user)
@@ -61,12 +58,51 @@ func (s *Sessions) Continue(ctx context.Context, id, content string) (*AppendRep
 	if err != nil {
 		return nil, err
 	}
-	user = added.Messages[0]
+	return s.answerTurn(ctx, a, id, added.Messages[0], auto)
+}
+
+// RetryTurn answers the user message a Continue appended but whose reply
+// failed: when session id ends with a user message, it sends the turn
+// again (compacting first when due, as Continue does) and appends the
+// reply, without appending the user message again. A session that does not
+// end with a user message is EConflict: there is no turn to retry.
+func (s *Sessions) RetryTurn(ctx context.Context, id string) (*AppendReport, error) {
+	cur, a, err := s.openTurn(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	n := len(cur.Messages)
+	if n == 0 || cur.Messages[n-1].Role != RoleUser {
+		return nil, Errorf(EConflict, "session %q does not end with an unanswered user message: there is no turn to retry", id).
+			WithFixes(`Send a new message with {"content": "…"}; reload the session to see its last message.`)
+	}
+	auto, err := s.compactBeforeTurn(ctx, a, cur, Message{})
+	if err != nil {
+		return nil, err
+	}
+	return s.answerTurn(ctx, a, id, cur.Messages[n-1], auto)
+}
+
+// openTurn opens session id for a turn: it needs the Compactor's LLM.
+func (s *Sessions) openTurn(ctx context.Context, id string) (*StoredSession, *Agent, error) {
+	cur, a, err := s.Open(ctx, id)
+	if err != nil {
+		return nil, nil, err
+	}
+	if s.comp.LLM == nil {
+		return nil, nil, Errorf(EInternal, "no LLM client configured")
+	}
+	return cur, a, nil
+}
+
+// answerTurn sends session id, which ends with user, to a's LLM and appends
+// the reply: the second half of a turn.
+func (s *Sessions) answerTurn(ctx context.Context, a *Agent, id string, user Message, auto *AutoCompactionReport) (*AppendReport, error) {
 	after, err := s.store.GetSession(ctx, id)
 	if err != nil {
 		return nil, err
 	}
-	reply, usage, err := ReplyWithUsage(ctx, s.comp.LLM, a, after.Messages)
+	reply, usage, err := replyWithin(ctx, s.comp.LLM, a, after.Messages)
 	if err != nil {
 		return nil, err
 	}

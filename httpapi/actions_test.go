@@ -722,3 +722,36 @@ func TestUndoAndRestorePreview(t *testing.T) {
 	wantError(t, e.do("POST", "/v1/sessions/s/revisions/0/undo", nil), 400, "invalid_request")
 	wantError(t, e.do("GET", "/v1/sessions/s/revisions/9/restore-preview", nil), 404, "not_found")
 }
+
+// TestContinueRetry: {"retry": true} answers the session's last message, a
+// user message whose reply failed, without appending it twice; a session
+// that does not end with one is a conflict (issue 19 §3).
+func TestContinueRetry(t *testing.T) {
+	e := newAPIEnv(t, apiOptions{})
+	e.must(201, "POST", "/v1/sessions/import", apiSession("s", 1))
+	wantError(t, e.do("POST", "/v1/sessions/s/continue", map[string]any{"retry": true}), 409, "conflict")
+	wantError(t, e.do("POST", "/v1/sessions/s/continue", map[string]any{"retry": true, "content": "x"}), 400, "invalid_request")
+
+	e.llm.SetDefault(fakellm.Fail(503, "overloaded"))
+	wantError(t, e.do("POST", "/v1/sessions/s/continue", map[string]any{"content": "again?"}), 502, "llm_error")
+	e.llm.SetDefault(fakellm.Answer(fakellm.Text("Here it is.")))
+	out := e.must(200, "POST", "/v1/sessions/s/continue", map[string]any{"retry": true})
+	msgs := out["messages"].([]any)
+	if len(msgs) != 2 || texts(msgs[0].(map[string]any)) != "again?" || texts(msgs[1].(map[string]any)) != "Here it is." {
+		t.Fatalf("retry %v", out)
+	}
+	stored := e.must(200, "GET", "/v1/sessions/s", nil)["messages"].([]any)
+	var got []string
+	for _, m := range stored {
+		got = append(got, texts(m.(map[string]any)))
+	}
+	if n := len(got); n != 5 || got[n-2] != "again?" || got[n-1] != "Here it is." {
+		t.Errorf("stored %q", got)
+	}
+	reqs := e.llm.Requests()
+	if wire := reqs[len(reqs)-1].Messages(); wire[len(wire)-1]["content"] != "again?" {
+		t.Errorf("the retried request ends with %v", wire[len(wire)-1])
+	}
+	// Answered now: nothing to retry.
+	wantError(t, e.do("POST", "/v1/sessions/s/continue", map[string]any{"retry": true}), 409, "conflict")
+}

@@ -612,6 +612,7 @@ func TestBrowserCompactUndoContinue(t *testing.T) {
 	}
 	e.waitFor("the image to load", `(() => { const i = document.querySelector('[data-id="m6"] img[data-testid="media-image"]'); return i && i.complete && i.naturalWidth > 0; })()`)
 	e.click(`[data-id="m3"] [data-testid="tool-call"] summary`) // collapse it
+	e.click(`[data-id="m6"] [data-testid="media-load"]`)        // remote audio loads on a click (issue 21)
 	e.eval(`JSON.stringify((() => {
 		const q = (s) => document.querySelector(s);
 		const call = q('[data-id="m3"] [data-testid="tool-call"]');

@@ -46,10 +46,16 @@ func (s *Server) readRawBody(w http.ResponseWriter, r *http.Request) ([]byte, er
 func bodyReadError(err error) error {
 	var mbe *http.MaxBytesError
 	if errors.As(err, &mbe) {
-		return kompact.Errorf(ETooLarge, "the request body exceeds the server's limit of %d bytes", mbe.Limit).
-			WithFixes("Send a smaller body, or restart the server with a larger --max-body.")
+		return bodyTooLarge(mbe.Limit)
 	}
 	return kompact.Errorf(kompact.EInvalid, "read the request body: %v", err)
+}
+
+// bodyTooLarge is the error of a request body over the server's limit,
+// whether its Content-Length says so or its bytes do.
+func bodyTooLarge(limit int64) error {
+	return kompact.Errorf(ETooLarge, "the request body exceeds the server's limit of %d bytes", limit).
+		WithFixes("Send a smaller body, or restart the server with a larger --max-body.")
 }
 
 // decodeBody reads a JSON object into v, rejecting unknown fields and

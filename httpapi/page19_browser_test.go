@@ -334,7 +334,8 @@ func dueSession(t *testing.T, id string) string {
 // was added keeps the text and offers Retry, which sends it once; an
 // automatic compaction before the turn is announced under the form; a
 // reply that failed after the message was added says so, empties the box
-// and offers no Retry that would add it twice (issue 19, §3 items 6 and 8).
+// and offers no Retry that would add it twice, but Ask again, which has the
+// server answer the kept message (issue 19, §3 items 6 and 8).
 func TestBrowserContinueRetryAndAuto(t *testing.T) {
 	atWidth(t, browserOptions{}, func(e *browserEnv, shot func(string) string) {
 		var mu sync.Mutex
@@ -417,6 +418,21 @@ func TestBrowserContinueRetryAndAuto(t *testing.T) {
 		if n := count("And then?"); n != 1 {
 			t.Errorf("the message is stored %d times", n)
 		}
+
+		// Ask again: the server answers the kept message, adding it no
+		// second time.
+		mu.Lock()
+		phase = 2
+		mu.Unlock()
+		e.click(`[data-testid="continue-ask-again"]`)
+		e.waitFor("the reply to the kept message", `[...document.querySelectorAll('[data-testid="message"]')].pop().innerText.includes("Here is the next step.")`)
+		if n := count("And then?"); n != 1 {
+			t.Errorf("after Ask again the message is stored %d times", n)
+		}
+		if n := count("Here is the next step."); n != 2 {
+			t.Errorf("after Ask again the reply is stored %d times, want 2 (one per turn)", n)
+		}
+		e.viewportShot(shot("browser-continue-ask-again"))
 	})
 }
 

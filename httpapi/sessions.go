@@ -249,6 +249,9 @@ func (s *Server) updateSettings(w http.ResponseWriter, r *http.Request) error {
 
 type continueRequest struct {
 	Content *string `json:"content"`
+	// Retry answers the session's last message, a user message whose
+	// reply failed, instead of appending a new one (Sessions.RetryTurn).
+	Retry bool `json:"retry"`
 }
 
 // continueSession sends a user turn to the session's agent and appends
@@ -259,11 +262,20 @@ func (s *Server) continueSession(w http.ResponseWriter, r *http.Request) error {
 	if err := s.decodeBody(w, r, &req, false); err != nil {
 		return err
 	}
-	if req.Content == nil || *req.Content == "" {
+	var rep *kompact.AppendReport
+	var err error
+	switch {
+	case req.Retry && req.Content != nil:
+		return kompact.Errorf(kompact.EInvalid, `"retry" answers the session's last message; it takes no "content"`).
+			WithFixes(`Send {"retry": true} to retry the last turn, or {"content": "…"} for a new one.`)
+	case req.Retry:
+		rep, err = s.sessions.RetryTurn(r.Context(), r.PathValue("id"))
+	case req.Content == nil || *req.Content == "":
 		return kompact.Errorf(kompact.EInvalid, `the body has no "content"`).
 			WithFixes(`Send {"content": "your message"}.`)
+	default:
+		rep, err = s.sessions.Continue(r.Context(), r.PathValue("id"), *req.Content)
 	}
-	rep, err := s.sessions.Continue(r.Context(), r.PathValue("id"), *req.Content)
 	if err != nil {
 		return err
 	}

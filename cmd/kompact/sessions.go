@@ -91,7 +91,7 @@ func (c *sessionsCommand) Run(ctx context.Context, args []string) (int, error) {
 	}
 	u, err := url.Parse(base)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return exitUsage, usagef("--url %q is not an http:// or https:// address", base)
+		return exitUsage, usagef("--url %s is not an http:// or https:// address", kompact.RedactURL(base))
 	}
 	api := &httpapi.Client{BaseURL: base, Token: token, HTTP: c.client}
 	switch pos[0] {

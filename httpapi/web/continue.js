@@ -17,7 +17,8 @@ function onContinue(ev) {
 
 // send posts content as the next user message of session id, whose last
 // message was before (its id), and shows what happened: the reply, or the
-// error with a way to try again.
+// error with a way to try again. A null content asks again for the reply
+// to the session's last message, a user message whose reply failed.
 async function send(id, content, before) {
   const input = $("continue-input");
   const slot = clear($("continue-status"));
@@ -25,8 +26,9 @@ async function send(id, content, before) {
   button.disabled = true;
   slot.append(h("p", { class: "note", "data-testid": "continue-waiting" }, h("span", { class: "spinner", "aria-hidden": "true" }), " Waiting for the agent's reply…"));
   try {
-    const data = await call("POST", `sessions/${encodeURIComponent(id)}/continue`, { content });
-    if (input.value === content) input.value = "";
+    const body = content === null ? { retry: true } : { content };
+    const data = await call("POST", `sessions/${encodeURIComponent(id)}/continue`, body);
+    if (content !== null && input.value === content) input.value = "";
     clear(slot);
     if (id === view.id) {
       await Promise.all([reloadSession(), loadSessions()]);
@@ -41,6 +43,10 @@ async function send(id, content, before) {
       slot.append(h("p", { class: "note note-ok visually-hidden" }, "The reply was added to the conversation."));
     }
   } catch (e) {
+    if (content === null) {
+      showError(slot, e, "continue-error");
+      return;
+    }
     await failed(id, content, before, e, slot);
   } finally {
     button.disabled = false;
@@ -59,13 +65,10 @@ async function failed(id, content, before, e, slot) {
   if (appended(content, before)) {
     // Sending it again would add it twice: the box is emptied.
     if ($("continue-input").value === content) $("continue-input").value = "";
-    slot.append(
-      h(
-        "p",
-        { class: "note", "data-testid": "continue-kept" },
-        "Your message was added to the session; the agent's reply failed. Fix the problem, then write your next message to go on: the server has no way yet to ask for a reply again without a new message.",
-      ),
-    );
+    // The server answers it again without adding it twice ({"retry": true}).
+    const again = h("button", { type: "button", class: "btn btn-small btn-primary", "data-testid": "continue-ask-again" }, "Ask again");
+    again.addEventListener("click", () => send(id, null, before));
+    slot.append(h("p", { class: "note", "data-testid": "continue-kept" }, "Your message was added to the session; the agent's reply failed. ", again));
     return;
   }
   const retry = h("button", { type: "button", class: "btn btn-small btn-primary", "data-testid": "continue-retry" }, "Retry");

@@ -49,6 +49,7 @@ func Run(t *testing.T, open func(t *testing.T) kompact.Store) {
 		{"List", testList},
 		{"Delete", testDelete},
 		{"Append", testAppend},
+		{"AppendRetry", testAppendRetry},
 		{"SetCompactionModel", testSetCompactionModel},
 		{"CommitCompaction", testCommitCompaction},
 		{"Conflict", testConflict},

@@ -1,6 +1,7 @@
 package storeutil
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"time"
@@ -161,6 +162,12 @@ func (c *Core) AppendMessages(ctx context.Context, id string, in []kompact.Messa
 		}
 		AssignIDs(msgs, given, &row.NextMsg)
 		if err := checkFree(ctx, tx, id, msgs, row.FirstPos, "messages"); err != nil {
+			// A retry of an append that committed (its answer lost) is
+			// answered as the append was, and stores nothing.
+			if replay, rerr := c.replayed(ctx, tx, row, msgs, len(given) == len(msgs)); replay != nil || rerr != nil {
+				out = replay
+				return rerr
+			}
 			return err
 		}
 		if err := tx.InsertMessages(ctx, id, row.FirstPos+row.N, row.NextRev-1, msgs, nil); err != nil {
@@ -184,6 +191,34 @@ func (c *Core) AppendMessages(ctx context.Context, id string, in []kompact.Messa
 	if err != nil {
 		return nil, err
 	}
+	return out, nil
+}
+
+// replayed returns what an append of msgs answered when the session's
+// last messages are msgs already, with the same ids and the same content:
+// the append is a retry of one that committed. It returns nil when msgs
+// are not such a retry (allIDs says whether every one of them has an id
+// of its own: without one a message cannot be recognised).
+func (c *Core) replayed(ctx context.Context, tx Tx, row *SessionRow, msgs []kompact.Message, allIDs bool) (*kompact.Appended, error) {
+	n := int64(len(msgs))
+	if !allIDs || n > row.N {
+		return nil, nil
+	}
+	tail, err := c.messages(ctx, tx, row.ID, row.FirstPos+row.N-n, n)
+	if err != nil {
+		return nil, err
+	}
+	for i := range msgs {
+		if tail[i].ID != msgs[i].ID || !bytes.Equal(tail[i].AppendJSON(nil), msgs[i].AppendJSON(nil)) {
+			return nil, nil
+		}
+	}
+	t, err := tx.Tokens(ctx, row.ID)
+	if err != nil {
+		return nil, err
+	}
+	out := &kompact.Appended{Version: row.Version, UpdatedAt: row.Updated, Messages: tail, Agent: row.Agent}
+	out.Tokens, out.Breaker = AppendedAccount(t.Count, t.Pending, t.Failures)
 	return out, nil
 }
 
