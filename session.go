@@ -19,6 +19,11 @@ type Session struct {
 	// this session only.
 	CompactionModel string
 	Messages        []Message
+	// Kimi, when not nil, marks the session as a kimi-cli context.jsonl's:
+	// its compactions write kimi-cli's form and it exports as the file
+	// (see KimiContext). The session document (AppendJSON) does not hold
+	// it.
+	Kimi *KimiContext
 }
 
 var sessionKeys = []string{"id", "agent", "compaction_model", "messages"}

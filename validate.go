@@ -22,7 +22,10 @@ func ValidateSession(s *Session) error {
 		}
 	}
 	c := MessageCheck{Rules: AllMessageRules}
-	return c.Check(s.Messages)
+	if err := c.Check(s.Messages); err != nil {
+		return err
+	}
+	return validateKimi(s.Kimi, s.Messages)
 }
 
 // ValidateMessages checks a message list that did not come from

@@ -92,6 +92,24 @@ func (c *Client) ImportSession(ctx context.Context, doc []byte) (*kompact.Stored
 	return s.s, nil
 }
 
+// ImportKimiContext stores data, a kimi-cli context.jsonl, as a new
+// session (format=kimi), with id and agent in place of the defaults when
+// they are not empty.
+func (c *Client) ImportKimiContext(ctx context.Context, data []byte, id, agent string) (*kompact.StoredSession, error) {
+	q := url.Values{"format": {"kimi"}}
+	if id != "" {
+		q.Set("id", id)
+	}
+	if agent != "" {
+		q.Set("agent", agent)
+	}
+	var s storedJSON
+	if err := c.do(ctx, http.MethodPost, "/v1/sessions/import?"+q.Encode(), data, &s); err != nil {
+		return nil, err
+	}
+	return s.s, nil
+}
+
 // DeleteSession deletes the session id and its revisions.
 func (c *Client) DeleteSession(ctx context.Context, id string) error {
 	path, err := sessionPath(id)

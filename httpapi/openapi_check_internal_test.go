@@ -45,6 +45,7 @@ var invalidRequests = map[string]string{
 	"TestOpenAPICheckerCatchesDrift":             "a request the document does not allow, to see it caught",
 	"TestBrowserTokenImportAndErrors":            "a document with an unknown role, imported from the page",
 	"TestBrowserCrossSitePageCannotReadOrChange": "another site's page posting text/plain bodies and preflight OPTIONS requests",
+	"TestImportKimiContextWithoutFormat":         "kimi-cli files sent as session documents, for the error that says so",
 	"TestActionCap":                              "a continue's body sent to an action, refused as busy before it is read",
 }
 

@@ -19,7 +19,6 @@ import (
 
 	"kompact"
 	"kompact/internal/atomicfile"
-	"kompact/kimicli"
 	"kompact/sessionjson"
 )
 
@@ -228,19 +227,8 @@ func (e *env) readInput(path string) ([]byte, error) {
 // suggest, with FILE where the path goes.
 func kimiFileError(err error, path string, data []byte, cmdline string) error {
 	err = withPosition(err, data)
-	line, _, _ := bytes.Cut(bytes.TrimLeft(data, " \t\r\n"), []byte("\n"))
-	var rec struct {
-		Role string `json:"role"`
-	}
-	if json.Unmarshal(line, &rec) != nil {
+	if !kompact.LooksLikeKimiContext(data) {
 		return err
-	}
-	switch rec.Role {
-	case kimicli.RecordSystemPrompt, kimicli.RecordCheckpoint, kimicli.RecordUsage:
-	default:
-		if !kompact.Role(rec.Role).Valid() {
-			return err
-		}
 	}
 	fix := "Pass --kimi to read it as kimi-cli's session file."
 	if cmdline != "" {

@@ -33,6 +33,14 @@ func (c *Core) CreateSession(ctx context.Context, in *kompact.Session) (*kompact
 		if err := tx.InsertMessages(ctx, row.ID, 0, 0, msgs, nil); err != nil {
 			return err
 		}
+		if err := reframe(ctx, tx, row.ID, 0, encodeKimi(in.Kimi)); err != nil {
+			return err
+		}
+		// A kimi-cli file's figures are restored as kimi-cli restores
+		// them.
+		if count, pending, ok := in.Kimi.RestoredTokens(msgs); ok {
+			return tx.SetTokens(ctx, row.ID, int64(count), int64(pending), false)
+		}
 		// As if the messages were appended in one call: pending is their
 		// estimate (kimi-cli's append_message).
 		return tx.SetTokens(ctx, row.ID, 0, int64(kompact.EstimateTokens(msgs)), false)
@@ -76,6 +84,9 @@ func (c *Core) GetSession(ctx context.Context, id string) (*kompact.StoredSessio
 		if out, err = c.session(ctx, tx, row); err != nil {
 			return err
 		}
+		if out.Kimi, err = c.readKimi(ctx, tx, id); err != nil {
+			return err
+		}
 		t, err := tx.Tokens(ctx, id)
 		out.Tokens, out.Breaker = Account(t.Count, t.Pending, t.Failures, out.Messages)
 		return err
@@ -94,7 +105,11 @@ func (c *Core) StreamSession(ctx context.Context, id string, head func(*kompact.
 		if err != nil {
 			return err
 		}
-		if err := head(row.Stored(nil)); err != nil {
+		st := row.Stored(nil)
+		if st.Kimi, err = c.readKimi(ctx, tx, id); err != nil {
+			return err
+		}
+		if err := head(st); err != nil {
 			return err
 		}
 		var n int64
