@@ -29,55 +29,129 @@ func decodeObject(data []byte) (map[string]json.RawMessage, string, error) {
 // RepeatedKey returns the first key that the JSON object data gives more
 // than once, or "" when it gives each once. distinct is the number of
 // distinct keys (the length of the map json.Unmarshal makes of data), or
-// -1 when not known; when it equals the number of keys, data is not read
-// twice. data must be valid JSON.
+// -1 when not known; when it equals the number of keys, their names are
+// not compared. data must be valid JSON.
 func RepeatedKey(data []byte, distinct int) string {
 	if distinct >= 0 && countKeys(data) == distinct {
 		return ""
 	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
-		return ""
-	}
+	key, _ := ObjectFault(data)
+	return key
+}
+
+// ObjectFault returns the first member of the JSON object data that
+// breaks this file's rules at its top level: a key given again (escape
+// ""), or a string value holding a lone surrogate escape (escape is that
+// escape, such as \ud800). It returns "", "" when there is none; values
+// that are objects or lists are not looked into. data must be valid JSON.
+func ObjectFault(data []byte) (key, escape string) {
 	seen := map[string]bool{}
-	for dec.More() {
-		t, err := dec.Token()
-		if err != nil {
-			return ""
-		}
-		k, _ := t.(string)
-		if seen[k] {
-			return k
+	members(data, func(k string, v []byte) bool {
+		switch {
+		case seen[k]:
+			key = k
+		case len(v) > 0 && v[0] == '"':
+			if at := LoneSurrogate(v); at >= 0 {
+				key, escape = k, string(v[at:at+6])
+			}
 		}
 		seen[k] = true
-		var skip json.RawMessage
-		if dec.Decode(&skip) != nil {
-			return ""
+		return key == ""
+	})
+	return key, escape
+}
+
+// members calls fn with the key and the raw value of each member of the
+// JSON object data, valid JSON, in order, until fn returns false.
+func members(data []byte, fn func(key string, value []byte) bool) {
+	i := skipWS(data, 0)
+	if i >= len(data) || data[i] != '{' {
+		return
+	}
+	i++
+	for {
+		i = skipWS(data, i)
+		if i >= len(data) || data[i] != '"' {
+			return
+		}
+		end := stringEnd(data, i)
+		key := string(data[i+1 : end-1])
+		if bytes.IndexByte(data[i:end], '\\') >= 0 {
+			_ = json.Unmarshal(data[i:end], &key)
+		}
+		i = skipWS(data, end) + 1 // past the colon
+		i = skipWS(data, i)
+		vend := valueEnd(data, i)
+		if !fn(key, data[i:vend]) {
+			return
+		}
+		i = skipWS(data, vend)
+		if i >= len(data) || data[i] != ',' {
+			return
+		}
+		i++
+	}
+}
+
+func skipWS(b []byte, i int) int {
+	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
+		i++
+	}
+	return i
+}
+
+// stringEnd returns the position after the string literal at b[i].
+func stringEnd(b []byte, i int) int {
+	for j := i + 1; j < len(b); j++ {
+		switch b[j] {
+		case '\\':
+			j++
+		case '"':
+			return j + 1
 		}
 	}
-	return ""
+	return len(b)
+}
+
+// valueEnd returns the position after the value at b[i].
+func valueEnd(b []byte, i int) int {
+	if i >= len(b) {
+		return i
+	}
+	switch b[i] {
+	case '"':
+		return stringEnd(b, i)
+	case '{', '[':
+		depth := 0
+		for j := i; j < len(b); j++ {
+			switch b[j] {
+			case '"':
+				j = stringEnd(b, j) - 1
+			case '{', '[':
+				depth++
+			case '}', ']':
+				if depth--; depth == 0 {
+					return j + 1
+				}
+			}
+		}
+		return len(b)
+	}
+	j := i
+	for j < len(b) && b[j] != ',' && b[j] != '}' && b[j] != ']' && b[j] != ' ' && b[j] != '\t' && b[j] != '\n' && b[j] != '\r' {
+		j++
+	}
+	return j
 }
 
 // countKeys counts the keys of the outermost object of valid JSON data:
 // the colons outside strings at its depth.
 func countKeys(data []byte) int {
 	n, depth := 0, 0
-	inStr, esc := false, false
-	for _, c := range data {
-		if inStr {
-			switch {
-			case esc:
-				esc = false
-			case c == '\\':
-				esc = true
-			case c == '"':
-				inStr = false
-			}
-			continue
-		}
-		switch c {
+	for i := 0; i < len(data); i++ {
+		switch data[i] {
 		case '"':
-			inStr = true
+			i = stringEnd(data, i) - 1
 		case '{', '[':
 			depth++
 		case '}', ']':

@@ -52,6 +52,7 @@ func (s *Server) importStream(w http.ResponseWriter, r *http.Request, q url.Valu
 	if err := checkNewSession(&head); err != nil {
 		return err
 	}
+	n := 0 // the messages read so far
 	next := func() ([]kompact.Message, error) {
 		msgs, err := st.Next()
 		if err != nil {
@@ -59,6 +60,10 @@ func (s *Server) importStream(w http.ResponseWriter, r *http.Request, q url.Valu
 		}
 		if len(msgs) == 0 {
 			return nil, lateFields(doc, st.Final(), q)
+		}
+		n += len(msgs)
+		if err := s.guard.checkMessages(n); err != nil {
+			return nil, err
 		}
 		return msgs, nil
 	}

@@ -62,6 +62,7 @@ func (c *serveCommand) Run(ctx context.Context, args []string) (int, error) {
 		return exitError, err
 	}
 	defer store.Close()
+	opts.guard.limitStore(store)
 	ln, err := net.Listen("tcp", opts.addr)
 	if err != nil {
 		return exitError, kompact.Errorf(kompact.EInvalid, "listen on %s: %w", opts.addr, err).
