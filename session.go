@@ -3,11 +3,9 @@ package kompact
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"kompact/internal/jsonwrite"
 )
@@ -21,6 +19,11 @@ type Session struct {
 	// this session only.
 	CompactionModel string
 	Messages        []Message
+	// Kimi, when not nil, marks the session as a kimi-cli context.jsonl's:
+	// its compactions write kimi-cli's form and it exports as the file
+	// (see KimiContext). The session document (AppendJSON) does not hold
+	// it.
+	Kimi *KimiContext
 }
 
 var sessionKeys = []string{"id", "agent", "compaction_model", "messages"}
@@ -62,26 +65,12 @@ func RepeatedSessionField(key string) error {
 		WithFixes("Give each field of the session document once.")
 }
 
-// syntaxAt says where in data a JSON syntax error err is, as " at line L,
-// column C" (C counts characters, from 1), or "" for another error.
-func syntaxAt(data []byte, err error) string {
-	var syn *json.SyntaxError
-	if !errors.As(err, &syn) || syn.Offset <= 0 || syn.Offset > int64(len(data)) {
-		return ""
-	}
-	// Offset counts the bytes read, the offending one included.
-	before := data[:syn.Offset-1]
-	line := bytes.Count(before, []byte{'\n'}) + 1
-	col := utf8.RuneCount(before[bytes.LastIndexByte(before, '\n')+1:]) + 1
-	return " at line " + strconv.Itoa(line) + ", column " + strconv.Itoa(col)
-}
-
 // decodeSessionPrecisely reads the document with encoding/json, wording
 // every error; DecodeSession then checks the messages.
 func decodeSessionPrecisely(data []byte) (*Session, error) {
 	obj, twice, err := decodeObject(data)
 	if err != nil {
-		return nil, Errorf(EInvalid, "session is not valid JSON%s: %v", syntaxAt(data, err), err).
+		return nil, Errorf(EInvalid, "session is not valid JSON: %w", err).
 			WithFixes(`A session document is a JSON object such as {"messages": [{"role": "user", "content": "hi"}]}.`)
 	}
 	if obj == nil {

@@ -28,7 +28,10 @@ func ValidateSession(s *Session) error {
 		return err
 	}
 	c := MessageCheck{Rules: AllMessageRules}
-	return c.Check(s.Messages)
+	if err := c.Check(s.Messages); err != nil {
+		return err
+	}
+	return validateKimi(s.Kimi, s.Messages)
 }
 
 // MaxMessageIDLen is the longest message id, in bytes.

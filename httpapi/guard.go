@@ -129,6 +129,10 @@ func (s *Server) guardRequests(h http.Handler) http.Handler {
 			s.writeError(w, r, err)
 			return
 		}
+		if r.ContentLength > s.maxBody { // refused before any of it is read
+			s.writeError(w, r, bodyTooLarge(s.maxBody))
+			return
+		}
 		if r.Body != nil && r.Body != http.NoBody && r.ContentLength != 0 {
 			rc := http.NewResponseController(w)
 			if rc.SetReadDeadline(time.Now().Add(s.guard.bodyTimeout)) == nil {
@@ -288,16 +292,27 @@ func (b *deadlineBody) Read(p []byte) (int, error) {
 // 429 busy with Retry-After when all are taken.
 func (s *Server) limitActions(h handlerFunc) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) error {
-		select {
-		case s.guard.actions <- struct{}{}:
-			defer func() { <-s.guard.actions }()
-			return h(w, r)
-		default:
-			w.Header().Set("Retry-After", strconv.Itoa(RetryAfter))
-			return kompact.Errorf(kompact.EBusy, "the server already runs %d actions, as many as it allows at once", cap(s.guard.actions)).
-				WithFixes("Retry in a few seconds (see the Retry-After header).",
-					"Or restart the server with a larger --max-actions.")
+		release, err := s.actionSlot(w)
+		if err != nil {
+			return err
 		}
+		defer release()
+		return h(w, r)
+	}
+}
+
+// actionSlot takes one of the server's action slots, to be given back
+// with release; when all are taken it sets Retry-After and returns the
+// 429 busy error. Only LLM work takes a slot: a dry run does not.
+func (s *Server) actionSlot(w http.ResponseWriter) (release func(), err error) {
+	select {
+	case s.guard.actions <- struct{}{}:
+		return func() { <-s.guard.actions }, nil
+	default:
+		w.Header().Set("Retry-After", strconv.Itoa(RetryAfter))
+		return nil, kompact.Errorf(kompact.EBusy, "the server already runs %d actions, as many as it allows at once", cap(s.guard.actions)).
+			WithFixes("Retry in a few seconds (see the Retry-After header).",
+				"Or restart the server with a larger --max-actions.")
 	}
 }
 

@@ -51,6 +51,7 @@ func Run(t *testing.T, open func(t *testing.T) kompact.Store) {
 		{"List", testList},
 		{"Delete", testDelete},
 		{"Append", testAppend},
+		{"AppendRetry", testAppendRetry},
 		{"SetCompactionModel", testSetCompactionModel},
 		{"CommitCompaction", testCommitCompaction},
 		{"Conflict", testConflict},
@@ -64,6 +65,7 @@ func Run(t *testing.T, open func(t *testing.T) kompact.Store) {
 		{"StreamSession", testStreamSession},
 		{"Tokens", testTokens},
 		{"Breaker", testBreaker},
+		{"Kimi", testKimi},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

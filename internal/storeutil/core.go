@@ -154,3 +154,18 @@ func Wrap(name, what string, err error, text func(error) string) error {
 	}
 	return kompact.Errorf(kompact.EInternal, "%s: %s: %w", name, what, err)
 }
+
+// Unavailable returns the EUnavailable error of the store called name
+// doing what when the database is out of order for now: reason says how
+// in a few words ("the disk is full"), for clients; the cause stays
+// wrapped, for the log, its text given by text when not nil.
+func Unavailable(name, what, reason string, err error, text func(error) string) error {
+	cause := err
+	if text != nil {
+		cause = errors.New(text(err))
+	}
+	e := kompact.Errorf(kompact.EUnavailable, "the sessions' database is unavailable for now: %s", reason).
+		WithFixes("Retry in a few seconds (see the Retry-After header); if it persists, the server's operator must look at the database (its log names the cause).")
+	e.Err = fmt.Errorf("%s: %s: %w", name, what, cause)
+	return e
+}

@@ -141,8 +141,15 @@ func (c *Core) RestoreRevision(ctx context.Context, id string, rev int64) (*komp
 		}
 		// Recorded (and old revisions pruned) once the restored messages
 		// refer to their bodies again.
+		kimi, err := c.revisionKimi(ctx, tx, id, rev, int64(len(msgs)))
+		if err != nil {
+			return err
+		}
 		note := fmt.Sprintf("restored revision %d (%s)", rev, r.Kind)
 		if info, err = c.rewritten(ctx, tx, row, kompact.RevisionRestore, note, 0, int64(len(msgs))); err != nil {
+			return err
+		}
+		if err := reframe(ctx, tx, id, info.Rev, kimi); err != nil {
 			return err
 		}
 		return tx.SetTokens(ctx, id, 0, UnknownPending, false)
