@@ -60,6 +60,11 @@ func ValidateCompactionModel(model string) error {
 	return nil
 }
 
+// ValidMessageID reports whether id follows MessageIDRule (its UTF-8
+// aside, which is RuleUTF8's): a decoder that checks forms itself hands a
+// message whose id does not to one that words the error.
+func ValidMessageID(id string) bool { return validateMessageID(id, "", 0) == nil }
+
 // validateMessageID checks message i's id against MessageIDRule (its
 // UTF-8 is RuleUTF8's).
 func validateMessageID(id, field string, i int) error {

@@ -256,7 +256,7 @@ func (s *SessionStream) item() (m *kompact.Message, state int, ok bool, err erro
 	if !ok || !rawValuesUTF8([]kompact.Message{msg}) {
 		return nil, 0, false, nil
 	}
-	if _, dup := s.ids[msg.ID]; dup && msg.ID != "" {
+	if _, dup := s.ids[msg.ID]; dup && msg.ID != "" || !kompact.ValidMessageID(msg.ID) {
 		return nil, 0, false, nil
 	}
 	s.i, s.mark = end, end
