@@ -71,6 +71,15 @@ agents:
         enabled: true
         trigger_ratio: 0.5
         reserved_context_size: 1000
+  tiny:
+    llm:
+      base_url: %[1]s
+      model: fake-chat
+      api_key_env: ` + browserKeyEnv + `
+      max_context_size: 30000
+    compaction:
+      enabled: true
+      type: kimi
   nokey:
     llm:
       base_url: %[1]s
