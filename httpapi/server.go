@@ -181,7 +181,7 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 func (s *Server) routes() http.Handler {
 	mux := http.NewServeMux()
 	api := func(pattern string, h handlerFunc) {
-		mux.Handle(pattern, routed(pattern, s.authorize(s.handle(h))))
+		mux.Handle(pattern, routed(pattern, s.authorize(s.handle(checkPathIDs(pattern, h)))))
 	}
 	api("GET /v1/health", s.health)
 	api("GET /v1/agents", s.listAgents)
