@@ -58,17 +58,27 @@ func ValidateDecodedSession(s *Session) error {
 	return nil
 }
 
+// RepeatedSessionField is the error of a session document that gives the
+// field key twice (encoding/json would keep the last).
+func RepeatedSessionField(key string) error {
+	return Errorf(EInvalid, "session has the field %q twice; a JSON object names each field once", key).
+		WithFixes("Give each field of the session document once.")
+}
+
 // decodeSessionPrecisely reads the document with encoding/json, wording
 // every error; DecodeSession then checks the messages.
 func decodeSessionPrecisely(data []byte) (*Session, error) {
-	var obj map[string]json.RawMessage
-	if err := json.Unmarshal(data, &obj); err != nil {
+	obj, twice, err := decodeObject(data)
+	if err != nil {
 		return nil, Errorf(EInvalid, "session is not valid JSON: %w", err).
 			WithFixes(`A session document is a JSON object such as {"messages": [{"role": "user", "content": "hi"}]}.`)
 	}
 	if obj == nil {
 		return nil, Errorf(EInvalid, "session must be a JSON object, not null").
 			WithFixes(`A session document is a JSON object such as {"messages": [{"role": "user", "content": "hi"}]}.`)
+	}
+	if twice != "" {
+		return nil, RepeatedSessionField(twice)
 	}
 	if k := unknownKey(obj, sessionKeys); k != "" {
 		return nil, Errorf(EInvalid, "session has an unknown field %q", k).
@@ -80,8 +90,8 @@ func decodeSessionPrecisely(data []byte) (*Session, error) {
 		dst *string
 	}{{"id", &s.ID}, {"agent", &s.Agent}, {"compaction_model", &s.CompactionModel}} {
 		if raw, ok := obj[f.key]; ok && !isNull(raw) {
-			if err := json.Unmarshal(raw, f.dst); err != nil {
-				return nil, Errorf(EInvalid, "session field %q must be a string", f.key)
+			if msg := decodeString(raw, f.dst, "must be a string"); msg != "" {
+				return nil, Errorf(EInvalid, "session field %q %s", f.key, msg)
 			}
 		}
 	}

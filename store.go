@@ -40,6 +40,30 @@ type StoredSession struct {
 // with the message bodies only they hold.
 const DefaultKeepRevisions = 50
 
+// DefaultMaxSessionMessages is how many messages a store keeps in one
+// session unless it is told otherwise (SessionLimiter): a million, ten
+// times the largest session measured (100k messages, 239 MB), so that no
+// real session meets it while a runaway client cannot grow one without
+// bound.
+const DefaultMaxSessionMessages = 1_000_000
+
+// SessionLimiter is a Store that bounds the messages of a session: a
+// create, import, append, restore or undo that would leave a session with
+// more than n messages fails with SessionTooLargeError and changes
+// nothing (a write that shrinks a session is always taken). n <= 0 means
+// DefaultMaxSessionMessages.
+type SessionLimiter interface {
+	LimitSessionMessages(n int)
+}
+
+// SessionTooLargeError is the ETooLarge error of a write that would leave
+// session id with n messages, more than max.
+func SessionTooLargeError(id string, n, max int64) error {
+	return Errorf(ETooLarge, "session %q would have %d messages; a session holds at most %d", id, n, max).
+		WithFixes("Compact the session (its older messages become one summary), or go on in a new session.",
+			"Or restart the server with a larger --max-session-messages.")
+}
+
 // The kinds of revision.
 const (
 	RevisionCompaction = "compaction"

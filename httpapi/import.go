@@ -61,6 +61,7 @@ func (s *Server) importSpooled(w http.ResponseWriter, r *http.Request, q url.Val
 	if err := checkNewSession(&head); err != nil {
 		return err
 	}
+	n := 0 // the messages read so far
 	next := func() ([]kompact.Message, error) {
 		msgs, err := st.Next()
 		if err != nil {
@@ -68,6 +69,10 @@ func (s *Server) importSpooled(w http.ResponseWriter, r *http.Request, q url.Val
 		}
 		if len(msgs) == 0 {
 			return nil, lateFields(doc, st.Final(), q)
+		}
+		n += len(msgs)
+		if err := s.guard.checkMessages(n); err != nil {
+			return nil, err
 		}
 		return msgs, nil
 	}

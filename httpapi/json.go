@@ -87,7 +87,25 @@ func decodeJSON(data []byte, v any, optional bool) error {
 		return kompact.Errorf(kompact.EInvalid, "the request body has more data after the JSON object").
 			WithFixes("Send exactly one JSON object.")
 	}
-	return nil
+	return strictObject(data)
+}
+
+// strictObject refuses what encoding/json takes silently in a request
+// body's fields: a field given twice (it keeps the last) and a lone
+// surrogate escape in a string (it reads U+FFFD), as the session decoders
+// refuse them in messages (kompact.ObjectFault; the messages of a body are
+// checked by kompact.DecodeMessage).
+func strictObject(data []byte) error {
+	key, escape := kompact.ObjectFault(data)
+	switch {
+	case key == "":
+		return nil
+	case escape == "":
+		return kompact.Errorf(kompact.EInvalid, "the request body has the field %q twice; a JSON object names each field once", truncate(key, 100)).
+			WithFixes("Give each field once.")
+	}
+	return kompact.Errorf(kompact.EInvalid, "field %q holds the lone surrogate escape %s, which stands for no character", truncate(key, 100), escape).
+		WithFixes("Send text as UTF-8; an escaped surrogate must be one half of a pair (\\ud83d\\ude00).")
 }
 
 // jsonError says what was wrong with a request body.

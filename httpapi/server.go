@@ -225,7 +225,7 @@ func (s *Server) apiRoutes() []route {
 func (s *Server) routes() http.Handler {
 	mux := http.NewServeMux()
 	api := func(pattern string, h handlerFunc) {
-		mux.Handle(pattern, routed(pattern, s.authorize(s.handle(h))))
+		mux.Handle(pattern, routed(pattern, s.authorize(s.handle(checkPathIDs(pattern, h)))))
 	}
 	for _, rt := range s.apiRoutes() {
 		api(rt.pattern, rt.handler)

@@ -32,7 +32,7 @@ type serveCommand struct {
 	onListen func(net.Addr)
 }
 
-const serveSynopsis = "serve [--addr 127.0.0.1:8484] [--db PATH|postgres://...] [--db-pool N] [--config FILE] [--token T] [--max-body BYTES] [--keep-revisions N] [--max-preview-bytes BYTES] [--log-format text|json] [--allowed-host NAME]... [--max-actions N]"
+const serveSynopsis = "serve [--addr 127.0.0.1:8484] [--db PATH|postgres://...] [--db-pool N] [--config FILE] [--token T] [--max-body BYTES] [--keep-revisions N] [--max-preview-bytes BYTES] [--log-format text|json] [--allowed-host NAME]... [--max-actions N] [--max-request-messages N] [--max-session-messages N]"
 
 // serveOptions are the flags of kompact serve.
 type serveOptions struct {
@@ -61,6 +61,7 @@ func (c *serveCommand) Run(ctx context.Context, args []string) (int, error) {
 		return exitError, err
 	}
 	defer store.Close()
+	opts.guard.limitStore(store)
 	ln, err := net.Listen("tcp", opts.addr)
 	if err != nil {
 		return exitError, kompact.Errorf(kompact.EInvalid, "listen on %s: %w", opts.addr, err).

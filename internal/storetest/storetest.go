@@ -42,6 +42,8 @@ func Run(t *testing.T, open func(t *testing.T) kompact.Store) {
 		{"Create", testCreate},
 		{"CreateRejects", testCreateRejects},
 		{"Validate", testValidate},
+		{"InputRule", testInputRule},
+		{"SessionLimit", testSessionLimit},
 		{"Import", testImport},
 		{"ImportRejects", testImportRejects},
 		{"RoundTrip", testRoundTrip},

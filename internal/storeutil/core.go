@@ -19,6 +19,8 @@ type Core struct {
 	db   DB
 	name string // "sqlite store": the start of internal errors
 	keep int    // revisions kept per session; 0 keeps them all
+	// maxMsgs bounds the messages of a session (kompact.SessionLimiter).
+	maxMsgs int64
 
 	mu   sync.Mutex
 	last time.Time     // the latest time handed out: times only grow
@@ -29,7 +31,26 @@ type Core struct {
 // newest keep revisions of a session (0 keeps them all) and handing out
 // times of precision tick.
 func NewCore(db DB, name string, keep int, tick time.Duration) *Core {
-	return &Core{db: db, name: name, keep: max(keep, 0), tick: tick}
+	return &Core{db: db, name: name, keep: max(keep, 0), tick: tick, maxMsgs: kompact.DefaultMaxSessionMessages}
+}
+
+// LimitSessionMessages bounds the messages of a session to n (n <= 0:
+// kompact.DefaultMaxSessionMessages), as kompact.SessionLimiter says. Call
+// it before the store is used.
+func (c *Core) LimitSessionMessages(n int) {
+	if n <= 0 {
+		n = kompact.DefaultMaxSessionMessages
+	}
+	c.maxMsgs = int64(n)
+}
+
+// fits refuses a write that would grow session id from before to n
+// messages, past the limit.
+func (c *Core) fits(id string, before, n int64) error {
+	if n > c.maxMsgs && n > before {
+		return kompact.SessionTooLargeError(id, n, c.maxMsgs)
+	}
+	return nil
 }
 
 // now returns the current UTC time, truncated to the database's precision,

@@ -14,8 +14,12 @@ import (
 // rewritten records revision row.NextRev of kind (its list is the rows
 // alive just before it: the ones the rewrite removed got dead = its
 // number), prunes the revisions beyond the newest keep, and saves row as
-// a session of n messages from position first, at a new version.
+// a session of n messages from position first, at a new version. A
+// session grown past its limit is refused (fits).
 func (c *Core) rewritten(ctx context.Context, tx Tx, row *SessionRow, kind, note string, first, n int64) (*kompact.RevisionInfo, error) {
+	if err := c.fits(row.ID, row.N, n); err != nil {
+		return nil, err
+	}
 	now := c.now(row.Updated)
 	info := &kompact.RevisionInfo{Rev: row.NextRev, Kind: kind, Note: note, CreatedAt: now, Version: row.Version + 1, Messages: int(row.N)}
 	if err := tx.InsertRevision(ctx, row.ID, info); err != nil {

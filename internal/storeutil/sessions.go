@@ -22,6 +22,9 @@ func (c *Core) CreateSession(ctx context.Context, in *kompact.Session) (*kompact
 	if err != nil {
 		return nil, err
 	}
+	if err := c.fits(in.ID, 0, int64(len(msgs))); err != nil {
+		return nil, err
+	}
 	var row *SessionRow
 	err = c.db.Write(ctx, "create session", func(tx Tx) error {
 		now := c.now(time.Time{})
@@ -162,8 +165,9 @@ func one(id string) func(int64, error) error {
 // AppendMessages adds msgs at the end of the session and returns the new
 // version and the appended messages. Messages without an id get one. An id
 // given twice in msgs is EInvalid, one the session already has EConflict,
-// and an empty msgs EInvalid. It reads no stored message: the ids are
-// checked by the index on (session_id, id).
+// an empty msgs EInvalid, and a session that would exceed its limit
+// ETooLarge (kompact.SessionLimiter). It reads no stored message: the ids
+// are checked by the index on (session_id, id).
 func (c *Core) AppendMessages(ctx context.Context, id string, in []kompact.Message) (*kompact.Appended, error) {
 	msgs, given, err := NewAppend(in)
 	if err != nil {
@@ -173,6 +177,9 @@ func (c *Core) AppendMessages(ctx context.Context, id string, in []kompact.Messa
 	err = c.db.Write(ctx, "append messages", func(tx Tx) error {
 		row, err := loadSession(ctx, tx, id)
 		if err != nil {
+			return err
+		}
+		if err := c.fits(id, row.N, row.N+int64(len(msgs))); err != nil {
 			return err
 		}
 		AssignIDs(msgs, given, &row.NextMsg)
@@ -238,8 +245,12 @@ func (c *Core) replayed(ctx context.Context, tx Tx, row *SessionRow, msgs []komp
 }
 
 // SetCompactionModel sets the session's compaction model, or clears it with
-// "". It is a write: the version goes up.
+// "". It is a write: the version goes up. A model
+// kompact.ValidateCompactionModel refuses is EInvalid.
 func (c *Core) SetCompactionModel(ctx context.Context, id string, model string) (*kompact.SessionInfo, error) {
+	if err := kompact.ValidateCompactionModel(model); err != nil {
+		return nil, err
+	}
 	return c.setInfo(ctx, id, "set compaction model", func(tx Tx, row *SessionRow) error {
 		row.Model = model
 		row.Version++
