@@ -46,6 +46,7 @@ var invalidRequests = map[string]string{
 	"TestBrowserTokenImportAndErrors":            "a document with an unknown role, imported from the page",
 	"TestBrowserCrossSitePageCannotReadOrChange": "another site's page posting text/plain bodies and preflight OPTIONS requests",
 	"TestImportKimiContextWithoutFormat":         "kimi-cli files sent as session documents, for the error that says so",
+	"TestPathIDsOneRule":                         "session ids outside the rule on every route",
 	"TestActionCap":                              "a continue's body sent to an action, refused as busy before it is read",
 }
 
