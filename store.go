@@ -184,7 +184,9 @@ type Store interface {
 	// the session's description, token account, breaker and kimi-cli
 	// context. Its cost does not follow the session's length, except for a
 	// session whose token figure must be estimated from all its messages
-	// (after an undo, until its next commit or recorded figure).
+	// (after a restore or an undo, until its next commit or recorded
+	// figure: a restore writes no bodies, so it leaves the estimate to the
+	// next read).
 	GetSessionHead(ctx context.Context, id string) (*StoredSession, error)
 	// StreamSession reads session id in one snapshot without holding its
 	// messages in memory: it calls head with the session (Messages nil),
