@@ -99,3 +99,14 @@ func (k *keptCheck) kept(a Artifact) bool {
 	}
 	return strings.Contains(k.norm, a.Text)
 }
+
+// FidelityOptions are the agent's compaction.fidelity settings.
+type FidelityOptions struct {
+	// MinRecall (0 to 1; 0 is off): a result whose recall is below it
+	// carries the low_fidelity warning.
+	MinRecall float64
+	// AppendixTokens (0 is off): when above 0, the lost artifacts that fit
+	// in that many estimated tokens are appended to the model's summary as
+	// a preserved_artifacts section.
+	AppendixTokens int
+}
