@@ -62,6 +62,7 @@ func Run(t *testing.T, open func(t *testing.T) kompact.Store) {
 		{"StreamSession", testStreamSession},
 		{"Tokens", testTokens},
 		{"Breaker", testBreaker},
+		{"Fidelity", testFidelity},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
