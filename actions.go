@@ -39,6 +39,10 @@ func (req ActionRequest) options(maxPreserved int) (Options, error) {
 	}
 	switch req.Action {
 	case ActionCompactConversation:
+		if req.MessageID != "" {
+			return opt, Errorf(EInvalid, "compact_conversation takes start and end, not message_id").
+				WithFixes("Use compact_up_to_here with message_id to compact up to a message, or start and end for a range.")
+		}
 		opt.Start, opt.End = req.Start, req.End
 	case ActionCompactUpToHere:
 		if req.MessageID == "" {

@@ -32,6 +32,14 @@ type LLMConfig struct {
 	// MaxContextSize is the model's context size in tokens; 0 means unknown
 	// (kompact then asks the provider's model list).
 	MaxContextSize int
+	// MaxAnswerBytes caps the answer of one call (a compaction's summary or
+	// a reply): its text, reasoning and tool calls together, in bytes; 0
+	// means DefaultMaxAnswerBytes (llm.max_answer_bytes).
+	MaxAnswerBytes int64
+	// Timeout bounds one reply's LLM call, every attempt together; 0 means
+	// DefaultReplyTimeout (llm.timeout). Compactions have their own,
+	// CompactionConfig.Timeout.
+	Timeout time.Duration
 }
 
 // kimiHosts are the API hosts of Moonshot's Kimi platform: kimi-cli's
@@ -123,6 +131,10 @@ type RequestConfig struct {
 	// Fields are body fields besides model, messages and streaming, by wire
 	// name. They hold only fields IsSentField accepts: never tools.
 	Fields map[string]any
+	// MaxAnswerBytes caps the answer, in bytes: past it the call stops
+	// with an ELLM error wrapping ErrAnswerTooLarge. 0 means
+	// DefaultMaxAnswerBytes. It is not sent.
+	MaxAnswerBytes int64
 }
 
 // EffectiveRequest merges the request configuration of a compaction call for
@@ -154,7 +166,7 @@ func EffectiveRequest(a *Agent, s *Session) RequestConfig {
 			delete(fields, k)
 		}
 	}
-	return RequestConfig{BaseURL: a.LLM.BaseURL, APIKeyEnv: a.LLM.APIKeyEnv, Model: model, Fields: fields}
+	return RequestConfig{BaseURL: a.LLM.BaseURL, APIKeyEnv: a.LLM.APIKeyEnv, Model: model, Fields: fields, MaxAnswerBytes: a.LLM.MaxAnswerBytes}
 }
 
 // SortedFieldNames returns the keys of fields in order.
@@ -177,5 +189,5 @@ func ChatRequest(a *Agent) RequestConfig {
 			fields[k] = v
 		}
 	}
-	return RequestConfig{BaseURL: a.LLM.BaseURL, APIKeyEnv: a.LLM.APIKeyEnv, Model: a.LLM.Model, Fields: fields}
+	return RequestConfig{BaseURL: a.LLM.BaseURL, APIKeyEnv: a.LLM.APIKeyEnv, Model: a.LLM.Model, Fields: fields, MaxAnswerBytes: a.LLM.MaxAnswerBytes}
 }

@@ -62,18 +62,29 @@ func (a Answer) kind() answerKind {
 // tool calls and no such text. An answer of blank text alone is accepted,
 // as kimi-cli does. The error's code is EEmptyResponse.
 func CheckAnswer(a Answer) error {
-	switch a.kind() {
-	case answerToolCall:
-		return (&Error{Code: EEmptyResponse, Message: ToolCallOnlyMessage}).
-			WithFixes("Retry; the compaction request carries no tools, so this model ignored that. Try another compaction model.")
-	case answerThinkOnly:
-		return (&Error{Code: EEmptyResponse, Message: ThinkOnlyMessage}).
-			WithFixes("Retry, or raise the compaction request's max_tokens so the model has room to answer after reasoning.")
-	case answerEmpty:
-		return (&Error{Code: EEmptyResponse, Message: EmptyResponseMessage}).
-			WithFixes("Retry; if it persists, check the model name and the provider's status.")
+	return a.refuse(compactionRefusals)
+}
+
+// compactionRefusals are the compaction answers CheckAnswer refuses;
+// answerText, and answerBlank as in kimi-cli, are accepted.
+var compactionRefusals = map[answerKind]refusal{
+	answerToolCall:  {ToolCallOnlyMessage, "Retry; the compaction request carries no tools, so this model ignored that. Try another compaction model."},
+	answerThinkOnly: {ThinkOnlyMessage, "Retry, or raise the compaction request's max_tokens so the model has room to answer after reasoning."},
+	answerEmpty:     {EmptyResponseMessage, "Retry; if it persists, check the model name and the provider's status."},
+}
+
+// refusal is what an answer of a kind that is refused is told: the
+// EEmptyResponse error's message and its fix.
+type refusal struct{ message, fix string }
+
+// refuse returns the EEmptyResponse error that refusals holds for a's
+// kind, or nil when it holds none: a is accepted.
+func (a Answer) refuse(refusals map[answerKind]refusal) error {
+	r, ok := refusals[a.kind()]
+	if !ok {
+		return nil
 	}
-	return nil // answerText, and answerBlank as in kimi-cli
+	return (&Error{Code: EEmptyResponse, Message: r.message}).WithFixes(r.fix)
 }
 
 // IsPythonBlank reports whether s is empty once Python's str.strip() has

@@ -39,6 +39,10 @@ const (
 	// ETooLarge: something exceeds a size limit: a request body the
 	// server's limit, a preview the byte budget of all previews.
 	ETooLarge ErrorCode = "too_large"
+	// EUnavailable: the store is out of order for now (its database does
+	// not answer, its disk is full); nothing was changed, and the same
+	// request may succeed later.
+	EUnavailable ErrorCode = "unavailable"
 )
 
 // Error is kompact's error value: a code, a message a person can act on,

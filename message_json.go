@@ -158,8 +158,8 @@ func DecodeMessage(data []byte, index int) (Message, error) {
 		return m, err
 	}
 	if raw, ok := obj["tool_call_id"]; ok && !isNull(raw) {
-		if err := json.Unmarshal(raw, &m.ToolCallID); err != nil {
-			return m, d.fe("tool_call_id", "must be a string")
+		if msg := decodeString(raw, &m.ToolCallID, "must be a string"); msg != "" {
+			return m, d.fe("tool_call_id", "%s", msg)
 		}
 		m.HasToolCallID = true
 	}
@@ -177,14 +177,17 @@ func (d messageDecoder) fe(field, format string, args ...any) error {
 }
 
 // object reads the message's keys, rejecting anything but an object with
-// known keys.
+// known keys, each given once.
 func (d messageDecoder) object(data []byte) (map[string]json.RawMessage, error) {
-	var obj map[string]json.RawMessage
-	if err := json.Unmarshal(data, &obj); err != nil || obj == nil {
+	obj, twice, err := decodeObject(data)
+	if err != nil || obj == nil {
 		if d.index < 0 {
 			return nil, fmt.Errorf("message: must be a JSON object like {\"role\":\"user\",\"content\":\"...\"}")
 		}
 		return nil, fmt.Errorf("messages[%d]: must be a JSON object like {\"role\":\"user\",\"content\":\"...\"}", d.index)
+	}
+	if twice != "" {
+		return nil, d.fe(twice, "%s", repeatedMsg)
 	}
 	if k := unknownKey(obj, messageKeys); k != "" {
 		return nil, d.fe(k, "unknown field; a message has only %s", strings.Join(messageKeys, ", "))
@@ -195,8 +198,8 @@ func (d messageDecoder) object(data []byte) (map[string]json.RawMessage, error) 
 // header reads "id", "role" and "name".
 func (d messageDecoder) header(obj map[string]json.RawMessage, m *Message) error {
 	if raw, ok := obj["id"]; ok && !isNull(raw) {
-		if err := json.Unmarshal(raw, &m.ID); err != nil {
-			return d.fe("id", "must be a string")
+		if msg := decodeString(raw, &m.ID, "must be a string"); msg != "" {
+			return d.fe("id", "%s", msg)
 		}
 	}
 	raw, ok := obj["role"]
@@ -204,16 +207,16 @@ func (d messageDecoder) header(obj map[string]json.RawMessage, m *Message) error
 		return d.fe("role", "missing; set it to one of %s", roleList)
 	}
 	var role string
-	if err := json.Unmarshal(raw, &role); err != nil {
-		return d.fe("role", "must be a string: one of %s", roleList)
+	if msg := decodeString(raw, &role, "must be a string: one of "+roleList); msg != "" {
+		return d.fe("role", "%s", msg)
 	}
 	m.Role = Role(role)
 	if !m.Role.Valid() {
 		return d.fe("role", "unknown role %q; use one of %s", role, roleList)
 	}
 	if raw, ok := obj["name"]; ok && !isNull(raw) {
-		if err := json.Unmarshal(raw, &m.Name); err != nil {
-			return d.fe("name", "must be a string")
+		if msg := decodeString(raw, &m.Name, "must be a string"); msg != "" {
+			return d.fe("name", "%s", msg)
 		}
 	}
 	return nil
@@ -230,8 +233,8 @@ func (d messageDecoder) content(obj map[string]json.RawMessage, m *Message) erro
 	switch {
 	case len(raw) > 0 && raw[0] == '"':
 		var s string
-		if err := json.Unmarshal(raw, &s); err != nil {
-			return d.fe("content", "invalid string")
+		if msg := decodeString(raw, &s, "invalid string"); msg != "" {
+			return d.fe("content", "%s", msg)
 		}
 		m.Content = []Part{TextPart(s)}
 	case len(raw) > 0 && raw[0] == '[':
@@ -317,9 +320,12 @@ func decodePart(data []byte) (Part, *partError) {
 
 // partObject reads a part's keys and checks its type and keys.
 func partObject(data []byte) (map[string]json.RawMessage, string, *partError) {
-	var obj map[string]json.RawMessage
-	if err := json.Unmarshal(data, &obj); err != nil || obj == nil {
+	obj, twice, err := decodeObject(data)
+	if err != nil || obj == nil {
 		return nil, "", perr("type", "a part must be a JSON object with a \"type\"")
+	}
+	if twice != "" {
+		return nil, "", perr(twice, "%s", repeatedMsg)
 	}
 	var typ string
 	if raw, ok := obj["type"]; !ok || json.Unmarshal(raw, &typ) != nil {
@@ -341,8 +347,8 @@ func partString(obj map[string]json.RawMessage, typ, key string, dst *string) *p
 	if !ok || isNull(raw) {
 		return perr(key, "missing; a %s part needs a string %q", typ, key)
 	}
-	if json.Unmarshal(raw, dst) != nil {
-		return perr(key, "must be a string")
+	if msg := decodeString(raw, dst, "must be a string"); msg != "" {
+		return perr(key, "%s", msg)
 	}
 	return nil
 }
@@ -353,8 +359,8 @@ func decodeThink(obj map[string]json.RawMessage, typ string, p *Part) *partError
 	}
 	if raw, ok := obj["encrypted"]; ok && !isNull(raw) {
 		var e string
-		if json.Unmarshal(raw, &e) != nil {
-			return perr("encrypted", "must be a string or null")
+		if msg := decodeString(raw, &e, "must be a string or null"); msg != "" {
+			return perr("encrypted", "%s", msg)
 		}
 		p.Encrypted = &e
 	}
@@ -366,21 +372,27 @@ func decodeMedia(obj map[string]json.RawMessage, typ string, p *Part) *partError
 	if !ok || isNull(raw) {
 		return perr(typ, "missing; write {\"type\":%q,%q:{\"url\":\"...\"}}", typ, typ)
 	}
-	var media map[string]json.RawMessage
-	if json.Unmarshal(raw, &media) != nil || media == nil {
+	media, twice, err := decodeObject(raw)
+	if err != nil || media == nil {
 		return perr(typ, "must be an object {\"url\":\"...\",\"id\":\"...\"}")
+	}
+	if twice != "" {
+		return perr(typ+"."+twice, "%s", repeatedMsg)
 	}
 	if k := unknownKey(media, []string{"url", "id"}); k != "" {
 		return perr(typ+"."+k, "unknown field; a media reference has only url and id")
 	}
 	u, ok := media["url"]
-	if !ok || json.Unmarshal(u, &p.URL) != nil {
+	if !ok {
 		return perr(typ+".url", "missing or not a string")
+	}
+	if msg := decodeString(u, &p.URL, "missing or not a string"); msg != "" {
+		return perr(typ+".url", "%s", msg)
 	}
 	if id, ok := media["id"]; ok && !isNull(id) {
 		var s string
-		if json.Unmarshal(id, &s) != nil {
-			return perr(typ+".id", "must be a string or null")
+		if msg := decodeString(id, &s, "must be a string or null"); msg != "" {
+			return perr(typ+".id", "%s", msg)
 		}
 		p.MediaID = &s
 	}
@@ -391,9 +403,12 @@ var toolCallKeys = []string{"type", "id", "function", "extras"}
 
 func decodeToolCall(data []byte) (ToolCall, *partError) {
 	var c ToolCall
-	var obj map[string]json.RawMessage
-	if err := json.Unmarshal(data, &obj); err != nil || obj == nil {
+	obj, twice, err := decodeObject(data)
+	if err != nil || obj == nil {
 		return c, perr("function", "a tool call must be an object {\"type\":\"function\",\"id\":...,\"function\":{...}}")
+	}
+	if twice != "" {
+		return c, perr(twice, "%s", repeatedMsg)
 	}
 	if k := unknownKey(obj, toolCallKeys); k != "" {
 		return c, perr(k, "unknown field; a tool call has only %s", strings.Join(toolCallKeys, ", "))
@@ -405,24 +420,37 @@ func decodeToolCall(data []byte) (ToolCall, *partError) {
 		}
 	}
 	raw, ok := obj["id"]
-	if !ok || json.Unmarshal(raw, &c.ID) != nil {
+	if !ok {
 		return c, perr("id", "missing or not a string")
 	}
+	if msg := decodeString(raw, &c.ID, "missing or not a string"); msg != "" {
+		return c, perr("id", "%s", msg)
+	}
 	raw, ok = obj["function"]
-	var fn map[string]json.RawMessage
-	if !ok || json.Unmarshal(raw, &fn) != nil || fn == nil {
+	if !ok {
 		return c, perr("function", "missing; write {\"name\":\"...\",\"arguments\":\"<JSON text>\"}")
+	}
+	fn, twice, err := decodeObject(raw)
+	if err != nil || fn == nil {
+		return c, perr("function", "missing; write {\"name\":\"...\",\"arguments\":\"<JSON text>\"}")
+	}
+	if twice != "" {
+		return c, perr("function."+twice, "%s", repeatedMsg)
 	}
 	if k := unknownKey(fn, []string{"name", "arguments"}); k != "" {
 		return c, perr("function."+k, "unknown field; a function has only name and arguments")
 	}
-	if n, ok := fn["name"]; !ok || json.Unmarshal(n, &c.Name) != nil {
+	n, ok := fn["name"]
+	if !ok {
 		return c, perr("function.name", "missing or not a string")
+	}
+	if msg := decodeString(n, &c.Name, "missing or not a string"); msg != "" {
+		return c, perr("function.name", "%s", msg)
 	}
 	if a, ok := fn["arguments"]; ok && !isNull(a) {
 		var s string
-		if json.Unmarshal(a, &s) != nil {
-			return c, perr("function.arguments", "must be a string holding JSON text (or null)")
+		if msg := decodeString(a, &s, "must be a string holding JSON text (or null)"); msg != "" {
+			return c, perr("function.arguments", "%s", msg)
 		}
 		c.Arguments = &s
 	}

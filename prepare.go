@@ -198,12 +198,73 @@ func noop(s *Session, reason string) *Plan {
 // It returns a no-op plan when there is nothing to compact, and an error
 // when the options do not fit the session. Every plan, a no-op too, names
 // the prompt a compaction would use.
+//
+// A kimi-cli session (Session.Kimi) is compacted as kimi-cli compacts its
+// file: its system prompt message is not history (the plan is the one its
+// other messages would have alone, a range never starts at it), and no
+// leading system message is kept.
 func Prepare(s *Session, opt Options) (*Plan, error) {
-	p, err := prepare(s, opt)
+	var p *Plan
+	var err error
+	if off := s.Kimi.history(s.Messages); off > 0 {
+		p, err = prepareHistory(s, opt, off)
+	} else {
+		p, err = prepare(s, opt)
+	}
 	if p != nil && p.Noop {
 		p.Prompt = promptOf(opt)
 	}
+	if p != nil && s.Kimi != nil {
+		p.KeepSystem = false
+	}
 	return p, err
+}
+
+// prepareHistory prepares the compaction of s's messages from off on, as
+// if they were the whole session, and returns the plan for s.
+func prepareHistory(s *Session, opt Options, off int) (*Plan, error) {
+	view := *s
+	view.Messages, view.Kimi = s.Messages[off:], nil
+	var err error
+	if opt.Start, err = historyRef(s, opt.Start, off, false); err != nil {
+		return nil, err
+	}
+	if opt.End, err = historyRef(s, opt.End, off, true); err != nil {
+		return nil, err
+	}
+	p, err := prepare(&view, opt)
+	if err != nil {
+		return nil, err
+	}
+	p.Session = s
+	if !p.Noop {
+		p.Start, p.End = p.Start+off, p.End+off
+	}
+	return p, nil
+}
+
+// historyRef turns ref, a message of s, into the reference of the same
+// message among s's messages from off on: a range starting before them
+// starts at the first; one ending before them is EInvalid.
+func historyRef(s *Session, ref string, off int, end bool) (string, error) {
+	if ref == "" {
+		return "", nil
+	}
+	i, err := s.Locate(ref)
+	if err != nil {
+		return "", err
+	}
+	if i < off {
+		if end {
+			return "", Errorf(EInvalid, "the range ends at the session's system prompt (%s), which is not part of the kimi-cli history", ref).
+				WithFixes("End the range at a later message.")
+		}
+		i = off
+	}
+	if i < len(s.Messages) && s.Messages[i].ID != "" {
+		return s.Messages[i].ID, nil
+	}
+	return "#" + strconv.Itoa(i-off+1), nil
 }
 
 // promptOf is the prompt a compaction with opt uses: opt's, else the

@@ -52,7 +52,7 @@ func (p PreviewInfo) CreatedAt() time.Time { return p.ExpiresAt.Add(-PreviewTTL)
 
 // previewJSON is the stored form of a previewed outcome: everything its
 // Result needs to be committed and shown again, except KimiMessages (the
-// kimi-cli export form, which only the CLI uses).
+// kimi-cli export form, which only the CLI uses) of a kompact session.
 type previewJSON struct {
 	Model           string       `json:"model,omitempty"`
 	SessionID       string       `json:"session_id,omitempty"`
@@ -76,6 +76,17 @@ type previewJSON struct {
 	PromptOrigin    string       `json:"prompt_origin,omitempty"`
 	Fidelity        *Fidelity    `json:"fidelity,omitempty"`
 	MinRecall       float64      `json:"min_recall,omitempty"`
+	// Kimi is a kimi-cli session's context and the result's token
+	// figure; a kompact session's preview has none.
+	Kimi *previewKimi `json:"kimi,omitempty"`
+}
+
+// previewKimi is what a kimi-cli session's preview holds besides a
+// kompact session's: the context the compaction read, and
+// EstimatedTokenCount, which the commit records (the _usage line).
+type previewKimi struct {
+	Context             *KimiContext `json:"context"`
+	EstimatedTokenCount int          `json:"estimated_token_count"`
 }
 
 // EncodePreview returns the stored form of a compacted outcome (its Result
@@ -86,26 +97,31 @@ func EncodePreview(o Outcome) ([]byte, error) {
 		return nil, Errorf(EInternal, "only a compacted outcome can be kept as a preview")
 	}
 	p := r.plan
+	var kimi *previewKimi
+	if p.Session.Kimi != nil {
+		kimi = &previewKimi{Context: p.Session.Kimi, EstimatedTokenCount: r.EstimatedTokenCount}
+	}
 	return json.Marshal(previewJSON{
 		Model: o.Model, SessionID: r.Session.ID, Agent: r.Session.Agent, CompactionModel: r.Session.CompactionModel,
 		Base: p.Session.Messages, Start: p.Start, End: p.End, KeepSystem: p.KeepSystem, Dropped: p.Dropped,
 		Replacement: r.Replacement(), Summary: r.Summary, MissingSections: r.MissingSections, Usage: r.Usage,
 		Compacted: r.Compacted, Preserved: r.Preserved, TokensBefore: r.TokensBefore, TokensAfter: r.TokensAfter,
-		PromptBody: r.Prompt.Body, PromptSource: r.Prompt.Source, PromptOrigin: r.Prompt.Origin,
+		PromptBody: r.Prompt.Body, PromptSource: r.Prompt.Source, PromptOrigin: r.Prompt.Origin, Kimi: kimi,
 		Fidelity: r.Fidelity, MinRecall: p.Fidelity.MinRecall,
 	})
 }
 
 // DecodePreview reads what EncodePreview wrote back into a compacted
 // outcome: its Result commits, shows and takes an edited summary
-// (WithSummary) as the original did; it has no KimiMessages.
+// (WithSummary) as the original did; a kompact session's has no
+// KimiMessages.
 func DecodePreview(data []byte) (Outcome, error) {
 	var pj previewJSON
 	if err := json.Unmarshal(data, &pj); err != nil {
 		return Outcome{}, Errorf(EInternal, "a stored preview does not decode: %w", err)
 	}
 	kept := pj.Start
-	if pj.KeepSystem {
+	if pj.KeepSystem && pj.Kimi == nil {
 		kept = 1
 	}
 	if pj.End < 0 || pj.End > len(pj.Base) || pj.Start < 0 || pj.Start > pj.End || len(pj.Replacement) != kept+1 {
@@ -127,6 +143,10 @@ func DecodePreview(data []byte) (Outcome, error) {
 	if r.Fidelity == nil { // kept before fidelity reports
 		f := MeasureFidelity(r.artifacts(), r.Summary)
 		r.Fidelity = &f
+	}
+	if pj.Kimi != nil {
+		base.Kimi = pj.Kimi.Context
+		r.KimiMessages, r.EstimatedTokenCount = compacted.Messages, pj.Kimi.EstimatedTokenCount
 	}
 	return Outcome{Status: OutcomeCompacted, Result: r, Model: pj.Model}, nil
 }

@@ -51,17 +51,16 @@ func ReplyWithUsage(ctx context.Context, llm LLM, a *Agent, history []Message) (
 // checkReply refuses a chat answer without reply text: one whose text
 // parts are all blank (see Answer.kind), whatever else it holds.
 func checkReply(a Answer) error {
-	switch a.kind() {
-	case answerText:
-		return nil
-	case answerToolCall:
-		return (&Error{Code: EEmptyResponse, Message: ToolCallReplyMessage}).
-			WithFixes("Send the message again, or give the agent a model that answers in text.")
-	case answerThinkOnly:
-		return (&Error{Code: EEmptyResponse, Message: ThinkOnlyReplyMessage}).
-			WithFixes("Send the message again, or raise the agent's llm.max_tokens so the model has room to answer after reasoning.")
-	}
-	// answerBlank, answerEmpty
-	return (&Error{Code: EEmptyResponse, Message: EmptyReplyMessage}).
-		WithFixes("Send the message again; if it persists, check the agent's llm.model and the provider's status.")
+	return a.refuse(replyRefusals)
 }
+
+// replyRefusals are the chat answers checkReply refuses: all but
+// answerText.
+var replyRefusals = map[answerKind]refusal{
+	answerToolCall:  {ToolCallReplyMessage, "Send the message again, or give the agent a model that answers in text."},
+	answerThinkOnly: {ThinkOnlyReplyMessage, "Send the message again, or raise the agent's llm.max_tokens so the model has room to answer after reasoning."},
+	answerBlank:     emptyReply,
+	answerEmpty:     emptyReply,
+}
+
+var emptyReply = refusal{EmptyReplyMessage, "Send the message again; if it persists, check the agent's llm.model and the provider's status."}

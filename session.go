@@ -3,11 +3,9 @@ package kompact
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"kompact/internal/jsonwrite"
 )
@@ -21,6 +19,11 @@ type Session struct {
 	// this session only.
 	CompactionModel string
 	Messages        []Message
+	// Kimi, when not nil, marks the session as a kimi-cli context.jsonl's:
+	// its compactions write kimi-cli's form and it exports as the file
+	// (see KimiContext). The session document (AppendJSON) does not hold
+	// it.
+	Kimi *KimiContext
 }
 
 var sessionKeys = []string{"id", "agent", "compaction_model", "messages"}
@@ -55,31 +58,27 @@ func ValidateDecodedSession(s *Session) error {
 	return nil
 }
 
-// syntaxAt says where in data a JSON syntax error err is, as " at line L,
-// column C" (C counts characters, from 1), or "" for another error.
-func syntaxAt(data []byte, err error) string {
-	var syn *json.SyntaxError
-	if !errors.As(err, &syn) || syn.Offset <= 0 || syn.Offset > int64(len(data)) {
-		return ""
-	}
-	// Offset counts the bytes read, the offending one included.
-	before := data[:syn.Offset-1]
-	line := bytes.Count(before, []byte{'\n'}) + 1
-	col := utf8.RuneCount(before[bytes.LastIndexByte(before, '\n')+1:]) + 1
-	return " at line " + strconv.Itoa(line) + ", column " + strconv.Itoa(col)
+// RepeatedSessionField is the error of a session document that gives the
+// field key twice (encoding/json would keep the last).
+func RepeatedSessionField(key string) error {
+	return Errorf(EInvalid, "session has the field %q twice; a JSON object names each field once", key).
+		WithFixes("Give each field of the session document once.")
 }
 
 // decodeSessionPrecisely reads the document with encoding/json, wording
 // every error; DecodeSession then checks the messages.
 func decodeSessionPrecisely(data []byte) (*Session, error) {
-	var obj map[string]json.RawMessage
-	if err := json.Unmarshal(data, &obj); err != nil {
-		return nil, Errorf(EInvalid, "session is not valid JSON%s: %v", syntaxAt(data, err), err).
+	obj, twice, err := decodeObject(data)
+	if err != nil {
+		return nil, Errorf(EInvalid, "session is not valid JSON: %w", err).
 			WithFixes(`A session document is a JSON object such as {"messages": [{"role": "user", "content": "hi"}]}.`)
 	}
 	if obj == nil {
 		return nil, Errorf(EInvalid, "session must be a JSON object, not null").
 			WithFixes(`A session document is a JSON object such as {"messages": [{"role": "user", "content": "hi"}]}.`)
+	}
+	if twice != "" {
+		return nil, RepeatedSessionField(twice)
 	}
 	if k := unknownKey(obj, sessionKeys); k != "" {
 		return nil, Errorf(EInvalid, "session has an unknown field %q", k).
@@ -91,8 +90,8 @@ func decodeSessionPrecisely(data []byte) (*Session, error) {
 		dst *string
 	}{{"id", &s.ID}, {"agent", &s.Agent}, {"compaction_model", &s.CompactionModel}} {
 		if raw, ok := obj[f.key]; ok && !isNull(raw) {
-			if err := json.Unmarshal(raw, f.dst); err != nil {
-				return nil, Errorf(EInvalid, "session field %q must be a string", f.key)
+			if msg := decodeString(raw, f.dst, "must be a string"); msg != "" {
+				return nil, Errorf(EInvalid, "session field %q %s", f.key, msg)
 			}
 		}
 	}

@@ -16,34 +16,11 @@ import (
 // tests (httpapi) run every workflow through it as well.
 
 // sessionsAgents: "auto" has a 10000-token context and compacts by itself at
-// half of it (or with less than 1000 left); "manual" never does.
-const sessionsAgents = `default_agent: auto
-agents:
-  auto:
-    system_prompt: You are a test agent.
-    llm:
-      base_url: http://127.0.0.1:1/v1
-      model: chat-model
-      max_context_size: 10000
-    compaction:
-      enabled: true
-      type: kimi
-      compaction_model: compact-model
-      max_preserved_messages: 2
-      auto:
-        enabled: true
-        trigger_ratio: 0.5
-        reserved_context_size: 1000
-  manual:
-    llm:
-      base_url: http://127.0.0.1:1/v1
-      model: chat-model
-    compaction:
-      enabled: true
-      type: kimi
-      compaction_model: compact-model
-      max_preserved_messages: 2
-`
+// half of it (or with less than 1000 left); "manual" never does
+// (testserver.AutoAgents, with an LLM URL that is never called).
+var sessionsAgents = fmt.Sprintf(testserver.AutoAgents, unusedURL, unusedURL)
+
+const unusedURL = "http://127.0.0.1:1/v1"
 
 // sessionsLLM answers compaction requests with summary and chat requests
 // with "reply", reporting 300 + 7 tokens; it counts the compactions.

@@ -102,7 +102,7 @@ func (s *Sessions) answerTurn(ctx context.Context, a *Agent, id string, user Mes
 	if err != nil {
 		return nil, err
 	}
-	reply, usage, err := ReplyWithUsage(ctx, s.comp.LLM, a, after.Messages)
+	reply, usage, err := replyWithin(ctx, s.comp.LLM, a, after.Messages)
 	if err != nil {
 		return nil, err
 	}

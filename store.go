@@ -40,6 +40,30 @@ type StoredSession struct {
 // with the message bodies only they hold.
 const DefaultKeepRevisions = 50
 
+// DefaultMaxSessionMessages is how many messages a store keeps in one
+// session unless it is told otherwise (SessionLimiter): a million, ten
+// times the largest session measured (100k messages, 239 MB), so that no
+// real session meets it while a runaway client cannot grow one without
+// bound.
+const DefaultMaxSessionMessages = 1_000_000
+
+// SessionLimiter is a Store that bounds the messages of a session: a
+// create, import, append, restore or undo that would leave a session with
+// more than n messages fails with SessionTooLargeError and changes
+// nothing (a write that shrinks a session is always taken). n <= 0 means
+// DefaultMaxSessionMessages.
+type SessionLimiter interface {
+	LimitSessionMessages(n int)
+}
+
+// SessionTooLargeError is the ETooLarge error of a write that would leave
+// session id with n messages, more than max.
+func SessionTooLargeError(id string, n, max int64) error {
+	return Errorf(ETooLarge, "session %q would have %d messages; a session holds at most %d", id, n, max).
+		WithFixes("Compact the session (its older messages become one summary), or go on in a new session.",
+			"Or restart the server with a larger --max-session-messages.")
+}
+
 // The kinds of revision.
 const (
 	RevisionCompaction = "compaction"
@@ -112,6 +136,13 @@ type Commit struct {
 	TokenCount  int
 	// Fidelity, when set, is recorded with the revision (RevisionInfo).
 	Fidelity *Fidelity
+	// Kimi, when not nil, is the kimi-cli context of a kimi-cli session
+	// after the commit (Session.Kimi), its places counted in Replacement
+	// and the base's messages after End; the messages appended since
+	// follow its last record. The store keeps the context the session had
+	// before with the revision, for a restore or an undo. Nil leaves the
+	// session's context as it is.
+	Kimi *KimiContext
 }
 
 // Appended is what an append changed: the session's new version and update
@@ -140,7 +171,8 @@ type Store interface {
 	// an id get one; a taken id is EConflict. It returns
 	// the new session's description (its id, version 1, message count,
 	// title and times), not its messages: read them with GetSession or
-	// StreamSession.
+	// StreamSession. A kimi-cli session (s.Kimi) gets the token figures
+	// kimi-cli restores its file with (KimiContext.RestoredTokens).
 	CreateSession(ctx context.Context, s *Session) (*SessionInfo, error)
 	// ImportSession is CreateSession for a session whose messages come in
 	// batches: head gives the id, agent and compaction model (its messages
@@ -150,10 +182,13 @@ type Store interface {
 	// *Error from next comes back as it is, another is EInternal). The
 	// store holds a batch at a time, whatever the session's length.
 	ImportSession(ctx context.Context, head *Session, next func() ([]Message, error)) (*SessionInfo, error)
+	// GetSession reads the session: its messages, its kimi-cli context
+	// (Session.Kimi, as CreateSession was given it or a commit, restore or
+	// undo made it), its token account and breaker.
 	GetSession(ctx context.Context, id string) (*StoredSession, error)
 	// StreamSession reads session id in one snapshot without holding its
 	// messages in memory: it calls head with the session (Messages nil),
-	// then body with each message's stored JSON form (exactly
+	// (its kimi-cli context set), then body with each message's stored JSON form (exactly
 	// Message.AppendJSON), in order. body's bytes are valid only during the
 	// call. An error from head or body ends the read and is returned.
 	StreamSession(ctx context.Context, id string, head func(*StoredSession) error, body func([]byte) error) error
@@ -187,8 +222,10 @@ type Store interface {
 	// revision of its own, so a restore can be undone too. The restored
 	// list has no recorded token figure: token_count becomes 0 and
 	// pending_tokens the estimate of the whole list (kimi-cli's restore of
-	// a context without a usage record). It returns the session's
-	// description after the restore and the revision recorded.
+	// a context without a usage record). The session's kimi-cli context
+	// becomes the one the revision keeps, when it keeps one. It returns
+	// the session's description after the restore and the revision
+	// recorded.
 	RestoreRevision(ctx context.Context, id string, rev int64) (*SessionInfo, *RevisionInfo, error)
 	// PutPreview keeps p (its ID, session, version and body) until
 	// p.ExpiresAt. It first drops the previews expired at now, then those
@@ -229,8 +266,10 @@ type Store interface {
 	// by exactly the messages it replaced, and every other message stays
 	// where it is. It fails with EConflict when the summary message was
 	// changed or removed since, and EInvalid when rev is not a compaction.
-	// It records a revision of kind RevisionUndo, and returns the session's
-	// description after the undo and that revision.
+	// A kimi-cli session's context becomes the one the compaction
+	// replaced (KimiContext.Within the new length). It records a revision
+	// of kind RevisionUndo, and returns the session's description after the
+	// undo and that revision.
 	UndoCompaction(ctx context.Context, id string, rev int64) (*SessionInfo, *RevisionInfo, error)
 	Close() error
 }

@@ -117,7 +117,19 @@ func (r *Result) Commit() Commit {
 		Note:        "compacted " + strconv.Itoa(r.Compacted) + " messages",
 		TokenCount:  r.EstimatedTokenCount,
 		Fidelity:    r.Fidelity,
+		Kimi:        r.kimiAfter(),
 	}
+}
+
+// kimiAfter is the kimi-cli context of a kimi-cli session after r is
+// committed (what kimi-cli writes after /compact), nil for a kompact
+// session.
+func (r *Result) kimiAfter() *KimiContext {
+	k := r.plan.Session.Kimi
+	if k == nil {
+		return nil
+	}
+	return k.compacted(r.Session.Messages, r.EstimatedTokenCount)
 }
 
 // WithSummary returns a copy of r whose summary is summary (a person's
@@ -127,6 +139,18 @@ func (r *Result) WithSummary(summary string) *Result {
 	out := *r
 	at := r.summaryAt()
 	msgs := slices.Clone(r.Session.Messages)
+	if kimi := r.plan.Session.Kimi; kimi != nil {
+		off := kimi.history(msgs)
+		msgs[at] = kimiSummaryMessage(summary)
+		sess := *r.Session
+		sess.Messages = msgs
+		out.Session, out.KimiMessages = &sess, msgs
+		out.SummaryMessage, out.Summary = msgs[at], summary
+		out.MissingSections = MissingSections(summary)
+		out.TokensAfter = EstimateTokens(msgs[off:])
+		out.EstimatedTokenCount = out.TokensAfter
+		return &out
+	}
 	msgs[at] = summaryMessage(summary)
 	sess := *r.Session
 	sess.Messages = msgs
@@ -139,11 +163,17 @@ func (r *Result) WithSummary(summary string) *Result {
 	out.TokensAfter = EstimateTokens(msgs)
 	if k := r.plan.Start; k < len(r.KimiMessages) {
 		kimi := slices.Clone(r.KimiMessages)
-		kimi[k] = Message{Role: RoleUser, Content: []Part{TextPart(SummaryPrefix), TextPart(summary)}}
+		kimi[k] = kimiSummaryMessage(summary)
 		out.KimiMessages = kimi
 		out.EstimatedTokenCount = EstimateTokens(kimi)
 	}
 	return &out
+}
+
+// kimiSummaryMessage returns kimi-cli's summary message for an edited
+// summary: SummaryPrefix and summary, as two text parts.
+func kimiSummaryMessage(summary string) Message {
+	return Message{Role: RoleUser, Content: []Part{TextPart(SummaryPrefix), TextPart(summary)}}
 }
 
 // summaryMessage returns the user message that replaces the compacted
@@ -199,6 +229,11 @@ func (p *Plan) Apply(a Answer) (*Result, error) {
 	kimi = append(kimi, kimiSummary)
 	kimi = append(kimi, after...)
 
+	off := p.Session.Kimi.history(msgs)
+	if p.Session.Kimi != nil {
+		// A kimi-cli session keeps kimi-cli's form.
+		out, msg = kimi, kimiSummary
+	}
 	ns := *p.Session
 	ns.Messages = out
 	r := &Result{
@@ -211,7 +246,7 @@ func (p *Plan) Apply(a Answer) (*Result, error) {
 		Compacted:       p.End - p.Start,
 		Preserved:       len(after),
 		TokensBefore:    p.TokensBefore(),
-		TokensAfter:     EstimateTokens(out),
+		TokensAfter:     EstimateTokens(out[off:]),
 		Prompt:          p.Prompt,
 		Fidelity:        &fid,
 		plan:            p,
@@ -219,7 +254,7 @@ func (p *Plan) Apply(a Answer) (*Result, error) {
 	}
 	if a.Usage != nil {
 		chars := 0
-		for i := range kimi {
+		for i := off; i < len(kimi); i++ {
 			if i != p.Start {
 				chars += kimi[i].TextLen()
 			}
@@ -227,7 +262,7 @@ func (p *Plan) Apply(a Answer) (*Result, error) {
 		// The appendix is not among the output tokens.
 		r.EstimatedTokenCount = int(a.Usage.Output) + EstimateStringTokens(section) + chars/4
 	} else {
-		r.EstimatedTokenCount = EstimateTokens(kimi)
+		r.EstimatedTokenCount = EstimateTokens(kimi[off:])
 	}
 	return r, nil
 }

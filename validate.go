@@ -3,6 +3,8 @@ package kompact
 import (
 	"bytes"
 	"encoding/json"
+	"unicode"
+	"unicode/utf8"
 )
 
 // This file holds the rules a session and its messages meet, in one place:
@@ -10,7 +12,8 @@ import (
 
 // ValidateSession checks a session before it is stored: its id, when it
 // has one, follows SessionIDRule (ValidateSessionID; a store assigns one
-// otherwise), and its messages pass ValidateMessages and ValidateUTF8.
+// otherwise), its compaction model ValidateCompactionModel, and its
+// messages pass ValidateMessages and ValidateUTF8.
 // Every store checks what it is given with it. Errors are EInvalid.
 func ValidateSession(s *Session) error {
 	if s == nil {
@@ -21,8 +24,71 @@ func ValidateSession(s *Session) error {
 			return err
 		}
 	}
+	if err := ValidateCompactionModel(s.CompactionModel); err != nil {
+		return err
+	}
 	c := MessageCheck{Rules: AllMessageRules}
-	return c.Check(s.Messages)
+	if err := c.Check(s.Messages); err != nil {
+		return err
+	}
+	return validateKimi(s.Kimi, s.Messages)
+}
+
+// MaxMessageIDLen is the longest message id, in bytes.
+const MaxMessageIDLen = 128
+
+// MessageIDRule says which message ids are valid; errors quote it.
+const MessageIDRule = "a message id is at most 128 bytes of UTF-8 text without control characters"
+
+// MaxCompactionModelLen is the longest compaction model name, in bytes.
+const MaxCompactionModelLen = 256
+
+// ValidateCompactionModel checks a session's compaction model: at most
+// MaxCompactionModelLen bytes of UTF-8 text without control characters
+// ("" means the agent's). Errors are EInvalid.
+func ValidateCompactionModel(model string) error {
+	fix := "Use the name of a model of the agent's provider, or \"\" for the agent's own."
+	if len(model) > MaxCompactionModelLen {
+		return Errorf(EInvalid, "compaction_model is %d bytes long; a model name is at most %d bytes", len(model), MaxCompactionModelLen).WithFixes(fix)
+	}
+	if !utf8.ValidString(model) {
+		return Errorf(EInvalid, "compaction_model is not valid UTF-8").WithFixes(fix)
+	}
+	if at := controlAt(model); at >= 0 {
+		return Errorf(EInvalid, "compaction_model has a control character at byte %d", at).WithFixes(fix)
+	}
+	return nil
+}
+
+// ValidMessageID reports whether id follows MessageIDRule (its UTF-8
+// aside, which is RuleUTF8's): a decoder that checks forms itself hands a
+// message whose id does not to one that words the error.
+func ValidMessageID(id string) bool { return validateMessageID(id, "", 0) == nil }
+
+// validateMessageID checks message i's id against MessageIDRule (its
+// UTF-8 is RuleUTF8's).
+func validateMessageID(id, field string, i int) error {
+	if len(id) > MaxMessageIDLen {
+		return Errorf(EInvalid, "%s[%d].id is %d bytes long; %s", field, i, len(id), MessageIDRule).
+			WithFixes("Use shorter message ids, or none to let the store give them.")
+	}
+	if at := controlAt(id); at >= 0 {
+		return Errorf(EInvalid, "%s[%d].id has a control character at byte %d; %s", field, i, at, MessageIDRule).
+			WithFixes("Use message ids of printable characters, or none to let the store give them.")
+	}
+	return nil
+}
+
+// controlAt returns the offset of the first control character of s (C0,
+// DEL or C1), or -1. Bytes that are not valid UTF-8 are not control
+// characters.
+func controlAt(s string) int {
+	for i, r := range s {
+		if r != utf8.RuneError && unicode.IsControl(r) {
+			return i
+		}
+	}
+	return -1
 }
 
 // ValidateMessages checks a message list that did not come from
@@ -42,8 +108,8 @@ type MessageRules uint8
 // The message rules.
 const (
 	// RuleForm: the role and every part type are known (Roles,
-	// PartTypes), data parts hold JSON and tool call extras a JSON object
-	// (or null).
+	// PartTypes), the id follows MessageIDRule (its UTF-8 is RuleUTF8's),
+	// data parts hold JSON and tool call extras a JSON object (or null).
 	RuleForm MessageRules = 1 << iota
 	// RuleUniqueIDs: no two messages of the list share an id.
 	RuleUniqueIDs
@@ -121,6 +187,9 @@ func (c *MessageCheck) message(m *Message, i int) error {
 func validateForm(m *Message, field string, i int) error {
 	if !m.Role.Valid() {
 		return Errorf(EInvalid, "%s[%d].role: unknown role %q; use one of %s", field, i, m.Role, roleList)
+	}
+	if err := validateMessageID(m.ID, field, i); err != nil {
+		return err
 	}
 	for j := range m.Content {
 		p := &m.Content[j]

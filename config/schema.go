@@ -19,7 +19,7 @@ import (
 var (
 	topFields        = []string{"default_agent", "agents"}
 	agentFields      = []string{"system_prompt", "llm", "compaction"}
-	llmFields        = []string{"base_url", "model", "api_key_env", "max_context_size", "temperature", "max_tokens", "top_p", "extra_body"}
+	llmFields        = []string{"base_url", "model", "api_key_env", "max_context_size", "max_answer_bytes", "timeout", "temperature", "max_tokens", "top_p", "extra_body"}
 	compactionFields = []string{"enabled", "type", "max_preserved_messages", "compaction_model", "prompt", "prompt_file", "settings_overrides", "timeout", "auto", "fidelity"}
 	autoFields       = []string{"enabled", "trigger_ratio", "reserved_context_size"}
 	fidelityFields   = []string{"min_recall", "appendix_tokens"}
@@ -157,6 +157,8 @@ func (p *parser) llm(e entry, path string) (kompact.LLMConfig, error) {
 	}
 	read(s, "api_key_env", &l.APIKeyEnv, p.apiKeyEnv)
 	read(s, "max_context_size", &l.MaxContextSize, func(n *yaml.Node, path string) (int, error) { return p.tokens(n, path, 0) })
+	read(s, "max_answer_bytes", &l.MaxAnswerBytes, p.answerBytes)
+	read(s, "timeout", &l.Timeout, p.timeout)
 	settings := map[string]any{}
 	for _, name := range ownFields {
 		var v any
@@ -484,7 +486,28 @@ func (p *parser) fidelity(e entry, path string) (kompact.FidelityOptions, error)
 	return f, s.err
 }
 
-// timeout reads compaction.timeout: a positive duration such as 90s or 10m.
+// The bounds of llm.max_answer_bytes.
+const (
+	minAnswerBytes = 1 << 10
+	maxAnswerBytes = 1 << 30
+)
+
+// answerBytes reads llm.max_answer_bytes: a number of bytes from 1 KiB
+// to 1 GiB.
+func (p *parser) answerBytes(n *yaml.Node, path string) (int64, error) {
+	i, err := p.integer(n, path)
+	if err != nil {
+		return 0, err
+	}
+	if i < minAnswerBytes || i > maxAnswerBytes {
+		return 0, p.errorf(n, path, "must be a number of bytes from %d to %d, got %d", minAnswerBytes, maxAnswerBytes, i).
+			WithFixes(fmt.Sprintf("Use a size in bytes such as 8388608 (8 MiB), or remove it for the default, %d (4 MiB).", kompact.DefaultMaxAnswerBytes))
+	}
+	return i, nil
+}
+
+// timeout reads compaction.timeout or llm.timeout: a positive duration
+// such as 90s or 10m.
 func (p *parser) timeout(n *yaml.Node, path string) (time.Duration, error) {
 	fix := "Use a duration such as 90s, 10m or 1h; the default is 10m for all attempts together."
 	if n.Kind != yaml.ScalarNode || n.ShortTag() != "!!str" {

@@ -52,3 +52,44 @@ func TestCompactionTimeoutErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestLLMBounds: llm.max_answer_bytes and llm.timeout are read, default
+// to 4 MiB and 10m when absent, survive the effective YAML, and reach
+// the request configurations of compactions and replies.
+func TestLLMBounds(t *testing.T) {
+	c, err := Parse([]byte(base+"      max_answer_bytes: 65536\n      timeout: 2m\n"), "agents.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := c.Agents["kimi"]
+	if a.LLM.MaxAnswerBytes != 65536 || a.LLM.AnswerLimit() != 65536 || a.LLM.ReplyTimeout() != 2*time.Minute {
+		t.Errorf("MaxAnswerBytes %d, ReplyTimeout %s", a.LLM.MaxAnswerBytes, a.LLM.ReplyTimeout())
+	}
+	if kompact.EffectiveRequest(a, nil).MaxAnswerBytes != 65536 || kompact.ChatRequest(a).MaxAnswerBytes != 65536 {
+		t.Error("the cap does not reach the request configurations")
+	}
+	y, err := c.EffectiveYAML()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(y), "max_answer_bytes: 65536") || !strings.Contains(string(y), "timeout: 2m0s") {
+		t.Errorf("effective YAML lacks the bounds:\n%s", y)
+	}
+	c, err = Parse([]byte(base), "agents.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l := c.Agents["kimi"].LLM; l.AnswerLimit() != 4<<20 || l.ReplyTimeout() != 10*time.Minute {
+		t.Errorf("defaults: %d, %s", l.AnswerLimit(), l.ReplyTimeout())
+	}
+	for _, v := range []string{"100", "2147483648", "4MiB", "-1"} {
+		_, err := Parse([]byte(base+"      max_answer_bytes: "+v+"\n"), "agents.yaml")
+		ke, ok := err.(*kompact.Error)
+		if !ok || ke.Code != kompact.EInvalid || !strings.Contains(ke.Message, "llm.max_answer_bytes") {
+			t.Errorf("max_answer_bytes: %s: %v", v, err)
+		}
+	}
+	if _, err := Parse([]byte(base+"      timeout: 600\n"), "agents.yaml"); err == nil || !strings.Contains(err.Error(), "llm.timeout") {
+		t.Errorf("timeout: 600: %v", err)
+	}
+}

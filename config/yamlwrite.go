@@ -42,6 +42,16 @@ func (c *Config) EffectiveYAML() ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
+// addBounds adds the llm fields that bound a call, when they are set.
+func addBounds(llm *yaml.Node, l *kompact.LLMConfig) {
+	if l.MaxAnswerBytes > 0 {
+		addField(llm, "max_answer_bytes", &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!int", Value: strconv.FormatInt(l.MaxAnswerBytes, 10)})
+	}
+	if l.Timeout > 0 {
+		addField(llm, "timeout", strNode(l.Timeout.String()))
+	}
+}
+
 func agentNode(a *kompact.Agent) (*yaml.Node, error) {
 	n := &yaml.Node{Kind: yaml.MappingNode}
 	if a.SystemPrompt != "" {
@@ -56,6 +66,7 @@ func agentNode(a *kompact.Agent) (*yaml.Node, error) {
 	if a.LLM.MaxContextSize > 0 {
 		addField(llm, "max_context_size", intNode(a.LLM.MaxContextSize))
 	}
+	addBounds(llm, &a.LLM)
 	extra := map[string]any{}
 	for k, v := range a.LLM.Settings {
 		extra[k] = v

@@ -2,11 +2,13 @@ package httpapi
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"log/slog"
 	"net/http"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"kompact"
@@ -36,7 +38,8 @@ type actionRequest struct {
 // or keeps it as a preview (kompact.SessionJob.Run). Problems with the
 // request itself (its body, an unknown session) answer with the error
 // body; the action's own failures answer with their status and the
-// outcome JSON.
+// outcome JSON. The action runs in one of the server's action slots; a
+// dry run, which makes no LLM call, takes none.
 func (s *Server) runAction(w http.ResponseWriter, r *http.Request) error {
 	var req actionRequest
 	if err := s.decodeBody(w, r, &req, true); err != nil {
@@ -59,10 +62,17 @@ func (s *Server) runAction(w http.ResponseWriter, r *http.Request) error {
 		writeJSON(w, http.StatusOK, dryRunOf(job.Job))
 		return nil
 	}
+	release, err := s.actionSlot(w)
+	if err != nil {
+		return err
+	}
+	defer release()
 	opts := kompact.ActionOptions{Preview: req.Preview, HoldOnWarnings: req.HoldOnWarnings && !req.AcceptWarnings}
-	run := func(progress func(kompact.Progress)) kompact.Outcome { return job.Run(ctx, opts, progress) }
+	run := func(ctx context.Context, progress func(kompact.Progress)) kompact.Outcome {
+		return job.Run(ctx, opts, progress)
+	}
 	if !wantsEvents(r) {
-		s.writeOutcome(w, r, run(nil))
+		s.writeOutcome(w, r, run(ctx, nil))
 		return nil
 	}
 	s.streamAction(w, r, run)
@@ -122,6 +132,9 @@ func (s *Server) outcomeBody(r *http.Request, out kompact.Outcome) (int, []byte)
 
 func (s *Server) writeOutcome(w http.ResponseWriter, r *http.Request, out kompact.Outcome) {
 	status, body := s.outcomeBody(r, out)
+	if out.Err != nil {
+		retryLater(w, out.Err.Code)
+	}
 	writeRaw(w, status, body)
 }
 
@@ -143,7 +156,13 @@ func wantsEvents(r *http.Request) bool {
 // slow client sees the latest one, and never slows the LLM stream down. A
 // comment line goes out every heartbeat interval to keep proxies from
 // closing an idle stream.
-func (s *Server) streamAction(w http.ResponseWriter, r *http.Request, run func(func(kompact.Progress)) kompact.Outcome) {
+//
+// A client that does not read is cut off once the progress text it has
+// not received passes s.sseBuffer: its connection is closed, and the
+// action runs on and commits (or not) exactly as it would have. A client
+// that goes away by itself cancels the action, as one that waits for a
+// plain answer does.
+func (s *Server) streamAction(w http.ResponseWriter, r *http.Request, run func(context.Context, func(kompact.Progress)) kompact.Outcome) {
 	rc := http.NewResponseController(w)
 	h := w.Header()
 	h.Set("Content-Type", "text/event-stream")
@@ -152,35 +171,17 @@ func (s *Server) streamAction(w http.ResponseWriter, r *http.Request, run func(f
 	w.WriteHeader(http.StatusOK)
 	_ = rc.Flush()
 
-	var (
-		mu      sync.Mutex
-		latest  kompact.Progress
-		pending bool
-	)
-	notify := make(chan struct{}, 1)
-	progress := func(p kompact.Progress) {
-		mu.Lock()
-		if pending {
-			p = p.Merge(latest) // keep the text the client has not seen
-		}
-		latest, pending = p, true
-		mu.Unlock()
-		select {
-		case notify <- struct{}{}:
-		default:
-		}
-	}
+	ev := &eventQueue{limit: s.sseBuffer, notify: make(chan struct{}, 1)}
+	ev.cut = func() { _ = rc.SetWriteDeadline(time.Now()) }
+	ctx, cancel := runContext(r.Context(), &ev.cutOff)
+	defer cancel()
 	done := make(chan kompact.Outcome, 1)
-	go func() { done <- run(progress) }()
+	go func() { done <- run(ctx, ev.progress) }()
 
-	// A write error means the client is gone; the request context then
-	// cancels the LLM call, and the loop still waits for run to return.
+	// A write error means the client is gone (or was cut off); the loop
+	// still waits for run to return.
 	sendProgress := func() {
-		mu.Lock()
-		p, ok := latest, pending
-		pending = false
-		mu.Unlock()
-		if ok {
+		if p, ok := ev.take(); ok {
 			data, _ := json.Marshal(p)
 			writeEvent(w, "progress", data)
 			_ = rc.Flush()
@@ -190,23 +191,107 @@ func (s *Server) streamAction(w http.ResponseWriter, r *http.Request, run func(f
 	defer tick.Stop()
 	for {
 		select {
-		case <-notify:
+		case <-ev.notify:
 			sendProgress()
 		case <-tick.C:
-			_, _ = w.Write([]byte(": heartbeat\n\n"))
-			_ = rc.Flush()
-		case out := <-done:
-			sendProgress()
-			_, body := s.outcomeBody(r, out)
-			writeEvent(w, "outcome", body)
-			_ = rc.Flush()
-			if out.Status == kompact.OutcomeError && out.Err != nil {
-				s.log.LogAttrs(r.Context(), slog.LevelInfo, "action failed", slog.String("path", r.URL.Path),
-					slog.String("code", string(out.Err.Code)))
+			if !ev.cutOff.Load() {
+				_, _ = w.Write([]byte(": heartbeat\n\n"))
+				_ = rc.Flush()
 			}
+		case out := <-done:
+			s.endStream(w, r, rc, ev, out)
 			return
 		}
 	}
+}
+
+// outcomeWriteTimeout bounds the write of a stream's last events: a
+// client that reads nothing cannot hold the handler.
+const outcomeWriteTimeout = 30 * time.Second
+
+// endStream writes the last progress and the outcome event.
+func (s *Server) endStream(w http.ResponseWriter, r *http.Request, rc *http.ResponseController, ev *eventQueue, out kompact.Outcome) {
+	_, body := s.outcomeBody(r, out)
+	if !ev.cutOff.Load() {
+		_ = rc.SetWriteDeadline(time.Now().Add(outcomeWriteTimeout))
+		if p, ok := ev.take(); ok {
+			data, _ := json.Marshal(p)
+			writeEvent(w, "progress", data)
+		}
+		writeEvent(w, "outcome", body)
+		_ = rc.Flush()
+	}
+	if out.Status == kompact.OutcomeError && out.Err != nil {
+		s.log.LogAttrs(r.Context(), slog.LevelInfo, "action failed", slog.String("path", r.URL.Path),
+			slog.String("code", string(out.Err.Code)))
+	}
+}
+
+// runContext is the context of a streamed action: cancelled when the
+// client goes away, but not when the server cut it off (cutOff), so that
+// the action then runs to its end.
+func runContext(req context.Context, cutOff *atomic.Bool) (context.Context, context.CancelFunc) {
+	ctx, cancel := context.WithCancel(context.WithoutCancel(req))
+	stop := context.AfterFunc(req, func() {
+		if !cutOff.Load() {
+			cancel()
+		}
+	})
+	return ctx, func() { stop(); cancel() }
+}
+
+// DefaultSSEBuffer bounds the progress text kept for a streaming client
+// that has not read it yet; past it the client is cut off.
+const DefaultSSEBuffer = 1 << 20
+
+// eventQueue holds the progress a stream has not sent yet: the latest
+// report, with the text of the ones it replaced.
+type eventQueue struct {
+	mu      sync.Mutex
+	latest  kompact.Progress
+	pending bool
+	limit   int
+	notify  chan struct{}
+	// cutOff is set once the client is cut off; cut closes its
+	// connection.
+	cutOff atomic.Bool
+	cut    func()
+}
+
+// progress queues p, keeping the text the client has not seen; past the
+// limit it cuts the client off and drops what is queued.
+func (q *eventQueue) progress(p kompact.Progress) {
+	if q.cutOff.Load() {
+		return
+	}
+	q.mu.Lock()
+	if q.pending {
+		p = p.Merge(q.latest) // keep the text the client has not seen
+	}
+	q.latest, q.pending = p, true
+	over := len(p.Delta) > q.limit
+	if over {
+		q.latest, q.pending = kompact.Progress{}, false
+	}
+	q.mu.Unlock()
+	if over {
+		q.cutOff.Store(true)
+		q.cut()
+		return
+	}
+	select {
+	case q.notify <- struct{}{}:
+	default:
+	}
+}
+
+// take returns the queued progress, if any, and empties the queue.
+func (q *eventQueue) take() (kompact.Progress, bool) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	p, ok := q.latest, q.pending
+	q.pending = false
+	return p, ok && !q.cutOff.Load()
 }
 
 // writeEvent writes one Server-Sent Event; data may span lines.

@@ -428,9 +428,7 @@ func TestNoLostMessages(t *testing.T) {
 
 	var wg sync.WaitGroup
 	for w := range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+		wg.Go(func() {
 			for i := range each {
 				e.must(201, "POST", "/v1/sessions/s/messages", map[string]any{"message": map[string]any{
 					"role": "user", "content": fmt.Sprintf("w%d-%02d", w, i)}})
@@ -438,7 +436,7 @@ func TestNoLostMessages(t *testing.T) {
 					appended.Done()
 				}
 			}
-		}()
+		})
 	}
 	wg.Wait()
 	out := <-outc

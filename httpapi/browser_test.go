@@ -71,6 +71,15 @@ agents:
         enabled: true
         trigger_ratio: 0.5
         reserved_context_size: 1000
+  tiny:
+    llm:
+      base_url: %[1]s
+      model: fake-chat
+      api_key_env: ` + browserKeyEnv + `
+      max_context_size: 30000
+    compaction:
+      enabled: true
+      type: kimi
   nokey:
     llm:
       base_url: %[1]s
@@ -329,14 +338,33 @@ func (e *browserEnv) waitFor(what, expr string) {
 	e.do("wait for "+what, chromedp.Poll[chromedp.Void](expr, chromedp.WithPollingTimeout(25*time.Second)))
 }
 
+// evaluate evaluates a JavaScript expression that returns a T.
+func evaluate[T any](e *browserEnv, expr string) T {
+	e.t.Helper()
+	v, err := chromedp.Run(e.ctx, chromedp.Evaluate[T](expr))
+	if err != nil {
+		e.fail("evaluate "+expr, err)
+	}
+	return v
+}
+
+// evalString evaluates a JavaScript expression that returns a string.
+func (e *browserEnv) evalString(expr string) string {
+	e.t.Helper()
+	return evaluate[string](e, expr)
+}
+
+// evalInt evaluates a JavaScript expression that returns a number.
+func (e *browserEnv) evalInt(expr string) int {
+	e.t.Helper()
+	return evaluate[int](e, expr)
+}
+
 // eval evaluates a JavaScript expression that returns a JSON string and
 // decodes it into v.
 func (e *browserEnv) eval(expr string, v any) {
 	e.t.Helper()
-	s, err := chromedp.Run(e.ctx, chromedp.Evaluate[string](expr))
-	if err != nil {
-		e.fail("evaluate "+expr, err)
-	}
+	s := evaluate[string](e, expr)
 	if err := json.Unmarshal([]byte(s), v); err != nil {
 		e.t.Fatalf("evaluate %s: %v (%s)", expr, err, s)
 	}
@@ -603,6 +631,7 @@ func TestBrowserCompactUndoContinue(t *testing.T) {
 	}
 	e.waitFor("the image to load", `(() => { const i = document.querySelector('[data-id="m6"] img[data-testid="media-image"]'); return i && i.complete && i.naturalWidth > 0; })()`)
 	e.click(`[data-id="m3"] [data-testid="tool-call"] summary`) // collapse it
+	e.click(`[data-id="m6"] [data-testid="media-load"]`)        // remote audio loads on a click (issue 21)
 	e.eval(`JSON.stringify((() => {
 		const q = (s) => document.querySelector(s);
 		const call = q('[data-id="m3"] [data-testid="tool-call"]');

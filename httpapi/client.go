@@ -92,6 +92,24 @@ func (c *Client) ImportSession(ctx context.Context, doc []byte) (*kompact.Stored
 	return s.s, nil
 }
 
+// ImportKimiContext stores data, a kimi-cli context.jsonl, as a new
+// session (format=kimi), with id and agent in place of the defaults when
+// they are not empty.
+func (c *Client) ImportKimiContext(ctx context.Context, data []byte, id, agent string) (*kompact.StoredSession, error) {
+	q := url.Values{"format": {"kimi"}}
+	if id != "" {
+		q.Set("id", id)
+	}
+	if agent != "" {
+		q.Set("agent", agent)
+	}
+	var s storedJSON
+	if err := c.do(ctx, http.MethodPost, "/v1/sessions/import?"+q.Encode(), data, &s); err != nil {
+		return nil, err
+	}
+	return s.s, nil
+}
+
 // DeleteSession deletes the session id and its revisions.
 func (c *Client) DeleteSession(ctx context.Context, id string) error {
 	path, err := sessionPath(id)
@@ -131,14 +149,20 @@ func (c *Client) do(ctx context.Context, method, path string, body []byte, out a
 // send sends one request. A server that cannot be reached is an
 // EUnreachable error.
 func (c *Client) send(ctx context.Context, method, path string, body []byte) (*http.Response, error) {
-	base := strings.TrimSuffix(c.BaseURL, "/")
+	// The base URL is shown only without its credentials and query.
+	base := kompact.RedactURL(strings.TrimSuffix(c.BaseURL, "/"))
+	target, err := c.endpoint(path)
+	if err != nil {
+		return nil, kompact.Errorf(kompact.EInvalid, "the server address %s is not a URL", base).
+			WithFixes("Give the server's address, such as http://127.0.0.1:8484.")
+	}
 	var rd io.Reader
 	if body != nil {
 		rd = bytes.NewReader(body)
 	}
-	req, err := http.NewRequestWithContext(ctx, method, base+path, rd)
+	req, err := http.NewRequestWithContext(ctx, method, target, rd)
 	if err != nil {
-		return nil, fmt.Errorf("request %s: %w", path, err)
+		return nil, fmt.Errorf("request %s: %s", path, kompact.RedactURL(err.Error()))
 	}
 	req.Header.Set("Accept", "application/json")
 	if body != nil {
@@ -162,6 +186,29 @@ func (c *Client) send(ctx context.Context, method, path string, body []byte) (*h
 			WithFixes("Check that the server runs and that the address is right.")
 	}
 	return resp, nil
+}
+
+// endpoint returns the URL of the API path on the server: path goes after
+// the base URL's own path, and the base URL's query, if any, stays a
+// query.
+func (c *Client) endpoint(path string) (string, error) {
+	u, err := url.Parse(c.BaseURL)
+	if err != nil {
+		return "", err
+	}
+	p, q, _ := strings.Cut(path, "?") // p is escaped already (sessionPath)
+	escaped := strings.TrimSuffix(u.EscapedPath(), "/") + p
+	if u.Path, err = url.PathUnescape(escaped); err != nil {
+		return "", err
+	}
+	u.RawPath = escaped
+	if u.RawQuery != "" && q != "" {
+		u.RawQuery += "&" + q
+	} else if q != "" {
+		u.RawQuery = q
+	}
+	u.Fragment, u.RawFragment = "", ""
+	return u.String(), nil
 }
 
 // redirectError is the error for a redirect, which the client never

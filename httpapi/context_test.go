@@ -17,35 +17,9 @@ import (
 	"kompact/sqlite"
 )
 
-// autoAgents: "auto" has a 10000-token context, compacts by itself at half
-// of it (5000 tokens) or with less than 1000 left; "off" has an unknown
-// context size.
-const autoAgents = `default_agent: auto
-agents:
-  auto:
-    system_prompt: You are a test agent.
-    llm:
-      base_url: %s
-      model: chat-model
-      max_context_size: 10000
-    compaction:
-      enabled: true
-      type: kimi
-      compaction_model: compact-model
-      max_preserved_messages: 2
-      settings_overrides: {max_tokens: 100000}
-      auto:
-        enabled: true
-        trigger_ratio: 0.5
-        reserved_context_size: 1000
-  off:
-    llm:
-      base_url: %s
-      model: off-model
-    compaction:
-      enabled: true
-      type: kimi
-`
+// autoAgents: "auto" compacts by itself, "manual" has an unknown context
+// size (testserver.AutoAgents).
+const autoAgents = testserver.AutoAgents
 
 func newAutoEnv(t *testing.T) *apiEnv {
 	return newAPIEnv(t, apiOptions{agents: autoAgents})
@@ -263,7 +237,7 @@ func TestKCPD01ContextRoute(t *testing.T) {
 	wantError(t, e.do("PATCH", "/v1/sessions/s/settings", map[string]any{}), 400, "invalid_request", "token_count")
 
 	// Unknown context size: never due.
-	e.must(201, "POST", "/v1/sessions", map[string]any{"id": "o", "agent": "off", "messages": []any{three}})
+	e.must(201, "POST", "/v1/sessions", map[string]any{"id": "o", "agent": "manual", "messages": []any{three}})
 	c = e.must(200, "GET", "/v1/sessions/o/context", nil)
 	if num(t, c, "max_context_size") != 0 || c["usage_ratio"] != 0.0 || c["should_compact"] != false || c["reason"] != kompact.ReasonUnknownContextSize || c["auto_compaction"] != false {
 		t.Fatalf("unknown size: %v", c)
@@ -318,7 +292,7 @@ func TestKCPD01AppendAutoCompacts(t *testing.T) {
 func TestKCPD01ContextSizeFromProvider(t *testing.T) {
 	llm := fakellm.New(t)
 	n := int64(131072)
-	llm.SetModels(fakellm.Model{ID: "off-model", ContextLength: &n})
+	llm.SetModels(fakellm.Model{ID: "manual-model", ContextLength: &n})
 	store, err := sqlite.Open(filepath.Join(t.TempDir(), "k.db"))
 	if err != nil {
 		t.Fatal(err)
@@ -329,7 +303,7 @@ func TestKCPD01ContextSizeFromProvider(t *testing.T) {
 	ts := httptest.NewServer(srv.Handler())
 	t.Cleanup(ts.Close)
 	e := &apiEnv{t: t, llm: llm, store: store, srv: srv, base: ts.URL, http: ts.Client(), logs: &testserver.Buffer{}}
-	e.must(201, "POST", "/v1/sessions", map[string]any{"id": "o", "agent": "off", "messages": []any{map[string]any{"role": "user", "content": "hello"}}})
+	e.must(201, "POST", "/v1/sessions", map[string]any{"id": "o", "agent": "manual", "messages": []any{map[string]any{"role": "user", "content": "hello"}}})
 	for range 2 {
 		c := e.must(200, "GET", "/v1/sessions/o/context", nil)
 		if num(t, c, "max_context_size") != 131072 || c["reason"] != kompact.ReasonBelowThreshold {

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"log/slog"
 	"net/http"
+	"strconv"
 
 	"kompact"
 )
@@ -38,6 +39,7 @@ var statusOf = map[kompact.ErrorCode]int{
 	kompact.EBusy:          http.StatusTooManyRequests,
 	kompact.ELLM:           http.StatusBadGateway,
 	kompact.EEmptyResponse: http.StatusBadGateway,
+	kompact.EUnavailable:   http.StatusServiceUnavailable,
 	kompact.EInternal:      http.StatusInternalServerError,
 }
 
@@ -62,6 +64,10 @@ func (s *Server) publicError(r *http.Request, err error) *kompact.Error {
 			slog.String("method", r.Method), slog.String("path", r.URL.Path), slog.String("error", err.Error()))
 		return &kompact.Error{Code: kompact.EInternal, Message: internalMessage, Fixes: []string{}}
 	}
+	if e.Code == kompact.EUnavailable {
+		s.log.LogAttrs(r.Context(), slog.LevelError, "store unavailable",
+			slog.String("method", r.Method), slog.String("path", r.URL.Path), slog.String("error", errorChain(e)))
+	}
 	fixes := e.Fixes
 	if fixes == nil {
 		fixes = []string{}
@@ -73,5 +79,22 @@ func (s *Server) publicError(r *http.Request, err error) *kompact.Error {
 // kompact.ErrorBody: {"code", "message", "fixes"}.
 func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	e := s.publicError(r, err)
+	retryLater(w, e.Code)
 	writeJSON(w, StatusOf(e.Code), e)
+}
+
+// retryLater sets Retry-After on an answer that an outage made fail: the
+// same request may succeed then.
+func retryLater(w http.ResponseWriter, code kompact.ErrorCode) {
+	if code == kompact.EUnavailable {
+		w.Header().Set("Retry-After", strconv.Itoa(RetryAfter))
+	}
+}
+
+// errorChain is e's message and its cause's, for the log.
+func errorChain(e *kompact.Error) string {
+	if e.Err == nil {
+		return e.Message
+	}
+	return e.Message + ": " + e.Err.Error()
 }

@@ -13,7 +13,7 @@ import (
 
 // TestActionCap: with --max-actions 1, a second action while one runs is
 // 429 busy with Retry-After; once the first is done, actions run again
-// (issue 9, item 2).
+// (issue 9, item 2); a dry run still answers.
 func TestActionCap(t *testing.T) {
 	s, ts, llm := newGatedServer(t, Limits{MaxActions: 1})
 	s.heartbeat = time.Hour
@@ -22,8 +22,8 @@ func TestActionCap(t *testing.T) {
 	if line, err := bufio.NewReader(resp.Body).ReadString('\n'); err != nil || line != "event: progress\n" {
 		t.Fatalf("first line %q, %v", line, err)
 	}
-	for _, path := range []string{"/v1/sessions/s/actions/compact_conversation", "/v1/sessions/s/continue"} {
-		r, err := ts.Client().Post(ts.URL+path, "application/json", strings.NewReader(`{"content":"x"}`))
+	for path, body := range map[string]string{"/v1/sessions/s/actions/compact_conversation": `{}`, "/v1/sessions/s/continue": `{"content":"x"}`} {
+		r, err := ts.Client().Post(ts.URL+path, "application/json", strings.NewReader(body))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -32,6 +32,12 @@ func TestActionCap(t *testing.T) {
 		if r.StatusCode != http.StatusTooManyRequests || r.Header.Get("Retry-After") != "5" || !strings.Contains(string(body), `"code":"busy"`) {
 			t.Fatalf("%s while an action runs: %d Retry-After %q %s", path, r.StatusCode, r.Header.Get("Retry-After"), body)
 		}
+	}
+	// A dry run makes no LLM call and takes no slot (issue 21, item 3).
+	if r, err := ts.Client().Post(ts.URL+"/v1/sessions/s/actions/compact_conversation", "application/json", strings.NewReader(`{"dry_run":true}`)); err != nil || r.StatusCode != 200 {
+		t.Fatalf("dry run while an action runs: %v %v", r, err)
+	} else {
+		r.Body.Close()
 	}
 	// Reads are not actions.
 	if r, err := ts.Client().Get(ts.URL + "/v1/sessions/s"); err != nil || r.StatusCode != 200 {
@@ -134,5 +140,24 @@ func TestSessionLocationIsEncoded(t *testing.T) {
 		if got := sessionLocation(id); got != want {
 			t.Errorf("sessionLocation(%q) = %q, want %q", id, got, want)
 		}
+	}
+}
+
+// TestDeclaredBodyTooLarge: a Content-Length above --max-body is refused
+// with 413 at once, without waiting for the body (issue 21, item 8).
+func TestDeclaredBodyTooLarge(t *testing.T) {
+	s, ts, _ := newGatedServer(t, Limits{})
+	s.maxBody = 1 << 10
+	c, err := net.Dial("tcp", ts.Listener.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	_, _ = io.WriteString(c, "POST /v1/sessions HTTP/1.1\r\nHost: "+ts.Listener.Addr().String()+
+		"\r\nContent-Type: application/json\r\nContent-Length: 1048576\r\n\r\n{\"id\":")
+	_ = c.SetReadDeadline(time.Now().Add(5 * time.Second))
+	line, err := bufio.NewReader(c).ReadString('\n')
+	if err != nil || !strings.HasPrefix(line, "HTTP/1.1 413") {
+		t.Fatalf("answer %q, %v; want 413 before the body", line, err)
 	}
 }

@@ -32,6 +32,15 @@ func (s *Server) importStream(w http.ResponseWriter, r *http.Request, q url.Valu
 		return err
 	}
 	defer body.close()
+	err = s.importSpooled(w, r, q, body)
+	if kompact.ErrorCodeOf(err) == kompact.EInvalid {
+		return kimiBody(body, err)
+	}
+	return err
+}
+
+// importSpooled imports the spooled body (see importStream).
+func (s *Server) importSpooled(w http.ResponseWriter, r *http.Request, q url.Values, body *spooled) error {
 	st := sessionjson.NewSessionStream(body.f, importBatchBytes)
 	doc, err := st.Head()
 	if err != nil {
@@ -52,6 +61,7 @@ func (s *Server) importStream(w http.ResponseWriter, r *http.Request, q url.Valu
 	if err := checkNewSession(&head); err != nil {
 		return err
 	}
+	n := 0 // the messages read so far
 	next := func() ([]kompact.Message, error) {
 		msgs, err := st.Next()
 		if err != nil {
@@ -59,6 +69,10 @@ func (s *Server) importStream(w http.ResponseWriter, r *http.Request, q url.Valu
 		}
 		if len(msgs) == 0 {
 			return nil, lateFields(doc, st.Final(), q)
+		}
+		n += len(msgs)
+		if err := s.guard.checkMessages(n); err != nil {
+			return nil, err
 		}
 		return msgs, nil
 	}
@@ -146,6 +160,27 @@ func (a *ahead) next() ([]kompact.Message, error) {
 func (a *ahead) stop() {
 	close(a.quit)
 	a.done.Wait()
+}
+
+// kimiPeek bounds how much of a refused import's body is read to tell
+// whether it is a kimi-cli file: its first line, the system prompt record,
+// is seldom longer.
+const kimiPeek = 256 << 10
+
+// kimiBody is the answer to a session document import that was refused
+// with err: when the body is a kimi-cli context.jsonl
+// (kompact.LooksLikeKimiContext), an error that says so and how to import
+// it, else err. The route does not import it as one unasked: a body is
+// read in the format the query names.
+func kimiBody(body *spooled, err error) error {
+	head := make([]byte, kimiPeek)
+	n, _ := body.f.ReadAt(head, 0)
+	if !kompact.LooksLikeKimiContext(head[:n]) {
+		return err
+	}
+	return kompact.Errorf(kompact.EInvalid, "the body is a kimi-cli context.jsonl (one JSON record a line), not a session document; "+
+		"import it with ?format=kimi (POST /v1/sessions/import?format=kimi) or with kompact sessions import --kimi FILE").
+		WithFixes("Send the same body to POST /v1/sessions/import?format=kimi (the query's id and agent still apply).")
 }
 
 // spooled is a request body kept in a temporary file.

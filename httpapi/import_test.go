@@ -48,3 +48,56 @@ func TestImportKimiContext(t *testing.T) {
 	wantError(t, e.do("POST", "/v1/sessions/import?format=yaml", apiSession("x", 1)), 400, "invalid_request", "unknown import format")
 	wantError(t, e.do("POST", "/v1/sessions/import?format=kimi&agent=nobody", kimiContext), 400, "invalid_request")
 }
+
+// TestImportKimiContextKeepsItsRecords: a kimi-cli session's JSON has its
+// file's metadata lines in the optional "kimi" field, at their places
+// among the messages (issue 19 §2); a session document's has no such
+// field.
+func TestImportKimiContextKeepsItsRecords(t *testing.T) {
+	e := newAPIEnv(t, apiOptions{})
+	e.must(201, "POST", "/v1/sessions/import?format=kimi&id=k", kimiContext)
+	s := e.must(200, "GET", "/v1/sessions/k", nil)
+	kimi, _ := s["kimi"].(map[string]any)
+	recs, _ := kimi["records"].([]any)
+	if kimi["system_prompt"] != true || len(recs) != 3 {
+		t.Fatalf("kimi %v", s["kimi"])
+	}
+	want := []struct {
+		at   float64
+		line string
+	}{{1, `{"role":"_system_prompt","content":"You are Kimi."}`}, {1, `{"role":"_checkpoint","id":0}`}, {3, `{"role":"_usage","token_count":42}`}}
+	for i, w := range want {
+		r := recs[i].(map[string]any)
+		if r["at"] != w.at || r["line"] != w.line {
+			t.Errorf("record %d: %v, want %v", i, r, w)
+		}
+	}
+	// Its token figures are the ones kimi-cli restores: the last _usage
+	// line's, nothing pending after it.
+	if c := e.must(200, "GET", "/v1/sessions/k/context", nil); c["token_count"] != 42.0 || c["pending_tokens"] != 0.0 {
+		t.Errorf("context %v", c)
+	}
+	e.must(201, "POST", "/v1/sessions/import", apiSession("plain", 1))
+	if s := e.must(200, "GET", "/v1/sessions/plain", nil); s["kimi"] != nil {
+		t.Errorf("a session document's session has kimi %v", s["kimi"])
+	}
+}
+
+// TestImportKimiContextWithoutFormat: a kimi-cli file posted as a session
+// document is refused with an answer that says what it is and how to
+// import it, rather than a JSON syntax error (issue 19 §1); nothing is
+// stored.
+func TestImportKimiContextWithoutFormat(t *testing.T) {
+	e := newAPIEnv(t, apiOptions{})
+	for _, q := range []string{"", "?format=session", "?id=x"} {
+		wantError(t, e.do("POST", "/v1/sessions/import"+q, kimiContext), 400, "invalid_request",
+			"kimi-cli context.jsonl", "not a session document", "?format=kimi", "kompact sessions import --kimi")
+	}
+	// One message line alone is valid JSON, but no session document.
+	wantError(t, e.do("POST", "/v1/sessions/import", `{"role":"user","content":"hi"}`+"\n"), 400, "invalid_request", "kimi-cli context.jsonl")
+	// A broken session document keeps its own error.
+	wantError(t, e.do("POST", "/v1/sessions/import", `{"messages": [`), 400, "invalid_request", "session")
+	if list := e.must(200, "GET", "/v1/sessions", nil)["sessions"].([]any); len(list) != 0 {
+		t.Errorf("stored %v", list)
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"kompact"
+	"kompact/httpapi"
 )
 
 // longDoc is a session document of n messages, about 300 bytes each.
@@ -78,7 +79,7 @@ func TestImportStreamedTooLarge(t *testing.T) {
 func TestImportSlowClientHoldsNoWrite(t *testing.T) {
 	tmp := t.TempDir()
 	t.Setenv("TMPDIR", tmp)
-	e := newAPIEnv(t, apiOptions{maxBody: 32 << 20})
+	e := newAPIEnv(t, apiOptions{maxBody: 32 << 20, limits: httpapi.Limits{MaxRequestMessages: 20_000}})
 	e.must(201, "POST", "/v1/sessions", `{"id":"other","messages":[{"role":"user","content":"hi"}]}`)
 	doc := longDoc("slow", 12000, "") // 3.6 MB: the first half is more than a batch
 	pr, pw := io.Pipe()

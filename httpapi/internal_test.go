@@ -106,7 +106,7 @@ func TestStatusTable(t *testing.T) {
 	for code, want := range map[kompact.ErrorCode]int{
 		kompact.EInvalid: 400, EUnauthorized: 401, kompact.EDisabled: 403, kompact.ENotFound: 404,
 		kompact.EConflict: 409, ETooLarge: 413, kompact.ELLM: 502, kompact.EEmptyResponse: 502,
-		kompact.EInternal: 500, "something_new": 500,
+		kompact.EInternal: 500, kompact.EUnavailable: 503, "something_new": 500,
 	} {
 		if got := StatusOf(code); got != want {
 			t.Errorf("%s: %d, want %d", code, got, want)

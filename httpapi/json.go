@@ -46,10 +46,16 @@ func (s *Server) readRawBody(w http.ResponseWriter, r *http.Request) ([]byte, er
 func bodyReadError(err error) error {
 	var mbe *http.MaxBytesError
 	if errors.As(err, &mbe) {
-		return kompact.Errorf(ETooLarge, "the request body exceeds the server's limit of %d bytes", mbe.Limit).
-			WithFixes("Send a smaller body, or restart the server with a larger --max-body.")
+		return bodyTooLarge(mbe.Limit)
 	}
 	return kompact.Errorf(kompact.EInvalid, "read the request body: %v", err)
+}
+
+// bodyTooLarge is the error of a request body over the server's limit,
+// whether its Content-Length says so or its bytes do.
+func bodyTooLarge(limit int64) error {
+	return kompact.Errorf(ETooLarge, "the request body exceeds the server's limit of %d bytes", limit).
+		WithFixes("Send a smaller body, or restart the server with a larger --max-body.")
 }
 
 // decodeBody reads a JSON object into v, rejecting unknown fields and
@@ -81,7 +87,25 @@ func decodeJSON(data []byte, v any, optional bool) error {
 		return kompact.Errorf(kompact.EInvalid, "the request body has more data after the JSON object").
 			WithFixes("Send exactly one JSON object.")
 	}
-	return nil
+	return strictObject(data)
+}
+
+// strictObject refuses what encoding/json takes silently in a request
+// body's fields: a field given twice (it keeps the last) and a lone
+// surrogate escape in a string (it reads U+FFFD), as the session decoders
+// refuse them in messages (kompact.ObjectFault; the messages of a body are
+// checked by kompact.DecodeMessage).
+func strictObject(data []byte) error {
+	key, escape := kompact.ObjectFault(data)
+	switch {
+	case key == "":
+		return nil
+	case escape == "":
+		return kompact.Errorf(kompact.EInvalid, "the request body has the field %q twice; a JSON object names each field once", truncate(key, 100)).
+			WithFixes("Give each field once.")
+	}
+	return kompact.Errorf(kompact.EInvalid, "field %q holds the lone surrogate escape %s, which stands for no character", truncate(key, 100), escape).
+		WithFixes("Send text as UTF-8; an escaped surrogate must be one half of a pair (\\ud83d\\ude00).")
 }
 
 // jsonError says what was wrong with a request body.
@@ -182,19 +206,20 @@ func (j storedJSON) MarshalJSON() ([]byte, error) { return appendStored(nil, j.s
 // UnmarshalJSON reads what MarshalJSON writes.
 func (j *storedJSON) UnmarshalJSON(data []byte) error {
 	var v struct {
-		ID              string            `json:"id"`
-		Agent           string            `json:"agent"`
-		CompactionModel string            `json:"compaction_model"`
-		Messages        []kompact.Message `json:"messages"`
-		Version         int64             `json:"version"`
-		CreatedAt       time.Time         `json:"created_at"`
-		UpdatedAt       time.Time         `json:"updated_at"`
+		ID              string               `json:"id"`
+		Agent           string               `json:"agent"`
+		CompactionModel string               `json:"compaction_model"`
+		Messages        []kompact.Message    `json:"messages"`
+		Version         int64                `json:"version"`
+		CreatedAt       time.Time            `json:"created_at"`
+		UpdatedAt       time.Time            `json:"updated_at"`
+		Kimi            *kompact.KimiContext `json:"kimi"`
 	}
 	if err := json.Unmarshal(data, &v); err != nil {
 		return err
 	}
 	j.s = &kompact.StoredSession{
-		Session: kompact.Session{ID: v.ID, Agent: v.Agent, CompactionModel: v.CompactionModel, Messages: v.Messages},
+		Session: kompact.Session{ID: v.ID, Agent: v.Agent, CompactionModel: v.CompactionModel, Messages: v.Messages, Kimi: v.Kimi},
 		Version: v.Version, CreatedAt: v.CreatedAt, UpdatedAt: v.UpdatedAt,
 	}
 	return nil
@@ -237,5 +262,11 @@ func appendStoredTail(dst []byte, s *kompact.StoredSession, n int) []byte {
 	dst = s.CreatedAt.UTC().AppendFormat(dst, time.RFC3339Nano)
 	dst = append(dst, `","updated_at":"`...)
 	dst = s.UpdatedAt.UTC().AppendFormat(dst, time.RFC3339Nano)
-	return append(dst, `"}`...)
+	dst = append(dst, '"')
+	if s.Kimi != nil {
+		// A kimi-cli session's context (docs/kimi-cli.md).
+		dst = append(dst, `,"kimi":`...)
+		dst = s.Kimi.AppendJSON(dst)
+	}
+	return append(dst, '}')
 }

@@ -26,6 +26,8 @@ type metrics struct {
 	llmRetries  prometheus.Counter
 	appended    prometheus.Counter
 	storeErrors *prometheus.CounterVec
+	// writes follows whether the store's writes fail (health.go).
+	writes writeHealth
 }
 
 func newMetrics() *metrics {
@@ -48,7 +50,7 @@ func newMetrics() *metrics {
 			Name: "kompact_appended_messages_total", Help: "Messages appended to sessions.",
 		}),
 		storeErrors: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "kompact_store_errors_total", Help: "Store calls that failed with an internal error, by operation.",
+			Name: "kompact_store_errors_total", Help: "Store calls that failed with an internal error or an outage, by operation.",
 		}, []string{"op"}),
 	}
 	m.reg.MustRegister(m.requests, m.outcomes, m.llmSeconds, m.llmRetries, m.appended, m.storeErrors,
@@ -73,12 +75,15 @@ func (m *metrics) outcome(out kompact.Outcome) {
 	m.outcomes.WithLabelValues(string(out.Status), code).Inc()
 }
 
-// storeFailed counts err when it is an internal error (not a not-found, a
-// conflict or a rejected input, which are the caller's).
+// storeFailed counts err when it is an internal error or an outage (not
+// a not-found, a conflict or a rejected input, which are the caller's),
+// and notes whether a write failed for an outage or succeeded.
 func (m *metrics) storeFailed(op string, err error) {
-	if err != nil && kompact.ErrorCodeOf(err) == kompact.EInternal {
+	code := kompact.ErrorCodeOf(err)
+	if code == kompact.EInternal || code == kompact.EUnavailable {
 		m.storeErrors.WithLabelValues(op).Inc()
 	}
+	m.writes.note(op, code)
 }
 
 // measuredLLM times an LLM's calls and counts their retries (the progress

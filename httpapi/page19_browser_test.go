@@ -200,15 +200,6 @@ func (e *browserEnv) decode(s string, v any) {
 	}
 }
 
-func (e *browserEnv) evalInt(expr string) int {
-	e.t.Helper()
-	n, err := chromedp.Run(e.ctx, chromedp.Evaluate[int](expr))
-	if err != nil {
-		e.fail("evaluate "+expr, err)
-	}
-	return n
-}
-
 // inViewport is a JavaScript expression: whether the element sel is
 // wholly on screen.
 func inViewport(sel string) string {

@@ -13,16 +13,6 @@ import (
 	"kompact/internal/fakellm"
 )
 
-// evalString evaluates a JavaScript expression that returns a string.
-func (e *browserEnv) evalString(expr string) string {
-	e.t.Helper()
-	s, err := chromedp.Run(e.ctx, chromedp.Evaluate[string](expr))
-	if err != nil {
-		e.fail("evaluate "+expr, err)
-	}
-	return s
-}
-
 const planReady = `document.querySelector('[data-testid="will-compact"]').textContent.startsWith("Will compact")`
 
 // TestBrowserWarningPreview: a result with warnings (a summary longer than

@@ -15,6 +15,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"strconv"
 	"strings"
 	"time"
 
@@ -81,8 +82,13 @@ type Server struct {
 	handler   http.Handler
 	// heartbeat is the interval of SSE keep-alive comments.
 	heartbeat time.Duration
+	// sseBuffer bounds the unsent progress text of an SSE client
+	// (DefaultSSEBuffer).
+	sseBuffer int
 	guard     *guard
 	metrics   *metrics
+	// rawStore is cfg.Store before the metrics wrapper.
+	rawStore kompact.Store
 }
 
 // New returns a server for cfg.
@@ -93,9 +99,11 @@ func New(cfg Config) *Server {
 		log:       cfg.Logger,
 		maxBody:   cfg.MaxBody,
 		heartbeat: 15 * time.Second,
+		sseBuffer: DefaultSSEBuffer,
 		guard:     newGuard(cfg.Limits),
 		metrics:   newMetrics(),
 	}
+	s.rawStore = cfg.Store
 	if cfg.Store != nil {
 		s.cfg.Store = measuredStore{st: cfg.Store, m: s.metrics}
 	}
@@ -173,7 +181,7 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 func (s *Server) routes() http.Handler {
 	mux := http.NewServeMux()
 	api := func(pattern string, h handlerFunc) {
-		mux.Handle(pattern, routed(pattern, s.authorize(s.handle(h))))
+		mux.Handle(pattern, routed(pattern, s.authorize(s.handle(checkPathIDs(pattern, h)))))
 	}
 	api("GET /v1/health", s.health)
 	api("GET /v1/agents", s.listAgents)
@@ -191,7 +199,7 @@ func (s *Server) routes() http.Handler {
 	api("POST /v1/sessions/{id}/continue", s.limitActions(s.continueSession))
 	api("GET /v1/sessions/{id}/ui-elements", s.sessionUIElements)
 
-	api("POST /v1/sessions/{id}/actions/{action}", s.limitActions(s.runAction))
+	api("POST /v1/sessions/{id}/actions/{action}", s.runAction) // takes an action slot unless a dry run
 	api("GET /v1/sessions/{id}/previews", s.listPreviews)
 	api("GET /v1/sessions/{id}/previews/{preview}", s.getPreview)
 	api("POST /v1/sessions/{id}/previews/{preview}/apply", s.applyPreview)
@@ -322,13 +330,19 @@ func (r *statusRecorder) Unwrap() http.ResponseWriter { return r.ResponseWriter 
 const healthTimeout = 5 * time.Second
 
 // health says whether the server runs and its store answers: 503 when the
-// store does not answer within healthTimeout.
+// store does not answer within healthTimeout, or fails its writes
+// (storeHealth).
 func (s *Server) health(w http.ResponseWriter, r *http.Request) error {
 	ctx, cancel := context.WithTimeout(r.Context(), healthTimeout)
 	defer cancel()
-	if err := s.cfg.Store.Ping(ctx); err != nil {
-		s.log.LogAttrs(r.Context(), slog.LevelError, "health: the store does not answer", slog.String("error", err.Error()))
-		writeJSON(w, http.StatusServiceUnavailable, map[string]string{"status": "unavailable", "store": "not answering", "version": s.cfg.Version})
+	if what, err := s.storeHealth(ctx); what != "" {
+		msg := what
+		if err != nil {
+			msg += ": " + err.Error()
+		}
+		s.log.LogAttrs(r.Context(), slog.LevelError, "health: the store is "+what, slog.String("error", msg))
+		w.Header().Set("Retry-After", strconv.Itoa(RetryAfter))
+		writeJSON(w, http.StatusServiceUnavailable, map[string]string{"status": "unavailable", "store": what, "version": s.cfg.Version})
 		return nil
 	}
 	writeJSON(w, http.StatusOK, map[string]string{"status": "ok", "store": "ok", "version": s.cfg.Version})

@@ -51,6 +51,9 @@ func (s *Server) createSession(w http.ResponseWriter, r *http.Request) error {
 	if err := s.decodeBody(w, r, &req, true); err != nil {
 		return err
 	}
+	if err := s.guard.checkMessages(len(req.Messages)); err != nil {
+		return err
+	}
 	msgs, err := decodeMessages(req.Messages, "messages")
 	if err != nil {
 		return err
@@ -69,6 +72,9 @@ func (s *Server) importSession(w http.ResponseWriter, r *http.Request) error {
 	}
 	sess, err := s.importedSession(w, q.Get("format"), data)
 	if err != nil {
+		return err
+	}
+	if err := s.guard.checkMessages(len(sess.Messages)); err != nil {
 		return err
 	}
 	if id := q.Get("id"); id != "" {
@@ -177,6 +183,9 @@ func (s *Server) appendMessages(w http.ResponseWriter, r *http.Request) error {
 		}
 		msgs = m
 	default:
+		if err := s.guard.checkMessages(len(req.Messages)); err != nil {
+			return err
+		}
 		m, err := decodeMessages(req.Messages, "messages")
 		if err != nil {
 			return err

@@ -15,9 +15,9 @@ import (
 
 // The metadata records of a kimi-cli context.jsonl file.
 const (
-	RecordSystemPrompt = "_system_prompt"
-	RecordCheckpoint   = "_checkpoint"
-	RecordUsage        = "_usage"
+	RecordSystemPrompt = kompact.KimiRecordSystemPrompt
+	RecordCheckpoint   = kompact.KimiRecordCheckpoint
+	RecordUsage        = kompact.KimiRecordUsage
 )
 
 // ContextFile is a kimi-cli session file (context.jsonl) as read: its
@@ -41,6 +41,9 @@ type Record struct {
 	Message      kompact.Message
 	CheckpointID int64
 	TokenCount   int64
+	// Text is a metadata record's line as the file has it (without its
+	// line end); "" for a message.
+	Text string
 }
 
 // Skipped is a line that was not read.
@@ -173,19 +176,19 @@ func (c *ContextFile) parseLine(line int, raw []byte) {
 			return
 		}
 		c.SystemPrompt = &s
-		c.Records = append(c.Records, Record{Line: line, Kind: role})
+		c.Records = append(c.Records, Record{Line: line, Kind: role, Text: string(raw)})
 	case RecordCheckpoint:
 		var id int64
 		if !c.field(line, obj, "id", &id, `_checkpoint without an integer "id"`) {
 			return
 		}
-		c.Records = append(c.Records, Record{Line: line, Kind: role, CheckpointID: id})
+		c.Records = append(c.Records, Record{Line: line, Kind: role, CheckpointID: id, Text: string(raw)})
 	case RecordUsage:
 		var n int64
 		if !c.field(line, obj, "token_count", &n, `_usage without an integer "token_count"`) {
 			return
 		}
-		c.Records = append(c.Records, Record{Line: line, Kind: role, TokenCount: n})
+		c.Records = append(c.Records, Record{Line: line, Kind: role, TokenCount: n, Text: string(raw)})
 	default:
 		m, err := decodeKimiMessage(obj, raw)
 		if err != nil {
@@ -267,6 +270,26 @@ func (c *ContextFile) Session() *kompact.Session {
 	return s
 }
 
+// KimiSession returns the file as a kimi-cli session of the service:
+// Session's messages, and the file's metadata lines, exactly as read, at
+// their places among them (kompact.KimiContext), so that FileFromSession
+// writes the file back byte for byte (but for the lines that were
+// skipped, blank lines, and line ends other than "\n").
+func (c *ContextFile) KimiSession() *kompact.Session {
+	s := c.Session()
+	k := &kompact.KimiContext{SystemPrompt: c.SystemPrompt != nil, Records: []kompact.KimiRecord{}}
+	at := len(s.Messages) - len(c.Messages())
+	for _, r := range c.Records {
+		if r.Kind == "message" {
+			at++
+			continue
+		}
+		k.Records = append(k.Records, kompact.KimiRecord{At: at, Line: r.Text})
+	}
+	s.Kimi = k
+	return s
+}
+
 // CompactedFile returns the context.jsonl that kimi-cli writes after a
 // compaction: the _system_prompt record (when there is one), checkpoint 0,
 // the compacted messages, then _usage with the estimated token count. It is
@@ -285,24 +308,19 @@ func CompactedFile(systemPrompt *string, msgs []kompact.Message, tokenCount int6
 
 // AppendSystemPromptLine appends a _system_prompt record, written as
 // Python's json.dumps writes it.
+// (kompact.KimiSystemPromptLine).
 func AppendSystemPromptLine(dst []byte, prompt string) []byte {
-	dst = append(dst, `{"role": "_system_prompt", "content": `...)
-	dst = jsonwrite.AppendStringASCII(dst, prompt)
-	return append(dst, "}\n"...)
+	return append(append(dst, kompact.KimiSystemPromptLine(prompt)...), '\n')
 }
 
 // AppendCheckpointLine appends a _checkpoint record.
 func AppendCheckpointLine(dst []byte, id int64) []byte {
-	dst = append(dst, `{"role": "_checkpoint", "id": `...)
-	dst = strconv.AppendInt(dst, id, 10)
-	return append(dst, "}\n"...)
+	return append(append(dst, kompact.KimiCheckpointLine(id)...), '\n')
 }
 
 // AppendUsageLine appends a _usage record.
 func AppendUsageLine(dst []byte, tokenCount int64) []byte {
-	dst = append(dst, `{"role": "_usage", "token_count": `...)
-	dst = strconv.AppendInt(dst, tokenCount, 10)
-	return append(dst, "}\n"...)
+	return append(append(dst, kompact.KimiUsageLine(tokenCount)...), '\n')
 }
 
 // AppendMessageLine appends m as one line of pydantic's compact JSON, the
@@ -370,11 +388,18 @@ func (c *ContextFile) SkippedSummary() string {
 	return strings.Join(parts, "; ")
 }
 
-// FileFromSession returns s as a kimi-cli context.jsonl: a leading system
-// message with one text part becomes the _system_prompt record, then
-// checkpoint 0, the messages, and _usage with kimi-cli's token estimate.
-// Message ids, which kimi-cli does not keep, are not written.
+// FileFromSession returns s as a kimi-cli context.jsonl. A kimi-cli
+// session (s.Kimi) is written as its file: its metadata lines at their
+// places among the message lines, its system prompt message as its
+// _system_prompt line only. Any other session is written as kimi-cli
+// writes a new file: a leading system message with one text part becomes
+// the _system_prompt record, then checkpoint 0, the messages, and _usage
+// with kimi-cli's token estimate. Message ids, which kimi-cli does not
+// keep, are not written.
 func FileFromSession(s *kompact.Session) []byte {
+	if s.Kimi != nil {
+		return kimiFile(s.Kimi, s.Messages)
+	}
 	msgs := s.Messages
 	var sp *string
 	if len(msgs) > 0 && msgs[0].Role == kompact.RoleSystem && len(msgs[0].Content) == 1 && msgs[0].Content[0].Type == kompact.PartText {
@@ -383,4 +408,25 @@ func FileFromSession(s *kompact.Session) []byte {
 		msgs = msgs[1:]
 	}
 	return CompactedFile(sp, msgs, int64(kompact.EstimateTokens(msgs)))
+}
+
+// kimiFile writes msgs with k's records before the messages they come
+// before (the ones beyond the list after it), the first message left out
+// when it is the system prompt.
+func kimiFile(k *kompact.KimiContext, msgs []kompact.Message) []byte {
+	var b []byte
+	r := 0
+	for i := range msgs {
+		for ; r < len(k.Records) && k.Records[r].At <= i; r++ {
+			b = append(append(b, k.Records[r].Line...), '\n')
+		}
+		if i == 0 && k.SystemPrompt {
+			continue
+		}
+		b = AppendMessageLine(b, &msgs[i])
+	}
+	for ; r < len(k.Records); r++ {
+		b = append(append(b, k.Records[r].Line...), '\n')
+	}
+	return b
 }

@@ -3,7 +3,7 @@ package kimicli
 import "kompact"
 
 // ImportContext reads data, a context.jsonl, as an import of it makes a
-// session (ParseContext, then ContextFile.Session): the session, nil when
+// session (ParseContext, then ContextFile.KimiSession): the session, nil when
 // the file has no record at all, and each line that was skipped, described
 // ("line 3: ..."). It is the kimi-cli reader the HTTP server is given
 // (httpapi.Config.KimiContext).
@@ -16,5 +16,5 @@ func ImportContext(data []byte) (*kompact.Session, []string) {
 	if len(c.Records) == 0 {
 		return nil, skipped
 	}
-	return c.Session(), skipped
+	return c.KimiSession(), skipped
 }

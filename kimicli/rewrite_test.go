@@ -21,10 +21,20 @@ func rewrite(t *testing.T, p string, data []byte) (string, error) {
 	return kimicli.RewriteContext(p, data, fp)
 }
 
+// contextFile writes data as context.jsonl, with mode perm, in a folder of
+// its own and returns the folder and the file's path.
+func contextFile(t *testing.T, data string, perm os.FileMode) (dir, p string) {
+	t.Helper()
+	dir = t.TempDir()
+	p = filepath.Join(dir, "context.jsonl")
+	if err := os.WriteFile(p, []byte(data), perm); err != nil {
+		t.Fatal(err)
+	}
+	return dir, p
+}
+
 func TestRewriteContextRotates(t *testing.T) {
-	dir := t.TempDir()
-	p := filepath.Join(dir, "context.jsonl")
-	os.WriteFile(p, []byte("old\n"), 0o600)
+	dir, p := contextFile(t, "old\n", 0o600)
 	os.WriteFile(filepath.Join(dir, "context_1.jsonl"), []byte("older\n"), 0o600)
 	rotated, err := rewrite(t, p, []byte("new\n"))
 	if err != nil {
@@ -65,9 +75,7 @@ func TestRewriteContextCrash(t *testing.T) {
 	newData := "{\"role\":\"user\",\"content\":\"new summary\"}\n"
 	for _, stepName := range []string{"begin", "mid-write", "written", "rotated", "renamed"} {
 		t.Run(stepName, func(t *testing.T) {
-			dir := t.TempDir()
-			p := filepath.Join(dir, "context.jsonl")
-			os.WriteFile(p, []byte(oldData), 0o644)
+			dir, p := contextFile(t, oldData, 0o644)
 			cmd := exec.Command(os.Args[0], "-test.run=^TestRewriteContextCrashChild$", "-test.count=1")
 			cmd.Env = append(os.Environ(), "KOMPACT_CRASH_CHILD="+stepName, "KOMPACT_CRASH_PATH="+p, "KOMPACT_CRASH_DATA="+newData)
 			out, err := cmd.CombinedOutput()

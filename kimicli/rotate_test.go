@@ -48,9 +48,7 @@ func TestRotatedNameHighestPlusOne(t *testing.T) {
 // TestRewriteContextRotatesAfterTheHighest: with context_1 and context_3
 // present, the old file becomes context_4, as kimi-cli rotates.
 func TestRewriteContextRotatesAfterTheHighest(t *testing.T) {
-	dir := t.TempDir()
-	p := filepath.Join(dir, "context.jsonl")
-	os.WriteFile(p, []byte("old\n"), 0o644)
+	dir, p := contextFile(t, "old\n", 0o644)
 	os.WriteFile(filepath.Join(dir, "context_1.jsonl"), []byte("one\n"), 0o644)
 	os.WriteFile(filepath.Join(dir, "context_3.jsonl"), []byte("three\n"), 0o644)
 	rotated, err := rewrite(t, p, []byte("new\n"))
@@ -65,9 +63,7 @@ func TestRewriteContextRotatesAfterTheHighest(t *testing.T) {
 // TestRewriteContextConflict: a file that changed since it was read is
 // neither rewritten nor rotated; the error is a conflict.
 func TestRewriteContextConflict(t *testing.T) {
-	dir := t.TempDir()
-	p := filepath.Join(dir, "context.jsonl")
-	os.WriteFile(p, []byte("old\n"), 0o644)
+	dir, p := contextFile(t, "old\n", 0o644)
 	_, fp, err := atomicfile.ReadFile(p)
 	if err != nil {
 		t.Fatal(err)

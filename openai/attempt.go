@@ -4,6 +4,7 @@ package openai
 // response through the SDK middleware and classifies what went wrong.
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -35,6 +36,8 @@ type capture struct {
 	// sse watches a streamed body; contentType is its media type.
 	sse         *sseWatcher
 	contentType string
+	// maxLine bounds an event line of the stream (sseWatcher.maxLine).
+	maxLine int
 }
 
 func (cp *capture) middleware(req *http.Request, next option.MiddlewareNext) (*http.Response, error) {
@@ -50,12 +53,13 @@ func (cp *capture) middleware(req *http.Request, next option.MiddlewareNext) (*h
 		_ = res.Body.Close()
 		res.Body = io.NopCloser(bytes.NewReader(cp.errorBody))
 	case isJSON(res.Header.Get("Content-Type")):
-		cp.jsonBody, cp.readErr = io.ReadAll(io.LimitReader(res.Body, maxJSONBody))
+		// One byte more than a line may hold tells an answer too large.
+		cp.jsonBody, cp.readErr = io.ReadAll(io.LimitReader(res.Body, int64(min(cp.maxLine, maxJSONBody))+1))
 		_ = res.Body.Close()
 		res.Body = io.NopCloser(bytes.NewReader(nil))
 	default:
 		cp.contentType, _, _ = mime.ParseMediaType(res.Header.Get("Content-Type"))
-		cp.sse = &sseWatcher{ReadCloser: res.Body}
+		cp.sse = &sseWatcher{ReadCloser: res.Body, maxLine: cp.maxLine}
 		res.Body = cp.sse
 	}
 	return res, nil
@@ -67,12 +71,17 @@ func isJSON(contentType string) bool {
 }
 
 // sseWatcher passes a response body through and notes whether the stream
-// carried its terminating "data: [DONE]" line.
+// carried its terminating "data: [DONE]" line. A line longer than maxLine
+// ends the stream with a *lineTooLong error, before the SDK's decoder
+// buffers it whole.
 type sseWatcher struct {
 	io.ReadCloser
-	// line holds the first bytes of the current line.
-	line []byte
-	done bool
+	// line holds the first bytes of the current line; lineLen is its
+	// length.
+	line    []byte
+	lineLen int
+	maxLine int
+	done    bool
 }
 
 func (w *sseWatcher) Read(p []byte) (int, error) {
@@ -82,14 +91,38 @@ func (w *sseWatcher) Read(p []byte) (int, error) {
 			if bytes.HasPrefix(w.line, []byte("data: [DONE]")) || bytes.HasPrefix(w.line, []byte("data:[DONE]")) {
 				w.done = true
 			}
-			w.line = w.line[:0]
+			w.line, w.lineLen = w.line[:0], 0
 			continue
 		}
 		if len(w.line) < 16 {
 			w.line = append(w.line, b)
 		}
+		w.lineLen++
+	}
+	if w.maxLine > 0 && w.lineLen > w.maxLine {
+		return n, &lineTooLong{limit: w.maxLine}
 	}
 	return n, err
+}
+
+// lineTooLong is the error of an event line longer than the client reads.
+type lineTooLong struct{ limit int }
+
+func (e *lineTooLong) Error() string {
+	return "an event line longer than " + kompact.FormatBytes(int64(e.limit))
+}
+
+// maxSDKLine is the longest line the SDK's event-stream decoder reads
+// (bufio.MaxScanTokenSize<<9, 32 MiB), less a margin: the watcher stops a
+// longer one first, so that it is reported as what it is.
+const maxSDKLine = bufio.MaxScanTokenSize<<9 - 1<<10
+
+// maxLineFor bounds an event line for an answer cap of maxAnswer bytes:
+// one chunk whose text, JSON-escaped (at most 6 bytes a byte), fills the
+// cap, with room for the chunk's other fields; never more than the SDK
+// reads.
+func maxLineFor(maxAnswer int64) int {
+	return int(min(6*maxAnswer+64<<10, maxSDKLine))
 }
 
 // attempt sends the request once and reads the answer.
@@ -99,12 +132,12 @@ func (r *request) attempt(ctx context.Context) (kompact.Answer, *failure) {
 	defer r.body.wait()
 	actx, cancel := context.WithTimeout(ctx, r.timeout)
 	defer cancel()
-	cp := &capture{}
+	cp := &capture{maxLine: maxLineFor(r.maxAnswer)}
 	stream := r.send(actx, cp)
 	defer stream.Close()
 
 	acc := &Accumulator{}
-	st := &streamState{acc: acc, progress: r.report}
+	st := &streamState{acc: acc, progress: r.report, maxBytes: r.maxAnswer}
 	var streamErr *failure
 	for stream.Next() {
 		if f := st.chunk(stream.Current()); f != nil {
@@ -126,11 +159,17 @@ func (r *request) attempt(ctx context.Context) (kompact.Answer, *failure) {
 	}
 	if err == nil && cp.readErr == nil {
 		if cp.jsonBody != nil {
+			if len(cp.jsonBody) > min(cp.maxLine, maxJSONBody) {
+				return kompact.Answer{}, &failure{kind: failLineTooLong, err: &lineTooLong{limit: min(cp.maxLine, maxJSONBody)}}
+			}
 			if isErrorObject(cp.jsonBody) {
 				return kompact.Answer{}, &failure{kind: failStreamError, provider: ParseProviderError(cp.jsonBody)}
 			}
 			if err := st.completion(cp.jsonBody); err != nil {
 				return kompact.Answer{}, &failure{kind: failMalformed, err: err}
+			}
+			if f := st.overCap(); f != nil {
+				return kompact.Answer{}, f
 			}
 			st.report(true)
 			return acc.Answer(), nil
@@ -150,6 +189,8 @@ func (r *request) attempt(ctx context.Context) (kompact.Answer, *failure) {
 		return kompact.Answer{}, &failure{kind: failStreamError, provider: ParseProviderError(se.Event.Data), err: err}
 	case errors.As(err, &syn):
 		return kompact.Answer{}, &failure{kind: failMalformed, err: err}
+	case errors.As(err, new(*lineTooLong)), errors.Is(err, bufio.ErrTooLong):
+		return kompact.Answer{}, &failure{kind: failLineTooLong, err: err}
 	case errors.Is(err, io.ErrUnexpectedEOF):
 		return kompact.Answer{}, &failure{kind: failCut, err: err}
 	case err != nil:

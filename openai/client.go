@@ -50,6 +50,13 @@ const maxJSONBody = 64 << 20
 // at once, wrapping kompact.ErrContextTooLong, so that the Compactor can
 // shrink the request.
 //
+// The answer is capped (RequestConfig.MaxAnswerBytes, 4 MiB by default):
+// once its text, reasoning and tool calls pass the cap, the call stops at
+// once, without a retry, with an ELLM error wrapping
+// kompact.ErrAnswerTooLarge. So does an event line (or a non-streamed
+// answer) longer than one chunk of such an answer can be; longer lines
+// than the SDK reads (32 MiB) are never buffered.
+//
 // The request body is never held whole: each attempt encodes it anew
 // straight into the HTTP request, through WriteRequestBody's 64 KiB
 // buffer. Its length is not known up front: HTTP/2 needs none, and over
@@ -204,6 +211,8 @@ func (c *Client) Complete(ctx context.Context, cfg kompact.RequestConfig, msgs [
 		host:     base.Host,
 		progress: progress,
 		timeout:  orDefault(c.RequestTimeout, DefaultRequestTimeout),
+		// The cap stops an endless or huge answer at once, without a retry.
+		maxAnswer: kompact.AnswerLimit(cfg.MaxAnswerBytes),
 	}
 	return r.run(ctx)
 }

@@ -32,6 +32,8 @@ type failure struct {
 	err error
 	// timeout is the per-attempt timeout that ran out (failTimeout).
 	timeout time.Duration
+	// limit is the answer cap that was passed (failTooLarge).
+	limit int64
 }
 
 type failureKind int
@@ -44,6 +46,8 @@ const (
 	failStreamError                    // an error event or error chunk in the stream
 	failCanceled                       // the caller's context is done
 	failMalformed                      // the answer could not be read
+	failTooLarge                       // the answer went past the answer cap
+	failLineTooLong                    // an event line too long to read
 )
 
 // lengthRequired reports whether f is a 411 Length Required answer: the
@@ -222,6 +226,9 @@ func (r *request) fail(f *failure, gaveUp string) error {
 		}
 		what = fmt.Sprintf("%s closed the stream before the answer was complete", where)
 		fixes = append(fixes, "Retry later; the provider, or a proxy in between, is dropping long streams.")
+	case failTooLarge, failLineTooLong:
+		cause = kompact.ErrAnswerTooLarge
+		what, fixes = r.tooLarge(f, where)
 	case failMalformed:
 		cause = f.err
 		what = fmt.Sprintf("%s sent an answer that cannot be read: %s", where, r.redact(f.err.Error()))
@@ -235,6 +242,18 @@ func (r *request) fail(f *failure, gaveUp string) error {
 		what += "; " + gaveUp
 	}
 	return (&kompact.Error{Code: kompact.ELLM, Message: what, Err: cause}).WithFixes(fixes...)
+}
+
+// tooLarge words the error of an answer past the cap, or of an event
+// line too long to read.
+func (r *request) tooLarge(f *failure, where string) (string, []string) {
+	limit := kompact.FormatBytes(r.maxAnswer)
+	fixes := []string{fmt.Sprintf("Raise the agent's llm.max_answer_bytes (now %s) if answers this long are expected; otherwise check the model and its settings (max_tokens): nothing was written.", limit)}
+	if f.kind == failLineTooLong {
+		return fmt.Sprintf("%s sent %s in its stream, more than an answer of at most %s (llm.max_answer_bytes) needs; the call was stopped and nothing was written",
+			where, f.err.Error(), limit), fixes
+	}
+	return fmt.Sprintf("%s sent an answer longer than %s (llm.max_answer_bytes); the call was stopped and nothing was written", where, limit), fixes
 }
 
 // errorText describes a transport error without the request URL that

@@ -319,6 +319,9 @@ type Accumulator struct {
 	// Chars counts the code points of content and reasoning received so far,
 	// for progress reports.
 	Chars int
+	// Bytes counts the bytes of content, reasoning and tool calls received
+	// so far, which the answer cap bounds.
+	Bytes int64
 }
 
 // Content adds a text delta.
@@ -332,6 +335,7 @@ func (a *Accumulator) add(t kompact.PartType, s string) {
 		return
 	}
 	a.Chars += utf8.RuneCountInString(s)
+	a.Bytes += int64(len(s))
 	if a.curType != t {
 		a.flush()
 		a.curType = t
@@ -358,6 +362,7 @@ func (a *Accumulator) ToolCall(index int, id, name, args string) {
 		a.calls = append(a.calls, kompact.ToolCall{})
 	}
 	c := &a.calls[index]
+	a.Bytes += int64(len(id) + len(name) + len(args))
 	if id != "" {
 		c.ID = id
 	}

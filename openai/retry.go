@@ -27,6 +27,8 @@ type request struct {
 	host     string
 	progress func(kompact.Progress)
 	timeout  time.Duration
+	// maxAnswer caps the answer, in bytes.
+	maxAnswer int64
 	// try is the attempt in flight (or waited for), of maxTries.
 	try, maxTries int
 }

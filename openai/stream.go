@@ -20,6 +20,8 @@ import (
 type streamState struct {
 	acc      *Accumulator
 	progress func(kompact.Progress)
+	// maxBytes caps acc.Bytes: the answer cap.
+	maxBytes int64
 	finished bool
 	// chunks counts the chunks received.
 	chunks int
@@ -63,8 +65,20 @@ func (st *streamState) chunk(ch sdk.ChatCompletionChunk) *failure {
 			st.choiceDelta(&ch.Choices[i])
 		}
 	}
+	if f := st.overCap(); f != nil {
+		return f
+	}
 	st.report(false)
 	return nil
+}
+
+// overCap returns the failure of an answer past the cap, nil while it is
+// within it.
+func (st *streamState) overCap() *failure {
+	if st.acc.Bytes <= st.maxBytes {
+		return nil
+	}
+	return &failure{kind: failTooLarge, limit: st.maxBytes}
 }
 
 // choiceDelta feeds the first choice of a chunk: its delta, whether it

@@ -41,6 +41,9 @@ type Store struct {
 
 	pool *pgxpool.Pool
 	keep int
+	// maxConns sizes the pool; 0 means the URL's pool_max_conns, else
+	// DefaultMaxConns.
+	maxConns int32
 }
 
 // Option configures a Store.
@@ -50,19 +53,23 @@ type Option func(*Store)
 // (see sqlite.KeepRevisions). 0 keeps every revision.
 func KeepRevisions(n int) Option { return func(s *Store) { s.keep = max(n, 0) } }
 
-// IsURL reports whether db names a PostgreSQL database rather than a file.
-func IsURL(db string) bool {
-	return strings.HasPrefix(db, "postgres://") || strings.HasPrefix(db, "postgresql://")
-}
-
 // Open connects to the database at url (postgres://...) and brings its
 // schema up to date.
 func Open(ctx context.Context, url string, opts ...Option) (*Store, error) {
-	cfg, err := pgxpool.ParseConfig(url)
+	st := &Store{keep: kompact.DefaultKeepRevisions}
+	for _, o := range opts {
+		o(st)
+	}
+	if !IsURL(url) {
+		return nil, kompact.Errorf(kompact.EInvalid, "%s is not a postgres:// URL", Redacted(url)).
+			WithFixes("Give a URL like postgres://user@host:5432/dbname.")
+	}
+	cfg, err := pgxpool.ParseConfig(normalizeScheme(url))
 	if err != nil {
 		return nil, kompact.Errorf(kompact.EInvalid, "the PostgreSQL URL does not parse: %v", redact(err)).
 			WithFixes("Give a URL like postgres://user@host:5432/dbname.")
 	}
+	cfg.MaxConns = st.poolSize(url, cfg.MaxConns)
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {
 		return nil, kompact.Errorf(kompact.EInternal, "connect to PostgreSQL: %v", redact(err))
@@ -76,10 +83,7 @@ func Open(ctx context.Context, url string, opts ...Option) (*Store, error) {
 		pool.Close()
 		return nil, err
 	}
-	st := &Store{pool: pool, keep: kompact.DefaultKeepRevisions}
-	for _, o := range opts {
-		o(st)
-	}
+	st.pool = pool
 	// PostgreSQL keeps microseconds.
 	st.Core = storeutil.NewCore(txs{st}, "postgres store", st.keep, time.Microsecond)
 	return st, nil
@@ -169,4 +173,9 @@ type stmts struct {
 // affected returns how many rows a statement changed.
 func affected(tag pgconn.CommandTag, err error) (int64, error) { return tag.RowsAffected(), err }
 
-func wrap(what string, err error) error { return storeutil.Wrap("postgres store", what, err, redact) }
+func wrap(what string, err error) error {
+	if reason := outage(err); reason != "" && kompact.ErrorCodeOf(err) == kompact.EInternal {
+		return storeutil.Unavailable("postgres store", what, reason, err, redact)
+	}
+	return storeutil.Wrap("postgres store", what, err, redact)
+}

@@ -154,6 +154,19 @@ func sessionSamples() [][]byte {
 		[]byte(`{"messages":null}`),
 		[]byte(`{"messages":[]} x`),
 		[]byte(`{"mess\u0061ges":[]}`),
+		// Issue 21 §5: repeated keys at every level, lone surrogates in
+		// every kind of string, and the forms that only look like them.
+		[]byte(`{"messages":[{"role":"user","role":"system","content":"x"}]}`),
+		[]byte(`{"messages":[{"role":"user","r\u006fle":"system","content":"x"}]}`),
+		[]byte(`{"id":"a","id":"b","messages":[]}`),
+		[]byte(`{"messages":[],"messages":[{"role":"system","content":"x"}]}`),
+		[]byte(`{"messages":[{"role":"user","content":[{"type":"text","text":"a","text":"b"}]}]}`),
+		[]byte(`{"messages":[{"role":"user","content":[{"type":"image_url","image_url":{"url":"a","url":"b"}}]}]}`),
+		[]byte(`{"messages":[{"role":"assistant","tool_calls":[{"type":"function","id":"c","function":{"name":"f","name":"g"}}]}]}`),
+		[]byte(`{"messages":[{"role":"user","content":[{"type":"data","data":{"a":1,"a":"\ud800"}}]}]}`),
+		[]byte(`{"messages":[{"role":"user","id":"\udc00","name":"\ud83d\ude00\ud83d","content":"\\ud800"}]}`),
+		[]byte(`{"compaction_model":"\ud800","messages":[{"role":"tool","tool_call_id":"\ud800","content":[{"type":"think","think":"t","encrypted":"\udbff"}]}]}`),
+		[]byte(`{"messages":[{"role":"user","id":"a\u0000b","content":"x"}]}`),
 	)
 	return docs
 }

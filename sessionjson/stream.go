@@ -256,7 +256,7 @@ func (s *SessionStream) item() (m *kompact.Message, state int, ok bool, err erro
 	if !ok || !rawValuesUTF8([]kompact.Message{msg}) {
 		return nil, 0, false, nil
 	}
-	if _, dup := s.ids[msg.ID]; dup && msg.ID != "" {
+	if _, dup := s.ids[msg.ID]; dup && msg.ID != "" || !kompact.ValidMessageID(msg.ID) {
 		return nil, 0, false, nil
 	}
 	s.i, s.mark = end, end
@@ -309,7 +309,7 @@ func (s *SessionStream) end() error {
 	}
 	more, err := s.slow()
 	if err == nil && len(more) > 0 {
-		err = kompact.Errorf(kompact.EInvalid, `session has "messages" twice`)
+		err = kompact.RepeatedSessionField("messages")
 	}
 	return err
 }
@@ -330,7 +330,7 @@ func (s *SessionStream) slow() ([]kompact.Message, error) {
 		return nil, err
 	}
 	if len(sess.Messages) < s.n || !s.standIns(sess.Messages[:s.n]) {
-		return nil, kompact.Errorf(kompact.EInvalid, `session has "messages" twice`)
+		return nil, kompact.RepeatedSessionField("messages")
 	}
 	s.final = kompact.Session{ID: sess.ID, Agent: sess.Agent, CompactionModel: sess.CompactionModel}
 	s.state = streamDone

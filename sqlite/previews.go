@@ -40,24 +40,19 @@ func (t stmts) InsertPreview(ctx context.Context, p *kompact.Preview, size int64
 }
 
 func (t stmts) TakePreview(ctx context.Context, sessionID, id string) (*kompact.Preview, error) {
-	p := &kompact.Preview{ID: id, SessionID: sessionID}
-	var expires string
-	if err := t.tx.QueryRowContext(ctx, `DELETE FROM previews WHERE id = ? AND session_id = ? RETURNING version, expires_at, body`,
-		id, sessionID).Scan(&p.Version, &expires, &p.Body); err != nil {
-		return nil, err
-	}
-	var err error
-	if p.ExpiresAt, err = parseTime(expires); err != nil {
-		return nil, storeutil.Corrupt("sqlite store", "a preview's expiry", err)
-	}
-	return p, nil
+	return t.scanPreview(ctx, `DELETE FROM previews WHERE id = ? AND session_id = ? RETURNING version, expires_at, body`, sessionID, id)
 }
 
 func (t stmts) GetPreview(ctx context.Context, sessionID, id string) (*kompact.Preview, error) {
+	return t.scanPreview(ctx, `SELECT version, expires_at, body FROM previews WHERE id = ? AND session_id = ?`, sessionID, id)
+}
+
+// scanPreview reads the preview id of session sessionID that query (taking
+// id and sessionID) returns as version, expires_at and body.
+func (t stmts) scanPreview(ctx context.Context, query, sessionID, id string) (*kompact.Preview, error) {
 	p := &kompact.Preview{ID: id, SessionID: sessionID}
 	var expires string
-	if err := t.tx.QueryRowContext(ctx, `SELECT version, expires_at, body FROM previews WHERE id = ? AND session_id = ?`,
-		id, sessionID).Scan(&p.Version, &expires, &p.Body); err != nil {
+	if err := t.tx.QueryRowContext(ctx, query, id, sessionID).Scan(&p.Version, &expires, &p.Body); err != nil {
 		return nil, err
 	}
 	var err error

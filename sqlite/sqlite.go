@@ -364,7 +364,12 @@ type writeState struct {
 	bufs [2]chunkBuf
 }
 
-func wrap(what string, err error) error { return storeutil.Wrap("sqlite store", what, err, nil) }
+func wrap(what string, err error) error {
+	if reason := outage(err); reason != "" && kompact.ErrorCodeOf(err) == kompact.EInternal {
+		return storeutil.Unavailable("sqlite store", what, reason, err, nil)
+	}
+	return storeutil.Wrap("sqlite store", what, err, nil)
+}
 
 func formatTime(t time.Time) string { return t.UTC().Format(timeLayout) }
 

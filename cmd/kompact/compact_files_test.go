@@ -21,6 +21,30 @@ const kimiContext = `{"role":"user","content":"first question"}
 {"role":"assistant","content":"third answer"}
 `
 
+// kimiContextFile writes data as context.jsonl in a folder of its own and
+// returns the folder and the file's path.
+func kimiContextFile(t *testing.T, data string) (dir, path string) {
+	t.Helper()
+	dir = t.TempDir()
+	path = filepath.Join(dir, "context.jsonl")
+	if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dir, path
+}
+
+// checkKimiUntouched fails unless the context.jsonl in dir holds want and
+// was not rotated.
+func checkKimiUntouched(t *testing.T, dir, want string) {
+	t.Helper()
+	if got := mustRead(t, filepath.Join(dir, "context.jsonl")); got != want {
+		t.Errorf("context.jsonl = %q, want %q", got, want)
+	}
+	if _, err := os.Lstat(filepath.Join(dir, "context_1.jsonl")); err == nil {
+		t.Error("context.jsonl was rotated")
+	}
+}
+
 // appendDuringCall makes the fake LLM append line to path while it
 // answers, as kimi-cli (or an editor) writing to the file mid-compaction.
 func appendDuringCall(t *testing.T, srv *fakellm.Server, path, line string) {
@@ -87,21 +111,14 @@ func TestCompactConflictWritesNothing(t *testing.T) {
 // rotated and the command fails with a conflict.
 func TestCompactKimiConflictRotatesNothing(t *testing.T) {
 	srv, cfg, _ := compactFixture(t, "")
-	dir := t.TempDir()
-	path := filepath.Join(dir, "context.jsonl")
-	os.WriteFile(path, []byte(kimiContext), 0o644)
+	dir, path := kimiContextFile(t, kimiContext)
 	const late = `{"role":"user","content":"one more thing"}` + "\n"
 	appendDuringCall(t, srv, path, late)
 	status, _, stderr := runCompact(t, map[string]string{"FAKE_KEY": "k", "HOME": t.TempDir()}, "--config", cfg, "--kimi", path)
 	if status != exitError || !strings.Contains(stderr, "changed while it was being compacted") {
 		t.Fatalf("status %d: %s", status, stderr)
 	}
-	if got := mustRead(t, path); got != kimiContext+late {
-		t.Fatalf("context.jsonl lost the appended line: %q", got)
-	}
-	if _, err := os.Lstat(filepath.Join(dir, "context_1.jsonl")); err == nil {
-		t.Error("context.jsonl was rotated")
-	}
+	checkKimiUntouched(t, dir, kimiContext+late) // the appended line is kept
 }
 
 // TestCompactSymlinkWrittenThrough: compacting a symbolic link to a
@@ -194,19 +211,12 @@ func checkCompacted(t *testing.T, path string) {
 func TestCompactKimiThinkAndBlankText(t *testing.T) {
 	srv, cfg, _ := compactFixture(t, "")
 	srv.SetDefault(fakellm.Answer(fakellm.Think("I thought about it."), fakellm.Text(" \n\x1c ")))
-	dir := t.TempDir()
-	path := filepath.Join(dir, "context.jsonl")
-	os.WriteFile(path, []byte(kimiContext), 0o644)
+	dir, path := kimiContextFile(t, kimiContext)
 	status, stdout, stderr := runCompact(t, map[string]string{"FAKE_KEY": "k", "HOME": t.TempDir()}, "--config", cfg, "--kimi", "--json", path)
 	if status != exitError || !strings.Contains(stdout, `"code": "empty_response"`) || !strings.Contains(stdout, "only thinking content") {
 		t.Fatalf("status %d: %s %s", status, stdout, stderr)
 	}
-	if got := mustRead(t, path); got != kimiContext {
-		t.Errorf("context.jsonl changed: %q", got)
-	}
-	if _, err := os.Lstat(filepath.Join(dir, "context_1.jsonl")); err == nil {
-		t.Error("context.jsonl was rotated")
-	}
+	checkKimiUntouched(t, dir, kimiContext)
 }
 
 // TestCompactKimiSymlink: a symlinked context.jsonl is written through to
@@ -257,9 +267,7 @@ func TestCompactDeadline(t *testing.T) {
 func TestCompactKimiOutputNamingInput(t *testing.T) {
 	srv, cfg, _ := compactFixture(t, "")
 	srv.Enqueue(fakellm.Answer(fakellm.Text("<current_focus>\nQ\n</current_focus>")))
-	dir := t.TempDir()
-	path := filepath.Join(dir, "context.jsonl")
-	os.WriteFile(path, []byte(kimiContext), 0o644)
+	dir, path := kimiContextFile(t, kimiContext)
 	status, _, stderr := runCompact(t, map[string]string{"FAKE_KEY": "k", "HOME": t.TempDir()}, "--config", cfg, "--kimi", "-o", dir+"/./context.jsonl", path)
 	if status != exitOK {
 		t.Fatalf("status %d: %s", status, stderr)

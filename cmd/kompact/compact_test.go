@@ -225,9 +225,7 @@ func TestCompactKimiContextFile(t *testing.T) {
 	srv, cfg, _ := compactFixture(t, "")
 	srv.Enqueue(fakellm.Answer(fakellm.Text("<current_focus>\nDemo.\n</current_focus>")).
 		WithUsage(fakellm.Usage{PromptTokens: 500, CompletionTokens: 12}))
-	dir := t.TempDir()
-	path := filepath.Join(dir, "context.jsonl")
-	os.WriteFile(path, []byte(before), 0o644)
+	dir, path := kimiContextFile(t, before)
 	status, stdout, stderr := runCompact(t, map[string]string{"FAKE_KEY": "k", "HOME": t.TempDir()}, "--config", cfg, "--kimi", path)
 	if status != exitOK {
 		t.Fatalf("status %d: %s", status, stderr)

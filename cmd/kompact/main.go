@@ -15,9 +15,10 @@ import (
 	"os/signal"
 	"strings"
 	"syscall"
+	"unicode/utf8"
 
 	"kompact"
-	"kompact/kimicli"
+	"kompact/internal/atomicfile"
 	"kompact/sessionjson"
 )
 
@@ -208,7 +209,11 @@ func (e *env) readInput(path string) ([]byte, error) {
 		}
 		return data, nil
 	}
-	data, err := os.ReadFile(path)
+	err := atomicfile.CheckRegular(path)
+	var data []byte
+	if err == nil {
+		data, err = os.ReadFile(path)
+	}
 	if err != nil {
 		return nil, kompact.Errorf(kompact.EInvalid, "read session: %w", err).
 			WithFixes("Pass the path of a session JSON file, or - to read it from standard input.")
@@ -223,19 +228,9 @@ func (e *env) readInput(path string) ([]byte, error) {
 // decides, not the file name. cmdline, when not "", is the command to
 // suggest, with FILE where the path goes.
 func kimiFileError(err error, path string, data []byte, cmdline string) error {
-	line, _, _ := bytes.Cut(bytes.TrimLeft(data, " \t\r\n"), []byte("\n"))
-	var rec struct {
-		Role string `json:"role"`
-	}
-	if json.Unmarshal(line, &rec) != nil {
+	err = withPosition(err, data)
+	if !kompact.LooksLikeKimiContext(data) {
 		return err
-	}
-	switch rec.Role {
-	case kimicli.RecordSystemPrompt, kimicli.RecordCheckpoint, kimicli.RecordUsage:
-	default:
-		if !kompact.Role(rec.Role).Valid() {
-			return err
-		}
 	}
 	fix := "Pass --kimi to read it as kimi-cli's session file."
 	if cmdline != "" {
@@ -243,6 +238,24 @@ func kimiFileError(err error, path string, data []byte, cmdline string) error {
 	}
 	return kompact.Errorf(kompact.EInvalid, "%s is a kimi-cli context.jsonl file, not a session JSON document", inputName(path)).
 		WithFixes(fix)
+}
+
+// withPosition says where in data the JSON syntax error in err is, as
+// config errors do: "not valid JSON at line L, column C: …" (C counts
+// characters, from 1). Other errors come back as they are.
+func withPosition(err error, data []byte) error {
+	var syn *json.SyntaxError
+	var e *kompact.Error
+	if !errors.As(err, &syn) || !errors.As(err, &e) || syn.Offset <= 0 || syn.Offset > int64(len(data)) {
+		return err
+	}
+	// Offset counts the bytes read, the offending one included.
+	before := data[:syn.Offset-1]
+	line := bytes.Count(before, []byte{'\n'}) + 1
+	col := utf8.RuneCount(before[bytes.LastIndexByte(before, '\n')+1:]) + 1
+	at := fmt.Sprintf("not valid JSON at line %d, column %d:", line, col)
+	msg := strings.Replace(err.Error(), "not valid JSON:", at, 1)
+	return &kompact.Error{Code: e.Code, Message: msg, Fixes: e.Fixes, Err: err}
 }
 
 // sessionDocError is the error for a session JSON document passed with

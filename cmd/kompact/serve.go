@@ -7,7 +7,6 @@ import (
 	"log/slog"
 	"net"
 	"net/netip"
-	"net/url"
 	"strings"
 
 	"kompact"
@@ -33,13 +32,13 @@ type serveCommand struct {
 	onListen func(net.Addr)
 }
 
-const serveSynopsis = "serve [--addr 127.0.0.1:8484] [--db PATH|postgres://...] [--config FILE] [--token T] [--max-body BYTES] [--keep-revisions N] [--max-preview-bytes BYTES] [--log-format text|json] [--allowed-host NAME]... [--max-actions N]"
+const serveSynopsis = "serve [--addr 127.0.0.1:8484] [--db PATH|postgres://...] [--db-pool N] [--config FILE] [--token T] [--max-body BYTES] [--keep-revisions N] [--max-preview-bytes BYTES] [--log-format text|json] [--allowed-host NAME]... [--max-actions N] [--max-request-messages N] [--max-session-messages N]"
 
 // serveOptions are the flags of kompact serve.
 type serveOptions struct {
 	addr, dbPath, configPath, token string
 	maxBody, maxPreviewBytes        int64
-	keepRevisions                   int
+	keepRevisions, dbPool           int
 	logFormat                       string
 	guard                           *guardFlags
 }
@@ -57,11 +56,12 @@ func (c *serveCommand) Run(ctx context.Context, args []string) (int, error) {
 	if err != nil {
 		return exitError, err
 	}
-	store, where, err := openStore(ctx, opts.dbPath, opts.keepRevisions)
+	store, where, err := openStore(ctx, opts.dbPath, opts.keepRevisions, opts.dbPool)
 	if err != nil {
 		return exitError, err
 	}
 	defer store.Close()
+	opts.guard.limitStore(store)
 	ln, err := net.Listen("tcp", opts.addr)
 	if err != nil {
 		return exitError, kompact.Errorf(kompact.EInvalid, "listen on %s: %w", opts.addr, err).
@@ -92,6 +92,7 @@ func (c *serveCommand) parse(args []string) (serveOptions, error) {
 	fs := newFlagSet("serve", serveSynopsis, c.stderr)
 	fs.StringVar(&o.addr, "addr", "127.0.0.1:8484", "address to listen on; any address other than a loopback one needs a token")
 	fs.StringVar(&o.dbPath, "db", "", "the SQLite database file, or a postgres:// URL, that keeps the sessions (default: $KOMPACT_DB, else "+sqlite.DefaultPath(func(string) string { return "" })+")")
+	fs.IntVar(&o.dbPool, "db-pool", 0, "PostgreSQL: the most connections the server opens (default: the URL's pool_max_conns, else 4 per CPU, from 16 to 64)")
 	fs.StringVar(&o.configPath, "config", "", "agent configuration file (default: $"+configEnv+", else the built-in configuration)")
 	fs.StringVar(&o.token, "token", "", "bearer token every API request must carry (default: $"+tokenEnv+")")
 	fs.Int64Var(&o.maxBody, "max-body", httpapi.DefaultMaxBody, "request body limit in bytes")
@@ -110,6 +111,9 @@ func (c *serveCommand) parse(args []string) (serveOptions, error) {
 	}
 	if o.maxBody <= 0 {
 		return o, usagef("--max-body must be greater than 0")
+	}
+	if o.dbPool < 0 {
+		return o, usagef("--db-pool must be 0 (the default) or more")
 	}
 	if o.keepRevisions < 0 {
 		return o, usagef("--keep-revisions must be 0 (keep all) or more")
@@ -174,19 +178,25 @@ func newLogger(w io.Writer, format string) *slog.Logger {
 }
 
 // openStore opens the store db names: a PostgreSQL database for a
-// postgres:// URL, else a SQLite file. It also returns what to show as the
-// data's place (a URL without its password).
-func openStore(ctx context.Context, db string, keep int) (kompact.Store, string, error) {
-	if postgres.IsURL(db) {
-		st, err := postgres.Open(ctx, db, postgres.KeepRevisions(keep))
+// postgres:// URL (the scheme in any case), else a SQLite file. A
+// key=value connection string or a URL of another kind is refused, never
+// taken for a file name. It also returns what to show as the data's place
+// (a URL without its passwords).
+func openStore(ctx context.Context, db string, keep, pool int) (kompact.Store, string, error) {
+	switch {
+	case postgres.IsURL(db):
+		st, err := postgres.Open(ctx, db, postgres.KeepRevisions(keep), postgres.MaxConns(pool))
 		if err != nil {
 			return nil, "", err
 		}
-		where := "PostgreSQL"
-		if u, err := url.Parse(db); err == nil {
-			where = u.Redacted()
-		}
-		return st, where, nil
+		return st, postgres.Redacted(db), nil
+	case postgres.IsConnString(db):
+		// Never quoted: it may hold a password.
+		return nil, "", kompact.Errorf(kompact.EInvalid, "--db looks like a PostgreSQL key=value connection string, which kompact does not take").
+			WithFixes("Give the database as a URL: postgres://USER:PASSWORD@HOST:5432/DBNAME?sslmode=disable (or put the password in $PGPASSWORD or ~/.pgpass).")
+	case postgres.LooksLikeURL(db):
+		return nil, "", kompact.Errorf(kompact.EInvalid, "--db %s is a URL, but not a postgres:// one; kompact keeps sessions in a SQLite file or a PostgreSQL database", kompact.RedactURL(db)).
+			WithFixes("Give a postgres:// (or postgresql://) URL, or the path of a SQLite file.")
 	}
 	st, err := sqlite.Open(db, sqlite.KeepRevisions(keep))
 	if err != nil {

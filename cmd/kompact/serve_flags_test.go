@@ -3,14 +3,17 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net"
 	"net/http"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"kompact"
+	"kompact/httpapi"
 	"kompact/internal/testserver"
 )
 
@@ -109,5 +112,23 @@ func TestServeMaxPreviewBytesAndJSONLogs(t *testing.T) {
 	}
 	if !found {
 		t.Errorf("no JSON log line for request %s:\n%s", id, stderr.String())
+	}
+}
+
+// The README states the serve token's minimum length as the code has it,
+// and its serve synopsis lists every flag serve takes (issue 19 §4).
+func TestReadmeServeSynopsisAndToken(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	readme := strings.Join(strings.Fields(string(data)), " ")
+	if want := fmt.Sprintf("at least %d characters", httpapi.MinTokenLen); !strings.Contains(readme, want) {
+		t.Errorf("the README does not say the token has %q", want)
+	}
+	for _, f := range strings.Fields(serveSynopsis)[1:] {
+		if !strings.Contains(readme, f) {
+			t.Errorf("the README's serve synopsis lacks %s", f)
+		}
 	}
 }

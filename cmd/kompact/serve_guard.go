@@ -6,14 +6,18 @@ import (
 	"strconv"
 	"strings"
 
+	"kompact"
 	"kompact/httpapi"
 )
 
 // guardFlags are serve's flags that bound whom it answers and how much it
-// does at once: --allowed-host (repeatable) and --max-actions.
+// does at once: --allowed-host (repeatable), --max-actions, and how many
+// messages one request brings and one session holds
+// (--max-request-messages, --max-session-messages).
 type guardFlags struct {
-	hosts      hostList
-	maxActions int
+	hosts                      hostList
+	maxActions                 int
+	maxRequest, maxSessionMsgs int
 }
 
 // hostList collects --allowed-host values.
@@ -39,6 +43,8 @@ func addGuardFlags(fs *flag.FlagSet) *guardFlags {
 	g := &guardFlags{}
 	fs.Var(&g.hosts, "allowed-host", "a further Host name (NAME or NAME:PORT) to answer, e.g. behind a reverse proxy; repeatable")
 	fs.IntVar(&g.maxActions, "max-actions", httpapi.DefaultMaxActions(), "actions (compactions, continues) that may run at once; more get 429 busy")
+	fs.IntVar(&g.maxRequest, "max-request-messages", httpapi.DefaultMaxRequestMessages, "messages one request (a create, an import, an append) may bring; more get 413 too_large")
+	fs.IntVar(&g.maxSessionMsgs, "max-session-messages", kompact.DefaultMaxSessionMessages, "messages a session may hold; a write that would go past it gets 413 too_large")
 	return g
 }
 
@@ -46,6 +52,12 @@ func addGuardFlags(fs *flag.FlagSet) *guardFlags {
 func (g *guardFlags) check(token string) error {
 	if g.maxActions < 1 {
 		return usagef("--max-actions must be at least 1")
+	}
+	if g.maxRequest < 1 {
+		return usagef("--max-request-messages must be at least 1")
+	}
+	if g.maxSessionMsgs < 1 {
+		return usagef("--max-session-messages must be at least 1")
 	}
 	if token != "" {
 		if err := httpapi.CheckToken(token); err != nil {
@@ -57,5 +69,13 @@ func (g *guardFlags) check(token string) error {
 
 // limits returns the server's limits.
 func (g *guardFlags) limits() httpapi.Limits {
-	return httpapi.Limits{AllowedHosts: g.hosts, MaxActions: g.maxActions}
+	return httpapi.Limits{AllowedHosts: g.hosts, MaxActions: g.maxActions, MaxRequestMessages: g.maxRequest}
+}
+
+// limitStore gives the store its per-session message limit
+// (kompact.SessionLimiter; both stores have one).
+func (g *guardFlags) limitStore(st kompact.Store) {
+	if l, ok := st.(kompact.SessionLimiter); ok {
+		l.LimitSessionMessages(g.maxSessionMsgs)
+	}
 }

@@ -31,11 +31,14 @@ func TestServeRefusesWeakTokens(t *testing.T) {
 	}
 }
 
-// TestServeGuardFlags: --max-actions must be at least 1 and
-// --allowed-host must be a host name.
+// TestServeGuardFlags: --max-actions, --max-request-messages and
+// --max-session-messages must be at least 1 and --allowed-host must be a
+// host name.
 func TestServeGuardFlags(t *testing.T) {
 	checkServeRejects(t, [][]string{
 		{"--max-actions", "0"},
+		{"--max-request-messages", "0"},
+		{"--max-session-messages", "-1"},
 		{"--allowed-host", "http://x.example/"},
 		{"--allowed-host", "x.example:99999"},
 	})

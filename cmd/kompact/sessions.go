@@ -91,7 +91,7 @@ func (c *sessionsCommand) Run(ctx context.Context, args []string) (int, error) {
 	}
 	u, err := url.Parse(base)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return exitUsage, usagef("--url %q is not an http:// or https:// address", base)
+		return exitUsage, usagef("--url %s is not an http:// or https:// address", kompact.RedactURL(base))
 	}
 	api := &httpapi.Client{BaseURL: base, Token: token, HTTP: c.client}
 	switch pos[0] {
@@ -132,14 +132,7 @@ func (c *sessionsCommand) importFile(ctx context.Context, api *httpapi.Client, p
 		return exitError, err
 	}
 	if c.kimi {
-		if err := sessionDocError(path, data); err != nil {
-			return exitError, err
-		}
-		kctx := kimicli.ParseContext(data)
-		for _, sk := range kctx.Skipped {
-			fmt.Fprintf(c.stderr, "warning: %s: %s (not imported)\n", inputName(path), sk)
-		}
-		data = kctx.Session().AppendJSON(nil)
+		return c.importKimi(ctx, api, path, data)
 	}
 	// Check the document here, so that a mistake names the file.
 	doc, err := sessionjson.DecodeSession(data)
@@ -153,6 +146,33 @@ func (c *sessionsCommand) importFile(ctx context.Context, api *httpapi.Client, p
 	if err != nil {
 		return exitError, importFixes(reachError(err))
 	}
+	return c.imported(s)
+}
+
+// importKimi sends a kimi-cli file as it is (format=kimi), so that the
+// server keeps its metadata lines and exports it byte for byte; the lines
+// it will skip are named here first, by the file's name.
+func (c *sessionsCommand) importKimi(ctx context.Context, api *httpapi.Client, path string, data []byte) (int, error) {
+	if err := sessionDocError(path, data); err != nil {
+		return exitError, err
+	}
+	kctx := kimicli.ParseContext(data)
+	for _, sk := range kctx.Skipped {
+		fmt.Fprintf(c.stderr, "warning: %s: %s (not imported)\n", inputName(path), sk)
+	}
+	if len(kctx.Records) == 0 {
+		return exitError, kompact.Errorf(kompact.EInvalid, "%s has no kimi-cli context record", inputName(path)).
+			WithFixes("Pass a kimi-cli context.jsonl, or leave out --kimi for a session document.")
+	}
+	s, err := api.ImportKimiContext(ctx, data, c.id, c.agent)
+	if err != nil {
+		return exitError, importFixes(reachError(err))
+	}
+	return c.imported(s)
+}
+
+// imported reports an imported session.
+func (c *sessionsCommand) imported(s *kompact.StoredSession) (int, error) {
 	fmt.Fprintf(c.stdout, "imported session %s (agent %s, %d messages)\n", s.ID, s.Agent, len(s.Messages))
 	return exitOK, nil
 }

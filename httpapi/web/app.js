@@ -15,6 +15,7 @@ import { loadFormat } from "./summary.js";
 import { initRange } from "./range.js";
 import { cancelRun, initCompaction } from "./compaction.js";
 import { initPreview } from "./preview.js";
+import { initOpenPreviews } from "./openpreviews.js";
 import { initHistory } from "./history.js";
 import { initCovers } from "./covers.js";
 import { initContinue } from "./continue.js";
@@ -73,6 +74,7 @@ function init() {
   initCompaction();
   initEscape();
   initPreview();
+  initOpenPreviews();
   initHistory();
   initCovers();
   initContinue();

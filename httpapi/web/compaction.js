@@ -5,7 +5,7 @@ import { $, add, clear, errorBox, h, plural } from "./dom.js";
 import { outcome as postAction } from "./api.js";
 import { job, models, preview, view } from "./state.js";
 import { on } from "./events.js";
-import { loadSessions, renderSessions } from "./sessions.js";
+import { loadSessions, renderSessions, sessionInfo } from "./sessions.js";
 import { reloadSession } from "./conversation.js";
 import { fillRangeSelects, markRange } from "./range.js";
 import { hidePreview, showPreview } from "./preview.js";
@@ -255,6 +255,7 @@ async function runAction(action, body, { span = null, from = "" } = {}) {
   setOutcome(null, "running");
   hidePreview();
   renderBusy();
+  renderSessions(); // the list marks the session as running
   const path = `sessions/${encodeURIComponent(sessionId)}/actions/${encodeURIComponent(action)}`;
   let outcome;
   try {
@@ -280,6 +281,8 @@ async function runAction(action, body, { span = null, from = "" } = {}) {
   };
   if (here) setProgress(finals[outcome.status] || "Done.", run.notes);
   await handleOutcome(sessionId, outcome, { run });
+  // The list's marks (running, a summary to review); a compaction reloads it already.
+  if (outcome.status !== "compacted") loadSessions();
 }
 
 async function handleOutcome(sessionId, o, { applied = false, run = null } = {}) {
@@ -303,10 +306,7 @@ async function handleOutcome(sessionId, o, { applied = false, run = null } = {})
     case "preview":
       // A preview (with warnings, perhaps) waits for its session to open.
       if (here) showPreview(sessionId, o, run && run.span);
-      else {
-        job.previews.set(sessionId, { outcome: o, span: run && run.span });
-        renderSessions();
-      }
+      else job.previews.set(sessionId, { outcome: o, span: run && run.span });
       break;
     case "noop":
       if (here) setOutcome(h("div", { class: "outcome-card info" }, h("p", { class: "outcome-title" }, "Nothing to compact"), h("p", { "data-testid": "noop-reason" }, o.reason || "The server gave no reason.")), "noop");
@@ -351,6 +351,20 @@ function showActionError(reveal) {
 function clearActionError() {
   view.actionError = null;
   showActionError(false);
+}
+
+// showRunningElsewhere says in the progress line that the server runs a
+// compaction of the session on screen that this page did not start (another
+// client, an automatic compaction), and clears that when it has ended; the
+// session is reloaded then ("run ended").
+function showRunningElsewhere() {
+  const el = $("progress");
+  const shown = el.querySelector('[data-testid="running-elsewhere"]');
+  const info = view.id ? sessionInfo(view.id) : null;
+  const elsewhere = !!(info && info.running && !job.busy);
+  if (elsewhere && !shown) {
+    clear(el).append(h("span", { class: "progress-text", "data-testid": "running-elsewhere" }, "A compaction of this session is running on the server, started elsewhere (another client, or an automatic compaction). The page shows the session again when it ends."));
+  } else if (!elsewhere && shown) clear(el);
 }
 
 // showWaitingPreview shows the preview that arrived for the session on
@@ -419,6 +433,7 @@ export function initCompaction() {
   });
   on("preview changed", renderPlan);
   on("session shown", showWaitingPreview);
+  on("sessions changed", showRunningElsewhere);
   on("range changed", refreshPlan);
   on("preview applied", ({ sessionId, outcome }) => handleOutcome(sessionId, outcome, { applied: true }));
 }

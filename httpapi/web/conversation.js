@@ -128,7 +128,7 @@ function renderSession() {
     h("span", null, "version " + s.version),
     s.updated_at ? h("span", null, "updated ", timeEl(s.updated_at)) : null,
   ]);
-  fillGauge($("session-context"), s.id, s.version, false);
+  fillGauge($("session-context"), s.id, s.version, false, clear($("session-context-note")));
   renderMessages();
 }
 
@@ -244,6 +244,11 @@ function jumpToLatest() {
 export function initConversation() {
   on("route changed", (id) => (id ? openSession(id) : closeSession()));
   on("preview changed", updateJump);
+  // A run another client (or an automatic compaction) made on the session
+  // on screen has ended: show what it wrote.
+  on("run ended", (id) => {
+    if (id === view.id && !job.runs.has(id)) reloadSession();
+  });
   $("reload-session").addEventListener("click", reloadSession);
   $("download-session").addEventListener("click", downloadSession);
   $("jump-latest").addEventListener("click", jumpToLatest);

@@ -10,9 +10,11 @@
 //   "session shown"     conversation.js: a switch to session id is done (loaded, scrolled)
 //   "messages rendered" conversation.js: the message list was drawn again
 //   "sessions changed"  sessions.js: the session list is drawn again
+//   "run ended"         sessions.js: the server no longer runs an action this page did not start on session id
 //   "range changed"     range.js: the compaction range (view.range) changed
 //   "preview changed"   preview.js: a preview was shown or hidden
 //   "preview applied"   preview.js: a preview was applied: {sessionId, outcome}
+//   "previews changed"  preview.js, openpreviews.js: the server's previews of session id changed (discarded, gone)
 
 const NAMES = [
   "route changed",
@@ -21,9 +23,11 @@ const NAMES = [
   "session shown",
   "messages rendered",
   "sessions changed",
+  "run ended",
   "range changed",
   "preview changed",
   "preview applied",
+  "previews changed",
 ];
 
 const subscribers = new Map(NAMES.map((name) => [name, []]));

@@ -1,5 +1,8 @@
 // The context gauge: how much of the model's context window a session
-// uses (GET …/context), with a line where compaction becomes due.
+// uses (GET …/context), with a line where compaction becomes due. For a
+// model whose window is no larger than reserved_context_size, compaction
+// is always due: the gauge says so once, with the value to set, rather
+// than "compaction due" as news.
 
 import { h, plural } from "./dom.js";
 import { call } from "./api.js";
@@ -15,6 +18,15 @@ function triggerAt(c) {
   return Math.max(0, Math.floor(Math.min(byRatio, byReserve)));
 }
 
+// smallWindowNote: why compaction is always due with c's model, and the
+// reserved_context_size to set (the server's suggestion).
+export function smallWindowNote(c) {
+  const n = c.suggested_reserved_context_size;
+  const why = `This model's window (${c.max_context_size.toLocaleString()} tokens) is no larger than reserved_context_size (${c.reserved_context_size.toLocaleString()}), so compaction is always due`;
+  if (n && n < c.max_context_size) return `${why}; set compaction.auto.reserved_context_size to ${n} in the agent's configuration.`;
+  return `${why}; no reserved_context_size avoids it: use a model with a larger window, or turn compaction.auto off.`;
+}
+
 // gauge builds the gauge of a context answer; compact for the session list.
 export function gauge(c, compact = false) {
   const used = c.token_count + c.pending_tokens;
@@ -23,11 +35,14 @@ export function gauge(c, compact = false) {
   }
   const pct = (n) => Math.min(100, (100 * n) / c.max_context_size);
   const at = triggerAt(c);
-  const label = `${used.toLocaleString()} of ${c.max_context_size.toLocaleString()} tokens (${Math.round(100 * c.usage_ratio)}%); compaction is due at ${at.toLocaleString()}`;
+  const always = !!c.reserved_exceeds_window;
+  const share = `${used.toLocaleString()} of ${c.max_context_size.toLocaleString()} tokens (${Math.round(100 * c.usage_ratio)}%)`;
+  const label = always ? `${share}; ${smallWindowNote(c)}` : `${share}; compaction is due at ${at.toLocaleString()}`;
+  const due = c.should_compact && !always;
   return h(
     "span",
     {
-      class: "gauge" + (compact ? " gauge-small" : "") + (c.should_compact ? " is-due" : ""),
+      class: "gauge" + (compact ? " gauge-small" : "") + (due ? " is-due" : "") + (always ? " is-always-due" : ""),
       role: "meter",
       "aria-valuemin": 0,
       "aria-valuemax": c.max_context_size,
@@ -37,10 +52,19 @@ export function gauge(c, compact = false) {
       "data-testid": "context-gauge",
       "data-known": "true",
       "data-due": c.should_compact ? "true" : "false",
+      "data-always-due": always ? "true" : null,
     },
-    h("span", { class: "gauge-track" }, h("span", { class: "gauge-fill", "data-pct": pct(used).toFixed(1) }), h("span", { class: "gauge-trigger", "data-pct": pct(at).toFixed(1) })),
-    compact ? null : h("span", { class: "gauge-text", "data-testid": "context-gauge-text" }, `${Math.round(100 * c.usage_ratio)}% of ${c.max_context_size.toLocaleString()}`, c.should_compact ? " · compaction due" : "", c.auto_paused ? " · automatic compaction paused" : c.auto_compaction ? " · compacts automatically" : ""),
+    h("span", { class: "gauge-track" }, h("span", { class: "gauge-fill", "data-pct": pct(used).toFixed(1) }), always ? null : h("span", { class: "gauge-trigger", "data-pct": pct(at).toFixed(1) })),
+    compact ? null : h("span", { class: "gauge-text", "data-testid": "context-gauge-text" }, `${Math.round(100 * c.usage_ratio)}% of ${c.max_context_size.toLocaleString()}`, due ? " · compaction due" : "", c.auto_paused ? " · automatic compaction paused" : c.auto_compaction ? " · compacts automatically" : ""),
   );
+}
+
+// gaugeNote is the gauge's note under the session's header (the text of
+// smallWindowNote, its settings as code), or null.
+function gaugeNote(c) {
+  if (!c || !c.max_context_size || !c.reserved_exceeds_window) return null;
+  const parts = smallWindowNote(c).split(/(compaction\.auto\.reserved_context_size|reserved_context_size|compaction\.auto)/);
+  return h("span", { class: "gauge-note", "data-testid": "context-gauge-note" }, parts.map((p, i) => (i % 2 ? h("code", null, p) : p)));
 }
 
 // place sets the widths from data-pct (the page's CSP allows no inline
@@ -69,12 +93,14 @@ export async function loadContext(id, version) {
   }
 }
 
-// fillGauge puts the gauge of session id at version into slot.
-export async function fillGauge(slot, id, version, compact) {
+// fillGauge puts the gauge of session id at version into slot, and its
+// note (the full gauge only) into noteSlot.
+export async function fillGauge(slot, id, version, compact, noteSlot = null) {
   const c = await loadContext(id, version);
   if (!c || !slot.isConnected) return;
   slot.replaceChildren(gauge(c, compact));
   placeGauges(slot);
+  if (noteSlot && noteSlot.isConnected) noteSlot.replaceChildren(...[gaugeNote(c)].filter(Boolean));
 }
 
 // fillListGauges puts a small gauge into each listed session's slot.

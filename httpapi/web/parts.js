@@ -73,19 +73,39 @@ function renderMedia(p) {
     link ? h("a", { href: link, target: "_blank", rel: "noopener noreferrer" }, shortURL(raw)) : h("span", { class: "muted" }, shortURL(raw) || "(no url)"),
   );
   let media = null;
-  if (src) {
-    if (kind === "image") {
-      media = h("img", { src, alt: obj.id ? `image ${obj.id}` : "image from the conversation", loading: "lazy", decoding: "async", "data-testid": "media-image" });
-      if (link) media = h("a", { href: link, target: "_blank", rel: "noopener noreferrer", class: "thumb-link" }, media);
-    } else if (kind === "audio") {
-      media = h("audio", { src, controls: true, preload: "none", "data-testid": "media-audio" });
-    } else {
-      media = h("video", { src, controls: true, preload: "metadata", "data-testid": "media-video" });
-    }
+  if (src && isRemote(src)) {
+    media = loadButton(kind, src, () => mediaElement(kind, src, link, obj));
+  } else if (src) {
+    media = mediaElement(kind, src, link, obj);
   } else if (raw) {
     media = h("p", { class: "muted" }, "This URL is not shown: its scheme is not http, https or a matching data URL.");
   }
   return h("figure", { class: `media media-${kind}`, "data-testid": "media", "data-kind": kind }, media, caption);
+}
+
+// isRemote says whether src is fetched from another origin: such media
+// loads only on a click, so that viewing a session tells no one.
+function isRemote(src) {
+  const u = new URL(src, document.baseURI);
+  return (u.protocol === "http:" || u.protocol === "https:") && u.origin !== location.origin;
+}
+
+// loadButton stands in for remote media until it is clicked; then make()
+// builds the element that takes its place.
+function loadButton(kind, src, make) {
+  const host = new URL(src).host;
+  const btn = h("button", { type: "button", class: "btn btn-ghost btn-small", "data-testid": "media-load" }, `Load ${kind} from ${host}`);
+  btn.addEventListener("click", () => btn.replaceWith(make()));
+  return h("p", { class: "media-remote" }, btn, h("span", { class: "muted" }, " Remote media is not fetched until you ask."));
+}
+
+function mediaElement(kind, src, link, obj) {
+  if (kind === "image") {
+    const img = h("img", { src, alt: obj.id ? `image ${obj.id}` : "image from the conversation", loading: "lazy", decoding: "async", "data-testid": "media-image" });
+    return link ? h("a", { href: link, target: "_blank", rel: "noopener noreferrer", class: "thumb-link" }, img) : img;
+  }
+  if (kind === "audio") return h("audio", { src, controls: true, preload: "none", "data-testid": "media-audio" });
+  return h("video", { src, controls: true, preload: "metadata", "data-testid": "media-video" });
 }
 
 export function renderToolCall(c, anchor) {

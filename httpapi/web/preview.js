@@ -10,8 +10,9 @@ import { approx, codePoints, textChars } from "./estimate.js";
 
 // showPreview shows a preview outcome: its summary, in result as in a
 // compacted outcome, ready to edit. span is the range it replaces
-// ({first, last, total}, 1-based), when known.
-export function showPreview(sessionId, o, span = null) {
+// ({first, last, total}, 1-based), when known; expiresAt is when the
+// server drops it, when known (a reopened preview).
+export function showPreview(sessionId, o, span = null, expiresAt = "") {
   const { summary, missing_sections: missing, session } = o.result;
   const warnings = o.warnings || [];
   preview.pending = { sessionId, id: o.preview_id, summary, missing, otherChars: otherChars(session, summary), span };
@@ -30,7 +31,7 @@ export function showPreview(sessionId, o, span = null) {
   $("preview-title").textContent = warnings.length ? "Confirm the summary" : "Preview of the summary";
   const info = clear($("preview-info"));
   if (span) info.append(h("span", { "data-testid": "preview-replaces" }, replacesText(span)), " ");
-  info.append(`Applying it leaves the session with ${plural(session.messages.length, "message")}. The preview can be applied once, within 30 minutes.`);
+  info.append(`Applying it leaves the session with ${plural(session.messages.length, "message")}. The preview can be applied once, ${expiresAt ? "until " + clockTime(expiresAt) : "within 30 minutes"}.`);
   $("preview-summary").value = summary;
   renderEdited();
   clear($("preview-status"));
@@ -41,6 +42,16 @@ export function showPreview(sessionId, o, span = null) {
   (warnings.length ? $("outcome") : sec).scrollIntoView({ block: "start" });
   $("preview-summary").focus({ preventScroll: true });
 }
+
+// clockTime: "14:05", the local time of iso.
+export function clockTime(iso) {
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return "";
+  return `${String(d.getHours()).padStart(2, "0")}:${String(d.getMinutes()).padStart(2, "0")}`;
+}
+
+// GONE says why a preview the server no longer has cannot be applied.
+export const GONE = "This summary is no longer kept: it was applied or discarded, or it expired (a preview lasts 30 minutes). The session is unchanged.";
 
 // replacesText: "It replaces #2–#21 (20 messages). Kept: #1 before it,
 // #22–#24 after it."
@@ -93,7 +104,10 @@ async function applyPreview() {
   const outcome = await postAction(`sessions/${encodeURIComponent(p.sessionId)}/previews/${encodeURIComponent(p.id)}/apply`, body);
   $("preview-apply").disabled = false;
   if (outcome.status === "error") {
-    showError(slot, outcome.error, "preview-error");
+    const gone = outcome.error.code === "not_found";
+    showError(slot, gone ? { ...outcome.error, message: GONE, fixes: [] } : outcome.error, "preview-error");
+    // A conflict uses the preview up too.
+    if (gone || outcome.error.code === "conflict") emit("previews changed", p.sessionId);
     return;
   }
   hidePreview();
@@ -139,4 +153,5 @@ async function discardPreview() {
   btn.disabled = false;
   hidePreview();
   setOutcome(h("div", { class: "outcome-card info" }, h("p", { class: "outcome-title" }, "Preview discarded"), h("p", null, "The session is unchanged.")), "discarded");
+  emit("previews changed", p.sessionId);
 }

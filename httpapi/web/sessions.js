@@ -1,18 +1,27 @@
 // The sessions panel: the list of stored sessions (with their titles, and
-// a search), a new session for one of the agents, and the import of a
+// a search; marked when a summary waits for review or a run is in
+// progress), a new session for one of the agents, and the import of a
 // session file or a kimi-cli context.jsonl.
 
 import { $, clear, confirmBox, h, plural, relTime, showError, timeEl } from "./dom.js";
 import { call, callWithHeaders } from "./api.js";
 import { needsToken } from "./token.js";
 import { openSessionRoute } from "./route.js";
-import { job, view } from "./state.js";
-import { emit } from "./events.js";
+import { job, preview, view } from "./state.js";
+import { emit, on } from "./events.js";
 import { approx, estimateTokens } from "./estimate.js";
 import { fillListGauges } from "./gauge.js";
 
 let sessions = [];
 let agents = [];
+
+// RUNNING_REFRESH_MS is how often the list is asked again while the
+// server marks a session as running.
+const RUNNING_REFRESH_MS = 5000;
+let runningTimer = 0;
+// serverRuns are the sessions the server said run an action this page
+// did not start: when one stops, the page says "run ended".
+let serverRuns = new Set();
 
 // sessionInfo is the listing's entry for session id (its title), if any.
 export function sessionInfo(id) {
@@ -31,6 +40,28 @@ export async function loadSessions() {
     showError(slot, e, "sessions-error");
   }
   renderSessions();
+  followRuns();
+}
+
+// followRuns asks for the list again every RUNNING_REFRESH_MS while the
+// server marks a session as running, and stops when none is; a session
+// whose run (not this page's) ended since the last answer is announced.
+function followRuns() {
+  const now = new Set(sessions.filter((s) => s.running && !job.runs.has(s.id)).map((s) => s.id));
+  const listed = new Set(sessions.map((s) => s.id));
+  const ended = [...serverRuns].filter((id) => listed.has(id) && !now.has(id));
+  serverRuns = now;
+  clearTimeout(runningTimer);
+  runningTimer = sessions.some((s) => s.running) ? setTimeout(loadSessions, RUNNING_REFRESH_MS) : 0;
+  for (const id of ended) emit("run ended", id);
+}
+
+// toReview says whether session s has a summary waiting for review that
+// is not on screen: one the server keeps, or one that arrived while
+// another session was open.
+function toReview(s) {
+  if (preview.pending && preview.pending.sessionId === s.id) return false;
+  return job.previews.has(s.id) || (s.open_previews ?? 0) > 0;
 }
 
 export function renderSessions() {
@@ -73,7 +104,8 @@ export function renderSessions() {
             { class: "session-item-meta" },
             h("span", { class: "agent-tag" }, s.agent || "no agent"),
             h("span", null, plural(s.messages ?? 0, "message")),
-            job.previews.has(s.id) ? h("span", { class: "badge badge-warn", "data-testid": "preview-waiting" }, "summary to review") : null,
+            s.running || job.runs.has(s.id) ? h("span", { class: "badge badge-run", "data-testid": "session-running", title: "A compaction of this session is running" }, "running") : null,
+            toReview(s) ? h("span", { class: "badge badge-warn", "data-testid": "preview-waiting", title: "A proposed summary waits: open the session to review it" }, "summary to review") : null,
             // The open session's size; the listing itself has no text.
             current && view.session && view.session.id === s.id ? h("span", { "data-testid": "session-item-tokens" }, approx(estimateTokens(view.session.messages))) : null,
           ),
@@ -118,28 +150,49 @@ async function onNewSession(ev) {
   }
 }
 
-// sniffFormat tells a kimi-cli context.jsonl from a session document by
+// sniffFile tells a kimi-cli context.jsonl from a session document by
 // content: a session document is one JSON object with "messages"; a kimi-cli
 // file is JSON lines whose first record has a "role" (a message, or one of
-// kimi-cli's _system_prompt, _checkpoint and _usage records).
-export function sniffFormat(text) {
+// kimi-cli's _system_prompt, _checkpoint and _usage records). It returns
+// {format, doc}: doc is the session document read, null for a kimi-cli
+// file or a file that is neither (the server says what is wrong).
+export function sniffFile(text) {
   try {
     const doc = JSON.parse(text);
-    if (doc && typeof doc === "object" && !Array.isArray(doc) && typeof doc.role !== "string") return "session";
+    if (doc && typeof doc === "object" && !Array.isArray(doc) && typeof doc.role !== "string") return { format: "session", doc };
   } catch {
     /* not one JSON document: JSON lines, perhaps */
   }
   const first = text.split("\n").find((l) => l.trim() !== "");
   try {
     const rec = JSON.parse(first);
-    if (rec && typeof rec === "object" && typeof rec.role === "string") return "kimi";
+    if (rec && typeof rec === "object" && typeof rec.role === "string") return { format: "kimi", doc: null };
   } catch {
     /* neither: the server says what is wrong */
   }
-  return "session";
+  return { format: "session", doc: null };
 }
 
 const FORMATS = { session: "a kompact session document", kimi: "a kimi-cli context.jsonl" };
+
+// startAgent is the agent the import dialog starts from: the file's own
+// when the server knows it, else the default one; a file's agent the
+// server does not know is named (unknown), and the person chooses.
+// {name, source: "file" | "default" | "unknown", own}.
+function startAgent(doc) {
+  const own = doc && typeof doc.agent === "string" ? doc.agent : "";
+  if (own && agents.some((a) => a.name === own)) return { name: own, source: "file", own };
+  if (own && agents.length) return { name: "", source: "unknown", own };
+  return { name: (agents.find((a) => a.default) || { name: "" }).name, source: "default", own };
+}
+
+// agentNote says where the dialog's agent comes from.
+function agentNote(start, format) {
+  const attrs = { class: "hint", id: "import-agent-note", "data-testid": "import-agent-note", "data-source": start.source };
+  if (start.source === "file") return h("p", attrs, `The file's own agent, “${start.own}”.`);
+  if (start.source === "unknown") return h("p", { ...attrs, class: "field-problem" }, `The file's agent “${start.own}” is not configured on this server: choose the agent for this session.`);
+  return h("p", attrs, format === "kimi" ? "A kimi-cli file names no agent: the server's default agent is chosen." : "The file names no agent: the server's default agent is chosen.");
+}
 
 async function onImportFile() {
   const input = $("import-input");
@@ -154,9 +207,18 @@ async function onImportFile() {
     showError(slot, e, "import-error");
     return;
   }
-  const format = sniffFormat(text);
-  const agent = h("select", { id: "import-agent", "data-testid": "import-agent" }, agents.map((a) => h("option", { value: a.name, selected: a.default ? true : null }, a.name)));
-  const id = h("input", { id: "import-id", type: "text", "data-testid": "import-id", placeholder: format === "kimi" ? "a new id" : "the file's id", autocomplete: "off", spellcheck: "false" });
+  const { format, doc } = sniffFile(text);
+  const start = startAgent(doc);
+  const choose = start.source === "unknown" ? h("option", { value: "", selected: true, disabled: true }, "Choose an agent…") : null;
+  const agent = h(
+    "select",
+    { id: "import-agent", "data-testid": "import-agent", "aria-describedby": "import-agent-note" },
+    choose,
+    agents.map((a) => h("option", { value: a.name, selected: a.name === start.name ? true : null }, a.name + (a.default ? " (default)" : ""))),
+  );
+  const ownId = doc && typeof doc.id === "string" ? doc.id : "";
+  const id = h("input", { id: "import-id", type: "text", "data-testid": "import-id", value: ownId, placeholder: "a new id", autocomplete: "off", spellcheck: "false" });
+  const problem = h("p", { class: "field-problem", role: "status", "data-testid": "import-problem" });
   clear(slot).append(
     confirmBox({
       testid: "import-confirm",
@@ -164,10 +226,19 @@ async function onImportFile() {
       lines: [
         h("p", { "data-testid": "import-format", "data-format": format }, `Read as ${FORMATS[format]}.`),
         h("p", { class: "field" }, h("label", { for: "import-agent" }, "Agent"), agent),
+        agentNote(start, format),
         h("p", { class: "field" }, h("label", { for: "import-id" }, "Session id (optional)"), id),
+        problem,
       ],
       ok: "Import",
-      onOk: () => importText(file.name, text, format, agent.value, id.value.trim()),
+      onOk: () => {
+        if (start.source === "unknown" && !agent.value) {
+          problem.textContent = "Choose the agent first.";
+          agent.focus();
+          return;
+        }
+        importText(file.name, text, format, agent.value, id.value.trim());
+      },
     }),
   );
 }
@@ -261,4 +332,5 @@ export function initSessions() {
     clearTimeout(searchTimer);
     searchTimer = setTimeout(loadSessions, 200);
   });
+  on("preview changed", renderSessions); // the preview on screen is not marked "to review"
 }

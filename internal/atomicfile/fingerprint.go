@@ -59,6 +59,10 @@ type fileID struct {
 // When the fingerprint is racy it shares data's memory: data must not be
 // modified while the fingerprint is in use.
 func ReadFile(path string) ([]byte, Fingerprint, error) {
+	// A named pipe's open blocks until a writer comes: refused first.
+	if err := CheckRegular(path); err != nil {
+		return nil, Fingerprint{}, err
+	}
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, Fingerprint{}, err
@@ -67,6 +71,9 @@ func ReadFile(path string) ([]byte, Fingerprint, error) {
 	start := now()
 	before, err := f.Stat()
 	if err != nil {
+		return nil, Fingerprint{}, err
+	}
+	if err := regular(path, before); err != nil {
 		return nil, Fingerprint{}, err
 	}
 	data, err := readAll(f, before.Size())

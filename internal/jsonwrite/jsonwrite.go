@@ -279,24 +279,24 @@ func utf8Next(st uint64, c byte) uint64 {
 		if cont {
 			return st - 6
 		}
-	case utf8AfterE0:
-		if c >= 0xA0 && c < 0xC0 {
-			return utf8Need1
-		}
-	case utf8AfterED:
-		if cont && c < 0xA0 {
-			return utf8Need1
-		}
-	case utf8AfterF0:
-		if c >= 0x90 && c < 0xC0 {
-			return utf8Need2
-		}
-	case utf8AfterF4:
-		if cont && c < 0x90 {
-			return utf8Need2
+	case utf8AfterE0, utf8AfterED, utf8AfterF0, utf8AfterF4:
+		if r := utf8Narrow[st]; c >= r.lo && c <= r.hi {
+			return r.next
 		}
 	}
 	return utf8Bad
+}
+
+// utf8Narrow holds, for each state whose next byte has a narrower range
+// than 80..BF, that range and the state that follows a byte in it.
+var utf8Narrow = map[uint64]struct {
+	lo, hi byte
+	next   uint64
+}{
+	utf8AfterE0: {0xA0, 0xBF, utf8Need1},
+	utf8AfterED: {0x80, 0x9F, utf8Need1},
+	utf8AfterF0: {0x90, 0xBF, utf8Need2},
+	utf8AfterF4: {0x80, 0x8F, utf8Need2},
 }
 
 // appendRepaired is AppendString for a string that is not valid UTF-8: it

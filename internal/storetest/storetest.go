@@ -42,6 +42,8 @@ func Run(t *testing.T, open func(t *testing.T) kompact.Store) {
 		{"Create", testCreate},
 		{"CreateRejects", testCreateRejects},
 		{"Validate", testValidate},
+		{"InputRule", testInputRule},
+		{"SessionLimit", testSessionLimit},
 		{"Import", testImport},
 		{"ImportRejects", testImportRejects},
 		{"RoundTrip", testRoundTrip},
@@ -49,6 +51,7 @@ func Run(t *testing.T, open func(t *testing.T) kompact.Store) {
 		{"List", testList},
 		{"Delete", testDelete},
 		{"Append", testAppend},
+		{"AppendRetry", testAppendRetry},
 		{"SetCompactionModel", testSetCompactionModel},
 		{"CommitCompaction", testCommitCompaction},
 		{"Conflict", testConflict},
@@ -62,6 +65,7 @@ func Run(t *testing.T, open func(t *testing.T) kompact.Store) {
 		{"StreamSession", testStreamSession},
 		{"Tokens", testTokens},
 		{"Breaker", testBreaker},
+		{"Kimi", testKimi},
 		{"Fidelity", testFidelity},
 	}
 	for _, tc := range tests {

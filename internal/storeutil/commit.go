@@ -157,6 +157,9 @@ func (c *Core) CommitCompaction(ctx context.Context, id string, cm kompact.Commi
 		if info, err = c.rewriteForCommit(ctx, tx, row, p, refs); err != nil {
 			return err
 		}
+		if err := reframe(ctx, tx, id, info.Rev, encodeKimi(cm.Kimi)); err != nil {
+			return err
+		}
 		count, pending := p.Account(tail, fast)
 		return tx.SetTokens(ctx, id, count, pending, true)
 	})

@@ -19,6 +19,8 @@ type Core struct {
 	db   DB
 	name string // "sqlite store": the start of internal errors
 	keep int    // revisions kept per session; 0 keeps them all
+	// maxMsgs bounds the messages of a session (kompact.SessionLimiter).
+	maxMsgs int64
 
 	mu   sync.Mutex
 	last time.Time     // the latest time handed out: times only grow
@@ -29,7 +31,26 @@ type Core struct {
 // newest keep revisions of a session (0 keeps them all) and handing out
 // times of precision tick.
 func NewCore(db DB, name string, keep int, tick time.Duration) *Core {
-	return &Core{db: db, name: name, keep: max(keep, 0), tick: tick}
+	return &Core{db: db, name: name, keep: max(keep, 0), tick: tick, maxMsgs: kompact.DefaultMaxSessionMessages}
+}
+
+// LimitSessionMessages bounds the messages of a session to n (n <= 0:
+// kompact.DefaultMaxSessionMessages), as kompact.SessionLimiter says. Call
+// it before the store is used.
+func (c *Core) LimitSessionMessages(n int) {
+	if n <= 0 {
+		n = kompact.DefaultMaxSessionMessages
+	}
+	c.maxMsgs = int64(n)
+}
+
+// fits refuses a write that would grow session id from before to n
+// messages, past the limit.
+func (c *Core) fits(id string, before, n int64) error {
+	if n > c.maxMsgs && n > before {
+		return kompact.SessionTooLargeError(id, n, c.maxMsgs)
+	}
+	return nil
 }
 
 // now returns the current UTC time, truncated to the database's precision,
@@ -132,4 +153,19 @@ func Wrap(name, what string, err error, text func(error) string) error {
 		return kompact.Errorf(kompact.EInternal, "%s: %s: %s", name, what, text(err))
 	}
 	return kompact.Errorf(kompact.EInternal, "%s: %s: %w", name, what, err)
+}
+
+// Unavailable returns the EUnavailable error of the store called name
+// doing what when the database is out of order for now: reason says how
+// in a few words ("the disk is full"), for clients; the cause stays
+// wrapped, for the log, its text given by text when not nil.
+func Unavailable(name, what, reason string, err error, text func(error) string) error {
+	cause := err
+	if text != nil {
+		cause = errors.New(text(err))
+	}
+	e := kompact.Errorf(kompact.EUnavailable, "the sessions' database is unavailable for now: %s", reason).
+		WithFixes("Retry in a few seconds (see the Retry-After header); if it persists, the server's operator must look at the database (its log names the cause).")
+	e.Err = fmt.Errorf("%s: %s: %w", name, what, cause)
+	return e
 }

@@ -76,6 +76,9 @@ type importer struct {
 // add checks and stores a batch.
 func (im *importer) add(ctx context.Context, batch []kompact.Message) error {
 	base := int(im.row.N)
+	if err := im.c.fits(im.row.ID, im.row.N, im.row.N+int64(len(batch))); err != nil {
+		return err
+	}
 	if err := im.check.Check(batch); err != nil {
 		return err
 	}
@@ -152,6 +155,9 @@ func (im *importer) whole(ctx context.Context, next func() ([]kompact.Message, e
 			break
 		}
 		msgs = append(msgs, batch...)
+		if err := im.c.fits(row.ID, 0, int64(len(msgs))); err != nil {
+			return err
+		}
 	}
 	msgs, nextMsg, err := NewSession(&kompact.Session{Messages: msgs})
 	if err != nil {

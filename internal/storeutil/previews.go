@@ -83,27 +83,22 @@ func makeRoom(ctx context.Context, tx Tx, now time.Time, size int64, lim kompact
 
 // TakePreview removes and returns a preview that has not expired.
 func (c *Core) TakePreview(ctx context.Context, sessionID, id string, now time.Time) (*kompact.Preview, error) {
-	var p *kompact.Preview
-	err := c.db.Write(ctx, "take a preview", func(tx Tx) error {
-		var err error
-		p, err = tx.TakePreview(ctx, sessionID, id)
-		if noRow(err) {
-			return kompact.NoPreviewError(sessionID, id)
-		}
-		return err
-	})
-	if err != nil {
-		return nil, err
-	}
-	return LivePreview(p, now)
+	return c.onePreview(ctx, c.db.Write, "take a preview", Tx.TakePreview, sessionID, id, now)
 }
 
 // GetPreview returns a preview that has not expired, leaving it kept.
 func (c *Core) GetPreview(ctx context.Context, sessionID, id string, now time.Time) (*kompact.Preview, error) {
+	return c.onePreview(ctx, c.db.Read, "read a preview", Tx.GetPreview, sessionID, id, now)
+}
+
+// onePreview runs get (TakePreview or GetPreview) in a transaction of run
+// (Write or Read) and returns the preview it finds, if it has not expired.
+func (c *Core) onePreview(ctx context.Context, run func(context.Context, string, func(Tx) error) error, what string,
+	get func(Tx, context.Context, string, string) (*kompact.Preview, error), sessionID, id string, now time.Time) (*kompact.Preview, error) {
 	var p *kompact.Preview
-	err := c.db.Read(ctx, "read a preview", func(tx Tx) error {
+	err := run(ctx, what, func(tx Tx) error {
 		var err error
-		p, err = tx.GetPreview(ctx, sessionID, id)
+		p, err = get(tx, ctx, sessionID, id)
 		if noRow(err) {
 			return kompact.NoPreviewError(sessionID, id)
 		}

@@ -16,8 +16,12 @@ import (
 // compaction's fidelity report (its list is the rows alive just before
 // it: the ones the rewrite removed got dead = its number), prunes the
 // revisions beyond the newest keep, and saves row as a session of n
-// messages from position first, at a new version.
+// messages from position first, at a new version. A session grown past
+// its limit is refused (fits).
 func (c *Core) rewritten(ctx context.Context, tx Tx, row *SessionRow, kind, note string, fid *kompact.Fidelity, first, n int64) (*kompact.RevisionInfo, error) {
+	if err := c.fits(row.ID, row.N, n); err != nil {
+		return nil, err
+	}
 	now := c.now(row.Updated)
 	info := &kompact.RevisionInfo{Rev: row.NextRev, Kind: kind, Note: note, CreatedAt: now, Version: row.Version + 1, Messages: int(row.N), Fidelity: fid}
 	if err := tx.InsertRevision(ctx, row.ID, info); err != nil {
@@ -139,8 +143,15 @@ func (c *Core) RestoreRevision(ctx context.Context, id string, rev int64) (*komp
 		}
 		// Recorded (and old revisions pruned) once the restored messages
 		// refer to their bodies again.
+		kimi, err := c.revisionKimi(ctx, tx, id, rev, int64(len(msgs)))
+		if err != nil {
+			return err
+		}
 		note := fmt.Sprintf("restored revision %d (%s)", rev, r.Kind)
 		if info, err = c.rewritten(ctx, tx, row, kompact.RevisionRestore, note, nil, 0, int64(len(msgs))); err != nil {
+			return err
+		}
+		if err := reframe(ctx, tx, id, info.Rev, kimi); err != nil {
 			return err
 		}
 		return tx.SetTokens(ctx, id, 0, UnknownPending, false)

@@ -1,6 +1,7 @@
 package storeutil
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"time"
@@ -21,6 +22,9 @@ func (c *Core) CreateSession(ctx context.Context, in *kompact.Session) (*kompact
 	if err != nil {
 		return nil, err
 	}
+	if err := c.fits(in.ID, 0, int64(len(msgs))); err != nil {
+		return nil, err
+	}
 	var row *SessionRow
 	err = c.db.Write(ctx, "create session", func(tx Tx) error {
 		now := c.now(time.Time{})
@@ -31,6 +35,14 @@ func (c *Core) CreateSession(ctx context.Context, in *kompact.Session) (*kompact
 		}
 		if err := tx.InsertMessages(ctx, row.ID, 0, 0, msgs, nil); err != nil {
 			return err
+		}
+		if err := reframe(ctx, tx, row.ID, 0, encodeKimi(in.Kimi)); err != nil {
+			return err
+		}
+		// A kimi-cli file's figures are restored as kimi-cli restores
+		// them.
+		if count, pending, ok := in.Kimi.RestoredTokens(msgs); ok {
+			return tx.SetTokens(ctx, row.ID, int64(count), int64(pending), false)
 		}
 		// As if the messages were appended in one call: pending is their
 		// estimate (kimi-cli's append_message).
@@ -75,6 +87,9 @@ func (c *Core) GetSession(ctx context.Context, id string) (*kompact.StoredSessio
 		if out, err = c.session(ctx, tx, row); err != nil {
 			return err
 		}
+		if out.Kimi, err = c.readKimi(ctx, tx, id); err != nil {
+			return err
+		}
 		t, err := tx.Tokens(ctx, id)
 		out.Tokens, out.Breaker = Account(t.Count, t.Pending, t.Failures, out.Messages)
 		return err
@@ -93,7 +108,11 @@ func (c *Core) StreamSession(ctx context.Context, id string, head func(*kompact.
 		if err != nil {
 			return err
 		}
-		if err := head(row.Stored(nil)); err != nil {
+		st := row.Stored(nil)
+		if st.Kimi, err = c.readKimi(ctx, tx, id); err != nil {
+			return err
+		}
+		if err := head(st); err != nil {
 			return err
 		}
 		var n int64
@@ -146,8 +165,9 @@ func one(id string) func(int64, error) error {
 // AppendMessages adds msgs at the end of the session and returns the new
 // version and the appended messages. Messages without an id get one. An id
 // given twice in msgs is EInvalid, one the session already has EConflict,
-// and an empty msgs EInvalid. It reads no stored message: the ids are
-// checked by the index on (session_id, id).
+// an empty msgs EInvalid, and a session that would exceed its limit
+// ETooLarge (kompact.SessionLimiter). It reads no stored message: the ids
+// are checked by the index on (session_id, id).
 func (c *Core) AppendMessages(ctx context.Context, id string, in []kompact.Message) (*kompact.Appended, error) {
 	msgs, given, err := NewAppend(in)
 	if err != nil {
@@ -159,8 +179,17 @@ func (c *Core) AppendMessages(ctx context.Context, id string, in []kompact.Messa
 		if err != nil {
 			return err
 		}
+		if err := c.fits(id, row.N, row.N+int64(len(msgs))); err != nil {
+			return err
+		}
 		AssignIDs(msgs, given, &row.NextMsg)
 		if err := checkFree(ctx, tx, id, msgs, row.FirstPos, "messages"); err != nil {
+			// A retry of an append that committed (its answer lost) is
+			// answered as the append was, and stores nothing.
+			if replay, rerr := c.replayed(ctx, tx, row, msgs, len(given) == len(msgs)); replay != nil || rerr != nil {
+				out = replay
+				return rerr
+			}
 			return err
 		}
 		if err := tx.InsertMessages(ctx, id, row.FirstPos+row.N, row.NextRev-1, msgs, nil); err != nil {
@@ -187,9 +216,41 @@ func (c *Core) AppendMessages(ctx context.Context, id string, in []kompact.Messa
 	return out, nil
 }
 
+// replayed returns what an append of msgs answered when the session's
+// last messages are msgs already, with the same ids and the same content:
+// the append is a retry of one that committed. It returns nil when msgs
+// are not such a retry (allIDs says whether every one of them has an id
+// of its own: without one a message cannot be recognised).
+func (c *Core) replayed(ctx context.Context, tx Tx, row *SessionRow, msgs []kompact.Message, allIDs bool) (*kompact.Appended, error) {
+	n := int64(len(msgs))
+	if !allIDs || n > row.N {
+		return nil, nil
+	}
+	tail, err := c.messages(ctx, tx, row.ID, row.FirstPos+row.N-n, n)
+	if err != nil {
+		return nil, err
+	}
+	for i := range msgs {
+		if tail[i].ID != msgs[i].ID || !bytes.Equal(tail[i].AppendJSON(nil), msgs[i].AppendJSON(nil)) {
+			return nil, nil
+		}
+	}
+	t, err := tx.Tokens(ctx, row.ID)
+	if err != nil {
+		return nil, err
+	}
+	out := &kompact.Appended{Version: row.Version, UpdatedAt: row.Updated, Messages: tail, Agent: row.Agent}
+	out.Tokens, out.Breaker = AppendedAccount(t.Count, t.Pending, t.Failures)
+	return out, nil
+}
+
 // SetCompactionModel sets the session's compaction model, or clears it with
-// "". It is a write: the version goes up.
+// "". It is a write: the version goes up. A model
+// kompact.ValidateCompactionModel refuses is EInvalid.
 func (c *Core) SetCompactionModel(ctx context.Context, id string, model string) (*kompact.SessionInfo, error) {
+	if err := kompact.ValidateCompactionModel(model); err != nil {
+		return nil, err
+	}
 	return c.setInfo(ctx, id, "set compaction model", func(tx Tx, row *SessionRow) error {
 		row.Model = model
 		row.Version++

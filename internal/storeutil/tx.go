@@ -120,6 +120,8 @@ type Tx interface {
 	ListPreviews(ctx context.Context, sessionID string, now time.Time) ([]kompact.PreviewInfo, error)
 	// CountPreviews counts the previews that expire after now by session.
 	CountPreviews(ctx context.Context, now time.Time) (map[string]int, error)
+
+	KimiTx
 }
 
 // TokenRow is a session's stored token columns.

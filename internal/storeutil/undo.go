@@ -118,8 +118,17 @@ func (c *Core) undo(ctx context.Context, tx Tx, row *SessionRow, rev int64) (*ko
 	if err := tx.InsertMessages(ctx, id, first, row.NextRev, msgs, bodyIDs); err != nil {
 		return nil, err
 	}
+	kimi, err := c.revisionKimi(ctx, tx, id, rev, row.N+int64(restored)-1)
+	if err != nil {
+		return nil, err
+	}
 	info, err := c.rewritten(ctx, tx, row, kompact.RevisionUndo, UndoNote(rev, restored), nil, first, row.N+int64(restored)-1)
 	if err != nil {
+		return nil, err
+	}
+	// The session's kimi-cli context becomes the one the compaction
+	// replaced.
+	if err := reframe(ctx, tx, id, info.Rev, kimi); err != nil {
 		return nil, err
 	}
 	// Like a restore, an undo leaves no recorded token figure.

@@ -20,3 +20,39 @@ agents:
       base_url: %s
       model: off-model
 `
+
+// AutoAgents is the agents file of the automatic compaction tests (the
+// Sessions service's and the HTTP API's), for a fake LLM whose URL fills
+// both %s: "auto" has a 10000-token context and compacts by itself at half
+// of it (5000 tokens) or with less than 1000 left; "manual" has an unknown
+// context size (unless the provider's model list gives one for
+// manual-model), so it compacts only when asked. Both compact with
+// compact-model, keeping 2 messages.
+const AutoAgents = `default_agent: auto
+agents:
+  auto:
+    system_prompt: You are a test agent.
+    llm:
+      base_url: %s
+      model: chat-model
+      max_context_size: 10000
+    compaction:
+      enabled: true
+      type: kimi
+      compaction_model: compact-model
+      max_preserved_messages: 2
+      settings_overrides: {max_tokens: 100000}
+      auto:
+        enabled: true
+        trigger_ratio: 0.5
+        reserved_context_size: 1000
+  manual:
+    llm:
+      base_url: %s
+      model: manual-model
+    compaction:
+      enabled: true
+      type: kimi
+      compaction_model: compact-model
+      max_preserved_messages: 2
+`

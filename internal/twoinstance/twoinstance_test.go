@@ -148,9 +148,7 @@ func appendAll(t *testing.T, in *instance, sid, prefix string, clients, perClien
 	acked := make([][]string, clients)
 	var wg sync.WaitGroup
 	for k := range clients {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+		wg.Go(func() {
 			for i := range perClient {
 				id := fmt.Sprintf("%sc%d-%d", prefix, k, i)
 				status, _ := in.call(t, "POST", "/v1/sessions/"+sid+"/messages",
@@ -160,7 +158,7 @@ func appendAll(t *testing.T, in *instance, sid, prefix string, clients, perClien
 				}
 				time.Sleep(pause)
 			}
-		}()
+		})
 	}
 	wg.Wait()
 	return acked

@@ -1,2 +1,0 @@
--- A compaction's fidelity report (see sqlite/migrations/0006_fidelity.sql).
-ALTER TABLE revisions ADD COLUMN fidelity text;
