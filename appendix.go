@@ -8,6 +8,23 @@ const (
 	appendixClose = "</preserved_artifacts>"
 )
 
+// withAppendix measures the model's summary against arts and, when the
+// plan asks for the appendix and it has lines, returns the summary with
+// the section appended, the section, and the final summary's report with
+// the model's own figures in its Appendix.
+func (p *Plan) withAppendix(arts []Artifact, model string) (summary, section string, f Fidelity) {
+	f = MeasureFidelity(arts, model)
+	section, lines := p.appendix(arts, model, f.Kept)
+	if lines == 0 {
+		return model, "", f
+	}
+	own := f
+	summary = model + section
+	f = MeasureFidelity(arts, summary)
+	f.Appendix = &AppendixFidelity{Lines: lines, ModelKept: own.Kept, ModelRecall: own.Recall}
+	return summary, section, f
+}
+
 // appendix returns the preserved_artifacts section to append to summary
 // when the plan asks for one (Fidelity.AppendixTokens > 0) and the summary
 // lost artifacts (it kept kept of arts): one line "- CLASS: TEXT" per lost

@@ -205,14 +205,9 @@ func (p *Plan) Apply(a Answer) (*Result, error) {
 		}
 	}
 	arts := p.Artifacts()
-	summary, fid := body.String(), MeasureFidelity(arts, body.String())
-	section, lines := p.appendix(arts, summary, fid.Kept)
-	if lines > 0 {
-		model := fid
-		summary += section
+	summary, section, fid := p.withAppendix(arts, body.String())
+	if section != "" {
 		kimiSummary.Content = append(kimiSummary.Content, TextPart(section))
-		fid = MeasureFidelity(arts, summary)
-		fid.Appendix = &AppendixFidelity{Lines: lines, ModelKept: model.Kept, ModelRecall: model.Recall}
 	}
 	msg := summaryMessage(summary)
 
