@@ -495,7 +495,7 @@ func TestKillAndRestart(t *testing.T) {
 		ctx, cancel := context.WithCancel(context.Background())
 		done := make(chan error, 1)
 		go func() { done <- srv.Serve(ctx, ln) }()
-		e := &apiEnv{t: t, llm: llm, store: store, srv: srv, base: "http://" + ln.Addr().String(), http: &http.Client{}}
+		e := &apiEnv{t: t, llm: llm, store: store, srv: srv, base: "http://" + ln.Addr().String(), http: httpapi.CheckedClient(t, nil)}
 		stop := func() {
 			cancel()
 			if err := <-done; err != nil {
@@ -555,7 +555,7 @@ func TestServeDrainsInFlightRequests(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- e.srv.Serve(ctx, ln) }()
-	other := &apiEnv{t: t, base: "http://" + ln.Addr().String(), http: &http.Client{}}
+	other := &apiEnv{t: t, base: "http://" + ln.Addr().String(), http: httpapi.CheckedClient(t, nil)}
 	outc := make(chan int, 1)
 	go func() {
 		outc <- other.do("POST", "/v1/sessions/s/actions/compact_conversation", acceptWarnings).status

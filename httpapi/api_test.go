@@ -85,7 +85,7 @@ func newAPIEnv(t testing.TB, opt apiOptions) *apiEnv {
 	})
 	ts := httptest.NewServer(e.srv.Handler())
 	t.Cleanup(ts.Close)
-	e.base, e.http = ts.URL, ts.Client()
+	e.base, e.http = ts.URL, httpapi.CheckedClient(t, ts.Client())
 	return e
 }
 

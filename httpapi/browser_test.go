@@ -155,7 +155,7 @@ func newBrowserEnv(t *testing.T, opt browserOptions) *browserEnv {
 		Version:     "browser-test",
 		KimiContext: kimicli.ImportContext,
 	})
-	ts := httptest.NewServer(srv.Handler())
+	ts := httptest.NewServer(httpapi.CheckedHandler(t, srv.Handler()))
 	t.Cleanup(ts.Close)
 
 	ctx, cancel := context.WithTimeout(context.Background(), browserTimeout)

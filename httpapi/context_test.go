@@ -302,7 +302,7 @@ func TestKCPD01ContextSizeFromProvider(t *testing.T) {
 		ContextSize: (&openai.Models{}).AgentContextSize})
 	ts := httptest.NewServer(srv.Handler())
 	t.Cleanup(ts.Close)
-	e := &apiEnv{t: t, llm: llm, store: store, srv: srv, base: ts.URL, http: ts.Client(), logs: &testserver.Buffer{}}
+	e := &apiEnv{t: t, llm: llm, store: store, srv: srv, base: ts.URL, http: httpapi.CheckedClient(t, ts.Client()), logs: &testserver.Buffer{}}
 	e.must(201, "POST", "/v1/sessions", map[string]any{"id": "o", "agent": "manual", "messages": []any{map[string]any{"role": "user", "content": "hello"}}})
 	for range 2 {
 		c := e.must(200, "GET", "/v1/sessions/o/context", nil)

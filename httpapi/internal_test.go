@@ -43,6 +43,7 @@ func newGatedServer(t *testing.T, limits Limits) (*Server, *httptest.Server, gat
 	}
 	ts := httptest.NewServer(s.Handler())
 	t.Cleanup(ts.Close)
+	checkServer(t, ts)
 	return s, ts, llm
 }
 

@@ -24,7 +24,7 @@ func (e *apiEnv) another(opt apiOptions) *apiEnv {
 	})
 	ts := httptest.NewServer(o.srv.Handler())
 	e.t.Cleanup(ts.Close)
-	o.base, o.http = ts.URL, ts.Client()
+	o.base, o.http = ts.URL, httpapi.CheckedClient(e.t, ts.Client())
 	return o
 }
 

@@ -177,40 +177,59 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	return nil
 }
 
-// routes registers every route.
+// route is one API route: its pattern (a method and a path under /v1) and
+// its handler.
+type route struct {
+	pattern string
+	handler handlerFunc
+}
+
+// apiRoutes is the table of the API's routes: routes registers them, and a
+// test holds openapi.yaml's paths to them.
+func (s *Server) apiRoutes() []route {
+	return []route{
+		{"GET /v1/health", s.health},
+		{"GET /v1/openapi.yaml", serveOpenAPIYAML},
+		{"GET /v1/openapi.json", serveOpenAPIJSON},
+		{"GET /v1/agents", s.listAgents},
+		{"GET /v1/ui-elements", s.globalUIElements},
+		{"GET /v1/compaction", s.compactionFormat},
+
+		{"GET /v1/sessions", s.listSessions},
+		{"POST /v1/sessions", s.createSession},
+		{"POST /v1/sessions/import", s.importSession},
+		{"GET /v1/sessions/{id}", s.getSession},
+		{"DELETE /v1/sessions/{id}", s.deleteSession},
+		{"POST /v1/sessions/{id}/messages", s.appendMessages},
+		{"PATCH /v1/sessions/{id}/settings", s.updateSettings},
+		{"GET /v1/sessions/{id}/context", s.getContext},
+		{"POST /v1/sessions/{id}/continue", s.limitActions(s.continueSession)},
+		{"GET /v1/sessions/{id}/ui-elements", s.sessionUIElements},
+
+		{"POST /v1/sessions/{id}/actions/{action}", s.runAction}, // takes an action slot unless a dry run
+		{"GET /v1/sessions/{id}/previews", s.listPreviews},
+		{"GET /v1/sessions/{id}/previews/{preview}", s.getPreview},
+		{"POST /v1/sessions/{id}/previews/{preview}/apply", s.applyPreview},
+		{"DELETE /v1/sessions/{id}/previews/{preview}", s.discardPreview},
+
+		{"GET /v1/sessions/{id}/revisions", s.listRevisions},
+		{"GET /v1/sessions/{id}/revisions/{rev}", s.getRevision},
+		{"POST /v1/sessions/{id}/revisions/{rev}/restore", s.restoreRevision},
+		{"GET /v1/sessions/{id}/revisions/{rev}/restore-preview", s.restorePreview},
+		{"POST /v1/sessions/{id}/revisions/{rev}/undo", s.undoCompaction},
+	}
+}
+
+// routes registers every route: the API's (apiRoutes), the JSON 404 for
+// the rest of /v1, the metrics and the web page.
 func (s *Server) routes() http.Handler {
 	mux := http.NewServeMux()
 	api := func(pattern string, h handlerFunc) {
 		mux.Handle(pattern, routed(pattern, s.authorize(s.handle(checkPathIDs(pattern, h)))))
 	}
-	api("GET /v1/health", s.health)
-	api("GET /v1/agents", s.listAgents)
-	api("GET /v1/ui-elements", s.globalUIElements)
-	api("GET /v1/compaction", s.compactionFormat)
-
-	api("GET /v1/sessions", s.listSessions)
-	api("POST /v1/sessions", s.createSession)
-	api("POST /v1/sessions/import", s.importSession)
-	api("GET /v1/sessions/{id}", s.getSession)
-	api("DELETE /v1/sessions/{id}", s.deleteSession)
-	api("POST /v1/sessions/{id}/messages", s.appendMessages)
-	api("PATCH /v1/sessions/{id}/settings", s.updateSettings)
-	api("GET /v1/sessions/{id}/context", s.getContext)
-	api("POST /v1/sessions/{id}/continue", s.limitActions(s.continueSession))
-	api("GET /v1/sessions/{id}/ui-elements", s.sessionUIElements)
-
-	api("POST /v1/sessions/{id}/actions/{action}", s.runAction) // takes an action slot unless a dry run
-	api("GET /v1/sessions/{id}/previews", s.listPreviews)
-	api("GET /v1/sessions/{id}/previews/{preview}", s.getPreview)
-	api("POST /v1/sessions/{id}/previews/{preview}/apply", s.applyPreview)
-	api("DELETE /v1/sessions/{id}/previews/{preview}", s.discardPreview)
-
-	api("GET /v1/sessions/{id}/revisions", s.listRevisions)
-	api("GET /v1/sessions/{id}/revisions/{rev}", s.getRevision)
-	api("POST /v1/sessions/{id}/revisions/{rev}/restore", s.restoreRevision)
-	api("GET /v1/sessions/{id}/revisions/{rev}/restore-preview", s.restorePreview)
-	api("POST /v1/sessions/{id}/revisions/{rev}/undo", s.undoCompaction)
-
+	for _, rt := range s.apiRoutes() {
+		api(rt.pattern, rt.handler)
+	}
 	// Anything else under /v1 is a JSON 404 rather than the mux's text.
 	api("/v1/", s.noRoute)
 	mux.Handle("GET /metrics", routed("GET /metrics", s.authorize(s.metrics.handler())))
