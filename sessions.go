@@ -111,6 +111,17 @@ func (s *Sessions) Open(ctx context.Context, id string) (*StoredSession, *Agent,
 	return stored, a, err
 }
 
+// OpenHead is Open without the messages (Store.GetSessionHead): for what
+// needs only the session's description, token account and agent.
+func (s *Sessions) OpenHead(ctx context.Context, id string) (*StoredSession, *Agent, error) {
+	stored, err := s.store.GetSessionHead(ctx, id)
+	if err != nil {
+		return nil, nil, err
+	}
+	a, err := s.Agent(stored.Agent)
+	return stored, a, err
+}
+
 // contextSizeOf returns the context size of a's model in tokens, 0 when it
 // is unknown: SessionsConfig.ContextSize's answer when it is set, else
 // llm.max_context_size.

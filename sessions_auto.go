@@ -78,7 +78,7 @@ type AutoCompactionReport struct {
 
 // Context returns the context window of session id for its agent.
 func (s *Sessions) Context(ctx context.Context, id string) (SessionContext, error) {
-	stored, a, err := s.Open(ctx, id)
+	stored, a, err := s.OpenHead(ctx, id)
 	if err != nil {
 		return SessionContext{}, err
 	}

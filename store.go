@@ -186,6 +186,12 @@ type Store interface {
 	// (Session.Kimi, as CreateSession was given it or a commit, restore or
 	// undo made it), its token account and breaker.
 	GetSession(ctx context.Context, id string) (*StoredSession, error)
+	// GetSessionHead is GetSession without the messages (Messages nil):
+	// the session's description, token account, breaker and kimi-cli
+	// context. Its cost does not follow the session's length, except for a
+	// session whose token figure must be estimated from all its messages
+	// (after an undo, until its next commit or recorded figure).
+	GetSessionHead(ctx context.Context, id string) (*StoredSession, error)
 	// StreamSession reads session id in one snapshot without holding its
 	// messages in memory: it calls head with the session (Messages nil),
 	// (its kimi-cli context set), then body with each message's stored JSON form (exactly

@@ -139,6 +139,12 @@ func (s measuredStore) GetSession(ctx context.Context, id string) (*kompact.Stor
 	return out, err
 }
 
+func (s measuredStore) GetSessionHead(ctx context.Context, id string) (*kompact.StoredSession, error) {
+	out, err := s.st.GetSessionHead(ctx, id)
+	s.m.storeFailed("get_session_head", err)
+	return out, err
+}
+
 func (s measuredStore) ListSessions(ctx context.Context) ([]kompact.SessionInfo, error) {
 	out, err := s.st.ListSessions(ctx)
 	s.m.storeFailed("list_sessions", err)

@@ -312,7 +312,7 @@ func (s *Server) globalUIElements(w http.ResponseWriter, r *http.Request) error 
 }
 
 func (s *Server) sessionUIElements(w http.ResponseWriter, r *http.Request) error {
-	_, a, err := s.sessions.Open(r.Context(), r.PathValue("id"))
+	_, a, err := s.sessions.OpenHead(r.Context(), r.PathValue("id"))
 	if err != nil {
 		return err
 	}

@@ -67,6 +67,7 @@ func Run(t *testing.T, open func(t *testing.T) kompact.Store) {
 		{"Breaker", testBreaker},
 		{"Kimi", testKimi},
 		{"Fidelity", testFidelity},
+		{"SessionHead", testSessionHead},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -655,6 +656,7 @@ func testNotFound(t *testing.T, st kompact.Store) {
 	bare := kompact.Commit{Replacement: one, Kind: kompact.RevisionCompaction}
 	calls := map[string]func() error{
 		"GetSession":         func() error { _, err := st.GetSession(ctx, missing); return err },
+		"GetSessionHead":     func() error { _, err := st.GetSessionHead(ctx, missing); return err },
 		"DeleteSession":      func() error { return st.DeleteSession(ctx, missing) },
 		"AppendMessages":     func() error { _, err := st.AppendMessages(ctx, missing, one); return err },
 		"SetCompactionModel": func() error { _, err := st.SetCompactionModel(ctx, missing, "m"); return err },

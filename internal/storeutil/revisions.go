@@ -154,7 +154,10 @@ func (c *Core) RestoreRevision(ctx context.Context, id string, rev int64) (*komp
 		if err := reframe(ctx, tx, id, info.Rev, kimi); err != nil {
 			return err
 		}
-		return tx.SetTokens(ctx, id, 0, UnknownPending, false)
+		// kimi-cli's restore of a context without a usage record: token
+		// count 0, the whole list pending (RestoreTokenAccount), recorded
+		// now so that reading the figure needs no messages.
+		return tx.SetTokens(ctx, id, 0, int64(kompact.EstimateTokens(msgs)), false)
 	})
 	if err != nil {
 		return nil, nil, err

@@ -100,6 +100,39 @@ func (c *Core) GetSession(ctx context.Context, id string) (*kompact.StoredSessio
 	return out, nil
 }
 
+// GetSessionHead reads the session without its messages; when its token
+// figure needs them (pending unknown), it reads them with GetSession and
+// leaves them out.
+func (c *Core) GetSessionHead(ctx context.Context, id string) (*kompact.StoredSession, error) {
+	var out *kompact.StoredSession
+	whole := false
+	err := c.db.Read(ctx, "get session head", func(tx Tx) error {
+		row, err := loadSession(ctx, tx, id)
+		if err != nil {
+			return err
+		}
+		out = row.Stored(nil)
+		if out.Kimi, err = c.readKimi(ctx, tx, id); err != nil {
+			return err
+		}
+		t, err := tx.Tokens(ctx, id)
+		if whole = t.Pending <= UnknownPending; !whole {
+			out.Tokens, out.Breaker = Account(t.Count, t.Pending, t.Failures, nil)
+		}
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	if whole {
+		if out, err = c.GetSession(ctx, id); err != nil {
+			return nil, err
+		}
+		out.Messages = nil
+	}
+	return out, nil
+}
+
 // StreamSession reads the session in one read transaction, passing each
 // stored body on as it is read.
 func (c *Core) StreamSession(ctx context.Context, id string, head func(*kompact.StoredSession) error, body func([]byte) error) error {
