@@ -20,12 +20,23 @@ type ActionRequest struct {
 	// Model, when set, is the compaction model for this run only: it
 	// overrides the session's and the agent's (see EffectiveRequest).
 	Model string `json:"model,omitempty"`
+	// AppendixTokens, when set, is the preserved_artifacts appendix's
+	// budget for this run only (0 is off): it overrides the agent's
+	// compaction.fidelity.appendix_tokens.
+	AppendixTokens *int `json:"appendix_tokens,omitempty"`
 }
 
 // options returns the Options that select what req compacts, with
 // maxPreserved trailing messages kept when the range has no end.
 func (req ActionRequest) options(maxPreserved int) (Options, error) {
 	opt := Options{MaxPreserved: maxPreserved, Instructions: req.Instructions}
+	if n := req.AppendixTokens; n != nil {
+		if *n < 0 || *n > MaxTokenFigure {
+			return opt, Errorf(EInvalid, "appendix_tokens must be a number of tokens from 0 to %d, got %d", int64(MaxTokenFigure), *n).
+				WithFixes("Use 0 for no appendix, or the tokens the preserved_artifacts section may take, e.g. 500.")
+		}
+		opt.Fidelity.AppendixTokens = *n
+	}
 	switch req.Action {
 	case ActionCompactConversation:
 		if req.MessageID != "" {

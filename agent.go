@@ -91,6 +91,9 @@ type CompactionConfig struct {
 	// (retries and context-length recovery included); 0 means
 	// DefaultLLMTimeout.
 	Timeout time.Duration
+	// Fidelity is the "fidelity" block: the low_fidelity warning's
+	// threshold and the preserved_artifacts appendix (docs/fidelity.md).
+	Fidelity FidelityOptions
 }
 
 // DefaultLLMTimeout is the overall deadline of one action's LLM calls when

@@ -4,6 +4,7 @@ import (
 	"math/rand/v2"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 
 	"kompact"
@@ -84,11 +85,24 @@ func benchEachSession(b *testing.B, setup func(b *testing.B, s *kompact.Session,
 		b.Run(sz.name, func(b *testing.B) {
 			b.SetBytes(total)
 			b.ReportAllocs()
+			cpu := processCPU()
 			for b.Loop() {
 				op(b)
 			}
+			b.ReportMetric(float64(processCPU()-cpu)/float64(b.N), "cpu-ns/op")
 		})
 	}
+}
+
+// processCPU is the process's CPU time (user and system) in nanoseconds:
+// on a shared machine, where ns/op counts the waits for a core too, the
+// figure to compare.
+func processCPU() int64 {
+	var u syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &u) != nil {
+		return 0
+	}
+	return u.Utime.Nano() + u.Stime.Nano()
 }
 
 // BenchmarkPrepare measures selecting the range and building the synthetic
@@ -137,6 +151,47 @@ func BenchmarkApply(b *testing.B) {
 			b.Fatal(err)
 		}
 		return func(b *testing.B) {
+			if _, err := p.Apply(a); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
+
+// BenchmarkArtifacts measures listing the artifacts of the range a
+// compaction replaces and measuring a summary against them (what every
+// compaction adds for its fidelity report); compare it with
+// BenchmarkCompactionCPU, the compaction's own work without the LLM.
+func BenchmarkArtifacts(b *testing.B) {
+	summary := strings.Repeat("<current_focus>path/to/file.go x := 42</current_focus>\n", 100)
+	benchEachSession(b, func(b *testing.B, s *kompact.Session, total int64) func(*testing.B) {
+		p, err := kompact.Prepare(s, kompact.Options{MaxPreserved: kompact.DefaultMaxPreserved})
+		if err != nil {
+			b.Fatal(err)
+		}
+		return func(b *testing.B) {
+			if f := kompact.MeasureFidelity(p.Artifacts(), summary); f.Artifacts == 0 {
+				b.Fatal("no artifacts")
+			}
+		}
+	})
+}
+
+// BenchmarkCompactionCPU measures a compaction's work without the LLM:
+// Prepare, then Apply with a canned answer, on a fresh plan each time (so
+// that the session's token estimate is made each time too), and the
+// request body the LLM client would send.
+func BenchmarkCompactionCPU(b *testing.B) {
+	a := answer(strings.Repeat("<current_focus>x</current_focus>\n", 100))
+	benchEachSession(b, func(b *testing.B, s *kompact.Session, total int64) func(*testing.B) {
+		return func(b *testing.B) {
+			p, err := kompact.Prepare(s, kompact.Options{MaxPreserved: kompact.DefaultMaxPreserved})
+			if err != nil {
+				b.Fatal(err)
+			}
+			if _, err := openai.RequestBody(kompact.RequestConfig{Model: "m"}, p.RequestMessages()); err != nil {
+				b.Fatal(err)
+			}
 			if _, err := p.Apply(a); err != nil {
 				b.Fatal(err)
 			}

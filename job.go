@@ -28,6 +28,10 @@ func (c *Compactor) NewJob(a *Agent, s *Session, req ActionRequest) (*Job, error
 	if err != nil {
 		return nil, err
 	}
+	opt.Fidelity.MinRecall = a.Compaction.Fidelity.MinRecall
+	if req.AppendixTokens == nil {
+		opt.Fidelity.AppendixTokens = a.Compaction.Fidelity.AppendixTokens
+	}
 	if opt.Prompt, err = c.prompt(a); err != nil {
 		return nil, err
 	}

@@ -81,6 +81,7 @@ type resultJSON struct {
 	TokensAfter     int        `json:"estimated_tokens_after"`
 	Dropped         int        `json:"dropped_messages"`
 	Prompt          promptJSON `json:"prompt"`
+	Fidelity        *Fidelity  `json:"fidelity"`
 }
 
 // MarshalJSON writes the outcome as the CLI's --json and the HTTP API show
@@ -92,7 +93,8 @@ func (o Outcome) MarshalJSON() ([]byte, error) {
 			Session: r.Session, Summary: r.Summary, MissingSections: nonNil(r.MissingSections), Usage: r.Usage,
 			Compacted: r.Compacted, Preserved: r.Preserved, TokensBefore: r.TokensBefore,
 			TokensAfter: r.TokensAfter, Dropped: r.Dropped(),
-			Prompt: promptJSON{Source: r.Prompt.Source, Origin: r.Prompt.Origin, Genuine: r.Prompt.Genuine()},
+			Prompt:   promptJSON{Source: r.Prompt.Source, Origin: r.Prompt.Origin, Genuine: r.Prompt.Genuine()},
+			Fidelity: r.Fidelity,
 		}
 		out.Warnings = r.Warnings()
 		if out.Warnings == nil {

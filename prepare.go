@@ -41,6 +41,10 @@ type Options struct {
 	End string
 	// Prompt is the prompt body; the zero value means BuiltinPrompt().
 	Prompt Prompt
+	// Fidelity says when the result warns of low fidelity and whether the
+	// summary gets the preserved_artifacts appendix; the zero value is off.
+	// It never changes the request.
+	Fidelity FidelityOptions
 }
 
 // Plan is the outcome of Prepare: either a no-op with its reason, or the
@@ -63,7 +67,9 @@ type Plan struct {
 	Explicit bool
 	// Dropped counts the oldest compacted messages left out of Request (see
 	// DropOldest). They are still replaced by the summary.
-	Dropped      int
+	Dropped int
+	// Fidelity is the options' Fidelity: Apply uses it.
+	Fidelity     FidelityOptions
 	instructions string
 	// tokensBefore is the session's token estimate, made once: Job.Run
 	// starts it while the LLM works, Apply waits for it. Nil in a Plan
@@ -332,6 +338,7 @@ func prepare(s *Session, opt Options) (*Plan, error) {
 		KeepSystem: start == 0 && msgs[0].Role == RoleSystem,
 		Prompt:     prompt,
 		Explicit:   explicit,
+		Fidelity:   opt.Fidelity,
 
 		instructions: opt.Instructions,
 		tokensBefore: newEstimate(msgs),

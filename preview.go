@@ -74,6 +74,8 @@ type previewJSON struct {
 	PromptBody      string       `json:"prompt_body,omitempty"`
 	PromptSource    PromptSource `json:"prompt_source,omitempty"`
 	PromptOrigin    string       `json:"prompt_origin,omitempty"`
+	Fidelity        *Fidelity    `json:"fidelity,omitempty"`
+	MinRecall       float64      `json:"min_recall,omitempty"`
 	// Kimi is a kimi-cli session's context and the result's token
 	// figure; a kompact session's preview has none.
 	Kimi *previewKimi `json:"kimi,omitempty"`
@@ -105,6 +107,7 @@ func EncodePreview(o Outcome) ([]byte, error) {
 		Replacement: r.Replacement(), Summary: r.Summary, MissingSections: r.MissingSections, Usage: r.Usage,
 		Compacted: r.Compacted, Preserved: r.Preserved, TokensBefore: r.TokensBefore, TokensAfter: r.TokensAfter,
 		PromptBody: r.Prompt.Body, PromptSource: r.Prompt.Source, PromptOrigin: r.Prompt.Origin, Kimi: kimi,
+		Fidelity: r.Fidelity, MinRecall: p.Fidelity.MinRecall,
 	})
 }
 
@@ -132,8 +135,14 @@ func DecodePreview(data []byte) (Outcome, error) {
 		SummaryMessage: pj.Replacement[kept],
 		Summary:        pj.Summary, MissingSections: pj.MissingSections, Usage: pj.Usage,
 		Compacted: pj.Compacted, Preserved: pj.Preserved, TokensBefore: pj.TokensBefore, TokensAfter: pj.TokensAfter,
-		Prompt: Prompt{Body: pj.PromptBody, Source: pj.PromptSource, Origin: pj.PromptOrigin},
-		plan:   &Plan{Session: base, Start: pj.Start, End: pj.End, KeepSystem: pj.KeepSystem, Dropped: pj.Dropped},
+		Prompt:   Prompt{Body: pj.PromptBody, Source: pj.PromptSource, Origin: pj.PromptOrigin},
+		Fidelity: pj.Fidelity,
+		plan: &Plan{Session: base, Start: pj.Start, End: pj.End, KeepSystem: pj.KeepSystem, Dropped: pj.Dropped,
+			Fidelity: FidelityOptions{MinRecall: pj.MinRecall}},
+	}
+	if r.Fidelity == nil { // kept before fidelity reports
+		f := MeasureFidelity(r.artifacts(), r.Summary)
+		r.Fidelity = &f
 	}
 	if pj.Kimi != nil {
 		base.Kimi = pj.Kimi.Context

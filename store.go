@@ -94,6 +94,10 @@ type RevisionInfo struct {
 	Version int64 `json:"version"`
 	// Messages counts the messages before the change.
 	Messages int `json:"messages"`
+	// Fidelity is a compaction's fidelity report (Result.Fidelity), as it
+	// was when the compaction was committed; nil for other revisions and
+	// for compactions stored before kompact made the report.
+	Fidelity *Fidelity `json:"fidelity,omitempty"`
 }
 
 // Revision is a RevisionInfo with the exact message list the session had
@@ -130,6 +134,8 @@ type Commit struct {
 	Note        string
 	Version     int64
 	TokenCount  int
+	// Fidelity, when set, is recorded with the revision (RevisionInfo).
+	Fidelity *Fidelity
 	// Kimi, when not nil, is the kimi-cli context of a kimi-cli session
 	// after the commit (Session.Kimi), its places counted in Replacement
 	// and the base's messages after End; the messages appended since

@@ -65,9 +65,22 @@ type Result struct {
 	// its text code points) before and after compaction.
 	TokensBefore, TokensAfter int
 	Prompt                    Prompt
+	// Fidelity says which artifacts of the compacted range the summary
+	// keeps (docs/fidelity.md).
+	Fidelity *Fidelity
 	// plan is the plan this result applies: its base session, its range and
 	// what its request left out.
 	plan *Plan
+	// arts are the plan's artifacts (Plan.Artifacts), nil until listed.
+	arts []Artifact
+}
+
+// artifacts returns the artifacts of the range r replaces, listed once.
+func (r *Result) artifacts() []Artifact {
+	if r.arts == nil {
+		r.arts = r.plan.Artifacts()
+	}
+	return r.arts
 }
 
 // Dropped counts the oldest messages of the range that were left out of the
@@ -103,6 +116,7 @@ func (r *Result) Commit() Commit {
 		Kind:        RevisionCompaction,
 		Note:        "compacted " + strconv.Itoa(r.Compacted) + " messages",
 		TokenCount:  r.EstimatedTokenCount,
+		Fidelity:    r.Fidelity,
 		Kimi:        r.kimiAfter(),
 	}
 }
@@ -144,6 +158,8 @@ func (r *Result) WithSummary(summary string) *Result {
 	out.SummaryMessage = msgs[at]
 	out.Summary = summary
 	out.MissingSections = MissingSections(summary)
+	f := MeasureFidelity(r.artifacts(), summary)
+	out.Fidelity = &f
 	out.TokensAfter = EstimateTokens(msgs)
 	if k := r.plan.Start; k < len(r.KimiMessages) {
 		kimi := slices.Clone(r.KimiMessages)
@@ -188,7 +204,11 @@ func (p *Plan) Apply(a Answer) (*Result, error) {
 			body.WriteString(a.Parts[i].Text)
 		}
 	}
-	summary := body.String()
+	arts := p.Artifacts()
+	summary, section, fid := p.withAppendix(arts, body.String())
+	if section != "" {
+		kimiSummary.Content = append(kimiSummary.Content, TextPart(section))
+	}
 	msg := summaryMessage(summary)
 
 	msgs := p.Session.Messages
@@ -223,7 +243,9 @@ func (p *Plan) Apply(a Answer) (*Result, error) {
 		TokensBefore:    p.TokensBefore(),
 		TokensAfter:     EstimateTokens(out[off:]),
 		Prompt:          p.Prompt,
+		Fidelity:        &fid,
 		plan:            p,
+		arts:            arts,
 	}
 	if a.Usage != nil {
 		chars := 0
@@ -232,7 +254,8 @@ func (p *Plan) Apply(a Answer) (*Result, error) {
 				chars += kimi[i].TextLen()
 			}
 		}
-		r.EstimatedTokenCount = int(a.Usage.Output) + chars/4
+		// The appendix is not among the output tokens.
+		r.EstimatedTokenCount = int(a.Usage.Output) + EstimateStringTokens(section) + chars/4
 	} else {
 		r.EstimatedTokenCount = EstimateTokens(kimi[off:])
 	}

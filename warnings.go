@@ -18,6 +18,9 @@ const (
 	// WarnTokensNotReduced: the compacted session is estimated to be no
 	// smaller than the session before.
 	WarnTokensNotReduced WarningCode = "tokens_not_reduced"
+	// WarnLowFidelity: the summary kept fewer of the range's artifacts than
+	// the agent's compaction.fidelity.min_recall asks.
+	WarnLowFidelity WarningCode = "low_fidelity"
 )
 
 // Warning is one warning about a compaction result, with a sentence for
@@ -44,7 +47,20 @@ func (r *Result) Warnings() []Warning {
 		out = append(out, Warning{Code: WarnTokensNotReduced, Message: "the compacted session is not smaller: about " +
 			strconv.Itoa(r.TokensBefore) + " tokens before, " + strconv.Itoa(r.TokensAfter) + " after"})
 	}
+	if f, min := r.Fidelity, r.minRecall(); f != nil && min > 0 && f.Recall < min {
+		out = append(out, Warning{Code: WarnLowFidelity, Message: "the summary kept " + strconv.Itoa(f.Kept) + " of the " +
+			strconv.Itoa(f.Artifacts) + " artifacts of the range (recall " + strconv.FormatFloat(f.Recall, 'f', 2, 64) +
+			", below compaction.fidelity.min_recall " + strconv.FormatFloat(min, 'g', -1, 64) + ")"})
+	}
 	return out
+}
+
+// minRecall is the low_fidelity threshold of the plan r applies.
+func (r *Result) minRecall() float64 {
+	if r.plan == nil {
+		return 0
+	}
+	return r.plan.Fidelity.MinRecall
 }
 
 // Warnings returns the warnings of the outcome's result (see

@@ -45,7 +45,7 @@ func TestParseErrors(t *testing.T) {
 		{"unknown llm key without a suggestion", base + "      frobnicate: 1\n", 6, "agents.kimi.llm.frobnicate",
 			"unknown field (fields: base_url, model, api_key_env, max_context_size, max_answer_bytes, timeout, temperature, max_tokens, top_p, extra_body)", ""},
 		{"unknown compaction key", base + "    compaction:\n      enable: true\n", 7, "agents.kimi.compaction.enable",
-			`unknown field; did you mean "enabled"? (fields: enabled, type, max_preserved_messages, compaction_model, prompt, prompt_file, settings_overrides, timeout, auto)`, ""},
+			`unknown field; did you mean "enabled"? (fields: enabled, type, max_preserved_messages, compaction_model, prompt, prompt_file, settings_overrides, timeout, auto, fidelity)`, ""},
 		// compaction.auto and llm.max_context_size, with kimi-cli's bounds.
 		{"trigger_ratio below 0.5", base + "    compaction:\n      auto: {trigger_ratio: 0.49}\n", 7, "agents.kimi.compaction.auto.trigger_ratio", "must be between 0.5 and 0.99, got 0.49", ""},
 		{"trigger_ratio above 0.99", base + "    compaction:\n      auto: {trigger_ratio: 1}\n", 7, "agents.kimi.compaction.auto.trigger_ratio", "must be between 0.5 and 0.99, got 1", ""},
@@ -53,6 +53,9 @@ func TestParseErrors(t *testing.T) {
 		{"reserved_context_size below 1000", base + "    compaction:\n      auto: {reserved_context_size: 999}\n", 7, "agents.kimi.compaction.auto.reserved_context_size", "must be at least 1000 tokens, got 999", ""},
 		{"reserved_context_size above 2^40", base + "    compaction:\n      auto: {reserved_context_size: 1099511627777}\n", 7, "agents.kimi.compaction.auto.reserved_context_size", "must be at least 1000 tokens, got 1099511627777", ""},
 		{"trigger_ratio 0", base + "    compaction:\n      auto: {trigger_ratio: 0}\n", 7, "agents.kimi.compaction.auto.trigger_ratio", "must be between 0.5 and 0.99, got 0", ""},
+		{"min_recall above 1", base + "    compaction:\n      fidelity: {min_recall: 1.5}\n", 7, "agents.kimi.compaction.fidelity.min_recall", "must be between 0 and 1, got 1.5", ""},
+		{"negative appendix_tokens", base + "    compaction:\n      fidelity: {appendix_tokens: -1}\n", 7, "agents.kimi.compaction.fidelity.appendix_tokens", "must be a number of tokens from 0", ""},
+		{"fidelity unknown key", base + "    compaction:\n      fidelity: {min_recal: 0.5}\n", 7, "agents.kimi.compaction.fidelity.min_recal", `did you mean "min_recall"?`, ""},
 		{"auto unknown key", base + "    compaction:\n      auto: {enable: true}\n", 7, "agents.kimi.compaction.auto.enable", `did you mean "enabled"?`, ""},
 		{"auto enabled not a bool", base + "    compaction:\n      auto: {enabled: yes please}\n", 7, "agents.kimi.compaction.auto.enabled", "true or false", ""},
 		{"negative max_context_size", base + "      max_context_size: -1\n", 6, "agents.kimi.llm.max_context_size", "must be a number of tokens from 0", ""},
@@ -203,7 +206,7 @@ func TestUnknownFieldMessage(t *testing.T) {
 	doc := "agents:\n  kimi:\n    llm: {base_url: 'https://api.moonshot.ai/v1', model: m}\n" +
 		"    compaction:\n      type: kimi\n\n\n\n      enable: true\n"
 	_, err := Parse([]byte(doc), "agents.yaml")
-	want := `agents.yaml:9: agents.kimi.compaction.enable: unknown field; did you mean "enabled"? (fields: enabled, type, max_preserved_messages, compaction_model, prompt, prompt_file, settings_overrides, timeout, auto)`
+	want := `agents.yaml:9: agents.kimi.compaction.enable: unknown field; did you mean "enabled"? (fields: enabled, type, max_preserved_messages, compaction_model, prompt, prompt_file, settings_overrides, timeout, auto, fidelity)`
 	if err == nil || err.Error() != want {
 		t.Fatalf("error %v\nwant  %s", err, want)
 	}
@@ -878,3 +881,22 @@ func TestSuggest(t *testing.T) {
 }
 
 func itoa(i int) string { return strconv.Itoa(i) }
+
+// TestFidelityConfig reads compaction.fidelity and writes it back.
+func TestFidelityConfig(t *testing.T) {
+	c, err := Parse([]byte(base+"    compaction:\n      enabled: true\n      type: kimi\n      fidelity: {min_recall: 0.5, appendix_tokens: 300}\n"), "agents.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, _ := c.Agent("kimi")
+	if got := a.Compaction.Fidelity; got != (kompact.FidelityOptions{MinRecall: 0.5, AppendixTokens: 300}) {
+		t.Fatalf("fidelity %+v", got)
+	}
+	out, err := c.EffectiveYAML()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(out), "fidelity:\n") || !strings.Contains(string(out), "min_recall: 0.5") || !strings.Contains(string(out), "appendix_tokens: 300") {
+		t.Fatalf("written back without the fidelity block:\n%s", out)
+	}
+}

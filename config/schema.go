@@ -20,8 +20,9 @@ var (
 	topFields        = []string{"default_agent", "agents"}
 	agentFields      = []string{"system_prompt", "llm", "compaction"}
 	llmFields        = []string{"base_url", "model", "api_key_env", "max_context_size", "max_answer_bytes", "timeout", "temperature", "max_tokens", "top_p", "extra_body"}
-	compactionFields = []string{"enabled", "type", "max_preserved_messages", "compaction_model", "prompt", "prompt_file", "settings_overrides", "timeout", "auto"}
+	compactionFields = []string{"enabled", "type", "max_preserved_messages", "compaction_model", "prompt", "prompt_file", "settings_overrides", "timeout", "auto", "fidelity"}
 	autoFields       = []string{"enabled", "trigger_ratio", "reserved_context_size"}
+	fidelityFields   = []string{"min_recall", "appendix_tokens"}
 )
 
 // ownFields are the request settings that have their own llm fields. What
@@ -347,6 +348,9 @@ func (p *parser) compaction(e entry, path, agent string) (kompact.CompactionConf
 	if x, fpath, ok := s.get("auto"); ok {
 		c.Auto, s.err = p.auto(x, fpath)
 	}
+	if x, fpath, ok := s.get("fidelity"); ok && s.err == nil {
+		c.Fidelity, s.err = p.fidelity(x, fpath)
+	}
 	if s.err != nil {
 		return c, s.err
 	}
@@ -460,6 +464,26 @@ func (p *parser) auto(e entry, path string) (kompact.AutoCompaction, error) {
 		return a, s.err
 	}
 	return a.Effective(), nil
+}
+
+// fidelity reads compaction.fidelity: min_recall from 0 to 1, and
+// appendix_tokens a number of tokens (0 is off).
+func (p *parser) fidelity(e entry, path string) (kompact.FidelityOptions, error) {
+	var f kompact.FidelityOptions
+	s := p.section(e.val, path, fidelityFields)
+	if n, fpath, ok := read(s, "min_recall", &f.MinRecall, p.number); ok && !(f.MinRecall >= 0 && f.MinRecall <= 1) {
+		s.err = p.errorf(n, fpath, "must be between 0 and 1, got %s", n.Value).
+			WithFixes("Use the share of a range's artifacts a summary must keep, e.g. 0.5; 0 turns the low_fidelity warning off.")
+	}
+	var tokens int64
+	if n, fpath, ok := read(s, "appendix_tokens", &tokens, p.integer); ok {
+		if tokens < 0 || tokens > kompact.MaxTokenFigure {
+			s.err = p.errorf(n, fpath, "must be a number of tokens from 0 to %d, got %d", int64(kompact.MaxTokenFigure), tokens).
+				WithFixes("Use 0 for no appendix, or the tokens the preserved_artifacts section may take, e.g. 500.")
+		}
+		f.AppendixTokens = int(tokens)
+	}
+	return f, s.err
 }
 
 // The bounds of llm.max_answer_bytes.

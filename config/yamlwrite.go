@@ -126,6 +126,12 @@ func agentNode(a *kompact.Agent) (*yaml.Node, error) {
 		addField(an, "reserved_context_size", intNode(au.ReservedContextSize))
 		addField(comp, "auto", an)
 	}
+	if fo := cc.Fidelity; fo != (kompact.FidelityOptions{}) {
+		fn := &yaml.Node{Kind: yaml.MappingNode}
+		addField(fn, "min_recall", &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!float", Value: strconv.FormatFloat(fo.MinRecall, 'g', -1, 64)})
+		addField(fn, "appendix_tokens", intNode(fo.AppendixTokens))
+		addField(comp, "fidelity", fn)
+	}
 	addField(n, "compaction", comp)
 	n.Content[len(n.Content)-2].LineComment = "# actions: " + actionList(a)
 	return n, nil

@@ -29,6 +29,9 @@ type actionRequest struct {
 	// HoldOnWarnings.
 	AcceptWarnings bool `json:"accept_warnings"`
 	DryRun         bool `json:"dry_run"`
+	// AppendixTokens overrides the agent's
+	// compaction.fidelity.appendix_tokens for this run.
+	AppendixTokens *int `json:"appendix_tokens"`
 }
 
 // runAction runs a compaction action on a stored session and commits it,
@@ -49,6 +52,7 @@ func (s *Server) runAction(w http.ResponseWriter, r *http.Request) error {
 	}
 	job, err := s.sessions.NewJob(stored, a, kompact.ActionRequest{
 		Action: r.PathValue("action"), Start: req.Start, End: req.End, MessageID: req.MessageID, Instructions: req.Instructions,
+		AppendixTokens: req.AppendixTokens,
 	})
 	if err != nil {
 		s.writeOutcome(w, r, kompact.ErrorOutcome(err))

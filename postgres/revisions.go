@@ -14,8 +14,12 @@ import (
 // InsertRevision records a revision; its list is the rows alive just
 // before it.
 func (t stmts) InsertRevision(ctx context.Context, id string, info *kompact.RevisionInfo) error {
-	_, err := t.tx.Exec(ctx, `INSERT INTO revisions (session_id, rev, kind, note, created_at, version, n_messages) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-		id, info.Rev, info.Kind, info.Note, info.CreatedAt, info.Version, info.Messages)
+	fid, err := storeutil.FidelityColumn(info)
+	if err != nil {
+		return err
+	}
+	_, err = t.tx.Exec(ctx, `INSERT INTO revisions (session_id, rev, kind, note, created_at, version, n_messages, fidelity) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+		id, info.Rev, info.Kind, info.Note, info.CreatedAt, info.Version, info.Messages, fid)
 	return err
 }
 
@@ -33,10 +37,14 @@ func (t stmts) PruneRevisions(ctx context.Context, id string, upTo int64) error 
 	return err
 }
 
-const revisionCols = `rev, kind, note, created_at, version, n_messages`
+const revisionCols = `rev, kind, note, created_at, version, n_messages, fidelity`
 
 func scanRevision(sc pgx.Row, info *kompact.RevisionInfo) error {
-	if err := sc.Scan(&info.Rev, &info.Kind, &info.Note, &info.CreatedAt, &info.Version, &info.Messages); err != nil {
+	var fid *string
+	if err := sc.Scan(&info.Rev, &info.Kind, &info.Note, &info.CreatedAt, &info.Version, &info.Messages, &fid); err != nil {
+		return err
+	}
+	if err := storeutil.ScanFidelity(info, fid); err != nil {
 		return err
 	}
 	info.CreatedAt = info.CreatedAt.UTC()

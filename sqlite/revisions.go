@@ -15,8 +15,12 @@ import (
 // just before it: the rows the change removes get dead = its number (see
 // migrations/0002).
 func (t stmts) InsertRevision(ctx context.Context, id string, info *kompact.RevisionInfo) error {
-	_, err := t.tx.ExecContext(ctx, `INSERT INTO revisions (session_id, rev, kind, note, created_at, version, n_messages, full) VALUES (?, ?, ?, ?, ?, ?, ?, 0)`,
-		id, info.Rev, info.Kind, info.Note, formatTime(info.CreatedAt), info.Version, info.Messages)
+	fid, err := storeutil.FidelityColumn(info)
+	if err != nil {
+		return err
+	}
+	_, err = t.tx.ExecContext(ctx, `INSERT INTO revisions (session_id, rev, kind, note, created_at, version, n_messages, full, fidelity) VALUES (?, ?, ?, ?, ?, ?, ?, 0, ?)`,
+		id, info.Rev, info.Kind, info.Note, formatTime(info.CreatedAt), info.Version, info.Messages, fid)
 	return err
 }
 
@@ -59,11 +63,15 @@ func (t stmts) PruneRevisions(ctx context.Context, id string, upTo int64) error 
 	return nil
 }
 
-const revisionCols = `rev, kind, note, created_at, version, n_messages`
+const revisionCols = `rev, kind, note, created_at, version, n_messages, fidelity`
 
 func scanRevision(sc scanner, info *kompact.RevisionInfo, more ...any) error {
 	var created string
-	if err := sc.Scan(append([]any{&info.Rev, &info.Kind, &info.Note, &created, &info.Version, &info.Messages}, more...)...); err != nil {
+	var fid *string
+	if err := sc.Scan(append([]any{&info.Rev, &info.Kind, &info.Note, &created, &info.Version, &info.Messages, &fid}, more...)...); err != nil {
+		return err
+	}
+	if err := storeutil.ScanFidelity(info, fid); err != nil {
 		return err
 	}
 	t, err := parseTime(created)

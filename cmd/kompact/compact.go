@@ -40,6 +40,7 @@ type compactFlags struct {
 	start, end, upTo           string
 	instructions, model        string
 	maxPreserved               *int
+	appendixTokens             *int
 	asJSON, kimi, strict, auto bool
 	input                      string
 }
@@ -171,6 +172,8 @@ func (f *compactFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.instructions, "instructions", "", "custom focus appended to the prompt")
 	fs.StringVar(&f.model, "model", "", "compaction model for this run (overrides the session's and the agent's)")
 	maxPreservedFlag(fs, &f.maxPreserved)
+	fs.Var(optionalInt{&f.appendixTokens}, "appendix-tokens",
+		"append the artifacts the summary lost, in at most `N` estimated tokens, as a preserved_artifacts section, instead of the agent's compaction.fidelity.appendix_tokens (0: none); the request does not change")
 }
 
 // check rejects flags that cannot go together.
@@ -184,9 +187,11 @@ func (f *compactFlags) check() error {
 // request returns the action the flags ask for.
 func (f *compactFlags) request() kompact.ActionRequest {
 	if f.upTo != "" {
-		return kompact.ActionRequest{Action: kompact.ActionCompactUpToHere, MessageID: f.upTo, Instructions: f.instructions, Model: f.model}
+		return kompact.ActionRequest{Action: kompact.ActionCompactUpToHere, MessageID: f.upTo, Instructions: f.instructions, Model: f.model,
+			AppendixTokens: f.appendixTokens}
 	}
-	return kompact.ActionRequest{Action: kompact.ActionCompactConversation, Start: f.start, End: f.end, Instructions: f.instructions, Model: f.model}
+	return kompact.ActionRequest{Action: kompact.ActionCompactConversation, Start: f.start, End: f.end, Instructions: f.instructions, Model: f.model,
+		AppendixTokens: f.appendixTokens}
 }
 
 // load reads the configuration and the session, and picks the agent.
@@ -437,6 +442,9 @@ func (c *compactCommand) report(o kompact.Outcome, agent *kompact.Agent, written
 	fmt.Fprintf(w, "estimated tokens: %d -> %d\n", r.TokensBefore, r.TokensAfter)
 	if r.Usage != nil {
 		fmt.Fprintf(w, "compaction call: %d input tokens (%d cached), %d output tokens\n", r.Usage.Input(), r.Usage.InputCacheRead, r.Usage.Output)
+	}
+	if r.Fidelity != nil {
+		fmt.Fprintln(w, fidelityLine(r.Fidelity))
 	}
 	c.printWarnings(w, o)
 	if len(r.MissingSections) > 0 {

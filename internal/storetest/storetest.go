@@ -66,6 +66,7 @@ func Run(t *testing.T, open func(t *testing.T) kompact.Store) {
 		{"Tokens", testTokens},
 		{"Breaker", testBreaker},
 		{"Kimi", testKimi},
+		{"Fidelity", testFidelity},
 		{"SessionHead", testSessionHead},
 	}
 	for _, tc := range tests {

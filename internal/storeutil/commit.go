@@ -207,7 +207,7 @@ func (c *Core) rewriteForCommit(ctx context.Context, tx Tx, row *SessionRow, p *
 	if err := tx.InsertMessages(ctx, id, first, row.NextRev, repl, KeptBodies(repl, p.Base, refs)); err != nil {
 		return nil, err
 	}
-	return c.rewritten(ctx, tx, row, p.Kind, p.Commit.Note, first, row.N-int64(p.Commit.End)+int64(len(repl)))
+	return c.rewritten(ctx, tx, row, p.Kind, p.Commit.Note, p.Commit.Fidelity, first, row.N-int64(p.Commit.End)+int64(len(repl)))
 }
 
 // compareBase fails with EConflict, as kompact.Rebase does, unless the

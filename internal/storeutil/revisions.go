@@ -2,6 +2,7 @@ package storeutil
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"math"
 
@@ -11,17 +12,18 @@ import (
 
 // Revisions: what a rewrite records, and restoring a revision.
 
-// rewritten records revision row.NextRev of kind (its list is the rows
-// alive just before it: the ones the rewrite removed got dead = its
-// number), prunes the revisions beyond the newest keep, and saves row as
-// a session of n messages from position first, at a new version. A
-// session grown past its limit is refused (fits).
-func (c *Core) rewritten(ctx context.Context, tx Tx, row *SessionRow, kind, note string, first, n int64) (*kompact.RevisionInfo, error) {
+// rewritten records revision row.NextRev of kind, with its note and a
+// compaction's fidelity report (its list is the rows alive just before
+// it: the ones the rewrite removed got dead = its number), prunes the
+// revisions beyond the newest keep, and saves row as a session of n
+// messages from position first, at a new version. A session grown past
+// its limit is refused (fits).
+func (c *Core) rewritten(ctx context.Context, tx Tx, row *SessionRow, kind, note string, fid *kompact.Fidelity, first, n int64) (*kompact.RevisionInfo, error) {
 	if err := c.fits(row.ID, row.N, n); err != nil {
 		return nil, err
 	}
 	now := c.now(row.Updated)
-	info := &kompact.RevisionInfo{Rev: row.NextRev, Kind: kind, Note: note, CreatedAt: now, Version: row.Version + 1, Messages: int(row.N)}
+	info := &kompact.RevisionInfo{Rev: row.NextRev, Kind: kind, Note: note, CreatedAt: now, Version: row.Version + 1, Messages: int(row.N), Fidelity: fid}
 	if err := tx.InsertRevision(ctx, row.ID, info); err != nil {
 		return nil, err
 	}
@@ -146,7 +148,7 @@ func (c *Core) RestoreRevision(ctx context.Context, id string, rev int64) (*komp
 			return err
 		}
 		note := fmt.Sprintf("restored revision %d (%s)", rev, r.Kind)
-		if info, err = c.rewritten(ctx, tx, row, kompact.RevisionRestore, note, 0, int64(len(msgs))); err != nil {
+		if info, err = c.rewritten(ctx, tx, row, kompact.RevisionRestore, note, nil, 0, int64(len(msgs))); err != nil {
 			return err
 		}
 		if err := reframe(ctx, tx, id, info.Rev, kimi); err != nil {
@@ -189,4 +191,30 @@ func (c *Core) revisionRefs(ctx context.Context, tx Tx, id string, rev int64) (*
 		msgs[i].ID, bodyIDs[i] = r.ID, r.BodyID
 	}
 	return info, msgs, bodyIDs, nil
+}
+
+// FidelityColumn is the stored form of a revision's fidelity report: its
+// JSON, or nil (SQL NULL) when it has none.
+func FidelityColumn(info *kompact.RevisionInfo) (any, error) {
+	if info.Fidelity == nil {
+		return nil, nil
+	}
+	b, err := json.Marshal(info.Fidelity)
+	if err != nil {
+		return nil, err
+	}
+	return string(b), nil
+}
+
+// ScanFidelity sets info.Fidelity from its stored form (nil: none).
+func ScanFidelity(info *kompact.RevisionInfo, stored *string) error {
+	if stored == nil {
+		return nil
+	}
+	var f kompact.Fidelity
+	if err := json.Unmarshal([]byte(*stored), &f); err != nil {
+		return fmt.Errorf("revision %d: fidelity: %w", info.Rev, err)
+	}
+	info.Fidelity = &f
+	return nil
 }

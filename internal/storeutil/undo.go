@@ -122,7 +122,7 @@ func (c *Core) undo(ctx context.Context, tx Tx, row *SessionRow, rev int64) (*ko
 	if err != nil {
 		return nil, err
 	}
-	info, err := c.rewritten(ctx, tx, row, kompact.RevisionUndo, UndoNote(rev, restored), first, row.N+int64(restored)-1)
+	info, err := c.rewritten(ctx, tx, row, kompact.RevisionUndo, UndoNote(rev, restored), nil, first, row.N+int64(restored)-1)
 	if err != nil {
 		return nil, err
 	}

@@ -1,0 +1,90 @@
+package kompact
+
+import "strings"
+
+// The tags of the section the appendix adds after the summary's six.
+const (
+	appendixOpen  = "<preserved_artifacts>"
+	appendixClose = "</preserved_artifacts>"
+)
+
+// withAppendix measures the model's summary against arts and, when the
+// plan asks for the appendix and it has lines, returns the summary with
+// the section appended, the section, and the final summary's report with
+// the model's own figures in its Appendix.
+func (p *Plan) withAppendix(arts []Artifact, model string) (summary, section string, f Fidelity) {
+	f = MeasureFidelity(arts, model)
+	section, lines := p.appendix(arts, model, f.Kept)
+	if lines == 0 {
+		return model, "", f
+	}
+	own := f
+	summary = model + section
+	f = MeasureFidelity(arts, summary)
+	f.Appendix = &AppendixFidelity{Lines: lines, ModelKept: own.Kept, ModelRecall: own.Recall}
+	return summary, section, f
+}
+
+// appendix returns the preserved_artifacts section to append to summary
+// when the plan asks for one (Fidelity.AppendixTokens > 0) and the summary
+// lost artifacts (it kept kept of arts): one line "- CLASS: TEXT" per lost
+// artifact, best-ranked first, as many as fit with the tags in
+// AppendixTokens estimated tokens (EstimateStringTokens), and the number
+// of lines. It is never sent to the compaction model: the request is the
+// same with or without it.
+func (p *Plan) appendix(arts []Artifact, summary string, kept int) (string, int) {
+	budget := p.Fidelity.AppendixTokens
+	if budget <= 0 || kept == len(arts) {
+		return "", 0
+	}
+	sep := "\n\n"
+	if strings.HasSuffix(summary, "\n") {
+		sep = "\n"
+	}
+	var b strings.Builder
+	b.WriteString(sep + appendixOpen + "\n")
+	est := tokenCount{}
+	est.add(b.String())
+	est.add(appendixClose)
+	if est.tokens() > budget {
+		return "", 0
+	}
+	k := newKeptCheck(summary)
+	lines := 0
+	for _, a := range arts {
+		if k.kept(a) {
+			continue
+		}
+		line := "- " + string(a.Class) + ": " + a.Text + "\n"
+		next := est
+		next.add(line)
+		if next.tokens() > budget {
+			break
+		}
+		est = next
+		b.WriteString(line)
+		lines++
+	}
+	if lines == 0 {
+		return "", 0
+	}
+	b.WriteString(appendixClose)
+	return b.String(), lines
+}
+
+// tokenCount adds up texts for EstimateStringTokens: the estimate of the
+// texts joined.
+type tokenCount struct{ ascii, other int }
+
+func (t *tokenCount) add(s string) {
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c < 0x80:
+			t.ascii++
+		case c&0xC0 != 0x80:
+			t.other++
+		}
+	}
+}
+
+func (t tokenCount) tokens() int { return (t.ascii+3)/4 + t.other }

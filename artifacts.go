@@ -1,0 +1,235 @@
+package kompact
+
+import (
+	"encoding/json"
+	"slices"
+	"strconv"
+	"strings"
+
+	"kompact/internal/artifacts"
+)
+
+// ArtifactClass is the kind of an artifact (docs/fidelity.md).
+type ArtifactClass string
+
+// The artifact classes, in report order.
+const (
+	ArtifactPath       ArtifactClass = "path"
+	ArtifactCommand    ArtifactClass = "command"
+	ArtifactError      ArtifactClass = "error"
+	ArtifactURL        ArtifactClass = "url"
+	ArtifactIdentifier ArtifactClass = "identifier"
+	ArtifactTodo       ArtifactClass = "todo"
+)
+
+// artifactClasses maps the scanner's classes to the root's, in report
+// order.
+var artifactClasses = func() (m [len(artifacts.Classes) + 1]ArtifactClass) {
+	for _, c := range artifacts.Classes {
+		m[c] = ArtifactClass(c.String())
+	}
+	return m
+}()
+
+// ArtifactClasses returns the classes in report order: path, command,
+// error, url, identifier, todo.
+func ArtifactClasses() []ArtifactClass { return slices.Clone(artifactClasses[1:]) }
+
+// Artifact is one distinct artifact of a range of messages: a path, a
+// command, an error, a URL, an identifier or a TODO item.
+type Artifact struct {
+	Class ArtifactClass `json:"class"`
+	Text  string        `json:"text"`
+	// Message names the message it first appears in: its id, or #N (its
+	// 1-based position in the session) when it has none.
+	Message string `json:"message"`
+	// Sent is true when it appears in a part the compaction request sends
+	// (a text part, of any role, of a message the request shows); false
+	// when it appears only in parts the request leaves out: tool-call
+	// arguments, think parts, data and media parts, messages left out to
+	// fit the context window.
+	Sent bool `json:"sent"`
+	// User is true when it appears in the text of a user message.
+	User bool `json:"-"`
+	// Count is how many times it appears.
+	Count int `json:"-"`
+	// first and last are the positions of the messages it first and last
+	// appears in.
+	first, last int
+}
+
+// Artifacts lists the distinct artifacts of msgs (docs/fidelity.md), the
+// best-ranked first: those a user stated, then the most recent (by the
+// last message they appear in), then the most frequent. Every message's
+// text parts count as sent. It takes time linear in the size of msgs.
+func Artifacts(msgs []Message) []Artifact { return artifactsOf(msgs, 0, 0) }
+
+// artifactsOf lists the artifacts of msgs, which start at position offset
+// of their session; messages before shownFrom (an index into msgs) are not
+// sent.
+func artifactsOf(msgs []Message, offset, shownFrom int) []Artifact {
+	c := collector{index: map[artifactKey]int{}, offset: offset}
+	for i := range msgs {
+		c.message(&msgs[i], i, i >= shownFrom)
+	}
+	slices.SortStableFunc(c.list, compareArtifacts)
+	return c.list
+}
+
+type artifactKey struct {
+	class artifacts.Class
+	text  string
+}
+
+// collector gathers the distinct artifacts of a range.
+type collector struct {
+	list   []Artifact
+	index  map[artifactKey]int
+	offset int
+	// at, sent and user describe the part being scanned.
+	at         int
+	msg        *Message
+	sent, user bool
+}
+
+// message scans each part of m, the i-th message of the range, and its
+// tool calls; shown says whether the request shows the message.
+func (c *collector) message(m *Message, i int, shown bool) {
+	c.at, c.msg = i, m
+	src := artifacts.Prose
+	if m.Role == RoleTool {
+		src = artifacts.Output
+	}
+	for j := range m.Content {
+		p := &m.Content[j]
+		c.sent, c.user = false, false
+		switch {
+		case p.Type == PartText:
+			c.sent, c.user = shown, m.Role == RoleUser
+			artifacts.Scan(p.Text, src, c.add)
+		case p.Type == PartThink:
+			artifacts.Scan(p.Think, artifacts.Prose, c.add)
+		case p.Type.IsMedia():
+			if strings.HasPrefix(p.URL, "http://") || strings.HasPrefix(p.URL, "https://") {
+				c.add(artifacts.URL, p.URL)
+			}
+		case p.Type == PartData:
+			c.json(p.Data, "")
+		}
+	}
+	c.sent, c.user = false, false
+	for _, call := range m.ToolCalls {
+		if call.Arguments != nil {
+			c.json([]byte(*call.Arguments), "")
+		}
+	}
+}
+
+// json scans the strings of a JSON value (a data part, tool-call
+// arguments): the value of a "command" or "cmd" key is a command, the
+// value of a path key without white space a path, and any other string is
+// read as tool output. A value that is not JSON is read as tool output.
+func (c *collector) json(data []byte, key string) {
+	var v any
+	if err := json.Unmarshal(data, &v); err != nil {
+		artifacts.Scan(string(data), artifacts.Output, c.add)
+		return
+	}
+	c.value(v, key)
+}
+
+func (c *collector) value(v any, key string) {
+	switch v := v.(type) {
+	case string:
+		c.str(v, key)
+	case []any:
+		for _, e := range v {
+			c.value(e, key)
+		}
+	case map[string]any:
+		for k, e := range v {
+			c.value(e, k)
+		}
+	}
+}
+
+// pathKeys are the argument names whose values are paths.
+var pathKeys = map[string]bool{"path": true, "file": true, "file_path": true, "filepath": true, "filename": true,
+	"dir": true, "directory": true, "cwd": true, "target": true, "source": true, "destination": true}
+
+func (c *collector) str(s, key string) {
+	switch {
+	case key == "command" || key == "cmd":
+		if t := artifacts.Cut(artifacts.Clean(s)); t != "" {
+			c.add(artifacts.Command, t)
+		}
+	case pathKeys[strings.ToLower(key)] && s != "" && !strings.ContainsAny(s, " \t\n") && len(s) <= 1024:
+		c.add(artifacts.Path, s)
+	default:
+		artifacts.Scan(s, artifacts.Output, c.add)
+	}
+}
+
+// add records one occurrence of an artifact in the part being scanned.
+func (c *collector) add(class artifacts.Class, text string) {
+	k := artifactKey{class, text}
+	if i, ok := c.index[k]; ok {
+		a := &c.list[i]
+		a.Count++
+		a.last = c.at
+		a.Sent = a.Sent || c.sent
+		a.User = a.User || c.user
+		return
+	}
+	c.index[k] = len(c.list)
+	c.list = append(c.list, Artifact{Class: artifactClasses[class], Text: text, Message: c.name(), Sent: c.sent, User: c.user,
+		Count: 1, first: c.at, last: c.at})
+}
+
+// name names the message being scanned: its id, or #N.
+func (c *collector) name() string {
+	if c.msg.ID != "" {
+		return c.msg.ID
+	}
+	return "#" + strconv.Itoa(c.offset+c.at+1)
+}
+
+// compareArtifacts ranks artifacts: user-stated first, then the most
+// recent, then the most frequent, then by first appearance, class and text.
+func compareArtifacts(a, b Artifact) int {
+	switch {
+	case a.User != b.User:
+		if a.User {
+			return -1
+		}
+		return 1
+	case a.last != b.last:
+		return b.last - a.last
+	case a.Count != b.Count:
+		return b.Count - a.Count
+	case a.first != b.first:
+		return a.first - b.first
+	case a.Class != b.Class:
+		return strings.Compare(string(a.Class), string(b.Class))
+	}
+	return strings.Compare(a.Text, b.Text)
+}
+
+// Artifacts lists the artifacts of the messages the plan's summary
+// replaces (the leading system message, which stays, is not among them),
+// ranked as Artifacts ranks them. Messages the request leaves out (see
+// DropOldest) count as not sent. A no-op plan has none.
+func (p *Plan) Artifacts() []Artifact {
+	if p.Noop {
+		return nil
+	}
+	start := p.Start
+	if p.KeepSystem {
+		start = 1
+	}
+	if start > p.End {
+		return nil
+	}
+	shown := max(p.Start+p.Dropped-start, 0)
+	return artifactsOf(p.Session.Messages[start:p.End], start, shown)
+}

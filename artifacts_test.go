@@ -1,0 +1,92 @@
+package kompact_test
+
+import (
+	"fmt"
+	"slices"
+	"testing"
+
+	"kompact"
+)
+
+func artifactSession() *kompact.Session {
+	args := `{"command":"go test ./internal/...","path":"internal/secret.go"}`
+	return &kompact.Session{Messages: []kompact.Message{
+		{ID: "sys", Role: kompact.RoleSystem, Content: []kompact.Part{kompact.TextPart("Work in cmd/kompact/main.go")}},
+		{ID: "u1", Role: kompact.RoleUser, Content: []kompact.Part{kompact.TextPart("Fix summary.go and see https://go.dev/doc. TODO: keep the parity")}},
+		{ID: "a1", Role: kompact.RoleAssistant, Content: []kompact.Part{kompact.ThinkPart("maybe Plan.Apply is wrong"), kompact.TextPart("Looking at summary.go now.")},
+			ToolCalls: []kompact.ToolCall{{ID: "c1", Name: "Shell", Arguments: &args}}},
+		{ID: "t1", Role: kompact.RoleTool, ToolCallID: "c1", HasToolCallID: true, Content: []kompact.Part{
+			kompact.TextPart("--- FAIL: TestApply (0.00s)\nParseConfig in cfg.go"),
+			{Type: kompact.PartData, Data: []byte(`{"file":"data/only.json"}`)}}},
+		{Role: kompact.RoleAssistant, Content: []kompact.Part{kompact.TextPart("Fixed summary.go; run `go vet ./...`.")}},
+	}}
+}
+
+func describe(arts []kompact.Artifact) []string {
+	out := make([]string, len(arts))
+	for i, a := range arts {
+		out[i] = fmt.Sprintf("%s %s @%s sent=%v", a.Class, a.Text, a.Message, a.Sent)
+	}
+	return out
+}
+
+func TestArtifacts(t *testing.T) {
+	got := describe(kompact.Artifacts(artifactSession().Messages))
+	want := []string{
+		// user-stated first, the most recent first
+		"path summary.go @u1 sent=true",
+		"todo keep the parity @u1 sent=true",
+		"url https://go.dev/doc @u1 sent=true",
+		"identifier go vet ./... @#5 sent=true",
+		"error TestApply @t1 sent=true",
+		"path cfg.go @t1 sent=true",
+		"path data/only.json @t1 sent=false",
+		"command go test ./internal/... @a1 sent=false",
+		"identifier Plan.Apply @a1 sent=false",
+		"path internal/secret.go @a1 sent=false",
+		"path cmd/kompact/main.go @sys sent=true",
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("Artifacts:\n got %q\nwant %q", got, want)
+	}
+}
+
+func TestPlanArtifacts(t *testing.T) {
+	s := artifactSession()
+	p, err := kompact.Prepare(s, kompact.Options{End: "t1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The leading system message stays: its artifacts are not the range's.
+	got := describe(p.Artifacts())
+	want := []string{"path summary.go @u1 sent=true", "todo keep the parity @u1 sent=true", "url https://go.dev/doc @u1 sent=true",
+		"error TestApply @t1 sent=true", "path cfg.go @t1 sent=true", "path data/only.json @t1 sent=false",
+		"command go test ./internal/... @a1 sent=false", "identifier Plan.Apply @a1 sent=false", "path internal/secret.go @a1 sent=false"}
+	if !slices.Equal(got, want) {
+		t.Errorf("Plan.Artifacts:\n got %q\nwant %q", got, want)
+	}
+	// A message the request leaves out is not sent.
+	q := p.DropOldest().DropOldest() // the system message, then u1
+	for _, a := range q.Artifacts() {
+		if a.Message == "u1" && a.Text != "summary.go" && a.Sent { // summary.go is in a1 too
+			t.Errorf("%s of a dropped message counts as sent", a.Text)
+		}
+	}
+}
+
+func TestMeasureFidelity(t *testing.T) {
+	arts := kompact.Artifacts(artifactSession().Messages)
+	f := kompact.MeasureFidelity(arts, "Edited summary.go\n(see https://go.dev/doc);  TODO:\tKEEP the parity. TestApply failed.")
+	if f.Artifacts != 11 || f.Kept != 4 || f.NotSent != 4 || f.Recall != 4.0/11 {
+		t.Errorf("fidelity %d kept %d not sent %d recall %v", f.Artifacts, f.Kept, f.NotSent, f.Recall)
+	}
+	if c := f.Classes[kompact.ArtifactPath]; c != (kompact.ClassFidelity{Artifacts: 5, Kept: 1, NotSent: 2}) {
+		t.Errorf("paths %+v", c)
+	}
+	if len(f.Classes) != 6 || len(f.Lost) != 7 || f.Lost[0].Text != "go vet ./..." {
+		t.Errorf("classes %v lost %v", f.Classes, describe(f.Lost))
+	}
+	if f := kompact.MeasureFidelity(nil, "x"); f.Recall != 1 || f.Lost == nil {
+		t.Errorf("no artifacts: %+v", f)
+	}
+}

@@ -1,0 +1,370 @@
+package artifacts
+
+import "strings"
+
+// asPath returns w as a file or directory path, "" when w is not one.
+// docs/fidelity.md, "path", says which words count.
+func asPath(w string) string {
+	w = stripLocation(w)
+	if i := strings.LastIndexByte(w, '='); i >= 0 {
+		w = w[i+1:] // --out=dir/file.go
+	}
+	if w == "" || len(w) > 1024 || !pathChars(w) || strings.Contains(w, "//") {
+		return ""
+	}
+	slash := strings.IndexByte(w, '/')
+	if slash < 0 {
+		if bareFile(w) {
+			return w
+		}
+		return ""
+	}
+	segs := strings.Count(w, "/")
+	last := w[strings.LastIndexByte(w, '/')+1:]
+	switch {
+	case strings.HasPrefix(w, "./") || strings.HasPrefix(w, "../") || strings.HasPrefix(w, "~/"):
+		return w
+	case last == "": // a directory: dir/ or a/b/
+		return w
+	case hasExt(last):
+		return w
+	case w[0] == '/' && segs >= 2, w[0] != '/' && segs >= 2:
+		return w
+	}
+	return ""
+}
+
+// stripLocation removes a trailing :LINE or :LINE:COLUMN.
+func stripLocation(w string) string {
+	for {
+		i := strings.LastIndexByte(w, ':')
+		if i <= 0 || i == len(w)-1 || !allDigits(w[i+1:]) {
+			return w
+		}
+		w = w[:i]
+	}
+}
+
+func allDigits(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// pathChars reports whether w has only the bytes paths are written with
+// in prose (letters, digits, . _ - / ~ @ +, and any non-ASCII) and at
+// least one letter.
+func pathChars(w string) bool {
+	letter := false
+	for i := 0; i < len(w); i++ {
+		c := w[i]
+		switch {
+		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z':
+			letter = true
+		case c >= '0' && c <= '9', c == '.', c == '_', c == '-', c == '/', c == '~', c == '@', c == '+', c >= 0x80:
+		default:
+			return false
+		}
+	}
+	return letter
+}
+
+// hasExt reports whether a path's last segment ends in an extension: a dot
+// after its first byte and 1 to 10 letters and digits, one a letter at
+// least.
+func hasExt(seg string) bool {
+	d := strings.LastIndexByte(seg, '.')
+	if d <= 0 || d == len(seg)-1 || len(seg)-d-1 > 10 {
+		return false
+	}
+	letter := false
+	for i := d + 1; i < len(seg); i++ {
+		c := seg[i]
+		switch {
+		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z':
+			letter = true
+		case c >= '0' && c <= '9':
+		default:
+			return false
+		}
+	}
+	return letter
+}
+
+// bareFile reports whether w, a word without a slash, is a file name: a
+// name and one of the known extensions (a one-letter extension needs a
+// name of two bytes or more), or a lower-case dot file (.env, .gitignore).
+func bareFile(w string) bool {
+	d := strings.LastIndexByte(w, '.')
+	if d == 0 {
+		return len(w) >= 3 && lowerWord(w[1:])
+	}
+	if d < 0 || d == len(w)-1 {
+		return false
+	}
+	ext := w[d+1:]
+	if !knownExt[ext] || (len(ext) == 1 && d < 2) {
+		return false
+	}
+	return strings.IndexByte(w[:d], '.') < 0 || hasExt(w[:d]) // name.test.go, archive.tar.gz
+}
+
+func lowerWord(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '_' || c == '-') {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// knownExt are the extensions that make a word without a directory a file
+// name.
+var knownExt = func() map[string]bool {
+	m := map[string]bool{}
+	for _, e := range strings.Fields(`go mod sum py pyi ipynb js mjs cjs ts tsx jsx rs c h cc cpp hpp cxx java kt kts
+		scala rb php cs swift lua pl jl ex exs erl hs ml clj dart vue svelte md markdown rst txt adoc json jsonl
+		ndjson yaml yml toml ini cfg conf env properties xml html htm css scss sass less sql graphql proto sh bash
+		zsh fish ps1 bat mk cmake gradle lock csv tsv log diff patch png jpg jpeg gif svg webp ico pdf zip tar gz
+		tgz whl jar wasm so dylib dll exe db sqlite tf hcl nix tmpl tpl j2 mdx bak tmp out`) {
+		m[e] = true
+	}
+	return m
+}()
+
+// urlAt returns the URL in tok whose "://" is at i: from its scheme (http,
+// https, ftp, ws, wss) to the end of the token, less the punctuation that
+// closes a sentence or a bracket it did not open; "" when the scheme is
+// another or the host is empty.
+func urlAt(tok string, i int) string {
+	k := i
+	for k > 0 && isLetter(tok[k-1]) {
+		k--
+	}
+	switch strings.ToLower(tok[k:i]) {
+	case "http", "https", "ftp", "ws", "wss":
+	default:
+		return ""
+	}
+	u := tok[k:]
+	for len(u) > 0 {
+		c := u[len(u)-1]
+		if strings.IndexByte(".,;:!?'\"`>]}*", c) >= 0 || c == ')' && strings.Count(u, "(") < strings.Count(u, ")") {
+			u = u[:len(u)-1]
+			continue
+		}
+		break
+	}
+	if len(u) <= i-k+3 {
+		return ""
+	}
+	return u
+}
+
+func isLetter(c byte) bool  { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
+func isLower(c byte) bool   { return c >= 'a' && c <= 'z' }
+func isUpper(c byte) bool   { return c >= 'A' && c <= 'Z' }
+func isDigit(c byte) bool   { return c >= '0' && c <= '9' }
+func isAlnum(c byte) bool   { return isLetter(c) || isDigit(c) }
+func isIDStart(c byte) bool { return isLetter(c) || c == '_' }
+
+// isIdentifier reports whether w (a word, its punctuation trimmed) looks
+// like code: CamelCase or camelCase, snake_case or SCREAMING_CASE, a
+// dotted name with a capitalised part (pkg.Func, Plan.Apply) or a call
+// (name()). docs/fidelity.md, "identifier", gives the limits.
+func isIdentifier(w string) bool {
+	call := strings.HasSuffix(w, "()")
+	id := strings.TrimSuffix(w, "()")
+	if len(id) < 2 || (!call && len(id) < 3) || !isIDStart(id[0]) {
+		return false
+	}
+	var lower, hump, inner, upperSeg bool
+	dots, segStart, firstSeg := 0, 0, 0
+	for i := 0; i < len(id); i++ {
+		c := id[i]
+		switch {
+		case isLower(c):
+			lower = true
+		case isUpper(c):
+			if i == segStart && segStart > 0 {
+				upperSeg = true
+			}
+			if i > segStart && (isLower(id[i-1]) || isDigit(id[i-1]) || isUpper(id[i-1]) && i+2 < len(id) && isLower(id[i+1]) && isLower(id[i+2])) {
+				hump = true
+			}
+		case isDigit(c):
+		case c == '_':
+			if i > segStart && i+1 < len(id) && isAlnum(id[i-1]) && isAlnum(id[i+1]) {
+				inner = true
+			}
+		case c == '.':
+			if i+1 >= len(id) || !isIDStart(id[i+1]) {
+				return false
+			}
+			if dots == 0 {
+				firstSeg = i
+			}
+			dots++
+			segStart = i + 1
+		default:
+			return false
+		}
+	}
+	switch {
+	case dots > 0:
+		return firstSeg >= 2 && (upperSeg || call || inner || hump && lower)
+	case call, inner:
+		return true
+	}
+	return hump && lower
+}
+
+// todoLine emits the TODO item of a prose line: the text after a TODO or
+// FIXME marker, an unchecked task ("- [ ] ..."), or a "next step" line.
+func (s *scanner) todoLine(t string) {
+	for _, m := range [...]string{"TODO", "FIXME"} {
+		if !s.marker {
+			break
+		}
+		i := strings.Index(t, m)
+		if i < 0 || (i > 0 && isAlnum(t[i-1])) {
+			continue
+		}
+		rest := t[i+len(m):]
+		if rest != "" && isAlnum(rest[0]) {
+			continue
+		}
+		if strings.HasPrefix(rest, "(") {
+			if j := strings.IndexByte(rest, ')'); j >= 0 {
+				rest = rest[j+1:]
+			}
+		}
+		s.emitCut(Todo, strings.TrimLeft(rest, ":- \t"))
+		return
+	}
+	b := stripBullet(t)
+	if strings.HasPrefix(b, "[ ] ") {
+		s.emitCut(Todo, b[4:])
+		return
+	}
+	for _, p := range [...]string{"next step:", "next steps:", "next:"} {
+		if len(b) > len(p) && strings.EqualFold(b[:len(p)], p) {
+			s.emitCut(Todo, b[len(p):])
+			return
+		}
+	}
+}
+
+// stripBullet removes a list bullet (-, *, +, 1.) or heading marks and the
+// space after them.
+func stripBullet(t string) string {
+	switch {
+	case strings.HasPrefix(t, "- "), strings.HasPrefix(t, "* "), strings.HasPrefix(t, "+ "):
+		return trimSpace(t[2:])
+	case t[0] == '#':
+		return trimSpace(strings.TrimLeft(t, "#"))
+	}
+	i := 0
+	for i < len(t) && isDigit(t[i]) {
+		i++
+	}
+	if i > 0 && i+1 < len(t) && (t[i] == '.' || t[i] == ')') && t[i+1] == ' ' {
+		return trimSpace(t[i+2:])
+	}
+	return t
+}
+
+// errorLine emits the error of a line: a panic, an error or exception
+// line, a compiler diagnostic, a failing test, an exit status.
+func (s *scanner) errorLine(t string) {
+	first, rest := cutWord(t)
+	switch {
+	case first == "---" && strings.HasPrefix(rest, "FAIL: "):
+		if name, _ := cutWord(rest[6:]); name != "" {
+			s.emit(Error, name)
+		}
+	case first == "FAILED" || first == "FAIL" || first == "FAIL:":
+		if name, _ := cutWord(rest); name != "" && name[0] != '(' {
+			s.emit(Error, name)
+		}
+	case first == "panic:", errorWord(first), diagnostic(first, rest):
+		s.emitCut(Error, t)
+	}
+	// "xit " first: 'x' is rare, so the search skips ahead fast.
+	for rest := t; s.exit; {
+		i := strings.Index(rest, "xit ")
+		if i < 0 {
+			break
+		}
+		if i > 0 && rest[i-1] == 'e' && (i == 1 || !isLetter(rest[i-2])) {
+			s.exitStatus(rest[i+len("xit "):])
+		}
+		rest = rest[i+len("xit "):]
+	}
+}
+
+// errorWord reports whether a line's first word opens an error: error:,
+// Error:, ERROR:, fatal error:, error[E0308]:, or a word ending in
+// Error: or Exception: (ValueError:, java.io.IOException:).
+func errorWord(w string) bool {
+	if !strings.HasSuffix(w, ":") {
+		return w == "fatal" || w == "ERROR"
+	}
+	w = w[:len(w)-1]
+	if i := strings.IndexByte(w, '['); i > 0 && strings.HasSuffix(w, "]") {
+		w = w[:i] // error[E0308]
+	}
+	switch w {
+	case "error", "Error", "ERROR", "fatal", "FATAL":
+		return true
+	}
+	return len(w) > 5 && (strings.HasSuffix(w, "Error") || strings.HasSuffix(w, "Exception")) && isIDStart(w[0])
+}
+
+// diagnostic reports whether a line is a compiler or linter diagnostic:
+// its first word is a path with a line and a column (file.go:12:5:), or a
+// path with a line followed by an error or warning word.
+func diagnostic(first, rest string) bool {
+	if !strings.HasSuffix(first, ":") {
+		return false
+	}
+	loc := first[:len(first)-1]
+	p := stripLocation(loc)
+	if p == loc || asPath(p) == "" {
+		return false
+	}
+	if strings.Count(loc[len(p):], ":") >= 2 {
+		return true
+	}
+	w, _ := cutWord(rest)
+	return errorWord(w) || w == "warning:"
+}
+
+// exitStatus emits "exit status N" or "exit code N" when t (what follows
+// "exit ") begins with "status N" or "code N".
+func (s *scanner) exitStatus(t string) {
+	w, rest := cutWord(t)
+	if w != "status" && w != "code" {
+		return
+	}
+	n, _ := cutWord(rest)
+	n = strings.TrimRight(n, ".,;)")
+	if !allDigits(strings.TrimPrefix(n, "-")) {
+		return
+	}
+	s.emit(Error, "exit "+w+" "+n)
+}
+
+// cutWord returns t's first white-space separated word and what follows
+// it, trimmed.
+func cutWord(t string) (word, rest string) {
+	t = trimSpace(t)
+	i := strings.IndexAny(t, " \t")
+	if i < 0 {
+		return t, ""
+	}
+	return t[:i], trimSpace(t[i+1:])
+}

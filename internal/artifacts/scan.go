@@ -1,0 +1,365 @@
+// Package artifacts finds the artifacts of a text: file paths, shell
+// commands, error lines, URLs, code identifiers and TODO items, the things
+// a compaction summary should keep and most often loses. It is pure and
+// works on strings; the root package applies it to messages
+// (kompact.Artifacts). docs/fidelity.md documents every rule and its
+// limits. The rules are precise rather than greedy: a word in prose is not
+// an identifier.
+//
+// A scan is one pass over the text, in time linear in its length: lines
+// are found with strings.IndexByte, tokens (runs of non-space bytes) are
+// read once through a byte table, and only tokens whose bytes could make an
+// artifact are looked at again.
+package artifacts
+
+import "strings"
+
+// Class is the kind of an artifact.
+type Class uint8
+
+// The classes, in the order reports list them.
+const (
+	Path Class = iota + 1
+	Command
+	Error
+	URL
+	Identifier
+	Todo
+)
+
+// Classes lists the classes in report order.
+var Classes = [...]Class{Path, Command, Error, URL, Identifier, Todo}
+
+var classNames = [...]string{"", "path", "command", "error", "url", "identifier", "todo"}
+
+// String returns the class's name: path, command, error, url, identifier,
+// todo.
+func (c Class) String() string {
+	if int(c) < len(classNames) {
+		return classNames[c]
+	}
+	return ""
+}
+
+// Source says what kind of text is scanned, which decides the rules that
+// apply.
+type Source uint8
+
+const (
+	// Prose is what people and models write: message text and reasoning.
+	// Every rule applies.
+	Prose Source = iota
+	// Output is what tools print and machine payloads: file contents,
+	// listings, logs. Paths, URLs, errors and commands ($ lines, shell
+	// blocks) count; identifiers, code spans and TODO items do not, since
+	// a file's contents would bury the conversation's own under its
+	// names.
+	Output
+)
+
+// MaxText bounds an artifact's text in bytes: longer error lines, commands
+// and TODO items are cut at a character boundary (their start is what a
+// summary quotes).
+const MaxText = 200
+
+// Emit receives each artifact a scan finds: its class and its text, which
+// is a substring of the scanned text or, when it held runs of white space,
+// a copy with each run made one space.
+type Emit func(c Class, text string)
+
+// Scan calls emit with every artifact of text, read as src, in order of
+// appearance; an artifact that recurs is emitted each time.
+func Scan(text string, src Source, emit Emit) {
+	s := scanner{src: src, emit: emit,
+		// Searched once per text rather than per line: most texts have
+		// none.
+		marker: src == Prose && (strings.Contains(text, "TODO") || strings.Contains(text, "FIXME")),
+		exit:   strings.Contains(text, "xit "),
+		tick:   src == Prose && strings.IndexByte(text, '`') >= 0,
+	}
+	for len(text) > 0 {
+		line := text
+		if nl := strings.IndexByte(text, '\n'); nl >= 0 {
+			line, text = text[:nl], text[nl+1:]
+		} else {
+			text = ""
+		}
+		s.line(line)
+	}
+}
+
+// fence is the kind of fenced code block a scan is in.
+type fence uint8
+
+const (
+	noFence fence = iota
+	codeFence
+	shellFence
+	consoleFence
+)
+
+type scanner struct {
+	src   Source
+	emit  Emit
+	fence fence
+	// marker, exit and tick say whether the text holds a TODO or FIXME
+	// marker, "xit " (of "exit status"), a backtick.
+	marker, exit, tick bool
+}
+
+// line scans one line: fences and shell lines first, then the line's
+// tokens.
+func (s *scanner) line(line string) {
+	t := trimSpace(line)
+	if t == "" {
+		return
+	}
+	if strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
+		s.toggleFence(t)
+		return
+	}
+	switch {
+	case s.fence == shellFence && t[0] != '#':
+		s.emitCut(Command, strings.TrimPrefix(t, "$ "))
+	case (s.fence == consoleFence || s.fence == noFence) && strings.HasPrefix(t, "$ "):
+		s.emitCut(Command, t[2:])
+	}
+	if s.src == Prose && s.fence == noFence {
+		s.todoLine(t)
+	}
+	s.errorLine(t)
+	s.tokens(t, s.tick && s.fence == noFence)
+}
+
+// toggleFence opens or closes a fenced block; t is the fence line.
+func (s *scanner) toggleFence(t string) {
+	if s.fence != noFence {
+		s.fence = noFence
+		return
+	}
+	lang := strings.ToLower(trimSpace(strings.TrimLeft(t, "`~")))
+	if i := strings.IndexAny(lang, " \t{"); i >= 0 {
+		lang = lang[:i]
+	}
+	switch lang {
+	case "sh", "bash", "shell", "zsh":
+		s.fence = shellFence
+	case "console", "shell-session", "terminal":
+		s.fence = consoleFence
+	default:
+		s.fence = codeFence
+	}
+}
+
+// emitCut emits text, white space made single spaces, cut to MaxText.
+func (s *scanner) emitCut(c Class, text string) {
+	text = Clean(text)
+	if text == "" {
+		return
+	}
+	s.emit(c, Cut(text))
+}
+
+// Cut returns text cut to at most MaxText bytes at a character boundary.
+func Cut(text string) string {
+	if len(text) <= MaxText {
+		return text
+	}
+	n := MaxText
+	for n > 0 && text[n]&0xC0 == 0x80 {
+		n--
+	}
+	return trimSpace(text[:n])
+}
+
+// tokens scans the line's tokens (and, in prose, its code spans).
+func (s *scanner) tokens(t string, prose bool) {
+	for len(t) > 0 {
+		if prose {
+			if i := strings.IndexByte(t, '`'); i >= 0 {
+				s.words(t[:i])
+				rest := t[i+1:]
+				end := strings.IndexByte(rest, '`')
+				if end < 0 {
+					s.words(rest)
+					return
+				}
+				s.span(rest[:end])
+				t = rest[end+1:]
+				continue
+			}
+		}
+		s.words(t)
+		return
+	}
+}
+
+// words scans the white-space separated tokens of t that hold an
+// interesting byte (see byteClass); the others are skipped eight bytes at
+// a time without being split.
+func (s *scanner) words(t string) {
+	i := 0
+	for i < len(t) {
+		for i+8 <= len(t) && byteClass[t[i]]|byteClass[t[i+1]]|byteClass[t[i+2]]|byteClass[t[i+3]]|
+			byteClass[t[i+4]]|byteClass[t[i+5]]|byteClass[t[i+6]]|byteClass[t[i+7]] == 0 {
+			i += 8
+		}
+		for i < len(t) && byteClass[t[i]] == 0 {
+			i++
+		}
+		if i == len(t) {
+			return
+		}
+		a := i
+		for a > 0 && t[a-1] != ' ' && t[a-1] != '\t' {
+			a--
+		}
+		var fl uint8
+		for i < len(t) && t[i] != ' ' && t[i] != '\t' {
+			fl |= byteClass[t[i]]
+			i++
+		}
+		s.token(t[a:i], fl)
+	}
+}
+
+// token classifies one token whose bytes may make an artifact.
+func (s *scanner) token(tok string, fl uint8) {
+	if fl&colon != 0 {
+		if i := strings.Index(tok, "://"); i > 0 {
+			if u := urlAt(tok, i); u != "" {
+				s.emit(URL, u)
+			}
+			return
+		}
+	}
+	w := trimPunct(tok)
+	if w == "" {
+		return
+	}
+	if p := asPath(w); p != "" {
+		s.emit(Path, p)
+		return
+	}
+	if s.src == Prose && s.fence != shellFence && isIdentifier(w) {
+		s.emit(Identifier, strings.TrimSuffix(w, "()"))
+	}
+}
+
+// span classifies a code span's content: a URL, a path, else an
+// identifier; paths and URLs inside a longer span count too.
+func (s *scanner) span(c string) {
+	c = trimSpace(c)
+	if c == "" || len(c) > 120 {
+		return
+	}
+	if !strings.ContainsAny(c, " \t") {
+		if i := strings.Index(c, "://"); i > 0 {
+			if u := urlAt(c, i); u != "" {
+				s.emit(URL, u)
+				return
+			}
+		}
+		if p := asPath(trimPunct(c)); p != "" {
+			s.emit(Path, p)
+			return
+		}
+	}
+	s.emit(Identifier, Clean(c))
+	if strings.ContainsAny(c, " \t") {
+		src := s.src
+		s.src = Output // only paths and URLs inside
+		s.words(c)
+		s.src = src
+	}
+}
+
+// Byte classes, OR-ed over a token: words none of whose bytes has a
+// class are skipped without being split.
+const (
+	slash uint8 = 1 << iota
+	colon
+	dot
+	under
+	upper
+	paren
+)
+
+var byteClass = func() (t [256]uint8) {
+	t['/'] = slash
+	t[':'] = colon
+	t['.'] = dot
+	t['_'] = under
+	t['('] = paren
+	for c := 'A'; c <= 'Z'; c++ {
+		t[c] = upper
+	}
+	return t
+}()
+
+// trimSpace trims ASCII white space.
+func trimSpace(s string) string {
+	i, j := 0, len(s)
+	for i < j && isSpace(s[i]) {
+		i++
+	}
+	for j > i && isSpace(s[j-1]) {
+		j--
+	}
+	return s[i:j]
+}
+
+func isSpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f'
+}
+
+// Clean trims s and makes each run of white space in it one space. It
+// returns s itself when nothing changes.
+func Clean(s string) string {
+	s = trimSpace(s)
+	clean := true
+	for i := 0; i < len(s); i++ {
+		if isSpace(s[i]) && (s[i] != ' ' || (i+1 < len(s) && isSpace(s[i+1]))) {
+			clean = false
+			break
+		}
+	}
+	if clean {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	space := false
+	for i := 0; i < len(s); i++ {
+		if isSpace(s[i]) {
+			space = true
+			continue
+		}
+		if space {
+			b.WriteByte(' ')
+			space = false
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}
+
+// trimPunct trims the punctuation that surrounds a word in prose: opening
+// brackets and quotes before it, closing ones and sentence punctuation
+// after it (a trailing "()" stays: it marks a call), and a possessive 's.
+func trimPunct(w string) string {
+	i, j := 0, len(w)
+	for i < j && strings.IndexByte("([{<\"'*", w[i]) >= 0 {
+		i++
+	}
+	for j > i {
+		if j-i > 2 && w[j-2:j] == "()" {
+			break
+		}
+		if strings.IndexByte(")]}>\"',;:.!?*", w[j-1]) < 0 {
+			break
+		}
+		j--
+	}
+	return strings.TrimSuffix(w[i:j], "'s")
+}
