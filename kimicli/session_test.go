@@ -1,18 +1,15 @@
 package kimicli_test
 
 import (
-	"context"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"kompact"
-	"kompact/internal/testenv"
 	"kompact/internal/testserver"
 	"kompact/internal/vectors"
 	"kompact/kimicli"
-	"kompact/postgres"
 )
 
 // kimiFiles are kimi-cli's own files: the example's, before and after
@@ -45,25 +42,6 @@ func kimiFiles(t *testing.T) map[string]string {
 	return files
 }
 
-// stores are the stores a kimi-cli session goes through: SQLite, and
-// PostgreSQL when $KOMPACT_TEST_POSTGRES is set.
-func stores(t *testing.T) map[string]func(t *testing.T) kompact.Store {
-	out := map[string]func(t *testing.T) kompact.Store{
-		"sqlite": func(t *testing.T) kompact.Store { return testserver.SQLite(t) },
-	}
-	if os.Getenv("KOMPACT_TEST_POSTGRES") != "" {
-		out["postgres"] = func(t *testing.T) kompact.Store {
-			st, err := postgres.Open(context.Background(), testenv.PostgresSchema(t))
-			if err != nil {
-				t.Fatal(err)
-			}
-			t.Cleanup(func() { st.Close() })
-			return st
-		}
-	}
-	return out
-}
-
 // TestKimiSessionRoundTrip: a kimi-cli file imported as a session and
 // written back (FileFromSession) is the file byte for byte, also after the
 // session went through a store.
@@ -78,7 +56,7 @@ func TestKimiSessionRoundTrip(t *testing.T) {
 			t.Fatalf("%s written back:\n%s\nwant:\n%s", name, got, data)
 		}
 	}
-	for store, open := range stores(t) {
+	for store, open := range testserver.Stores() {
 		t.Run(store, func(t *testing.T) {
 			st := open(t)
 			for name, data := range files {
@@ -107,7 +85,7 @@ func TestKimiSessionRoundTrip(t *testing.T) {
 func TestKimiSessionCompactsAsCompactKimi(t *testing.T) {
 	body, _ := vectors.KimiPrompt(t)
 	prompt := kompact.Prompt{Body: body, Source: kompact.PromptFile}
-	for store, open := range stores(t) {
+	for store, open := range testserver.Stores() {
 		t.Run(store, func(t *testing.T) {
 			st := open(t)
 			for _, v := range vectors.Load(t) {
@@ -134,20 +112,31 @@ func TestKimiSessionCompactsAsCompactKimi(t *testing.T) {
 	}
 }
 
-// compactKimi is compact --kimi's path: the request's JSON and the file
-// written ("" for a no-op).
-func compactKimi(t *testing.T, file []byte, opt kompact.Options, a kompact.Answer) (string, string) {
-	c := kimicli.ParseContext(file)
-	p, err := kompact.Prepare(&kompact.Session{Messages: c.Messages()}, opt)
+// prepareApply prepares a compaction of s and applies answer a to it; a
+// no-op is a nil plan.
+func prepareApply(t *testing.T, s *kompact.Session, opt kompact.Options, a kompact.Answer) (*kompact.Plan, *kompact.Result) {
+	t.Helper()
+	p, err := kompact.Prepare(s, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if p.Noop {
-		return "noop", ""
+		return nil, nil
 	}
 	res, err := p.Apply(a)
 	if err != nil {
 		t.Fatal(err)
+	}
+	return p, res
+}
+
+// compactKimi is compact --kimi's path: the request's JSON and the file
+// written ("" for a no-op).
+func compactKimi(t *testing.T, file []byte, opt kompact.Options, a kompact.Answer) (string, string) {
+	c := kimicli.ParseContext(file)
+	p, res := prepareApply(t, &kompact.Session{Messages: c.Messages()}, opt, a)
+	if p == nil {
+		return "noop", ""
 	}
 	return requestJSON(p), string(kimicli.CompactedFile(c.SystemPrompt, res.KimiMessages, int64(res.EstimatedTokenCount)))
 }
@@ -163,16 +152,9 @@ func compactStored(t *testing.T, st kompact.Store, file []byte, opt kompact.Opti
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := kompact.Prepare(&stored.Session, opt)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if p.Noop {
+	p, res := prepareApply(t, &stored.Session, opt, a)
+	if p == nil {
 		return "noop", ""
-	}
-	res, err := p.Apply(a)
-	if err != nil {
-		t.Fatal(err)
 	}
 	c := res.Commit()
 	c.Version = stored.Version

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -16,12 +15,10 @@ import (
 	"kompact/config"
 	"kompact/httpapi"
 	"kompact/internal/fakellm"
-	"kompact/internal/testenv"
 	"kompact/internal/testserver"
 	"kompact/internal/vectors"
 	"kompact/kimicli"
 	"kompact/openai"
-	"kompact/postgres"
 )
 
 // kimiServer serves the API over store with the agents of cfgPath, its LLM
@@ -39,22 +36,6 @@ func kimiServer(t *testing.T, store kompact.Store, cfgPath string, environ map[s
 	ts := httptest.NewServer(srv.Handler())
 	t.Cleanup(ts.Close)
 	return ts
-}
-
-// serverStores are SQLite and, with $KOMPACT_TEST_POSTGRES, PostgreSQL.
-func serverStores(t *testing.T) map[string]func(t *testing.T) kompact.Store {
-	out := map[string]func(t *testing.T) kompact.Store{"sqlite": func(t *testing.T) kompact.Store { return testserver.SQLite(t) }}
-	if os.Getenv("KOMPACT_TEST_POSTGRES") != "" {
-		out["postgres"] = func(t *testing.T) kompact.Store {
-			st, err := postgres.Open(context.Background(), testenv.PostgresSchema(t))
-			if err != nil {
-				t.Fatal(err)
-			}
-			t.Cleanup(func() { st.Close() })
-			return st
-		}
-	}
-	return out
 }
 
 func post(t *testing.T, url, body string) map[string]any {
@@ -106,7 +87,7 @@ func TestServiceKimiCompactionIsCompactKimi(t *testing.T) {
 	}
 	wantRequest := string(srv.Requests()[0].Body)
 
-	for name, open := range serverStores(t) {
+	for name, open := range testserver.Stores() {
 		t.Run(name, func(t *testing.T) {
 			ts := kimiServer(t, open(t), cfg, environ)
 			cli := map[string]string{"KOMPACT_URL": ts.URL, "KOMPACT_TOKEN": "tok"}
