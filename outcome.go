@@ -76,6 +76,7 @@ type resultJSON struct {
 	MissingSections []string   `json:"missing_sections"`
 	Usage           *Usage     `json:"usage"`
 	Compacted       int        `json:"compacted_messages"`
+	Replaced        int        `json:"replaced_messages"`
 	Preserved       int        `json:"preserved_messages"`
 	TokensBefore    int        `json:"estimated_tokens_before"`
 	TokensAfter     int        `json:"estimated_tokens_after"`
@@ -91,7 +92,7 @@ func (o Outcome) MarshalJSON() ([]byte, error) {
 	if r := o.Result; r != nil {
 		out.Result = &resultJSON{
 			Session: r.Session, Summary: r.Summary, MissingSections: nonNil(r.MissingSections), Usage: r.Usage,
-			Compacted: r.Compacted, Preserved: r.Preserved, TokensBefore: r.TokensBefore,
+			Compacted: r.Compacted, Replaced: r.replaced(), Preserved: r.Preserved, TokensBefore: r.TokensBefore,
 			TokensAfter: r.TokensAfter, Dropped: r.Dropped(),
 			Prompt:   promptJSON{Source: r.Prompt.Source, Origin: r.Prompt.Origin, Genuine: r.Prompt.Genuine()},
 			Fidelity: r.Fidelity,

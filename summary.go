@@ -106,6 +106,16 @@ func (r *Result) Base() []Message { return r.plan.Session.Messages }
 // the kept messages, then the summary message.
 func (r *Result) Replacement() []Message { return r.Session.Messages[:r.summaryAt()+1] }
 
+// replaced counts the messages the summary replaces (Counts().Replaced): a
+// kept leading system message is not among them, though the request shows
+// it to the model (and Compacted counts it).
+func (r *Result) replaced() int {
+	if r.plan == nil {
+		return r.Compacted
+	}
+	return r.Counts().Replaced
+}
+
 // Commit returns the commit that stores r: the base's messages up to the
 // end of the compacted range are replaced by Replacement().
 func (r *Result) Commit() Commit {
@@ -114,7 +124,7 @@ func (r *Result) Commit() Commit {
 		End:         r.plan.End,
 		Replacement: r.Replacement(),
 		Kind:        RevisionCompaction,
-		Note:        "compacted " + strconv.Itoa(r.Compacted) + " messages",
+		Note:        "compacted " + strconv.Itoa(r.replaced()) + " messages",
 		TokenCount:  r.EstimatedTokenCount,
 		Fidelity:    r.Fidelity,
 		Kimi:        r.kimiAfter(),

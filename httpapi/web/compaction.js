@@ -398,7 +398,7 @@ function compactedCard(o, applied) {
     h(
       "ul",
       { class: "facts" },
-      h("li", null, `${plural(r.compacted_messages ?? 0, "message")} replaced by one summary; ${(r.preserved_messages ?? 0).toLocaleString()} kept after it.`),
+      h("li", null, `${plural(r.replaced_messages ?? r.compacted_messages ?? 0, "message")} replaced by one summary; ${(r.preserved_messages ?? 0).toLocaleString()} kept after it.`),
       r.estimated_tokens_before !== undefined ? h("li", null, `Estimated tokens: ${r.estimated_tokens_before.toLocaleString()} → ${(r.estimated_tokens_after ?? 0).toLocaleString()}.`) : null,
       o.model ? h("li", null, "Model: ", h("code", null, o.model)) : null,
       u ? h("li", null, `Compaction call: ${(u.input_other + u.input_cache_read + u.input_cache_creation).toLocaleString()} input tokens (${u.input_cache_read.toLocaleString()} cached), ${u.output.toLocaleString()} output tokens.`) : null,
