@@ -103,18 +103,18 @@ func (s *Sessions) Agent(name string) (*Agent, error) {
 
 // Open reads session id and its agent.
 func (s *Sessions) Open(ctx context.Context, id string) (*StoredSession, *Agent, error) {
-	stored, err := s.store.GetSession(ctx, id)
-	if err != nil {
-		return nil, nil, err
-	}
-	a, err := s.Agent(stored.Agent)
-	return stored, a, err
+	return s.withAgent(s.store.GetSession(ctx, id))
 }
 
 // OpenHead is Open without the messages (Store.GetSessionHead): for what
 // needs only the session's description, token account and agent.
 func (s *Sessions) OpenHead(ctx context.Context, id string) (*StoredSession, *Agent, error) {
-	stored, err := s.store.GetSessionHead(ctx, id)
+	return s.withAgent(s.store.GetSessionHead(ctx, id))
+}
+
+// withAgent adds the agent of a session just read (or passes on the
+// read's error).
+func (s *Sessions) withAgent(stored *StoredSession, err error) (*StoredSession, *Agent, error) {
 	if err != nil {
 		return nil, nil, err
 	}
