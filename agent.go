@@ -16,6 +16,8 @@ type Agent struct {
 	SystemPrompt string
 	LLM          LLMConfig
 	Compaction   CompactionConfig
+	// Gateway is the "gateway" block (GatewayConfig, docs/gateway.md).
+	Gateway GatewayConfig
 }
 
 // LLMConfig says how to reach an agent's OpenAI-compatible LLM.

@@ -18,6 +18,9 @@ type SessionInfo struct {
 	Version   int64     `json:"version"`
 	CreatedAt time.Time `json:"created_at"`
 	UpdatedAt time.Time `json:"updated_at"`
+	// Gateway marks a session the compaction gateway keeps
+	// (GatewayStore.CreateGatewaySession).
+	Gateway bool `json:"gateway,omitempty"`
 }
 
 // StoredSession is a session as a store keeps it: every message has an id,
@@ -33,6 +36,13 @@ type StoredSession struct {
 	// Breaker is the session's automatic-compaction circuit breaker.
 	// GetSession fills it.
 	Breaker CompactionBreaker
+	// Rewritten is the session's version after its latest rewrite (a
+	// compaction, restore or undo; its creation when there was none): a
+	// session whose Rewritten is unchanged has only grown since.
+	// GetSession and GetSessionHead fill it.
+	Rewritten int64
+	// Gateway marks a gateway session (SessionInfo.Gateway).
+	Gateway bool
 }
 
 // DefaultKeepRevisions is how many revisions a store keeps per session
