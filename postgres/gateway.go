@@ -34,8 +34,12 @@ func (t stmts) GatewayRecord(ctx context.Context, id string) (*kompact.GatewayRe
 	return &r, nil
 }
 
+// findGatewayQuery reads a key's records, newest first, through
+// gateway_records_by_key.
+const findGatewayQuery = `SELECT ` + gatewayCols + ` FROM gateway_records WHERE conv_key = $1 ORDER BY ord DESC LIMIT $2`
+
 func (t stmts) FindGatewayRecords(ctx context.Context, key string, limit int) ([]kompact.GatewayRecord, error) {
-	rows, err := t.tx.Query(ctx, `SELECT `+gatewayCols+` FROM gateway_records WHERE conv_key = $1 ORDER BY ord DESC LIMIT $2`, key, limit)
+	rows, err := t.tx.Query(ctx, findGatewayQuery, key, limit)
 	if err != nil {
 		return nil, err
 	}
