@@ -19,16 +19,46 @@ func Value(b []byte, i int) (end int, spaced, ok bool) {
 	return v.i, v.spaced, true
 }
 
-// valueScan is Value's state: the position, the open containers (true: an
-// object), whether the last token opened one (its first element or key
-// comes next) and whether white space was met.
+// valueScan is Value's state: the position, the open containers (a bit
+// each, set for an object: the first 64 in low, the others in high),
+// whether the last token opened one (its first element or key comes next)
+// and whether white space was met.
 type valueScan struct {
 	b      []byte
 	i      int
-	open   []bool
-	local  [64]bool
+	depth  int
+	low    uint64
+	high   []uint64
 	opened bool
 	spaced bool
+}
+
+// push opens a container.
+func (v *valueScan) push(obj bool) {
+	var bit uint64
+	if obj {
+		bit = 1
+	}
+	if d := v.depth; d < 64 {
+		v.low = v.low&^(1<<d) | bit<<d
+	} else {
+		d -= 64
+		if d/64 >= len(v.high) {
+			v.high = append(v.high, 0)
+		}
+		v.high[d/64] = v.high[d/64]&^(1<<(d%64)) | bit<<(d%64)
+	}
+	v.depth++
+}
+
+// top reports whether the innermost open container is an object.
+func (v *valueScan) top() bool {
+	d := v.depth - 1
+	if d < 64 {
+		return v.low>>d&1 == 1
+	}
+	d -= 64
+	return v.high[d/64]>>(d%64)&1 == 1
 }
 
 // ws moves past white space, noting it.
@@ -56,7 +86,6 @@ func (v *valueScan) next() byte {
 // run reads values and the punctuation after them until the outermost
 // value is closed.
 func (v *valueScan) run() bool {
-	v.open = v.local[:0]
 	for {
 		if !v.value() {
 			return false
@@ -75,15 +104,15 @@ func (v *valueScan) run() bool {
 // after reads what follows a value: closings, then a comma (and in an
 // object the next key). more says that a value comes next.
 func (v *valueScan) after() (more, ok bool) {
-	for len(v.open) > 0 {
-		obj := v.open[len(v.open)-1]
+	for v.depth > 0 {
+		obj := v.top()
 		switch c := v.next(); {
 		case c == ',':
 			v.i++
 			return true, !obj || v.key()
 		case obj && c == '}', !obj && c == ']':
 			v.i++
-			v.open = v.open[:len(v.open)-1]
+			v.depth--
 		default:
 			return false, false
 		}
@@ -97,7 +126,7 @@ func (v *valueScan) value() bool {
 	switch c := v.next(); c {
 	case '{', '[':
 		v.i++
-		if len(v.open) >= MaxDepth {
+		if v.depth >= MaxDepth {
 			return false
 		}
 		closing := byte(']')
@@ -108,7 +137,7 @@ func (v *valueScan) value() bool {
 			v.i++
 			return true
 		}
-		v.open = append(v.open, c == '{')
+		v.push(c == '{')
 		v.opened = true
 		return c == '[' || v.key()
 	case '"':
