@@ -263,7 +263,7 @@ func (p *requestParser) streamOptions() error {
 		}
 		c.WS()
 		if key == "include_usage" {
-			p.r.includeUsage = c.B[c.I] == 't'
+			p.r.includeUsage = c.Peek() == 't'
 		}
 		if err := p.skip(); err != nil {
 			return err
