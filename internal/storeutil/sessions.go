@@ -150,9 +150,11 @@ func (c *Core) GetSessionHead(ctx context.Context, id string) (*kompact.StoredSe
 }
 
 // StreamSession reads the session in one read transaction, passing each
-// stored body on as it is read.
+// stored body on as it is read. An error of head or body comes back as it
+// is, whatever the store's wrapping of its own errors.
 func (c *Core) StreamSession(ctx context.Context, id string, head func(*kompact.StoredSession) error, body func([]byte) error) error {
-	return c.db.Read(ctx, "read a session", func(tx Tx) error {
+	var stop error // head's or body's
+	err := c.db.Read(ctx, "read a session", func(tx Tx) error {
 		row, err := loadSession(ctx, tx, id)
 		if err != nil {
 			return err
@@ -161,19 +163,24 @@ func (c *Core) StreamSession(ctx context.Context, id string, head func(*kompact.
 		if st.Kimi, err = c.readKimi(ctx, tx, id); err != nil {
 			return err
 		}
-		if err := head(st); err != nil {
-			return err
+		if stop = head(st); stop != nil {
+			return stop
 		}
 		var n int64
 		err = tx.EachBody(ctx, id, row.FirstPos, func(b []byte) error {
 			n++
-			return body(b)
+			stop = body(b)
+			return stop
 		})
 		if err == nil && n != row.N {
 			err = c.miscount(id, row.N, n)
 		}
 		return err
 	})
+	if stop != nil {
+		return stop
+	}
+	return err
 }
 
 // ListSessions describes every session, the most recently updated first.
