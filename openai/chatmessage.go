@@ -113,7 +113,7 @@ func (d *wireDecoder) fields(pos int, fn func(key string, pos int)) {
 	}
 	for {
 		c.WS()
-		key, _ := scanString(c)
+		key, _ := scanKey(c)
 		c.Tok(':')
 		c.WS()
 		at := c.I
@@ -449,6 +449,15 @@ func scanString(c *jsonscan.Cursor) (string, bool) {
 		return "", false
 	}
 	return s, true
+}
+
+// scanKey reads a key as scanString reads a string, sharing the text's
+// memory when it can: a key is compared, never kept.
+func scanKey(c *jsonscan.Cursor) (string, bool) {
+	c.Alias = true
+	k, ok := scanString(c)
+	c.Alias = false
+	return k, ok
 }
 
 // skipValue moves the cursor past one valid value; false when there is

@@ -135,7 +135,7 @@ func (p *requestParser) key() (string, error) {
 	if p.c.Peek() != '"' {
 		return "", p.syntax()
 	}
-	k, ok := scanString(&p.c)
+	k, ok := scanKey(&p.c)
 	if !ok {
 		return "", p.syntax()
 	}
