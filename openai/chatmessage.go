@@ -5,8 +5,10 @@ package openai
 // correspond (docs/gateway.md, "The wire form").
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
+	"unicode/utf8"
 
 	"kompact"
 	"kompact/internal/jsonscan"
@@ -41,8 +43,10 @@ import (
 //
 // A field of the wrong JSON type is an error. Errors are EInvalid and name
 // the field as messages[i].field. Strings are decoded as encoding/json
-// decodes them (invalid UTF-8 and lone surrogates become U+FFFD); the
-// message shares no memory with the body.
+// decodes them (invalid UTF-8 and lone surrogates become U+FFFD), and the
+// JSON that data parts, extras and non-string arguments keep has its
+// invalid UTF-8 replaced likewise: the message passes kompact's UTF-8 rule.
+// It shares no memory with the body.
 func (r *ChatRequest) Message(i int) (kompact.Message, error) {
 	d := wireDecoder{c: jsonscan.Cursor{B: r.body}, index: i}
 	var f msgFields
@@ -113,7 +117,7 @@ func (d *wireDecoder) fields(pos int, fn func(key string, pos int)) {
 	}
 	for {
 		c.WS()
-		key, _ := scanString(c)
+		key, _ := scanKey(c)
 		c.Tok(':')
 		c.WS()
 		at := c.I
@@ -147,10 +151,15 @@ func (d *wireDecoder) str(pos int) (string, bool) {
 	return scanString(&d.c)
 }
 
-// raw returns the value at pos without white space, in memory of its own.
+// raw returns the value at pos without white space, in memory of its own,
+// its invalid UTF-8 replaced by U+FFFD (as decoding it would).
 func (d *wireDecoder) raw(pos int) []byte {
 	end, _, _ := jsonscan.Value(d.c.B, pos)
-	return jsonscan.AppendCompact(nil, d.c.B[pos:end])
+	b := jsonscan.AppendCompact(nil, d.c.B[pos:end])
+	if !utf8.Valid(b) {
+		b = bytes.ToValidUTF8(b, []byte("\uFFFD"))
+	}
+	return b
 }
 
 // wireRoles maps the wire roles to kompact's.
@@ -449,6 +458,15 @@ func scanString(c *jsonscan.Cursor) (string, bool) {
 		return "", false
 	}
 	return s, true
+}
+
+// scanKey reads a key as scanString reads a string, sharing the text's
+// memory when it can: a key is compared, never kept.
+func scanKey(c *jsonscan.Cursor) (string, bool) {
+	c.Alias = true
+	k, ok := scanString(c)
+	c.Alias = false
+	return k, ok
 }
 
 // skipValue moves the cursor past one valid value; false when there is

@@ -70,6 +70,8 @@ func TestMessageForms(t *testing.T) {
 			kompact.Message{Role: kompact.RoleUser, Content: []kompact.Part{text("é\n😀")}}},
 		{"bad UTF-8 and lone surrogates as encoding/json has them", "{\"role\":\"user\",\"content\":\"a\xffb\\ud800\"}",
 			kompact.Message{Role: kompact.RoleUser, Content: []kompact.Part{text("a\uFFFDb\uFFFD")}}},
+		{"bad UTF-8 in a data part's JSON", "{\"role\":\"user\",\"content\":[{\"type\":\"file\",\"file\":{\"name\":\"a\xffb\"}}]}",
+			kompact.Message{Role: kompact.RoleUser, Content: []kompact.Part{data("{\"type\":\"file\",\"file\":{\"name\":\"a\uFFFDb\"}}")}}},
 	} {
 		got, err := message1(t, tc.wire)
 		if err != nil {
@@ -79,7 +81,7 @@ func TestMessageForms(t *testing.T) {
 		if !sameMessage(&got, &tc.want) {
 			t.Errorf("%s:\n got %s\nwant %s", tc.name, got.AppendJSON(nil), tc.want.AppendJSON(nil))
 		}
-		if err := kompact.ValidateMessages([]kompact.Message{got}); err != nil {
+		if c := (kompact.MessageCheck{Rules: kompact.AllMessageRules}); c.Check([]kompact.Message{got}) != nil {
 			t.Errorf("%s: %v", tc.name, err)
 		}
 	}

@@ -44,10 +44,11 @@ var _ kompact.Conversation = (*ChatRequest)(nil)
 
 // ParseChatRequest reads a chat-completions request body in one pass. The
 // body must be one JSON object (white space around it allowed), valid as
-// encoding/json's Valid has it, nested at most jsonscan.MaxDepth deep, whose
-// "messages" is an array of objects; no top-level key may appear twice
-// (keys compared as encoding/json decodes them). "model", when present and not null, must be
-// a string, "stream" true, false or null. "stream_options" counts as
+// encoding/json's Valid has it and nested at most 10,000 deep (its limit
+// too), whose "messages" is an array of objects. No top-level key may
+// appear twice (keys compared as encoding/json decodes them): the body is
+// refused rather than guessed at. "model", when present and not null, must
+// be a string; "stream" true, false or null. "stream_options" counts as
 // present whatever its value (null too); include_usage is read only from
 // an object. Every other field is left as it is. Any failure is an
 // EInvalid *kompact.Error worded for the API's user. The messages
@@ -135,7 +136,7 @@ func (p *requestParser) key() (string, error) {
 	if p.c.Peek() != '"' {
 		return "", p.syntax()
 	}
-	k, ok := scanString(&p.c)
+	k, ok := scanKey(&p.c)
 	if !ok {
 		return "", p.syntax()
 	}
@@ -303,6 +304,11 @@ func (r *ChatRequest) Stream() bool { return r.stream }
 // counts).
 func (r *ChatRequest) HasStreamOptions() bool { return r.hasStreamOptions }
 
+// CanAskUsage reports whether Forward's askUsage applies: the request
+// streams and has no "stream_options". When it does and the gateway asks,
+// the usage chunk is the gateway's, not the client's: RelayStream's strip.
+func (r *ChatRequest) CanAskUsage() bool { return r.stream && !r.hasStreamOptions }
+
 // IncludeUsage reports whether the request's stream_options.include_usage
 // is true: the client wants the stream's usage chunk.
 func (r *ChatRequest) IncludeUsage() bool { return r.includeUsage }
@@ -364,7 +370,7 @@ func (r *ChatRequest) Forward(head int, summary []kompact.Message, from int, ask
 	if head < 0 || head > from || from > len(r.msgs) {
 		panic(fmt.Sprintf("openai: Forward(%d, _, %d) of %d messages", head, from, len(r.msgs)))
 	}
-	addUsage := askUsage && r.stream && !r.hasStreamOptions
+	addUsage := askUsage && r.CanAskUsage()
 	untouched := len(summary) == 0 && head == from
 	if untouched && !addUsage {
 		return r.body

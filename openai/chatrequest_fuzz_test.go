@@ -29,7 +29,7 @@ func FuzzParseChatRequest(f *testing.F) {
 	f.Fuzz(func(t *testing.T, body []byte) {
 		if start := len(body) - len(bytes.TrimLeft(body, " \t\r\n")); start < len(body) {
 			end, _, ok := jsonscan.Value(body, start)
-			rest := bytes.TrimSpace(body[min(end, len(body)):])
+			rest := bytes.Trim(body[min(end, len(body)):], " \t\r\n")
 			if valid := ok && len(rest) == 0; valid != json.Valid(body) {
 				t.Fatalf("jsonscan.Value says %v, json.Valid %v", valid, !valid)
 			}
@@ -55,7 +55,8 @@ func FuzzParseChatRequest(f *testing.F) {
 				t.Fatalf("Digest(%d) is not the SHA-256 of the compact %s", i, r.Raw(i))
 			}
 			if m, err := r.Message(i); err == nil {
-				if err := kompact.ValidateMessages([]kompact.Message{m}); err != nil {
+				c := kompact.MessageCheck{Rules: kompact.AllMessageRules}
+				if err := c.Check([]kompact.Message{m}); err != nil {
 					t.Fatalf("Message(%d) of %s: %v", i, r.Raw(i), err)
 				}
 			} else if kompact.ErrorCodeOf(err) != kompact.EInvalid {
@@ -86,7 +87,7 @@ func checkSplice(t *testing.T, r *openai.ChatRequest, summary []kompact.Message)
 		t.Fatal("dropping every message changed the rest")
 	}
 	asked := parseForwarded(t, r.Forward(0, nil, 0, true))
-	if want := r.IncludeUsage() || r.Stream() && !r.HasStreamOptions(); asked.IncludeUsage() != want || asked.Len() != n {
+	if want := r.IncludeUsage() || r.CanAskUsage(); asked.IncludeUsage() != want || asked.Len() != n {
 		t.Fatalf("askUsage: include_usage %v, want %v", asked.IncludeUsage(), want)
 	}
 }

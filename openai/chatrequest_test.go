@@ -134,6 +134,9 @@ func TestForwardUnchanged(t *testing.T) {
 	// A client's stream_options is never rewritten, and a request that
 	// does not stream gets none.
 	for _, b := range []string{`{"messages":[],"stream":true,"stream_options":null}`, `{"messages":[],"stream":false}`, `{"messages":[]}`} {
+		if r := parseOK(t, b); r.CanAskUsage() {
+			t.Errorf("%s: CanAskUsage", b)
+		}
 		if got := parseOK(t, b).Forward(0, nil, 0, true); string(got) != b {
 			t.Errorf("askUsage changed %s into %s", b, got)
 		}
@@ -149,8 +152,11 @@ func TestForwardAskUsage(t *testing.T) {
 	if got != want {
 		t.Fatalf("got  %q\nwant %q", got, want)
 	}
+	if !parseOK(t, body).CanAskUsage() {
+		t.Error("CanAskUsage is false")
+	}
 	r := parseOK(t, got)
-	if !r.IncludeUsage() || r.Len() != 1 {
+	if !r.IncludeUsage() || r.Len() != 1 || r.CanAskUsage() {
 		t.Errorf("the forwarded body does not read back: %s", got)
 	}
 }
