@@ -213,6 +213,11 @@ func TestBrowserFidelityReport(t *testing.T) {
 		if meta := e.evalString(`document.querySelector('[data-testid="revision-item"] .revision-meta').textContent`); !strings.HasSuffix(meta, " · kept 3 of 10 artifacts") {
 			t.Errorf("revision line %q", meta)
 		}
+		if a := e.evalString(`(document.querySelector('` + card + ` [data-testid="summary-appendix"]') || {}).textContent || ""`); !strings.Contains(a, "Preserved artifacts") || !strings.Contains(a, "path: internal/parse/digits.go") {
+			t.Errorf("the appendix section on the card: %q", a)
+		}
+		e.do("scroll to the appendix", chromedp.Evaluate[chromedp.Void](`document.querySelector('`+card+` [data-testid="summary-appendix"]').scrollIntoView({block: "center"})`))
+		e.viewportShot(shot("browser-fidelity-appendix"))
 		if e.readFidelity(card).Open {
 			t.Error("the card's report is open before it is asked for")
 		}
