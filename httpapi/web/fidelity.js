@@ -65,7 +65,7 @@ export function fidelityReport(f, { messages = [], rev = 0, testid = "fidelity" 
     h(
       "summary",
       null,
-      h("span", { class: "fidelity-counts", "data-testid": "fidelity-counts" }, capital(keptText(f))),
+      h("span", { class: "fidelity-counts", "data-testid": "fidelity-counts" }, f.artifacts ? capital(keptText(f)) : "No artifacts to keep in the replaced messages"),
       f.artifacts ? h("span", { class: "muted" }, ` (${percent(f.recall)})`) : null,
       f.artifacts > f.kept ? h("span", { class: "muted" }, ` · ${(f.artifacts - f.kept).toLocaleString()} lost`) : null,
       f.not_sent ? h("span", { class: "muted" }, ` · ${f.not_sent.toLocaleString()} not sent`) : null,
