@@ -21,3 +21,7 @@ func BenchmarkAppend(b *testing.B) { storetest.BenchAppend(b, benchStore) }
 // 10 messages of a session of 100, 10k and 100k messages
 // (storetest.BenchCommit).
 func BenchmarkCommit(b *testing.B) { storetest.BenchCommit(b, benchStore) }
+
+// BenchmarkSwapGatewayRecord swaps a gateway record with one message
+// appended, in sessions of 100 and 10k messages (storetest.BenchSwap).
+func BenchmarkSwapGatewayRecord(b *testing.B) { storetest.BenchSwap(b, benchStore) }
