@@ -215,11 +215,15 @@ func (s *Sessions) gatewayAppend(ctx context.Context, gs GatewayStore, g *gatewa
 	}
 	next := *g.state
 	next.ClientCount, next.ClientChain = n, ch.at(n)
-	rec, _, err := gs.SwapGatewayRecord(ctx, g.id, g.rec.Seq, next.encode(), msgs)
+	rec, added, err := gs.SwapGatewayRecord(ctx, g.id, g.rec.Seq, next.encode(), msgs)
 	if err != nil {
 		return err
 	}
 	g.rec, g.state, g.added = rec, &next, len(msgs)
+	if added != nil && added.Tokens != nil { // the session's head, without reading it again
+		g.head = &StoredSession{Session: Session{ID: g.id, Agent: added.Agent}, Version: added.Version,
+			Tokens: *added.Tokens, Breaker: added.Breaker, Rewritten: added.Rewritten, Gateway: true}
+	}
 	return nil
 }
 
@@ -227,11 +231,14 @@ func (s *Sessions) gatewayAppend(ctx context.Context, gs GatewayStore, g *gatewa
 // rewritten since its substitution was derived (a compaction, a restore,
 // an undo, by anyone), derives it again from the session's messages.
 func (s *Sessions) gatewayRefresh(ctx context.Context, gs GatewayStore, g *gatewaySession, ch Chain) error {
-	head, err := s.store.GetSessionHead(ctx, g.id)
-	if err != nil {
-		return err
+	if g.head == nil {
+		head, err := s.store.GetSessionHead(ctx, g.id)
+		if err != nil {
+			return err
+		}
+		g.head = head
 	}
-	g.head = head
+	head := g.head
 	if g.state.DerivedAt == head.Rewritten {
 		return nil
 	}

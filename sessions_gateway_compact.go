@@ -91,6 +91,7 @@ func (s *Sessions) gatewayCompactNow(ctx context.Context, a *Agent, gs GatewaySt
 	}
 	rep, hit, preview := s.compactLeased(ctx, a, gs, g)
 	s.releaseLease(ctx, gs, g.id, owner, preview)
+	g.head = nil // read again: the compaction changed it
 	if err := s.gatewayRefresh(ctx, gs, g, ch); err != nil {
 		s.warn(ctx, "gateway: read the session after its compaction", "session", g.id, "error", err.Error())
 	}

@@ -170,6 +170,9 @@ type Appended struct {
 	Breaker   CompactionBreaker
 	// Agent is the session's agent.
 	Agent string
+	// Rewritten is the session's StoredSession.Rewritten (an append does
+	// not change it).
+	Rewritten int64
 }
 
 // Store keeps sessions and their revisions. Implementations must make every

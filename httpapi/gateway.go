@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"mime"
 	"net/http"
+	"strconv"
 	"time"
 
 	"kompact"
@@ -142,9 +143,14 @@ func (s *Server) upstreamAuthorization(a *kompact.Agent, r *http.Request) string
 }
 
 // gatewayHeaders writes the upstream's status and content headers, and
-// the gateway's own.
+// the gateway's own. An answer that is not a stream keeps its
+// Content-Length, so that the client has it whole as soon as its bytes
+// are relayed (the gateway's bookkeeping after it does not hold it up).
 func gatewayHeaders(w http.ResponseWriter, resp *http.Response, turn *kompact.GatewayTurn) {
 	copyHeader(w.Header(), resp.Header)
+	if mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type")); mt != "text/event-stream" && resp.ContentLength >= 0 {
+		w.Header().Set("Content-Length", strconv.FormatInt(resp.ContentLength, 10))
+	}
 	if turn.Stored {
 		w.Header().Set(HeaderSession, turn.SessionID)
 	}

@@ -223,7 +223,7 @@ func swapAppends(t *testing.T, st kompact.Store, id string, seq int64, batch []k
 	after, other := get(t, st, id), get(t, st, twin)
 	sameMessages(t, "the session after the swap", after.Messages, other.Messages)
 	if after.Version != got.Version || !after.UpdatedAt.Equal(got.UpdatedAt) || !got.UpdatedAt.After(prev.UpdatedAt) ||
-		after.Tokens != other.Tokens || after.Rewritten != prev.Rewritten {
+		after.Tokens != other.Tokens || after.Rewritten != prev.Rewritten || got.Rewritten != after.Rewritten || want.Rewritten != other.Rewritten {
 		t.Fatalf("after the swap: %+v; it answered %+v; the twin has %+v", after, got, other)
 	}
 	if a, b := titleOf(t, st, id), titleOf(t, st, twin); a != b {

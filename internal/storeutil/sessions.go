@@ -277,7 +277,7 @@ func (c *Core) appendTo(ctx context.Context, tx Tx, row *SessionRow, msgs []komp
 	if err := tx.SaveSession(ctx, row); err != nil {
 		return nil, err
 	}
-	out := &kompact.Appended{Version: row.Version, UpdatedAt: row.Updated, Messages: msgs}
+	out := &kompact.Appended{Version: row.Version, UpdatedAt: row.Updated, Messages: msgs, Rewritten: row.Rewritten}
 	t, agent, err := tx.AddPending(ctx, id, kompact.EstimateTokens(msgs))
 	out.Agent = agent
 	out.Tokens, out.Breaker = AppendedAccount(t.Count, t.Pending, t.Failures)
@@ -307,7 +307,7 @@ func (c *Core) replayed(ctx context.Context, tx Tx, row *SessionRow, msgs []komp
 	if err != nil {
 		return nil, err
 	}
-	out := &kompact.Appended{Version: row.Version, UpdatedAt: row.Updated, Messages: tail, Agent: row.Agent}
+	out := &kompact.Appended{Version: row.Version, UpdatedAt: row.Updated, Messages: tail, Agent: row.Agent, Rewritten: row.Rewritten}
 	out.Tokens, out.Breaker = AppendedAccount(t.Count, t.Pending, t.Failures)
 	return out, nil
 }
