@@ -80,6 +80,7 @@ agents:
     compaction:
       enabled: true
       type: kimi
+    gateway: {enabled: true}
   faithful:
     llm:
       base_url: %[1]s
@@ -164,6 +165,7 @@ func newBrowserEnv(t *testing.T, opt browserOptions) *browserEnv {
 		Token:       opt.token,
 		Version:     "browser-test",
 		KimiContext: kimicli.ImportContext,
+		Upstream:    &openai.Upstream{Getenv: func(name string) string { return "fake-key-for-the-browser-test" }},
 	})
 	ts := httptest.NewServer(httpapi.CheckedHandler(t, srv.Handler()))
 	t.Cleanup(ts.Close)

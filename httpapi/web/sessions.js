@@ -104,6 +104,7 @@ export function renderSessions() {
             { class: "session-item-meta" },
             h("span", { class: "agent-tag" }, s.agent || "no agent"),
             h("span", null, plural(s.messages ?? 0, "message")),
+            s.gateway ? h("span", { class: "badge badge-quiet", "data-testid": "session-gateway", title: "A conversation the compaction gateway keeps: an OpenAI-compatible client's, forwarded through /gateway/" + (s.agent || "") + "/v1" }, "gateway") : null,
             s.running || job.runs.has(s.id) ? h("span", { class: "badge badge-run", "data-testid": "session-running", title: "A compaction of this session is running" }, "running") : null,
             toReview(s) ? h("span", { class: "badge badge-warn", "data-testid": "preview-waiting", title: "A proposed summary waits: open the session to review it" }, "summary to review") : null,
             // The open session's size; the listing itself has no text.

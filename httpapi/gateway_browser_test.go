@@ -1,0 +1,40 @@
+package httpapi_test
+
+import (
+	"io"
+	"net/http"
+	"strings"
+	"testing"
+
+	"kompact/internal/fakellm"
+)
+
+// TestBrowserGatewaySession: a conversation that came through the gateway
+// is an ordinary session on the page, marked as the gateway's (issue 22
+// §2), at 1280 and 400 px.
+func TestBrowserGatewaySession(t *testing.T) {
+	atWidth(t, browserOptions{}, func(e *browserEnv, shot func(string) string) {
+		e.llm.SetDefault(fakellm.Answer(fakellm.Text("Looking at the build.")))
+		body := `{"model":"fake-chat","messages":[{"role":"system","content":"You are a coding agent."},{"role":"user","content":"Why does the build fail?"}]}`
+		req, _ := http.NewRequest("POST", e.srv.URL+"/gateway/tiny/v1/chat/completions", strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("X-Kompact-Session", "gw-demo")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		answer, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != 200 || !strings.Contains(string(answer), "Looking at the build.") || resp.Header.Get("X-Kompact-Session") != "gw-demo" {
+			t.Fatalf("gateway: %d %v %s", resp.StatusCode, resp.Header, answer)
+		}
+		e.importSession(browserSession(t, "plain"))
+		e.open("/#/s/gw-demo")
+		e.waitFor("the gateway mark", `document.querySelector('[data-session-id="gw-demo"] [data-testid="session-gateway"]') !== null`)
+		if n := e.evalInt(`document.querySelectorAll('[data-session-id="plain"] [data-testid="session-gateway"]').length`); n != 0 {
+			t.Fatalf("a session the gateway does not keep is marked (%d)", n)
+		}
+		e.waitFor("the conversation", `document.body.innerText.includes("Why does the build fail?")`)
+		e.screenshot(shot("gateway-session"))
+	})
+}
