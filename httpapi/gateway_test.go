@@ -494,7 +494,9 @@ func TestGatewayPrecompute(t *testing.T) {
 				if h.Get("X-Kompact-Forwarded") != "compacted" {
 					continue
 				}
-				_, n := up.chats()
+				chats, n := up.chats()
+				t.Logf("turn %d at the trigger: the upstream had the compacted request %v after the client sent it (the precompute started at turn %d)",
+					i, chats[len(chats)-1].at.Sub(sentAt).Round(time.Microsecond), startedAt)
 				if startedAt == 0 || n != 1 {
 					t.Fatalf("turn %d compacted with %d compaction calls, precompute started at turn %d", i, n, startedAt)
 				}
