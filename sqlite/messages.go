@@ -82,7 +82,25 @@ func (t stmts) InsertMessages(ctx context.Context, id string, pos, born int64, m
 	if err := t.insertRows(ctx, id, pos, born, msgs, bodyIDs, reuse == nil); err != nil {
 		return err
 	}
-	return t.insertBodies(ctx, id, enc, bodyIDs)
+	if err := t.insertBodies(ctx, id, enc, bodyIDs); err != nil {
+		return err
+	}
+	return t.insertLengths(ctx, msgs, fresh, bodyIDs)
+}
+
+// insertLengths stores the text length of each new body (migrations/0009),
+// under the body's id: the new bodies' ids follow one another.
+func (t stmts) insertLengths(ctx context.Context, msgs []kompact.Message, fresh []int, bodyIDs []int64) error {
+	if len(fresh) == 0 {
+		return nil
+	}
+	return t.chunked(ctx, len(fresh), "body lengths", lengthsInsert, func(args []any, from, to int) []any {
+		args = append(args, bodyIDs[fresh[from]])
+		for _, i := range fresh[from:to] {
+			args = append(args, int64(msgs[i].TextLen()))
+		}
+		return args
+	})
 }
 
 // insertRows inserts the message rows; consecutive tells that the body
@@ -298,6 +316,20 @@ func bodiesInsert(k int) string {
 			b.WriteString(", ")
 		}
 		fmt.Fprintf(&b, "(?2 + %d, ?1, ?)", j)
+	}
+	return b.String()
+}
+
+// lengthsInsert inserts k text lengths: ?1 is the first body's id (the
+// next ones follow it), then the lengths.
+func lengthsInsert(k int) string {
+	var b strings.Builder
+	b.WriteString(`INSERT INTO body_lengths (body_id, text_len) VALUES `)
+	for j := range k {
+		if j > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(&b, "(?1 + %d, ?)", j)
 	}
 	return b.String()
 }

@@ -68,6 +68,7 @@ func Run(t *testing.T, open func(t *testing.T) kompact.Store) {
 		{"Kimi", testKimi},
 		{"Fidelity", testFidelity},
 		{"SessionHead", testSessionHead},
+		{"RewrittenFigures", testRewrittenFigures},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
