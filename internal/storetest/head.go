@@ -98,7 +98,7 @@ func testRewrittenFigures(t *testing.T, st kompact.Store) {
 	cur := get(t, st, "rf")
 	_, first := commit(t, st, "rf", compaction(t, cur, kompact.Options{MaxPreserved: 2}, "<current_focus>é</current_focus>"))
 	restore(t, st, "rf", first.Rev)
-	cur = pending("restored")
+	pending("restored")
 
 	appendMsgs(t, st, "rf", []kompact.Message{msg(kompact.RoleUser, "", "ünïcödé and more")})
 	cur = get(t, st, "rf")
