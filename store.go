@@ -236,6 +236,13 @@ type Store interface {
 	CommitCompaction(ctx context.Context, id string, c Commit) (*SessionInfo, *RevisionInfo, error)
 	ListRevisions(ctx context.Context, id string) ([]RevisionInfo, error)
 	GetRevision(ctx context.Context, id string, rev int64) (*Revision, error)
+	// PreviewRestore says what RestoreRevision(id, rev) would do now,
+	// changing nothing: the RestorePreview of the session's messages and
+	// the revision's (EffectOfRestore), in one snapshot. It reads their
+	// ids and where their bodies are, and the bodies of the messages only
+	// that hold one id in both lists under two stored bodies: not the
+	// sessions' messages.
+	PreviewRestore(ctx context.Context, id string, rev int64) (*RestorePreview, error)
 	// RestoreRevision puts back the messages a revision holds; it records a
 	// revision of its own, so a restore can be undone too. The restored
 	// list has no recorded token figure: token_count becomes 0 and

@@ -69,6 +69,7 @@ func Run(t *testing.T, open func(t *testing.T) kompact.Store) {
 		{"Fidelity", testFidelity},
 		{"SessionHead", testSessionHead},
 		{"RewrittenFigures", testRewrittenFigures},
+		{"PreviewRestore", testPreviewRestore},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
