@@ -200,9 +200,10 @@ type Store interface {
 	// the session's description, token account, breaker and kimi-cli
 	// context. Its cost does not follow the session's length, except for a
 	// session whose token figure must be estimated from all its messages:
-	// one stored before kompact kept token figures, or restored or undone
-	// to a list holding messages stored before kompact kept their text
-	// lengths, until its next commit or recorded figure.
+	// one stored before kompact kept token figures, committed without a
+	// figure (Commit.TokenCount 0), or restored or undone to a list
+	// holding messages stored before kompact kept their text lengths,
+	// until its next commit or recorded figure.
 	GetSessionHead(ctx context.Context, id string) (*StoredSession, error)
 	// StreamSession reads session id in one snapshot without holding its
 	// messages in memory: it calls head with the session (Messages nil),

@@ -21,3 +21,7 @@ func BenchmarkAppend(b *testing.B) { storetest.BenchAppend(b, benchStore) }
 // 10 messages of a session of 100, 10k and 100k messages
 // (storetest.BenchCommit).
 func BenchmarkCommit(b *testing.B) { storetest.BenchCommit(b, benchStore) }
+
+// BenchmarkRestore restores the list a compaction of half a session of
+// 100, 10k and 100k messages replaced (storetest.BenchRestore).
+func BenchmarkRestore(b *testing.B) { storetest.BenchRestore(b, benchStore) }

@@ -207,3 +207,9 @@ func BenchmarkCommit(b *testing.B) {
 func BenchmarkCreateSession(b *testing.B) {
 	storetest.BenchCreate(b, func(b *testing.B) kompact.Store { return benchStore(b) })
 }
+
+// BenchmarkRestore restores the list a compaction of half a session of
+// 100, 10k and 100k messages replaced (storetest.BenchRestore).
+func BenchmarkRestore(b *testing.B) {
+	storetest.BenchRestore(b, func(b *testing.B) kompact.Store { return benchStore(b) })
+}

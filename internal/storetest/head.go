@@ -69,9 +69,9 @@ func sameHead(t *testing.T, st kompact.Store, id, when string) *kompact.StoredSe
 
 // testRewrittenFigures: after a restore, an undo and a commit without a
 // figure, the whole list is pending (kimi-cli's restore of a context
-// without a usage record), and GetSessionHead, which the store answers
-// from the figure it worked out when it wrote the list, gives the figure
-// GetSession gives, on messages whose text the estimate counts in code
+// without a usage record), and GetSessionHead (which a store answers
+// after a restore or an undo from the figure it worked out when it wrote
+// the list) gives the figure GetSession gives, on messages whose text the estimate counts in code
 // points (non-ASCII text, think parts, media, data parts and tool calls,
 // which it leaves out), and sums before it rounds down.
 func testRewrittenFigures(t *testing.T, st kompact.Store) {

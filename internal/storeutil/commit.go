@@ -73,16 +73,10 @@ func (p *CommitPlan) Fast(version, rewritten, n int64, refs []Ref) bool {
 
 // Account returns the token count and pending estimate the session holds
 // after the commit, given the stored messages after the base's (fast) or
-// after c.End (compared). The committed list is the replacement, then,
-// when fast, the base's messages after c.End (the stored ones, by the
-// commit's version), then tail.
+// after c.End (compared).
 func (p *CommitPlan) Account(tail []kompact.Message, fast bool) (count, pending int64) {
 	c := p.Commit
-	appended := AppendedAfter(tail, fast, len(c.Base)-c.End)
-	if fast {
-		return CommitAccount(c, appended, p.Repl, c.Base[c.End:], tail)
-	}
-	return CommitAccount(c, appended, p.Repl, tail)
+	return CommitAccount(c, AppendedAfter(tail, fast, len(c.Base)-c.End))
 }
 
 // SameIDs reports whether refs hold msgs' ids, in order.

@@ -7,10 +7,10 @@ import (
 )
 
 // UnknownPending is the stored pending_tokens of a session whose figure
-// the store could not work out when it wrote the list (a session stored
-// before kompact kept token figures, or a restore or undo to a list with a
-// message stored before kompact kept text lengths): the whole message
-// list is estimated when read.
+// the store did not work out when it wrote the list (a session stored
+// before kompact kept token figures, a commit without a figure, or a
+// restore or undo to a list with a message stored before kompact kept
+// text lengths): the whole message list is estimated when read.
 const UnknownPending = -1
 
 // Account returns a session's token account and breaker from the stored
@@ -26,27 +26,13 @@ func Account(count, pending, failures int64, msgs []kompact.Message) (kompact.To
 // CommitAccount returns the stored token_count and pending_tokens after a
 // commit: c.TokenCount and the estimate of the messages appended after the
 // commit's base (appended, those of the committed list), or, without a
-// figure, 0 and the estimate of the whole committed list, whose messages
-// are those of list's parts, in order.
-func CommitAccount(c kompact.Commit, appended []kompact.Message, list ...[]kompact.Message) (count, pending int64) {
-	if c.TokenCount > 0 {
-		return int64(c.TokenCount), int64(kompact.EstimateTokens(appended))
+// figure, the whole list estimated when read (working it out here would
+// cost the commit the session's length).
+func CommitAccount(c kompact.Commit, appended []kompact.Message) (count, pending int64) {
+	if c.TokenCount <= 0 {
+		return 0, UnknownPending
 	}
-	chars := int64(0)
-	for _, part := range list {
-		chars += textLen(part)
-	}
-	return 0, chars / 4
-}
-
-// textLen adds up the text lengths of msgs: EstimateTokens is it over 4,
-// rounded down once for the whole list.
-func textLen(msgs []kompact.Message) int64 {
-	n := int64(0)
-	for i := range msgs {
-		n += int64(msgs[i].TextLen())
-	}
-	return n
+	return int64(c.TokenCount), int64(kompact.EstimateTokens(appended))
 }
 
 // listEstimate returns the pending figure of a rewritten list without a
