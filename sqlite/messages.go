@@ -188,10 +188,10 @@ type bodyChunks struct {
 	// lens are their text lengths (Message.TextLen), each set when its
 	// chunk is encoded.
 	lens []int64
-	bufs  *[2]chunkBuf
-	cur   int           // the buffer of the chunk taken last
-	next  [2]int        // the chunk under way, fresh[next[0]:next[1]]
-	done  chan struct{} // closed once the chunk under way is encoded; nil if none is
+	bufs *[2]chunkBuf
+	cur  int           // the buffer of the chunk taken last
+	next [2]int        // the chunk under way, fresh[next[0]:next[1]]
+	done chan struct{} // closed once the chunk under way is encoded; nil if none is
 }
 
 // chunkBuf is a chunk's bodies, one after the other; ends are where each
