@@ -2,10 +2,14 @@ package kompact
 
 import "strings"
 
-// The tags of the section the appendix adds after the summary's six.
+// AppendixSection names the section the appendix adds after the summary's
+// six (docs/fidelity.md, "The appendix").
+const AppendixSection = "preserved_artifacts"
+
+// The tags of the appendix's section.
 const (
-	appendixOpen  = "<preserved_artifacts>"
-	appendixClose = "</preserved_artifacts>"
+	appendixOpen  = "<" + AppendixSection + ">"
+	appendixClose = "</" + AppendixSection + ">"
 )
 
 // withAppendix measures the model's summary against arts and, when the

@@ -75,7 +75,7 @@ type GatewayStore interface {
 	// there is no such session or it is not a gateway session.
 	GetGatewayRecord(ctx context.Context, id string) (*GatewayRecord, error)
 	// FindGatewayRecords returns the records with key, the one created
-	// last first, at most limit of them.
+	// last first, at most limit of them (16 when limit <= 0).
 	FindGatewayRecords(ctx context.Context, key string, limit int) ([]GatewayRecord, error)
 	// SwapGatewayRecord replaces the state of session id's record when
 	// its Seq is still seq (else EConflict, and nothing changes), and

@@ -119,40 +119,13 @@ func due(a *Agent, c SessionContext) (bool, string) {
 }
 
 // autoCompact runs compact_conversation on cur with a's own settings as an
-// automatic compaction and commits it unless it would not lower the token
-// count (CheckReduction). A failure, a refused result included, counts in
-// the session's breaker; the session is then unchanged. It returns the
-// report.
+// automatic compaction (autoRun) and commits it. A failure, a refused
+// result included, counts in the session's breaker; the session is then
+// unchanged. It returns the report.
 func (s *Sessions) autoCompact(ctx context.Context, a *Agent, cur *StoredSession) AutoCompactionReport {
-	before := cur.Tokens.WithPending()
-	rep := AutoCompactionReport{TokensBefore: before}
-	fail := func(status AutoStatus, err error) AutoCompactionReport {
-		rep.Status, rep.Error = status, AsError(err)
-		if ctx.Err() == nil { // a caller that went away is no failure of the compaction
-			if b, berr := s.store.RecordAutoFailure(context.WithoutCancel(ctx), cur.ID); berr == nil {
-				rep.AutoFailures = b.AutoFailures
-			} else {
-				s.warn(ctx, "record automatic compaction failure", "session", cur.ID, "error", berr.Error())
-			}
-		}
+	out, rep := s.autoRun(ctx, a, cur)
+	if out == nil {
 		return rep
-	}
-	job, err := s.comp.NewJob(a, &cur.Session, ActionRequest{Action: ActionCompactConversation})
-	if err != nil {
-		return fail(AutoFailed, err)
-	}
-	job.LimitCompletion(a, s.contextSizeOf(ctx, a))
-	out := job.Run(ctx, nil)
-	switch out.Status {
-	case OutcomeNoop:
-		rep.Status, rep.Reason = AutoNoop, out.Reason
-		return rep
-	case OutcomeError:
-		return fail(AutoFailed, out.Err)
-	}
-	rep.TokensAfter = out.Result.EstimatedTokenCount
-	if err := CheckReduction(before, out.Result.EstimatedTokenCount); err != nil {
-		return fail(AutoNotReduced, err)
 	}
 	c := out.Result.Commit()
 	c.Kind = RevisionAutoCompaction
@@ -160,9 +133,52 @@ func (s *Sessions) autoCompact(ctx context.Context, a *Agent, cur *StoredSession
 	c.Version = cur.Version
 	_, info, err := s.store.CommitCompaction(context.WithoutCancel(ctx), cur.ID, c)
 	if err != nil {
-		return fail(AutoFailed, err)
+		return s.autoFailed(ctx, cur.ID, rep, AutoFailed, err)
 	}
 	rep.Status, rep.Revision = AutoCompacted, info.Rev
+	return rep
+}
+
+// autoRun runs compact_conversation on cur with a's own settings as an
+// automatic compaction, without committing it: the outcome when its
+// result would lower the token count (CheckReduction), else nil and the
+// report of the no-op or the failure (which counts in the breaker).
+func (s *Sessions) autoRun(ctx context.Context, a *Agent, cur *StoredSession) (*Outcome, AutoCompactionReport) {
+	before := cur.Tokens.WithPending()
+	rep := AutoCompactionReport{TokensBefore: before}
+	job, err := s.comp.NewJob(a, &cur.Session, ActionRequest{Action: ActionCompactConversation})
+	if err != nil {
+		return nil, s.autoFailed(ctx, cur.ID, rep, AutoFailed, err)
+	}
+	job.LimitCompletion(a, s.contextSizeOf(ctx, a))
+	out := job.Run(ctx, nil)
+	switch out.Status {
+	case OutcomeNoop:
+		rep.Status, rep.Reason = AutoNoop, out.Reason
+		return nil, rep
+	case OutcomeError:
+		return nil, s.autoFailed(ctx, cur.ID, rep, AutoFailed, out.Err)
+	}
+	rep.TokensAfter = out.Result.EstimatedTokenCount
+	if err := CheckReduction(before, out.Result.EstimatedTokenCount); err != nil {
+		return nil, s.autoFailed(ctx, cur.ID, rep, AutoNotReduced, err)
+	}
+	return &out, rep
+}
+
+// autoFailed is the report of an automatic compaction of session id that
+// failed with err: it counts in the session's breaker, unless the caller
+// went away (no failure of the compaction).
+func (s *Sessions) autoFailed(ctx context.Context, id string, rep AutoCompactionReport, status AutoStatus, err error) AutoCompactionReport {
+	rep.Status, rep.Error = status, AsError(err)
+	if ctx.Err() != nil {
+		return rep
+	}
+	if b, berr := s.store.RecordAutoFailure(context.WithoutCancel(ctx), id); berr == nil {
+		rep.AutoFailures = b.AutoFailures
+	} else {
+		s.warn(ctx, "record automatic compaction failure", "session", id, "error", berr.Error())
+	}
 	return rep
 }
 

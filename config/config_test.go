@@ -39,7 +39,7 @@ func TestParseErrors(t *testing.T) {
 		{"unknown top-level key", "agent:\n  kimi: {}\n", 1, "agent",
 			`unknown field; did you mean "agents"? (fields: default_agent, agents)`, ""},
 		{"unknown agent key", base + "    compation: {}\n", 6, "agents.kimi.compation",
-			`unknown field; did you mean "compaction"? (fields: system_prompt, llm, compaction)`, ""},
+			`unknown field; did you mean "compaction"? (fields: system_prompt, llm, compaction, gateway)`, ""},
 		{"unknown llm key", base + "      temprature: 0.5\n", 6, "agents.kimi.llm.temprature",
 			`unknown field; did you mean "temperature"?`, ""},
 		{"unknown llm key without a suggestion", base + "      frobnicate: 1\n", 6, "agents.kimi.llm.frobnicate",

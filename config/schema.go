@@ -18,11 +18,12 @@ import (
 // The fields of each mapping, in the order the docs list them.
 var (
 	topFields        = []string{"default_agent", "agents"}
-	agentFields      = []string{"system_prompt", "llm", "compaction"}
+	agentFields      = []string{"system_prompt", "llm", "compaction", "gateway"}
 	llmFields        = []string{"base_url", "model", "api_key_env", "max_context_size", "max_answer_bytes", "timeout", "temperature", "max_tokens", "top_p", "extra_body"}
 	compactionFields = []string{"enabled", "type", "max_preserved_messages", "compaction_model", "prompt", "prompt_file", "settings_overrides", "timeout", "auto", "fidelity"}
 	autoFields       = []string{"enabled", "trigger_ratio", "reserved_context_size"}
 	fidelityFields   = []string{"min_recall", "appendix_tokens"}
+	gatewayFields    = []string{"enabled", "forward_authorization", "precompute_ratio", "stream_usage"}
 )
 
 // ownFields are the request settings that have their own llm fields. What
@@ -126,13 +127,39 @@ func (p *parser) agent(e entry, path string) (*kompact.Agent, error) {
 		return nil, p.missing(e.key, join(path, "llm"), "an llm: mapping with base_url and model")
 	}
 	a.LLM, s.err = p.llm(le, lpath)
-	if ce, cpath, ok := s.get("compaction"); ok {
+	if ce, cpath, ok := s.get("compaction"); ok && s.err == nil {
 		a.Compaction, s.err = p.compaction(ce, cpath, e.name)
+	}
+	if ge, gpath, ok := s.get("gateway"); ok && s.err == nil {
+		a.Gateway, s.err = p.gateway(ge, gpath)
 	}
 	if s.err != nil {
 		return nil, s.err
 	}
 	return a, nil
+}
+
+// gateway reads an agent's gateway block (docs/gateway.md): enabled,
+// forward_authorization and stream_usage true or false, precompute_ratio
+// from 0 (off) to 1.
+func (p *parser) gateway(e entry, path string) (kompact.GatewayConfig, error) {
+	var g kompact.GatewayConfig
+	s := p.section(e.val, path, gatewayFields)
+	read(s, "enabled", &g.Enabled, p.boolean)
+	read(s, "forward_authorization", &g.ForwardAuthorization, p.boolean)
+	var ratio float64
+	if n, rpath, ok := read(s, "precompute_ratio", &ratio, p.number); ok {
+		if !(ratio >= 0 && ratio <= 1) {
+			s.err = p.errorf(n, rpath, "must be between 0 and 1, got %s", n.Value).
+				WithFixes("Use the share of the trigger's token count at which to start compacting in the background, e.g. 0.8; 0 turns the precompute off.")
+		}
+		g.PrecomputeRatio = &ratio
+	}
+	var usage bool
+	if _, _, ok := read(s, "stream_usage", &usage, p.boolean); ok {
+		g.StreamUsage = &usage
+	}
+	return g, s.err
 }
 
 func (p *parser) llm(e entry, path string) (kompact.LLMConfig, error) {

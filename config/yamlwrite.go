@@ -134,7 +134,23 @@ func agentNode(a *kompact.Agent) (*yaml.Node, error) {
 	}
 	addField(n, "compaction", comp)
 	n.Content[len(n.Content)-2].LineComment = "# actions: " + actionList(a)
+	if g := a.Gateway; g.Enabled || g.ForwardAuthorization || g.PrecomputeRatio != nil || g.StreamUsage != nil {
+		addField(n, "gateway", gatewayNode(g))
+	}
 	return n, nil
+}
+
+// gatewayNode is an agent's gateway block, every field with its value.
+func gatewayNode(g kompact.GatewayConfig) *yaml.Node {
+	gn := &yaml.Node{Kind: yaml.MappingNode}
+	boolNode := func(b bool) *yaml.Node {
+		return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!bool", Value: strconv.FormatBool(b)}
+	}
+	addField(gn, "enabled", boolNode(g.Enabled))
+	addField(gn, "forward_authorization", boolNode(g.ForwardAuthorization))
+	addField(gn, "precompute_ratio", &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!float", Value: strconv.FormatFloat(g.Precompute(), 'g', -1, 64)})
+	addField(gn, "stream_usage", boolNode(g.AskStreamUsage()))
+	return gn
 }
 
 // actionList names the session actions agent a offers.

@@ -80,6 +80,16 @@ agents:
     compaction:
       enabled: true
       type: kimi
+  faithful:
+    llm:
+      base_url: %[1]s
+      model: fake-chat
+      api_key_env: ` + browserKeyEnv + `
+    compaction:
+      enabled: true
+      type: kimi
+      max_preserved_messages: 2
+      fidelity: {min_recall: 0.9, appendix_tokens: 22}
   nokey:
     llm:
       base_url: %[1]s

@@ -28,6 +28,8 @@ type metrics struct {
 	storeErrors *prometheus.CounterVec
 	// writes follows whether the store's writes fail (health.go).
 	writes writeHealth
+	// gateway are the gateway's (gateway_metrics.go).
+	gateway *gatewayMetrics
 }
 
 func newMetrics() *metrics {
@@ -55,6 +57,7 @@ func newMetrics() *metrics {
 	}
 	m.reg.MustRegister(m.requests, m.outcomes, m.llmSeconds, m.llmRetries, m.appended, m.storeErrors,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	m.gateway = newGatewayMetrics(m.reg)
 	return m
 }
 

@@ -67,6 +67,9 @@ type Config struct {
 	// (0: unknown), e.g. from openai.Models; nil means the agent's
 	// llm.max_context_size.
 	ContextSize func(ctx context.Context, a *kompact.Agent) (int, error)
+	// Upstream sends the gateway's requests to agents' LLMs, e.g.
+	// openai.Upstream; nil answers the gateway's routes with an error.
+	Upstream Upstream
 }
 
 // Server serves the HTTP API. Create it with New.
@@ -232,6 +235,7 @@ func (s *Server) routes() http.Handler {
 	}
 	// Anything else under /v1 is a JSON 404 rather than the mux's text.
 	api("/v1/", s.noRoute)
+	s.gatewayRoutes(mux)
 	mux.Handle("GET /metrics", routed("GET /metrics", s.authorize(s.metrics.handler())))
 	mux.Handle("/", routed("/", webHandler()))
 	return mux

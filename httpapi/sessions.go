@@ -299,10 +299,13 @@ type compactionFormat struct {
 	SummaryPrefix string `json:"summary_prefix"`
 	// Sections are the XML sections a summary should contain, in order.
 	Sections []string `json:"sections"`
+	// AppendixSection names the section kompact may append after them
+	// (compaction.fidelity.appendix_tokens).
+	AppendixSection string `json:"appendix_section"`
 }
 
 func (s *Server) compactionFormat(w http.ResponseWriter, r *http.Request) error {
-	writeJSON(w, http.StatusOK, compactionFormat{SummaryPrefix: kompact.SummaryPrefix, Sections: kompact.SectionNames})
+	writeJSON(w, http.StatusOK, compactionFormat{SummaryPrefix: kompact.SummaryPrefix, Sections: kompact.SectionNames, AppendixSection: kompact.AppendixSection})
 	return nil
 }
 

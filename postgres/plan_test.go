@@ -1,6 +1,7 @@
 package postgres
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -50,6 +51,26 @@ func TestRetireReadsTheRange(t *testing.T) {
 	}
 	if !ranged {
 		t.Errorf("the retire's plan does not read a range of positions from an index:\n%s", strings.Join(plan, "\n"))
+	}
+}
+
+// TestGatewayFindUsesIndex: finding a conversation key's records looks
+// the key up in gateway_records_by_key, also on a table without statistics
+// yet, rather than reading the table: the gateway's lookup follows the
+// key's few records, not the number of gateway sessions. (PostgreSQL may
+// sort those few rows rather than read the index backwards.)
+func TestGatewayFindUsesIndex(t *testing.T) {
+	st := openSchema(t)
+	ctx := t.Context()
+	for i := range 200 {
+		if _, err := st.CreateGatewaySession(ctx, &kompact.Session{}, fmt.Sprint("k", i%50), []byte("{}")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	plan := explain(t, st, findGatewayQuery, "k7", 16)
+	joined := strings.Join(plan, "\n")
+	if !strings.Contains(joined, "gateway_records_by_key") || !strings.Contains(joined, "Index Cond: (conv_key = ") || strings.Contains(joined, "Seq Scan") {
+		t.Errorf("the find's plan does not look the key up in gateway_records_by_key:\n%s", joined)
 	}
 }
 

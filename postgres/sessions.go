@@ -14,8 +14,12 @@ type sessionRow = storeutil.SessionRow
 
 const sessionCols = `id, agent, compaction_model, version, created_at, updated_at, first_pos, n_messages, next_msg, next_rev, rewritten_version, title`
 
+// sessionSelect is what a read of a session's row selects: its columns,
+// and whether it has a gateway record (one primary-key lookup).
+const sessionSelect = sessionCols + `, EXISTS (SELECT 1 FROM gateway_records g WHERE g.session_id = sessions.id)`
+
 func scanSession(sc pgx.Row, r *sessionRow) error {
-	if err := sc.Scan(&r.ID, &r.Agent, &r.Model, &r.Version, &r.Created, &r.Updated, &r.FirstPos, &r.N, &r.NextMsg, &r.NextRev, &r.Rewritten, &r.Title); err != nil {
+	if err := sc.Scan(&r.ID, &r.Agent, &r.Model, &r.Version, &r.Created, &r.Updated, &r.FirstPos, &r.N, &r.NextMsg, &r.NextRev, &r.Rewritten, &r.Title, &r.Gateway); err != nil {
 		return err
 	}
 	r.Created, r.Updated = r.Created.UTC(), r.Updated.UTC()
@@ -26,7 +30,7 @@ func scanSession(sc pgx.Row, r *sessionRow) error {
 // until the transaction ends, which serialises writes to the session
 // across processes.
 func (t stmts) LoadSession(ctx context.Context, id string) (*sessionRow, error) {
-	q := `SELECT ` + sessionCols + ` FROM sessions WHERE id = $1`
+	q := `SELECT ` + sessionSelect + ` FROM sessions WHERE id = $1`
 	if t.write {
 		q += ` FOR UPDATE`
 	}
@@ -55,7 +59,7 @@ func (t stmts) DeleteSession(ctx context.Context, id string) (int64, error) {
 }
 
 func (t stmts) ListSessions(ctx context.Context) ([]sessionRow, error) {
-	rows, err := t.tx.Query(ctx, `SELECT `+sessionCols+` FROM sessions ORDER BY updated_at DESC, id`)
+	rows, err := t.tx.Query(ctx, `SELECT `+sessionSelect+` FROM sessions ORDER BY updated_at DESC, id`)
 	if err != nil {
 		return nil, err
 	}

@@ -213,3 +213,9 @@ func BenchmarkCreateSession(b *testing.B) {
 func BenchmarkRestore(b *testing.B) {
 	storetest.BenchRestore(b, func(b *testing.B) kompact.Store { return benchStore(b) })
 }
+
+// BenchmarkSwapGatewayRecord swaps a gateway record with one message
+// appended, in sessions of 100 and 10k messages (storetest.BenchSwap).
+func BenchmarkSwapGatewayRecord(b *testing.B) {
+	storetest.BenchSwap(b, func(b *testing.B) kompact.Store { return benchStore(b) })
+}

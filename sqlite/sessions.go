@@ -15,9 +15,13 @@ type sessionRow = storeutil.SessionRow
 
 const sessionCols = `id, agent, compaction_model, version, created_at, updated_at, first_pos, n_messages, next_msg, next_rev, rewritten_version, title`
 
+// sessionSelect is what a read of a session's row selects: its columns,
+// and whether it has a gateway record (one primary-key lookup).
+const sessionSelect = sessionCols + `, EXISTS (SELECT 1 FROM gateway_records g WHERE g.session_id = sessions.id)`
+
 func scanSession(sc scanner, r *sessionRow) error {
 	var created, updated string
-	if err := sc.Scan(&r.ID, &r.Agent, &r.Model, &r.Version, &created, &updated, &r.FirstPos, &r.N, &r.NextMsg, &r.NextRev, &r.Rewritten, &r.Title); err != nil {
+	if err := sc.Scan(&r.ID, &r.Agent, &r.Model, &r.Version, &created, &updated, &r.FirstPos, &r.N, &r.NextMsg, &r.NextRev, &r.Rewritten, &r.Title, &r.Gateway); err != nil {
 		return err
 	}
 	var err1, err2 error
@@ -33,7 +37,7 @@ func scanSession(sc scanner, r *sessionRow) error {
 // keeps other writers off.
 func (t stmts) LoadSession(ctx context.Context, id string) (*sessionRow, error) {
 	var r sessionRow
-	if err := scanSession(t.tx.QueryRowContext(ctx, `SELECT `+sessionCols+` FROM sessions WHERE id = ?`, id), &r); err != nil {
+	if err := scanSession(t.tx.QueryRowContext(ctx, `SELECT `+sessionSelect+` FROM sessions WHERE id = ?`, id), &r); err != nil {
 		return nil, err
 	}
 	return &r, nil
@@ -58,6 +62,6 @@ func (t stmts) DeleteSession(ctx context.Context, id string) (int64, error) {
 }
 
 func (t stmts) ListSessions(ctx context.Context) ([]sessionRow, error) {
-	rows, err := t.tx.QueryContext(ctx, `SELECT `+sessionCols+` FROM sessions ORDER BY updated_at DESC, id`)
+	rows, err := t.tx.QueryContext(ctx, `SELECT `+sessionSelect+` FROM sessions ORDER BY updated_at DESC, id`)
 	return collect(rows, err, 0, scanSession)
 }

@@ -56,15 +56,22 @@ type classSurvival struct {
 	Max      float64 `json:"max"`
 }
 
-// evalReport is the --json document.
+// evalFigures are the share of planted facts found (kept by the
+// summaries, or recalled by the probes): in all, the mean over the runs,
+// and per class.
+type evalFigures struct {
+	Survival float64                                 `json:"survival"`
+	Classes  map[kompact.ArtifactClass]classSurvival `json:"classes"`
+}
+
+// evalReport is the --json document: Probe is nil without --probe.
 type evalReport struct {
-	Agent     string                                  `json:"agent"`
-	Model     string                                  `json:"model"`
-	Runs      int                                     `json:"runs"`
-	Scenarios int                                     `json:"scenarios"`
-	Survival  float64                                 `json:"survival"`
-	Classes   map[kompact.ArtifactClass]classSurvival `json:"classes"`
-	Probe     *struct{}                               `json:"probe"`
+	Agent     string `json:"agent"`
+	Model     string `json:"model"`
+	Runs      int    `json:"runs"`
+	Scenarios int    `json:"scenarios"`
+	evalFigures
+	Probe *evalFigures `json:"probe"`
 }
 
 // Run parses the flags, compacts each scenario --runs times and reports.
@@ -100,7 +107,7 @@ func (c *evalCommand) parse(args []string) (*evalFlags, int, error) {
 	fs.StringVar(&f.agentName, "agent", "", "agent whose LLM and compaction settings to measure (default: the configuration's default)")
 	fs.IntVar(&f.runs, "runs", 3, "compact each session `N` times: summaries vary from run to run, even at temperature 0")
 	fs.Var(optionalInt{&f.appendixTokens}, "appendix-tokens", "measure with the preserved_artifacts appendix of `N` tokens (0: none) instead of the agent's compaction.fidelity.appendix_tokens")
-	fs.BoolVar(&f.probe, "probe", false, "also ask the model about each fact after compacting (not available yet)")
+	fs.BoolVar(&f.probe, "probe", false, "also ask the agent's model one question per planted fact on each compacted session, and count the answers that hold the fact")
 	fs.BoolVar(&f.asJSON, "json", false, "print the figures as JSON")
 	fs.StringVar(&f.facts, "facts", "", "with SESSION.json: the facts planted in it, a JSON list of {\"class\", \"text\"}")
 	pos, err := parseFlags(fs, args)
@@ -119,8 +126,6 @@ func (c *evalCommand) parse(args []string) (*evalFlags, int, error) {
 		return nil, exitUsage, usagef("--facts goes with a session file: eval [flags] SESSION.json --facts FACTS.json")
 	case f.runs < 1:
 		return nil, exitUsage, usagef("--runs must be at least 1, got %d", f.runs)
-	case f.probe:
-		return nil, exitUsage, usagef("--probe is not available yet; run without it to measure what the summaries keep")
 	}
 	if len(pos) == 1 {
 		f.session = pos[0]
@@ -171,56 +176,89 @@ func classKnown(c kompact.ArtifactClass) bool {
 
 // measure compacts every scenario f.runs times, as compact does (the same
 // Compactor, prompt lookup, completion budget and retries), and adds up
-// what the summaries kept.
+// what the summaries kept; with --probe, also what the model recalls on
+// each compacted session.
 func (c *evalCommand) measure(ctx context.Context, f *evalFlags, agent *kompact.Agent, scenarios []scenario) (*evalReport, error) {
 	cc := &compactCommand{env: c.env, llm: c.llm}
 	comp := cc.compactor()
 	size := cc.contextSize(ctx, agent, agent.LLM.IsKimi())
-	classes := kompact.ArtifactClasses()
+	rep := &evalReport{Agent: agent.Name, Runs: f.runs, Scenarios: len(scenarios)}
+	kept, probed := make(tally, f.runs), make(tally, f.runs)
+	for run := range f.runs {
+		for _, sc := range scenarios {
+			out, err := c.compactOnce(ctx, comp, agent, sc, f, size)
+			if err != nil {
+				return nil, fmt.Errorf("%s, run %d: %w", sc.name, run+1, err)
+			}
+			rep.Model = out.Model
+			kept.add(run, keptFacts(sc, out.Result.Summary))
+			if !f.probe {
+				continue
+			}
+			found, err := probe(ctx, comp.LLM, agent, sc, out.Result.Session)
+			if err != nil {
+				return nil, fmt.Errorf("%s, run %d, probe: %w", sc.name, run+1, err)
+			}
+			probed.add(run, found)
+		}
+	}
+	planted := plantedOf(scenarios)
+	rep.evalFigures = kept.figures(planted)
+	if f.probe {
+		p := probed.figures(planted)
+		rep.Probe = &p
+	}
+	return rep, nil
+}
+
+// plantedOf counts the planted facts of the scenarios per class.
+func plantedOf(scenarios []scenario) map[kompact.ArtifactClass]int {
 	planted := map[kompact.ArtifactClass]int{}
 	for _, sc := range scenarios {
 		for _, ft := range sc.facts {
 			planted[ft.Class]++
 		}
 	}
-	rep := &evalReport{Agent: agent.Name, Runs: f.runs, Scenarios: len(scenarios), Classes: map[kompact.ArtifactClass]classSurvival{}}
-	perRun := make([]map[kompact.ArtifactClass]int, f.runs)
-	total := 0.0
-	for run := range f.runs {
-		perRun[run] = map[kompact.ArtifactClass]int{}
-		kept := 0
-		for _, sc := range scenarios {
-			k, model, err := c.compactOnce(ctx, comp, agent, sc, f, size)
-			if err != nil {
-				return nil, fmt.Errorf("%s, run %d: %w", sc.name, run+1, err)
-			}
-			rep.Model = model
-			for cl, n := range k {
-				perRun[run][cl] += n
-				kept += n
-			}
-		}
-		total += ratio(kept, len(factsOf(scenarios)))
-	}
-	rep.Survival = total / float64(f.runs)
-	for _, cl := range classes {
-		cs := classSurvival{Planted: planted[cl], Min: 1}
-		for run := range f.runs {
-			s := ratio(perRun[run][cl], planted[cl])
-			cs.Survival += s / float64(f.runs)
-			cs.Min, cs.Max = min(cs.Min, s), max(cs.Max, s)
-		}
-		rep.Classes[cl] = cs
-	}
-	return rep, nil
+	return planted
 }
 
-func factsOf(scenarios []scenario) []fact {
-	var out []fact
-	for _, sc := range scenarios {
-		out = append(out, sc.facts...)
+// tally counts, per run and class, the planted facts found.
+type tally []map[kompact.ArtifactClass]int
+
+func (t tally) add(run int, found map[kompact.ArtifactClass]int) {
+	if t[run] == nil {
+		t[run] = map[kompact.ArtifactClass]int{}
 	}
-	return out
+	for cl, n := range found {
+		t[run][cl] += n
+	}
+}
+
+// figures gives the share of the planted facts found: in all (the mean
+// over the runs) and per class (the mean, the worst and the best run).
+func (t tally) figures(planted map[kompact.ArtifactClass]int) evalFigures {
+	total := 0
+	for _, n := range planted {
+		total += n
+	}
+	fig := evalFigures{Classes: map[kompact.ArtifactClass]classSurvival{}}
+	for run := range t {
+		found := 0
+		for _, n := range t[run] {
+			found += n
+		}
+		fig.Survival += ratio(found, total) / float64(len(t))
+	}
+	for _, cl := range kompact.ArtifactClasses() {
+		cs := classSurvival{Planted: planted[cl], Min: 1}
+		for run := range t {
+			s := ratio(t[run][cl], planted[cl])
+			cs.Survival += s / float64(len(t))
+			cs.Min, cs.Max = min(cs.Min, s), max(cs.Max, s)
+		}
+		fig.Classes[cl] = cs
+	}
+	return fig
 }
 
 // ratio is kept/n, 1 when nothing was planted.
@@ -231,35 +269,40 @@ func ratio(kept, n int) float64 {
 	return float64(kept) / float64(n)
 }
 
-// compactOnce compacts one scenario and counts, per class, the planted
-// facts its final summary keeps (kompact.MeasureFidelity's rule).
-func (c *evalCommand) compactOnce(ctx context.Context, comp *kompact.Compactor, agent *kompact.Agent, sc scenario, f *evalFlags, size int) (map[kompact.ArtifactClass]int, string, error) {
+// compactOnce compacts one scenario as compact does; the outcome is a
+// compacted one.
+func (c *evalCommand) compactOnce(ctx context.Context, comp *kompact.Compactor, agent *kompact.Agent, sc scenario, f *evalFlags, size int) (kompact.Outcome, error) {
 	job, err := comp.NewJob(agent, sc.session, kompact.ActionRequest{Action: kompact.ActionCompactConversation, AppendixTokens: f.appendixTokens})
 	if err != nil {
-		return nil, "", err
+		return kompact.Outcome{}, err
 	}
 	if err := keyOf(job, false, c.getenv); err != nil {
-		return nil, "", err
+		return kompact.Outcome{}, err
 	}
 	job.LimitCompletion(agent, size)
 	out := job.Run(ctx, nil)
 	switch out.Status {
 	case kompact.OutcomeCompacted:
+		return out, nil
 	case kompact.OutcomeNoop:
-		return nil, "", kompact.Errorf(kompact.EInvalid, "nothing to compact: %s", out.Reason)
+		return out, kompact.Errorf(kompact.EInvalid, "nothing to compact: %s", out.Reason)
 	default:
-		return nil, "", out.Err
+		return out, out.Err
 	}
+}
+
+// keptFacts counts, per class, the planted facts of sc that summary keeps
+// (kompact.MeasureFidelity's rule).
+func keptFacts(sc scenario, summary string) map[kompact.ArtifactClass]int {
 	arts := make([]kompact.Artifact, len(sc.facts))
 	for i, ft := range sc.facts {
 		arts[i] = kompact.Artifact{Class: ft.Class, Text: ft.Text, Sent: true}
 	}
-	m := kompact.MeasureFidelity(arts, out.Result.Summary)
 	kept := map[kompact.ArtifactClass]int{}
-	for cl, cf := range m.Classes {
+	for cl, cf := range kompact.MeasureFidelity(arts, summary).Classes {
 		kept[cl] = cf.Kept
 	}
-	return kept, out.Model, nil
+	return kept
 }
 
 // print writes the report: JSON, or a table for people.
@@ -273,15 +316,24 @@ func (c *evalCommand) print(f *evalFlags, rep *evalReport) (int, error) {
 		return exitOK, nil
 	}
 	fmt.Fprintf(c.stdout, "agent %s, model %s: %d scenario(s), %d run(s) each\n", rep.Agent, rep.Model, rep.Scenarios, rep.Runs)
-	fmt.Fprintf(c.stdout, "planted facts kept: %.0f%% on average\n", rep.Survival*100)
+	c.printFigures("planted facts kept", "kept", rep.evalFigures)
+	if rep.Probe != nil {
+		c.printFigures("probe answers holding their fact", "recalled", *rep.Probe)
+	}
+	return exitOK, nil
+}
+
+// printFigures writes one set of figures for people: title, then a line
+// per class with facts planted.
+func (c *evalCommand) printFigures(title, verb string, fig evalFigures) {
+	fmt.Fprintf(c.stdout, "%s: %.0f%% on average\n", title, fig.Survival*100)
 	for _, cl := range kompact.ArtifactClasses() {
-		cs := rep.Classes[cl]
+		cs := fig.Classes[cl]
 		if cs.Planted == 0 {
 			continue
 		}
-		fmt.Fprintf(c.stdout, "  %-11s %3d planted, kept %5.1f%% (min %5.1f%%, max %5.1f%%)\n", cl, cs.Planted, cs.Survival*100, cs.Min*100, cs.Max*100)
+		fmt.Fprintf(c.stdout, "  %-11s %3d planted, %s %5.1f%% (min %5.1f%%, max %5.1f%%)\n", cl, cs.Planted, verb, cs.Survival*100, cs.Min*100, cs.Max*100)
 	}
-	return exitOK, nil
 }
 
 // builtinScenarios are three coding sessions generated from fixed seeds:

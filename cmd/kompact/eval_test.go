@@ -104,7 +104,7 @@ func TestEvalOwnSession(t *testing.T) {
 		rep.Classes[kompact.ArtifactURL].Survival != 0 || rep.Survival != 1.0/3 {
 		t.Errorf("report %+v", rep)
 	}
-	for _, args := range [][]string{{sess}, {"--facts", facts}, {"--runs", "0"}, {"--probe"}} {
+	for _, args := range [][]string{{sess}, {"--facts", facts}, {"--runs", "0"}} {
 		if status, _, _ := runCLI(t, "", nil, append([]string{"eval", "--config", cfg}, args...)...); status != exitUsage {
 			t.Errorf("eval %v: status %d, want %d", args, status, exitUsage)
 		}
@@ -112,8 +112,8 @@ func TestEvalOwnSession(t *testing.T) {
 }
 
 // TestEvalOllama runs eval end to end against the real Ollama test server
-// (.ci/run starts it): its tiny model always answers the same sentence,
-// so what is checked is the path and the report's shape.
+// (.ci/run starts it), probes included: its tiny model always answers the
+// same sentence, so what is checked is the path and the report's shape.
 func TestEvalOllama(t *testing.T) {
 	u := testenv.Var(t, "KOMPACT_OLLAMA_URL", "start ../shared/tools/ollama-test-server/start.sh and set it to http://127.0.0.1:11434/v1 (.ci/run starts the server)")
 	model := os.Getenv("KOMPACT_OLLAMA_MODEL")
@@ -121,14 +121,19 @@ func TestEvalOllama(t *testing.T) {
 		model = "tiny"
 	}
 	cfg := evalFixture(t, strings.TrimRight(u, "/"), model, "")
-	rep := runEval(t, cfg, "--runs", "1")
-	if rep.Model != model || rep.Runs != 1 || rep.Scenarios != 3 || len(rep.Classes) != 6 || rep.Survival < 0 || rep.Survival > 1 {
+	rep := runEval(t, cfg, "--runs", "1", "--probe")
+	if rep.Model != model || rep.Runs != 1 || rep.Scenarios != 3 || rep.Probe == nil {
 		t.Fatalf("report %+v", rep)
 	}
-	for c, cs := range rep.Classes {
-		if cs.Planted != 9 || cs.Min > cs.Survival || cs.Survival > cs.Max || cs.Max > 1 {
-			t.Errorf("%s: %+v", c, cs)
+	for what, fig := range map[string]evalFigures{"summaries": rep.evalFigures, "probe": *rep.Probe} {
+		if len(fig.Classes) != 6 || fig.Survival < 0 || fig.Survival > 1 {
+			t.Fatalf("%s: %+v", what, fig)
+		}
+		for c, cs := range fig.Classes {
+			if cs.Planted != 9 || cs.Min > cs.Survival || cs.Survival > cs.Max || cs.Max > 1 {
+				t.Errorf("%s, %s: %+v", what, c, cs)
+			}
 		}
 	}
-	t.Logf("Ollama %s: survival %.3f, classes %+v", model, rep.Survival, rep.Classes)
+	t.Logf("Ollama %s: survival %.3f, classes %+v; probe %.3f, classes %+v", model, rep.Survival, rep.Classes, rep.Probe.Survival, rep.Probe.Classes)
 }

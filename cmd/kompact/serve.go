@@ -166,6 +166,8 @@ func (c *serveCommand) server(cfg *config.Config, store kompact.Store, opts serv
 		// Context sizes: llm.max_context_size, else the provider's model
 		// list, once per provider.
 		ContextSize: (&openai.Models{Getenv: c.getenv}).AgentContextSize,
+		// The gateway's upstream calls (docs/gateway.md).
+		Upstream: &openai.Upstream{Getenv: c.getenv},
 	})
 }
 

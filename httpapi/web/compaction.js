@@ -12,6 +12,7 @@ import { hidePreview, showPreview } from "./preview.js";
 import { setOutcome, setProgress } from "./outcome.js";
 import { approx } from "./estimate.js";
 import { isSummary, summaryText } from "./summary.js";
+import { keptText } from "./fidelity.js";
 
 function renderTools(uiError) {
   const s = view.session;
@@ -403,10 +404,18 @@ function compactedCard(o, applied) {
       o.model ? h("li", null, "Model: ", h("code", null, o.model)) : null,
       u ? h("li", null, `Compaction call: ${(u.input_other + u.input_cache_read + u.input_cache_creation).toLocaleString()} input tokens (${u.input_cache_read.toLocaleString()} cached), ${u.output.toLocaleString()} output tokens.`) : null,
       r.prompt ? h("li", null, `Prompt: ${r.prompt.source}${r.prompt.genuine ? " (kimi-cli's own)" : ""}.`) : null,
+      r.fidelity ? h("li", { "data-testid": "outcome-fidelity" }, fidelityFact(r.fidelity)) : null,
     ),
     r.dropped_messages ? h("p", { class: "warn-line" }, h("span", { class: "badge badge-warn" }, "⚠ left out"), ` The ${plural(r.dropped_messages, "oldest message")} did not fit the model's context window: the summary does not cover them.`) : null,
     missing.length ? h("p", { class: "warn-line" }, h("span", { class: "badge badge-warn" }, "⚠ " + plural(missing.length, "section") + " missing"), " ", missing.join(", ")) : null,
   );
+}
+
+// fidelityFact: "The summary kept 31 of 57 artifacts of the replaced
+// messages; its card lists the lost ones."
+function fidelityFact(f) {
+  if (!f.artifacts) return "The replaced messages had no artifacts (paths, commands, errors…) to keep.";
+  return `The summary ${keptText(f)} of the replaced messages${f.artifacts > f.kept ? "; its card lists the lost ones" : ""}.`;
 }
 
 // cancelRun cancels the run of the session on screen, if any, and says

@@ -2,7 +2,8 @@
 // Undo: the compaction revision that wrote it, found by walking the
 // revisions from the newest (a summary's id first appears after the
 // compaction that wrote it), with the messages it replaced, when, and the
-// estimated tokens before and after.
+// estimated tokens before and after; and its fidelity report, whose lost
+// artifacts show their messages from the revision's message list.
 
 import { clear, h, plural, timeEl } from "./dom.js";
 import { call } from "./api.js";
@@ -10,13 +11,15 @@ import { job, models, view } from "./state.js";
 import { on } from "./events.js";
 import { estimateTokens } from "./estimate.js";
 import { undoCompaction } from "./history.js";
+import { fidelityReport } from "./fidelity.js";
 
 // MAX_WALK bounds the revisions read to explain the summaries on screen.
 const MAX_WALK = 12;
 
 // findCovers returns a Map from summary message id to
-// {rev, created_at, count, first, last, before, after}; first and last
-// number the replaced messages in the session as it was before.
+// {rev, created_at, count, first, last, before, after, fidelity, messages};
+// first and last number the replaced messages in the session as it was
+// before, which messages holds.
 async function findCovers(sessionId, session, revisions, summaryIds) {
   const covers = new Map();
   const wanted = new Set(summaryIds);
@@ -42,6 +45,8 @@ async function findCovers(sessionId, session, revisions, summaryIds) {
           before: estimateTokens(before),
           // As the server counted it: what stayed, and the summary.
           after: estimateTokens([...before.filter((b) => stays.has(b.id)), m]),
+          fidelity: r.fidelity || null,
+          messages: before,
         });
         wanted.delete(m.id);
       }
@@ -96,6 +101,7 @@ async function showCovers({ id, revisions, stale }) {
         "Undo",
       ),
     );
+    if (c.fidelity) slot.after(fidelityReport(c.fidelity, { messages: c.messages, rev: c.rev }));
   }
 }
 

@@ -9,6 +9,7 @@ import { on } from "./events.js";
 import { loadSessions } from "./sessions.js";
 import { reloadSession } from "./conversation.js";
 import { setOutcome, setProgress } from "./outcome.js";
+import { keptText } from "./fidelity.js";
 
 let revisions = [];
 
@@ -58,7 +59,7 @@ function renderRevisions(err) {
             h("span", { class: "revision-no" }, "rev " + r.rev),
           ),
           r.note ? h("p", { class: "revision-note" }, r.note) : null,
-          h("p", { class: "revision-meta" }, timeEl(r.created_at), ` · ${plural(r.messages ?? 0, "message")} before`),
+          h("p", { class: "revision-meta" }, timeEl(r.created_at), ` · ${plural(r.messages ?? 0, "message")} before`, r.fidelity ? ` · ${keptText(r.fidelity)}` : ""),
         ),
         h(
           "button",

@@ -2,11 +2,12 @@
 
 import { $, clear, h, plural, showError } from "./dom.js";
 import { call, outcome as postAction } from "./api.js";
-import { job, preview } from "./state.js";
+import { job, preview, view } from "./state.js";
 import { emit, on } from "./events.js";
 import { setOutcome } from "./outcome.js";
 import { format, missingOf, renderSummaryText } from "./summary.js";
 import { approx, codePoints, textChars } from "./estimate.js";
+import { editedNote, fidelityReport } from "./fidelity.js";
 
 // showPreview shows a preview outcome: its summary, in result as in a
 // compacted outcome, ready to edit. span is the range it replaces
@@ -22,7 +23,7 @@ export function showPreview(sessionId, o, span = null, expiresAt = "") {
           "div",
           { class: "outcome-card warn", "data-testid": "warnings" },
           h("p", { class: "outcome-title" }, "Check this result before it replaces the history"),
-          h("ul", { class: "warning-list" }, warnings.map((w) => h("li", { "data-testid": "warning", "data-code": w.code }, w.message))),
+          h("ul", { class: "warning-list" }, warnings.map(warningItem)),
           h("p", null, "Nothing is written until you apply it. Discard leaves the session as it is."),
         )
       : h("div", { class: "outcome-card info" }, h("p", { class: "outcome-title" }, "Preview ready"), h("p", null, "Nothing is written until you apply it.")),
@@ -32,6 +33,8 @@ export function showPreview(sessionId, o, span = null, expiresAt = "") {
   const info = clear($("preview-info"));
   if (span) info.append(h("span", { "data-testid": "preview-replaces" }, replacesText(span)), " ");
   info.append(`Applying it leaves the session with ${plural(session.messages.length, "message")}. The preview can be applied once, ${expiresAt ? "until " + clockTime(expiresAt) : "within 30 minutes"}.`);
+  const report = clear($("preview-fidelity"));
+  if (o.result.fidelity) report.append(fidelityReport(o.result.fidelity, { messages: (view.session && view.session.messages) || [] }));
   $("preview-summary").value = summary;
   renderEdited();
   clear($("preview-status"));
@@ -41,6 +44,24 @@ export function showPreview(sessionId, o, span = null, expiresAt = "") {
   emit("preview changed");
   (warnings.length ? $("outcome") : sec).scrollIntoView({ block: "start" });
   $("preview-summary").focus({ preventScroll: true });
+}
+
+// warningItem is one warning in the server's words; low_fidelity leads to
+// the report of what the summary lost.
+function warningItem(w) {
+  const li = h("li", { "data-testid": "warning", "data-code": w.code }, w.message);
+  if (w.code === "low_fidelity") {
+    const see = h("button", { type: "button", class: "link-button", "data-testid": "warning-see-lost" }, "See what it lost");
+    see.addEventListener("click", () => {
+      const report = $("preview-fidelity").querySelector("details");
+      if (!report) return;
+      report.open = true;
+      report.scrollIntoView({ block: "start" });
+      report.querySelector("summary").focus({ preventScroll: true });
+    });
+    li.append(". ", see);
+  }
+  return li;
 }
 
 // clockTime: "14:05", the local time of iso.
@@ -78,6 +99,7 @@ function renderEdited() {
   const miss = clear($("preview-missing"));
   if (missing.length) miss.append(h("p", { class: "warn-line", "data-testid": "preview-missing" }, h("span", { class: "badge badge-warn" }, "⚠ " + plural(missing.length, "section") + " missing"), " ", missing.join(", ")));
   clear($("preview-rendered")).append(renderSummaryText(text, missing));
+  editedNote($("preview-fidelity"), text !== pending.summary);
   const summaryTokens = Math.floor(codePoints(text) / 4);
   const after = Math.floor((pending.otherChars + codePoints(format.prefix + "\n" + text)) / 4);
   $("preview-stats").textContent = `Summary ${approx(summaryTokens)} · session after applying ${approx(after)} · ${format.sections.length - missing.length} of ${format.sections.length} sections`;
@@ -90,6 +112,7 @@ export function hidePreview() {
   $("preview-summary").value = "";
   clear($("preview-status"));
   clear($("preview-rendered"));
+  clear($("preview-fidelity"));
 }
 
 async function applyPreview() {

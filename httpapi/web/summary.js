@@ -6,14 +6,16 @@ import { h, plural } from "./dom.js";
 import { renderMarkdown } from "./markdown.js";
 import { call } from "./api.js";
 
-// format is how a summary looks: its prefix and its sections, in order.
-export const format = { prefix: null, sections: [] };
+// format is how a summary looks: its prefix, its sections, in order, and
+// the section kompact may append after them (the fidelity appendix).
+export const format = { prefix: null, sections: [], appendix: "" };
 
 // loadFormat asks the server for the summary format.
 export async function loadFormat() {
   const data = await call("GET", "compaction");
   format.prefix = data.summary_prefix;
   format.sections = data.sections.map((name) => [name, name[0].toUpperCase() + name.slice(1).replaceAll("_", " ")]);
+  format.appendix = data.appendix_section || "";
 }
 
 export function isSummary(m) {
@@ -28,6 +30,19 @@ export function summaryText(m) {
   let all = texts.join("");
   all = all.slice(format.prefix.length);
   return all.startsWith("\n") ? all.slice(1) : all;
+}
+
+// appendixOf takes kompact's appended section (docs/fidelity.md) out of
+// rest, the text besides the six sections: {rest, appendix}, appendix
+// null without one.
+function appendixOf(rest) {
+  const open = `<${format.appendix}>`;
+  const close = `</${format.appendix}>`;
+  const a = format.appendix ? rest.lastIndexOf(open) : -1;
+  const b = a >= 0 ? rest.indexOf(close, a) : -1;
+  if (b < 0) return { rest, appendix: null };
+  const body = rest.slice(a + open.length, b).replace(/^\s*\n/, "").replace(/\n\s*$/, "");
+  return { rest: (rest.slice(0, a) + rest.slice(b + close.length)).trim(), appendix: body };
 }
 
 // parseSummary splits a summary into its six sections. A section counts as
@@ -48,7 +63,7 @@ function parseSummary(text) {
     }
     sections.push({ name, label, present, body });
   }
-  return { sections, rest: rest.trim() };
+  return { sections, ...appendixOf(rest.trim()) };
 }
 
 // renderSummary shows a summary message; remembered is what the last
@@ -68,7 +83,7 @@ export function missingOf(text) {
 // renderSummaryText shows a summary (without its prefix) as a card, its
 // sections rendered as Markdown; missing overrides the sections flagged.
 export function renderSummaryText(text, missingList) {
-  const { sections, rest } = parseSummary(text);
+  const { sections, rest, appendix } = parseSummary(text);
   const missing = new Set(missingList || sections.filter((s) => !s.present).map((s) => s.name));
   const card = h("div", { class: "summary-card", "data-testid": "summary-card", "data-missing": [...missing].join(" ") });
   card.append(h("p", { class: "summary-lead" }, "The earlier conversation was compacted into this summary."));
@@ -99,6 +114,17 @@ export function renderSummaryText(text, missingList) {
           isMissing ? h("span", { class: "badge badge-warn", "data-testid": "missing-section", "data-section": s.name }, "⚠ missing") : null,
         ),
         isMissing && !s.body ? h("p", { class: "muted" }, "Not in the summary.") : h("div", { class: "md" }, s.body ? renderMarkdown(s.body) : "(empty)"),
+      ),
+    );
+  }
+  if (appendix !== null) {
+    list.append(
+      h(
+        "section",
+        { class: "summary-section summary-appendix", "data-testid": "summary-appendix" },
+        h("h4", null, "Preserved artifacts", " ", h("code", { class: "section-tag" }, format.appendix)),
+        h("p", { class: "muted" }, "Added by kompact after the model's summary: artifacts it lost."),
+        h("div", { class: "md" }, renderMarkdown(appendix)),
       ),
     );
   }

@@ -169,3 +169,32 @@ func BenchRestore(b *testing.B, open func(*testing.B) kompact.Store) {
 		}
 	})
 }
+
+// BenchSwap swaps the gateway record of a gateway session of 100 and 10k
+// messages, appending one ~2 KB message in the same write (a gateway turn
+// below the trigger): its cost follows the appended message, not the
+// session.
+func BenchSwap(b *testing.B, open func(*testing.B) kompact.Store) {
+	for _, size := range sizes[:2] {
+		b.Run(size.name, func(b *testing.B) {
+			st := open(b)
+			g, ok := st.(kompact.GatewayStore)
+			if !ok {
+				b.Fatalf("%T is not a kompact.GatewayStore", st)
+			}
+			ctx := context.Background()
+			state := []byte(strings.Repeat(`{"chain":"0123456789abcdef"}`, 8))
+			if _, err := g.CreateGatewaySession(ctx, &kompact.Session{ID: "s", Messages: BenchSession(size.n)}, "key", state); err != nil {
+				b.Fatal(err)
+			}
+			msg := BenchSession(2)[1]
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := range b.N {
+				if _, _, err := g.SwapGatewayRecord(ctx, "s", int64(i+1), state, []kompact.Message{msg}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

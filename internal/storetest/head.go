@@ -61,6 +61,9 @@ func sameHead(t *testing.T, st kompact.Store, id, when string) *kompact.StoredSe
 		head.Version != whole.Version || !head.CreatedAt.Equal(whole.CreatedAt) || !head.UpdatedAt.Equal(whole.UpdatedAt) {
 		t.Errorf("%s: head %+v, session %+v", when, head.Session, whole.Session)
 	}
+	if head.Rewritten != whole.Rewritten || head.Gateway != whole.Gateway || head.Rewritten < 1 {
+		t.Errorf("%s: head rewritten %d gateway %v, session's %d %v", when, head.Rewritten, head.Gateway, whole.Rewritten, whole.Gateway)
+	}
 	if head.Tokens != whole.Tokens || head.Breaker != whole.Breaker {
 		t.Errorf("%s: head tokens %+v breaker %+v, session's %+v %+v", when, head.Tokens, head.Breaker, whole.Tokens, whole.Breaker)
 	}

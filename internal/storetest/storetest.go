@@ -70,6 +70,12 @@ func Run(t *testing.T, open func(t *testing.T) kompact.Store) {
 		{"SessionHead", testSessionHead},
 		{"RewrittenFigures", testRewrittenFigures},
 		{"PreviewRestore", testPreviewRestore},
+		{"GatewayCreate", testGatewayCreate},
+		{"GatewaySwap", testGatewaySwap},
+		{"GatewayDelete", testGatewayDelete},
+		{"GatewayRewritten", testGatewayRewritten},
+		{"GatewayLimit", testGatewayLimit},
+		{"GatewayRace", testGatewayRace},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -268,11 +274,11 @@ func described(t *testing.T, st kompact.Store, info *kompact.SessionInfo, rev *k
 	case listed == nil:
 		t.Fatalf("%s: session %q is not listed", what, info.ID)
 	case info.Agent != listed.Agent || info.CompactionModel != listed.CompactionModel || info.Title != listed.Title ||
-		info.Messages != listed.Messages || info.Version != listed.Version ||
+		info.Messages != listed.Messages || info.Version != listed.Version || info.Gateway != listed.Gateway ||
 		!info.CreatedAt.Equal(listed.CreatedAt) || !info.UpdatedAt.Equal(listed.UpdatedAt):
 		t.Fatalf("%s returned %+v; the store lists %+v", what, *info, *listed)
-	case info.Messages != len(s.Messages) || info.Version != s.Version || !info.UpdatedAt.Equal(s.UpdatedAt):
-		t.Fatalf("%s returned %+v; GetSession reads %d messages, version %d, updated at %v", what, *info, len(s.Messages), s.Version, s.UpdatedAt)
+	case info.Messages != len(s.Messages) || info.Version != s.Version || !info.UpdatedAt.Equal(s.UpdatedAt) || info.Gateway != s.Gateway:
+		t.Fatalf("%s returned %+v; GetSession reads %d messages, version %d, updated at %v, gateway %v", what, *info, len(s.Messages), s.Version, s.UpdatedAt, s.Gateway)
 	}
 	if rev == nil {
 		return s

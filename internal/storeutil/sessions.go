@@ -18,6 +18,12 @@ import (
 // is not modified. It
 // returns the new session's description.
 func (c *Core) CreateSession(ctx context.Context, in *kompact.Session) (*kompact.SessionInfo, error) {
+	return c.create(ctx, in, "create session", nil)
+}
+
+// create is CreateSession, doing what; with also, when not nil, run in the
+// same write once the session is stored.
+func (c *Core) create(ctx context.Context, in *kompact.Session, what string, also func(Tx, *SessionRow) error) (*kompact.SessionInfo, error) {
 	msgs, next, err := NewSession(in)
 	if err != nil {
 		return nil, err
@@ -26,7 +32,7 @@ func (c *Core) CreateSession(ctx context.Context, in *kompact.Session) (*kompact
 		return nil, err
 	}
 	var row *SessionRow
-	err = c.db.Write(ctx, "create session", func(tx Tx) error {
+	err = c.db.Write(ctx, what, func(tx Tx) error {
 		now := c.now(time.Time{})
 		row = &SessionRow{ID: in.ID, Agent: in.Agent, Model: in.CompactionModel, Version: 1, Created: now, Updated: now,
 			N: int64(len(msgs)), NextMsg: next, NextRev: 1, Rewritten: 1, Title: kompact.DefaultTitle(msgs)}
@@ -39,20 +45,30 @@ func (c *Core) CreateSession(ctx context.Context, in *kompact.Session) (*kompact
 		if err := reframe(ctx, tx, row.ID, 0, encodeKimi(in.Kimi)); err != nil {
 			return err
 		}
-		// A kimi-cli file's figures are restored as kimi-cli restores
-		// them.
-		if count, pending, ok := in.Kimi.RestoredTokens(msgs); ok {
-			return tx.SetTokens(ctx, row.ID, int64(count), int64(pending), false)
+		if err := createdTokens(ctx, tx, row.ID, in.Kimi, msgs); err != nil {
+			return err
 		}
-		// As if the messages were appended in one call: pending is their
-		// estimate (kimi-cli's append_message).
-		return tx.SetTokens(ctx, row.ID, 0, int64(kompact.EstimateTokens(msgs)), false)
+		if also != nil {
+			return also(tx, row)
+		}
+		return nil
 	})
 	if err != nil {
 		return nil, err
 	}
 	out := row.Info()
 	return &out, nil
+}
+
+// createdTokens records the token figures of a new session of msgs.
+func createdTokens(ctx context.Context, tx Tx, id string, kimi *kompact.KimiContext, msgs []kompact.Message) error {
+	// A kimi-cli file's figures are restored as kimi-cli restores them.
+	if count, pending, ok := kimi.RestoredTokens(msgs); ok {
+		return tx.SetTokens(ctx, id, int64(count), int64(pending), false)
+	}
+	// As if the messages were appended in one call: pending is their
+	// estimate (kimi-cli's append_message).
+	return tx.SetTokens(ctx, id, 0, int64(kompact.EstimateTokens(msgs)), false)
 }
 
 // insertSession adds row; without an id, under a new one.
@@ -134,9 +150,11 @@ func (c *Core) GetSessionHead(ctx context.Context, id string) (*kompact.StoredSe
 }
 
 // StreamSession reads the session in one read transaction, passing each
-// stored body on as it is read.
+// stored body on as it is read. An error of head or body comes back as it
+// is, whatever the store's wrapping of its own errors.
 func (c *Core) StreamSession(ctx context.Context, id string, head func(*kompact.StoredSession) error, body func([]byte) error) error {
-	return c.db.Read(ctx, "read a session", func(tx Tx) error {
+	var stop error // head's or body's
+	err := c.db.Read(ctx, "read a session", func(tx Tx) error {
 		row, err := loadSession(ctx, tx, id)
 		if err != nil {
 			return err
@@ -145,19 +163,24 @@ func (c *Core) StreamSession(ctx context.Context, id string, head func(*kompact.
 		if st.Kimi, err = c.readKimi(ctx, tx, id); err != nil {
 			return err
 		}
-		if err := head(st); err != nil {
-			return err
+		if stop = head(st); stop != nil {
+			return stop
 		}
 		var n int64
 		err = tx.EachBody(ctx, id, row.FirstPos, func(b []byte) error {
 			n++
-			return body(b)
+			stop = body(b)
+			return stop
 		})
 		if err == nil && n != row.N {
 			err = c.miscount(id, row.N, n)
 		}
 		return err
 	})
+	if stop != nil {
+		return stop
+	}
+	return err
 }
 
 // ListSessions describes every session, the most recently updated first.
@@ -212,41 +235,53 @@ func (c *Core) AppendMessages(ctx context.Context, id string, in []kompact.Messa
 		if err != nil {
 			return err
 		}
-		if err := c.fits(id, row.N, row.N+int64(len(msgs))); err != nil {
-			return err
-		}
-		AssignIDs(msgs, given, &row.NextMsg)
-		if err := checkFree(ctx, tx, id, msgs, row.FirstPos, "messages"); err != nil {
-			// A retry of an append that committed (its answer lost) is
-			// answered as the append was, and stores nothing.
-			if replay, rerr := c.replayed(ctx, tx, row, msgs, len(given) == len(msgs)); replay != nil || rerr != nil {
-				out = replay
-				return rerr
-			}
-			return err
-		}
-		if err := tx.InsertMessages(ctx, id, row.FirstPos+row.N, row.NextRev-1, msgs, nil); err != nil {
-			return err
-		}
-		row.N += int64(len(msgs))
-		row.Version++
-		row.Updated = c.now(row.Updated)
-		if row.Title == "" {
-			row.Title = kompact.DefaultTitle(msgs)
-		}
-		if err := tx.SaveSession(ctx, row); err != nil {
-			return err
-		}
-		out = &kompact.Appended{Version: row.Version, UpdatedAt: row.Updated, Messages: msgs}
-		t, agent, err := tx.AddPending(ctx, id, kompact.EstimateTokens(msgs))
-		out.Agent = agent
-		out.Tokens, out.Breaker = AppendedAccount(t.Count, t.Pending, t.Failures)
+		out, err = c.appendTo(ctx, tx, row, msgs, given, true)
 		return err
 	})
 	if err != nil {
 		return nil, err
 	}
 	return out, nil
+}
+
+// appendTo appends msgs (NewAppend's, with the ids given claims) to the
+// session of row, loaded in tx, and returns what AppendMessages answers.
+// With replay, a retry of an append that committed is answered as it was
+// (see replayed); without, its ids are taken: EConflict.
+func (c *Core) appendTo(ctx context.Context, tx Tx, row *SessionRow, msgs []kompact.Message, given map[string]bool, replay bool) (*kompact.Appended, error) {
+	id := row.ID
+	if err := c.fits(id, row.N, row.N+int64(len(msgs))); err != nil {
+		return nil, err
+	}
+	AssignIDs(msgs, given, &row.NextMsg)
+	if err := checkFree(ctx, tx, id, msgs, row.FirstPos, "messages"); err != nil {
+		if !replay {
+			return nil, err
+		}
+		// A retry of an append that committed (its answer lost) is
+		// answered as the append was, and stores nothing.
+		if out, rerr := c.replayed(ctx, tx, row, msgs, len(given) == len(msgs)); out != nil || rerr != nil {
+			return out, rerr
+		}
+		return nil, err
+	}
+	if err := tx.InsertMessages(ctx, id, row.FirstPos+row.N, row.NextRev-1, msgs, nil); err != nil {
+		return nil, err
+	}
+	row.N += int64(len(msgs))
+	row.Version++
+	row.Updated = c.now(row.Updated)
+	if row.Title == "" {
+		row.Title = kompact.DefaultTitle(msgs)
+	}
+	if err := tx.SaveSession(ctx, row); err != nil {
+		return nil, err
+	}
+	out := &kompact.Appended{Version: row.Version, UpdatedAt: row.Updated, Messages: msgs}
+	t, agent, err := tx.AddPending(ctx, id, kompact.EstimateTokens(msgs))
+	out.Agent = agent
+	out.Tokens, out.Breaker = AppendedAccount(t.Count, t.Pending, t.Failures)
+	return out, err
 }
 
 // replayed returns what an append of msgs answered when the session's

@@ -158,8 +158,9 @@ type SessionRow struct {
 	Created, Updated time.Time
 	FirstPos, N      int64 // the position of the first live message, and how many there are
 	NextMsg, NextRev int64
-	Rewritten        int64 // the version after the latest compaction or restore
+	Rewritten        int64 // the version after the latest compaction, restore or undo
 	Title            string
+	Gateway          bool // the session has a gateway record (read, never written)
 }
 
 // Info describes the session.
@@ -173,6 +174,7 @@ func (r *SessionRow) Info() kompact.SessionInfo {
 		Version:         r.Version,
 		CreatedAt:       r.Created,
 		UpdatedAt:       r.Updated,
+		Gateway:         r.Gateway,
 	}
 }
 
@@ -188,6 +190,8 @@ func (r *SessionRow) Stored(msgs []kompact.Message) *kompact.StoredSession {
 		Version:   r.Version,
 		CreatedAt: r.Created,
 		UpdatedAt: r.Updated,
+		Rewritten: r.Rewritten,
+		Gateway:   r.Gateway,
 	}
 }
 

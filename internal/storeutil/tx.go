@@ -34,7 +34,7 @@ type Tx interface {
 	// many sessions went (0 or 1).
 	DeleteSession(ctx context.Context, id string) (int64, error)
 	// ListSessions reads every session's row, the most recently updated
-	// first.
+	// first. LoadSession and ListSessions fill the row's Gateway.
 	ListSessions(ctx context.Context) ([]SessionRow, error)
 
 	// ReadRefs returns the ids and body ids of the session's live messages
@@ -128,6 +128,7 @@ type Tx interface {
 	CountPreviews(ctx context.Context, now time.Time) (map[string]int, error)
 
 	KimiTx
+	GatewayTx
 }
 
 // TokenRow is a session's stored token columns.

@@ -1,0 +1,278 @@
+package httpapi
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"crypto/subtle"
+	"errors"
+	"io"
+	"log/slog"
+	"mime"
+	"net/http"
+	"time"
+
+	"kompact"
+	"kompact/openai"
+)
+
+// This file is the compaction gateway's HTTP surface (docs/gateway.md):
+// OpenAI's chat-completions protocol at /gateway/{agent}/v1, forwarded to
+// the agent's upstream with the session's compaction applied
+// (kompact.Sessions.GatewayTurn).
+
+// Upstream sends the gateway's requests to an agent's LLM and returns the
+// answer unread, e.g. openai.Upstream. authorization, when not "", is the
+// client's own Authorization header, sent instead of the agent's key.
+type Upstream interface {
+	ChatCompletions(ctx context.Context, llm kompact.LLMConfig, body []byte, authorization string) (*http.Response, error)
+	Models(ctx context.Context, llm kompact.LLMConfig, authorization string) (*http.Response, error)
+}
+
+// The gateway's headers.
+const (
+	// HeaderSession names a conversation's session (request) and says
+	// which session a request went to (response).
+	HeaderSession = "X-Kompact-Session"
+	// HeaderForwarded says what was forwarded: "as-sent" or "compacted".
+	HeaderForwarded = "X-Kompact-Forwarded"
+	// HeaderToken carries the server's token when Authorization carries
+	// the client's own upstream key (gateway.forward_authorization).
+	HeaderToken = "X-Kompact-Token"
+)
+
+// maxUsageBody is how much of a non-streamed answer the gateway keeps to
+// read its usage; a longer answer is relayed whole but leaves no usage.
+const maxUsageBody = 8 << 20
+
+// maxStreamEvent bounds one event of an upstream's stream.
+const maxStreamEvent = 8 << 20
+
+// gatewayRoutes registers the gateway's routes on mux.
+func (s *Server) gatewayRoutes(mux *http.ServeMux) {
+	gw := func(pattern string, h handlerFunc) {
+		mux.Handle(pattern, routed(pattern, s.gatewayAuthorize(s.gatewayHandle(h))))
+	}
+	gw("POST /gateway/{agent}/v1/chat/completions", s.gatewayChat)
+	gw("GET /gateway/{agent}/v1/models", s.gatewayModels)
+	gw("/gateway/", func(w http.ResponseWriter, r *http.Request) error {
+		return kompact.Errorf(kompact.ENotFound, "no gateway route %s %s", r.Method, r.URL.Path).
+			WithFixes("The gateway answers POST /gateway/AGENT/v1/chat/completions and GET /gateway/AGENT/v1/models (docs/gateway.md).")
+	})
+}
+
+// gatewayChat forwards one chat-completions request.
+func (s *Server) gatewayChat(w http.ResponseWriter, r *http.Request) error {
+	start := time.Now()
+	a, err := s.gatewayAgent(r)
+	if err != nil {
+		return err
+	}
+	body, err := s.readRawBody(w, r)
+	if err != nil {
+		return err
+	}
+	req, err := openai.ParseChatRequest(body)
+	if err != nil {
+		return err
+	}
+	turn := s.sessions.GatewayTurn(r.Context(), a, r.Header.Get(HeaderSession), req)
+	askUsage := req.Stream() && !req.HasStreamOptions() && a.Gateway.AskStreamUsage()
+	out := req.Forward(turn.Head, turn.Summary, turn.From, askUsage)
+	s.metrics.gateway.turn(turn, len(body)-len(out), time.Since(start))
+	resp, err := s.cfg.Upstream.ChatCompletions(r.Context(), a.LLM, out, s.upstreamAuthorization(a, r))
+	if err != nil {
+		return upstreamFailed(err)
+	}
+	defer resp.Body.Close()
+	s.metrics.gateway.forwarded(resp.StatusCode)
+	gatewayHeaders(w, resp, turn)
+	usage, err := relayAnswer(w, resp, askUsage)
+	if err != nil && r.Context().Err() == nil { // not a client that went away after the answer
+		s.log.LogAttrs(r.Context(), slog.LevelWarn, "gateway: relay the answer", slog.String("error", err.Error()))
+	}
+	s.sessions.GatewayUsage(r.Context(), turn, usage)
+	return nil
+}
+
+// gatewayModels relays the upstream's model list.
+func (s *Server) gatewayModels(w http.ResponseWriter, r *http.Request) error {
+	a, err := s.gatewayAgent(r)
+	if err != nil {
+		return err
+	}
+	resp, err := s.cfg.Upstream.Models(r.Context(), a.LLM, s.upstreamAuthorization(a, r))
+	if err != nil {
+		return upstreamFailed(err)
+	}
+	defer resp.Body.Close()
+	copyHeader(w.Header(), resp.Header)
+	w.WriteHeader(resp.StatusCode)
+	_, err = io.Copy(w, resp.Body)
+	if err != nil {
+		s.log.LogAttrs(r.Context(), slog.LevelWarn, "gateway: relay the model list", slog.String("error", err.Error()))
+	}
+	return nil
+}
+
+// gatewayAgent returns the agent of the request's path when its gateway is
+// on and the server can reach upstreams.
+func (s *Server) gatewayAgent(r *http.Request) (*kompact.Agent, error) {
+	a, err := s.sessions.GatewayAgent(r.PathValue("agent"))
+	if err != nil {
+		return nil, err
+	}
+	if s.cfg.Upstream == nil {
+		return nil, kompact.Errorf(kompact.EInternal, "the server has no upstream transport for the gateway")
+	}
+	return a, nil
+}
+
+// upstreamAuthorization is the client's Authorization header when agent a
+// forwards it (and the header does not carry the server's own token).
+func (s *Server) upstreamAuthorization(a *kompact.Agent, r *http.Request) string {
+	if !a.Gateway.ForwardAuthorization {
+		return ""
+	}
+	h := r.Header.Get("Authorization")
+	if s.cfg.Token != "" && s.validToken(h) {
+		return ""
+	}
+	return h
+}
+
+// gatewayHeaders writes the upstream's status and content headers, and
+// the gateway's own.
+func gatewayHeaders(w http.ResponseWriter, resp *http.Response, turn *kompact.GatewayTurn) {
+	copyHeader(w.Header(), resp.Header)
+	if turn.Stored {
+		w.Header().Set(HeaderSession, turn.SessionID)
+	}
+	forwarded := "as-sent"
+	if turn.Summary != nil {
+		forwarded = "compacted"
+	}
+	w.Header().Set(HeaderForwarded, forwarded)
+	w.WriteHeader(resp.StatusCode)
+}
+
+// relayedHeaders are the upstream's response headers the gateway passes
+// on.
+var relayedHeaders = []string{"Content-Type", "Cache-Control", "Retry-After", "X-Request-Id", "Openai-Processing-Ms", "Openai-Model"}
+
+// copyHeader copies the relayed headers of src into dst.
+func copyHeader(dst, src http.Header) {
+	for _, k := range relayedHeaders {
+		if v := src.Values(k); len(v) > 0 {
+			if k == "X-Request-Id" {
+				k = "X-Upstream-Request-Id" // the server's own request id stays
+			}
+			dst[http.CanonicalHeaderKey(k)] = v
+		}
+	}
+}
+
+// relayAnswer passes the upstream's answer on as it arrives and returns
+// the usage it reports: a stream event by event (without the usage chunk
+// the gateway asked for, when strip), any other answer as its bytes come.
+func relayAnswer(w http.ResponseWriter, resp *http.Response, strip bool) (*kompact.Usage, error) {
+	rc := http.NewResponseController(w)
+	flush := func() { _ = rc.Flush() }
+	mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
+	if resp.StatusCode == http.StatusOK && mt == "text/event-stream" {
+		return openai.RelayStream(w, flush, resp.Body, strip, maxStreamEvent)
+	}
+	var kept bytes.Buffer
+	keep := &limitedBuffer{buf: &kept, max: maxUsageBody}
+	_, err := io.Copy(w, io.TeeReader(resp.Body, keep))
+	if err != nil || resp.StatusCode != http.StatusOK || keep.over {
+		return nil, err
+	}
+	return openai.CompletionUsage(kept.Bytes()), nil
+}
+
+// limitedBuffer keeps what is written to it up to max bytes, and notes
+// when there was more.
+type limitedBuffer struct {
+	buf  *bytes.Buffer
+	max  int
+	over bool
+}
+
+func (b *limitedBuffer) Write(p []byte) (int, error) {
+	if b.over || b.buf.Len()+len(p) > b.max {
+		b.over = true
+		return len(p), nil
+	}
+	return b.buf.Write(p)
+}
+
+// gatewayHandle adapts a gateway handler: its error is answered in
+// OpenAI's error form, so that clients and SDKs show it.
+func (s *Server) gatewayHandle(h handlerFunc) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if err := h(w, r); err != nil {
+			s.writeGatewayError(w, r, err)
+		}
+	})
+}
+
+// gatewayErrorBody is OpenAI's error form, with kompact's code and fixes.
+type gatewayErrorBody struct {
+	Error gatewayError `json:"error"`
+}
+
+type gatewayError struct {
+	Message string   `json:"message"`
+	Type    string   `json:"type"`
+	Code    string   `json:"code"`
+	Fixes   []string `json:"fixes"`
+}
+
+// writeGatewayError answers err with its status, in OpenAI's error form.
+func (s *Server) writeGatewayError(w http.ResponseWriter, r *http.Request, err error) {
+	e := s.publicError(r, err)
+	retryLater(w, e.Code)
+	s.metrics.gateway.forwarded(StatusOf(e.Code))
+	writeJSON(w, StatusOf(e.Code), gatewayErrorBody{Error: gatewayError{
+		Message: e.Message, Type: "kompact_error", Code: string(e.Code), Fixes: e.Fixes,
+	}})
+}
+
+// gatewayAuthorize checks the server's token, when it has one, on a
+// gateway request: in X-Kompact-Token, or as the bearer token of
+// Authorization.
+func (s *Server) gatewayAuthorize(h http.Handler) http.Handler {
+	if s.cfg.Token == "" {
+		return h
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !s.gatewayToken(r) {
+			w.Header().Set("WWW-Authenticate", `Bearer realm="kompact"`)
+			s.writeGatewayError(w, r, kompact.Errorf(EUnauthorized, "this server needs its token").
+				WithFixes("Use the server's token as the client's API key (Authorization: Bearer <token>).",
+					"With gateway.forward_authorization, send the token in the header X-Kompact-Token instead."))
+			return
+		}
+		h.ServeHTTP(w, r)
+	})
+}
+
+// gatewayToken reports whether r carries the server's token.
+func (s *Server) gatewayToken(r *http.Request) bool {
+	if t := r.Header.Get(HeaderToken); t != "" {
+		got := sha256.Sum256([]byte(t))
+		return subtle.ConstantTimeCompare(got[:], s.tokenHash[:]) == 1
+	}
+	return s.validToken(r.Header.Get("Authorization"))
+}
+
+// upstreamFailed is the error of an upstream that could not be reached.
+func upstreamFailed(err error) error {
+	var e *kompact.Error
+	if errors.As(err, &e) {
+		return err
+	}
+	return kompact.Errorf(kompact.ELLM, "the upstream did not answer: %v", err).
+		WithFixes("Check the agent's llm.base_url and that the upstream is up; the request was not sent.")
+}

@@ -1,0 +1,644 @@
+package httpapi_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	sdk "github.com/openai/openai-go/v3"
+	"github.com/openai/openai-go/v3/option"
+
+	"kompact"
+	"kompact/config"
+	"kompact/httpapi"
+	"kompact/internal/testserver"
+	"kompact/openai"
+)
+
+// The gateway's tests (issue 22) drive conversations through
+// /gateway/{agent}/v1 with the official openai-go client, against a fake
+// OpenAI-compatible upstream that records what it is sent.
+
+// gatewayAgents has one agent, "gw", whose upstream is the fake (%s) with a
+// 10000-token window, compacting at half of it with compact-model and
+// keeping 2 messages; its gateway precomputes at %v of the trigger.
+const gatewayAgents = `default_agent: gw
+agents:
+  gw:
+    llm:
+      base_url: %[1]s
+      model: chat-model
+      max_context_size: 10000
+    compaction:
+      enabled: true
+      type: kimi
+      compaction_model: compact-model
+      max_preserved_messages: 2
+      auto: {enabled: %[3]v, trigger_ratio: 0.5, reserved_context_size: 1000}
+    gateway: {enabled: true, precompute_ratio: %[2]v}
+`
+
+// upstreamCall is one request the fake upstream got.
+type upstreamCall struct {
+	body       []byte
+	compaction bool
+	at         time.Time
+}
+
+// fakeUpstream answers chat requests with "reply N" (streamed when asked,
+// with usage when asked) reporting len(body)/4 prompt tokens, and
+// compaction requests (model compact-model) with a short summary. gate,
+// when set, holds compaction answers until it is closed.
+type fakeUpstream struct {
+	mu    sync.Mutex
+	calls []upstreamCall
+	gate  chan struct{}
+	srv   *httptest.Server
+}
+
+func newFakeUpstream(t *testing.T) *fakeUpstream {
+	f := &fakeUpstream{}
+	f.srv = httptest.NewServer(http.HandlerFunc(f.serve))
+	t.Cleanup(f.srv.Close)
+	return f
+}
+
+func (f *fakeUpstream) serve(w http.ResponseWriter, r *http.Request) {
+	if r.URL.Path == "/v1/models" {
+		w.Header().Set("Content-Type", "application/json")
+		io.WriteString(w, `{"object":"list","data":[{"id":"chat-model","object":"model"}]}`)
+		return
+	}
+	body, _ := io.ReadAll(r.Body)
+	var req struct {
+		Model         string `json:"model"`
+		Stream        bool   `json:"stream"`
+		StreamOptions *struct {
+			IncludeUsage bool `json:"include_usage"`
+		} `json:"stream_options"`
+	}
+	if err := json.Unmarshal(body, &req); err != nil {
+		http.Error(w, `{"error":{"message":"bad json"}}`, http.StatusBadRequest)
+		return
+	}
+	if bytes.Contains(body, []byte("FAIL-429")) {
+		w.Header().Set("Retry-After", "7")
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusTooManyRequests)
+		io.WriteString(w, upstream429)
+		return
+	}
+	compaction := req.Model == "compact-model"
+	f.mu.Lock()
+	f.calls = append(f.calls, upstreamCall{body: body, compaction: compaction, at: time.Now()})
+	n, gate := len(f.calls), f.gate
+	f.mu.Unlock()
+	text := fmt.Sprintf("reply %d", n)
+	if compaction {
+		if gate != nil {
+			<-gate
+		}
+		text = "<current_focus>the test</current_focus>\n<environment>fake</environment>\n<completed_tasks>turns</completed_tasks>\n" +
+			"<active_issues>none</active_issues>\n<code_state>none</code_state>\n<important_context>summary of the old turns</important_context>"
+	}
+	usage := fmt.Sprintf(`{"prompt_tokens":%d,"completion_tokens":5,"total_tokens":%d}`, len(body)/4, len(body)/4+5)
+	if !req.Stream {
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprintf(w, `{"id":"c%d","object":"chat.completion","created":1,"model":%q,"choices":[{"index":0,"message":{"role":"assistant","content":%q},"finish_reason":"stop"}],"usage":%s}`,
+			n, req.Model, text, usage)
+		return
+	}
+	w.Header().Set("Content-Type", "text/event-stream")
+	chunk := func(s string) {
+		fmt.Fprintf(w, "data: %s\n\n", s)
+		w.(http.Flusher).Flush()
+	}
+	head := fmt.Sprintf(`{"id":"c%d","object":"chat.completion.chunk","created":1,"model":%q,`, n, req.Model)
+	chunk(head + `"choices":[{"index":0,"delta":{"role":"assistant","content":""}}]}`)
+	for _, part := range strings.SplitAfter(text, " ") {
+		b, _ := json.Marshal(part)
+		chunk(head + `"choices":[{"index":0,"delta":{"content":` + string(b) + `}}]}`)
+	}
+	chunk(head + `"choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}`)
+	if req.StreamOptions != nil && req.StreamOptions.IncludeUsage {
+		chunk(head + `"choices":[],"usage":` + usage + `}`)
+	}
+	chunk("[DONE]")
+}
+
+// upstream429 is the fake's answer to a request that holds FAIL-429.
+const upstream429 = `{"error":{"message":"slow down","type":"rate_limit_error"}}`
+
+// chats returns the chat (not compaction) requests so far, and how many
+// compaction requests there were.
+func (f *fakeUpstream) chats() ([]upstreamCall, int) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	var out []upstreamCall
+	n := 0
+	for _, c := range f.calls {
+		if c.compaction {
+			n++
+		} else {
+			out = append(out, c)
+		}
+	}
+	return out, n
+}
+
+// newGatewayServer serves the gateway over store, its agents' upstream
+// the fake.
+func newGatewayServer(t *testing.T, store kompact.Store, up *fakeUpstream, precompute float64) *httptest.Server {
+	return newGatewayServerAuto(t, store, up, precompute, true)
+}
+
+// newGatewayServerAuto is newGatewayServer with automatic compaction on
+// or off.
+func newGatewayServerAuto(t *testing.T, store kompact.Store, up *fakeUpstream, precompute float64, auto bool) *httptest.Server {
+	t.Helper()
+	cfg, err := config.Parse([]byte(fmt.Sprintf(gatewayAgents, up.srv.URL+"/v1", precompute, auto)), "agents.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	getenv := func(string) string { return "" }
+	s := httpapi.New(httpapi.Config{
+		Store: store, Agents: cfg,
+		LLM:      &openai.Client{Getenv: getenv, MaxRetries: -1},
+		Upstream: &openai.Upstream{Getenv: getenv},
+		Logger:   slog.New(slog.NewTextHandler(testLog{t}, &slog.HandlerOptions{Level: slog.LevelWarn})),
+	})
+	srv := httptest.NewServer(s.Handler())
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+// testLog writes a server's warnings to the test's log.
+type testLog struct{ t *testing.T }
+
+func (l testLog) Write(p []byte) (int, error) {
+	l.t.Log(strings.TrimSpace(string(p)))
+	return len(p), nil
+}
+
+// gatewayClient is an openai-go client of a gateway; sent keeps the body
+// of each request it sends.
+type gatewayClient struct {
+	sdk.Client
+	mu   sync.Mutex
+	sent [][]byte
+}
+
+func newGatewayClient(base string, opts ...option.RequestOption) *gatewayClient {
+	c := &gatewayClient{}
+	opts = append([]option.RequestOption{
+		option.WithBaseURL(base + "/gateway/gw/v1"), option.WithAPIKey("client-key"), option.WithMaxRetries(0),
+		option.WithMiddleware(func(r *http.Request, next option.MiddlewareNext) (*http.Response, error) {
+			if r.Body != nil {
+				b, _ := io.ReadAll(r.Body)
+				r.Body = io.NopCloser(bytes.NewReader(b))
+				c.mu.Lock()
+				c.sent = append(c.sent, b)
+				c.mu.Unlock()
+			}
+			return next(r)
+		}),
+	}, opts...)
+	c.Client = sdk.NewClient(opts...)
+	return c
+}
+
+func (c *gatewayClient) lastSent() []byte {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.sent[len(c.sent)-1]
+}
+
+// conversation is a client's growing history.
+type conversation struct {
+	msgs []sdk.ChatCompletionMessageParamUnion
+}
+
+// userText is turn i's user message: about 500 tokens of text.
+func userText(i int) string {
+	return fmt.Sprintf("turn %d: %s", i, strings.Repeat(fmt.Sprintf("detail-%d ", i), 200))
+}
+
+// turn sends the history plus turn i's user message and adds the reply;
+// it returns the answer's headers.
+func (cv *conversation) turn(t *testing.T, c *gatewayClient, i int, stream bool) http.Header {
+	t.Helper()
+	cv.msgs = append(cv.msgs, sdk.UserMessage(userText(i)))
+	params := sdk.ChatCompletionNewParams{Model: "chat-model", Messages: cv.msgs}
+	var resp *http.Response
+	ctx := context.Background()
+	reply := ""
+	if stream {
+		s := c.Chat.Completions.NewStreaming(ctx, params, option.WithResponseInto(&resp))
+		acc := sdk.ChatCompletionAccumulator{}
+		for s.Next() {
+			ch := s.Current()
+			if len(ch.Choices) == 0 {
+				t.Fatalf("turn %d: the client got a chunk without choices (the usage chunk it did not ask for): %s", i, ch.RawJSON())
+			}
+			acc.AddChunk(ch)
+		}
+		if err := s.Err(); err != nil {
+			t.Fatalf("turn %d: stream: %v", i, err)
+		}
+		reply = acc.Choices[0].Message.Content
+	} else {
+		out, err := c.Chat.Completions.New(ctx, params, option.WithResponseInto(&resp))
+		if err != nil {
+			t.Fatalf("turn %d: %v", i, err)
+		}
+		reply = out.Choices[0].Message.Content
+	}
+	if !strings.HasPrefix(reply, "reply ") {
+		t.Fatalf("turn %d: reply %q", i, reply)
+	}
+	cv.msgs = append(cv.msgs, sdk.AssistantMessage(reply))
+	return resp.Header
+}
+
+// forwardedMessages returns the messages of a forwarded body, raw.
+func forwardedMessages(t *testing.T, body []byte) []json.RawMessage {
+	t.Helper()
+	var req struct {
+		Messages []json.RawMessage `json:"messages"`
+	}
+	if err := json.Unmarshal(body, &req); err != nil {
+		t.Fatalf("forwarded body: %v", err)
+	}
+	return req.Messages
+}
+
+// getJSON decodes GET path's answer into v.
+func getJSON(t *testing.T, base, path string, v any) {
+	t.Helper()
+	resp, err := http.Get(base + path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != 200 {
+		b, _ := io.ReadAll(resp.Body)
+		t.Fatalf("GET %s: %d %s", path, resp.StatusCode, b)
+	}
+	if err := json.NewDecoder(resp.Body).Decode(v); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestGatewayConversation drives a growing conversation through the
+// gateway (issue 22's "done when"): below the trigger every request goes
+// out with the client's bytes; the session holds the client's messages;
+// at the trigger the gateway compacts and forwards the summary; later
+// turns forward the same prefix, byte for byte; nothing is lost.
+func TestGatewayConversation(t *testing.T) {
+	for _, stream := range []bool{false, true} {
+		t.Run(fmt.Sprintf("stream=%v", stream), func(t *testing.T) {
+			up := newFakeUpstream(t)
+			srv := newGatewayServer(t, testserver.SQLite(t), up, 0) // no precompute
+			c := newGatewayClient(srv.URL)
+			cv := &conversation{msgs: []sdk.ChatCompletionMessageParamUnion{sdk.SystemMessage("You are a careful agent.")}}
+			var id string
+			compactedAt := 0
+			var prefix []json.RawMessage
+			for i := 1; i <= 14; i++ {
+				h := cv.turn(t, c, i, stream)
+				if id == "" {
+					id = h.Get("X-Kompact-Session")
+				}
+				if got := h.Get("X-Kompact-Session"); got != id || id == "" {
+					t.Fatalf("turn %d: session %q, want %q", i, got, id)
+				}
+				chats, _ := up.chats()
+				fwd := chats[len(chats)-1].body
+				sent := c.lastSent()
+				if h.Get("X-Kompact-Forwarded") == "as-sent" {
+					if compactedAt > 0 {
+						t.Fatalf("turn %d: forwarded as sent after the compaction at turn %d", i, compactedAt)
+					}
+					want := sent
+					if stream { // the one change: usage asked for
+						end := bytes.LastIndexByte(sent, '}')
+						want = append(append(append([]byte{}, sent[:end]...), `,"stream_options":{"include_usage":true}`...), sent[end:]...)
+					}
+					if !bytes.Equal(fwd, want) {
+						t.Fatalf("turn %d: forwarded\n%s\nwant the client's bytes\n%s", i, fwd, want)
+					}
+					continue
+				}
+				msgs := forwardedMessages(t, fwd)
+				if compactedAt == 0 {
+					compactedAt = i
+					prefix = msgs[:2]
+					if !bytes.Contains(msgs[1], []byte("summary of the old turns")) {
+						t.Fatalf("turn %d: the second forwarded message is not the summary: %s", i, msgs[1])
+					}
+				} else if !bytes.Equal(joinRaw(msgs[:2]), joinRaw(prefix)) {
+					t.Fatalf("turn %d: the forwarded prefix changed:\n%s\nwas\n%s", i, joinRaw(msgs[:2]), joinRaw(prefix))
+				}
+				clientMsgs := forwardedMessages(t, sent)
+				if !bytes.Equal(msgs[0], clientMsgs[0]) {
+					t.Fatalf("turn %d: the system message was not forwarded as the client sent it", i)
+				}
+				last := msgs[len(msgs)-1]
+				if !bytes.Equal(last, clientMsgs[len(clientMsgs)-1]) {
+					t.Fatalf("turn %d: the newest message was not forwarded as sent: %s", i, last)
+				}
+			}
+			if compactedAt == 0 {
+				t.Fatal("the conversation never compacted")
+			}
+			_, compactions := up.chats()
+			if compactions != 1 {
+				t.Fatalf("%d compaction calls, want 1", compactions)
+			}
+			// The session: an ordinary kompact session with an
+			// auto_compaction revision; its messages and the revision's
+			// before-list hold every message the client sent.
+			var revs struct {
+				Revisions []kompact.RevisionInfo `json:"revisions"`
+			}
+			getJSON(t, srv.URL, "/v1/sessions/"+id+"/revisions", &revs)
+			if len(revs.Revisions) != 1 || revs.Revisions[0].Kind != kompact.RevisionAutoCompaction {
+				t.Fatalf("revisions: %+v", revs.Revisions)
+			}
+			type stored struct {
+				ID      string          `json:"id"`
+				Content json.RawMessage `json:"content"`
+			}
+			var sess struct {
+				Messages []stored `json:"messages"`
+			}
+			var before struct {
+				Before []stored `json:"before"`
+			}
+			getJSON(t, srv.URL, "/v1/sessions/"+id, &sess)
+			getJSON(t, srv.URL, fmt.Sprintf("/v1/sessions/%s/revisions/%d", id, revs.Revisions[0].Rev), &before)
+			all := string(jsonOf(t, sess.Messages)) + string(jsonOf(t, before.Before))
+			for i := 1; i <= 14; i++ {
+				if !strings.Contains(all, fmt.Sprintf("turn %d:", i)) {
+					t.Errorf("turn %d's user message is lost", i)
+				}
+			}
+			if n := len(sess.Messages); sess.Messages[n-1].ID != fmt.Sprintf("g_%d", len(cv.msgs)-2) {
+				t.Errorf("the session's last message is %q, want the client's last user message", sess.Messages[n-1].ID)
+			}
+			// Token accounting: the upstream's last prompt_tokens.
+			var ctxStatus kompact.SessionContext
+			getJSON(t, srv.URL, "/v1/sessions/"+id+"/context", &ctxStatus)
+			chats, _ := up.chats()
+			if want := len(chats[len(chats)-1].body) / 4; ctxStatus.TokenCount != want || ctxStatus.PendingTokens != 0 {
+				t.Errorf("token count %d + %d pending, want the upstream's %d + 0", ctxStatus.TokenCount, ctxStatus.PendingTokens, want)
+			}
+		})
+	}
+}
+
+func jsonOf(t *testing.T, v any) []byte {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// joinRaw concatenates raw messages.
+func joinRaw(msgs []json.RawMessage) []byte {
+	var b []byte
+	for _, m := range msgs {
+		b = append(b, m...)
+	}
+	return b
+}
+
+// postJSON posts body to path and decodes the answer into v (when not
+// nil), failing unless it is 200.
+func postJSON(t *testing.T, base, path, body string, v any) {
+	t.Helper()
+	resp, err := http.Post(base+path, "application/json", strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != 200 {
+		t.Fatalf("POST %s: %d %s", path, resp.StatusCode, b)
+	}
+	if v != nil {
+		if err := json.Unmarshal(b, v); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// metric returns the value of the metrics line that begins with name.
+func metric(t *testing.T, base, name string) string {
+	t.Helper()
+	resp, err := http.Get(base + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	for _, line := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(line, name+" "); ok {
+			return v
+		}
+	}
+	return ""
+}
+
+// TestGatewayPrecompute: at 0.8 of the trigger the gateway compacts in the
+// background and forwards the turn unchanged; the turn that reaches the
+// trigger gets the precomputed summary without a compaction call in its
+// path. A turn that reaches the trigger while the precompute still runs
+// waits for it rather than starting another.
+func TestGatewayPrecompute(t *testing.T) {
+	for _, wait := range []bool{false, true} {
+		t.Run(fmt.Sprintf("wait=%v", wait), func(t *testing.T) {
+			up := newFakeUpstream(t)
+			if wait {
+				up.gate = make(chan struct{})
+			}
+			srv := newGatewayServer(t, testserver.SQLite(t), up, 0.8)
+			c := newGatewayClient(srv.URL)
+			cv := &conversation{msgs: []sdk.ChatCompletionMessageParamUnion{sdk.SystemMessage("You are a careful agent.")}}
+			startedAt := 0
+			for i := 1; i <= 14; i++ {
+				if _, n := up.chats(); n > 0 && startedAt == 0 {
+					startedAt = i - 1 // the previous turn started the precompute
+				}
+				up.mu.Lock()
+				gate := up.gate
+				if startedAt > 0 && gate != nil {
+					up.gate = nil // later compaction calls (none expected) answer at once
+					time.AfterFunc(300*time.Millisecond, func() { close(gate) })
+				}
+				up.mu.Unlock()
+				sentAt := time.Now()
+				h := cv.turn(t, c, i, false)
+				if h.Get("X-Kompact-Forwarded") != "compacted" {
+					continue
+				}
+				_, n := up.chats()
+				if startedAt == 0 || n != 1 {
+					t.Fatalf("turn %d compacted with %d compaction calls, precompute started at turn %d", i, n, startedAt)
+				}
+				up.mu.Lock()
+				for _, call := range up.calls {
+					if call.compaction && !call.at.Before(sentAt) {
+						t.Errorf("turn %d: a compaction call in the turn's path", i)
+					}
+				}
+				up.mu.Unlock()
+				if got := metric(t, srv.URL, `kompact_gateway_precompute_total{result="hit"}`); got != "1" {
+					t.Errorf("precompute hits %q, want 1", got)
+				}
+				id := h.Get("X-Kompact-Session")
+				var revs struct {
+					Revisions []kompact.RevisionInfo `json:"revisions"`
+				}
+				getJSON(t, srv.URL, "/v1/sessions/"+id+"/revisions", &revs)
+				if len(revs.Revisions) != 1 || !strings.Contains(revs.Revisions[0].Note, "precomputed") {
+					t.Fatalf("revisions: %+v", revs.Revisions)
+				}
+				return
+			}
+			t.Fatal("the conversation never compacted")
+		})
+	}
+}
+
+// TestGatewayManualCompactionAndUndo: a compaction made in the API (not
+// by the gateway) changes what the gateway forwards from the next turn;
+// undoing it stops the substitution.
+func TestGatewayManualCompactionAndUndo(t *testing.T) {
+	up := newFakeUpstream(t)
+	srv := newGatewayServerAuto(t, testserver.SQLite(t), up, 0, false)
+	c := newGatewayClient(srv.URL, option.WithHeader("X-Kompact-Session", "manual-1"))
+	cv := &conversation{msgs: []sdk.ChatCompletionMessageParamUnion{sdk.SystemMessage("sys")}}
+	for i := 1; i <= 4; i++ {
+		if h := cv.turn(t, c, i, false); h.Get("X-Kompact-Forwarded") != "as-sent" || h.Get("X-Kompact-Session") != "manual-1" {
+			t.Fatalf("turn %d: %v", i, h)
+		}
+	}
+	var out struct {
+		Status string `json:"status"`
+	}
+	postJSON(t, srv.URL, "/v1/sessions/manual-1/actions/compact_conversation", `{}`, &out)
+	if out.Status != "compacted" {
+		t.Fatalf("compaction: %+v", out)
+	}
+	if h := cv.turn(t, c, 5, false); h.Get("X-Kompact-Forwarded") != "compacted" {
+		t.Fatalf("after a manual compaction: forwarded %q", h.Get("X-Kompact-Forwarded"))
+	}
+	var revs struct {
+		Revisions []kompact.RevisionInfo `json:"revisions"`
+	}
+	getJSON(t, srv.URL, "/v1/sessions/manual-1/revisions", &revs)
+	postJSON(t, srv.URL, fmt.Sprintf("/v1/sessions/manual-1/revisions/%d/undo", revs.Revisions[0].Rev), `{}`, nil)
+	h := cv.turn(t, c, 6, false)
+	chats, _ := up.chats()
+	if h.Get("X-Kompact-Forwarded") != "as-sent" || !bytes.Equal(chats[len(chats)-1].body, c.lastSent()) {
+		t.Fatalf("after the undo: forwarded %q", h.Get("X-Kompact-Forwarded"))
+	}
+}
+
+// TestGatewayDivergedHistory: a client that edits its history gets it
+// forwarded as sent; without X-Kompact-Session it becomes a new session,
+// with it nothing is stored; the old session is left as it was.
+func TestGatewayDivergedHistory(t *testing.T) {
+	for _, named := range []bool{false, true} {
+		t.Run(fmt.Sprintf("named=%v", named), func(t *testing.T) {
+			up := newFakeUpstream(t)
+			srv := newGatewayServer(t, testserver.SQLite(t), up, 0)
+			var opts []option.RequestOption
+			if named {
+				opts = append(opts, option.WithHeader("X-Kompact-Session", "named-1"))
+			}
+			c := newGatewayClient(srv.URL, opts...)
+			cv := &conversation{msgs: []sdk.ChatCompletionMessageParamUnion{sdk.SystemMessage("sys")}}
+			var id string
+			for i := 1; i <= 3; i++ {
+				id = cv.turn(t, c, i, false).Get("X-Kompact-Session")
+			}
+			type sessionDoc struct {
+				Messages []json.RawMessage `json:"messages"`
+				Version  int64             `json:"version"`
+			}
+			var before, after sessionDoc
+			getJSON(t, srv.URL, "/v1/sessions/"+id, &before)
+			cv.msgs[3] = sdk.UserMessage("turn 2, edited") // the client rewrites its second question
+			h := cv.turn(t, c, 4, false)
+			chats, _ := up.chats()
+			if !bytes.Equal(chats[len(chats)-1].body, c.lastSent()) || h.Get("X-Kompact-Forwarded") != "as-sent" {
+				t.Fatal("an edited history was not forwarded as sent")
+			}
+			got := h.Get("X-Kompact-Session")
+			if named && got != "" || !named && (got == "" || got == id) {
+				t.Fatalf("edited history went to session %q (the old one is %q)", got, id)
+			}
+			getJSON(t, srv.URL, "/v1/sessions/"+id, &after)
+			if after.Version != before.Version || len(after.Messages) != len(before.Messages) {
+				t.Fatalf("the old session changed: version %d→%d, %d→%d messages", before.Version, after.Version, len(before.Messages), len(after.Messages))
+			}
+		})
+	}
+}
+
+// TestGatewayErrors: the gateway's own errors come in OpenAI's form (the
+// SDK reads them); an agent without a gateway is 404; an upstream error
+// keeps its status, Retry-After and body; the model list is relayed.
+func TestGatewayErrors(t *testing.T) {
+	up := newFakeUpstream(t)
+	srv := newGatewayServer(t, testserver.SQLite(t), up, 0)
+	post := func(path, body string) (*http.Response, []byte) {
+		resp, err := http.Post(srv.URL+path, "application/json", strings.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp, b
+	}
+	resp, b := post("/gateway/nobody/v1/chat/completions", `{"model":"m","messages":[]}`)
+	var e struct {
+		Error struct {
+			Message, Code string
+			Fixes         []string
+		}
+	}
+	if resp.StatusCode != 404 || json.Unmarshal(b, &e) != nil || e.Error.Code != "not_found" || !strings.Contains(e.Error.Message, "nobody") || len(e.Error.Fixes) == 0 {
+		t.Fatalf("unknown agent: %d %s", resp.StatusCode, b)
+	}
+	if resp, b := post("/gateway/gw/v1/chat/completions", `{"model":"m"}`); resp.StatusCode != 400 || !strings.Contains(string(b), "messages") {
+		t.Fatalf("no messages: %d %s", resp.StatusCode, b)
+	}
+	if resp, b := post("/gateway/gw/v1/chat/completions", `{"model":"m","messages":[{"role":"user","content":"FAIL-429"}]}`); resp.StatusCode != 429 || resp.Header.Get("Retry-After") != "7" || string(b) != upstream429 {
+		t.Fatalf("upstream error: %d %v %s", resp.StatusCode, resp.Header, b)
+	}
+	nobody := sdk.NewClient(option.WithBaseURL(srv.URL+"/gateway/nobody/v1"), option.WithAPIKey("k"), option.WithMaxRetries(0))
+	_, err := nobody.Chat.Completions.New(context.Background(), sdk.ChatCompletionNewParams{Model: "m", Messages: []sdk.ChatCompletionMessageParamUnion{sdk.UserMessage("hi")}})
+	var apiErr *sdk.Error
+	if !errors.As(err, &apiErr) || apiErr.StatusCode != 404 || !strings.Contains(apiErr.Message, "nobody") {
+		t.Fatalf("the SDK's error: %v", err)
+	}
+	models, err := newGatewayClient(srv.URL).Models.List(context.Background())
+	if err != nil || len(models.Data) != 1 || models.Data[0].ID != "chat-model" {
+		t.Fatalf("models: %v %v", models, err)
+	}
+}

@@ -1,0 +1,214 @@
+package kompact
+
+import (
+	"context"
+	"time"
+)
+
+// This file is the gateway's compaction (docs/gateway.md, "Compaction"):
+// kimi-cli's trigger before a turn, the precompute that runs ahead of it,
+// and the lease in the session's gateway state that lets one compaction
+// at a time run for a session, across every instance over the store.
+
+// gatewayPoll is how often a turn that waits for another's compaction
+// looks at the session's state again.
+const gatewayPoll = 50 * time.Millisecond
+
+// leaseGrace is how long a lease outlives its compaction's deadline.
+const leaseGrace = 30 * time.Second
+
+// gatewayCompaction compacts the session before the turn when kimi-cli's
+// trigger says it is due, or starts the precompute when the session has
+// reached gateway.precompute_ratio of the trigger.
+func (s *Sessions) gatewayCompaction(ctx context.Context, a *Agent, gs GatewayStore, g *gatewaySession, ch Chain, t *GatewayTurn) {
+	c := s.contextOf(ctx, a, g.head.Tokens, g.head.Breaker)
+	if ok, reason := due(a, c); ok {
+		rep, hit := s.gatewayCompactNow(ctx, a, gs, g, ch)
+		if rep != nil && rep.Reason == "" {
+			rep.Reason = reason
+		}
+		t.Compaction, t.Precomputed = rep, hit
+		return
+	}
+	if precomputeDue(a, c, g.state, s.now()) {
+		t.Precompute = s.startPrecompute(ctx, a, gs, g.id)
+	}
+}
+
+// precomputeDue says whether a session with context c should compact in
+// the background now: the precompute is on, automatic compaction can run,
+// the token count has reached gateway.precompute_ratio of the count at
+// which kimi-cli's trigger fires, and no summary is ready or being made.
+func precomputeDue(a *Agent, c SessionContext, st *GatewayState, now time.Time) bool {
+	ratio := a.Gateway.Precompute()
+	if ratio <= 0 || !autoEnabled(a) || c.AutoPaused || c.MaxContextSize <= 0 || st.PreviewID != "" || st.leased("", now) {
+		return false
+	}
+	eff := a.Compaction.Auto.Effective()
+	scaled := int(float64(c.TokenCount+c.PendingTokens) / ratio)
+	return ShouldAutoCompact(scaled, c.MaxContextSize, eff.TriggerRatio, eff.ReservedContextSize)
+}
+
+// takeLease makes owner the holder of session id's compaction lease,
+// unless someone else holds it; it reports whether owner holds it.
+func (s *Sessions) takeLease(ctx context.Context, a *Agent, gs GatewayStore, id, owner string) (bool, error) {
+	taken := false
+	_, _, err := s.updateGateway(ctx, gs, id, func(st *GatewayState) bool {
+		now := s.now()
+		if taken = !st.leased(owner, now); taken {
+			st.LeaseOwner, st.LeaseUntil = owner, now.Add(a.Compaction.LLMTimeout()+leaseGrace)
+		}
+		return taken
+	})
+	return taken && err == nil, err
+}
+
+// releaseLease gives owner's lease back, keeping preview as the session's
+// precomputed summary ("" for none).
+func (s *Sessions) releaseLease(ctx context.Context, gs GatewayStore, id, owner, preview string) {
+	_, _, err := s.updateGateway(context.WithoutCancel(ctx), gs, id, func(st *GatewayState) bool {
+		if st.LeaseOwner == owner {
+			st.LeaseOwner, st.LeaseUntil = "", time.Time{}
+		}
+		st.PreviewID = preview
+		return true
+	})
+	if err != nil {
+		s.warn(ctx, "gateway: release the compaction lease", "session", id, "error", err.Error())
+	}
+}
+
+// gatewayCompactNow compacts a due session before the turn: it waits for a
+// compaction that runs for the session already (a precompute, another
+// instance's turn), then applies the precomputed summary when there is
+// one, else compacts as automatic compaction does. It reports what was
+// done (nil when another's compaction made it no longer due) and whether
+// a precomputed summary was applied; g is up to date after it.
+func (s *Sessions) gatewayCompactNow(ctx context.Context, a *Agent, gs GatewayStore, g *gatewaySession, ch Chain) (*AutoCompactionReport, bool) {
+	owner := "lease_" + s.leaseID()
+	if !s.waitLease(ctx, a, gs, g.id, owner) {
+		return &AutoCompactionReport{Status: AutoAlreadyRuns}, false
+	}
+	rep, hit, preview := s.compactLeased(ctx, a, gs, g)
+	s.releaseLease(ctx, gs, g.id, owner, preview)
+	if err := s.gatewayRefresh(ctx, gs, g, ch); err != nil {
+		s.warn(ctx, "gateway: read the session after its compaction", "session", g.id, "error", err.Error())
+	}
+	return rep, hit
+}
+
+// waitLease takes session id's lease for owner, waiting while another
+// holds it, up to the agent's compaction.timeout; it reports whether
+// owner holds it.
+func (s *Sessions) waitLease(ctx context.Context, a *Agent, gs GatewayStore, id, owner string) bool {
+	deadline := s.now().Add(a.Compaction.LLMTimeout())
+	for {
+		taken, err := s.takeLease(ctx, a, gs, id, owner)
+		if taken || err != nil || !s.now().Before(deadline) {
+			return taken
+		}
+		select {
+		case <-ctx.Done():
+			return false
+		case <-time.After(gatewayPoll):
+		}
+	}
+}
+
+// compactLeased compacts session g under the lease, when it is still due:
+// the precomputed summary first, else a compaction now. It returns the
+// report, whether the precomputed summary was applied, and the preview to
+// keep as the session's precomputed summary (none once one is applied).
+func (s *Sessions) compactLeased(ctx context.Context, a *Agent, gs GatewayStore, g *gatewaySession) (*AutoCompactionReport, bool, string) {
+	rec, err := gs.GetGatewayRecord(ctx, g.id)
+	if err != nil {
+		return &AutoCompactionReport{Status: AutoFailed, Error: AsError(err)}, false, ""
+	}
+	st, err := decodeGatewayState(rec.State)
+	if err != nil {
+		return &AutoCompactionReport{Status: AutoFailed, Error: AsError(err)}, false, ""
+	}
+	head, err := s.store.GetSessionHead(ctx, g.id)
+	if err != nil {
+		return &AutoCompactionReport{Status: AutoFailed, Error: AsError(err)}, false, st.PreviewID
+	}
+	if ok, _ := due(a, s.contextOf(ctx, a, head.Tokens, head.Breaker)); !ok {
+		return nil, false, st.PreviewID // compacted meanwhile
+	}
+	if st.PreviewID != "" {
+		if rep, ok := s.applyPrecomputed(ctx, g.id, st.PreviewID, head); ok {
+			return rep, true, ""
+		}
+	}
+	cur, err := s.store.GetSession(ctx, g.id)
+	if err != nil {
+		return &AutoCompactionReport{Status: AutoFailed, Error: AsError(err)}, false, ""
+	}
+	rep := s.autoCompact(ctx, a, cur)
+	return &rep, false, ""
+}
+
+// applyPrecomputed commits the precomputed summary kept as preview pid,
+// with the messages appended since it read the session after it (Rebase);
+// it reports false when the preview is gone or no longer applies.
+func (s *Sessions) applyPrecomputed(ctx context.Context, id, pid string, head *StoredSession) (*AutoCompactionReport, bool) {
+	pv, err := s.takePreview(ctx, id, pid)
+	if err != nil || pv.outcome.Result == nil {
+		return nil, false
+	}
+	res := pv.outcome.Result
+	c := res.Commit()
+	c.Kind, c.Note, c.Version = RevisionAutoCompaction, "automatically "+c.Note+" (precomputed)", pv.version
+	_, info, err := s.store.CommitCompaction(context.WithoutCancel(ctx), id, c)
+	if err != nil {
+		s.warn(ctx, "gateway: the precomputed summary did not apply", "session", id, "error", err.Error())
+		return nil, false
+	}
+	return &AutoCompactionReport{Status: AutoCompacted, Revision: info.Rev,
+		TokensBefore: head.Tokens.WithPending(), TokensAfter: res.EstimatedTokenCount}, true
+}
+
+// startPrecompute takes session id's lease and compacts it in the
+// background, keeping the result as a preview that a later turn applies;
+// it reports whether it started.
+func (s *Sessions) startPrecompute(ctx context.Context, a *Agent, gs GatewayStore, id string) bool {
+	owner := "lease_" + s.leaseID()
+	if taken, _ := s.takeLease(ctx, a, gs, id, owner); !taken {
+		return false
+	}
+	go s.precompute(context.WithoutCancel(ctx), a, gs, id, owner)
+	return true
+}
+
+// precompute compacts session id as automatic compaction does, without
+// committing: the result becomes a preview, which the lease's release
+// records as the session's precomputed summary. A failure counts in the
+// breaker.
+func (s *Sessions) precompute(ctx context.Context, a *Agent, gs GatewayStore, id, owner string) {
+	preview := ""
+	defer func() { s.releaseLease(ctx, gs, id, owner, preview) }()
+	cur, err := s.store.GetSession(ctx, id)
+	if err != nil {
+		s.warn(ctx, "gateway: precompute", "session", id, "error", err.Error())
+		return
+	}
+	out, rep := s.autoRun(ctx, a, cur)
+	if out == nil {
+		s.warn(ctx, "gateway: precompute", "session", id, "status", string(rep.Status))
+		return
+	}
+	pid, err := s.putPreview(ctx, id, cur.Version, *out)
+	if err != nil {
+		s.warn(ctx, "gateway: keep the precomputed summary", "session", id, "error", err.Error())
+		return
+	}
+	preview = pid
+}
+
+// leaseID returns a new random id for a lease's owner.
+func (s *Sessions) leaseID() string {
+	if s.newID == nil {
+		return "local"
+	}
+	return s.newID()
+}
