@@ -396,11 +396,19 @@ func TestGatewayConversation(t *testing.T) {
 			if n := len(sess.Messages); sess.Messages[n-1].ID != fmt.Sprintf("g_%d", len(cv.msgs)-2) {
 				t.Errorf("the session's last message is %q, want the client's last user message", sess.Messages[n-1].ID)
 			}
-			// Token accounting: the upstream's last prompt_tokens.
-			var ctxStatus kompact.SessionContext
-			getJSON(t, srv.URL, "/v1/sessions/"+id+"/context", &ctxStatus)
+			// Token accounting: the upstream's last prompt_tokens, recorded
+			// once the answer is relayed (the client may have it a moment
+			// before).
 			chats, _ := up.chats()
-			if want := len(chats[len(chats)-1].body) / 4; ctxStatus.TokenCount != want || ctxStatus.PendingTokens != 0 {
+			want := len(chats[len(chats)-1].body) / 4
+			var ctxStatus kompact.SessionContext
+			for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+				getJSON(t, srv.URL, "/v1/sessions/"+id+"/context", &ctxStatus)
+				if ctxStatus.TokenCount == want && ctxStatus.PendingTokens == 0 || time.Now().After(deadline) {
+					break
+				}
+			}
+			if ctxStatus.TokenCount != want || ctxStatus.PendingTokens != 0 {
 				t.Errorf("token count %d + %d pending, want the upstream's %d + 0", ctxStatus.TokenCount, ctxStatus.PendingTokens, want)
 			}
 		})
