@@ -20,6 +20,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"os/signal"
 	"strings"
 )
 
@@ -35,6 +36,8 @@ func main() {
 		os.Exit(2)
 	}
 	cmd.Stderr = os.Stderr
+	// Ctrl-C reaches go test too: outlive it to print what it printed.
+	signal.Notify(make(chan os.Signal, 1), os.Interrupt)
 	if err := cmd.Start(); err != nil {
 		fmt.Fprintln(os.Stderr, "gotest:", err)
 		os.Exit(2)
