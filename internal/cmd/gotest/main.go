@@ -27,7 +27,7 @@ import (
 func main() {
 	args := os.Args[1:]
 	if showsAllOutput(args) {
-		os.Exit(exitCode(runGo(exec.Command("go", append([]string{"test"}, args...)...)), false))
+		exit(runGo(exec.Command("go", append([]string{"test"}, args...)...)), false)
 	}
 	cmd := exec.Command("go", append([]string{"test", "-json"}, args...)...)
 	stdout, err := cmd.StdoutPipe()
@@ -43,7 +43,16 @@ func main() {
 		os.Exit(2)
 	}
 	failed := Report(stdout, os.Stdout)
-	os.Exit(exitCode(cmd.Wait(), failed))
+	exit(cmd.Wait(), failed)
+}
+
+// exit ends the program with exitCode, saying why when go test did not run.
+func exit(err error, failed bool) {
+	var exitErr *exec.ExitError
+	if err != nil && !errors.As(err, &exitErr) {
+		fmt.Fprintln(os.Stderr, "gotest:", err)
+	}
+	os.Exit(exitCode(err, failed))
 }
 
 // runGo runs cmd with this process's standard streams.
@@ -68,15 +77,14 @@ func showsAllOutput(args []string) bool {
 	return false
 }
 
-// exitCode is go test's exit status (err is what running it returned), and
-// 1 when it said 0 but the report saw a failure.
+// exitCode is go test's exit status (err is what running it returned: 2
+// when it did not run), and 1 when it said 0 but the report saw a failure.
 func exitCode(err error, failed bool) int {
 	var exit *exec.ExitError
 	switch {
 	case errors.As(err, &exit):
 		return exit.ExitCode()
 	case err != nil:
-		fmt.Fprintln(os.Stderr, "gotest:", err)
 		return 2
 	case failed:
 		return 1
