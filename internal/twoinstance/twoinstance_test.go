@@ -207,10 +207,7 @@ func checkAppended(t *testing.T, msgs []any, acked [][]string, summarised []any)
 func TestTwoInstancesOneDatabase(t *testing.T) {
 	db := testenv.PostgresSchema(t)
 	dir := t.TempDir()
-	bin := filepath.Join(dir, "kompact")
-	if out, err := exec.Command("go", "build", "-o", bin, "kompact/cmd/kompact").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := kompactBinary(t)
 	llm := fakellm.New(t)
 	cfg := filepath.Join(dir, "agents.yaml")
 	if err := os.WriteFile(cfg, fmt.Appendf(nil, testserver.Agents, llm.URL(), llm.URL()), 0o600); err != nil {
