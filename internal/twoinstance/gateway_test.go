@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -61,16 +62,18 @@ const summaryMark = "summary-of-the-killed-conversation"
 
 // gatewayFake is the upstream: chat requests are answered "reply N" with
 // usage (len(body)/4 prompt tokens), slowly streamed when slow is set;
-// compaction requests (compact-model) with a summary. With hold set, the
-// next compaction request is announced on held and its answer waits until
-// release is closed.
+// compaction requests (compact-model) with a summary that names the
+// request. With hold set, the next compaction request is announced on held
+// and its answer waits until release is closed; afterAnswer, when set, is
+// called once, a moment after the next compaction answer went out.
 type gatewayFake struct {
-	llm     *fakellm.Server
-	mu      sync.Mutex
-	hold    bool
-	slow    bool
-	held    chan struct{}
-	release chan struct{}
+	llm         *fakellm.Server
+	mu          sync.Mutex
+	hold        bool
+	slow        bool
+	afterAnswer func()
+	held        chan struct{}
+	release     chan struct{}
 }
 
 func newGatewayFake(t *testing.T) *gatewayFake {
@@ -82,9 +85,9 @@ func newGatewayFake(t *testing.T) *gatewayFake {
 func (f *gatewayFake) reply(req fakellm.Request) fakellm.Reply {
 	usage := fakellm.Usage{PromptTokens: int64(len(req.Body) / 4), CompletionTokens: 5}
 	f.mu.Lock()
-	hold, slow := f.hold, f.slow
+	hold, slow, after := f.hold, f.slow, f.afterAnswer
 	if req.Model() == "compact-model" {
-		f.hold = false
+		f.hold, f.afterAnswer = false, nil
 	}
 	f.mu.Unlock()
 	if req.Model() == "compact-model" {
@@ -92,8 +95,11 @@ func (f *gatewayFake) reply(req fakellm.Request) fakellm.Reply {
 			f.held <- struct{}{}
 			<-f.release
 		}
-		return fakellm.Answer(fakellm.Text("<current_focus>the kill test</current_focus>\n<completed_tasks>the old turns</completed_tasks>\n" +
-			"<important_context>" + summaryMark + "</important_context>")).WithUsage(usage)
+		if after != nil {
+			time.AfterFunc(afterAnswerDelay, after)
+		}
+		return fakellm.Answer(fakellm.Text(fmt.Sprintf("<current_focus>the kill test</current_focus>\n<completed_tasks>the old turns</completed_tasks>\n"+
+			"<important_context>%s %d</important_context>", summaryMark, req.Seq))).WithUsage(usage)
 	}
 	text := fmt.Sprintf("reply %d", req.Seq)
 	if !slow {
@@ -398,11 +404,12 @@ func TestGatewayKill(t *testing.T) {
 	cv := &killConversation{msgs: []wireMessage{{"system", "You are the kill test's agent."}}}
 
 	k, killedAt := c.killMidCompaction(cv, f)
-	c.compactAfterLease(cv, f, k, killedAt)
+	prefix := c.compactAfterLease(cv, f, k, killedAt)
 	c.killAfterAnswer(cv, k)
 	c.killMidStream(cv, f, 1-k)
-	if revs := c.checkStored(cv, 0, len(cv.msgs)-1); autoCompactions(revs) != 1 {
-		t.Errorf("%d auto_compaction revisions at the end, want 1", autoCompactions(revs))
+	c.killAtCommit(cv, f, k, prefix)
+	if revs := c.checkStored(cv, 0, len(cv.msgs)-1); autoCompactions(revs) != 2 {
+		t.Errorf("%d auto_compaction revisions at the end, want 2", autoCompactions(revs))
 	}
 }
 
@@ -410,7 +417,7 @@ func TestGatewayKill(t *testing.T) {
 // compacts; it is killed while the compaction's LLM call runs. The client
 // re-sends to the other instance, which answers within the wait for the
 // dead instance's lease. It returns the surviving instance and when the
-// compaction started.
+// compaction's LLM call came (after its lease was taken).
 func (c *gatewayCluster) killMidCompaction(cv *killConversation, f *gatewayFake) (int, time.Time) {
 	t := c.t
 	f.set(true, false)
@@ -451,8 +458,8 @@ func (c *gatewayCluster) killMidCompaction(cv *killConversation, f *gatewayFake)
 // compactAfterLease waits until the dead instance's lease has run out,
 // then drives turns on both instances: the first compacts (one
 // auto_compaction revision, one more compaction call), and every turn
-// forwards the same summary prefix, byte for byte.
-func (c *gatewayCluster) compactAfterLease(cv *killConversation, f *gatewayFake, k int, heldAt time.Time) {
+// forwards the same summary prefix, byte for byte. It returns the prefix.
+func (c *gatewayCluster) compactAfterLease(cv *killConversation, f *gatewayFake, k int, heldAt time.Time) []byte {
 	t := c.t
 	time.Sleep(time.Until(heldAt.Add(leaseFor + 200*time.Millisecond)))
 	calls := f.compactions()
@@ -484,6 +491,7 @@ func (c *gatewayCluster) compactAfterLease(cv *killConversation, f *gatewayFake,
 	if revs := c.checkStored(cv, 0, len(cv.msgs)-1); autoCompactions(revs) != 1 {
 		t.Errorf("%d auto_compaction revisions, want 1", autoCompactions(revs))
 	}
+	return prefix
 }
 
 // killAfterAnswer kills instance k as soon as the client has its answer;
@@ -525,6 +533,81 @@ func (c *gatewayCluster) killMidStream(cv *killConversation, f *gatewayFake, k i
 	cv.add(301)
 	c.must(cv, k, true)
 	c.checkStored(cv, k, len(cv.msgs)-1)
+}
+
+// afterAnswerDelay is how long after its compaction answer went out
+// killAtCommit kills an instance: about when it commits the compaction.
+const afterAnswerDelay = 5 * time.Millisecond
+
+// killAtCommit drives turns, alternating from instance k, until the
+// session is due again; the instance compacting is killed just after its
+// compaction answer went out, about when it commits. Whether the commit
+// landed or not (or the answer even came before the kill), the client
+// re-sends to the other instance, nothing is lost, and the session gets
+// exactly one more compaction, whose prefix (not old's) every turn
+// forwards from then on.
+func (c *gatewayCluster) killAtCommit(cv *killConversation, f *gatewayFake, k int, old []byte) {
+	t := c.t
+	revs := autoCompactions(c.checkStored(cv, k, len(cv.msgs)-1))
+	calls := f.compactions()
+	var serving atomic.Pointer[instance]
+	f.mu.Lock()
+	f.afterAnswer = func() { _ = serving.Load().cmd.Process.Kill() }
+	f.mu.Unlock()
+	for i := range 20 {
+		cv.add(400 + i)
+		on := (k + i) % 2
+		serving.Store(c.in[on])
+		began := time.Now()
+		a := chat(c.in[on], cv.body(false), nil)
+		if f.compactions() == calls {
+			c.answered(cv, on, a)
+			continue
+		}
+		kill(t, c.in[on])
+		outcome := "answered before the kill"
+		if a.err == nil {
+			c.answered(cv, on, a)
+		} else {
+			outcome = "re-sent: " + c.must(cv, 1-on, false).header.Get("X-Kompact-Forwarded")
+		}
+		committed := autoCompactions(c.checkStored(cv, 1-on, len(cv.msgs)-1)) - revs
+		t.Logf("turn %d: %s killed about its commit: %s; committed: %d", len(cv.msgs)-2, c.in[on].name, outcome, committed)
+		if committed == 0 {
+			time.Sleep(time.Until(began.Add(leaseFor + 500*time.Millisecond)))
+		}
+		c.restart(on)
+		c.compactedFrom(cv, f, 1-on, old)
+		want := calls + 2 - committed
+		if got := f.compactions(); got != want {
+			t.Errorf("%d compaction calls, want %d", got, want)
+		}
+		return
+	}
+	t.Fatal("no second compaction within 20 turns")
+}
+
+// compactedFrom drives three turns, alternating from instance k: each is
+// forwarded compacted with one prefix, not old.
+func (c *gatewayCluster) compactedFrom(cv *killConversation, f *gatewayFake, k int, old []byte) {
+	t := c.t
+	var prefix []byte
+	for j := range 3 {
+		cv.add(500 + j)
+		on := (k + j) % 2
+		a := c.must(cv, on, j == 1)
+		p := summaryPrefix(f.lastChat(t))
+		switch {
+		case a.header.Get("X-Kompact-Forwarded") != "compacted" || p == nil:
+			t.Fatalf("turn %d on %s: forwarded %q", len(cv.msgs)-2, c.in[on].name, a.header.Get("X-Kompact-Forwarded"))
+		case bytes.Equal(p, old):
+			t.Fatalf("turn %d on %s: the first compaction's prefix is still forwarded", len(cv.msgs)-2, c.in[on].name)
+		case prefix == nil:
+			prefix = p
+		case !bytes.Equal(p, prefix):
+			t.Fatalf("turn %d on %s: the forwarded prefix changed", len(cv.msgs)-2, c.in[on].name)
+		}
+	}
 }
 
 // kompactBinary builds the kompact command once for the package's tests.

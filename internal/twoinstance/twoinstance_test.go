@@ -1,7 +1,8 @@
 // Package twoinstance holds the two-instance test (issue 10 §3): two
 // `kompact serve` processes over one PostgreSQL database, with a slow
 // streaming fake LLM, appends, competing compactions, a preview made on one
-// and applied on the other, and a kill -9 of one instance mid-commit.
+// and applied on the other, and a kill -9 of one instance mid-commit; and
+// the gateway's kill test (gateway_test.go, issue 22 §4 and §5).
 package twoinstance
 
 import (
