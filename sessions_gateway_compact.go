@@ -17,6 +17,18 @@ const gatewayPoll = 50 * time.Millisecond
 // leaseGrace is how long a lease outlives its compaction's deadline.
 const leaseGrace = 5 * time.Second
 
+// maxLeaseTTL bounds how long a lease lasts without being renewed: its
+// holder renews it every third of that while it compacts, so that the
+// lease of an instance killed while compacting ends soon. (A variable for
+// the tests.)
+var maxLeaseTTL = 15 * time.Second
+
+// leaseTTL is how long a lease of agent a's sessions lasts unrenewed: its
+// compaction's deadline and leaseGrace, at most maxLeaseTTL.
+func leaseTTL(a *Agent) time.Duration {
+	return min(a.Compaction.LLMTimeout()+leaseGrace, maxLeaseTTL)
+}
+
 // gatewayCompaction compacts the session before the turn when kimi-cli's
 // trigger says it is due, or starts the precompute when the session has
 // reached gateway.precompute_ratio of the trigger.
@@ -56,11 +68,40 @@ func (s *Sessions) takeLease(ctx context.Context, a *Agent, gs GatewayStore, id,
 	_, _, err := s.updateGateway(ctx, gs, id, func(st *GatewayState) bool {
 		now := s.now()
 		if taken = !st.leased(owner, now); taken {
-			st.LeaseOwner, st.LeaseUntil = owner, now.Add(a.Compaction.LLMTimeout()+leaseGrace)
+			st.LeaseOwner, st.LeaseUntil = owner, now.Add(leaseTTL(a))
 		}
 		return taken
 	})
 	return taken && err == nil, err
+}
+
+// keepLease renews owner's lease on session id every third of its TTL
+// until the returned stop is called.
+func (s *Sessions) keepLease(ctx context.Context, a *Agent, gs GatewayStore, id, owner string) (stop func()) {
+	done := make(chan struct{})
+	ttl := leaseTTL(a)
+	go func() {
+		tick := time.NewTicker(ttl / 3)
+		defer tick.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-tick.C:
+			}
+			_, _, err := s.updateGateway(context.WithoutCancel(ctx), gs, id, func(st *GatewayState) bool {
+				if st.LeaseOwner != owner {
+					return false
+				}
+				st.LeaseUntil = s.now().Add(ttl)
+				return true
+			})
+			if err != nil {
+				s.warn(ctx, "gateway: renew the compaction lease", "session", id, "error", err.Error())
+			}
+		}
+	}()
+	return func() { close(done) }
 }
 
 // releaseLease gives owner's lease back, keeping preview as the session's
@@ -89,7 +130,9 @@ func (s *Sessions) gatewayCompactNow(ctx context.Context, a *Agent, gs GatewaySt
 	if !s.waitLease(ctx, a, gs, g.id, owner) {
 		return &AutoCompactionReport{Status: AutoAlreadyRuns}, false
 	}
+	stop := s.keepLease(ctx, a, gs, g.id, owner)
 	rep, hit, preview := s.compactLeased(ctx, a, gs, g)
+	stop()
 	s.releaseLease(ctx, gs, g.id, owner, preview)
 	g.head = nil // read again: the compaction changed it
 	if err := s.gatewayRefresh(ctx, gs, g, ch); err != nil {
@@ -187,7 +230,11 @@ func (s *Sessions) startPrecompute(ctx context.Context, a *Agent, gs GatewayStor
 // breaker.
 func (s *Sessions) precompute(ctx context.Context, a *Agent, gs GatewayStore, id, owner string) {
 	preview := ""
-	defer func() { s.releaseLease(ctx, gs, id, owner, preview) }()
+	stop := s.keepLease(ctx, a, gs, id, owner)
+	defer func() {
+		stop()
+		s.releaseLease(ctx, gs, id, owner, preview)
+	}()
 	cur, err := s.store.GetSession(ctx, id)
 	if err != nil {
 		s.warn(ctx, "gateway: precompute", "session", id, "error", err.Error())

@@ -1,0 +1,74 @@
+package kompact
+
+import (
+	"context"
+	"sync"
+	"testing"
+	"time"
+)
+
+// memGatewayStore keeps gateway records in memory: only what the lease
+// needs (GetGatewayRecord, SwapGatewayRecord).
+type memGatewayStore struct {
+	mu   sync.Mutex
+	recs map[string]GatewayRecord
+}
+
+func (m *memGatewayStore) CreateGatewaySession(context.Context, *Session, string, []byte) (*SessionInfo, error) {
+	panic("not used")
+}
+
+func (m *memGatewayStore) FindGatewayRecords(context.Context, string, int) ([]GatewayRecord, error) {
+	panic("not used")
+}
+
+func (m *memGatewayStore) GetGatewayRecord(_ context.Context, id string) (*GatewayRecord, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	r, ok := m.recs[id]
+	if !ok {
+		return nil, Errorf(ENotFound, "no record %q", id)
+	}
+	return &r, nil
+}
+
+func (m *memGatewayStore) SwapGatewayRecord(_ context.Context, id string, seq int64, state []byte, msgs []Message) (*GatewayRecord, *Appended, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	r := m.recs[id]
+	if r.Seq != seq {
+		return nil, nil, Errorf(EConflict, "seq moved")
+	}
+	r.Seq, r.State = seq+1, state
+	m.recs[id] = r
+	return &r, nil, nil
+}
+
+// TestGatewayLeaseRenewed: a lease is taken for leaseTTL, renewed while its
+// holder works, and lapses once the holder stops renewing it (an instance
+// killed while compacting), so that another can take it.
+func TestGatewayLeaseRenewed(t *testing.T) {
+	defer func(d time.Duration) { maxLeaseTTL = d }(maxLeaseTTL)
+	maxLeaseTTL = 300 * time.Millisecond
+	st := &GatewayState{}
+	gs := &memGatewayStore{recs: map[string]GatewayRecord{"s": {SessionID: "s", Seq: 1, State: st.encode()}}}
+	s := NewSessions(SessionsConfig{})
+	a := &Agent{Name: "a"}
+	ctx := context.Background()
+	if ok, err := s.takeLease(ctx, a, gs, "s", "one"); !ok || err != nil {
+		t.Fatalf("take: %v %v", ok, err)
+	}
+	if ok, _ := s.takeLease(ctx, a, gs, "s", "two"); ok {
+		t.Fatal("a held lease was taken")
+	}
+	stop := s.keepLease(ctx, a, gs, "s", "one")
+	time.Sleep(3 * maxLeaseTTL) // three lease lengths: only renewals keep it
+	if ok, _ := s.takeLease(ctx, a, gs, "s", "two"); ok {
+		t.Fatal("a renewed lease was taken")
+	}
+	stop() // the holder dies
+	time.Sleep(maxLeaseTTL + 50*time.Millisecond)
+	if ok, err := s.takeLease(ctx, a, gs, "s", "two"); !ok || err != nil {
+		t.Fatalf("a lapsed lease was not taken: %v %v", ok, err)
+	}
+}
