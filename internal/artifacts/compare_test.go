@@ -133,3 +133,72 @@ func processCPU() int64 {
 	}
 	return u.Utime.Nano() + u.Stime.Nano()
 }
+
+// scanJSONBoth returns what ScanJSON and the reference find in data,
+// sorted: both visit an object's keys in no particular order.
+func scanJSONBoth(data []byte) (got, want []string) {
+	artifacts.ScanJSON(data, func(c artifacts.Class, t string) { got = append(got, c.String()+" "+t) })
+	ScanJSON(data, func(c Class, t string) { want = append(want, c.String()+" "+t) })
+	slices.Sort(got)
+	slices.Sort(want)
+	return got, want
+}
+
+var jsonPieces = []string{`"path"`, `"file_path"`, `"Path"`, `"command"`, `"cmd"`, `"cwd"`, `"other"`, `"x"`,
+	`"internal/a.go"`, `"go test ./..."`, `"ls  -la\tx"`, `"a b/c.go"`, `"see https://x.org/a and b.go"`,
+	`"\u0041pp.go"`, `"\ud83d\ude00 x.go"`, `"\ud800"`, `"a\\b/c.go"`, `"\n$ make\n"`, `"é/数据.go"`, "\"\xff.go\"",
+	`1`, `-0.5e3`, `1e400`, `1e-400`, `true`, `false`, `null`, `01`, `"`, `""`}
+
+// genJSON returns a random JSON-like value (often valid, sometimes not).
+func genJSON(r *rand.Rand, depth int) string {
+	switch n := r.IntN(10); {
+	case depth > 3 || n < 4:
+		return jsonPieces[r.IntN(len(jsonPieces))]
+	case n < 8:
+		var b strings.Builder
+		b.WriteByte('{')
+		for i := range r.IntN(4) {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			b.WriteString(jsonPieces[r.IntN(8)] + ":" + genJSON(r, depth+1))
+		}
+		b.WriteByte('}')
+		return b.String()
+	default:
+		parts := make([]string, r.IntN(4))
+		for i := range parts {
+			parts[i] = genJSON(r, depth+1)
+		}
+		return "[" + strings.Join(parts, ",") + "]"
+	}
+}
+
+// TestScanJSONMatchesReference compares ScanJSON, whose quick path skips
+// encoding/json, with the reference on generated values.
+func TestScanJSONMatchesReference(t *testing.T) {
+	r := rand.New(rand.NewPCG(20, 3))
+	for i := range 5000 {
+		data := []byte(genJSON(r, 0))
+		if r.IntN(20) == 0 {
+			data = append(data, " }"...)
+		}
+		if got, want := scanJSONBoth(data); !slices.Equal(got, want) {
+			t.Fatalf("value %d (%s):\n got %q\nwant %q", i, data, got, want)
+		}
+	}
+}
+
+// FuzzScanJSONMatchesReference compares ScanJSON with the reference on any
+// bytes.
+func FuzzScanJSONMatchesReference(f *testing.F) {
+	r := rand.New(rand.NewPCG(20, 4))
+	for range 20 {
+		f.Add([]byte(genJSON(r, 0)))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if got, want := scanJSONBoth(data); !slices.Equal(got, want) {
+			t.Fatalf("%q:\n got %q\nwant %q", data, got, want)
+		}
+	})
+}

@@ -5,7 +5,10 @@ package artifacts_test
 // byte for byte (TestScanMatchesReference, FuzzScanMatchesReference). Its
 // names shadow nothing: this is the external test package.
 
-import "strings"
+import (
+	"encoding/json"
+	"strings"
+)
 
 // Class is the kind of an artifact.
 type Class uint8
@@ -722,4 +725,46 @@ func cutWord(t string) (word, rest string) {
 		return t, ""
 	}
 	return t[:i], trimSpace(t[i+1:])
+}
+
+// ScanJSON is the root's collector.json as it was: encoding/json, then
+// each string by its key.
+func ScanJSON(data []byte, emit Emit) {
+	var v any
+	if err := json.Unmarshal(data, &v); err != nil {
+		Scan(string(data), Output, emit)
+		return
+	}
+	jsonValue(v, "", emit)
+}
+
+func jsonValue(v any, key string, emit Emit) {
+	switch v := v.(type) {
+	case string:
+		jsonString(v, key, emit)
+	case []any:
+		for _, e := range v {
+			jsonValue(e, key, emit)
+		}
+	case map[string]any:
+		for k, e := range v {
+			jsonValue(e, k, emit)
+		}
+	}
+}
+
+var pathKeys = map[string]bool{"path": true, "file": true, "file_path": true, "filepath": true, "filename": true,
+	"dir": true, "directory": true, "cwd": true, "target": true, "source": true, "destination": true}
+
+func jsonString(s, key string, emit Emit) {
+	switch {
+	case key == "command" || key == "cmd":
+		if t := Cut(Clean(s)); t != "" {
+			emit(Command, t)
+		}
+	case pathKeys[strings.ToLower(key)] && s != "" && !strings.ContainsAny(s, " \t\n") && len(s) <= 1024:
+		emit(Path, s)
+	default:
+		Scan(s, Output, emit)
+	}
 }
