@@ -300,6 +300,43 @@ func stripBullet(t string) string {
 // errorLine emits the error of a line: a panic, an error or exception
 // line, a compiler diagnostic, a failing test, an exit status.
 func (s *scanner) errorLine(t string) {
+	if opensError(t) {
+		s.errorStart(t)
+	}
+	// "xit " first: 'x' is rare, so the search skips ahead fast.
+	for rest := t; s.exit.in(s.text, s.start, s.end); {
+		i := strings.Index(rest, "xit ")
+		if i < 0 {
+			break
+		}
+		if i > 0 && rest[i-1] == 'e' && (i == 1 || !isLetter(rest[i-2])) {
+			s.exitStatus(rest[i+len("xit "):])
+		}
+		rest = rest[i+len("xit "):]
+	}
+}
+
+// opensError reports whether the first word of t (a trimmed line) could
+// open one of errorStart's forms: it is ---, FAIL, FAILED, fatal or ERROR,
+// or it ends in a colon. Most lines' first word is none: the check spares
+// them the rest.
+func opensError(t string) bool {
+	i := 0
+	for i < len(t) && t[i] != ' ' && t[i] != '\t' {
+		i++
+	}
+	switch w := t[:i]; {
+	case w == "":
+		return false
+	case w[len(w)-1] == ':':
+		return true
+	default:
+		return w == "---" || w == "FAIL" || w == "FAILED" || w == "fatal" || w == "ERROR"
+	}
+}
+
+// errorStart emits the error a line opens, if it does (see errorLine).
+func (s *scanner) errorStart(t string) {
 	first, rest := cutWord(t)
 	switch {
 	case first == "---" && strings.HasPrefix(rest, "FAIL: "):
@@ -312,17 +349,6 @@ func (s *scanner) errorLine(t string) {
 		}
 	case first == "panic:", errorWord(first), diagnostic(first, rest):
 		s.emitCut(Error, t)
-	}
-	// "xit " first: 'x' is rare, so the search skips ahead fast.
-	for rest := t; s.exit.in(s.text, s.start, s.end); {
-		i := strings.Index(rest, "xit ")
-		if i < 0 {
-			break
-		}
-		if i > 0 && rest[i-1] == 'e' && (i == 1 || !isLetter(rest[i-2])) {
-			s.exitStatus(rest[i+len("xit "):])
-		}
-		rest = rest[i+len("xit "):]
 	}
 }
 

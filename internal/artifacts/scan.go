@@ -228,10 +228,8 @@ func (s *scanner) words(t string) {
 		for a > 0 && t[a-1] != ' ' && t[a-1] != '\t' {
 			a--
 		}
-		colon := false
-		for ; i < len(t) && t[i] != ' ' && t[i] != '\t'; i++ {
-			colon = colon || t[i] == ':'
-		}
+		var colon bool
+		i, colon = tokenEnd(t, i)
 		s.token(t[a:i], colon)
 	}
 }
