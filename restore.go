@@ -15,24 +15,50 @@ type RestoreEffect struct {
 
 // EffectOfRestore compares the session's messages now with a revision's.
 func EffectOfRestore(current, restored []Message) RestoreEffect {
+	return RestoreEffectOf(messageIDs(current), messageIDs(restored), func(i, j int) bool {
+		return bytes.Equal(current[i].AppendJSON(nil), restored[j].AppendJSON(nil))
+	})
+}
+
+// RestoreEffectOf is EffectOfRestore of lists known by their messages'
+// ids, current and restored: same(i, j) reports whether current[i] and
+// restored[j], of one id, have one JSON form. It is asked once per id
+// both lists hold, of the last message with that id in each.
+func RestoreEffectOf(current, restored []string, same func(i, j int) bool) RestoreEffect {
 	out := RestoreEffect{Messages: len(restored), Drops: []string{}, Adds: []string{}}
-	index := func(msgs []Message) map[string][]byte {
-		m := make(map[string][]byte, len(msgs))
-		for i := range msgs {
-			m[msgs[i].ID] = msgs[i].AppendJSON(nil)
-		}
-		return m
-	}
-	now, then := index(current), index(restored)
-	for i := range current {
-		if b, ok := then[current[i].ID]; !ok || !bytes.Equal(b, now[current[i].ID]) {
-			out.Drops = append(out.Drops, current[i].ID)
+	now, then := lastIndex(current), lastIndex(restored)
+	kept := make(map[string]bool, min(len(now), len(then)))
+	for id, i := range now {
+		if j, ok := then[id]; ok && same(i, j) {
+			kept[id] = true
 		}
 	}
-	for i := range restored {
-		if b, ok := now[restored[i].ID]; !ok || !bytes.Equal(b, then[restored[i].ID]) {
-			out.Adds = append(out.Adds, restored[i].ID)
+	for _, id := range current {
+		if !kept[id] {
+			out.Drops = append(out.Drops, id)
+		}
+	}
+	for _, id := range restored {
+		if !kept[id] {
+			out.Adds = append(out.Adds, id)
 		}
 	}
 	return out
+}
+
+func messageIDs(msgs []Message) []string {
+	ids := make([]string, len(msgs))
+	for i := range msgs {
+		ids[i] = msgs[i].ID
+	}
+	return ids
+}
+
+// lastIndex maps each id of ids to the index of its last occurrence.
+func lastIndex(ids []string) map[string]int {
+	m := make(map[string]int, len(ids))
+	for i, id := range ids {
+		m[id] = i
+	}
+	return m
 }

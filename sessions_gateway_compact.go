@@ -15,7 +15,7 @@ import (
 const gatewayPoll = 50 * time.Millisecond
 
 // leaseGrace is how long a lease outlives its compaction's deadline.
-const leaseGrace = 30 * time.Second
+const leaseGrace = 5 * time.Second
 
 // gatewayCompaction compacts the session before the turn when kimi-cli's
 // trigger says it is due, or starts the precompute when the session has

@@ -3,6 +3,8 @@ package kompact_test
 import (
 	"context"
 	"fmt"
+	"runtime"
+	"strings"
 	"testing"
 
 	"kompact"
@@ -10,9 +12,9 @@ import (
 
 // The context route's work does not follow the session's length: on a
 // session of 4,000 messages, Sessions.Context allocates as on one of 40,
-// after a create and an append alike (issue 21 §1; after a restore or an
-// undo the figure is still estimated from the session, once). It counts
-// allocations, not time.
+// after a create, an append, a restore and an undo alike (issue 21 §1:
+// the store works a restored list's figure out when it writes it). It
+// counts allocations, not time.
 func TestSessionsContextAllocatesByRoute(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds two sessions of thousands of messages")
@@ -56,4 +58,105 @@ func TestSessionsContextAllocatesByRoute(t *testing.T) {
 		}
 	}
 	compare("appended")
+	// A compaction of the first 10 messages, then a restore of the list it
+	// replaced, then a compaction again and its undo: the store works the
+	// figure out when it writes the list.
+	compact := func(id string) int64 {
+		t.Helper()
+		cur, err := e.store.GetSession(ctx, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, info, err := e.store.CommitCompaction(ctx, id, kompact.Commit{Base: cur.Messages, End: 10, Version: cur.Version, TokenCount: 100,
+			Replacement: []kompact.Message{{Role: kompact.RoleUser, Content: []kompact.Part{kompact.TextPart("summary")}}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return info.Rev
+	}
+	for _, id := range []string{"small", "large"} {
+		if _, _, err := e.store.RestoreRevision(ctx, id, compact(id)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	compare("restored")
+	for _, id := range []string{"small", "large"} {
+		if _, _, err := e.store.UndoCompaction(ctx, id, compact(id)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	compare("undone")
+}
+
+// The restore preview reads ids and where bodies are, not the messages: on
+// two sessions of 400 messages, one of 20 characters each and one of 4,000,
+// it allocates about alike. And the first append after a restore reads no
+// message: on a session of 4,000 messages it allocates as on one of 40
+// (issue 21 §1). Both count allocations, not time.
+func TestRestoreRoutesAllocateByRoute(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds sessions of thousands of messages")
+	}
+	e := newSessionsEnv(t, kompact.PreviewLimits{})
+	ctx := context.Background()
+	build := func(id string, n, size int) int64 {
+		sess := &kompact.Session{ID: id, Agent: "manual"}
+		for i := range n {
+			role := kompact.RoleUser
+			if i%2 == 1 {
+				role = kompact.RoleAssistant
+			}
+			sess.Messages = append(sess.Messages, kompact.Message{ID: fmt.Sprintf("m%d", i), Role: role,
+				Content: []kompact.Part{kompact.TextPart(strings.Repeat("x", size))}})
+		}
+		if _, err := e.store.CreateSession(ctx, sess); err != nil {
+			t.Fatal(err)
+		}
+		cur, err := e.store.GetSession(ctx, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, info, err := e.store.CommitCompaction(ctx, id, kompact.Commit{Base: cur.Messages, End: n / 2, Version: cur.Version, TokenCount: 100,
+			Replacement: []kompact.Message{{Role: kompact.RoleUser, Content: []kompact.Part{kompact.TextPart("summary")}}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return info.Rev
+	}
+	bytesPerRun := func(f func()) uint64 {
+		var before, after runtime.MemStats
+		f()
+		runtime.ReadMemStats(&before)
+		for range 5 {
+			f()
+		}
+		runtime.ReadMemStats(&after)
+		return (after.TotalAlloc - before.TotalAlloc) / 5
+	}
+	preview := func(id string, rev int64) uint64 {
+		return bytesPerRun(func() {
+			if _, err := e.s.PreviewRestore(ctx, id, rev); err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+	short, long := build("short", 400, 20), build("long", 400, 4000)
+	if s, l := preview("short", short), preview("long", long); l > s*3/2+64<<10 {
+		t.Errorf("the restore preview allocates %d bytes on 400 messages of 4,000 characters, %d on 400 of 20: it reads the messages", l, s)
+	}
+
+	small, large := build("small", 40, 20), build("large", 4000, 20)
+	appendAllocs := func(id string, rev int64) float64 {
+		if _, _, err := e.store.RestoreRevision(ctx, id, rev); err != nil {
+			t.Fatal(err)
+		}
+		return testing.AllocsPerRun(5, func() {
+			if _, err := e.s.Append(ctx, id, []kompact.Message{{Role: kompact.RoleUser, Content: []kompact.Part{kompact.TextPart("more")}}}, kompact.AppendOptions{}); err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+	if s, l := appendAllocs("small", small), appendAllocs("large", large); l > s*1.5+20 {
+		t.Errorf("an append after a restore allocates %.0f times on 4,000 messages, %.0f on 40: it reads the session", l, s)
+	}
 }

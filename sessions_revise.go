@@ -27,15 +27,7 @@ func (s *Sessions) Undo(ctx context.Context, id string, rev int64) (*RevisionInf
 }
 
 // PreviewRestore says what restoring revision rev of session id would drop
-// and bring back.
+// and bring back (Store.PreviewRestore).
 func (s *Sessions) PreviewRestore(ctx context.Context, id string, rev int64) (*RestorePreview, error) {
-	old, err := s.store.GetRevision(ctx, id, rev)
-	if err != nil {
-		return nil, err
-	}
-	cur, err := s.store.GetSession(ctx, id)
-	if err != nil {
-		return nil, err
-	}
-	return &RestorePreview{Effect: EffectOfRestore(cur.Messages, old.Before), Revision: old.RevisionInfo, Version: cur.Version}, nil
+	return s.store.PreviewRestore(ctx, id, rev)
 }

@@ -202,10 +202,11 @@ type Store interface {
 	// GetSessionHead is GetSession without the messages (Messages nil):
 	// the session's description, token account, breaker and kimi-cli
 	// context. Its cost does not follow the session's length, except for a
-	// session whose token figure must be estimated from all its messages
-	// (after a restore or an undo, until its next commit or recorded
-	// figure: a restore writes no bodies, so it leaves the estimate to the
-	// next read).
+	// session whose token figure must be estimated from all its messages:
+	// one stored before kompact kept token figures, committed without a
+	// figure (Commit.TokenCount 0), or restored or undone to a list
+	// holding messages stored before kompact kept their text lengths,
+	// until its next commit or recorded figure.
 	GetSessionHead(ctx context.Context, id string) (*StoredSession, error)
 	// StreamSession reads session id in one snapshot without holding its
 	// messages in memory: it calls head with the session (Messages nil),
@@ -239,11 +240,20 @@ type Store interface {
 	CommitCompaction(ctx context.Context, id string, c Commit) (*SessionInfo, *RevisionInfo, error)
 	ListRevisions(ctx context.Context, id string) ([]RevisionInfo, error)
 	GetRevision(ctx context.Context, id string, rev int64) (*Revision, error)
+	// PreviewRestore says what RestoreRevision(id, rev) would do now,
+	// changing nothing: the RestorePreview of the session's messages and
+	// the revision's (EffectOfRestore), in one snapshot. It reads their
+	// ids and where their bodies are, and the bodies of the messages only
+	// that hold one id in both lists under two stored bodies: not the
+	// sessions' messages.
+	PreviewRestore(ctx context.Context, id string, rev int64) (*RestorePreview, error)
 	// RestoreRevision puts back the messages a revision holds; it records a
 	// revision of its own, so a restore can be undone too. The restored
 	// list has no recorded token figure: token_count becomes 0 and
 	// pending_tokens the estimate of the whole list (kimi-cli's restore of
-	// a context without a usage record). The session's kimi-cli context
+	// a context without a usage record), which the store works out without
+	// reading the messages (from their text lengths, kept when they were
+	// stored), so that GetSessionHead need not. The session's kimi-cli context
 	// becomes the one the revision keeps, when it keeps one. It returns
 	// the session's description after the restore and the revision
 	// recorded.
@@ -288,7 +298,8 @@ type Store interface {
 	// where it is. It fails with EConflict when the summary message was
 	// changed or removed since, and EInvalid when rev is not a compaction.
 	// A kimi-cli session's context becomes the one the compaction
-	// replaced (KimiContext.Within the new length). It records a revision
+	// replaced (KimiContext.Within the new length). Its token figures are
+	// a restore's (RestoreRevision). It records a revision
 	// of kind RevisionUndo, and returns the session's description after the
 	// undo and that revision.
 	UndoCompaction(ctx context.Context, id string, rev int64) (*SessionInfo, *RevisionInfo, error)

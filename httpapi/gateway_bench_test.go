@@ -52,6 +52,20 @@ func instantUpstream(b *testing.B, delay time.Duration) *httptest.Server {
 	return srv
 }
 
+// benchGateway starts an instantUpstream and a gateway in front of it,
+// over a fresh SQLite store.
+func benchGateway(b *testing.B, delay time.Duration) (up, gw *httptest.Server) {
+	up = instantUpstream(b, delay)
+	cfg, err := config.Parse([]byte(fmt.Sprintf(benchGatewayAgents, up.URL+"/v1")), "agents.yaml")
+	if err != nil {
+		b.Fatal(err)
+	}
+	gw = httptest.NewServer(httpapi.New(httpapi.Config{Store: testserver.SQLite(b), Agents: cfg,
+		Upstream: &openai.Upstream{Getenv: func(string) string { return "" }}, Logger: slog.New(slog.DiscardHandler)}).Handler())
+	b.Cleanup(gw.Close)
+	return up, gw
+}
+
 // benchConversation builds chat-completions bodies of a conversation that
 // grows by an assistant and a user message a turn, about 1 KB each.
 type benchConversation struct {
@@ -98,14 +112,7 @@ func BenchmarkGatewayTurn(b *testing.B) {
 		sizes = sizes[:1]
 	}
 	for _, n := range sizes {
-		up := instantUpstream(b, 0)
-		cfg, err := config.Parse([]byte(fmt.Sprintf(benchGatewayAgents, up.URL+"/v1")), "agents.yaml")
-		if err != nil {
-			b.Fatal(err)
-		}
-		gw := httptest.NewServer(httpapi.New(httpapi.Config{Store: testserver.SQLite(b), Agents: cfg,
-			Upstream: &openai.Upstream{Getenv: func(string) string { return "" }}, Logger: slog.New(slog.DiscardHandler)}).Handler())
-		b.Cleanup(gw.Close)
+		up, gw := benchGateway(b, 0)
 		for _, target := range []struct{ name, url string }{
 			{"direct", up.URL + "/v1/chat/completions"},
 			{"gateway", gw.URL + "/gateway/gw/v1/chat/completions"},
@@ -137,14 +144,7 @@ func BenchmarkGatewayTurn(b *testing.B) {
 // its first event, through the gateway and straight to the upstream (which
 // sends its first event at once and the rest 20 ms later).
 func BenchmarkGatewayFirstByte(b *testing.B) {
-	up := instantUpstream(b, 20*time.Millisecond)
-	cfg, err := config.Parse([]byte(fmt.Sprintf(benchGatewayAgents, up.URL+"/v1")), "agents.yaml")
-	if err != nil {
-		b.Fatal(err)
-	}
-	gw := httptest.NewServer(httpapi.New(httpapi.Config{Store: testserver.SQLite(b), Agents: cfg,
-		Upstream: &openai.Upstream{Getenv: func(string) string { return "" }}, Logger: slog.New(slog.DiscardHandler)}).Handler())
-	b.Cleanup(gw.Close)
+	up, gw := benchGateway(b, 20*time.Millisecond)
 	for _, target := range []struct{ name, url string }{
 		{"direct", up.URL + "/v1/chat/completions"},
 		{"gateway", gw.URL + "/gateway/gw/v1/chat/completions"},

@@ -396,11 +396,19 @@ func TestGatewayConversation(t *testing.T) {
 			if n := len(sess.Messages); sess.Messages[n-1].ID != fmt.Sprintf("g_%d", len(cv.msgs)-2) {
 				t.Errorf("the session's last message is %q, want the client's last user message", sess.Messages[n-1].ID)
 			}
-			// Token accounting: the upstream's last prompt_tokens.
-			var ctxStatus kompact.SessionContext
-			getJSON(t, srv.URL, "/v1/sessions/"+id+"/context", &ctxStatus)
+			// Token accounting: the upstream's last prompt_tokens, recorded
+			// once the answer is relayed (the client may have it a moment
+			// before).
 			chats, _ := up.chats()
-			if want := len(chats[len(chats)-1].body) / 4; ctxStatus.TokenCount != want || ctxStatus.PendingTokens != 0 {
+			want := len(chats[len(chats)-1].body) / 4
+			var ctxStatus kompact.SessionContext
+			for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+				getJSON(t, srv.URL, "/v1/sessions/"+id+"/context", &ctxStatus)
+				if ctxStatus.TokenCount == want && ctxStatus.PendingTokens == 0 || time.Now().After(deadline) {
+					break
+				}
+			}
+			if ctxStatus.TokenCount != want || ctxStatus.PendingTokens != 0 {
 				t.Errorf("token count %d + %d pending, want the upstream's %d + 0", ctxStatus.TokenCount, ctxStatus.PendingTokens, want)
 			}
 		})
@@ -642,5 +650,124 @@ func TestGatewayErrors(t *testing.T) {
 	models, err := newGatewayClient(srv.URL).Models.List(context.Background())
 	if err != nil || len(models.Data) != 1 || models.Data[0].ID != "chat-model" {
 		t.Fatalf("models: %v %v", models, err)
+	}
+}
+
+// TestGatewayAuthorization: a server with a token wants it on the gateway
+// too (as the client's API key, or in X-Kompact-Token); the upstream gets
+// the agent's key, or with forward_authorization the client's own
+// Authorization, never the server's token.
+func TestGatewayAuthorization(t *testing.T) {
+	const token = "0123456789abcdef0123456789abcdef"
+	var mu sync.Mutex
+	var seen []string
+	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		seen = append(seen, r.Header.Get("Authorization"))
+		mu.Unlock()
+		w.Header().Set("Content-Type", "application/json")
+		io.WriteString(w, `{"id":"c","object":"chat.completion","created":1,"model":"m","choices":[{"index":0,"message":{"role":"assistant","content":"reply 1"},"finish_reason":"stop"}]}`)
+	}))
+	t.Cleanup(up.Close)
+	yaml := fmt.Sprintf(`agents:
+  own: {llm: {base_url: %[1]s, model: m, api_key_env: AGENT_KEY}, gateway: {enabled: true}}
+  fwd: {llm: {base_url: %[1]s, model: m, api_key_env: AGENT_KEY}, gateway: {enabled: true, forward_authorization: true}}
+`, up.URL+"/v1")
+	cfg, err := config.Parse([]byte(yaml), "agents.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	getenv := func(name string) string {
+		if name == "AGENT_KEY" {
+			return "agent-secret-key"
+		}
+		return ""
+	}
+	srv := httptest.NewServer(httpapi.New(httpapi.Config{Store: testserver.SQLite(t), Agents: cfg, Token: token,
+		Upstream: &openai.Upstream{Getenv: getenv}}).Handler())
+	t.Cleanup(srv.Close)
+	send := func(agent string, headers map[string]string) (int, string) {
+		req, _ := http.NewRequest("POST", srv.URL+"/gateway/"+agent+"/v1/chat/completions", strings.NewReader(`{"model":"m","messages":[{"role":"user","content":"hi"}]}`))
+		req.Header.Set("Content-Type", "application/json")
+		for k, v := range headers {
+			req.Header.Set(k, v)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		mu.Lock()
+		defer mu.Unlock()
+		last := ""
+		if len(seen) > 0 {
+			last, seen = seen[len(seen)-1], nil
+		}
+		if strings.Contains(string(b), token) || strings.Contains(string(b), "agent-secret-key") {
+			t.Fatalf("an answer echoes a secret: %s", b)
+		}
+		return resp.StatusCode, last
+	}
+	cases := []struct {
+		name, agent string
+		headers     map[string]string
+		status      int
+		upstream    string
+	}{
+		{"no token", "own", nil, 401, ""},
+		{"a wrong token", "own", map[string]string{"Authorization": "Bearer wrong-token-wrong-token-wrong-token"}, 401, ""},
+		{"the token as the API key", "own", map[string]string{"Authorization": "Bearer " + token}, 200, "Bearer agent-secret-key"},
+		{"the token in X-Kompact-Token", "own", map[string]string{"X-Kompact-Token": token, "Authorization": "Bearer client-key"}, 200, "Bearer agent-secret-key"},
+		{"forwarded: the client's key", "fwd", map[string]string{"X-Kompact-Token": token, "Authorization": "Bearer client-key"}, 200, "Bearer client-key"},
+		{"forwarded: never the server's token", "fwd", map[string]string{"Authorization": "Bearer " + token}, 200, "Bearer agent-secret-key"},
+	}
+	for _, c := range cases {
+		status, got := send(c.agent, c.headers)
+		if status != c.status || got != c.upstream {
+			t.Errorf("%s: status %d, upstream saw %q; want %d, %q", c.name, status, got, c.status, c.upstream)
+		}
+	}
+}
+
+// TestGatewayCompactionFails: a compaction that fails at the trigger
+// leaves the session as it was, counts in the breaker, and the turn is
+// forwarded as sent.
+func TestGatewayCompactionFails(t *testing.T) {
+	up := newFakeUpstream(t)
+	failing := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		if bytes.Contains(body, []byte(`"model":"compact-model"`)) {
+			http.Error(w, `{"error":{"message":"down"}}`, http.StatusInternalServerError)
+			return
+		}
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		up.serve(w, r)
+	}))
+	t.Cleanup(failing.Close)
+	up.srv = failing
+	srv := newGatewayServer(t, testserver.SQLite(t), up, 0)
+	c := newGatewayClient(srv.URL, option.WithHeader("X-Kompact-Session", "failing"))
+	cv := &conversation{msgs: []sdk.ChatCompletionMessageParamUnion{sdk.SystemMessage("sys")}}
+	for i := 1; i <= 12; i++ {
+		if h := cv.turn(t, c, i, false); h.Get("X-Kompact-Forwarded") != "as-sent" {
+			t.Fatalf("turn %d: forwarded %q although every compaction fails", i, h.Get("X-Kompact-Forwarded"))
+		}
+		chats, _ := up.chats()
+		if !bytes.Equal(chats[len(chats)-1].body, c.lastSent()) {
+			t.Fatalf("turn %d: not forwarded as sent", i)
+		}
+	}
+	var ctxStatus kompact.SessionContext
+	getJSON(t, srv.URL, "/v1/sessions/failing/context", &ctxStatus)
+	if ctxStatus.AutoFailures == 0 {
+		t.Fatalf("the failed compactions did not count in the breaker: %+v", ctxStatus)
+	}
+	var revs struct {
+		Revisions []kompact.RevisionInfo `json:"revisions"`
+	}
+	getJSON(t, srv.URL, "/v1/sessions/failing/revisions", &revs)
+	if len(revs.Revisions) != 0 {
+		t.Fatalf("revisions after failed compactions: %+v", revs.Revisions)
 	}
 }

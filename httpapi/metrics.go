@@ -193,6 +193,12 @@ func (s measuredStore) GetRevision(ctx context.Context, id string, rev int64) (*
 	return out, err
 }
 
+func (s measuredStore) PreviewRestore(ctx context.Context, id string, rev int64) (*kompact.RestorePreview, error) {
+	out, err := s.st.PreviewRestore(ctx, id, rev)
+	s.m.storeFailed("preview_restore", err)
+	return out, err
+}
+
 func (s measuredStore) RestoreRevision(ctx context.Context, id string, rev int64) (*kompact.SessionInfo, *kompact.RevisionInfo, error) {
 	out, info, err := s.st.RestoreRevision(ctx, id, rev)
 	s.m.storeFailed("restore_revision", err)

@@ -22,6 +22,10 @@ func BenchmarkAppend(b *testing.B) { storetest.BenchAppend(b, benchStore) }
 // (storetest.BenchCommit).
 func BenchmarkCommit(b *testing.B) { storetest.BenchCommit(b, benchStore) }
 
+// BenchmarkRestore restores the list a compaction of half a session of
+// 100, 10k and 100k messages replaced (storetest.BenchRestore).
+func BenchmarkRestore(b *testing.B) { storetest.BenchRestore(b, benchStore) }
+
 // BenchmarkSwapGatewayRecord swaps a gateway record with one message
 // appended, in sessions of 100 and 10k messages (storetest.BenchSwap).
 func BenchmarkSwapGatewayRecord(b *testing.B) { storetest.BenchSwap(b, benchStore) }

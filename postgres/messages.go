@@ -48,7 +48,8 @@ func (t stmts) EachBodyOf(ctx context.Context, bodyIDs []int64, fn func(int, []b
 }
 
 // InsertMessages sends the statements in one batch: a message with a new
-// body inserts it and its row in one statement; the rows of messages
+// body inserts it (with its text length, migrations/0009) and its row in
+// one statement; the rows of messages
 // whose bodies are stored go in one statement.
 func (t stmts) InsertMessages(ctx context.Context, id string, pos, born int64, msgs []kompact.Message, reuse []int64) error {
 	if len(msgs) == 0 {
@@ -65,9 +66,9 @@ func (t stmts) InsertMessages(ctx context.Context, id string, pos, born int64, m
 			continue
 		}
 		buf = msgs[i].AppendJSON(buf[:0])
-		b.Queue(`WITH b AS (INSERT INTO bodies (session_id, body) VALUES ($1, $5) RETURNING id)
+		b.Queue(`WITH b AS (INSERT INTO bodies (session_id, body, text_len) VALUES ($1, $5, $6) RETURNING id)
 			INSERT INTO messages (session_id, pos, born, id, body_id) SELECT $1, $2, $3, $4, b.id FROM b`,
-			id, pos+int64(i), born, msgs[i].ID, append([]byte(nil), buf...))
+			id, pos+int64(i), born, msgs[i].ID, append([]byte(nil), buf...), int64(msgs[i].TextLen()))
 	}
 	if len(kept) > 0 {
 		b.Queue(`INSERT INTO messages (session_id, pos, born, id, body_id)

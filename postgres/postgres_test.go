@@ -41,3 +41,16 @@ func TestRetention(t *testing.T) {
 		},
 	})
 }
+
+// TestUnknownTextLengths: bodies stored before migration 0009 have no
+// text length (NULL); a restore or an undo to a list holding one leaves
+// its estimate to the read.
+func TestUnknownTextLengths(t *testing.T) {
+	testenv.PostgresURL(t)
+	st := openSchema(t)
+	storetest.RunUnknownLengths(t, st, func(t *testing.T, id string) {
+		if _, err := st.pool.Exec(t.Context(), `UPDATE bodies SET text_len = NULL WHERE session_id = $1`, id); err != nil {
+			t.Fatal(err)
+		}
+	})
+}

@@ -88,7 +88,8 @@ func rawValuesUTF8(msgs []kompact.Message) bool {
 // faster, copying nothing it does not have to and sharing no memory with
 // data (stores pass buffers their driver reuses). index is used in errors.
 func DecodeStoredMessage(data []byte, index int) (kompact.Message, error) {
-	s := scanner{Cursor: jsonscan.Cursor{B: data}}
+	// One message: its parts get a slab of their own size.
+	s := scanner{Cursor: jsonscan.Cursor{B: data}, slabMin: 1}
 	if m, ok := s.messageDoc(""); ok {
 		return m, nil
 	}
@@ -147,6 +148,9 @@ type scanner struct {
 	// messages to an allocation.
 	parts []kompact.Part
 	slab  []kompact.Part
+	// slabMin is how many parts a new slab holds at least; 0 means
+	// defaultSlab.
+	slabMin int
 	// splitMin, when above 0, is the size of a messages list from which it
 	// is read in two halves at once.
 	splitMin int

@@ -192,6 +192,10 @@ func (s *scanner) content(depth int, m *kompact.Message) bool {
 	return ok
 }
 
+// defaultSlab is how many parts a slab holds at least when a scanner reads
+// many messages.
+const defaultSlab = 128
+
 // keep copies a message's parts into the slab and returns them with their
 // capacity capped, so an append by the caller never reaches a neighbour.
 func (s *scanner) keep(parts []kompact.Part) []kompact.Part {
@@ -200,7 +204,11 @@ func (s *scanner) keep(parts []kompact.Part) []kompact.Part {
 		return []kompact.Part{}
 	}
 	if cap(s.slab)-len(s.slab) < n {
-		s.slab = make([]kompact.Part, 0, max(128, n))
+		least := s.slabMin
+		if least == 0 {
+			least = defaultSlab
+		}
+		s.slab = make([]kompact.Part, 0, max(least, n))
 	}
 	start := len(s.slab)
 	s.slab = append(s.slab, parts...)

@@ -208,6 +208,12 @@ func BenchmarkCreateSession(b *testing.B) {
 	storetest.BenchCreate(b, func(b *testing.B) kompact.Store { return benchStore(b) })
 }
 
+// BenchmarkRestore restores the list a compaction of half a session of
+// 100, 10k and 100k messages replaced (storetest.BenchRestore).
+func BenchmarkRestore(b *testing.B) {
+	storetest.BenchRestore(b, func(b *testing.B) kompact.Store { return benchStore(b) })
+}
+
 // BenchmarkSwapGatewayRecord swaps a gateway record with one message
 // appended, in sessions of 100 and 10k messages (storetest.BenchSwap).
 func BenchmarkSwapGatewayRecord(b *testing.B) {

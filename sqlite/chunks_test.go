@@ -33,7 +33,7 @@ func TestChunkRows(t *testing.T) {
 }
 
 // TestBodyChunks: the bodies encoded a chunk ahead are each message's
-// JSON form, whatever the chunks.
+// JSON form, and their lengths its text length, whatever the chunks.
 func TestBodyChunks(t *testing.T) {
 	msgs := make([]kompact.Message, 300)
 	var fresh []int
@@ -43,7 +43,7 @@ func TestBodyChunks(t *testing.T) {
 			fresh = append(fresh, i)
 		}
 	}
-	enc := &bodyChunks{msgs: msgs, fresh: fresh, bufs: new([2]chunkBuf)}
+	enc := &bodyChunks{msgs: msgs, fresh: fresh, bufs: new([2]chunkBuf), lens: make([]int64, len(fresh))}
 	defer enc.wait()
 	seen := 0
 	for from := 0; from < len(fresh); {
@@ -64,6 +64,12 @@ func TestBodyChunks(t *testing.T) {
 	}
 	if seen != len(fresh) {
 		t.Fatalf("%d bodies, want %d", seen, len(fresh))
+	}
+	enc.wait()
+	for k, i := range fresh {
+		if enc.lens[k] != int64(msgs[i].TextLen()) {
+			t.Fatalf("text length of message %d: %d, want %d", i, enc.lens[k], msgs[i].TextLen())
+		}
 	}
 }
 

@@ -67,7 +67,7 @@ func (t stmts) InsertMessages(ctx context.Context, id string, pos, born int64, m
 	if err != nil {
 		return err
 	}
-	enc := &bodyChunks{msgs: msgs, fresh: fresh}
+	enc := &bodyChunks{msgs: msgs, fresh: fresh, lens: make([]int64, len(fresh))}
 	if t.w != nil {
 		enc.bufs = &t.w.bufs // reused by the write's next calls
 	} else {
@@ -82,7 +82,26 @@ func (t stmts) InsertMessages(ctx context.Context, id string, pos, born int64, m
 	if err := t.insertRows(ctx, id, pos, born, msgs, bodyIDs, reuse == nil); err != nil {
 		return err
 	}
-	return t.insertBodies(ctx, id, enc, bodyIDs)
+	if err := t.insertBodies(ctx, id, enc, bodyIDs); err != nil {
+		return err
+	}
+	return t.insertLengths(ctx, enc, bodyIDs)
+}
+
+// insertLengths stores the text length of each new body (migrations/0009),
+// as enc measured them while it encoded the bodies, under the body's id:
+// the new bodies' ids follow one another.
+func (t stmts) insertLengths(ctx context.Context, enc *bodyChunks, bodyIDs []int64) error {
+	if len(enc.fresh) == 0 {
+		return nil
+	}
+	return t.chunked(ctx, len(enc.fresh), "body lengths", lengthsInsert, func(args []any, from, to int) []any {
+		args = append(args, bodyIDs[enc.fresh[from]])
+		for _, n := range enc.lens[from:to] {
+			args = append(args, n)
+		}
+		return args
+	})
 }
 
 // insertRows inserts the message rows; consecutive tells that the body
@@ -166,10 +185,13 @@ func (t stmts) insertBodies(ctx context.Context, id string, enc *bodyChunks, bod
 type bodyChunks struct {
 	msgs  []kompact.Message
 	fresh []int // the messages whose bodies are inserted, in order
-	bufs  *[2]chunkBuf
-	cur   int           // the buffer of the chunk taken last
-	next  [2]int        // the chunk under way, fresh[next[0]:next[1]]
-	done  chan struct{} // closed once the chunk under way is encoded; nil if none is
+	// lens are their text lengths (Message.TextLen), each set when its
+	// chunk is encoded.
+	lens []int64
+	bufs *[2]chunkBuf
+	cur  int           // the buffer of the chunk taken last
+	next [2]int        // the chunk under way, fresh[next[0]:next[1]]
+	done chan struct{} // closed once the chunk under way is encoded; nil if none is
 }
 
 // chunkBuf is a chunk's bodies, one after the other; ends are where each
@@ -179,11 +201,14 @@ type chunkBuf struct {
 	ends []int
 }
 
-func (c *chunkBuf) encode(msgs []kompact.Message, idx []int) {
+// encode encodes the messages idx of msgs into c and sets their text
+// lengths in lens (one per index of idx).
+func (c *chunkBuf) encode(msgs []kompact.Message, idx []int, lens []int64) {
 	c.buf, c.ends = c.buf[:0], c.ends[:0]
-	for _, i := range idx {
+	for k, i := range idx {
 		c.buf = msgs[i].AppendJSON(c.buf)
 		c.ends = append(c.ends, len(c.buf))
+		lens[k] = int64(msgs[i].TextLen())
 	}
 }
 
@@ -194,7 +219,7 @@ func (b *bodyChunks) start(from, to int) {
 	b.next, b.done = [2]int{from, to}, done
 	go func() {
 		defer close(done)
-		spare.encode(b.msgs, idx)
+		spare.encode(b.msgs, idx, b.lens[from:to])
 	}()
 }
 
@@ -206,7 +231,7 @@ func (b *bodyChunks) take(from, to int) *chunkBuf {
 	b.cur = 1 - b.cur
 	c := &b.bufs[b.cur]
 	if !under {
-		c.encode(b.msgs, b.fresh[from:to])
+		c.encode(b.msgs, b.fresh[from:to], b.lens[from:to])
 	}
 	return c
 }
@@ -298,6 +323,20 @@ func bodiesInsert(k int) string {
 			b.WriteString(", ")
 		}
 		fmt.Fprintf(&b, "(?2 + %d, ?1, ?)", j)
+	}
+	return b.String()
+}
+
+// lengthsInsert inserts k text lengths: ?1 is the first body's id (the
+// next ones follow it), then the lengths.
+func lengthsInsert(k int) string {
+	var b strings.Builder
+	b.WriteString(`INSERT INTO body_lengths (body_id, text_len) VALUES `)
+	for j := range k {
+		if j > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(&b, "(?1 + %d, ?)", j)
 	}
 	return b.String()
 }

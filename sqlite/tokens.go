@@ -41,3 +41,13 @@ func (t stmts) AddAutoFailure(ctx context.Context, id string) (n int64, err erro
 	err = t.tx.QueryRowContext(ctx, `UPDATE sessions SET auto_failures = auto_failures + 1 WHERE id = ? RETURNING auto_failures`, id).Scan(&n)
 	return n, err
 }
+
+// LiveTextLen adds up the lengths of migrations/0009 over the live rows
+// (the messages_live index), without reading a body.
+func (t stmts) LiveTextLen(ctx context.Context, id string) (chars int64, ok bool, err error) {
+	var n, known int64
+	err = t.tx.QueryRowContext(ctx, `SELECT count(*), count(l.text_len), coalesce(sum(l.text_len), 0)
+		FROM messages m LEFT JOIN body_lengths l ON l.body_id = m.body_id
+		WHERE m.session_id = ? AND m.dead IS NULL`, id).Scan(&n, &known, &chars)
+	return chars, n == known, err
+}

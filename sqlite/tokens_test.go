@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"kompact"
+	"kompact/internal/storetest"
 )
 
 // TestTokensOfExistingSessions: a session stored before migration 0004 has
@@ -51,4 +52,16 @@ func TestTokensOfExistingSessions(t *testing.T) {
 	if added.Tokens == nil || *added.Tokens != (kompact.TokenAccount{TokenCount: 500, PendingTokens: 2}) {
 		t.Fatalf("after a recorded figure, the append reported %+v, want {500 2}", added.Tokens)
 	}
+}
+
+// TestUnknownTextLengths: bodies stored before migration 0009 have no
+// text length; a restore or an undo to a list holding one leaves its
+// estimate to the read.
+func TestUnknownTextLengths(t *testing.T) {
+	st := openAt(t, filepath.Join(t.TempDir(), "kompact.db"))
+	storetest.RunUnknownLengths(t, st, func(t *testing.T, id string) {
+		if _, err := st.w.ExecContext(t.Context(), `DELETE FROM body_lengths WHERE body_id IN (SELECT id FROM bodies WHERE session_id = ?)`, id); err != nil {
+			t.Fatal(err)
+		}
+	})
 }

@@ -7,6 +7,7 @@
 package jsonscan
 
 import (
+	"bytes"
 	"unicode/utf8"
 	"unsafe"
 
@@ -213,7 +214,10 @@ func (s *Cursor) text(raw []byte) string {
 // decodes to a valid character or fails), so they alone are checked, as
 // they are scanned (the first one by str).
 func (s *Cursor) escaped(start, j int) (string, bool) {
-	out := make([]byte, 0, j-start+64)
+	// The decoded string is no longer than the raw one (an escape stands
+	// for fewer bytes than it takes): one allocation, of the raw size, not
+	// a doubling buffer (three times a long text's size).
+	out := make([]byte, 0, closingQuote(s.B, j)-start)
 	out = append(out, s.B[start:j]...)
 	for j < len(s.B) {
 		switch c := s.B[j]; {
@@ -240,6 +244,26 @@ func (s *Cursor) escaped(start, j int) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// closingQuote returns the position of the quote that ends the string
+// holding b[j] (one an odd run of backslashes does not escape), or len(b).
+func closingQuote(b []byte, j int) int {
+	for {
+		k := bytes.IndexByte(b[j:], '"')
+		if k < 0 {
+			return len(b)
+		}
+		q := j + k
+		slashes := 0
+		for p := q - 1; p >= j && b[p] == '\\'; p-- {
+			slashes++
+		}
+		if slashes%2 == 0 {
+			return q
+		}
+		j = q + 1
+	}
 }
 
 // unescape appends the character that the escape at b[j] stands for and

@@ -66,3 +66,36 @@ func TestElementEnd(t *testing.T) {
 		}
 	}
 }
+
+// TestEscapedAllocatesOnce: a string with escapes decodes into one
+// allocation of its raw size, however late its first escape comes and
+// whatever backslashes precede its quotes.
+func TestEscapedAllocatesOnce(t *testing.T) {
+	for _, raw := range []string{
+		`"a\"b"`, `"\\"`, `"x\\\"y\\"`, `"` + strings.Repeat("long text ", 500) + `\t` + strings.Repeat(`é\n`, 500) + `"`,
+		`"\u00e9\ud83d\ude00\/"`, `"a\\\\\"\\"`,
+	} {
+		want := ""
+		if err := json.Unmarshal([]byte(raw), &want); err != nil {
+			t.Fatal(err)
+		}
+		var got string
+		var ok bool
+		allocs := testing.AllocsPerRun(10, func() {
+			c := Cursor{B: []byte(raw)}
+			got, ok = c.Str()
+		})
+		if !ok || got != want {
+			t.Fatalf("%s: %q %v, want %q", raw, got, ok, want)
+		}
+		if allocs > 2 { // the []byte of raw, and the string's
+			t.Errorf("%.40s: %.0f allocations", raw, allocs)
+		}
+	}
+	if got := closingQuote([]byte(`ab\"cd\\"ef`), 2); got != 8 {
+		t.Errorf("closingQuote: %d, want 8", got)
+	}
+	if got := closingQuote([]byte(`ab\"cd`), 2); got != 6 {
+		t.Errorf("closingQuote without an end: %d, want 6", got)
+	}
+}

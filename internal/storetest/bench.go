@@ -143,6 +143,33 @@ func BenchCreate(b *testing.B, open func(*testing.B) kompact.Store) {
 	}
 }
 
+// BenchRestore restores, in a session of n messages whose first half a
+// compaction replaced (revision 1), the list that compaction replaced:
+// each iteration the same list again (recording a revision), its
+// estimate worked out by the store.
+func BenchRestore(b *testing.B, open func(*testing.B) kompact.Store) {
+	none := func(*testing.B) int { return 0 }
+	benchSizes(b, open, none, func(b *testing.B, st kompact.Store) {
+		ctx := context.Background()
+		b.StopTimer()
+		s, err := st.GetSession(ctx, "s")
+		if err != nil {
+			b.Fatal(err)
+		}
+		c := benchCommit(s, []kompact.Message{s.Messages[0], {Role: kompact.RoleUser, Content: []kompact.Part{kompact.TextPart("summary")}}})
+		c.End = len(s.Messages) / 2
+		if _, _, err := st.CommitCompaction(ctx, "s", c); err != nil {
+			b.Fatal(err)
+		}
+		b.StartTimer()
+		for range b.N {
+			if _, _, err := st.RestoreRevision(ctx, "s", 1); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
+
 // BenchSwap swaps the gateway record of a gateway session of 100 and 10k
 // messages, appending one ~2 KB message in the same write (a gateway turn
 // below the trigger): its cost follows the appended message, not the

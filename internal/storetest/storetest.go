@@ -68,6 +68,8 @@ func Run(t *testing.T, open func(t *testing.T) kompact.Store) {
 		{"Kimi", testKimi},
 		{"Fidelity", testFidelity},
 		{"SessionHead", testSessionHead},
+		{"RewrittenFigures", testRewrittenFigures},
+		{"PreviewRestore", testPreviewRestore},
 		{"GatewayCreate", testGatewayCreate},
 		{"GatewaySwap", testGatewaySwap},
 		{"GatewayDelete", testGatewayDelete},

@@ -120,9 +120,10 @@ func (c *Core) GetRevision(ctx context.Context, id string, rev int64) (*kompact.
 // RestoreRevision puts back the messages revision rev holds. It records a
 // restore revision holding the messages it replaces, so it can be undone in
 // turn. It reads the revision's ids and body ids, not its bodies (but for a
-// legacy revision's, which hold the ids): the restored list's estimate is
-// left to the next read, as an undo's is, so the work follows the rows it
-// writes. It returns the session's description after the restore.
+// legacy revision's, which hold the ids): the restored list's estimate
+// comes from the text lengths kept with the bodies (listEstimate), so the
+// work follows the rows it writes. It returns the session's description
+// after the restore.
 func (c *Core) RestoreRevision(ctx context.Context, id string, rev int64) (*kompact.SessionInfo, *kompact.RevisionInfo, error) {
 	var row *SessionRow
 	var info *kompact.RevisionInfo
@@ -154,7 +155,11 @@ func (c *Core) RestoreRevision(ctx context.Context, id string, rev int64) (*komp
 		if err := reframe(ctx, tx, id, info.Rev, kimi); err != nil {
 			return err
 		}
-		return tx.SetTokens(ctx, id, 0, UnknownPending, false)
+		pending, err := listEstimate(ctx, tx, id)
+		if err != nil {
+			return err
+		}
+		return tx.SetTokens(ctx, id, 0, pending, false)
 	})
 	if err != nil {
 		return nil, nil, err

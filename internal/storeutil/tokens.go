@@ -6,8 +6,11 @@ import (
 	"kompact"
 )
 
-// UnknownPending is the stored pending_tokens of a session without a
-// recorded token figure: the whole message list is estimated when read.
+// UnknownPending is the stored pending_tokens of a session whose figure
+// the store did not work out when it wrote the list (a session stored
+// before kompact kept token figures, a commit without a figure, or a
+// restore or undo to a list with a message stored before kompact kept
+// text lengths): the whole message list is estimated when read.
 const UnknownPending = -1
 
 // Account returns a session's token account and breaker from the stored
@@ -23,12 +26,27 @@ func Account(count, pending, failures int64, msgs []kompact.Message) (kompact.To
 // CommitAccount returns the stored token_count and pending_tokens after a
 // commit: c.TokenCount and the estimate of the messages appended after the
 // commit's base (appended, those of the committed list), or, without a
-// figure, the whole list estimated when read.
+// figure, the whole list estimated when read (working it out here would
+// cost the commit the session's length).
 func CommitAccount(c kompact.Commit, appended []kompact.Message) (count, pending int64) {
 	if c.TokenCount <= 0 {
 		return 0, UnknownPending
 	}
 	return int64(c.TokenCount), int64(kompact.EstimateTokens(appended))
+}
+
+// listEstimate returns the pending figure of a rewritten list without a
+// recorded figure (after a restore or an undo): the estimate of the whole
+// list (kimi-cli's restore of a context without a usage record), from the
+// text lengths the store keeps with the bodies, so that no body is read;
+// UnknownPending (estimated from the bodies when read) when a body stored
+// before the lengths were kept has none.
+func listEstimate(ctx context.Context, tx Tx, id string) (int64, error) {
+	chars, ok, err := tx.LiveTextLen(ctx, id)
+	if err != nil || !ok {
+		return UnknownPending, err
+	}
+	return chars / 4, nil
 }
 
 // AppendedAfter returns the messages of a commit's tail that were appended

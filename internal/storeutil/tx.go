@@ -46,8 +46,9 @@ type Tx interface {
 	// EachBodyOf passes on the stored bodies with the given ids, in order.
 	EachBodyOf(ctx context.Context, bodyIDs []int64, fn func(i int, body []byte) error) error
 	// InsertMessages puts msgs in the session at positions pos, pos+1, ...
-	// as rows born at revision born, storing each one's body, or using the
-	// stored body reuse[i] when reuse is not nil and reuse[i] is not 0.
+	// as rows born at revision born, storing each one's body and the
+	// length of its text (Message.TextLen), or using the stored body
+	// reuse[i] when reuse is not nil and reuse[i] is not 0.
 	InsertMessages(ctx context.Context, id string, pos, born int64, msgs []kompact.Message, reuse []int64) error
 	// TakenID returns the index of the first of msgs whose id a live
 	// message of the session has at a position from minPos on, or -1. It
@@ -85,6 +86,11 @@ type Tx interface {
 	// message with the id msgID.
 	LiveMessage(ctx context.Context, id, msgID string) (pos, bodyID int64, err error)
 
+	// LiveTextLen returns the sum of the stored text lengths
+	// (Message.TextLen) of the session's live messages, from the lengths
+	// kept with their bodies: no body is read. ok is false when a body
+	// stored before the lengths were kept has none.
+	LiveTextLen(ctx context.Context, id string) (chars int64, ok bool, err error)
 	// Tokens reads the session's token columns.
 	Tokens(ctx context.Context, id string) (TokenRow, error)
 	// SetTokens writes them after a rewrite, and zeroes the failures when

@@ -131,8 +131,13 @@ func (c *Core) undo(ctx context.Context, tx Tx, row *SessionRow, rev int64) (*ko
 	if err := reframe(ctx, tx, id, info.Rev, kimi); err != nil {
 		return nil, err
 	}
-	// Like a restore, an undo leaves no recorded token figure.
-	return info, tx.SetTokens(ctx, id, 0, UnknownPending, false)
+	// Like a restore, an undo leaves no recorded token figure: the whole
+	// list is pending.
+	pending, err := listEstimate(ctx, tx, id)
+	if err != nil {
+		return nil, err
+	}
+	return info, tx.SetTokens(ctx, id, 0, pending, false)
 }
 
 // undoRows reads what undoing compaction revision rev writes again: the
