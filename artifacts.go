@@ -1,7 +1,6 @@
 package kompact
 
 import (
-	"encoding/json"
 	"slices"
 	"strconv"
 	"strings"
@@ -83,8 +82,12 @@ type artifactKey struct {
 
 // collector gathers the distinct artifacts of a range.
 type collector struct {
-	list   []Artifact
-	index  map[artifactKey]int
+	list  []Artifact
+	index map[artifactKey]int
+	// recent holds artifacts seen lately, by a hash of a few of their
+	// bytes: a range repeats its artifacts, and a look here is cheaper
+	// than one in index.
+	recent [256]recentArtifact
 	offset int
 	// at, sent and user describe the part being scanned.
 	at         int
@@ -114,66 +117,27 @@ func (c *collector) message(m *Message, i int, shown bool) {
 				c.add(artifacts.URL, p.URL)
 			}
 		case p.Type == PartData:
-			c.json(p.Data, "")
+			artifacts.ScanJSON(p.Data, c.add)
 		}
 	}
 	c.sent, c.user = false, false
 	for _, call := range m.ToolCalls {
 		if call.Arguments != nil {
-			c.json([]byte(*call.Arguments), "")
+			artifacts.ScanJSON([]byte(*call.Arguments), c.add)
 		}
-	}
-}
-
-// json scans the strings of a JSON value (a data part, tool-call
-// arguments): the value of a "command" or "cmd" key is a command, the
-// value of a path key without white space a path, and any other string is
-// read as tool output. A value that is not JSON is read as tool output.
-func (c *collector) json(data []byte, key string) {
-	var v any
-	if err := json.Unmarshal(data, &v); err != nil {
-		artifacts.Scan(string(data), artifacts.Output, c.add)
-		return
-	}
-	c.value(v, key)
-}
-
-func (c *collector) value(v any, key string) {
-	switch v := v.(type) {
-	case string:
-		c.str(v, key)
-	case []any:
-		for _, e := range v {
-			c.value(e, key)
-		}
-	case map[string]any:
-		for k, e := range v {
-			c.value(e, k)
-		}
-	}
-}
-
-// pathKeys are the argument names whose values are paths.
-var pathKeys = map[string]bool{"path": true, "file": true, "file_path": true, "filepath": true, "filename": true,
-	"dir": true, "directory": true, "cwd": true, "target": true, "source": true, "destination": true}
-
-func (c *collector) str(s, key string) {
-	switch {
-	case key == "command" || key == "cmd":
-		if t := artifacts.Cut(artifacts.Clean(s)); t != "" {
-			c.add(artifacts.Command, t)
-		}
-	case pathKeys[strings.ToLower(key)] && s != "" && !strings.ContainsAny(s, " \t\n") && len(s) <= 1024:
-		c.add(artifacts.Path, s)
-	default:
-		artifacts.Scan(s, artifacts.Output, c.add)
 	}
 }
 
 // add records one occurrence of an artifact in the part being scanned.
 func (c *collector) add(class artifacts.Class, text string) {
+	r := &c.recent[recentSlot(class, text)]
+	i, ok := r.i, r.class == class && r.text == text
 	k := artifactKey{class, text}
-	if i, ok := c.index[k]; ok {
+	if !ok {
+		i, ok = c.index[k]
+	}
+	if ok {
+		r.class, r.text, r.i = class, text, i
 		a := &c.list[i]
 		a.Count++
 		a.last = c.at
@@ -182,8 +146,26 @@ func (c *collector) add(class artifacts.Class, text string) {
 		return
 	}
 	c.index[k] = len(c.list)
+	r.class, r.text, r.i = class, text, len(c.list)
 	c.list = append(c.list, Artifact{Class: artifactClasses[class], Text: text, Message: c.name(), Sent: c.sent, User: c.user,
 		Count: 1, first: c.at, last: c.at})
+}
+
+// recentArtifact is an entry of collector.recent: an artifact and its
+// index in the list.
+type recentArtifact struct {
+	class artifacts.Class
+	text  string
+	i     int
+}
+
+// recentSlot picks an artifact's entry in collector.recent.
+func recentSlot(class artifacts.Class, text string) uint8 {
+	if text == "" {
+		return uint8(class)
+	}
+	n := len(text)
+	return uint8(n*31) ^ text[0]*7 ^ text[n/2]*13 ^ text[n-1] ^ uint8(class)<<5
 }
 
 // name names the message being scanned: its id, or #N.

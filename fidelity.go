@@ -83,21 +83,24 @@ func recall(kept, n int) float64 {
 
 // keptCheck tells whether a summary holds an artifact.
 type keptCheck struct {
-	norm, folded string
+	norm   string
+	exact  *artifacts.Haystack
+	folded *artifacts.Haystack
 }
 
 func newKeptCheck(summary string) *keptCheck {
-	return &keptCheck{norm: artifacts.Clean(summary)}
+	norm := artifacts.Clean(summary)
+	return &keptCheck{norm: norm, exact: artifacts.NewHaystack(norm)}
 }
 
 func (k *keptCheck) kept(a Artifact) bool {
 	if a.Class == ArtifactError || a.Class == ArtifactTodo {
-		if k.folded == "" {
-			k.folded = strings.ToLower(k.norm)
+		if k.folded == nil {
+			k.folded = artifacts.NewHaystack(strings.ToLower(k.norm))
 		}
-		return strings.Contains(k.folded, strings.ToLower(a.Text))
+		return k.folded.Contains(strings.ToLower(a.Text))
 	}
-	return strings.Contains(k.norm, a.Text)
+	return k.exact.Contains(a.Text)
 }
 
 // FidelityOptions are the agent's compaction.fidelity settings.

@@ -9,18 +9,20 @@ func asPath(w string) string {
 	if i := strings.LastIndexByte(w, '='); i >= 0 {
 		w = w[i+1:] // --out=dir/file.go
 	}
-	if w == "" || len(w) > 1024 || !pathChars(w) || strings.Contains(w, "//") {
+	if w == "" || len(w) > 1024 {
 		return ""
 	}
-	slash := strings.IndexByte(w, '/')
-	if slash < 0 {
+	sh, ok := pathShapeOf(w)
+	if !ok {
+		return ""
+	}
+	if sh.slashes == 0 {
 		if bareFile(w) {
 			return w
 		}
 		return ""
 	}
-	segs := strings.Count(w, "/")
-	last := w[strings.LastIndexByte(w, '/')+1:]
+	last := w[sh.lastSlash+1:]
 	switch {
 	case strings.HasPrefix(w, "./") || strings.HasPrefix(w, "../") || strings.HasPrefix(w, "~/"):
 		return w
@@ -28,21 +30,51 @@ func asPath(w string) string {
 		return w
 	case hasExt(last):
 		return w
-	case w[0] == '/' && segs >= 2, w[0] != '/' && segs >= 2:
+	case w[0] == '/' && sh.slashes >= 2, w[0] != '/' && sh.slashes >= 2:
 		return w
 	}
 	return ""
 }
 
+// pathShape is what asPath needs to know of a word's slashes.
+type pathShape struct {
+	slashes, lastSlash int
+}
+
+// pathShapeOf reads w once: ok is false unless w has only the bytes paths
+// are written with in prose (letters, digits, . _ - / ~ @ +, and any
+// non-ASCII), one letter at least, and no "//".
+func pathShapeOf(w string) (sh pathShape, ok bool) {
+	letter := false
+	for i := 0; i < len(w); i++ {
+		c := w[i]
+		switch {
+		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z':
+			letter = true
+		case c == '/':
+			if i > 0 && w[i-1] == '/' {
+				return sh, false
+			}
+			sh.slashes++
+			sh.lastSlash = i
+		case c >= '0' && c <= '9', c == '.', c == '_', c == '-', c == '~', c == '@', c == '+', c >= 0x80:
+		default:
+			return sh, false
+		}
+	}
+	return sh, letter
+}
+
 // stripLocation removes a trailing :LINE or :LINE:COLUMN.
 func stripLocation(w string) string {
-	for {
+	for len(w) > 0 && isDigit(w[len(w)-1]) {
 		i := strings.LastIndexByte(w, ':')
 		if i <= 0 || i == len(w)-1 || !allDigits(w[i+1:]) {
 			return w
 		}
 		w = w[:i]
 	}
+	return w
 }
 
 func allDigits(s string) bool {
@@ -52,24 +84,6 @@ func allDigits(s string) bool {
 		}
 	}
 	return s != ""
-}
-
-// pathChars reports whether w has only the bytes paths are written with
-// in prose (letters, digits, . _ - / ~ @ +, and any non-ASCII) and at
-// least one letter.
-func pathChars(w string) bool {
-	letter := false
-	for i := 0; i < len(w); i++ {
-		c := w[i]
-		switch {
-		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z':
-			letter = true
-		case c >= '0' && c <= '9', c == '.', c == '_', c == '-', c == '/', c == '~', c == '@', c == '+', c >= 0x80:
-		default:
-			return false
-		}
-	}
-	return letter
 }
 
 // hasExt reports whether a path's last segment ends in an extension: a dot
@@ -152,7 +166,7 @@ func urlAt(tok string, i int) string {
 	u := tok[k:]
 	for len(u) > 0 {
 		c := u[len(u)-1]
-		if strings.IndexByte(".,;:!?'\"`>]}*", c) >= 0 || c == ')' && strings.Count(u, "(") < strings.Count(u, ")") {
+		if urlClose[c] || c == ')' && strings.Count(u, "(") < strings.Count(u, ")") {
 			u = u[:len(u)-1]
 			continue
 		}
@@ -163,6 +177,9 @@ func urlAt(tok string, i int) string {
 	}
 	return u
 }
+
+// urlClose are the bytes urlAt trims at the end of a URL.
+var urlClose = byteSet(".,;:!?'\"`>]}*")
 
 func isLetter(c byte) bool  { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
 func isLower(c byte) bool   { return c >= 'a' && c <= 'z' }
@@ -225,15 +242,15 @@ func isIdentifier(w string) bool {
 // todoLine emits the TODO item of a prose line: the text after a TODO or
 // FIXME marker, an unchecked task ("- [ ] ..."), or a "next step" line.
 func (s *scanner) todoLine(t string) {
-	for _, m := range [...]string{"TODO", "FIXME"} {
-		if !s.marker {
-			break
+	for _, m := range [...]*ahead{&s.todo, &s.fixme} {
+		if !m.in(s.text, s.start, s.end) {
+			continue
 		}
-		i := strings.Index(t, m)
+		i := strings.Index(t, m.needle)
 		if i < 0 || (i > 0 && isAlnum(t[i-1])) {
 			continue
 		}
-		rest := t[i+len(m):]
+		rest := t[i+len(m.needle):]
 		if rest != "" && isAlnum(rest[0]) {
 			continue
 		}
@@ -246,6 +263,9 @@ func (s *scanner) todoLine(t string) {
 		return
 	}
 	b := stripBullet(t)
+	if b == "" || b[0] != '[' && b[0]|0x20 != 'n' {
+		return // neither a task nor a next step
+	}
 	if strings.HasPrefix(b, "[ ] ") {
 		s.emitCut(Todo, b[4:])
 		return
@@ -280,6 +300,43 @@ func stripBullet(t string) string {
 // errorLine emits the error of a line: a panic, an error or exception
 // line, a compiler diagnostic, a failing test, an exit status.
 func (s *scanner) errorLine(t string) {
+	if opensError(t) {
+		s.errorStart(t)
+	}
+	// "xit " first: 'x' is rare, so the search skips ahead fast.
+	for rest := t; s.exit.in(s.text, s.start, s.end); {
+		i := strings.Index(rest, "xit ")
+		if i < 0 {
+			break
+		}
+		if i > 0 && rest[i-1] == 'e' && (i == 1 || !isLetter(rest[i-2])) {
+			s.exitStatus(rest[i+len("xit "):])
+		}
+		rest = rest[i+len("xit "):]
+	}
+}
+
+// opensError reports whether the first word of t (a trimmed line) could
+// open one of errorStart's forms: it is ---, FAIL, FAILED, fatal or ERROR,
+// or it ends in a colon. Most lines' first word is none: the check spares
+// them the rest.
+func opensError(t string) bool {
+	i := 0
+	for i < len(t) && t[i] != ' ' && t[i] != '\t' {
+		i++
+	}
+	switch w := t[:i]; {
+	case w == "":
+		return false
+	case w[len(w)-1] == ':':
+		return true
+	default:
+		return w == "---" || w == "FAIL" || w == "FAILED" || w == "fatal" || w == "ERROR"
+	}
+}
+
+// errorStart emits the error a line opens, if it does (see errorLine).
+func (s *scanner) errorStart(t string) {
 	first, rest := cutWord(t)
 	switch {
 	case first == "---" && strings.HasPrefix(rest, "FAIL: "):
@@ -292,17 +349,6 @@ func (s *scanner) errorLine(t string) {
 		}
 	case first == "panic:", errorWord(first), diagnostic(first, rest):
 		s.emitCut(Error, t)
-	}
-	// "xit " first: 'x' is rare, so the search skips ahead fast.
-	for rest := t; s.exit; {
-		i := strings.Index(rest, "xit ")
-		if i < 0 {
-			break
-		}
-		if i > 0 && rest[i-1] == 'e' && (i == 1 || !isLetter(rest[i-2])) {
-			s.exitStatus(rest[i+len("xit "):])
-		}
-		rest = rest[i+len("xit "):]
 	}
 }
 
@@ -362,9 +408,10 @@ func (s *scanner) exitStatus(t string) {
 // it, trimmed.
 func cutWord(t string) (word, rest string) {
 	t = trimSpace(t)
-	i := strings.IndexAny(t, " \t")
-	if i < 0 {
-		return t, ""
+	for i := 0; i < len(t); i++ {
+		if t[i] == ' ' || t[i] == '\t' {
+			return t[:i], trimSpace(t[i+1:])
+		}
 	}
-	return t[:i], trimSpace(t[i+1:])
+	return t, ""
 }

@@ -70,22 +70,39 @@ type Emit func(c Class, text string)
 // Scan calls emit with every artifact of text, read as src, in order of
 // appearance; an artifact that recurs is emitted each time.
 func Scan(text string, src Source, emit Emit) {
-	s := scanner{src: src, emit: emit,
-		// Searched once per text rather than per line: most texts have
-		// none.
-		marker: src == Prose && (strings.Contains(text, "TODO") || strings.Contains(text, "FIXME")),
-		exit:   strings.Contains(text, "xit "),
-		tick:   src == Prose && strings.IndexByte(text, '`') >= 0,
+	s := scanner{src: src, emit: emit, text: text,
+		todo: ahead{needle: "TODO", at: -1}, fixme: ahead{needle: "FIXME", at: -1}, exit: ahead{needle: "xit ", at: -1},
+		tick: src == Prose && strings.IndexByte(text, '`') >= 0,
 	}
-	for len(text) > 0 {
-		line := text
-		if nl := strings.IndexByte(text, '\n'); nl >= 0 {
-			line, text = text[:nl], text[nl+1:]
-		} else {
-			text = ""
+	for s.start = 0; s.start < len(text); s.start = s.end + 1 {
+		s.end = len(text)
+		if nl := strings.IndexByte(text[s.start:], '\n'); nl >= 0 {
+			s.end = s.start + nl
 		}
-		s.line(line)
+		s.line(text[s.start:s.end])
 	}
+}
+
+// ahead finds the occurrences of a needle in a text in order, each search
+// starting where the line being scanned starts, so that the text is read
+// once per needle rather than once per line: most texts have none.
+type ahead struct {
+	needle string
+	// at is the offset of the first occurrence at or after the last
+	// search's start, -1 before the first search, len(text) when none.
+	at int
+}
+
+// in reports whether the needle occurs in text[start:end], a line: start
+// never decreases from one call to the next.
+func (a *ahead) in(text string, start, end int) bool {
+	if a.at < start {
+		a.at = len(text)
+		if i := strings.Index(text[start:], a.needle); i >= 0 {
+			a.at = start + i
+		}
+	}
+	return a.at+len(a.needle) <= end
 }
 
 // fence is the kind of fenced code block a scan is in.
@@ -102,9 +119,13 @@ type scanner struct {
 	src   Source
 	emit  Emit
 	fence fence
-	// marker, exit and tick say whether the text holds a TODO or FIXME
-	// marker, "xit " (of "exit status"), a backtick.
-	marker, exit, tick bool
+	// text is the text scanned, text[start:end] the line being scanned.
+	text       string
+	start, end int
+	// todo, fixme and exit find the TODO and FIXME markers and "xit " (of
+	// "exit status") in the text; tick says whether it holds a backtick.
+	todo, fixme, exit ahead
+	tick              bool
 }
 
 // line scans one line: fences and shell lines first, then the line's
@@ -194,38 +215,28 @@ func (s *scanner) tokens(t string, prose bool) {
 	}
 }
 
-// words scans the white-space separated tokens of t that hold an
-// interesting byte (see byteClass); the others are skipped eight bytes at
-// a time without being split.
+// words scans the white-space separated tokens of t that hold a marked
+// byte (see marks.go); the others are skipped eight bytes at a time
+// without being split.
 func (s *scanner) words(t string) {
-	i := 0
-	for i < len(t) {
-		for i+8 <= len(t) && byteClass[t[i]]|byteClass[t[i+1]]|byteClass[t[i+2]]|byteClass[t[i+3]]|
-			byteClass[t[i+4]]|byteClass[t[i+5]]|byteClass[t[i+6]]|byteClass[t[i+7]] == 0 {
-			i += 8
-		}
-		for i < len(t) && byteClass[t[i]] == 0 {
-			i++
-		}
-		if i == len(t) {
+	prose := s.src == Prose
+	for i := 0; i < len(t); {
+		if i = nextMark(t, i, prose); i == len(t) {
 			return
 		}
 		a := i
 		for a > 0 && t[a-1] != ' ' && t[a-1] != '\t' {
 			a--
 		}
-		var fl uint8
-		for i < len(t) && t[i] != ' ' && t[i] != '\t' {
-			fl |= byteClass[t[i]]
-			i++
-		}
-		s.token(t[a:i], fl)
+		var colon bool
+		i, colon = tokenEnd(t, i)
+		s.token(t[a:i], colon)
 	}
 }
 
 // token classifies one token whose bytes may make an artifact.
-func (s *scanner) token(tok string, fl uint8) {
-	if fl&colon != 0 {
+func (s *scanner) token(tok string, colon bool) {
+	if colon {
 		if i := strings.Index(tok, "://"); i > 0 {
 			if u := urlAt(tok, i); u != "" {
 				s.emit(URL, u)
@@ -273,29 +284,6 @@ func (s *scanner) span(c string) {
 		s.src = src
 	}
 }
-
-// Byte classes, OR-ed over a token: words none of whose bytes has a
-// class are skipped without being split.
-const (
-	slash uint8 = 1 << iota
-	colon
-	dot
-	under
-	upper
-	paren
-)
-
-var byteClass = func() (t [256]uint8) {
-	t['/'] = slash
-	t[':'] = colon
-	t['.'] = dot
-	t['_'] = under
-	t['('] = paren
-	for c := 'A'; c <= 'Z'; c++ {
-		t[c] = upper
-	}
-	return t
-}()
 
 // trimSpace trims ASCII white space.
 func trimSpace(s string) string {
@@ -349,17 +337,29 @@ func Clean(s string) string {
 // after it (a trailing "()" stays: it marks a call), and a possessive 's.
 func trimPunct(w string) string {
 	i, j := 0, len(w)
-	for i < j && strings.IndexByte("([{<\"'*", w[i]) >= 0 {
+	for i < j && openPunct[w[i]] {
 		i++
 	}
 	for j > i {
 		if j-i > 2 && w[j-2:j] == "()" {
 			break
 		}
-		if strings.IndexByte(")]}>\"',;:.!?*", w[j-1]) < 0 {
+		if !closePunct[w[j-1]] {
 			break
 		}
 		j--
 	}
 	return strings.TrimSuffix(w[i:j], "'s")
+}
+
+// openPunct and closePunct are the bytes trimPunct trims before and after
+// a word.
+var openPunct, closePunct = byteSet("([{<\"'*"), byteSet(")]}>\"',;:.!?*")
+
+// byteSet returns a table of the bytes of set.
+func byteSet(set string) (t [256]bool) {
+	for i := 0; i < len(set); i++ {
+		t[set[i]] = true
+	}
+	return t
 }

@@ -1,0 +1,204 @@
+package artifacts_test
+
+import (
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"syscall"
+	"testing"
+
+	"kompact/internal/artifacts"
+)
+
+// scanBoth returns what the scanner and the reference find in text.
+func scanBoth(text string, src artifacts.Source) (got, want []string) {
+	artifacts.Scan(text, src, func(c artifacts.Class, t string) { got = append(got, c.String()+" "+t) })
+	Scan(text, Source(src), func(c Class, t string) { want = append(want, c.String()+" "+t) })
+	return got, want
+}
+
+// pieces are the bits generated texts are made of: every rule's triggers
+// and near misses, and plain prose.
+var pieces = []string{
+	"the", "session", "and", "of", "x", "a", "é", "数据", "→", "<tag>", "&&", "x := 42", "\"quoted\"", "{", "}",
+	"path/to/file.go", "file.go:12:5:", "main.go:7:", "./run", "../up", "~/home", "/etc/hosts", "/compact", "a/b/c",
+	"cmd/", "client/server", "go.mod", ".env", ".Env", "a.b", "v1.2.3", "e.g.", "archive.tar.gz", "foo_test.go",
+	"x.y", "--out=build/app.bin", "a//b", "https://example.com/a_b?x=1.", "(http://x.org/p)", "ftp://", "mailto:x",
+	"[t](https://go.dev/doc)", "HTTPS://A.B/(c))", "ParseConfig", "parseConfig", "HTTPServer", "max_recall",
+	"MAX_RECALL", "os.Exit", "Plan.Apply()", "run()", "self.max_recall", "Hello", "JSON", "_x_", "iOS", "kompact.Plan",
+	"`", "`go test ./...`", "`Job.Run`", "`x`", "``", "```", "```bash", "```sh {x}", "```console", "```go", "~~~",
+	"$ ", "$", "# ", "#", "- ", "* ", "+ ", "1. ", "2) ", "- [ ] ", "[ ]", "TODO", "TODO(ann):", "FIXME:", "TODOs",
+	"xTODO", "Next step:", "next steps:", "NEXT:", "next:", "panic:", "--- FAIL:", "FAIL", "FAIL:", "FAILED", "(0.00s)",
+	"ValueError:", "java.io.IOException:", "error:", "Error:", "ERROR", "fatal", "fatal:", "FATAL:", "error[E0308]:",
+	"warning:", "exit status 2", "exit code -1.", "exit", "xit ", "status", "code", "exited", "'s", "it's", "(go.mod)",
+	"Rust's", "*bold*", "a.m.", "I/O", "24/7", "()", "(", ")", ":", ".", "_", "/", "a=b=c/d.go", strings.Repeat("long", 60),
+	strings.Repeat("é", 120), "\x80", "\xff/x.go",
+}
+
+var seps = []string{" ", " ", " ", " ", "  ", "\t", "\n", "\n", "\r\n", "\n\n", " \v", "\f"}
+
+// genText returns a random text of about size bytes from pieces.
+func genText(r *rand.Rand, size int) string {
+	var b strings.Builder
+	for b.Len() < size {
+		b.WriteString(pieces[r.IntN(len(pieces))])
+		b.WriteString(seps[r.IntN(len(seps))])
+	}
+	return b.String()
+}
+
+// TestScanMatchesReference compares the scanner with the reference on many
+// generated texts, in both sources.
+func TestScanMatchesReference(t *testing.T) {
+	r := rand.New(rand.NewPCG(20, 1))
+	n := 4000
+	if testing.Short() {
+		n = 500
+	}
+	for i := range n {
+		text := genText(r, 1+r.IntN(600))
+		for _, src := range []artifacts.Source{artifacts.Prose, artifacts.Output} {
+			if got, want := scanBoth(text, src); !slices.Equal(got, want) {
+				t.Fatalf("text %d (%q), source %d:\n got %q\nwant %q", i, text, src, got, want)
+			}
+		}
+	}
+}
+
+// FuzzScanMatchesReference compares the scanner with the reference on any
+// text.
+func FuzzScanMatchesReference(f *testing.F) {
+	r := rand.New(rand.NewPCG(20, 2))
+	for range 20 {
+		f.Add(genText(r, 200), false)
+	}
+	f.Add("```bash\n$ go test ./...\n```\nTODO: x\nexit status 1", true)
+	f.Fuzz(func(t *testing.T, text string, output bool) {
+		src := artifacts.Prose
+		if output {
+			src = artifacts.Output
+		}
+		if got, want := scanBoth(text, src); !slices.Equal(got, want) {
+			t.Fatalf("%q:\n got %q\nwant %q", text, got, want)
+		}
+	})
+}
+
+// BenchmarkScan measures the scanner alone on generated text, and on the
+// text of the root's compaction benchmark (benchSession's words). MB/s is
+// the text scanned.
+func BenchmarkScan(b *testing.B) {
+	r := rand.New(rand.NewPCG(1, 2))
+	bench := []string{"func", "return", "err", "nil", "the", "session", "compaction", "message", "\"quoted\"",
+		"path/to/file.go", "x := 42", "if", "for", "range", "{", "}", "\n", "\t", "résumé", "数据", "→", "<tag>", "&&"}
+	var sess strings.Builder
+	for sess.Len() < 1<<20 {
+		sess.WriteString(bench[r.IntN(len(bench))])
+		sess.WriteByte(' ')
+	}
+	texts := []struct {
+		name string
+		text string
+	}{{"session", sess.String()}, {"mixed", genText(r, 1<<20)}}
+	for _, tx := range texts {
+		for _, src := range []artifacts.Source{artifacts.Prose, artifacts.Output} {
+			name := tx.name + "/prose"
+			if src == artifacts.Output {
+				name = tx.name + "/output"
+			}
+			b.Run(name, func(b *testing.B) {
+				b.SetBytes(int64(len(tx.text)))
+				b.ReportAllocs()
+				n := 0
+				cpu := processCPU()
+				for b.Loop() {
+					artifacts.Scan(tx.text, src, func(artifacts.Class, string) { n++ })
+				}
+				b.ReportMetric(float64(processCPU()-cpu)/float64(b.N), "cpu-ns/op")
+				if n == 0 {
+					b.Fatal("no artifacts")
+				}
+			})
+		}
+	}
+}
+
+// processCPU is the process's CPU time in nanoseconds: on a shared
+// machine, where ns/op counts the waits for a core too, the figure to
+// compare (as in the root's bench_test.go).
+func processCPU() int64 {
+	var u syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &u) != nil {
+		return 0
+	}
+	return u.Utime.Nano() + u.Stime.Nano()
+}
+
+// scanJSONBoth returns what ScanJSON and the reference find in data,
+// sorted: both visit an object's keys in no particular order.
+func scanJSONBoth(data []byte) (got, want []string) {
+	artifacts.ScanJSON(data, func(c artifacts.Class, t string) { got = append(got, c.String()+" "+t) })
+	ScanJSON(data, func(c Class, t string) { want = append(want, c.String()+" "+t) })
+	slices.Sort(got)
+	slices.Sort(want)
+	return got, want
+}
+
+var jsonPieces = []string{`"path"`, `"file_path"`, `"Path"`, `"command"`, `"cmd"`, `"cwd"`, `"other"`, `"x"`,
+	`"internal/a.go"`, `"go test ./..."`, `"ls  -la\tx"`, `"a b/c.go"`, `"see https://x.org/a and b.go"`,
+	`"\u0041pp.go"`, `"\ud83d\ude00 x.go"`, `"\ud800"`, `"a\\b/c.go"`, `"\n$ make\n"`, `"é/数据.go"`, "\"\xff.go\"",
+	`1`, `-0.5e3`, `1e400`, `1e-400`, `true`, `false`, `null`, `01`, `"`, `""`}
+
+// genJSON returns a random JSON-like value (often valid, sometimes not).
+func genJSON(r *rand.Rand, depth int) string {
+	switch n := r.IntN(10); {
+	case depth > 3 || n < 4:
+		return jsonPieces[r.IntN(len(jsonPieces))]
+	case n < 8:
+		var b strings.Builder
+		b.WriteByte('{')
+		for i := range r.IntN(4) {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			b.WriteString(jsonPieces[r.IntN(8)] + ":" + genJSON(r, depth+1))
+		}
+		b.WriteByte('}')
+		return b.String()
+	default:
+		parts := make([]string, r.IntN(4))
+		for i := range parts {
+			parts[i] = genJSON(r, depth+1)
+		}
+		return "[" + strings.Join(parts, ",") + "]"
+	}
+}
+
+// TestScanJSONMatchesReference compares ScanJSON, whose quick path skips
+// encoding/json, with the reference on generated values.
+func TestScanJSONMatchesReference(t *testing.T) {
+	r := rand.New(rand.NewPCG(20, 3))
+	for i := range 5000 {
+		data := []byte(genJSON(r, 0))
+		if r.IntN(20) == 0 {
+			data = append(data, " }"...)
+		}
+		if got, want := scanJSONBoth(data); !slices.Equal(got, want) {
+			t.Fatalf("value %d (%s):\n got %q\nwant %q", i, data, got, want)
+		}
+	}
+}
+
+// FuzzScanJSONMatchesReference compares ScanJSON with the reference on any
+// bytes.
+func FuzzScanJSONMatchesReference(f *testing.F) {
+	r := rand.New(rand.NewPCG(20, 4))
+	for range 20 {
+		f.Add([]byte(genJSON(r, 0)))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if got, want := scanJSONBoth(data); !slices.Equal(got, want) {
+			t.Fatalf("%q:\n got %q\nwant %q", data, got, want)
+		}
+	})
+}
