@@ -35,6 +35,12 @@ func TestBrowserGatewaySession(t *testing.T) {
 			t.Fatalf("a session the gateway does not keep is marked (%d)", n)
 		}
 		e.waitFor("the conversation", `document.body.innerText.includes("Why does the build fail?")`)
+		e.waitFor("the gateway note", `document.querySelector('[data-testid="session-gateway-note"]').innerText.includes("/gateway/tiny/v1")`)
 		e.screenshot(shot("gateway-session"))
+		e.open("/#/s/plain")
+		e.waitFor("the plain session", `document.querySelector('[data-testid="session-id"]')?.innerText === "plain"`)
+		if note := e.evalString(`document.querySelector('[data-testid="session-gateway-note"]').innerText`); note != "" {
+			t.Fatalf("a plain session has the gateway note: %q", note)
+		}
 	})
 }

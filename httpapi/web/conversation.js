@@ -5,7 +5,7 @@ import { $, add, clear, h, plural, timeEl, showError } from "./dom.js";
 import { call } from "./api.js";
 import { job, view } from "./state.js";
 import { emit, on } from "./events.js";
-import { renderSessions } from "./sessions.js";
+import { isGatewaySession, renderSessions } from "./sessions.js";
 import { renderParts, renderToolCall } from "./parts.js";
 import { isSummary, renderSummary } from "./summary.js";
 import { approx, estimateTokens } from "./estimate.js";
@@ -129,7 +129,21 @@ function renderSession() {
     s.updated_at ? h("span", null, "updated ", timeEl(s.updated_at)) : null,
   ]);
   fillGauge($("session-context"), s.id, s.version, false, clear($("session-context-note")));
+  showGatewayNote();
   renderMessages();
+}
+
+// showGatewayNote says, on a session the compaction gateway keeps, where
+// its messages come from (the listing knows which sessions those are).
+function showGatewayNote() {
+  const note = clear($("session-gateway-note"));
+  const s = view.session;
+  if (!s || !isGatewaySession(s.id)) return;
+  note.append(
+    "This conversation comes through the compaction gateway: an OpenAI-compatible client sends it to ",
+    h("code", null, `/gateway/${s.agent}/v1`),
+    ". That client does not see messages added here; its next request goes on from its own history.",
+  );
 }
 
 function renderMessages() {
@@ -244,6 +258,7 @@ function jumpToLatest() {
 export function initConversation() {
   on("route changed", (id) => (id ? openSession(id) : closeSession()));
   on("preview changed", updateJump);
+  on("sessions changed", showGatewayNote); // the listing says which sessions the gateway keeps
   // A run another client (or an automatic compaction) made on the session
   // on screen has ended: show what it wrote.
   on("run ended", (id) => {

@@ -28,6 +28,12 @@ export function sessionInfo(id) {
   return sessions.find((s) => s.id === id) || null;
 }
 
+// isGatewaySession says whether the listing marks session id as one the
+// compaction gateway keeps.
+export function isGatewaySession(id) {
+  return sessions.some((s) => s.id === id && s.gateway);
+}
+
 export async function loadSessions() {
   const slot = $("sessions-status");
   try {
