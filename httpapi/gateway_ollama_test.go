@@ -41,8 +41,8 @@ const ollamaGatewayAgents = `agents:
     gateway: {enabled: true, precompute_ratio: 0}
 `
 
-// TestGatewayOllama runs one conversation through the gateway to the real
-// Ollama test server: the answers come back (streamed and not), the
+// TestGatewayOllama (KCP-017 through the gateway) runs one conversation
+// through the gateway to the real Ollama test server: the answers come back (streamed and not), the
 // session holds the conversation, and once the trigger fires the model's
 // own summary goes upstream in place of the old turns.
 func TestGatewayOllama(t *testing.T) {

@@ -300,7 +300,8 @@ func getJSON(t *testing.T, base, path string, v any) {
 }
 
 // TestGatewayConversation drives a growing conversation through the
-// gateway (issue 22's "done when"): below the trigger every request goes
+// gateway (issue 22's "done when"; KCP-005 and KCP-008 on what it
+// forwards): below the trigger every request goes
 // out with the client's bytes; the session holds the client's messages;
 // at the trigger the gateway compacts and forwards the summary; later
 // turns forward the same prefix, byte for byte; nothing is lost.
@@ -343,8 +344,14 @@ func TestGatewayConversation(t *testing.T) {
 				if compactedAt == 0 {
 					compactedAt = i
 					prefix = msgs[:2]
-					if !bytes.Contains(msgs[1], []byte("summary of the old turns")) {
+					// KCP-008: the summary user message in kimi-cli's form;
+					// KCP-005: the last 2 user/assistant messages kept verbatim.
+					if !bytes.Contains(msgs[1], []byte("summary of the old turns")) || !bytes.Contains(msgs[1], []byte("Previous context has been compacted")) {
 						t.Fatalf("turn %d: the second forwarded message is not the summary: %s", i, msgs[1])
+					}
+					clientMsgs := forwardedMessages(t, sent)
+					if len(msgs) != 4 || !bytes.Equal(joinRaw(msgs[2:]), joinRaw(clientMsgs[len(clientMsgs)-2:])) {
+						t.Fatalf("turn %d: forwarded %d messages; want the system message, the summary and the client's last 2 as sent", i, len(msgs))
 					}
 				} else if !bytes.Equal(joinRaw(msgs[:2]), joinRaw(prefix)) {
 					t.Fatalf("turn %d: the forwarded prefix changed:\n%s\nwas\n%s", i, joinRaw(msgs[:2]), joinRaw(prefix))
