@@ -3,8 +3,6 @@ package httpapi
 import (
 	"bytes"
 	"context"
-	"crypto/sha256"
-	"crypto/subtle"
 	"errors"
 	"io"
 	"log/slog"
@@ -267,8 +265,7 @@ func (s *Server) gatewayAuthorize(h http.Handler) http.Handler {
 // gatewayToken reports whether r carries the server's token.
 func (s *Server) gatewayToken(r *http.Request) bool {
 	if t := r.Header.Get(HeaderToken); t != "" {
-		got := sha256.Sum256([]byte(t))
-		return subtle.ConstantTimeCompare(got[:], s.tokenHash[:]) == 1
+		return s.isToken(t)
 	}
 	return s.validToken(r.Header.Get("Authorization"))
 }
