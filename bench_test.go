@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"kompact"
+	"kompact/internal/vectors"
 	"kompact/openai"
 )
 
@@ -78,20 +79,41 @@ func benchSizes() []struct {
 // benchEachSession runs a sub-benchmark per session size: setup gets the
 // session and its text bytes and returns the operation to time. MB/s is the session's text
 // bytes.
+//
+// After the sizes, "gen10k" is the generated session of docs/benchmarks.md
+// (../shared/tools/gen-session, the session the issues' figures use): 10k
+// messages of prose with few artifacts, where benchSession has a path in
+// every few words.
 func benchEachSession(b *testing.B, setup func(b *testing.B, s *kompact.Session, total int64) func(b *testing.B)) {
 	for _, sz := range benchSizes() {
 		s, total := benchSession(sz.n)
-		op := setup(b, s, total)
-		b.Run(sz.name, func(b *testing.B) {
-			b.SetBytes(total)
-			b.ReportAllocs()
-			cpu := processCPU()
-			for b.Loop() {
-				op(b)
-			}
-			b.ReportMetric(float64(processCPU()-cpu)/float64(b.N), "cpu-ns/op")
-		})
+		benchOne(b, sz.name, s, total, setup)
 	}
+	s, err := kompact.DecodeSession(vectors.GenSession(b, 10_000))
+	if err != nil {
+		b.Fatal(err)
+	}
+	var total int64
+	for i := range s.Messages {
+		for _, p := range s.Messages[i].Content {
+			total += int64(len(p.Text))
+		}
+	}
+	benchOne(b, "gen10k", s, total, setup)
+}
+
+// benchOne runs the sub-benchmark name on session s.
+func benchOne(b *testing.B, name string, s *kompact.Session, total int64, setup func(b *testing.B, s *kompact.Session, total int64) func(b *testing.B)) {
+	op := setup(b, s, total)
+	b.Run(name, func(b *testing.B) {
+		b.SetBytes(total)
+		b.ReportAllocs()
+		cpu := processCPU()
+		for b.Loop() {
+			op(b)
+		}
+		b.ReportMetric(float64(processCPU()-cpu)/float64(b.N), "cpu-ns/op")
+	})
 }
 
 // processCPU is the process's CPU time (user and system) in nanoseconds:
