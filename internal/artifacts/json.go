@@ -15,29 +15,33 @@ import (
 // key is a command, the value of a path key without white space a path,
 // and any other string is read as tool output. A value that is not JSON
 // is read as tool output. Strings are visited in no particular order.
-func ScanJSON(data []byte, emit Emit) {
-	if quickJSON(data, emit) {
+func ScanJSON(data []byte, emit Emit) { NewScanner(emit).ScanJSON(data) }
+
+// ScanJSON calls the scanner's emit with every artifact of the strings of
+// a JSON value (see the package ScanJSON).
+func (sc *Scanner) ScanJSON(data []byte) {
+	if sc.quickJSON(data) {
 		return
 	}
 	var v any
 	if err := json.Unmarshal(data, &v); err != nil {
-		Scan(string(data), Output, emit)
+		sc.Scan(string(data), Output)
 		return
 	}
-	jsonValue(v, "", emit)
+	sc.jsonValue(v, "")
 }
 
-func jsonValue(v any, key string, emit Emit) {
+func (sc *Scanner) jsonValue(v any, key string) {
 	switch v := v.(type) {
 	case string:
-		jsonString(v, key, emit)
+		sc.jsonString(v, key)
 	case []any:
 		for _, e := range v {
-			jsonValue(e, key, emit)
+			sc.jsonValue(e, key)
 		}
 	case map[string]any:
 		for k, e := range v {
-			jsonValue(e, k, emit)
+			sc.jsonValue(e, k)
 		}
 	}
 }
@@ -48,16 +52,16 @@ var pathKeys = map[string]bool{"path": true, "file": true, "file_path": true, "f
 
 // jsonString scans s, a string of a JSON value under key (the innermost
 // object key it is under, "" at the top).
-func jsonString(s, key string, emit Emit) {
+func (sc *Scanner) jsonString(s, key string) {
 	switch {
 	case key == "command" || key == "cmd":
 		if t := Cut(Clean(s)); t != "" {
-			emit(Command, t)
+			sc.s.emit(Command, t)
 		}
 	case pathKeys[strings.ToLower(key)] && s != "" && !strings.ContainsAny(s, " \t\n") && len(s) <= 1024:
-		emit(Path, s)
+		sc.s.emit(Path, s)
 	default:
-		Scan(s, Output, emit)
+		sc.Scan(s, Output)
 	}
 }
 
@@ -67,7 +71,7 @@ func jsonString(s, key string, emit Emit) {
 // decoded as encoding/json decodes them; invalid UTF-8, a key twice in an
 // object, a number a float64 cannot hold or deep nesting are left to
 // encoding/json).
-func quickJSON(data []byte, emit Emit) bool {
+func (sc *Scanner) quickJSON(data []byte) bool {
 	type str struct{ s, key string }
 	var strs []str
 	cur := &jsonscan.Cursor{B: data}
@@ -103,7 +107,7 @@ func quickJSON(data []byte, emit Emit) bool {
 		return false
 	}
 	for _, s := range strs {
-		jsonString(s.s, s.key, emit)
+		sc.jsonString(s.s, s.key)
 	}
 	return true
 }

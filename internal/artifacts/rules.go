@@ -303,8 +303,8 @@ func (s *scanner) errorLine(t string) {
 	if opensError(t) {
 		s.errorStart(t)
 	}
-	// "xit " first: 'x' is rare, so the search skips ahead fast.
-	for rest := t; s.exit.in(s.text, s.start, s.end); {
+	// words found "xit " in the line's tokens, or not.
+	for rest := t; s.exit; {
 		i := strings.Index(rest, "xit ")
 		if i < 0 {
 			break

@@ -68,12 +68,26 @@ const MaxText = 200
 type Emit func(c Class, text string)
 
 // Scan calls emit with every artifact of text, read as src, in order of
-// appearance; an artifact that recurs is emitted each time.
-func Scan(text string, src Source, emit Emit) {
-	s := scanner{src: src, emit: emit, text: text,
-		todo: ahead{needle: "TODO", at: -1}, fixme: ahead{needle: "FIXME", at: -1}, exit: ahead{needle: "xit ", at: -1},
-		tick: src == Prose && strings.IndexByte(text, '`') >= 0,
-	}
+// appearance; an artifact that recurs is emitted each time. A caller that
+// scans many texts keeps a Scanner instead.
+func Scan(text string, src Source, emit Emit) { NewScanner(emit).Scan(text, src) }
+
+// A Scanner scans texts for one emit, reusing its buffers from one text to
+// the next.
+type Scanner struct {
+	s scanner
+}
+
+// NewScanner returns a Scanner whose scans call emit.
+func NewScanner(emit Emit) *Scanner { return &Scanner{s: scanner{emit: emit}} }
+
+// Scan calls the scanner's emit with every artifact of text, read as src,
+// in order of appearance (see the package Scan).
+func (sc *Scanner) Scan(text string, src Source) {
+	s := &sc.s
+	s.src, s.fence, s.text = src, noFence, text
+	s.todo, s.fixme = ahead{needle: "TODO", at: -1}, ahead{needle: "FIXME", at: -1}
+	s.tick = src == Prose && strings.IndexByte(text, '`') >= 0
 	for s.start = 0; s.start < len(text); s.start = s.end + 1 {
 		s.end = len(text)
 		if nl := strings.IndexByte(text[s.start:], '\n'); nl >= 0 {
@@ -122,14 +136,26 @@ type scanner struct {
 	// text is the text scanned, text[start:end] the line being scanned.
 	text       string
 	start, end int
-	// todo, fixme and exit find the TODO and FIXME markers and "xit " (of
-	// "exit status") in the text; tick says whether it holds a backtick.
-	todo, fixme, exit ahead
-	tick              bool
+	// todo and fixme find the TODO and FIXME markers in the text; tick
+	// says whether it holds a backtick.
+	todo, fixme ahead
+	tick        bool
+	// pending holds the artifacts of the line's tokens until the line's
+	// own (commands, TODO items, errors) are emitted: they come first.
+	pending []found
+	// exit says whether the line's tokens hold "xit " (of "exit status"),
+	// which words looks for in the same pass.
+	exit bool
+}
+
+// found is an artifact found and not yet emitted.
+type found struct {
+	class Class
+	text  string
 }
 
 // line scans one line: fences and shell lines first, then the line's
-// tokens.
+// tokens, whose pass also finds what errorLine needs.
 func (s *scanner) line(line string) {
 	t := trimSpace(line)
 	if t == "" {
@@ -139,6 +165,8 @@ func (s *scanner) line(line string) {
 		s.toggleFence(t)
 		return
 	}
+	s.exit = false
+	s.tokens(t, s.tick && s.fence == noFence)
 	switch {
 	case s.fence == shellFence && t[0] != '#':
 		s.emitCut(Command, strings.TrimPrefix(t, "$ "))
@@ -149,8 +177,14 @@ func (s *scanner) line(line string) {
 		s.todoLine(t)
 	}
 	s.errorLine(t)
-	s.tokens(t, s.tick && s.fence == noFence)
+	for _, f := range s.pending {
+		s.emit(f.class, f.text)
+	}
+	s.pending = s.pending[:0]
 }
+
+// put holds a token's artifact for the end of the line.
+func (s *scanner) put(c Class, text string) { s.pending = append(s.pending, found{c, text}) }
 
 // toggleFence opens or closes a fenced block; t is the fence line.
 func (s *scanner) toggleFence(t string) {
@@ -218,11 +252,21 @@ func (s *scanner) tokens(t string, prose bool) {
 // words scans the white-space separated tokens of t that hold a marked
 // byte (see marks.go); the others are skipped eight bytes at a time
 // without being split.
+//
+// The same pass finds "xit " for errorLine: an 'x' is marked too, and one
+// that starts "xit " sets s.exit; a marked token that ends in "xit" before
+// a space does too (a token ends at a space, so that is the only place a
+// marked token can hold it).
 func (s *scanner) words(t string) {
 	prose := s.src == Prose
 	for i := 0; i < len(t); {
 		if i = nextMark(t, i, prose); i == len(t) {
 			return
+		}
+		if t[i] == 'x' {
+			s.exit = s.exit || strings.HasPrefix(t[i+1:], "it ")
+			i++
+			continue
 		}
 		a := i
 		for a > 0 && t[a-1] != ' ' && t[a-1] != '\t' {
@@ -231,6 +275,7 @@ func (s *scanner) words(t string) {
 		var colon bool
 		i, colon = tokenEnd(t, i)
 		s.token(t[a:i], colon)
+		s.exit = s.exit || i < len(t) && t[i] == ' ' && strings.HasSuffix(t[a:i], "xit")
 	}
 }
 
@@ -239,7 +284,7 @@ func (s *scanner) token(tok string, colon bool) {
 	if colon {
 		if i := strings.Index(tok, "://"); i > 0 {
 			if u := urlAt(tok, i); u != "" {
-				s.emit(URL, u)
+				s.put(URL, u)
 			}
 			return
 		}
@@ -249,11 +294,11 @@ func (s *scanner) token(tok string, colon bool) {
 		return
 	}
 	if p := asPath(w); p != "" {
-		s.emit(Path, p)
+		s.put(Path, p)
 		return
 	}
 	if s.src == Prose && s.fence != shellFence && isIdentifier(w) {
-		s.emit(Identifier, strings.TrimSuffix(w, "()"))
+		s.put(Identifier, strings.TrimSuffix(w, "()"))
 	}
 }
 
@@ -262,21 +307,22 @@ func (s *scanner) token(tok string, colon bool) {
 func (s *scanner) span(c string) {
 	c = trimSpace(c)
 	if c == "" || len(c) > 120 {
+		s.exit = s.exit || strings.Contains(c, "xit ") // words does not read it
 		return
 	}
 	if !strings.ContainsAny(c, " \t") {
 		if i := strings.Index(c, "://"); i > 0 {
 			if u := urlAt(c, i); u != "" {
-				s.emit(URL, u)
+				s.put(URL, u)
 				return
 			}
 		}
 		if p := asPath(trimPunct(c)); p != "" {
-			s.emit(Path, p)
+			s.put(Path, p)
 			return
 		}
 	}
-	s.emit(Identifier, Clean(c))
+	s.put(Identifier, Clean(c))
 	if strings.ContainsAny(c, " \t") {
 		src := s.src
 		s.src = Output // only paths and URLs inside
