@@ -126,7 +126,7 @@ func (c *collector) message(m *Message, i int, shown bool) {
 	c.sent, c.user = false, false
 	for _, call := range m.ToolCalls {
 		if call.Arguments != nil {
-			c.scan.ScanJSON([]byte(*call.Arguments))
+			c.scan.ScanJSONString(*call.Arguments)
 		}
 	}
 }

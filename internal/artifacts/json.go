@@ -1,6 +1,7 @@
 package artifacts
 
 import (
+	"bytes"
 	"encoding/json"
 	"slices"
 	"strconv"
@@ -20,12 +21,24 @@ func ScanJSON(data []byte, emit Emit) { NewScanner(emit).ScanJSON(data) }
 // ScanJSON calls the scanner's emit with every artifact of the strings of
 // a JSON value (see the package ScanJSON).
 func (sc *Scanner) ScanJSON(data []byte) {
-	if sc.quickJSON(data) {
+	sc.scanJSON(jsonscan.Cursor{B: data}, func() string { return string(data) })
+}
+
+// ScanJSONString is ScanJSON of a JSON value held in a string (tool-call
+// arguments), read where it is: what it emits may share s's memory.
+func (sc *Scanner) ScanJSONString(s string) {
+	sc.scanJSON(jsonscan.StringCursor(s), func() string { return s })
+}
+
+// scanJSON scans the value under cur; text returns it as a string, read as
+// tool output when it is not JSON.
+func (sc *Scanner) scanJSON(cur jsonscan.Cursor, text func() string) {
+	if sc.quickJSON(cur) {
 		return
 	}
 	var v any
-	if err := json.Unmarshal(data, &v); err != nil {
-		sc.Scan(string(data), Output)
+	if err := json.Unmarshal(cur.B, &v); err != nil {
+		sc.Scan(text(), Output)
 		return
 	}
 	sc.jsonValue(v, "")
@@ -65,49 +78,76 @@ func (sc *Scanner) jsonString(s, key string) {
 	}
 }
 
-// quickJSON scans data as ScanJSON does through encoding/json, in one pass
-// and without decoding it into maps, when it can be sure to find the same:
-// it reports false, having emitted nothing, for anything else (escapes are
-// decoded as encoding/json decodes them; invalid UTF-8, a key twice in an
-// object, a number a float64 cannot hold or deep nesting are left to
-// encoding/json).
-func (sc *Scanner) quickJSON(data []byte) bool {
-	type str struct{ s, key string }
-	var strs []str
-	cur := &jsonscan.Cursor{B: data}
-	var walk func(key string, depth int) bool
-	walk = func(key string, depth int) bool {
-		switch cur.Peek() {
-		case '"':
-			v, ok := cur.Str()
-			strs = append(strs, str{v, key})
-			return ok
-		case '[':
-			return cur.List(depth, func() bool { return walk(key, depth+1) })
-		case '{':
-			var keys []string
-			return cur.Object(depth, func(k []byte) bool {
-				if !utf8.Valid(k) || slices.Contains(keys, string(k)) {
-					return false
-				}
-				keys = append(keys, string(k))
-				return walk(string(k), depth+1)
-			})
-		case 't', 'f', 'n':
-			return cur.Skip(depth)
-		}
-		start := cur.I
-		if !cur.Skip(depth) {
-			return false
-		}
-		_, err := strconv.ParseFloat(string(data[start:cur.I]), 64)
-		return err == nil
-	}
-	if !walk("", 0) || !cur.AtEnd() {
+// quickJSON scans the value under cur as ScanJSON does through
+// encoding/json, in one pass and without decoding it into maps, when it
+// can be sure to find the same: it reports false, having emitted nothing,
+// for anything else (escapes are decoded as encoding/json decodes them;
+// invalid UTF-8, a key twice in an object, a number a float64 cannot hold
+// or deep nesting are left to encoding/json).
+func (sc *Scanner) quickJSON(cur jsonscan.Cursor) bool {
+	w := &sc.json
+	w.cur = cur
+	defer w.reset()
+	if !w.value(nil, 0) || !w.cur.AtEnd() {
 		return false
 	}
-	for _, s := range strs {
-		sc.jsonString(s.s, s.key)
+	for _, s := range w.strs {
+		sc.jsonString(s.s, string(s.key))
 	}
 	return true
+}
+
+// jsonWalk is quickJSON's state, which a Scanner keeps from one value to
+// the next.
+type jsonWalk struct {
+	cur jsonscan.Cursor
+	// strs are the strings read, each with the innermost key it is under.
+	strs []jsonStr
+	// keys are the keys read so far of each object being read, the
+	// innermost object's last.
+	keys [][]byte
+}
+
+type jsonStr struct {
+	s   string
+	key []byte
+}
+
+// reset forgets the value read, keeping the buffers.
+func (w *jsonWalk) reset() {
+	clear(w.strs)
+	clear(w.keys)
+	w.strs, w.keys, w.cur = w.strs[:0], w.keys[:0], jsonscan.Cursor{}
+}
+
+// value reads one value under key at depth, false when quickJSON must
+// leave it to encoding/json.
+func (w *jsonWalk) value(key []byte, depth int) bool {
+	switch w.cur.Peek() {
+	case '"':
+		v, ok := w.cur.Str()
+		w.strs = append(w.strs, jsonStr{v, key})
+		return ok
+	case '[':
+		return w.cur.List(depth, func() bool { return w.value(key, depth+1) })
+	case '{':
+		first := len(w.keys)
+		ok := w.cur.Object(depth, func(k []byte) bool {
+			if !utf8.Valid(k) || slices.ContainsFunc(w.keys[first:], func(e []byte) bool { return bytes.Equal(e, k) }) {
+				return false
+			}
+			w.keys = append(w.keys, k)
+			return w.value(k, depth+1)
+		})
+		w.keys = w.keys[:first]
+		return ok
+	case 't', 'f', 'n':
+		return w.cur.Skip(depth)
+	}
+	start := w.cur.I
+	if !w.cur.Skip(depth) {
+		return false
+	}
+	_, err := strconv.ParseFloat(string(w.cur.B[start:w.cur.I]), 64)
+	return err == nil
 }

@@ -75,7 +75,8 @@ func Scan(text string, src Source, emit Emit) { NewScanner(emit).Scan(text, src)
 // A Scanner scans texts for one emit, reusing its buffers from one text to
 // the next.
 type Scanner struct {
-	s scanner
+	s    scanner
+	json jsonWalk
 }
 
 // NewScanner returns a Scanner whose scans call emit.
