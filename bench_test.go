@@ -4,10 +4,10 @@ import (
 	"math/rand/v2"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 
 	"kompact"
+	"kompact/internal/cputime"
 	"kompact/internal/vectors"
 	"kompact/openai"
 )
@@ -108,23 +108,12 @@ func benchOne(b *testing.B, name string, s *kompact.Session, total int64, setup 
 	b.Run(name, func(b *testing.B) {
 		b.SetBytes(total)
 		b.ReportAllocs()
-		cpu := processCPU()
+		cpu := cputime.Process()
 		for b.Loop() {
 			op(b)
 		}
-		b.ReportMetric(float64(processCPU()-cpu)/float64(b.N), "cpu-ns/op")
+		b.ReportMetric(float64(cputime.Process()-cpu)/float64(b.N), "cpu-ns/op")
 	})
-}
-
-// processCPU is the process's CPU time (user and system) in nanoseconds:
-// on a shared machine, where ns/op counts the waits for a core too, the
-// figure to compare.
-func processCPU() int64 {
-	var u syscall.Rusage
-	if syscall.Getrusage(syscall.RUSAGE_SELF, &u) != nil {
-		return 0
-	}
-	return u.Utime.Nano() + u.Stime.Nano()
 }
 
 // BenchmarkPrepare measures selecting the range and building the synthetic

@@ -41,20 +41,22 @@ func (sc *Scanner) scanJSON(cur jsonscan.Cursor, text func() string) {
 		sc.Scan(text(), Output)
 		return
 	}
-	sc.jsonValue(v, "")
+	eachJSONString(v, "", sc.jsonString)
 }
 
-func (sc *Scanner) jsonValue(v any, key string) {
+// eachJSONString calls f with each string of v, a value encoding/json
+// decoded, and the innermost object key it is under ("" at the top).
+func eachJSONString(v any, key string, f func(s, key string)) {
 	switch v := v.(type) {
 	case string:
-		sc.jsonString(v, key)
+		f(v, key)
 	case []any:
 		for _, e := range v {
-			sc.jsonValue(e, key)
+			eachJSONString(e, key, f)
 		}
 	case map[string]any:
 		for k, e := range v {
-			sc.jsonValue(e, k)
+			eachJSONString(e, k, f)
 		}
 	}
 }
@@ -63,19 +65,29 @@ func (sc *Scanner) jsonValue(v any, key string) {
 var pathKeys = map[string]bool{"path": true, "file": true, "file_path": true, "filepath": true, "filename": true,
 	"dir": true, "directory": true, "cwd": true, "target": true, "source": true, "destination": true}
 
-// jsonString scans s, a string of a JSON value under key (the innermost
-// object key it is under, "" at the top).
+// jsonString scans s, a string of a JSON value under key.
 func (sc *Scanner) jsonString(s, key string) {
+	if c, text := jsonRule(s, key); c != 0 {
+		if text != "" {
+			sc.s.emit(c, text)
+		}
+		return
+	}
+	sc.Scan(s, Output)
+}
+
+// jsonRule returns the artifact s, a string of a JSON value under key (the
+// innermost object key it is under, "" at the top), is by its key: a
+// command ("" when s is blank) or a path; class 0 when its key makes it
+// neither, and it is read as tool output.
+func jsonRule(s, key string) (Class, string) {
 	switch {
 	case key == "command" || key == "cmd":
-		if t := Cut(Clean(s)); t != "" {
-			sc.s.emit(Command, t)
-		}
+		return Command, Cut(Clean(s))
 	case pathKeys[strings.ToLower(key)] && s != "" && !strings.ContainsAny(s, " \t\n") && len(s) <= 1024:
-		sc.s.emit(Path, s)
-	default:
-		sc.Scan(s, Output)
+		return Path, s
 	}
+	return 0, ""
 }
 
 // quickJSON scans the value under cur as ScanJSON does through

@@ -168,11 +168,8 @@ func (s *scanner) line(line string) {
 	}
 	s.exit = false
 	s.tokens(t, s.tick && s.fence == noFence)
-	switch {
-	case s.fence == shellFence && t[0] != '#':
-		s.emitCut(Command, strings.TrimPrefix(t, "$ "))
-	case (s.fence == consoleFence || s.fence == noFence) && strings.HasPrefix(t, "$ "):
-		s.emitCut(Command, t[2:])
+	if c, ok := lineCommand(t, s.fence); ok {
+		s.emitCut(Command, c)
 	}
 	if s.src == Prose && s.fence == noFence {
 		s.todoLine(t)
@@ -184,6 +181,19 @@ func (s *scanner) line(line string) {
 	s.pending = s.pending[:0]
 }
 
+// lineCommand returns the command of the line t in a block of kind f: a
+// line of a shell block (less a leading "$ ", a comment is none), or a "$ "
+// line in a console block or outside blocks.
+func lineCommand(t string, f fence) (string, bool) {
+	switch {
+	case f == shellFence && t[0] != '#':
+		return strings.TrimPrefix(t, "$ "), true
+	case (f == consoleFence || f == noFence) && strings.HasPrefix(t, "$ "):
+		return t[2:], true
+	}
+	return "", false
+}
+
 // put holds a token's artifact for the end of the line.
 func (s *scanner) put(c Class, text string) { s.pending = append(s.pending, found{c, text}) }
 
@@ -193,18 +203,23 @@ func (s *scanner) toggleFence(t string) {
 		s.fence = noFence
 		return
 	}
+	s.fence = openFence(t)
+}
+
+// openFence returns the kind of block the fence line t opens: a shell or
+// console block by its language, else a code block.
+func openFence(t string) fence {
 	lang := strings.ToLower(trimSpace(strings.TrimLeft(t, "`~")))
 	if i := strings.IndexAny(lang, " \t{"); i >= 0 {
 		lang = lang[:i]
 	}
 	switch lang {
 	case "sh", "bash", "shell", "zsh":
-		s.fence = shellFence
+		return shellFence
 	case "console", "shell-session", "terminal":
-		s.fence = consoleFence
-	default:
-		s.fence = codeFence
+		return consoleFence
 	}
+	return codeFence
 }
 
 // emitCut emits text, white space made single spaces, cut to MaxText.
@@ -230,23 +245,34 @@ func Cut(text string) string {
 
 // tokens scans the line's tokens (and, in prose, its code spans).
 func (s *scanner) tokens(t string, prose bool) {
-	for len(t) > 0 {
-		if prose {
-			if i := strings.IndexByte(t, '`'); i >= 0 {
-				s.words(t[:i])
-				rest := t[i+1:]
-				end := strings.IndexByte(rest, '`')
-				if end < 0 {
-					s.words(rest)
-					return
-				}
-				s.span(rest[:end])
-				t = rest[end+1:]
-				continue
-			}
-		}
+	if !prose {
 		s.words(t)
 		return
+	}
+	eachSpan(t, s.words, s.span)
+}
+
+// eachSpan splits a prose line t at its code spans: words gets each piece
+// between them (and the rest after a backtick that opens none), span each
+// span's content, in order.
+func eachSpan(t string, words, span func(string)) {
+	for {
+		i := strings.IndexByte(t, '`')
+		if i < 0 {
+			words(t)
+			return
+		}
+		words(t[:i])
+		rest := t[i+1:]
+		end := strings.IndexByte(rest, '`')
+		if end < 0 {
+			words(rest)
+			return
+		}
+		span(rest[:end])
+		if t = rest[end+1:]; t == "" {
+			return
+		}
 	}
 }
 
@@ -283,8 +309,8 @@ func (s *scanner) words(t string) {
 // token classifies one token whose bytes may make an artifact.
 func (s *scanner) token(tok string, colon bool) {
 	if colon {
-		if i := strings.Index(tok, "://"); i > 0 {
-			if u := urlAt(tok, i); u != "" {
+		if u, ok := tokenURL(tok); ok {
+			if u != "" {
 				s.put(URL, u)
 			}
 			return
@@ -301,6 +327,16 @@ func (s *scanner) token(tok string, colon bool) {
 	if s.src == Prose && s.fence != shellFence && isIdentifier(w) {
 		s.put(Identifier, strings.TrimSuffix(w, "()"))
 	}
+}
+
+// tokenURL returns the URL of a token that holds "://" after its first
+// byte, and true: such a token is a URL or nothing ("" when urlAt finds
+// none).
+func tokenURL(tok string) (string, bool) {
+	if i := strings.Index(tok, "://"); i > 0 {
+		return urlAt(tok, i), true
+	}
+	return "", false
 }
 
 // span classifies a code span's content: a URL, a path, else an
