@@ -84,8 +84,9 @@ func FuzzScanMatchesReference(f *testing.F) {
 	})
 }
 
-// BenchmarkScan measures the scanner alone on generated text, and on the
-// text of the root's compaction benchmark (benchSession's words). MB/s is
+// BenchmarkScan measures the scanner alone on generated text, on the text
+// of the root's compaction benchmark (benchSession's words) and on
+// English-like sentences (capitalised words, a path now and then). MB/s is
 // the text scanned.
 func BenchmarkScan(b *testing.B) {
 	r := rand.New(rand.NewPCG(1, 2))
@@ -96,10 +97,18 @@ func BenchmarkScan(b *testing.B) {
 		sess.WriteString(bench[r.IntN(len(bench))])
 		sess.WriteByte(' ')
 	}
+	english := []string{"The", "summary", "keeps", "the", "task.", "Then", "I", "ran", "it", "again,", "and", "It", "failed",
+		"on", "Linux", "This", "is", "what", "we", "want:", "a", "short", "report", "of", "each", "change.", "We", "read",
+		"path/to/file.go", "first.", "\n"}
+	var prose strings.Builder
+	for prose.Len() < 1<<20 {
+		prose.WriteString(english[r.IntN(len(english))])
+		prose.WriteByte(' ')
+	}
 	texts := []struct {
 		name string
 		text string
-	}{{"session", sess.String()}, {"mixed", genText(r, 1<<20)}}
+	}{{"session", sess.String()}, {"mixed", genText(r, 1<<20)}, {"english", prose.String()}}
 	for _, tx := range texts {
 		for _, src := range []Source{Prose, Output} {
 			name := tx.name + "/prose"

@@ -284,25 +284,32 @@ func eachSpan(t string, words, span func(string)) {
 // that starts "xit " sets s.exit; a marked token that ends in "xit" before
 // a space does too (a token ends at a space, so that is the only place a
 // marked token can hold it).
+//
+// A capitalised word whose capital is its only marked byte (The, Line) is
+// skipped too: it makes nothing (a path needs / or ., a URL a colon, an
+// identifier more than a first capital), and prose is full of them.
 func (s *scanner) words(t string) {
 	prose := s.src == Prose
-	for i := 0; i < len(t); {
-		if i = nextMark(t, i, prose); i == len(t) {
-			return
-		}
+	for next := nextMark(t, 0, prose); next < len(t); {
+		i := next
 		if t[i] == 'x' {
 			s.exit = s.exit || strings.HasPrefix(t[i+1:], "it ")
-			i++
+			next = nextMark(t, i+1, prose)
 			continue
 		}
 		a := i
 		for a > 0 && t[a-1] != ' ' && t[a-1] != '\t' {
 			a--
 		}
-		var colon bool
-		i, colon = tokenEnd(t, i)
-		s.token(t[a:i], colon)
-		s.exit = s.exit || i < len(t) && t[i] == ' ' && strings.HasSuffix(t[a:i], "xit")
+		end, colon := tokenEnd(t, i)
+		if prose && a == i && isUpper(t[i]) {
+			if next = nextMark(t, i+1, prose); next >= end {
+				continue
+			}
+		}
+		s.token(t[a:end], colon)
+		s.exit = s.exit || end < len(t) && t[end] == ' ' && strings.HasSuffix(t[a:end], "xit")
+		next = nextMark(t, end, prose)
 	}
 }
 
