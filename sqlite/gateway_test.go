@@ -1,7 +1,6 @@
 package sqlite
 
 import (
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -12,9 +11,7 @@ import (
 // TestGatewayMigration: a database at migration 0007 (before the gateway
 // records) upgrades when opened (storetest.RunGatewayUpgrade).
 func TestGatewayMigration(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "kompact.db")
-	st := openAt(t, path)
-	defer func() { st.Close() }()
+	st := openTemp(t)
 	storetest.RunGatewayUpgrade(t, st, func(t *testing.T) kompact.Store {
 		for _, q := range []string{`DROP TABLE gateway_records`, `DELETE FROM schema_migrations WHERE version = 8`} {
 			if _, err := st.w.ExecContext(t.Context(), q); err != nil {
@@ -22,8 +19,9 @@ func TestGatewayMigration(t *testing.T) {
 			}
 		}
 		st.Close()
-		st = openAt(t, path)
-		return st
+		up := openAt(t, st.path)
+		t.Cleanup(func() { up.Close() })
+		return up
 	})
 }
 
