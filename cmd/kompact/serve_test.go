@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -10,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -44,33 +46,104 @@ func TestServeRefusesAnOpenAddressWithoutAToken(t *testing.T) {
 	}
 }
 
+// summaryLLM answers every call with a fixed summary.
+type summaryLLM struct{}
+
+func (summaryLLM) Complete(context.Context, kompact.RequestConfig, []kompact.Message, func(kompact.Progress)) (kompact.Answer, error) {
+	return kompact.Answer{Parts: []kompact.Part{kompact.TextPart("summary")}}, nil
+}
+
+// TestServeLimitFlags: --max-preview-bytes must be more than 0 and
+// --log-format text or json.
+func TestServeLimitFlags(t *testing.T) {
+	checkServeRejects(t, [][]string{
+		{"--max-preview-bytes", "0"},
+		{"--log-format", "xml"},
+	})
+}
+
+// checkServeRejects runs `kompact serve` with each of flags: it must exit
+// with a usage error that names the flag (the first word).
+func checkServeRejects(t *testing.T, flags [][]string) {
+	t.Helper()
+	for _, args := range flags {
+		all := append([]string{"serve", "--addr", "127.0.0.1:0", "--db", filepath.Join(t.TempDir(), "k.db")}, args...)
+		status, _, stderr := runCLI(t, "", map[string]string{"HOME": t.TempDir()}, all...)
+		if status != exitUsage || !strings.Contains(stderr, args[0]) {
+			t.Errorf("%v: status %d\n%s", args, status, stderr)
+		}
+	}
+}
+
+// TestServeMaxPreviewBytesAndJSONLogs: the server applies
+// --max-preview-bytes (a preview larger than it is 413 too_large) and
+// --log-format json (JSON lines, each request's with its request id).
+func TestServeMaxPreviewBytesAndJSONLogs(t *testing.T) {
+	dir := t.TempDir()
+	srv := startServe(t, &serveCommand{llm: summaryLLM{}}, map[string]string{"HOME": dir},
+		"--addr", "127.0.0.1:0", "--db", filepath.Join(dir, "k.db"), "--max-preview-bytes", "1000", "--log-format", "json")
+	base, stderr := srv.url(), srv.stderr
+	post := func(path, body string) *http.Response {
+		req, _ := http.NewRequest("POST", base+path, strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		return resp
+	}
+	long := strings.Repeat("x", 2000)
+	if r := post("/v1/sessions/import", `{"id":"s","messages":[{"role":"user","content":"`+long+`"},{"role":"assistant","content":"a"},{"role":"user","content":"b"},{"role":"assistant","content":"c"}]}`); r.StatusCode != 201 {
+		t.Fatalf("import: %d", r.StatusCode)
+	}
+	r := post("/v1/sessions/s/actions/compact_conversation", `{"preview": true}`)
+	if r.StatusCode != 413 {
+		t.Fatalf("a preview over --max-preview-bytes: %d", r.StatusCode)
+	}
+	id := r.Header.Get("X-Request-Id")
+	found := false
+	for _, line := range strings.Split(stderr.String(), "\n") {
+		if !strings.HasPrefix(line, "{") {
+			continue
+		}
+		var m map[string]any
+		if err := json.Unmarshal([]byte(line), &m); err != nil {
+			t.Fatalf("log line %q: %v", line, err)
+		}
+		if m["request_id"] == id && m["msg"] == "request" && m["status"] == 413.0 {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("no JSON log line for request %s:\n%s", id, stderr.String())
+	}
+}
+
+// The README states the serve token's minimum length as the code has it,
+// and its serve synopsis lists every flag serve takes (issue 19 §4).
+func TestReadmeServeSynopsisAndToken(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	readme := strings.Join(strings.Fields(string(data)), " ")
+	if want := fmt.Sprintf("at least %d characters", httpapi.MinTokenLen); !strings.Contains(readme, want) {
+		t.Errorf("the README does not say the token has %q", want)
+	}
+	for _, f := range strings.Fields(serveSynopsis)[1:] {
+		if !strings.Contains(readme, f) {
+			t.Errorf("the README's serve synopsis lacks %s", f)
+		}
+	}
+}
+
 func TestServeServesAndStops(t *testing.T) {
 	dir := t.TempDir()
 	db := filepath.Join(dir, "data", "k.db")
-	var stderr testserver.Buffer
-	e := &env{stdin: strings.NewReader(""), stdout: io.Discard, stderr: &stderr,
-		getenv: func(k string) string {
-			return map[string]string{"KOMPACT_TOKEN": "tok-0123456789abcdef", "HOME": dir}[k]
-		}}
-	addrc := make(chan net.Addr, 1)
-	cmd := &serveCommand{env: e, onListen: func(a net.Addr) { addrc <- a }}
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	done := make(chan int, 1)
-	go func() {
-		status, err := cmd.Run(ctx, []string{"--addr", "127.0.0.1:0", "--db", db})
-		if err != nil {
-			t.Errorf("serve: %v", err)
-		}
-		done <- status
-	}()
-	var addr net.Addr
-	select {
-	case addr = <-addrc:
-	case status := <-done:
-		t.Fatalf("serve ended with %d:\n%s", status, stderr.String())
-	}
-	if want := "kompact serving http://" + addr.String() + " (data: " + db + ")\n"; !strings.HasPrefix(stderr.String(), want) {
+	srv := startServe(t, &serveCommand{}, map[string]string{"KOMPACT_TOKEN": "tok-0123456789abcdef", "HOME": dir}, "--addr", "127.0.0.1:0", "--db", db)
+	stderr := srv.stderr
+	if want := "kompact serving http://" + srv.addr.String() + " (data: " + db + ")\n"; !strings.HasPrefix(stderr.String(), want) {
 		t.Errorf("stderr %q, want %q", stderr.String(), want)
 	}
 	// The built-in agents read MOONSHOT_API_KEY, unset here: one warning.
@@ -78,7 +151,7 @@ func TestServeServesAndStops(t *testing.T) {
 		t.Errorf("%d key warnings in %q", n, stderr.String())
 	}
 	get := func(token string) int {
-		req, _ := http.NewRequest("GET", "http://"+addr.String()+"/v1/health", nil)
+		req, _ := http.NewRequest("GET", srv.url()+"/v1/health", nil)
 		if token != "" {
 			req.Header.Set("Authorization", "Bearer "+token)
 		}
@@ -95,14 +168,12 @@ func TestServeServesAndStops(t *testing.T) {
 	if s := get("tok-0123456789abcdef"); s != 200 {
 		t.Errorf("with the token: %d", s)
 	}
-	cancel()
-	select {
-	case status := <-done:
-		if status != exitOK {
-			t.Errorf("status %d after the shutdown", status)
-		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("serve did not stop")
+	status, stopped := srv.stop(t)
+	if !stopped {
+		t.FailNow()
+	}
+	if status != exitOK {
+		t.Errorf("status %d after the shutdown", status)
 	}
 	if _, err := os.Stat(db); err != nil {
 		t.Errorf("no database: %v", err)
@@ -110,6 +181,65 @@ func TestServeServesAndStops(t *testing.T) {
 	if logs := stderr.String(); !strings.Contains(logs, "path=/v1/health status=200") || strings.Contains(logs, "tok\"") || strings.Contains(logs, "Bearer") {
 		t.Errorf("log:\n%s", logs)
 	}
+}
+
+// serving is a `kompact serve` running in-process (startServe).
+type serving struct {
+	addr   net.Addr
+	stderr *testserver.Buffer // what it wrote to stderr
+	cancel context.CancelFunc
+	done   chan int // its exit status
+
+	once    sync.Once
+	status  int
+	stopped bool
+}
+
+// startServe runs cmd, `kompact serve ARGS`, in-process (it sets cmd's env:
+// getenv answers from environ, stdout is discarded) until it listens; a
+// serve that ends before is fatal. The test's end stops it.
+func startServe(t *testing.T, cmd *serveCommand, environ map[string]string, args ...string) *serving {
+	t.Helper()
+	s := &serving{stderr: &testserver.Buffer{}, done: make(chan int, 1)}
+	cmd.env = &env{stdin: strings.NewReader(""), stdout: io.Discard, stderr: s.stderr, getenv: func(k string) string { return environ[k] }}
+	addrc := make(chan net.Addr, 1)
+	cmd.onListen = func(a net.Addr) { addrc <- a }
+	ctx, cancel := context.WithCancel(context.Background())
+	s.cancel = cancel
+	go func() {
+		status, err := cmd.Run(ctx, args)
+		if err != nil {
+			t.Errorf("serve: %v", err)
+		}
+		s.done <- status
+	}()
+	t.Cleanup(func() { s.stop(t) })
+	select {
+	case s.addr = <-addrc:
+	case status := <-s.done:
+		s.once.Do(func() { s.status, s.stopped = status, true })
+		t.Fatalf("serve ended with %d:\n%s", status, s.stderr.String())
+	}
+	return s
+}
+
+// url is the server's base URL.
+func (s *serving) url() string { return "http://" + s.addr.String() }
+
+// stop ends the server and returns its exit status; stopped is false, and
+// the test has failed, when it did not stop within 10 s.
+func (s *serving) stop(t *testing.T) (status int, stopped bool) {
+	t.Helper()
+	s.once.Do(func() {
+		s.cancel()
+		select {
+		case s.status = <-s.done:
+			s.stopped = true
+		case <-time.After(10 * time.Second):
+			t.Error("serve did not stop")
+		}
+	})
+	return s.status, s.stopped
 }
 
 // sessionsServer starts an API server with a token for the sessions
