@@ -168,10 +168,7 @@ func TestServiceKimiVectors(t *testing.T) {
 		}
 		n++
 		t.Run(v.Name(), func(t *testing.T) {
-			in, err := kompact.DecodeSession(v.InputJSON())
-			if err != nil {
-				t.Fatal(err)
-			}
+			in := v.Session(t)
 			sp := "You are Kimi Code CLI."
 			file := string(kimicli.CompactedFile(&sp, in.Messages, 4321))
 			srv, cfg, _ := compactFixture(t, "      max_preserved_messages: "+strconv.Itoa(v.Params.MaxPreserved)+"\n")
