@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"kompact"
+	"kompact/internal/testenv"
 	"kompact/openai"
 )
 
@@ -16,7 +17,7 @@ import (
 // stream reaches the client whole but for the usage chunk, whose report
 // the relay read.
 func TestOllamaGatewayWire(t *testing.T) {
-	base, model := ollamaEndpoint(t)
+	base, model := testenv.Ollama(t)
 	body := `{"model":"` + model + `","stream":true,"max_tokens":8,"messages":[{"role":"user","content":"Say hi."}]}`
 	r, err := openai.ParseChatRequest([]byte(body))
 	if err != nil {
