@@ -1,9 +1,7 @@
 package httpapi_test
 
 import (
-	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -11,17 +9,17 @@ import (
 	"strings"
 	"testing"
 
-	sdk "github.com/openai/openai-go/v3"
-
 	"kompact/config"
 	"kompact/httpapi"
+	"kompact/internal/golden"
 	"kompact/internal/testserver"
 	"kompact/openai"
 )
 
 // The request limits on the gateway's chat requests: --max-request-messages,
 // --max-body and the session id rule on X-Kompact-Session, each refused
-// in OpenAI's error form before the store or the upstream does any work.
+// in OpenAI's error form before the store or the upstream does any work;
+// and the gateway's errors as the OpenAPI document's examples show them.
 
 // limitedGateway serves the fake's agent "gw" (no automatic compaction)
 // over a new SQLite store with cfg's limits (and token), its requests and
@@ -56,11 +54,21 @@ type gatewayRefusal struct {
 // changed by edits, and reads the answer.
 func sendChat(t *testing.T, base, body string, edits ...func(*http.Request)) gatewayRefusal {
 	t.Helper()
-	req, err := http.NewRequest("POST", base+"/gateway/gw/v1/chat/completions", strings.NewReader(body))
+	return sendGateway(t, "POST", base+"/gateway/gw/v1/chat/completions", body, edits...)
+}
+
+// sendGateway sends a gateway request (a JSON body when body is not ""),
+// changed by edits, and reads the answer, which must be in OpenAI's error
+// form unless it is 200.
+func sendGateway(t *testing.T, method, url, body string, edits ...func(*http.Request)) gatewayRefusal {
+	t.Helper()
+	req, err := http.NewRequest(method, url, strings.NewReader(body))
 	if err != nil {
 		t.Fatal(err)
 	}
-	req.Header.Set("Content-Type", "application/json")
+	if body != "" {
+		req.Header.Set("Content-Type", "application/json")
+	}
 	for _, edit := range edits {
 		edit(req)
 	}
@@ -130,20 +138,13 @@ func wantUntouched(t *testing.T, up *fakeUpstream, base string) {
 
 // TestGatewayMaxRequestMessages: a chat request with more messages than
 // --max-request-messages is refused with 413 too_large naming the limit,
-// in OpenAI's error form (the SDK shows it), before the store or the
-// upstream sees it; one at the limit goes through.
+// in OpenAI's error form, before the store or the upstream sees it; one
+// at the limit goes through.
 func TestGatewayMaxRequestMessages(t *testing.T) {
 	up := newFakeUpstream(t)
 	srv := limitedGateway(t, up, httpapi.Config{Limits: httpapi.Limits{MaxRequestMessages: 3}})
 	r := sendChat(t, srv.URL, chatBody(4), withHeader("X-Kompact-Session", "too-many"))
 	wantRefused(t, "4 messages", r, 413, "too_large", "4 messages", "at most 3", "--max-request-messages")
-	c := newGatewayClient(srv.URL)
-	msgs := []sdk.ChatCompletionMessageParamUnion{sdk.UserMessage("1"), sdk.UserMessage("2"), sdk.UserMessage("3"), sdk.UserMessage("4")}
-	_, err := c.Chat.Completions.New(context.Background(), sdk.ChatCompletionNewParams{Model: "chat-model", Messages: msgs})
-	var apiErr *sdk.Error
-	if !errors.As(err, &apiErr) || apiErr.StatusCode != 413 || !strings.Contains(apiErr.Message, "--max-request-messages") {
-		t.Errorf("the SDK's error: %v", err)
-	}
 	wantUntouched(t, up, srv.URL)
 	if r := sendChat(t, srv.URL, chatBody(3)); r.status != 200 {
 		t.Fatalf("3 messages: %d %s", r.status, r.body)
@@ -203,4 +204,29 @@ func TestGatewayGuardErrors(t *testing.T) {
 		wantRefused(t, c.name, sendChat(t, srv.URL, chatBody(1), c.edit), c.status, c.code)
 	}
 	wantUntouched(t, up, srv.URL)
+}
+
+// TestGatewayErrorBodies pins the gateway's own errors, in OpenAI's form
+// (testdata/gateway_errors.golden, whose entries are the document's
+// examples).
+func TestGatewayErrorBodies(t *testing.T) {
+	const token = "0123456789abcdef0123456789abcdef"
+	srv := limitedGateway(t, newFakeUpstream(t), httpapi.Config{Token: token, Limits: httpapi.Limits{MaxRequestMessages: 3}})
+	auth := withHeader("Authorization", "Bearer "+token)
+	var out strings.Builder
+	for _, c := range []struct {
+		method, path, body string
+		edits              []func(*http.Request)
+	}{
+		{"POST", "/gateway/nobody/v1/chat/completions", chatBody(1), []func(*http.Request){auth}},
+		{"POST", "/gateway/gw/v1/chat/completions", chatBody(1), nil},
+		{"POST", "/gateway/gw/v1/chat/completions", chatBody(1), []func(*http.Request){auth, withHeader("X-Kompact-Session", "a/b")}},
+		{"POST", "/gateway/gw/v1/chat/completions", `{"model":"m"}`, []func(*http.Request){auth}},
+		{"POST", "/gateway/gw/v1/chat/completions", chatBody(4), []func(*http.Request){auth}},
+		{"GET", "/gateway/gw/v1/embeddings", "", []func(*http.Request){auth}},
+	} {
+		r := sendGateway(t, c.method, srv.URL+c.path, c.body, c.edits...)
+		fmt.Fprintf(&out, "%s %s -> %d\n%s\n", c.method, c.path, r.status, r.body)
+	}
+	golden.Check(t, "gateway_errors", []byte(out.String()))
 }
