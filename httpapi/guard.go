@@ -134,8 +134,10 @@ func checkPathIDs(pattern string, h handlerFunc) handlerFunc {
 // guardRequests answers 403 to a request for a Host the server does not
 // serve (DNS rebinding) and to a state-changing request from another
 // site's page (cross-site request forgery), 415 to a body that is not
-// JSON (so no HTML form can reach the API), and bounds the time a body
-// may take to arrive.
+// JSON (so no HTML form can reach the API), 413 to a body whose
+// Content-Length is over the limit, and bounds the time a body may take to
+// arrive. Its refusals of gateway requests are in OpenAI's error form
+// (writeErrorFor).
 func (s *Server) guardRequests(h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if err := s.guard.check(r); err != nil {
