@@ -47,10 +47,10 @@ func TestGatewayOllama(t *testing.T) {
 		t.Fatal(err)
 	}
 	getenv := func(string) string { return "" }
-	srv := httptest.NewServer(httpapi.New(httpapi.Config{
+	srv := httptest.NewServer(httpapi.CheckedHandler(t, httpapi.New(httpapi.Config{
 		Store: testserver.SQLite(t), Agents: cfg,
 		LLM: &openai.Client{Getenv: getenv, MaxRetries: -1}, Upstream: &openai.Upstream{Getenv: getenv},
-	}).Handler())
+	}).Handler()))
 	t.Cleanup(srv.Close)
 	client := sdk.NewClient(option.WithBaseURL(srv.URL+"/gateway/gw/v1"), option.WithAPIKey("unused"), option.WithMaxRetries(0))
 	msgs := []sdk.ChatCompletionMessageParamUnion{sdk.SystemMessage("You are a test agent.")}

@@ -158,7 +158,7 @@ func newGatewayServerAuto(t *testing.T, store kompact.Store, up *fakeUpstream, p
 		Upstream: &openai.Upstream{Getenv: getenv},
 		Logger:   slog.New(slog.NewTextHandler(testLog{t}, &slog.HandlerOptions{Level: slog.LevelWarn})),
 	})
-	srv := httptest.NewServer(s.Handler())
+	srv := httptest.NewServer(httpapi.CheckedHandler(t, s.Handler()))
 	t.Cleanup(srv.Close)
 	return srv
 }
@@ -475,8 +475,8 @@ func TestGatewayPrecompute(t *testing.T) {
 			cv := &conversation{msgs: []sdk.ChatCompletionMessageParamUnion{sdk.SystemMessage("You are a careful agent.")}}
 			startedAt := 0
 			for i := 1; i <= 14; i++ {
-				if _, n := up.chats(); n > 0 && startedAt == 0 {
-					startedAt = i - 1 // the previous turn started the precompute
+				if startedAt == 0 && metric(t, srv.URL, `kompact_gateway_precompute_total{result="started"}`) != "" {
+					startedAt = i - 1 // the previous turn started the precompute (counted before it went upstream)
 				}
 				up.mu.Lock()
 				gate := up.gate
@@ -671,8 +671,8 @@ func TestGatewayAuthorization(t *testing.T) {
 		}
 		return ""
 	}
-	srv := httptest.NewServer(httpapi.New(httpapi.Config{Store: testserver.SQLite(t), Agents: cfg, Token: token,
-		Upstream: &openai.Upstream{Getenv: getenv}}).Handler())
+	srv := httptest.NewServer(httpapi.CheckedHandler(t, httpapi.New(httpapi.Config{Store: testserver.SQLite(t), Agents: cfg, Token: token,
+		Upstream: &openai.Upstream{Getenv: getenv}}).Handler()))
 	t.Cleanup(srv.Close)
 	send := func(agent string, headers map[string]string) (int, string) {
 		req, _ := http.NewRequest("POST", srv.URL+"/gateway/"+agent+"/v1/chat/completions", strings.NewReader(`{"model":"m","messages":[{"role":"user","content":"hi"}]}`))
