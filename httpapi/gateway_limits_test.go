@@ -26,7 +26,7 @@ import (
 // answers held to the OpenAPI document.
 func limitedGateway(t *testing.T, up *fakeUpstream, cfg httpapi.Config) *httptest.Server {
 	t.Helper()
-	agents, err := config.Parse(fmt.Appendf(nil, gatewayAgents, up.srv.URL+"/v1", 0, false), "agents.yaml")
+	agents, err := config.Parse([]byte(testserver.GatewayAgents(up.srv.URL+"/v1", testserver.Gateway{})), "agents.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}

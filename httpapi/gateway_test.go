@@ -29,25 +29,6 @@ import (
 // /gateway/{agent}/v1 with the official openai-go client, against a fake
 // OpenAI-compatible upstream that records what it is sent.
 
-// gatewayAgents has one agent, "gw", whose upstream is the fake (%s) with a
-// 10000-token window, compacting at half of it with compact-model and
-// keeping 2 messages; its gateway precomputes at %v of the trigger.
-const gatewayAgents = `default_agent: gw
-agents:
-  gw:
-    llm:
-      base_url: %[1]s
-      model: chat-model
-      max_context_size: 10000
-    compaction:
-      enabled: true
-      type: kimi
-      compaction_model: compact-model
-      max_preserved_messages: 2
-      auto: {enabled: %[3]v, trigger_ratio: 0.5, reserved_context_size: 1000}
-    gateway: {enabled: true, precompute_ratio: %[2]v}
-`
-
 // upstreamCall is one request the fake upstream got.
 type upstreamCall struct {
 	body       []byte
@@ -166,7 +147,7 @@ func newGatewayServer(t *testing.T, store kompact.Store, up *fakeUpstream, preco
 // or off.
 func newGatewayServerAuto(t *testing.T, store kompact.Store, up *fakeUpstream, precompute float64, auto bool) *httptest.Server {
 	t.Helper()
-	cfg, err := config.Parse([]byte(fmt.Sprintf(gatewayAgents, up.srv.URL+"/v1", precompute, auto)), "agents.yaml")
+	cfg, err := config.Parse([]byte(testserver.GatewayAgents(up.srv.URL+"/v1", testserver.Gateway{Auto: auto, Precompute: precompute})), "agents.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
