@@ -15,30 +15,33 @@ const (
 // withAppendix measures the model's summary against arts and, when the
 // plan asks for the appendix and it has lines, returns the summary with
 // the section appended, the section, and the final summary's report with
-// the model's own figures in its Appendix.
+// the model's own figures in its Appendix. The model's summary is looked
+// through once: the appendix and the final report start from what it
+// keeps.
 func (p *Plan) withAppendix(arts []Artifact, model string) (summary, section string, f Fidelity) {
-	f = MeasureFidelity(arts, model)
-	section, lines := p.appendix(arts, model, f.Kept)
+	kept := newKeptCheck(model).flags(arts, nil)
+	f = fidelityOf(arts, kept)
+	section, lines := p.appendix(arts, kept, f.Kept, model)
 	if lines == 0 {
 		return model, "", f
 	}
 	own := f
 	summary = model + section
-	f = MeasureFidelity(arts, summary)
+	f = fidelityOf(arts, newKeptCheck(summary).flags(arts, kept))
 	f.Appendix = &AppendixFidelity{Lines: lines, ModelKept: own.Kept, ModelRecall: own.Recall}
 	return summary, section, f
 }
 
 // appendix returns the preserved_artifacts section to append to summary
 // when the plan asks for one (Fidelity.AppendixTokens > 0) and the summary
-// lost artifacts (it kept kept of arts): one line "- CLASS: TEXT" per lost
-// artifact, best-ranked first, as many as fit with the tags in
-// AppendixTokens estimated tokens (EstimateStringTokens), and the number
-// of lines. It is never sent to the compaction model: the request is the
-// same with or without it.
-func (p *Plan) appendix(arts []Artifact, summary string, kept int) (string, int) {
+// lost artifacts (it keeps arts[i] when kept[i], nKept of them): one line
+// "- CLASS: TEXT" per lost artifact, best-ranked first, as many as fit
+// with the tags in AppendixTokens estimated tokens (EstimateStringTokens),
+// and the number of lines. It is never sent to the compaction model: the
+// request is the same with or without it.
+func (p *Plan) appendix(arts []Artifact, kept []bool, nKept int, summary string) (string, int) {
 	budget := p.Fidelity.AppendixTokens
-	if budget <= 0 || kept == len(arts) {
+	if budget <= 0 || nKept == len(arts) {
 		return "", 0
 	}
 	sep := "\n\n"
@@ -53,10 +56,9 @@ func (p *Plan) appendix(arts []Artifact, summary string, kept int) (string, int)
 	if est.tokens() > budget {
 		return "", 0
 	}
-	k := newKeptCheck(summary)
 	lines := 0
-	for _, a := range arts {
-		if k.kept(a) {
+	for i, a := range arts {
+		if kept[i] {
 			continue
 		}
 		line := "- " + string(a.Class) + ": " + a.Text + "\n"

@@ -67,7 +67,8 @@ func Artifacts(msgs []Message) []Artifact { return artifactsOf(msgs, 0, 0) }
 // of their session; messages before shownFrom (an index into msgs) are not
 // sent.
 func artifactsOf(msgs []Message, offset, shownFrom int) []Artifact {
-	c := collector{index: map[artifactKey]int{}, offset: offset}
+	c := &collector{index: map[artifactKey]int{}, offset: offset}
+	c.scan = artifacts.NewScanner(c.add)
 	for i := range msgs {
 		c.message(&msgs[i], i, i >= shownFrom)
 	}
@@ -89,6 +90,8 @@ type collector struct {
 	// than one in index.
 	recent [256]recentArtifact
 	offset int
+	// scan scans the texts for add.
+	scan *artifacts.Scanner
 	// at, sent and user describe the part being scanned.
 	at         int
 	msg        *Message
@@ -109,21 +112,21 @@ func (c *collector) message(m *Message, i int, shown bool) {
 		switch {
 		case p.Type == PartText:
 			c.sent, c.user = shown, m.Role == RoleUser
-			artifacts.Scan(p.Text, src, c.add)
+			c.scan.Scan(p.Text, src)
 		case p.Type == PartThink:
-			artifacts.Scan(p.Think, artifacts.Prose, c.add)
+			c.scan.Scan(p.Think, artifacts.Prose)
 		case p.Type.IsMedia():
 			if strings.HasPrefix(p.URL, "http://") || strings.HasPrefix(p.URL, "https://") {
 				c.add(artifacts.URL, p.URL)
 			}
 		case p.Type == PartData:
-			artifacts.ScanJSON(p.Data, c.add)
+			c.scan.ScanJSON(p.Data)
 		}
 	}
 	c.sent, c.user = false, false
 	for _, call := range m.ToolCalls {
 		if call.Arguments != nil {
-			artifacts.ScanJSON([]byte(*call.Arguments), c.add)
+			c.scan.ScanJSONString(*call.Arguments)
 		}
 	}
 }

@@ -4,10 +4,11 @@ import (
 	"math/rand/v2"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 
 	"kompact"
+	"kompact/internal/cputime"
+	"kompact/internal/vectors"
 	"kompact/openai"
 )
 
@@ -78,31 +79,41 @@ func benchSizes() []struct {
 // benchEachSession runs a sub-benchmark per session size: setup gets the
 // session and its text bytes and returns the operation to time. MB/s is the session's text
 // bytes.
+//
+// After the sizes, "gen10k" is the generated session of docs/benchmarks.md
+// (../shared/tools/gen-session, the session the issues' figures use): 10k
+// messages of prose with few artifacts, where benchSession has a path in
+// every few words.
 func benchEachSession(b *testing.B, setup func(b *testing.B, s *kompact.Session, total int64) func(b *testing.B)) {
 	for _, sz := range benchSizes() {
 		s, total := benchSession(sz.n)
-		op := setup(b, s, total)
-		b.Run(sz.name, func(b *testing.B) {
-			b.SetBytes(total)
-			b.ReportAllocs()
-			cpu := processCPU()
-			for b.Loop() {
-				op(b)
-			}
-			b.ReportMetric(float64(processCPU()-cpu)/float64(b.N), "cpu-ns/op")
-		})
+		benchOne(b, sz.name, s, total, setup)
 	}
+	s, err := kompact.DecodeSession(vectors.GenSession(b, 10_000))
+	if err != nil {
+		b.Fatal(err)
+	}
+	var total int64
+	for i := range s.Messages {
+		for _, p := range s.Messages[i].Content {
+			total += int64(len(p.Text))
+		}
+	}
+	benchOne(b, "gen10k", s, total, setup)
 }
 
-// processCPU is the process's CPU time (user and system) in nanoseconds:
-// on a shared machine, where ns/op counts the waits for a core too, the
-// figure to compare.
-func processCPU() int64 {
-	var u syscall.Rusage
-	if syscall.Getrusage(syscall.RUSAGE_SELF, &u) != nil {
-		return 0
-	}
-	return u.Utime.Nano() + u.Stime.Nano()
+// benchOne runs the sub-benchmark name on session s.
+func benchOne(b *testing.B, name string, s *kompact.Session, total int64, setup func(b *testing.B, s *kompact.Session, total int64) func(b *testing.B)) {
+	op := setup(b, s, total)
+	b.Run(name, func(b *testing.B) {
+		b.SetBytes(total)
+		b.ReportAllocs()
+		cpu := cputime.Process()
+		for b.Loop() {
+			op(b)
+		}
+		b.ReportMetric(float64(cputime.Process()-cpu)/float64(b.N), "cpu-ns/op")
+	})
 }
 
 // BenchmarkPrepare measures selecting the range and building the synthetic

@@ -50,19 +50,24 @@ type AppendixFidelity struct {
 // summary, both with white space runs made one space; errors and TODO
 // items are compared without regard to case.
 func MeasureFidelity(arts []Artifact, summary string) Fidelity {
-	k := newKeptCheck(summary)
+	return fidelityOf(arts, newKeptCheck(summary).flags(arts, nil))
+}
+
+// fidelityOf counts the report of arts, kept[i] saying whether the summary
+// keeps arts[i].
+func fidelityOf(arts []Artifact, kept []bool) Fidelity {
 	f := Fidelity{Artifacts: len(arts), Classes: make(map[ArtifactClass]ClassFidelity, len(artifactClasses)-1), Lost: []Artifact{}}
 	for _, c := range artifactClasses[1:] {
 		f.Classes[c] = ClassFidelity{}
 	}
-	for _, a := range arts {
+	for i, a := range arts {
 		cf := f.Classes[a.Class]
 		cf.Artifacts++
 		if !a.Sent {
 			cf.NotSent++
 			f.NotSent++
 		}
-		if k.kept(a) {
+		if kept[i] {
 			cf.Kept++
 			f.Kept++
 		} else if len(f.Lost) < MaxLost {
@@ -91,6 +96,18 @@ type keptCheck struct {
 func newKeptCheck(summary string) *keptCheck {
 	norm := artifacts.Clean(summary)
 	return &keptCheck{norm: norm, exact: artifacts.NewHaystack(norm)}
+}
+
+// flags says of each of arts whether the summary keeps it. When known is
+// not nil, it says the same of a summary this one extends by a line break
+// and more (the summary before its appendix): what that one keeps this one
+// keeps too (TestKeptCarriesOver), and is not looked for again.
+func (k *keptCheck) flags(arts []Artifact, known []bool) []bool {
+	kept := make([]bool, len(arts))
+	for i, a := range arts {
+		kept[i] = known != nil && known[i] || k.kept(a)
+	}
+	return kept
 }
 
 func (k *keptCheck) kept(a Artifact) bool {

@@ -50,32 +50,6 @@ func benchStore(b *testing.B) *sqlite.Store {
 	return testserver.SQLite(b)
 }
 
-// BenchmarkServiceCompaction10k runs one compaction of a 10k-message
-// session through the HTTP handler: load, prepare, the (instant) LLM,
-// apply, commit with its revision, and the JSON answer.
-func BenchmarkServiceCompaction10k(b *testing.B) {
-	ctx := context.Background()
-	store := benchStore(b)
-	h := httpapi.New(httpapi.Config{Store: store, Agents: config.Default(), LLM: instantLLM{}, Logger: slog.New(slog.DiscardHandler)}).Handler()
-	msgs, size := benchMessages(10_000)
-	b.SetBytes(size)
-	b.ReportAllocs()
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		b.StopTimer()
-		_ = store.DeleteSession(ctx, "bench")
-		if _, err := store.CreateSession(ctx, &kompact.Session{ID: "bench", Agent: "kimi", Messages: msgs}); err != nil {
-			b.Fatal(err)
-		}
-		b.StartTimer()
-		rec := httptest.NewRecorder()
-		h.ServeHTTP(rec, httptest.NewRequest("POST", "/v1/sessions/bench/actions/compact_conversation", nil))
-		if rec.Code != http.StatusOK {
-			b.Fatalf("status %d: %.300s", rec.Code, rec.Body)
-		}
-	}
-}
-
 // BenchmarkStoreReadRewrite10k is the floor the compaction is measured
 // against: read the 10k-message session from the store and write it again
 // whole (delete, then create with the same messages).

@@ -1,19 +1,18 @@
-package artifacts_test
+package artifacts
 
 import (
 	"math/rand/v2"
 	"slices"
 	"strings"
-	"syscall"
 	"testing"
 
-	"kompact/internal/artifacts"
+	"kompact/internal/cputime"
 )
 
 // scanBoth returns what the scanner and the reference find in text.
-func scanBoth(text string, src artifacts.Source) (got, want []string) {
-	artifacts.Scan(text, src, func(c artifacts.Class, t string) { got = append(got, c.String()+" "+t) })
-	Scan(text, Source(src), func(c Class, t string) { want = append(want, c.String()+" "+t) })
+func scanBoth(text string, src Source) (got, want []string) {
+	Scan(text, src, func(c Class, t string) { got = append(got, c.String()+" "+t) })
+	refScan(text, src, func(c Class, t string) { want = append(want, c.String()+" "+t) })
 	return got, want
 }
 
@@ -33,6 +32,7 @@ var pieces = []string{
 	"warning:", "exit status 2", "exit code -1.", "exit", "xit ", "status", "code", "exited", "'s", "it's", "(go.mod)",
 	"Rust's", "*bold*", "a.m.", "I/O", "24/7", "()", "(", ")", ":", ".", "_", "/", "a=b=c/d.go", strings.Repeat("long", 60),
 	strings.Repeat("é", 120), "\x80", "\xff/x.go",
+	"fix", "(exit", "a/exit", "exit\tstatus", "`x exit status 1 `", "`exit `", "`" + strings.Repeat("a ", 60) + "exit status 3 `",
 }
 
 var seps = []string{" ", " ", " ", " ", "  ", "\t", "\n", "\n", "\r\n", "\n\n", " \v", "\f"}
@@ -57,7 +57,7 @@ func TestScanMatchesReference(t *testing.T) {
 	}
 	for i := range n {
 		text := genText(r, 1+r.IntN(600))
-		for _, src := range []artifacts.Source{artifacts.Prose, artifacts.Output} {
+		for _, src := range []Source{Prose, Output} {
 			if got, want := scanBoth(text, src); !slices.Equal(got, want) {
 				t.Fatalf("text %d (%q), source %d:\n got %q\nwant %q", i, text, src, got, want)
 			}
@@ -74,9 +74,9 @@ func FuzzScanMatchesReference(f *testing.F) {
 	}
 	f.Add("```bash\n$ go test ./...\n```\nTODO: x\nexit status 1", true)
 	f.Fuzz(func(t *testing.T, text string, output bool) {
-		src := artifacts.Prose
+		src := Prose
 		if output {
-			src = artifacts.Output
+			src = Output
 		}
 		if got, want := scanBoth(text, src); !slices.Equal(got, want) {
 			t.Fatalf("%q:\n got %q\nwant %q", text, got, want)
@@ -84,8 +84,9 @@ func FuzzScanMatchesReference(f *testing.F) {
 	})
 }
 
-// BenchmarkScan measures the scanner alone on generated text, and on the
-// text of the root's compaction benchmark (benchSession's words). MB/s is
+// BenchmarkScan measures the scanner alone on generated text, on the text
+// of the root's compaction benchmark (benchSession's words) and on
+// English-like sentences (capitalised words, a path now and then). MB/s is
 // the text scanned.
 func BenchmarkScan(b *testing.B) {
 	r := rand.New(rand.NewPCG(1, 2))
@@ -96,25 +97,33 @@ func BenchmarkScan(b *testing.B) {
 		sess.WriteString(bench[r.IntN(len(bench))])
 		sess.WriteByte(' ')
 	}
+	english := []string{"The", "summary", "keeps", "the", "task.", "Then", "I", "ran", "it", "again,", "and", "It", "failed",
+		"on", "Linux", "This", "is", "what", "we", "want:", "a", "short", "report", "of", "each", "change.", "We", "read",
+		"path/to/file.go", "first.", "\n"}
+	var prose strings.Builder
+	for prose.Len() < 1<<20 {
+		prose.WriteString(english[r.IntN(len(english))])
+		prose.WriteByte(' ')
+	}
 	texts := []struct {
 		name string
 		text string
-	}{{"session", sess.String()}, {"mixed", genText(r, 1<<20)}}
+	}{{"session", sess.String()}, {"mixed", genText(r, 1<<20)}, {"english", prose.String()}}
 	for _, tx := range texts {
-		for _, src := range []artifacts.Source{artifacts.Prose, artifacts.Output} {
+		for _, src := range []Source{Prose, Output} {
 			name := tx.name + "/prose"
-			if src == artifacts.Output {
+			if src == Output {
 				name = tx.name + "/output"
 			}
 			b.Run(name, func(b *testing.B) {
 				b.SetBytes(int64(len(tx.text)))
 				b.ReportAllocs()
 				n := 0
-				cpu := processCPU()
+				cpu := cputime.Process()
 				for b.Loop() {
-					artifacts.Scan(tx.text, src, func(artifacts.Class, string) { n++ })
+					Scan(tx.text, src, func(Class, string) { n++ })
 				}
-				b.ReportMetric(float64(processCPU()-cpu)/float64(b.N), "cpu-ns/op")
+				b.ReportMetric(float64(cputime.Process()-cpu)/float64(b.N), "cpu-ns/op")
 				if n == 0 {
 					b.Fatal("no artifacts")
 				}
@@ -123,22 +132,11 @@ func BenchmarkScan(b *testing.B) {
 	}
 }
 
-// processCPU is the process's CPU time in nanoseconds: on a shared
-// machine, where ns/op counts the waits for a core too, the figure to
-// compare (as in the root's bench_test.go).
-func processCPU() int64 {
-	var u syscall.Rusage
-	if syscall.Getrusage(syscall.RUSAGE_SELF, &u) != nil {
-		return 0
-	}
-	return u.Utime.Nano() + u.Stime.Nano()
-}
-
 // scanJSONBoth returns what ScanJSON and the reference find in data,
 // sorted: both visit an object's keys in no particular order.
 func scanJSONBoth(data []byte) (got, want []string) {
-	artifacts.ScanJSON(data, func(c artifacts.Class, t string) { got = append(got, c.String()+" "+t) })
-	ScanJSON(data, func(c Class, t string) { want = append(want, c.String()+" "+t) })
+	ScanJSON(data, func(c Class, t string) { got = append(got, c.String()+" "+t) })
+	refScanJSON(data, func(c Class, t string) { want = append(want, c.String()+" "+t) })
 	slices.Sort(got)
 	slices.Sort(want)
 	return got, want
@@ -201,4 +199,32 @@ func FuzzScanJSONMatchesReference(f *testing.F) {
 			t.Fatalf("%q:\n got %q\nwant %q", data, got, want)
 		}
 	})
+}
+
+// TestByteSets checks the byte tables that replaced strings.IndexByte in
+// trimPunct and urlAt against it, for every byte.
+func TestByteSets(t *testing.T) {
+	for _, set := range []struct {
+		name  string
+		table *[256]bool
+		bytes string
+	}{{"openPunct", &openPunct, "([{<\"'*"}, {"closePunct", &closePunct, ")]}>\"',;:.!?*"}, {"urlClose", &urlClose, ".,;:!?'\"`>]}*"}} {
+		for c := range 256 {
+			if set.table[c] != (strings.IndexByte(set.bytes, byte(c)) >= 0) {
+				t.Errorf("%s[%q] = %v", set.name, byte(c), set.table[c])
+			}
+		}
+	}
+}
+
+// TestCutWord compares cutWord with refCutWord on generated texts.
+func TestCutWord(t *testing.T) {
+	r := rand.New(rand.NewPCG(20, 7))
+	for range 2000 {
+		text := genText(r, r.IntN(40))
+		w, rest := cutWord(text)
+		if rw, rrest := refCutWord(text); w != rw || rest != rrest {
+			t.Fatalf("cutWord(%q) = %q, %q; want %q, %q", text, w, rest, rw, rrest)
+		}
+	}
 }

@@ -12,7 +12,9 @@ import "math/bits"
 // In prose the marked bytes are / : . ( _ and upper-case letters: a path
 // needs a slash or a dot, a URL a colon, an identifier an upper-case
 // letter, an underscore, a dot or a call's "(". In tool output, where
-// identifiers do not count, only / : and . are.
+// identifiers do not count, only / : and . are. In both, 'x' is marked
+// too, for the "xit " of "exit status" (see words): the scan of a line's
+// words is the only pass over its bytes that looks for it.
 
 const (
 	ones  = 0x0101010101010101
@@ -26,7 +28,7 @@ const (
 func marks(x uint64, prose bool) uint64 {
 	v := x & lows
 	// (v^k)+lows has a byte's high bit clear exactly where v's byte is k.
-	some := (((v | ones) ^ ('/' * ones)) + lows) & ((v ^ (':' * ones)) + lows) // ./ and :
+	some := (((v | ones) ^ ('/' * ones)) + lows) & ((v ^ (':' * ones)) + lows) & ((v ^ ('x' * ones)) + lows) // ./ : x
 	var m uint64
 	if prose {
 		some &= (v ^ ('(' * ones)) + lows

@@ -246,36 +246,51 @@ func (s *scanner) todoLine(t string) {
 		if !m.in(s.text, s.start, s.end) {
 			continue
 		}
-		i := strings.Index(t, m.needle)
-		if i < 0 || (i > 0 && isAlnum(t[i-1])) {
-			continue
+		if item, ok := todoMarker(t, m.needle); ok {
+			s.emitCut(Todo, item)
+			return
 		}
-		rest := t[i+len(m.needle):]
-		if rest != "" && isAlnum(rest[0]) {
-			continue
-		}
-		if strings.HasPrefix(rest, "(") {
-			if j := strings.IndexByte(rest, ')'); j >= 0 {
-				rest = rest[j+1:]
-			}
-		}
-		s.emitCut(Todo, strings.TrimLeft(rest, ":- \t"))
-		return
 	}
 	b := stripBullet(t)
 	if b == "" || b[0] != '[' && b[0]|0x20 != 'n' {
 		return // neither a task nor a next step
 	}
+	if item, ok := todoTask(b); ok {
+		s.emitCut(Todo, item)
+	}
+}
+
+// todoMarker returns the item the first marker (TODO or FIXME) of the
+// line t opens, and whether it opens one: a marker inside a word does not.
+func todoMarker(t, marker string) (string, bool) {
+	i := strings.Index(t, marker)
+	if i < 0 || (i > 0 && isAlnum(t[i-1])) {
+		return "", false
+	}
+	rest := t[i+len(marker):]
+	if rest != "" && isAlnum(rest[0]) {
+		return "", false
+	}
+	if strings.HasPrefix(rest, "(") {
+		if j := strings.IndexByte(rest, ')'); j >= 0 {
+			rest = rest[j+1:]
+		}
+	}
+	return strings.TrimLeft(rest, ":- \t"), true
+}
+
+// todoTask returns the item of b, a line less its bullet, when it is an
+// unchecked task or a "next step" line.
+func todoTask(b string) (string, bool) {
 	if strings.HasPrefix(b, "[ ] ") {
-		s.emitCut(Todo, b[4:])
-		return
+		return b[4:], true
 	}
 	for _, p := range [...]string{"next step:", "next steps:", "next:"} {
 		if len(b) > len(p) && strings.EqualFold(b[:len(p)], p) {
-			s.emitCut(Todo, b[len(p):])
-			return
+			return b[len(p):], true
 		}
 	}
+	return "", false
 }
 
 // stripBullet removes a list bullet (-, *, +, 1.) or heading marks and the
@@ -301,16 +316,27 @@ func stripBullet(t string) string {
 // line, a compiler diagnostic, a failing test, an exit status.
 func (s *scanner) errorLine(t string) {
 	if opensError(t) {
-		s.errorStart(t)
+		if e := lineError(t); e != "" {
+			s.emit(Error, e)
+		}
 	}
-	// "xit " first: 'x' is rare, so the search skips ahead fast.
-	for rest := t; s.exit.in(s.text, s.start, s.end); {
+	if s.exit { // words found "xit " in the line's tokens
+		exits(t, s.emit)
+	}
+}
+
+// exits emits the exit statuses of the line t: "exit status N" and "exit
+// code N" where "exit" starts a word.
+func exits(t string, emit Emit) {
+	for rest := t; ; {
 		i := strings.Index(rest, "xit ")
 		if i < 0 {
-			break
+			return
 		}
 		if i > 0 && rest[i-1] == 'e' && (i == 1 || !isLetter(rest[i-2])) {
-			s.exitStatus(rest[i+len("xit "):])
+			if e := exitText(rest[i+len("xit "):]); e != "" {
+				emit(Error, e)
+			}
 		}
 		rest = rest[i+len("xit "):]
 	}
@@ -335,21 +361,22 @@ func opensError(t string) bool {
 	}
 }
 
-// errorStart emits the error a line opens, if it does (see errorLine).
-func (s *scanner) errorStart(t string) {
+// lineError returns the error the line t opens, "" when it opens none
+// (see errorLine): a failing test's name, else the line itself.
+func lineError(t string) string {
 	first, rest := cutWord(t)
 	switch {
 	case first == "---" && strings.HasPrefix(rest, "FAIL: "):
-		if name, _ := cutWord(rest[6:]); name != "" {
-			s.emit(Error, name)
-		}
+		name, _ := cutWord(rest[6:])
+		return name
 	case first == "FAILED" || first == "FAIL" || first == "FAIL:":
 		if name, _ := cutWord(rest); name != "" && name[0] != '(' {
-			s.emit(Error, name)
+			return name
 		}
 	case first == "panic:", errorWord(first), diagnostic(first, rest):
-		s.emitCut(Error, t)
+		return Cut(Clean(t))
 	}
+	return ""
 }
 
 // errorWord reports whether a line's first word opens an error: error:,
@@ -389,19 +416,19 @@ func diagnostic(first, rest string) bool {
 	return errorWord(w) || w == "warning:"
 }
 
-// exitStatus emits "exit status N" or "exit code N" when t (what follows
-// "exit ") begins with "status N" or "code N".
-func (s *scanner) exitStatus(t string) {
+// exitText returns "exit status N" or "exit code N" when t (what follows
+// "exit ") begins with "status N" or "code N", else "".
+func exitText(t string) string {
 	w, rest := cutWord(t)
 	if w != "status" && w != "code" {
-		return
+		return ""
 	}
 	n, _ := cutWord(rest)
 	n = strings.TrimRight(n, ".,;)")
 	if !allDigits(strings.TrimPrefix(n, "-")) {
-		return
+		return ""
 	}
-	s.emit(Error, "exit "+w+" "+n)
+	return "exit " + w + " " + n
 }
 
 // cutWord returns t's first white-space separated word and what follows

@@ -68,12 +68,27 @@ const MaxText = 200
 type Emit func(c Class, text string)
 
 // Scan calls emit with every artifact of text, read as src, in order of
-// appearance; an artifact that recurs is emitted each time.
-func Scan(text string, src Source, emit Emit) {
-	s := scanner{src: src, emit: emit, text: text,
-		todo: ahead{needle: "TODO", at: -1}, fixme: ahead{needle: "FIXME", at: -1}, exit: ahead{needle: "xit ", at: -1},
-		tick: src == Prose && strings.IndexByte(text, '`') >= 0,
-	}
+// appearance; an artifact that recurs is emitted each time. A caller that
+// scans many texts keeps a Scanner instead.
+func Scan(text string, src Source, emit Emit) { NewScanner(emit).Scan(text, src) }
+
+// A Scanner scans texts for one emit, reusing its buffers from one text to
+// the next.
+type Scanner struct {
+	s    scanner
+	json jsonWalk
+}
+
+// NewScanner returns a Scanner whose scans call emit.
+func NewScanner(emit Emit) *Scanner { return &Scanner{s: scanner{emit: emit}} }
+
+// Scan calls the scanner's emit with every artifact of text, read as src,
+// in order of appearance (see the package Scan).
+func (sc *Scanner) Scan(text string, src Source) {
+	s := &sc.s
+	s.src, s.fence, s.text = src, noFence, text
+	s.todo, s.fixme = ahead{needle: "TODO", at: -1}, ahead{needle: "FIXME", at: -1}
+	s.tick = src == Prose && strings.IndexByte(text, '`') >= 0
 	for s.start = 0; s.start < len(text); s.start = s.end + 1 {
 		s.end = len(text)
 		if nl := strings.IndexByte(text[s.start:], '\n'); nl >= 0 {
@@ -122,14 +137,26 @@ type scanner struct {
 	// text is the text scanned, text[start:end] the line being scanned.
 	text       string
 	start, end int
-	// todo, fixme and exit find the TODO and FIXME markers and "xit " (of
-	// "exit status") in the text; tick says whether it holds a backtick.
-	todo, fixme, exit ahead
-	tick              bool
+	// todo and fixme find the TODO and FIXME markers in the text; tick
+	// says whether it holds a backtick.
+	todo, fixme ahead
+	tick        bool
+	// pending holds the artifacts of the line's tokens until the line's
+	// own (commands, TODO items, errors) are emitted: they come first.
+	pending []found
+	// exit says whether the line's tokens hold "xit " (of "exit status"),
+	// which words looks for in the same pass.
+	exit bool
+}
+
+// found is an artifact found and not yet emitted.
+type found struct {
+	class Class
+	text  string
 }
 
 // line scans one line: fences and shell lines first, then the line's
-// tokens.
+// tokens, whose pass also finds what errorLine needs.
 func (s *scanner) line(line string) {
 	t := trimSpace(line)
 	if t == "" {
@@ -139,18 +166,36 @@ func (s *scanner) line(line string) {
 		s.toggleFence(t)
 		return
 	}
-	switch {
-	case s.fence == shellFence && t[0] != '#':
-		s.emitCut(Command, strings.TrimPrefix(t, "$ "))
-	case (s.fence == consoleFence || s.fence == noFence) && strings.HasPrefix(t, "$ "):
-		s.emitCut(Command, t[2:])
+	s.exit = false
+	s.tokens(t, s.tick && s.fence == noFence)
+	if c, ok := lineCommand(t, s.fence); ok {
+		s.emitCut(Command, c)
 	}
 	if s.src == Prose && s.fence == noFence {
 		s.todoLine(t)
 	}
 	s.errorLine(t)
-	s.tokens(t, s.tick && s.fence == noFence)
+	for _, f := range s.pending {
+		s.emit(f.class, f.text)
+	}
+	s.pending = s.pending[:0]
 }
+
+// lineCommand returns the command of the line t in a block of kind f: a
+// line of a shell block (less a leading "$ ", a comment is none), or a "$ "
+// line in a console block or outside blocks.
+func lineCommand(t string, f fence) (string, bool) {
+	switch {
+	case f == shellFence && t[0] != '#':
+		return strings.TrimPrefix(t, "$ "), true
+	case (f == consoleFence || f == noFence) && strings.HasPrefix(t, "$ "):
+		return t[2:], true
+	}
+	return "", false
+}
+
+// put holds a token's artifact for the end of the line.
+func (s *scanner) put(c Class, text string) { s.pending = append(s.pending, found{c, text}) }
 
 // toggleFence opens or closes a fenced block; t is the fence line.
 func (s *scanner) toggleFence(t string) {
@@ -158,18 +203,23 @@ func (s *scanner) toggleFence(t string) {
 		s.fence = noFence
 		return
 	}
+	s.fence = openFence(t)
+}
+
+// openFence returns the kind of block the fence line t opens: a shell or
+// console block by its language, else a code block.
+func openFence(t string) fence {
 	lang := strings.ToLower(trimSpace(strings.TrimLeft(t, "`~")))
 	if i := strings.IndexAny(lang, " \t{"); i >= 0 {
 		lang = lang[:i]
 	}
 	switch lang {
 	case "sh", "bash", "shell", "zsh":
-		s.fence = shellFence
+		return shellFence
 	case "console", "shell-session", "terminal":
-		s.fence = consoleFence
-	default:
-		s.fence = codeFence
+		return consoleFence
 	}
+	return codeFence
 }
 
 // emitCut emits text, white space made single spaces, cut to MaxText.
@@ -195,51 +245,80 @@ func Cut(text string) string {
 
 // tokens scans the line's tokens (and, in prose, its code spans).
 func (s *scanner) tokens(t string, prose bool) {
-	for len(t) > 0 {
-		if prose {
-			if i := strings.IndexByte(t, '`'); i >= 0 {
-				s.words(t[:i])
-				rest := t[i+1:]
-				end := strings.IndexByte(rest, '`')
-				if end < 0 {
-					s.words(rest)
-					return
-				}
-				s.span(rest[:end])
-				t = rest[end+1:]
-				continue
-			}
-		}
+	if !prose {
 		s.words(t)
 		return
+	}
+	eachSpan(t, s.words, s.span)
+}
+
+// eachSpan splits a prose line t at its code spans: words gets each piece
+// between them (and the rest after a backtick that opens none), span each
+// span's content, in order.
+func eachSpan(t string, words, span func(string)) {
+	for {
+		i := strings.IndexByte(t, '`')
+		if i < 0 {
+			words(t)
+			return
+		}
+		words(t[:i])
+		rest := t[i+1:]
+		end := strings.IndexByte(rest, '`')
+		if end < 0 {
+			words(rest)
+			return
+		}
+		span(rest[:end])
+		if t = rest[end+1:]; t == "" {
+			return
+		}
 	}
 }
 
 // words scans the white-space separated tokens of t that hold a marked
 // byte (see marks.go); the others are skipped eight bytes at a time
 // without being split.
+//
+// The same pass finds "xit " for errorLine: an 'x' is marked too, and one
+// that starts "xit " sets s.exit; a marked token that ends in "xit" before
+// a space does too (a token ends at a space, so that is the only place a
+// marked token can hold it).
+//
+// A capitalised word whose capital is its only marked byte (The, Line) is
+// skipped too: it makes nothing (a path needs / or ., a URL a colon, an
+// identifier more than a first capital), and prose is full of them.
 func (s *scanner) words(t string) {
 	prose := s.src == Prose
-	for i := 0; i < len(t); {
-		if i = nextMark(t, i, prose); i == len(t) {
-			return
+	for next := nextMark(t, 0, prose); next < len(t); {
+		i := next
+		if t[i] == 'x' {
+			s.exit = s.exit || strings.HasPrefix(t[i+1:], "it ")
+			next = nextMark(t, i+1, prose)
+			continue
 		}
 		a := i
 		for a > 0 && t[a-1] != ' ' && t[a-1] != '\t' {
 			a--
 		}
-		var colon bool
-		i, colon = tokenEnd(t, i)
-		s.token(t[a:i], colon)
+		end, colon := tokenEnd(t, i)
+		if prose && a == i && isUpper(t[i]) {
+			if next = nextMark(t, i+1, prose); next >= end {
+				continue
+			}
+		}
+		s.token(t[a:end], colon)
+		s.exit = s.exit || end < len(t) && t[end] == ' ' && strings.HasSuffix(t[a:end], "xit")
+		next = nextMark(t, end, prose)
 	}
 }
 
 // token classifies one token whose bytes may make an artifact.
 func (s *scanner) token(tok string, colon bool) {
 	if colon {
-		if i := strings.Index(tok, "://"); i > 0 {
-			if u := urlAt(tok, i); u != "" {
-				s.emit(URL, u)
+		if u, ok := tokenURL(tok); ok {
+			if u != "" {
+				s.put(URL, u)
 			}
 			return
 		}
@@ -249,12 +328,22 @@ func (s *scanner) token(tok string, colon bool) {
 		return
 	}
 	if p := asPath(w); p != "" {
-		s.emit(Path, p)
+		s.put(Path, p)
 		return
 	}
 	if s.src == Prose && s.fence != shellFence && isIdentifier(w) {
-		s.emit(Identifier, strings.TrimSuffix(w, "()"))
+		s.put(Identifier, strings.TrimSuffix(w, "()"))
 	}
+}
+
+// tokenURL returns the URL of a token that holds "://" after its first
+// byte, and true: such a token is a URL or nothing ("" when urlAt finds
+// none).
+func tokenURL(tok string) (string, bool) {
+	if i := strings.Index(tok, "://"); i > 0 {
+		return urlAt(tok, i), true
+	}
+	return "", false
 }
 
 // span classifies a code span's content: a URL, a path, else an
@@ -262,21 +351,22 @@ func (s *scanner) token(tok string, colon bool) {
 func (s *scanner) span(c string) {
 	c = trimSpace(c)
 	if c == "" || len(c) > 120 {
+		s.exit = s.exit || strings.Contains(c, "xit ") // words does not read it
 		return
 	}
 	if !strings.ContainsAny(c, " \t") {
 		if i := strings.Index(c, "://"); i > 0 {
 			if u := urlAt(c, i); u != "" {
-				s.emit(URL, u)
+				s.put(URL, u)
 				return
 			}
 		}
 		if p := asPath(trimPunct(c)); p != "" {
-			s.emit(Path, p)
+			s.put(Path, p)
 			return
 		}
 	}
-	s.emit(Identifier, Clean(c))
+	s.put(Identifier, Clean(c))
 	if strings.ContainsAny(c, " \t") {
 		src := s.src
 		s.src = Output // only paths and URLs inside
