@@ -2,12 +2,16 @@
 // reads objects, lists, strings (runs of plain text, escapes), numbers and
 // raw values, and reports false as soon as it meets anything it is not sure
 // about, leaving that input to a precise decoder (the root's reference
-// decoders, over encoding/json). It never writes the text it reads. With Alias set, a string without escapes and an
-// already compact raw value share the text's memory instead of being copied.
+// decoders, over encoding/json). It never writes the text it reads. With
+// Alias set, a string without escapes and an already compact raw value
+// share the text's memory instead of being copied; with Defer set too, so
+// does a string with escapes, still escaped, for Unescape to decode in
+// place once the caller knows the scan succeeded.
 package jsonscan
 
 import (
 	"bytes"
+	"strings"
 	"unicode/utf8"
 	"unsafe"
 
@@ -20,10 +24,18 @@ const maxScanDepth = 1000
 
 // Cursor is a position I in the JSON text B, which it never writes. With
 // Alias set, the strings and raw values it reads may share B's memory.
+//
+// Defer (with Alias) leaves a string that holds escapes as it stands in B,
+// checked as it would be decoded, and counts it in Deferred: a caller that
+// owns B and is done scanning passes such strings through Unescape, which
+// decodes them in B's memory. Until then B is as it was, so that a caller
+// whose scan failed can still hand B to another decoder.
 type Cursor struct {
-	B     []byte
-	I     int
-	Alias bool
+	B        []byte
+	I        int
+	Alias    bool
+	Defer    bool
+	Deferred int
 }
 
 // WS moves past white space.
@@ -209,61 +221,79 @@ func (s *Cursor) text(raw []byte) string {
 	return string(raw)
 }
 
-// escaped decodes a string holding escapes; the first is at j.
-// Only the raw runs between escapes can hold invalid UTF-8 (an escape
-// decodes to a valid character or fails), so they alone are checked, as
-// they are scanned (the first one by str).
+// escaped reads a string holding escapes; the first is at j. It decodes
+// the string into a buffer of its raw size (an escape stands for fewer
+// bytes than it takes), or, with Defer, leaves it as it stands in B.
 func (s *Cursor) escaped(start, j int) (string, bool) {
-	// The decoded string is no longer than the raw one (an escape stands
-	// for fewer bytes than it takes): one allocation, of the raw size, not
-	// a doubling buffer (three times a long text's size).
-	out := make([]byte, 0, closingQuote(s.B, j)-start)
-	out = append(out, s.B[start:j]...)
-	for j < len(s.B) {
-		switch c := s.B[j]; {
+	end, ok := checkEscaped(s.B, j)
+	if !ok {
+		return "", false
+	}
+	s.I = end + 1
+	raw := s.B[start:end]
+	if s.Defer && s.Alias {
+		s.Deferred++
+		return unsafe.String(&raw[0], len(raw)), true
+	}
+	out := appendUnescaped(make([]byte, 0, len(raw)), raw)
+	return unsafe.String(&out[0], len(out)), true // out is never written again; an escape decodes to a byte at least
+}
+
+// checkEscaped checks the rest of a string whose first escape is at b[j]
+// as Str decodes it, and returns the position of its closing quote. Only
+// the raw runs between escapes can hold invalid UTF-8 (an escape decodes
+// to a valid character or fails), so they alone are checked.
+func checkEscaped(b []byte, j int) (int, bool) {
+	var tmp [4]byte
+	for j < len(b) {
+		switch c := b[j]; {
 		case c == '"':
-			s.I = j + 1
-			if len(out) == 0 {
-				return "", true
-			}
-			return unsafe.String(&out[0], len(out)), true // out is never written again
+			return j, true
 		case c == '\\':
 			var ok bool
-			if out, j, ok = unescape(out, s.B, j); !ok {
-				return "", false
+			if _, j, ok = unescape(tmp[:0], b, j); !ok {
+				return 0, false
 			}
 		case c < 0x20:
-			return "", false
+			return 0, false
 		default:
-			end, _, valid := validPlainRun(s.B, j)
+			end, _, valid := validPlainRun(b, j)
 			if !valid {
-				return "", false
+				return 0, false
 			}
-			out = append(out, s.B[j:end]...)
 			j = end
 		}
 	}
-	return "", false
+	return 0, false
 }
 
-// closingQuote returns the position of the quote that ends the string
-// holding b[j] (one an odd run of backslashes does not escape), or len(b).
-func closingQuote(b []byte, j int) int {
-	for {
-		k := bytes.IndexByte(b[j:], '"')
+// appendUnescaped appends the decoded text of raw, the inside of a string
+// checkEscaped accepted. out may share raw's memory from its start on:
+// each step writes no further than it has read (an escape decodes to fewer
+// bytes than it takes, and unescape reads an escape before it writes).
+func appendUnescaped(out, raw []byte) []byte {
+	for i := 0; ; {
+		k := bytes.IndexByte(raw[i:], '\\')
 		if k < 0 {
-			return len(b)
+			return append(out, raw[i:]...)
 		}
-		q := j + k
-		slashes := 0
-		for p := q - 1; p >= j && b[p] == '\\'; p-- {
-			slashes++
-		}
-		if slashes%2 == 0 {
-			return q
-		}
-		j = q + 1
+		out = append(out, raw[i:i+k]...)
+		out, i, _ = unescape(out, raw, i+k)
 	}
+}
+
+// Unescape decodes a string that a Cursor with Defer set left escaped,
+// in place: the result shares its memory, which it overwrites. Any other
+// string a Cursor returned (one without escapes holds no backslash) comes
+// back as it is. Call it only on strings of a scan that succeeded, in a B
+// that nothing else reads.
+func Unescape(s string) string {
+	if strings.IndexByte(s, '\\') < 0 {
+		return s
+	}
+	raw := unsafe.Slice(unsafe.StringData(s), len(s))
+	out := appendUnescaped(raw[:0:len(raw)], raw)
+	return unsafe.String(&out[0], len(out))
 }
 
 // unescape appends the character that the escape at b[j] stands for and
