@@ -10,7 +10,9 @@ import (
 // one row): the message's strings and raw values share data's memory, and
 // strings with escapes are decoded in it, over their escaped form. So the
 // message costs no memory beyond data and its parts, but the caller must
-// neither read nor change data afterwards. index is used in errors.
+// neither read nor change data afterwards. Nor may data be verified
+// (VerifiedDocument): a string decoded in place lies in it and may hold
+// bytes that JSON escapes. index is used in errors.
 //
 // The scan writes nothing: a message it is not sure about goes to the
 // reference decoder as it was given. Only once the scan has read the whole

@@ -192,8 +192,9 @@ func (s *scanner) content(depth int, m *kompact.Message) bool {
 	return ok
 }
 
-// slabParts is how many parts a slab holds at least.
-const slabParts = 128
+// defaultSlab is how many parts a slab holds at least when a scanner reads
+// many messages.
+const defaultSlab = 128
 
 // keep copies a message's parts into the slab and returns them with their
 // capacity capped, so an append by the caller never reaches a neighbour.
@@ -208,7 +209,7 @@ func (s *scanner) keep(parts []kompact.Part) []kompact.Part {
 		return parts[:n:n]
 	}
 	if cap(s.slab)-len(s.slab) < n {
-		s.slab = make([]kompact.Part, 0, max(slabParts, n))
+		s.slab = make([]kompact.Part, 0, max(defaultSlab, n))
 	}
 	start := len(s.slab)
 	s.slab = append(s.slab, parts...)

@@ -2,8 +2,8 @@
 // reads objects, lists, strings (runs of plain text, escapes), numbers and
 // raw values, and reports false as soon as it meets anything it is not sure
 // about, leaving that input to a precise decoder (the root's reference
-// decoders, over encoding/json). It never writes the text it reads. With
-// Alias set, a string without escapes and an already compact raw value
+// decoders, over encoding/json). The cursor never writes the text it reads.
+// With Alias set, a string without escapes and an already compact raw value
 // share the text's memory instead of being copied; with Defer set too, so
 // does a string with escapes, still escaped, for Unescape to decode in
 // place once the caller knows the scan succeeded.
@@ -222,53 +222,100 @@ func (s *Cursor) text(raw []byte) string {
 }
 
 // escaped reads a string holding escapes; the first is at j. It decodes
-// the string into a buffer of its raw size (an escape stands for fewer
-// bytes than it takes), or, with Defer, leaves it as it stands in B.
+// the string, or, with Defer, leaves it as it stands in B.
 func (s *Cursor) escaped(start, j int) (string, bool) {
-	end, ok := checkEscaped(s.B, j)
+	if s.Defer && s.Alias {
+		_, end, ok := decodeEscaped(nil, s.B, j, false)
+		if !ok {
+			return "", false
+		}
+		s.I = end + 1
+		s.Deferred++
+		return unsafe.String(&s.B[start], end-start), true
+	}
+	// The decoded string is no longer than the raw one (an escape stands
+	// for fewer bytes than it takes): one allocation, of the raw size, not
+	// a doubling buffer (three times a long text's size).
+	out := make([]byte, 0, closingQuote(s.B, j)-start)
+	out = append(out, s.B[start:j]...)
+	out, end, ok := decodeEscaped(out, s.B, j, true)
 	if !ok {
 		return "", false
 	}
 	s.I = end + 1
-	raw := s.B[start:end]
-	if s.Defer && s.Alias {
-		s.Deferred++
-		return unsafe.String(&raw[0], len(raw)), true
+	if len(out) == 0 {
+		return "", true
 	}
-	out := appendUnescaped(make([]byte, 0, len(raw)), raw)
-	return unsafe.String(&out[0], len(out)), true // out is never written again; an escape decodes to a byte at least
+	return unsafe.String(&out[0], len(out)), true // out is never written again
 }
 
-// checkEscaped checks the rest of a string whose first escape is at b[j]
-// as Str decodes it, and returns the position of its closing quote. Only
-// the raw runs between escapes can hold invalid UTF-8 (an escape decodes
-// to a valid character or fails), so they alone are checked.
-func checkEscaped(b []byte, j int) (int, bool) {
-	var tmp [4]byte
+// decodeEscaped checks the rest of a string whose first escape is at b[j]
+// as Str decodes it, appending the decoded text to out when decode is set,
+// and returns the position of its closing quote. Only the raw runs between
+// escapes can hold invalid UTF-8 (an escape decodes to a valid character
+// or fails), so they alone are checked, as they are scanned (the first one
+// by Str).
+func decodeEscaped(out, b []byte, j int, decode bool) ([]byte, int, bool) {
 	for j < len(b) {
 		switch c := b[j]; {
 		case c == '"':
-			return j, true
+			return out, j, true
 		case c == '\\':
 			var ok bool
-			if _, j, ok = unescape(tmp[:0], b, j); !ok {
-				return 0, false
+			if decode {
+				out, j, ok = unescape(out, b, j)
+			} else {
+				j, ok = checkEscape(b, j)
+			}
+			if !ok {
+				return out, 0, false
 			}
 		case c < 0x20:
-			return 0, false
+			return out, 0, false
 		default:
 			end, _, valid := validPlainRun(b, j)
 			if !valid {
-				return 0, false
+				return out, 0, false
+			}
+			if decode {
+				out = append(out, b[j:end]...)
 			}
 			j = end
 		}
 	}
-	return 0, false
+	return out, 0, false
+}
+
+// checkEscape checks the escape at b[j] as unescape decodes it and returns
+// the position after it.
+func checkEscape(b []byte, j int) (int, bool) {
+	var tmp [4]byte
+	_, j, ok := unescape(tmp[:0], b, j)
+	return j, ok
+}
+
+// closingQuote returns the position of the quote that ends the string
+// holding b[j] (one an odd run of backslashes does not escape), or len(b).
+func closingQuote(b []byte, j int) int {
+	for {
+		k := bytes.IndexByte(b[j:], '"')
+		if k < 0 {
+			return len(b)
+		}
+		q := j + k
+		slashes := 0
+		for p := q - 1; p >= j && b[p] == '\\'; p-- {
+			slashes++
+		}
+		if slashes%2 == 0 {
+			return q
+		}
+		j = q + 1
+	}
 }
 
 // appendUnescaped appends the decoded text of raw, the inside of a string
-// checkEscaped accepted. out may share raw's memory from its start on:
+// decodeEscaped accepted. out may share raw's memory from its start on:
 // each step writes no further than it has read (an escape decodes to fewer
 // bytes than it takes, and unescape reads an escape before it writes).
 func appendUnescaped(out, raw []byte) []byte {

@@ -93,6 +93,12 @@ func TestEscapedAllocatesOnce(t *testing.T) {
 			t.Errorf("%.40s: %.0f allocations", raw, allocs)
 		}
 	}
+	if got := closingQuote([]byte(`ab\"cd\\"ef`), 2); got != 8 {
+		t.Errorf("closingQuote: %d, want 8", got)
+	}
+	if got := closingQuote([]byte(`ab\"cd`), 2); got != 6 {
+		t.Errorf("closingQuote without an end: %d, want 6", got)
+	}
 }
 
 // TestDeferredEscapes: with Defer, a string with escapes comes back as it
