@@ -55,10 +55,7 @@ func TestKimiParityVectors(t *testing.T) {
 	prompt := kimiPrompt(t)
 	for _, v := range vectors.Load(t) {
 		t.Run(v.Name(), func(t *testing.T) {
-			s, err := kompact.DecodeSession(v.InputJSON())
-			if err != nil {
-				t.Fatalf("decode input: %v", err)
-			}
+			s := v.Session(t)
 			plan, err := kompact.Prepare(s, kompact.Options{
 				MaxPreserved: v.Params.MaxPreserved,
 				Instructions: v.Params.CustomInstruction,

@@ -22,18 +22,7 @@ func TestSessionsContextAllocatesByRoute(t *testing.T) {
 	e := newSessionsEnv(t, kompact.PreviewLimits{})
 	ctx := context.Background()
 	build := func(id string, n int) {
-		sess := &kompact.Session{ID: id, Agent: "manual"}
-		for i := range n {
-			role := kompact.RoleUser
-			if i%2 == 1 {
-				role = kompact.RoleAssistant
-			}
-			sess.Messages = append(sess.Messages, kompact.Message{ID: fmt.Sprintf("m%d", i), Role: role,
-				Content: []kompact.Part{kompact.TextPart(fmt.Sprintf("message %d of the session", i))}})
-		}
-		if _, err := e.store.CreateSession(ctx, sess); err != nil {
-			t.Fatal(err)
-		}
+		e.storeTurns(id, n, func(i int) string { return fmt.Sprintf("message %d of the session", i) })
 	}
 	allocs := func(id string) float64 {
 		return testing.AllocsPerRun(5, func() {
@@ -61,27 +50,14 @@ func TestSessionsContextAllocatesByRoute(t *testing.T) {
 	// A compaction of the first 10 messages, then a restore of the list it
 	// replaced, then a compaction again and its undo: the store works the
 	// figure out when it writes the list.
-	compact := func(id string) int64 {
-		t.Helper()
-		cur, err := e.store.GetSession(ctx, id)
-		if err != nil {
-			t.Fatal(err)
-		}
-		_, info, err := e.store.CommitCompaction(ctx, id, kompact.Commit{Base: cur.Messages, End: 10, Version: cur.Version, TokenCount: 100,
-			Replacement: []kompact.Message{{Role: kompact.RoleUser, Content: []kompact.Part{kompact.TextPart("summary")}}}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return info.Rev
-	}
 	for _, id := range []string{"small", "large"} {
-		if _, _, err := e.store.RestoreRevision(ctx, id, compact(id)); err != nil {
+		if _, _, err := e.store.RestoreRevision(ctx, id, e.compactFirst(id, 10)); err != nil {
 			t.Fatal(err)
 		}
 	}
 	compare("restored")
 	for _, id := range []string{"small", "large"} {
-		if _, _, err := e.store.UndoCompaction(ctx, id, compact(id)); err != nil {
+		if _, _, err := e.store.UndoCompaction(ctx, id, e.compactFirst(id, 10)); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -100,28 +76,8 @@ func TestRestoreRoutesAllocateByRoute(t *testing.T) {
 	e := newSessionsEnv(t, kompact.PreviewLimits{})
 	ctx := context.Background()
 	build := func(id string, n, size int) int64 {
-		sess := &kompact.Session{ID: id, Agent: "manual"}
-		for i := range n {
-			role := kompact.RoleUser
-			if i%2 == 1 {
-				role = kompact.RoleAssistant
-			}
-			sess.Messages = append(sess.Messages, kompact.Message{ID: fmt.Sprintf("m%d", i), Role: role,
-				Content: []kompact.Part{kompact.TextPart(strings.Repeat("x", size))}})
-		}
-		if _, err := e.store.CreateSession(ctx, sess); err != nil {
-			t.Fatal(err)
-		}
-		cur, err := e.store.GetSession(ctx, id)
-		if err != nil {
-			t.Fatal(err)
-		}
-		_, info, err := e.store.CommitCompaction(ctx, id, kompact.Commit{Base: cur.Messages, End: n / 2, Version: cur.Version, TokenCount: 100,
-			Replacement: []kompact.Message{{Role: kompact.RoleUser, Content: []kompact.Part{kompact.TextPart("summary")}}}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return info.Rev
+		e.storeTurns(id, n, func(int) string { return strings.Repeat("x", size) })
+		return e.compactFirst(id, n/2)
 	}
 	bytesPerRun := func(f func()) uint64 {
 		var before, after runtime.MemStats
@@ -159,4 +115,39 @@ func TestRestoreRoutesAllocateByRoute(t *testing.T) {
 	if s, l := appendAllocs("small", small), appendAllocs("large", large); l > s*1.5+20 {
 		t.Errorf("an append after a restore allocates %.0f times on 4,000 messages, %.0f on 40: it reads the session", l, s)
 	}
+}
+
+// storeTurns stores session id (agent "manual") of n messages m0, m1, …,
+// user and assistant in turn, message i saying text(i).
+func (e *sessionsEnv) storeTurns(id string, n int, text func(i int) string) {
+	e.t.Helper()
+	sess := &kompact.Session{ID: id, Agent: "manual"}
+	for i := range n {
+		role := kompact.RoleUser
+		if i%2 == 1 {
+			role = kompact.RoleAssistant
+		}
+		sess.Messages = append(sess.Messages, kompact.Message{ID: fmt.Sprintf("m%d", i), Role: role,
+			Content: []kompact.Part{kompact.TextPart(text(i))}})
+	}
+	if _, err := e.store.CreateSession(context.Background(), sess); err != nil {
+		e.t.Fatal(err)
+	}
+}
+
+// compactFirst commits a compaction of session id's first end messages
+// into a one-message summary (100 tokens) and returns its revision.
+func (e *sessionsEnv) compactFirst(id string, end int) int64 {
+	e.t.Helper()
+	ctx := context.Background()
+	cur, err := e.store.GetSession(ctx, id)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	_, info, err := e.store.CommitCompaction(ctx, id, kompact.Commit{Base: cur.Messages, End: end, Version: cur.Version, TokenCount: 100,
+		Replacement: []kompact.Message{{Role: kompact.RoleUser, Content: []kompact.Part{kompact.TextPart("summary")}}}})
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return info.Rev
 }

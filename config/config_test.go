@@ -537,14 +537,7 @@ func TestKCPD01AutoCompactionConfig(t *testing.T) {
 		t.Errorf("c: auto %+v, want %+v", got, want)
 	}
 	// What config show prints parses back to the same agents.
-	out, err := c.EffectiveYAML()
-	if err != nil {
-		t.Fatal(err)
-	}
-	back, err := Parse(out, "shown.yaml")
-	if err != nil {
-		t.Fatalf("%v\n%s", err, out)
-	}
+	back, _ := shownBack(t, c)
 	for _, name := range []string{"a", "b", "c"} {
 		if back.Agents[name].Compaction.Auto != c.Agents[name].Compaction.Auto || back.Agents[name].LLM.MaxContextSize != c.Agents[name].LLM.MaxContextSize {
 			t.Errorf("%s: round trip changed auto %+v → %+v", name, c.Agents[name].Compaction.Auto, back.Agents[name].Compaction.Auto)
@@ -591,14 +584,7 @@ func TestEffectiveYAMLRoundTrip(t *testing.T) {
 	}
 	for name, c := range map[string]*Config{"default": Default(), "full": full} {
 		t.Run(name, func(t *testing.T) {
-			out, err := c.EffectiveYAML()
-			if err != nil {
-				t.Fatal(err)
-			}
-			back, err := Parse(out, "effective.yaml")
-			if err != nil {
-				t.Fatalf("the effective YAML does not parse: %v\n%s", err, out)
-			}
+			back, out := shownBack(t, c)
 			if back.DefaultAgent != c.DefaultAgent {
 				t.Errorf("default_agent %q, want %q", back.DefaultAgent, c.DefaultAgent)
 			}
@@ -615,6 +601,21 @@ func TestEffectiveYAMLRoundTrip(t *testing.T) {
 			}
 		})
 	}
+}
+
+// shownBack returns c's effective YAML (what config show prints), which
+// must parse, and what it parses to.
+func shownBack(t *testing.T, c *Config) (*Config, []byte) {
+	t.Helper()
+	out, err := c.EffectiveYAML()
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := Parse(out, "effective.yaml")
+	if err != nil {
+		t.Fatalf("the effective YAML does not parse: %v\n%s", err, out)
+	}
+	return back, out
 }
 
 // TestKCP012ConfigDisabledCompaction: a configuration whose compaction block

@@ -305,13 +305,20 @@ func (e *browserEnv) api(method, path string, body string) (int, map[string]any)
 // shows them.
 func (e *browserEnv) storedMessages(id string) []map[string]any {
 	e.t.Helper()
-	status, s := e.api("GET", "/v1/sessions/"+id, "")
+	return e.apiList("/v1/sessions/"+id, "messages")
+}
+
+// apiList GETs path over the API, which must answer 200, and returns the
+// objects of its list key.
+func (e *browserEnv) apiList(path, key string) []map[string]any {
+	e.t.Helper()
+	status, body := e.api("GET", path, "")
 	if status != http.StatusOK {
-		e.t.Fatalf("GET session %s: %d %v", id, status, s)
+		e.t.Fatalf("GET %s: %d %v", path, status, body)
 	}
 	var out []map[string]any
-	for _, m := range s["messages"].([]any) {
-		out = append(out, m.(map[string]any))
+	for _, v := range body[key].([]any) {
+		out = append(out, v.(map[string]any))
 	}
 	return out
 }

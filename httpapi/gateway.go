@@ -9,6 +9,7 @@ import (
 	"mime"
 	"net/http"
 	"strconv"
+	"strings"
 	"time"
 
 	"kompact"
@@ -47,14 +48,32 @@ const maxUsageBody = 8 << 20
 // maxStreamEvent bounds one event of an upstream's stream.
 const maxStreamEvent = 8 << 20
 
-// gatewayRoutes registers the gateway's routes on mux.
+// gatewayPrefix begins the path of every gateway request.
+const gatewayPrefix = "/gateway/"
+
+// isGatewayPath reports whether path is the gateway's, whose errors are
+// answered in OpenAI's form.
+func isGatewayPath(path string) bool { return strings.HasPrefix(path, gatewayPrefix) }
+
+// gatewayAPIRoutes is the table of the gateway's routes: gatewayRoutes
+// registers them, and a test holds openapi.yaml's paths to them.
+func (s *Server) gatewayAPIRoutes() []route {
+	return []route{
+		{"POST /gateway/{agent}/v1/chat/completions", s.gatewayChat},
+		{"GET /gateway/{agent}/v1/models", s.gatewayModels},
+	}
+}
+
+// gatewayRoutes registers the gateway's routes on mux (gatewayAPIRoutes),
+// and the OpenAI-form 404 for the rest of /gateway/.
 func (s *Server) gatewayRoutes(mux *http.ServeMux) {
 	gw := func(pattern string, h handlerFunc) {
 		mux.Handle(pattern, routed(pattern, s.gatewayAuthorize(s.gatewayHandle(h))))
 	}
-	gw("POST /gateway/{agent}/v1/chat/completions", s.gatewayChat)
-	gw("GET /gateway/{agent}/v1/models", s.gatewayModels)
-	gw("/gateway/", func(w http.ResponseWriter, r *http.Request) error {
+	for _, rt := range s.gatewayAPIRoutes() {
+		gw(rt.pattern, rt.handler)
+	}
+	gw(gatewayPrefix, func(w http.ResponseWriter, r *http.Request) error {
 		return kompact.Errorf(kompact.ENotFound, "no gateway route %s %s", r.Method, r.URL.Path).
 			WithFixes("The gateway answers POST /gateway/AGENT/v1/chat/completions and GET /gateway/AGENT/v1/models (docs/gateway.md).")
 	})
@@ -67,6 +86,10 @@ func (s *Server) gatewayChat(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	sessionID := r.Header.Get(HeaderSession)
+	if err := checkSessionHeader(sessionID); err != nil {
+		return err
+	}
 	body, err := s.readRawBody(w, r)
 	if err != nil {
 		return err
@@ -75,7 +98,10 @@ func (s *Server) gatewayChat(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	turn := s.sessions.GatewayTurn(r.Context(), a, r.Header.Get(HeaderSession), req)
+	if err := s.guard.checkChatMessages(req.Len()); err != nil {
+		return err
+	}
+	turn := s.sessions.GatewayTurn(r.Context(), a, sessionID, req)
 	askUsage := req.Stream() && !req.HasStreamOptions() && a.Gateway.AskStreamUsage()
 	out := req.Forward(turn.Head, turn.Summary, turn.From, askUsage)
 	s.metrics.gateway.turn(turn, len(body)-len(out), time.Since(start))
@@ -110,6 +136,20 @@ func (s *Server) gatewayModels(w http.ResponseWriter, r *http.Request) error {
 	_, err = io.Copy(w, resp.Body)
 	if err != nil {
 		s.log.LogAttrs(r.Context(), slog.LevelWarn, "gateway: relay the model list", slog.String("error", err.Error()))
+	}
+	return nil
+}
+
+// checkSessionHeader applies the session id rule to a request's
+// X-Kompact-Session ("" names none), as checkPathIDs does to the ids in
+// paths: an id outside it is 400 invalid before any store sees it.
+func checkSessionHeader(id string) error {
+	if id == "" {
+		return nil
+	}
+	if err := kompact.ValidateSessionID(id); err != nil {
+		e := kompact.AsError(err)
+		return kompact.Errorf(e.Code, "the header %s: %s", HeaderSession, e.Message).WithFixes(e.Fixes...)
 	}
 	return nil
 }
@@ -241,6 +281,17 @@ func (s *Server) writeGatewayError(w http.ResponseWriter, r *http.Request, err e
 	writeJSON(w, StatusOf(e.Code), gatewayErrorBody{Error: gatewayError{
 		Message: e.Message, Type: "kompact_error", Code: string(e.Code), Fixes: e.Fixes,
 	}})
+}
+
+// writeErrorFor answers err in the form of r's path: OpenAI's for the
+// gateway's (writeGatewayError), the API's for every other
+// (writeError). The guards that run before the routes answer with it.
+func (s *Server) writeErrorFor(w http.ResponseWriter, r *http.Request, err error) {
+	if isGatewayPath(r.URL.Path) {
+		s.writeGatewayError(w, r, err)
+		return
+	}
+	s.writeError(w, r, err)
 }
 
 // gatewayAuthorize checks the server's token, when it has one, on a

@@ -23,7 +23,7 @@ import (
 // sent to the upstream directly; and the time to the first streamed byte.
 // -short runs the 100-message case only.
 
-// benchGatewayAgents is gatewayAgents without automatic compaction, so that
+// benchGatewayAgents is testserver.GatewayAgents without automatic compaction, so that
 // every request is one below the trigger.
 const benchGatewayAgents = `agents:
   gw:

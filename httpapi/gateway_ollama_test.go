@@ -1,17 +1,11 @@
 package httpapi_test
 
 import (
-	"bytes"
 	"context"
 	"fmt"
-	"io"
 	"net/http"
 	"net/http/httptest"
-	"net/http/httputil"
-	"net/url"
-	"os"
 	"strings"
-	"sync"
 	"testing"
 
 	sdk "github.com/openai/openai-go/v3"
@@ -46,39 +40,17 @@ const ollamaGatewayAgents = `agents:
 // session holds the conversation, and once the trigger fires the model's
 // own summary goes upstream in place of the old turns.
 func TestGatewayOllama(t *testing.T) {
-	endpoint := strings.TrimRight(testenv.Var(t, "KOMPACT_OLLAMA_URL", "start ../shared/tools/ollama-test-server/start.sh and set it to http://127.0.0.1:11434/v1 (.ci/run starts the server)"), "/")
-	model := os.Getenv("KOMPACT_OLLAMA_MODEL")
-	if model == "" {
-		model = "tiny"
-	}
-	target, err := url.Parse(endpoint)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var mu sync.Mutex
-	var bodies [][]byte
-	rp := &httputil.ReverseProxy{Rewrite: func(r *httputil.ProxyRequest) {
-		r.SetURL(&url.URL{Scheme: target.Scheme, Host: target.Host})
-		r.Out.Host = target.Host
-	}, FlushInterval: -1}
-	proxy := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		b, _ := io.ReadAll(r.Body)
-		mu.Lock()
-		bodies = append(bodies, b)
-		mu.Unlock()
-		r.Body = io.NopCloser(bytes.NewReader(b))
-		rp.ServeHTTP(w, r)
-	}))
-	t.Cleanup(proxy.Close)
-	cfg, err := config.Parse([]byte(fmt.Sprintf(ollamaGatewayAgents, proxy.URL+target.Path, model)), "agents.yaml")
+	endpoint, model := testenv.Ollama(t)
+	proxy := testenv.Record(t, endpoint)
+	cfg, err := config.Parse([]byte(fmt.Sprintf(ollamaGatewayAgents, proxy.URL, model)), "agents.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
 	getenv := func(string) string { return "" }
-	srv := httptest.NewServer(httpapi.New(httpapi.Config{
+	srv := httptest.NewServer(httpapi.CheckedHandler(t, httpapi.New(httpapi.Config{
 		Store: testserver.SQLite(t), Agents: cfg,
 		LLM: &openai.Client{Getenv: getenv, MaxRetries: -1}, Upstream: &openai.Upstream{Getenv: getenv},
-	}).Handler())
+	}).Handler()))
 	t.Cleanup(srv.Close)
 	client := sdk.NewClient(option.WithBaseURL(srv.URL+"/gateway/gw/v1"), option.WithAPIKey("unused"), option.WithMaxRetries(0))
 	msgs := []sdk.ChatCompletionMessageParamUnion{sdk.SystemMessage("You are a test agent.")}
@@ -116,8 +88,7 @@ func TestGatewayOllama(t *testing.T) {
 	if compactedAt == 0 {
 		t.Fatal("the trigger never fired")
 	}
-	mu.Lock()
-	defer mu.Unlock()
+	bodies := proxy.Bodies()
 	last := string(bodies[len(bodies)-1])
 	if strings.Contains(last, "Question 1:") || !strings.Contains(last, fmt.Sprintf("Question %d:", compactedAt)) {
 		t.Fatalf("the compacted request still holds the first turn, or lost the newest:\n%s", last)

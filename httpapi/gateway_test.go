@@ -29,25 +29,6 @@ import (
 // /gateway/{agent}/v1 with the official openai-go client, against a fake
 // OpenAI-compatible upstream that records what it is sent.
 
-// gatewayAgents has one agent, "gw", whose upstream is the fake (%s) with a
-// 10000-token window, compacting at half of it with compact-model and
-// keeping 2 messages; its gateway precomputes at %v of the trigger.
-const gatewayAgents = `default_agent: gw
-agents:
-  gw:
-    llm:
-      base_url: %[1]s
-      model: chat-model
-      max_context_size: 10000
-    compaction:
-      enabled: true
-      type: kimi
-      compaction_model: compact-model
-      max_preserved_messages: 2
-      auto: {enabled: %[3]v, trigger_ratio: 0.5, reserved_context_size: 1000}
-    gateway: {enabled: true, precompute_ratio: %[2]v}
-`
-
 // upstreamCall is one request the fake upstream got.
 type upstreamCall struct {
 	body       []byte
@@ -166,7 +147,7 @@ func newGatewayServer(t *testing.T, store kompact.Store, up *fakeUpstream, preco
 // or off.
 func newGatewayServerAuto(t *testing.T, store kompact.Store, up *fakeUpstream, precompute float64, auto bool) *httptest.Server {
 	t.Helper()
-	cfg, err := config.Parse([]byte(fmt.Sprintf(gatewayAgents, up.srv.URL+"/v1", precompute, auto)), "agents.yaml")
+	cfg, err := config.Parse([]byte(testserver.GatewayAgents(up.srv.URL+"/v1", testserver.Gateway{Auto: auto, Precompute: precompute})), "agents.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -177,7 +158,7 @@ func newGatewayServerAuto(t *testing.T, store kompact.Store, up *fakeUpstream, p
 		Upstream: &openai.Upstream{Getenv: getenv},
 		Logger:   slog.New(slog.NewTextHandler(testLog{t}, &slog.HandlerOptions{Level: slog.LevelWarn})),
 	})
-	srv := httptest.NewServer(s.Handler())
+	srv := httptest.NewServer(httpapi.CheckedHandler(t, s.Handler()))
 	t.Cleanup(srv.Close)
 	return srv
 }
@@ -494,8 +475,8 @@ func TestGatewayPrecompute(t *testing.T) {
 			cv := &conversation{msgs: []sdk.ChatCompletionMessageParamUnion{sdk.SystemMessage("You are a careful agent.")}}
 			startedAt := 0
 			for i := 1; i <= 14; i++ {
-				if _, n := up.chats(); n > 0 && startedAt == 0 {
-					startedAt = i - 1 // the previous turn started the precompute
+				if startedAt == 0 && metric(t, srv.URL, `kompact_gateway_precompute_total{result="started"}`) != "" {
+					startedAt = i - 1 // the previous turn started the precompute (counted before it went upstream)
 				}
 				up.mu.Lock()
 				gate := up.gate
@@ -690,8 +671,8 @@ func TestGatewayAuthorization(t *testing.T) {
 		}
 		return ""
 	}
-	srv := httptest.NewServer(httpapi.New(httpapi.Config{Store: testserver.SQLite(t), Agents: cfg, Token: token,
-		Upstream: &openai.Upstream{Getenv: getenv}}).Handler())
+	srv := httptest.NewServer(httpapi.CheckedHandler(t, httpapi.New(httpapi.Config{Store: testserver.SQLite(t), Agents: cfg, Token: token,
+		Upstream: &openai.Upstream{Getenv: getenv}}).Handler()))
 	t.Cleanup(srv.Close)
 	send := func(agent string, headers map[string]string) (int, string) {
 		req, _ := http.NewRequest("POST", srv.URL+"/gateway/"+agent+"/v1/chat/completions", strings.NewReader(`{"model":"m","messages":[{"role":"user","content":"hi"}]}`))

@@ -86,12 +86,25 @@ func newGuard(l Limits) *guard {
 // checkMessages refuses a request that brings n messages, more than the
 // server takes in one request, with ETooLarge (413) naming the limit.
 func (g *guard) checkMessages(n int) error {
+	return g.messageLimit(n, "Send the messages in several requests: create or import the first ones, then append the rest in batches.",
+		"Or restart the server with a larger --max-request-messages.")
+}
+
+// checkChatMessages is checkMessages for a chat request of the gateway,
+// which brings its conversation whole every time.
+func (g *guard) checkChatMessages(n int) error {
+	return g.messageLimit(n, "A chat client sends its whole conversation with every request: restart the server with a larger --max-request-messages for conversations this long.",
+		"Or start a new conversation.")
+}
+
+// messageLimit is the error of a request that brings n messages when that
+// is over the limit, with fixes; nil otherwise.
+func (g *guard) messageLimit(n int, fixes ...string) error {
 	if n <= g.maxMessages {
 		return nil
 	}
 	return kompact.Errorf(ETooLarge, "the request brings %d messages or more; the server takes at most %d in one request (--max-request-messages)", n, g.maxMessages).
-		WithFixes("Send the messages in several requests: create or import the first ones, then append the rest in batches.",
-			"Or restart the server with a larger --max-request-messages.")
+		WithFixes(fixes...)
 }
 
 // checkPathIDs applies the id rules to the ids in the path of a route
@@ -121,16 +134,18 @@ func checkPathIDs(pattern string, h handlerFunc) handlerFunc {
 // guardRequests answers 403 to a request for a Host the server does not
 // serve (DNS rebinding) and to a state-changing request from another
 // site's page (cross-site request forgery), 415 to a body that is not
-// JSON (so no HTML form can reach the API), and bounds the time a body
-// may take to arrive.
+// JSON (so no HTML form can reach the API), 413 to a body whose
+// Content-Length is over the limit, and bounds the time a body may take to
+// arrive. Its refusals of gateway requests are in OpenAI's error form
+// (writeErrorFor).
 func (s *Server) guardRequests(h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if err := s.guard.check(r); err != nil {
-			s.writeError(w, r, err)
+			s.writeErrorFor(w, r, err)
 			return
 		}
 		if r.ContentLength > s.maxBody { // refused before any of it is read
-			s.writeError(w, r, bodyTooLarge(s.maxBody))
+			s.writeErrorFor(w, r, bodyTooLarge(s.maxBody))
 			return
 		}
 		if r.Body != nil && r.Body != http.NoBody && r.ContentLength != 0 {

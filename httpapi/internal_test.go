@@ -31,8 +31,17 @@ func (l gatedLLM) Complete(ctx context.Context, _ kompact.RequestConfig, _ []kom
 // an LLM that answers once its gate closes.
 func newGatedServer(t *testing.T, limits Limits) (*Server, *httptest.Server, gatedLLM) {
 	t.Helper()
-	store := testserver.SQLite(t)
 	llm := gatedLLM{gate: make(chan struct{})}
+	s, ts, _ := newServerOnS(t, llm, limits)
+	return s, ts, llm
+}
+
+// newServerOnS is a server with llm and limits on a fresh store holding
+// session "s" of 4 messages; its test client's answers are held to the
+// OpenAPI document (checkServer).
+func newServerOnS(t *testing.T, llm kompact.LLM, limits Limits) (*Server, *httptest.Server, kompact.Store) {
+	t.Helper()
+	store := testserver.SQLite(t)
 	s := New(Config{Store: store, Agents: config.Default(), LLM: llm, Limits: limits})
 	sess, err := kompact.DecodeSession([]byte(`{"id":"s","messages":[{"role":"user","content":"a"},{"role":"assistant","content":"b"},{"role":"user","content":"c"},{"role":"assistant","content":"d"}]}`))
 	if err != nil {
@@ -44,7 +53,7 @@ func newGatedServer(t *testing.T, limits Limits) (*Server, *httptest.Server, gat
 	ts := httptest.NewServer(s.Handler())
 	t.Cleanup(ts.Close)
 	checkServer(t, ts)
-	return s, ts, llm
+	return s, ts, store
 }
 
 // compactStream posts compact_conversation on session "s" with accept as

@@ -25,6 +25,9 @@ import (
 // (pb33f/libopenapi-validator), and what the document does not allow fails
 // the test that sent it. The events of a Server-Sent Events answer are
 // checked one by one against the schema the document gives their data.
+// The gateway's routes (under /gateway/) are held to it the same way; its
+// own errors, which the document gives with the upstream's answers of the
+// same status, are held to GatewayError on their own (gatewayOwnError).
 
 // invalidRequests are the tests that send requests the document does not
 // allow, on purpose, and why. Their requests are not held to the document;
@@ -48,6 +51,11 @@ var invalidRequests = map[string]string{
 	"TestImportKimiContextWithoutFormat":         "kimi-cli files sent as session documents, for the error that says so",
 	"TestPathIDsOneRule":                         "session ids outside the rule on every route",
 	"TestActionCap":                              "a continue's body sent to an action, refused as busy before it is read",
+	"TestGatewayErrors":                          "a chat request without messages",
+	"TestGatewaySessionHeaderRule":               "X-Kompact-Session ids outside the session id rule",
+	"TestGatewayGuardErrors":                     "a chat request declared text/plain",
+	"TestGatewayCheckerCatchesDrift":             "a chat request without messages, to see it caught",
+	"TestGatewayErrorBodies":                     "an X-Kompact-Session outside the session id rule, a chat request without messages",
 }
 
 // bodyCheckLimit is the largest body checked against its schema: the
@@ -78,6 +86,9 @@ type openAPI struct {
 	// event name; errorBody is the schema of an error answer.
 	events    map[string]*base.Schema
 	errorBody *base.Schema
+	// gatewayError is the schema of the gateway's own errors, chunk that
+	// of an event of a streamed chat answer.
+	gatewayError, chunk *base.Schema
 }
 
 var loadOpenAPI = sync.OnceValues(func() (*openAPI, error) {
@@ -107,6 +118,12 @@ var loadOpenAPI = sync.OnceValues(func() (*openAPI, error) {
 		return v
 	})
 	if o.errorBody, err = schema("Error"); err != nil {
+		return nil, err
+	}
+	if o.gatewayError, err = schema("GatewayError"); err != nil {
+		return nil, err
+	}
+	if o.chunk, err = schema("ChatCompletionChunk"); err != nil {
 		return nil, err
 	}
 	events, err := eventSchemas()
@@ -175,15 +192,21 @@ func checkServer(t testing.TB, ts *httptest.Server) {
 	c.Transport = &checkedTransport{t: t, base: c.Transport}
 }
 
-// checkedTransport holds the requests under /v1 and their answers to the
-// document.
+// checkedTransport holds the requests under /v1 and /gateway/ and their
+// answers to the document.
 type checkedTransport struct {
 	t    testing.TB
 	base http.RoundTripper
 }
 
+// documented reports whether the document describes the requests of path:
+// the API's and the gateway's, not the page's or the metrics'.
+func documented(path string) bool {
+	return strings.HasPrefix(path, "/v1/") || isGatewayPath(path)
+}
+
 func (c *checkedTransport) RoundTrip(req *http.Request) (*http.Response, error) {
-	if !strings.HasPrefix(req.URL.Path, "/v1/") {
+	if !documented(req.URL.Path) {
 		return c.base.RoundTrip(req) // the page and the metrics are not the API
 	}
 	o, err := loadOpenAPI()
@@ -200,7 +223,7 @@ func (c *checkedTransport) RoundTrip(req *http.Request) (*http.Response, error) 
 	known := o.checkRequest(c.t, what, sent, replayable, resp.StatusCode)
 	if strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream") {
 		o.checkResponse(c.t, what, sent, withBody(resp, nil))
-		resp.Body = &eventChecker{t: c.t, o: o, what: what, body: resp.Body}
+		resp.Body = &eventChecker{t: c.t, o: o, what: what, body: resp.Body, gateway: isGatewayPath(req.URL.Path)}
 		return resp, nil
 	}
 	data, err := io.ReadAll(resp.Body)
@@ -209,12 +232,46 @@ func (c *checkedTransport) RoundTrip(req *http.Request) (*http.Response, error) 
 	if err != nil {
 		return resp, nil // a cut answer is not an answer: the test sees it cut
 	}
-	if known {
-		o.checkResponse(c.t, what, sent, withBody(resp, data))
-	} else {
-		o.checkSchema(c.t, what, o.errorBody, data)
-	}
+	o.checkAnswer(c.t, what, sent, known, withBody(resp, data), data)
 	return resp, nil
+}
+
+// checkAnswer holds an answer that is not a stream, of body data, to the
+// document: to its operation's answers when known, else to the error body
+// (the gateway's, under /gateway/). The gateway's own errors are held to
+// GatewayError besides.
+func (o *openAPI) checkAnswer(t testing.TB, what string, req *http.Request, known bool, resp *http.Response, data []byte) {
+	gateway := isGatewayPath(req.URL.Path)
+	switch {
+	case !known && gateway:
+		o.checkSchema(t, what, o.gatewayError, data)
+	case !known:
+		o.checkSchema(t, what, o.errorBody, data)
+	default:
+		o.checkResponse(t, what, req, resp)
+		if gateway && gatewayOwnError(req, resp, data) {
+			o.checkSchema(t, what, o.gatewayError, data)
+		}
+	}
+}
+
+// gatewayOwnError reports whether a gateway answer of 400 or more is the
+// gateway's own error rather than the upstream's, relayed: an answer to a
+// chat request without X-Kompact-Forwarded (which every relayed chat
+// answer has), or one whose error says it is kompact's.
+func gatewayOwnError(req *http.Request, resp *http.Response, data []byte) bool {
+	if resp.StatusCode < 400 {
+		return false
+	}
+	if strings.HasSuffix(req.URL.Path, "/chat/completions") && resp.Header.Get("X-Kompact-Forwarded") == "" {
+		return true
+	}
+	var body struct {
+		Error struct {
+			Type string `json:"type"`
+		} `json:"error"`
+	}
+	return json.Unmarshal(data, &body) == nil && body.Error.Type == "kompact_error"
 }
 
 // errReader reads err (nil: io.EOF).
@@ -336,12 +393,15 @@ func validationText(errs []*verrors.ValidationError) string {
 
 // eventChecker reads an action's event stream as the test reads it and
 // holds each event's data to the schema of its event. A stream read to
-// its end must end with one outcome event.
+// its end must end with one outcome event. With gateway, the stream is a
+// streamed chat answer: each event's data is a ChatCompletionChunk, or
+// the text [DONE].
 type eventChecker struct {
-	t    testing.TB
-	o    *openAPI
-	what string
-	body io.ReadCloser
+	t       testing.TB
+	o       *openAPI
+	what    string
+	body    io.ReadCloser
+	gateway bool
 	// line is the text of the current line so far; event and data those
 	// of the current event.
 	line     []byte
@@ -392,6 +452,10 @@ func (c *eventChecker) takeLine(line []byte) {
 			c.event = string(value)
 		case "data":
 			c.data = append(c.data, append([]byte(nil), value...))
+		case "id", "retry":
+			if !c.gateway {
+				c.t.Errorf("%s: an event has the field %q, which the document does not describe", c.what, field)
+			}
 		default:
 			c.t.Errorf("%s: an event has the field %q, which the document does not describe", c.what, field)
 		}
@@ -405,6 +469,12 @@ func (c *eventChecker) dispatch() {
 	}
 	event, data := c.event, bytes.Join(c.data, []byte("\n"))
 	c.event, c.data = "", nil
+	if c.gateway {
+		if string(data) != "[DONE]" {
+			c.o.checkSchema(c.t, c.what+" chunk", c.o.chunk, data)
+		}
+		return
+	}
 	if c.outcomes > 0 {
 		c.after = true
 	}
@@ -426,19 +496,23 @@ func (c *eventChecker) end() {
 		c.line = nil
 	}
 	c.dispatch()
+	if c.gateway {
+		return
+	}
 	if c.outcomes != 1 || c.after {
 		c.t.Errorf("%s: the stream has %d outcome events (an event after it: %v); the document says it ends with one", c.what, c.outcomes, c.after)
 	}
 }
 
-// checkedHandler serves h, holding the requests under /v1 that reach it
-// and h's answers to the document, failing t: for the tests whose client
-// is not Go's, such as the page in a browser. A request's body is read
-// whole before h sees it.
+// checkedHandler serves h, holding the requests under /v1 and /gateway/
+// that reach it and h's answers to the document, failing t: for the tests
+// whose client is not Go's, such as the page in a browser, or is many
+// (the gateway's: SDKs, plain requests). A request's body is read whole
+// before h sees it.
 func checkedHandler(t testing.TB, h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		o, err := loadOpenAPI()
-		if !strings.HasPrefix(r.URL.Path, "/v1/") || err != nil {
+		if !documented(r.URL.Path) || err != nil {
 			h.ServeHTTP(w, r)
 			return
 		}
@@ -453,7 +527,7 @@ func checkedHandler(t testing.TB, h http.Handler) http.Handler {
 		}
 		sent.Body, sent.ContentLength = io.NopCloser(bytes.NewReader(body)), int64(len(body))
 		rec := &checkRecorder{ResponseWriter: w}
-		rec.events = &eventChecker{t: t, o: o, what: r.Method + " " + r.URL.Path}
+		rec.events = &eventChecker{t: t, o: o, what: r.Method + " " + r.URL.Path, gateway: isGatewayPath(r.URL.Path)}
 		h.ServeHTTP(rec, r) // a handler that aborts (panics) is not checked
 		if rec.status == 0 {
 			rec.status = http.StatusOK
@@ -461,16 +535,13 @@ func checkedHandler(t testing.TB, h http.Handler) http.Handler {
 		what := fmt.Sprintf("%s %s -> %d", r.Method, r.URL.Path, rec.status)
 		known := o.checkRequest(t, what, sent, true, rec.status)
 		resp := &http.Response{StatusCode: rec.status, Header: w.Header().Clone(), Request: sent}
-		switch {
-		case rec.stream:
+		if rec.stream {
 			o.checkResponse(t, what, sent, withBody(resp, nil))
 			rec.events.what = what
 			rec.events.end()
-		case known:
-			o.checkResponse(t, what, sent, withBody(resp, rec.body.Bytes()))
-		default:
-			o.checkSchema(t, what, o.errorBody, rec.body.Bytes())
+			return
 		}
+		o.checkAnswer(t, what, sent, known, withBody(resp, rec.body.Bytes()), rec.body.Bytes())
 	})
 }
 

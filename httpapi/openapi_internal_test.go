@@ -53,14 +53,15 @@ func documentedRoutes(doc openAPIDoc) []string {
 }
 
 // TestOpenAPIRoutes holds the server's routes and the document's paths to
-// each other: every route of the table (apiRoutes) is documented, every
-// documented operation is a route, and the server's mux sends a request
-// for each documented operation to that route.
+// each other: every route of the tables (apiRoutes, and the gateway's
+// gatewayAPIRoutes) is documented, every documented operation is a route,
+// and the server's mux sends a request for each documented operation to
+// that route.
 func TestOpenAPIRoutes(t *testing.T) {
 	doc := readOpenAPI(t)
 	s := New(Config{})
 	var served []string
-	for _, rt := range s.apiRoutes() {
+	for _, rt := range append(s.apiRoutes(), s.gatewayAPIRoutes()...) {
 		served = append(served, rt.pattern)
 	}
 	slices.Sort(served)
@@ -80,7 +81,7 @@ func TestOpenAPIRoutes(t *testing.T) {
 		t.Fatal("routes is not a ServeMux")
 	}
 	param := regexp.MustCompile(`\{[a-z_]+\}`)
-	values := map[string]string{"{id}": "s", "{rev}": "1", "{action}": "compact_conversation", "{preview}": "pv_1"}
+	values := map[string]string{"{id}": "s", "{rev}": "1", "{action}": "compact_conversation", "{preview}": "pv_1", "{agent}": "gw"}
 	for _, p := range documented {
 		method, path, _ := strings.Cut(p, " ")
 		path = param.ReplaceAllStringFunc(path, func(name string) string { return values[name] })

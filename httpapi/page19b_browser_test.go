@@ -25,15 +25,7 @@ func clockOf(iso string) string {
 // openPreviews lists the open previews of session id over the API.
 func (e *browserEnv) openPreviews(id string) []map[string]any {
 	e.t.Helper()
-	status, body := e.api("GET", "/v1/sessions/"+id+"/previews", "")
-	if status != http.StatusOK {
-		e.t.Fatalf("GET previews of %s: %d %v", id, status, body)
-	}
-	var out []map[string]any
-	for _, p := range body["previews"].([]any) {
-		out = append(out, p.(map[string]any))
-	}
-	return out
+	return e.apiList("/v1/sessions/"+id+"/previews", "previews")
 }
 
 // apiPreview makes a preview of session id over the API and returns its id.

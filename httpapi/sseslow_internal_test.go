@@ -5,14 +5,11 @@ import (
 	"io"
 	"net"
 	"net/http"
-	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
 
 	"kompact"
-	"kompact/config"
-	"kompact/internal/testserver"
 )
 
 // floodLLM reports n deltas of size bytes each as fast as it can, then
@@ -39,20 +36,10 @@ func (l floodLLM) Complete(ctx context.Context, _ kompact.RequestConfig, _ []kom
 // buffer; the action still runs to its end and is committed, and its slot
 // is free again (issue 21, item 2).
 func TestSSEClientThatNeverReads(t *testing.T) {
-	store := testserver.SQLite(t)
 	llm := floodLLM{n: 400, size: 64 << 10, done: make(chan struct{})} // 25 MiB of progress text
-	s := New(Config{Store: store, Agents: config.Default(), LLM: llm, Limits: Limits{MaxActions: 1}})
+	s, ts, store := newServerOnS(t, llm, Limits{MaxActions: 1})
 	s.sseBuffer = 256 << 10
 	s.heartbeat = time.Hour
-	sess, err := kompact.DecodeSession([]byte(`{"id":"s","messages":[{"role":"user","content":"a"},{"role":"assistant","content":"b"},{"role":"user","content":"c"},{"role":"assistant","content":"d"}]}`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := store.CreateSession(context.Background(), sess); err != nil {
-		t.Fatal(err)
-	}
-	ts := httptest.NewServer(s.Handler())
-	t.Cleanup(ts.Close)
 
 	c, err := net.Dial("tcp", ts.Listener.Addr().String())
 	if err != nil {

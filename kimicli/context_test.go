@@ -26,10 +26,7 @@ func TestContextJSONLMatchesVectors(t *testing.T) {
 		}
 		n++
 		t.Run(v.Name(), func(t *testing.T) {
-			s, err := kompact.DecodeSession(v.InputJSON())
-			if err != nil {
-				t.Fatal(err)
-			}
+			s := v.Session(t)
 			plan, err := kompact.Prepare(s, kompact.Options{MaxPreserved: v.Params.MaxPreserved, Instructions: v.Params.CustomInstruction, Prompt: prompt})
 			if err != nil {
 				t.Fatal(err)

@@ -92,10 +92,7 @@ func TestKimiSessionCompactsAsCompactKimi(t *testing.T) {
 				if v.Expected.Outcome == "error" || v.Expected.ContextRestoreLossy != nil {
 					continue
 				}
-				in, err := kompact.DecodeSession(v.InputJSON())
-				if err != nil {
-					t.Fatal(err)
-				}
+				in := v.Session(t)
 				sp := placeholderPrompt
 				file := kimicli.CompactedFile(&sp, in.Messages, 1000)
 				opt := kompact.Options{MaxPreserved: v.Params.MaxPreserved, Instructions: v.Params.CustomInstruction, Prompt: prompt}

@@ -50,9 +50,8 @@ import (
 func (r *ChatRequest) Message(i int) (kompact.Message, error) {
 	d := wireDecoder{c: jsonscan.Cursor{B: r.body}, index: i}
 	var f msgFields
-	d.fields(r.msgs[i].start, func(key string, pos int) {
-		f.set(key, pos)
-	})
+	d.pick(r.msgs[i].start, []string{"role", "name", "content", "reasoning_content", "refusal", "tool_calls", "tool_call_id"},
+		&f.role, &f.name, &f.content, &f.reasoning, &f.refusal, &f.toolCalls, &f.toolCallID)
 	var m kompact.Message
 	err := d.role(&f, &m)
 	if err == nil {
@@ -74,25 +73,6 @@ func (r *ChatRequest) Message(i int) (kompact.Message, error) {
 // (0: absent or null; a value never starts at the body's first byte).
 type msgFields struct {
 	role, name, content, reasoning, refusal, toolCalls, toolCallID int
-}
-
-func (f *msgFields) set(key string, pos int) {
-	switch key {
-	case "role":
-		f.role = pos
-	case "name":
-		f.name = pos
-	case "content":
-		f.content = pos
-	case "reasoning_content":
-		f.reasoning = pos
-	case "refusal":
-		f.refusal = pos
-	case "tool_calls":
-		f.toolCalls = pos
-	case "tool_call_id":
-		f.toolCallID = pos
-	}
 }
 
 // wireDecoder reads the values of one message (index) of a checked body.
@@ -132,6 +112,20 @@ func (d *wireDecoder) fields(pos int, fn func(key string, pos int)) {
 			return
 		}
 	}
+}
+
+// pick sets *at[k] to the position of the value of keys[k] in the object
+// at pos, as fields gives it (0 for a null one; a key given twice: the
+// last); other keys are passed over.
+func (d *wireDecoder) pick(pos int, keys []string, at ...*int) {
+	d.fields(pos, func(key string, p int) {
+		for k, name := range keys {
+			if key == name {
+				*at[k] = p
+				return
+			}
+		}
+	})
 }
 
 // kind returns the first byte of the value at pos ('n' for absent or null).
@@ -268,20 +262,7 @@ func (d *wireDecoder) parts(pos int, m *kompact.Message) error {
 // part reads one content part (see Message).
 func (d *wireDecoder) part(pos, j int) (kompact.Part, error) {
 	var typ, text, image, audio, video int
-	d.fields(pos, func(key string, at int) {
-		switch key {
-		case "type":
-			typ = at
-		case "text":
-			text = at
-		case "image_url":
-			image = at
-		case "audio_url":
-			audio = at
-		case "video_url":
-			video = at
-		}
-	})
+	d.pick(pos, []string{"type", "text", "image_url", "audio_url", "video_url"}, &typ, &text, &image, &audio, &video)
 	t, _ := d.str(typ)
 	switch pt := kompact.PartType(t); {
 	case pt == kompact.PartText:
@@ -312,14 +293,7 @@ func (d *wireDecoder) media(t kompact.PartType, pos, j int) (kompact.Part, error
 		return p, d.fail(field, `must be an object like {"url": "..."}`)
 	}
 	var url, id int
-	d.fields(pos, func(key string, at int) {
-		switch key {
-		case "url":
-			url = at
-		case "id":
-			id = at
-		}
-	})
+	d.pick(pos, []string{"url", "id"}, &url, &id)
 	var ok bool
 	if p.URL, ok = d.str(url); !ok {
 		return p, d.fail(field+".url", "must be a string")
@@ -361,18 +335,7 @@ func (d *wireDecoder) toolCall(pos int, field string) (kompact.ToolCall, error) 
 		return c, d.fail(field, `must be an object like {"id": "...", "type": "function", "function": {...}}`)
 	}
 	var id, typ, fn, extras int
-	d.fields(pos, func(key string, at int) {
-		switch key {
-		case "id":
-			id = at
-		case "type":
-			typ = at
-		case "function":
-			fn = at
-		case "extras":
-			extras = at
-		}
-	})
+	d.pick(pos, []string{"id", "type", "function", "extras"}, &id, &typ, &fn, &extras)
 	if t, ok := d.str(typ); typ != 0 && (!ok || t != "function") {
 		return c, d.fail(field+".type", "the gateway reads function calls only (type \"function\")")
 	}
@@ -403,14 +366,7 @@ func (d *wireDecoder) function(pos int, field string, c *kompact.ToolCall) error
 		return d.fail(field, `must be an object like {"name": "...", "arguments": "{}"}`)
 	}
 	var name, args int
-	d.fields(pos, func(key string, at int) {
-		switch key {
-		case "name":
-			name = at
-		case "arguments":
-			args = at
-		}
-	})
+	d.pick(pos, []string{"name", "arguments"}, &name, &args)
 	var ok bool
 	if c.Name, ok = d.str(name); name != 0 && !ok {
 		return d.fail(field+".name", "must be a string")

@@ -77,17 +77,8 @@ func (p *requestParser) object() error {
 	}
 	c.I++
 	if c.Peek() != '}' {
-		for {
-			if err := p.field(); err != nil {
-				return err
-			}
-			if c.Tok(',') {
-				continue
-			}
-			if c.Peek() != '}' {
-				return p.syntax()
-			}
-			break
+		if err := p.items('}', p.field); err != nil {
+			return err
 		}
 	}
 	p.r.objClose = c.I
@@ -165,20 +156,12 @@ func (p *requestParser) messages() error {
 		c.I++
 		return nil
 	}
-	for {
-		if err := p.message(); err != nil {
-			return err
-		}
-		if c.Tok(',') {
-			continue
-		}
-		if c.Peek() != ']' {
-			return p.syntax()
-		}
-		p.r.arrClose = c.I
-		c.I++
-		return nil
+	if err := p.items(']', p.message); err != nil {
+		return err
 	}
+	p.r.arrClose = c.I
+	c.I++
+	return nil
 }
 
 // message notes one element of the messages array, which must be an
@@ -254,7 +237,7 @@ func (p *requestParser) streamOptions() error {
 	if c.Tok('}') {
 		return nil
 	}
-	for {
+	err := p.items('}', func() error {
 		key, err := p.key()
 		if err != nil {
 			return err
@@ -266,17 +249,30 @@ func (p *requestParser) streamOptions() error {
 		if key == "include_usage" {
 			p.r.includeUsage = c.Peek() == 't'
 		}
-		if err := p.skip(); err != nil {
+		return p.skip()
+	})
+	if err != nil {
+		return err
+	}
+	c.I++ // the '}'
+	return nil
+}
+
+// items reads the elements of an array or the fields of an object with
+// item, one after each ',', up to close, where it leaves the cursor.
+func (p *requestParser) items(close byte, item func() error) error {
+	for {
+		if err := item(); err != nil {
 			return err
 		}
-		if c.Tok(',') {
-			continue
+		if !p.c.Tok(',') {
+			break
 		}
-		if !c.Tok('}') {
-			return p.syntax()
-		}
-		return nil
 	}
+	if p.c.Peek() != close {
+		return p.syntax()
+	}
+	return nil
 }
 
 // syntax is the error for a body that is not valid JSON, located at the

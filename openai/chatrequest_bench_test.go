@@ -88,29 +88,26 @@ func BenchmarkParseChatRequest(b *testing.B) {
 // BenchmarkChatMessages: converting every message to kompact's form (the
 // first request of a conversation the gateway has not seen).
 func BenchmarkChatMessages(b *testing.B) {
-	for _, n := range []int{100, 10000} {
-		body := realisticBody(n, false)
-		r, err := openai.ParseChatRequest(body)
-		if err != nil {
-			b.Fatal(err)
-		}
-		b.Run(fmt.Sprintf("msgs=%d", n), func(b *testing.B) {
-			b.SetBytes(int64(len(body)))
-			b.ReportAllocs()
-			for b.Loop() {
-				for i := 0; i < r.Len(); i++ {
-					if _, err := r.Message(i); err != nil {
-						b.Fatal(err)
-					}
-				}
+	benchParsed(b, func(b *testing.B, r *openai.ChatRequest, _ int) {
+		for i := 0; i < r.Len(); i++ {
+			if _, err := r.Message(i); err != nil {
+				b.Fatal(err)
 			}
-		})
-	}
+		}
+	})
 }
 
 // BenchmarkForward: the body of a compacted request: head, summary, tail.
 func BenchmarkForward(b *testing.B) {
 	summary := []kompact.Message{{Role: kompact.RoleUser, Content: []kompact.Part{kompact.TextPart(strings.Repeat("The summary of the work so far. ", 200))}}}
+	benchParsed(b, func(_ *testing.B, r *openai.ChatRequest, n int) {
+		_ = r.Forward(1, summary, n/2, true)
+	})
+}
+
+// benchParsed runs op as a benchmark over a parsed realistic request of
+// 100 and of 10k messages (n; MB/s of its body).
+func benchParsed(b *testing.B, op func(b *testing.B, r *openai.ChatRequest, n int)) {
 	for _, n := range []int{100, 10000} {
 		body := realisticBody(n, false)
 		r, err := openai.ParseChatRequest(body)
@@ -121,7 +118,7 @@ func BenchmarkForward(b *testing.B) {
 			b.SetBytes(int64(len(body)))
 			b.ReportAllocs()
 			for b.Loop() {
-				_ = r.Forward(1, summary, n/2, true)
+				op(b, r, n)
 			}
 		})
 	}

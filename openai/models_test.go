@@ -11,6 +11,7 @@ import (
 
 	"kompact"
 	"kompact/internal/fakellm"
+	"kompact/internal/testenv"
 	"kompact/openai"
 )
 
@@ -194,9 +195,9 @@ func TestContextSizeOddLists(t *testing.T) {
 // Ollama's /v1/models lists its models without a context length, so the
 // size stays unknown, without an error, after one request.
 func TestContextSizeOllama(t *testing.T) {
-	endpoint, model := ollamaEndpoint(t)
-	proxy := &recordingProxy{}
-	base := proxy.start(t, endpoint)
+	endpoint, model := testenv.Ollama(t)
+	proxy := testenv.Record(t, endpoint)
+	base := proxy.URL
 	m := &openai.Models{}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
@@ -206,9 +207,7 @@ func TestContextSizeOllama(t *testing.T) {
 			t.Fatalf("Ollama: %+v, %v", got, err)
 		}
 	}
-	proxy.mu.Lock()
-	defer proxy.mu.Unlock()
-	if len(proxy.bodies) != 1 {
-		t.Fatalf("%d requests, want 1", len(proxy.bodies))
+	if n := len(proxy.Bodies()); n != 1 {
+		t.Fatalf("%d requests, want 1", n)
 	}
 }

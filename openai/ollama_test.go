@@ -3,14 +3,7 @@ package openai_test
 import (
 	"bytes"
 	"context"
-	"io"
-	"net/http"
-	"net/http/httptest"
-	"net/http/httputil"
-	"net/url"
-	"os"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -19,53 +12,12 @@ import (
 	"kompact/openai"
 )
 
-// ollamaEndpoint returns the OpenAI-compatible endpoint of a real Ollama
-// server from $KOMPACT_OLLAMA_URL (e.g. http://127.0.0.1:11434/v1) and the
-// model from $KOMPACT_OLLAMA_MODEL (default "tiny"). Without an endpoint the
-// test skips, except under CI=true, where .ci/run starts the server.
-func ollamaEndpoint(t *testing.T) (string, string) {
-	t.Helper()
-	u := testenv.Var(t, "KOMPACT_OLLAMA_URL", "start ../shared/tools/ollama-test-server/start.sh and set it to http://127.0.0.1:11434/v1 (.ci/run starts the server)")
-	model := os.Getenv("KOMPACT_OLLAMA_MODEL")
-	if model == "" {
-		model = "tiny"
-	}
-	return strings.TrimRight(u, "/"), model
-}
-
-// recordingProxy forwards requests to target and keeps their bodies.
-type recordingProxy struct {
-	mu     sync.Mutex
-	bodies [][]byte
-}
-
-func (p *recordingProxy) start(t *testing.T, target string) string {
-	u, err := url.Parse(target)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rp := &httputil.ReverseProxy{Rewrite: func(r *httputil.ProxyRequest) {
-		r.SetURL(&url.URL{Scheme: u.Scheme, Host: u.Host})
-		r.Out.Host = u.Host
-	}}
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		body, _ := io.ReadAll(r.Body)
-		p.mu.Lock()
-		p.bodies = append(p.bodies, body)
-		p.mu.Unlock()
-		r.Body = io.NopCloser(bytes.NewReader(body))
-		rp.ServeHTTP(w, r)
-	}))
-	t.Cleanup(srv.Close)
-	return srv.URL + u.Path
-}
-
 // TestKCP017OllamaIntegration compacts a session holding a tool message with
 // a structured payload (an asset reference) through a real Ollama server.
 func TestKCP017OllamaIntegration(t *testing.T) {
-	endpoint, model := ollamaEndpoint(t)
-	proxy := &recordingProxy{}
-	base := proxy.start(t, endpoint)
+	endpoint, model := testenv.Ollama(t)
+	proxy := testenv.Record(t, endpoint)
+	base := proxy.URL
 
 	doc := `{"id":"it","messages":[
 	 {"id":"m1","role":"system","content":"You are a media assistant."},
@@ -95,9 +47,7 @@ func TestKCP017OllamaIntegration(t *testing.T) {
 		t.Fatalf("outcome %s: %+v", out.Status, out.Err)
 	}
 
-	proxy.mu.Lock()
-	bodies := proxy.bodies
-	proxy.mu.Unlock()
+	bodies := proxy.Bodies()
 	if len(bodies) != 1 {
 		t.Fatalf("%d requests reached Ollama, want 1", len(bodies))
 	}
@@ -126,4 +76,39 @@ func TestKCP017OllamaIntegration(t *testing.T) {
 		t.Errorf("usage not reported: %+v", out.Result.Usage)
 	}
 	t.Logf("Ollama answered %q; usage %+v", out.Result.Summary, *out.Result.Usage)
+}
+
+// TestOllamaGatewayWire: a client's streamed request, parsed, forwarded
+// with the usage asked for, and relayed from a real Ollama server: the
+// stream reaches the client whole but for the usage chunk, whose report
+// the relay read.
+func TestOllamaGatewayWire(t *testing.T) {
+	base, model := testenv.Ollama(t)
+	body := `{"model":"` + model + `","stream":true,"max_tokens":8,"messages":[{"role":"user","content":"Say hi."}]}`
+	r, err := openai.ParseChatRequest([]byte(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	fwd := r.Forward(0, nil, 0, !r.IncludeUsage())
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	resp, err := (&openai.Upstream{}).ChatCompletions(ctx, kompact.LLMConfig{BaseURL: base, Model: model}, fwd, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != 200 {
+		t.Fatalf("status %d", resp.StatusCode)
+	}
+	var out bytes.Buffer
+	u, err := openai.RelayStream(&out, nil, resp.Body, true, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if u == nil || u.InputOther+u.InputCacheRead == 0 {
+		t.Errorf("no usage read: %v", u)
+	}
+	if s := out.String(); strings.Contains(s, `"usage":{`) || !strings.Contains(s, "data: [DONE]") {
+		t.Errorf("relayed stream:\n%s", s)
+	}
 }

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"kompact"
+	"kompact/internal/storetest"
 )
 
 // TestMigrationBelowTheNewest: a migration numbered below the newest one a
@@ -35,30 +36,20 @@ func TestMigrationBelowTheNewest(t *testing.T) {
 }
 
 // TestGatewayMigration: a database at migration 0007 (before the gateway
-// records) upgrades: its sessions stay, none of them is a gateway session,
-// and gateway sessions can be created.
+// records) upgrades (storetest.RunGatewayUpgrade).
 func TestGatewayMigration(t *testing.T) {
 	st := openSchema(t)
 	defer st.Close()
-	ctx := context.Background()
-	if _, err := st.CreateSession(ctx, &kompact.Session{ID: "old", Messages: []kompact.Message{{Role: kompact.RoleUser}}}); err != nil {
-		t.Fatal(err)
-	}
-	for _, q := range []string{`DROP TABLE gateway_records`, `DELETE FROM schema_migrations WHERE version = 8`} {
-		if _, err := st.pool.Exec(ctx, q); err != nil {
+	storetest.RunGatewayUpgrade(t, st, func(t *testing.T) kompact.Store {
+		ctx := t.Context()
+		for _, q := range []string{`DROP TABLE gateway_records`, `DELETE FROM schema_migrations WHERE version = 8`} {
+			if _, err := st.pool.Exec(ctx, q); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := migrate(ctx, st.pool); err != nil {
 			t.Fatal(err)
 		}
-	}
-	if err := migrate(ctx, st.pool); err != nil {
-		t.Fatal(err)
-	}
-	if s, err := st.GetSession(ctx, "old"); err != nil || s.Gateway || s.Rewritten != 1 || len(s.Messages) != 1 {
-		t.Fatalf("the session stored at 0007: %+v, %v", s, err)
-	}
-	if _, err := st.CreateGatewaySession(ctx, &kompact.Session{ID: "new"}, "k", []byte("{}")); err != nil {
-		t.Fatalf("CreateGatewaySession after the upgrade: %v", err)
-	}
-	if rs, err := st.FindGatewayRecords(ctx, "k", 0); err != nil || len(rs) != 1 || rs[0].SessionID != "new" {
-		t.Fatalf("FindGatewayRecords after the upgrade: %+v, %v", rs, err)
-	}
+		return st
+	})
 }

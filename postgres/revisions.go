@@ -13,12 +13,8 @@ import (
 
 // InsertRevision records a revision; its list is the rows alive just
 // before it.
-func (t stmts) InsertRevision(ctx context.Context, id string, info *kompact.RevisionInfo) error {
-	fid, err := storeutil.FidelityColumn(info)
-	if err != nil {
-		return err
-	}
-	_, err = t.tx.Exec(ctx, `INSERT INTO revisions (session_id, rev, kind, note, created_at, version, n_messages, fidelity) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+func (t stmts) InsertRevision(ctx context.Context, id string, info *kompact.RevisionInfo, fid any) error {
+	_, err := t.tx.Exec(ctx, `INSERT INTO revisions (session_id, rev, kind, note, created_at, version, n_messages, fidelity) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
 		id, info.Rev, info.Kind, info.Note, info.CreatedAt, info.Version, info.Messages, fid)
 	return err
 }

@@ -12,12 +12,6 @@ import (
 
 type sessionRow = storeutil.SessionRow
 
-const sessionCols = `id, agent, compaction_model, version, created_at, updated_at, first_pos, n_messages, next_msg, next_rev, rewritten_version, title`
-
-// sessionSelect is what a read of a session's row selects: its columns,
-// and whether it has a gateway record (one primary-key lookup).
-const sessionSelect = sessionCols + `, EXISTS (SELECT 1 FROM gateway_records g WHERE g.session_id = sessions.id)`
-
 func scanSession(sc pgx.Row, r *sessionRow) error {
 	if err := sc.Scan(&r.ID, &r.Agent, &r.Model, &r.Version, &r.Created, &r.Updated, &r.FirstPos, &r.N, &r.NextMsg, &r.NextRev, &r.Rewritten, &r.Title, &r.Gateway); err != nil {
 		return err
@@ -30,7 +24,7 @@ func scanSession(sc pgx.Row, r *sessionRow) error {
 // until the transaction ends, which serialises writes to the session
 // across processes.
 func (t stmts) LoadSession(ctx context.Context, id string) (*sessionRow, error) {
-	q := `SELECT ` + sessionSelect + ` FROM sessions WHERE id = $1`
+	q := `SELECT ` + storeutil.SessionSelect + ` FROM sessions WHERE id = $1`
 	if t.write {
 		q += ` FOR UPDATE`
 	}
@@ -42,7 +36,7 @@ func (t stmts) LoadSession(ctx context.Context, id string) (*sessionRow, error) 
 }
 
 func (t stmts) InsertSession(ctx context.Context, r *sessionRow) (bool, error) {
-	n, err := affected(t.tx.Exec(ctx, `INSERT INTO sessions (`+sessionCols+`) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) ON CONFLICT (id) DO NOTHING`,
+	n, err := affected(t.tx.Exec(ctx, `INSERT INTO sessions (`+storeutil.SessionCols+`) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) ON CONFLICT (id) DO NOTHING`,
 		r.ID, r.Agent, r.Model, r.Version, r.Created, r.Updated, r.FirstPos, r.N, r.NextMsg, r.NextRev, r.Rewritten, r.Title))
 	return n == 1, err
 }
@@ -59,7 +53,7 @@ func (t stmts) DeleteSession(ctx context.Context, id string) (int64, error) {
 }
 
 func (t stmts) ListSessions(ctx context.Context) ([]sessionRow, error) {
-	rows, err := t.tx.Query(ctx, `SELECT `+sessionSelect+` FROM sessions ORDER BY updated_at DESC, id`)
+	rows, err := t.tx.Query(ctx, `SELECT `+storeutil.SessionSelect+` FROM sessions ORDER BY updated_at DESC, id`)
 	if err != nil {
 		return nil, err
 	}

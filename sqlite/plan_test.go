@@ -23,7 +23,16 @@ func TestAppendLooksIDsUp(t *testing.T) {
 	if _, err := st.CreateSession(ctx, &kompact.Session{ID: "s", Messages: benchSession(200)}); err != nil {
 		t.Fatal(err)
 	}
-	rows, err := st.w.QueryContext(ctx, `EXPLAIN QUERY PLAN `+checkFreeQuery(2), "s", 0, "a", "b")
+	plan := explain(t, st, checkFreeQuery(2), "s", 0, "a", "b")
+	if got := strings.Join(plan, "; "); !strings.Contains(got, "messages_live_by_id") {
+		t.Errorf("the id check's plan is %q, want a lookup in messages_live_by_id", got)
+	}
+}
+
+// explain returns the details of SQLite's query plan for query with args.
+func explain(t *testing.T, st *Store, query string, args ...any) []string {
+	t.Helper()
+	rows, err := st.w.QueryContext(t.Context(), `EXPLAIN QUERY PLAN `+query, args...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -37,7 +46,5 @@ func TestAppendLooksIDsUp(t *testing.T) {
 		}
 		plan = append(plan, detail)
 	}
-	if got := strings.Join(plan, "; "); !strings.Contains(got, "messages_live_by_id") {
-		t.Errorf("the id check's plan is %q, want a lookup in messages_live_by_id", got)
-	}
+	return plan
 }

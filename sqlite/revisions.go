@@ -14,12 +14,8 @@ import (
 // InsertRevision records a revision whose message list is the rows alive
 // just before it: the rows the change removes get dead = its number (see
 // migrations/0002).
-func (t stmts) InsertRevision(ctx context.Context, id string, info *kompact.RevisionInfo) error {
-	fid, err := storeutil.FidelityColumn(info)
-	if err != nil {
-		return err
-	}
-	_, err = t.tx.ExecContext(ctx, `INSERT INTO revisions (session_id, rev, kind, note, created_at, version, n_messages, full, fidelity) VALUES (?, ?, ?, ?, ?, ?, ?, 0, ?)`,
+func (t stmts) InsertRevision(ctx context.Context, id string, info *kompact.RevisionInfo, fid any) error {
+	_, err := t.tx.ExecContext(ctx, `INSERT INTO revisions (session_id, rev, kind, note, created_at, version, n_messages, full, fidelity) VALUES (?, ?, ?, ?, ?, ?, ?, 0, ?)`,
 		id, info.Rev, info.Kind, info.Note, formatTime(info.CreatedAt), info.Version, info.Messages, fid)
 	return err
 }

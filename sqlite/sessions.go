@@ -13,12 +13,6 @@ import (
 // sessionRow is a row of the sessions table.
 type sessionRow = storeutil.SessionRow
 
-const sessionCols = `id, agent, compaction_model, version, created_at, updated_at, first_pos, n_messages, next_msg, next_rev, rewritten_version, title`
-
-// sessionSelect is what a read of a session's row selects: its columns,
-// and whether it has a gateway record (one primary-key lookup).
-const sessionSelect = sessionCols + `, EXISTS (SELECT 1 FROM gateway_records g WHERE g.session_id = sessions.id)`
-
 func scanSession(sc scanner, r *sessionRow) error {
 	var created, updated string
 	if err := sc.Scan(&r.ID, &r.Agent, &r.Model, &r.Version, &created, &updated, &r.FirstPos, &r.N, &r.NextMsg, &r.NextRev, &r.Rewritten, &r.Title, &r.Gateway); err != nil {
@@ -37,14 +31,14 @@ func scanSession(sc scanner, r *sessionRow) error {
 // keeps other writers off.
 func (t stmts) LoadSession(ctx context.Context, id string) (*sessionRow, error) {
 	var r sessionRow
-	if err := scanSession(t.tx.QueryRowContext(ctx, `SELECT `+sessionSelect+` FROM sessions WHERE id = ?`, id), &r); err != nil {
+	if err := scanSession(t.tx.QueryRowContext(ctx, `SELECT `+storeutil.SessionSelect+` FROM sessions WHERE id = ?`, id), &r); err != nil {
 		return nil, err
 	}
 	return &r, nil
 }
 
 func (t stmts) InsertSession(ctx context.Context, r *sessionRow) (bool, error) {
-	res, err := t.tx.ExecContext(ctx, `INSERT INTO sessions (`+sessionCols+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING`,
+	res, err := t.tx.ExecContext(ctx, `INSERT INTO sessions (`+storeutil.SessionCols+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING`,
 		r.ID, r.Agent, r.Model, r.Version, formatTime(r.Created), formatTime(r.Updated), r.FirstPos, r.N, r.NextMsg, r.NextRev, r.Rewritten, r.Title)
 	n, err := affected(res, err)
 	return n == 1, err
@@ -62,6 +56,6 @@ func (t stmts) DeleteSession(ctx context.Context, id string) (int64, error) {
 }
 
 func (t stmts) ListSessions(ctx context.Context) ([]sessionRow, error) {
-	rows, err := t.tx.QueryContext(ctx, `SELECT `+sessionSelect+` FROM sessions ORDER BY updated_at DESC, id`)
+	rows, err := t.tx.QueryContext(ctx, `SELECT `+storeutil.SessionSelect+` FROM sessions ORDER BY updated_at DESC, id`)
 	return collect(rows, err, 0, scanSession)
 }

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"bytes"
-	"context"
 	"encoding/json"
 	"io"
 	"os"
@@ -52,12 +50,10 @@ agents:
 	return srv, cfgPath, sessPath
 }
 
+// runCompact runs "kompact compact ARGS..." in-process (runCLI), stdin empty.
 func runCompact(t *testing.T, environ map[string]string, args ...string) (int, string, string) {
 	t.Helper()
-	var out, errb bytes.Buffer
-	e := &env{stdin: strings.NewReader(""), stdout: &out, stderr: &errb, getenv: func(k string) string { return environ[k] }}
-	status := run(context.Background(), append([]string{"compact"}, args...), e)
-	return status, out.String(), errb.String()
+	return runCLI(t, "", environ, append([]string{"compact"}, args...)...)
 }
 
 func TestCompactInPlaceWithBackup(t *testing.T) {
@@ -145,13 +141,12 @@ func TestCompactOutputsAndJSON(t *testing.T) {
 	}
 
 	// stdin to stdout: the session on stdout, the report on stderr.
-	var sout, serr bytes.Buffer
-	e := &env{stdin: strings.NewReader(compactSession), stdout: &sout, stderr: &serr, getenv: func(k string) string { return environ[k] }}
-	if status := run(context.Background(), []string{"compact", "--config", cfg, "-"}, e); status != exitOK {
-		t.Fatalf("stdin: status %d: %s", status, serr.String())
+	status, sout, serr := runCLI(t, compactSession, environ, "compact", "--config", cfg, "-")
+	if status != exitOK {
+		t.Fatalf("stdin: status %d: %s", status, serr)
 	}
-	if _, err := kompact.DecodeSession(sout.Bytes()); err != nil || !strings.Contains(serr.String(), "compacted 2 messages into one summary (agent fake, model small-model); 1 kept before it, 2 after it") {
-		t.Fatalf("stdin run: stdout %q stderr %q", sout.String(), serr.String())
+	if _, err := kompact.DecodeSession([]byte(sout)); err != nil || !strings.Contains(serr, "compacted 2 messages into one summary (agent fake, model small-model); 1 kept before it, 2 after it") {
+		t.Fatalf("stdin run: stdout %q stderr %q", sout, serr)
 	}
 }
 
@@ -289,12 +284,12 @@ func TestCompactJSONIsOneDocument(t *testing.T) {
 		{"--config", cfg, "--json", "-"},
 		{"--config", cfg, "--json", "-o", "-", "-"},
 	} {
-		var sout, serr bytes.Buffer
-		e := &env{stdin: strings.NewReader(compactSession), stdout: &sout, stderr: &serr, getenv: func(k string) string { return environ[k] }}
-		if status := run(context.Background(), append([]string{"compact"}, args...), e); status != exitOK {
-			t.Fatalf("%v: status %d: %s", args, status, serr.String())
+		status, stdout, serr := runCLI(t, compactSession, environ, append([]string{"compact"}, args...)...)
+		if status != exitOK {
+			t.Fatalf("%v: status %d: %s", args, status, serr)
 		}
-		dec := json.NewDecoder(&sout)
+		sout := strings.NewReader(stdout)
+		dec := json.NewDecoder(sout)
 		var o struct {
 			Status string `json:"status"`
 			Result struct {
@@ -307,7 +302,7 @@ func TestCompactJSONIsOneDocument(t *testing.T) {
 			t.Fatalf("%v: %v, outcome %+v", args, err, o)
 		}
 		if rest, _ := io.ReadAll(dec.Buffered()); strings.TrimSpace(string(rest)) != "" || sout.Len() != 0 {
-			t.Errorf("%v: more than one document on stdout: %q", args, string(rest)+sout.String())
+			t.Errorf("%v: more than one document on stdout: %q", args, string(rest)+stdout[len(stdout)-sout.Len():])
 		}
 	}
 	if in, _ := os.ReadFile(path); string(in) != compactSession {

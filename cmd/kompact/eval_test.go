@@ -115,12 +115,8 @@ func TestEvalOwnSession(t *testing.T) {
 // (.ci/run starts it), probes included: its tiny model always answers the
 // same sentence, so what is checked is the path and the report's shape.
 func TestEvalOllama(t *testing.T) {
-	u := testenv.Var(t, "KOMPACT_OLLAMA_URL", "start ../shared/tools/ollama-test-server/start.sh and set it to http://127.0.0.1:11434/v1 (.ci/run starts the server)")
-	model := os.Getenv("KOMPACT_OLLAMA_MODEL")
-	if model == "" {
-		model = "tiny"
-	}
-	cfg := evalFixture(t, strings.TrimRight(u, "/"), model, "")
+	endpoint, model := testenv.Ollama(t)
+	cfg := evalFixture(t, endpoint, model, "")
 	rep := runEval(t, cfg, "--runs", "1", "--probe")
 	if rep.Model != model || rep.Runs != 1 || rep.Scenarios != 3 || rep.Probe == nil {
 		t.Fatalf("report %+v", rep)

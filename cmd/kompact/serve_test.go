@@ -3,22 +3,20 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"kompact"
-	"kompact/config"
 	"kompact/httpapi"
 	"kompact/internal/testserver"
-	"kompact/internal/vectors"
-	"kompact/kimicli"
 )
 
 func TestServeRefusesAnOpenAddressWithoutAToken(t *testing.T) {
@@ -44,33 +42,104 @@ func TestServeRefusesAnOpenAddressWithoutAToken(t *testing.T) {
 	}
 }
 
+// summaryLLM answers every call with a fixed summary.
+type summaryLLM struct{}
+
+func (summaryLLM) Complete(context.Context, kompact.RequestConfig, []kompact.Message, func(kompact.Progress)) (kompact.Answer, error) {
+	return kompact.Answer{Parts: []kompact.Part{kompact.TextPart("summary")}}, nil
+}
+
+// TestServeLimitFlags: --max-preview-bytes must be more than 0 and
+// --log-format text or json.
+func TestServeLimitFlags(t *testing.T) {
+	checkServeRejects(t, [][]string{
+		{"--max-preview-bytes", "0"},
+		{"--log-format", "xml"},
+	})
+}
+
+// checkServeRejects runs `kompact serve` with each of flags: it must exit
+// with a usage error that names the flag (the first word).
+func checkServeRejects(t *testing.T, flags [][]string) {
+	t.Helper()
+	for _, args := range flags {
+		all := append([]string{"serve", "--addr", "127.0.0.1:0", "--db", filepath.Join(t.TempDir(), "k.db")}, args...)
+		status, _, stderr := runCLI(t, "", map[string]string{"HOME": t.TempDir()}, all...)
+		if status != exitUsage || !strings.Contains(stderr, args[0]) {
+			t.Errorf("%v: status %d\n%s", args, status, stderr)
+		}
+	}
+}
+
+// TestServeMaxPreviewBytesAndJSONLogs: the server applies
+// --max-preview-bytes (a preview larger than it is 413 too_large) and
+// --log-format json (JSON lines, each request's with its request id).
+func TestServeMaxPreviewBytesAndJSONLogs(t *testing.T) {
+	dir := t.TempDir()
+	srv := startServe(t, &serveCommand{llm: summaryLLM{}}, map[string]string{"HOME": dir},
+		"--addr", "127.0.0.1:0", "--db", filepath.Join(dir, "k.db"), "--max-preview-bytes", "1000", "--log-format", "json")
+	base, stderr := srv.url(), srv.stderr
+	post := func(path, body string) *http.Response {
+		req, _ := http.NewRequest("POST", base+path, strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		return resp
+	}
+	long := strings.Repeat("x", 2000)
+	if r := post("/v1/sessions/import", `{"id":"s","messages":[{"role":"user","content":"`+long+`"},{"role":"assistant","content":"a"},{"role":"user","content":"b"},{"role":"assistant","content":"c"}]}`); r.StatusCode != 201 {
+		t.Fatalf("import: %d", r.StatusCode)
+	}
+	r := post("/v1/sessions/s/actions/compact_conversation", `{"preview": true}`)
+	if r.StatusCode != 413 {
+		t.Fatalf("a preview over --max-preview-bytes: %d", r.StatusCode)
+	}
+	id := r.Header.Get("X-Request-Id")
+	found := false
+	for _, line := range strings.Split(stderr.String(), "\n") {
+		if !strings.HasPrefix(line, "{") {
+			continue
+		}
+		var m map[string]any
+		if err := json.Unmarshal([]byte(line), &m); err != nil {
+			t.Fatalf("log line %q: %v", line, err)
+		}
+		if m["request_id"] == id && m["msg"] == "request" && m["status"] == 413.0 {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("no JSON log line for request %s:\n%s", id, stderr.String())
+	}
+}
+
+// The README states the serve token's minimum length as the code has it,
+// and its serve synopsis lists every flag serve takes (issue 19 §4).
+func TestReadmeServeSynopsisAndToken(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	readme := strings.Join(strings.Fields(string(data)), " ")
+	if want := fmt.Sprintf("at least %d characters", httpapi.MinTokenLen); !strings.Contains(readme, want) {
+		t.Errorf("the README does not say the token has %q", want)
+	}
+	for _, f := range strings.Fields(serveSynopsis)[1:] {
+		if !strings.Contains(readme, f) {
+			t.Errorf("the README's serve synopsis lacks %s", f)
+		}
+	}
+}
+
 func TestServeServesAndStops(t *testing.T) {
 	dir := t.TempDir()
 	db := filepath.Join(dir, "data", "k.db")
-	var stderr testserver.Buffer
-	e := &env{stdin: strings.NewReader(""), stdout: io.Discard, stderr: &stderr,
-		getenv: func(k string) string {
-			return map[string]string{"KOMPACT_TOKEN": "tok-0123456789abcdef", "HOME": dir}[k]
-		}}
-	addrc := make(chan net.Addr, 1)
-	cmd := &serveCommand{env: e, onListen: func(a net.Addr) { addrc <- a }}
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	done := make(chan int, 1)
-	go func() {
-		status, err := cmd.Run(ctx, []string{"--addr", "127.0.0.1:0", "--db", db})
-		if err != nil {
-			t.Errorf("serve: %v", err)
-		}
-		done <- status
-	}()
-	var addr net.Addr
-	select {
-	case addr = <-addrc:
-	case status := <-done:
-		t.Fatalf("serve ended with %d:\n%s", status, stderr.String())
-	}
-	if want := "kompact serving http://" + addr.String() + " (data: " + db + ")\n"; !strings.HasPrefix(stderr.String(), want) {
+	srv := startServe(t, &serveCommand{}, map[string]string{"KOMPACT_TOKEN": "tok-0123456789abcdef", "HOME": dir}, "--addr", "127.0.0.1:0", "--db", db)
+	stderr := srv.stderr
+	if want := "kompact serving http://" + srv.addr.String() + " (data: " + db + ")\n"; !strings.HasPrefix(stderr.String(), want) {
 		t.Errorf("stderr %q, want %q", stderr.String(), want)
 	}
 	// The built-in agents read MOONSHOT_API_KEY, unset here: one warning.
@@ -78,7 +147,7 @@ func TestServeServesAndStops(t *testing.T) {
 		t.Errorf("%d key warnings in %q", n, stderr.String())
 	}
 	get := func(token string) int {
-		req, _ := http.NewRequest("GET", "http://"+addr.String()+"/v1/health", nil)
+		req, _ := http.NewRequest("GET", srv.url()+"/v1/health", nil)
 		if token != "" {
 			req.Header.Set("Authorization", "Bearer "+token)
 		}
@@ -95,14 +164,12 @@ func TestServeServesAndStops(t *testing.T) {
 	if s := get("tok-0123456789abcdef"); s != 200 {
 		t.Errorf("with the token: %d", s)
 	}
-	cancel()
-	select {
-	case status := <-done:
-		if status != exitOK {
-			t.Errorf("status %d after the shutdown", status)
-		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("serve did not stop")
+	status, stopped := srv.stop(t)
+	if !stopped {
+		t.FailNow()
+	}
+	if status != exitOK {
+		t.Errorf("status %d after the shutdown", status)
 	}
 	if _, err := os.Stat(db); err != nil {
 		t.Errorf("no database: %v", err)
@@ -112,162 +179,61 @@ func TestServeServesAndStops(t *testing.T) {
 	}
 }
 
-// sessionsServer starts an API server with a token for the sessions
-// command.
-func sessionsServer(t *testing.T) *httptest.Server {
+// serving is a `kompact serve` running in-process (startServe).
+type serving struct {
+	addr   net.Addr
+	stderr *testserver.Buffer // what it wrote to stderr
+	cancel context.CancelFunc
+	done   chan int // its exit status
+
+	once    sync.Once
+	status  int
+	stopped bool
+}
+
+// startServe runs cmd, `kompact serve ARGS`, in-process (it sets cmd's env:
+// getenv answers from environ, stdout is discarded) until it listens; a
+// serve that ends before is fatal. The test's end stops it.
+func startServe(t *testing.T, cmd *serveCommand, environ map[string]string, args ...string) *serving {
 	t.Helper()
-	store := testserver.SQLite(t)
-	srv := httpapi.New(httpapi.Config{Store: store, Agents: config.Default(), Token: "tok", KimiContext: kimicli.ImportContext})
-	ts := httptest.NewServer(srv.Handler())
-	t.Cleanup(ts.Close)
-	return ts
-}
-
-func TestSessionsCommand(t *testing.T) {
-	ts := sessionsServer(t)
-	environ := map[string]string{"KOMPACT_URL": ts.URL, "KOMPACT_TOKEN": "tok"}
-	dir := t.TempDir()
-	path := filepath.Join(dir, "s.json")
-	if err := os.WriteFile(path, []byte(compactSession), 0o644); err != nil {
-		t.Fatal(err)
-	}
-
-	status, stdout, stderr := runCLI(t, "", environ, "sessions", "list")
-	if status != exitOK || stdout != "" || !strings.Contains(stderr, "no sessions") {
-		t.Errorf("empty list: %d %q %q", status, stdout, stderr)
-	}
-	// The session names agent "fake", which the server does not have.
-	status, _, stderr = runCLI(t, "", environ, "sessions", "import", path)
-	if status != exitError || !strings.Contains(stderr, `no agent "fake"`) || !strings.Contains(stderr, "fix:") {
-		t.Errorf("import with an unknown agent: %d %s", status, stderr)
-	}
-	doc := strings.Replace(compactSession, `"agent":"fake"`, `"agent":"kimi"`, 1)
-	if err := os.WriteFile(path, []byte(doc), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	status, stdout, stderr = runCLI(t, "", environ, "sessions", "import", path)
-	if status != exitOK || stdout != "imported session s1 (agent kimi, 5 messages)\n" {
-		t.Fatalf("import: %d %q %s", status, stdout, stderr)
-	}
-	status, _, stderr = runCLI(t, doc, map[string]string{"KOMPACT_TOKEN": "tok"}, "sessions", "import", "-", "--url", ts.URL)
-	if status != exitError || !strings.Contains(stderr, "s1") || !strings.Contains(stderr, "fix: Pass --id NEW_ID") {
-		t.Errorf("importing the same id twice: %d %s", status, stderr)
-	}
-	// --id and --agent replace the file's own (issue 19 §4).
-	status, stdout, stderr = runCLI(t, compactSession, environ, "sessions", "import", "--id", "s2", "--agent", "kimi-thinking", "-")
-	if status != exitOK || stdout != "imported session s2 (agent kimi-thinking, 5 messages)\n" {
-		t.Fatalf("import --id --agent: %d %q %s", status, stdout, stderr)
-	}
-	status, _, stderr = runCLI(t, compactSession, environ, "sessions", "import", "--id", "s3", "-")
-	if status != exitError || !strings.Contains(stderr, "fix: Pass --agent NAME") {
-		t.Errorf("an unknown agent: %d %s", status, stderr)
-	}
-	status, _, stderr = runCLI(t, "", environ, "sessions", "list", "--id", "x")
-	if status != exitUsage || !strings.Contains(stderr, "--id and --agent apply to sessions import only") {
-		t.Errorf("list --id: %d %s", status, stderr)
-	}
-	status, stdout, stderr = runCLI(t, "", environ, "sessions", "list")
-	if status != exitOK || !strings.HasPrefix(stdout, "ID ") || !strings.Contains(stdout, "s1  ") || !strings.Contains(stdout, "kimi") ||
-		!strings.Contains(stdout, "TITLE") || !strings.Contains(stdout, "first question") {
-		t.Errorf("list: %d %q %s", status, stdout, stderr)
-	}
-	if status, _, stderr = runCLI(t, "", environ, "sessions", "delete", "s2"); status != exitOK {
-		t.Fatalf("delete s2: %d %s", status, stderr)
-	}
-
-	// Export to stdout and to a file: the session document, which decodes
-	// to the imported session.
-	status, stdout, stderr = runCLI(t, "", environ, "sessions", "export", "s1")
-	if status != exitOK {
-		t.Fatalf("export: %d %s", status, stderr)
-	}
-	got, err := kompact.DecodeSession([]byte(stdout))
-	if err != nil {
-		t.Fatalf("the export is not a session document: %v\n%s", err, stdout)
-	}
-	want, _ := kompact.DecodeSession([]byte(doc))
-	if string(got.AppendJSON(nil)) != string(want.AppendJSON(nil)) {
-		t.Errorf("export:\n%s\nwant:\n%s", got.AppendJSON(nil), want.AppendJSON(nil))
-	}
-	out := filepath.Join(dir, "out.json")
-	status, _, stderr = runCLI(t, "", environ, "sessions", "export", "s1", "-o", out)
-	if status != exitOK || mustRead(t, out) != stdout || !strings.Contains(stderr, "wrote session s1 (5 messages) to "+out) {
-		t.Errorf("export -o: %d %s", status, stderr)
-	}
-
-	status, stdout, _ = runCLI(t, "", environ, "sessions", "delete", "s1")
-	if status != exitOK || stdout != "deleted session s1\n" {
-		t.Errorf("delete: %d %q", status, stdout)
-	}
-	status, _, stderr = runCLI(t, "", environ, "sessions", "export", "s1")
-	if status != exitError || !strings.Contains(stderr, "kompact: ") || !strings.Contains(stderr, "s1") {
-		t.Errorf("export after delete: %d %s", status, stderr)
-	}
-
-	// Wrong token, no server, wrong usage.
-	status, _, stderr = runCLI(t, "", map[string]string{"KOMPACT_URL": ts.URL}, "sessions", "list", "--token", "nope")
-	if status != exitError || !strings.Contains(stderr, "bearer token") {
-		t.Errorf("wrong token: %d %s", status, stderr)
-	}
-	ln, _ := net.Listen("tcp", "127.0.0.1:0")
-	dead := "http://" + ln.Addr().String()
-	ln.Close()
-	status, _, stderr = runCLI(t, "", nil, "sessions", "list", "--url", dead)
-	if status != exitError || !strings.Contains(stderr, "cannot reach the kompact server at "+dead) || !strings.Contains(stderr, "fix: Start it with `kompact serve`") {
-		t.Errorf("no server: %d %s", status, stderr)
-	}
-	for _, args := range [][]string{{"sessions"}, {"sessions", "rename", "x"}, {"sessions", "export"}, {"sessions", "list", "extra"},
-		{"sessions", "delete", "x", "-o", "f"}, {"sessions", "list", "--url", "ftp://x"}} {
-		if status, _, stderr := runCLI(t, "", nil, args...); status != exitUsage {
-			t.Errorf("%v: status %d %s", args, status, stderr)
+	s := &serving{stderr: &testserver.Buffer{}, done: make(chan int, 1)}
+	cmd.env = &env{stdin: strings.NewReader(""), stdout: io.Discard, stderr: s.stderr, getenv: func(k string) string { return environ[k] }}
+	addrc := make(chan net.Addr, 1)
+	cmd.onListen = func(a net.Addr) { addrc <- a }
+	ctx, cancel := context.WithCancel(context.Background())
+	s.cancel = cancel
+	go func() {
+		status, err := cmd.Run(ctx, args)
+		if err != nil {
+			t.Errorf("serve: %v", err)
 		}
+		s.done <- status
+	}()
+	t.Cleanup(func() { s.stop(t) })
+	select {
+	case s.addr = <-addrc:
+	case status := <-s.done:
+		s.once.Do(func() { s.status, s.stopped = status, true })
+		t.Fatalf("serve ended with %d:\n%s", status, s.stderr.String())
 	}
+	return s
 }
 
-// TestSessionsExportKeepsTheServerForm checks the raw JSON the server sends
-// is what export reads.
-func TestSessionsExportKeepsTheServerForm(t *testing.T) {
-	ts := sessionsServer(t)
-	req, _ := http.NewRequest("POST", ts.URL+"/v1/sessions", strings.NewReader(`{"compaction_model":"m","messages":[{"role":"user","content":"hi"}]}`))
-	req.Header.Set("Authorization", "Bearer tok")
-	req.Header.Set("Content-Type", "application/json")
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var created map[string]any
-	_ = json.NewDecoder(resp.Body).Decode(&created)
-	resp.Body.Close()
-	id, _ := created["id"].(string)
-	status, stdout, stderr := runCLI(t, "", map[string]string{"KOMPACT_URL": ts.URL, "KOMPACT_TOKEN": "tok"}, "sessions", "export", id)
-	if status != exitOK || !strings.Contains(stdout, `"compaction_model":"m"`) || strings.Contains(stdout, "version") {
-		t.Errorf("export: %d %s %s", status, stdout, stderr)
-	}
-}
+// url is the server's base URL.
+func (s *serving) url() string { return "http://" + s.addr.String() }
 
-// TestSessionsKimiImportExport brings kimi-cli's example session into the
-// store and writes it back: the file comes back byte for byte, its
-// metadata lines included (issue 19 §2), but for the line that could not
-// be read, which the import names.
-func TestSessionsKimiImportExport(t *testing.T) {
-	before := mustRead(t, filepath.Join(vectors.SharedDir(t), "kimi-parity", "context-example", "before.context.jsonl"))
-	ts := sessionsServer(t)
-	environ := map[string]string{"KOMPACT_URL": ts.URL, "KOMPACT_TOKEN": "tok"}
-	path := filepath.Join(t.TempDir(), "context.jsonl")
-	os.WriteFile(path, []byte(before+"{broken\n"), 0o644)
-	status, stdout, stderr := runCLI(t, "", environ, "sessions", "import", "--kimi", path)
-	if status != exitOK || !strings.Contains(stderr, "line 12: not valid JSON") {
-		t.Fatalf("import: %d %q %s", status, stdout, stderr)
-	}
-	id := strings.Fields(stdout)[2]
-	out := filepath.Join(t.TempDir(), "exported.jsonl")
-	if status, _, stderr := runCLI(t, "", environ, "sessions", "export", "--kimi", id, "-o", out); status != exitOK {
-		t.Fatalf("export: %d %s", status, stderr)
-	}
-	if got := mustRead(t, out); got != before {
-		t.Fatalf("exported:\n%s\nwant:\n%s", got, before)
-	}
-	if status, _, _ := runCLI(t, "", environ, "sessions", "list", "--kimi"); status != exitUsage {
-		t.Errorf("--kimi with list: status %d", status)
-	}
+// stop ends the server and returns its exit status; stopped is false, and
+// the test has failed, when it did not stop within 10 s.
+func (s *serving) stop(t *testing.T) (status int, stopped bool) {
+	t.Helper()
+	s.once.Do(func() {
+		s.cancel()
+		select {
+		case s.status = <-s.done:
+			s.stopped = true
+		case <-time.After(10 * time.Second):
+			t.Error("serve did not stop")
+		}
+	})
+	return s.status, s.stopped
 }

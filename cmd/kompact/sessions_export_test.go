@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -38,5 +39,26 @@ func TestSessionsExportRedirected(t *testing.T) {
 	status, stdout, stderr := runCLI(t, "", map[string]string{"KOMPACT_URL": ts.URL, "KOMPACT_TOKEN": "tok"}, "sessions", "export", "s1")
 	if status != exitError || stdout != "" || !strings.Contains(stderr, "does not follow redirects") || !strings.Contains(stderr, "fix: ") {
 		t.Errorf("status %d, stdout %q, stderr %q", status, stdout, stderr)
+	}
+}
+
+// TestSessionsExportKeepsTheServerForm checks the raw JSON the server sends
+// is what export reads.
+func TestSessionsExportKeepsTheServerForm(t *testing.T) {
+	ts := sessionsServer(t)
+	req, _ := http.NewRequest("POST", ts.URL+"/v1/sessions", strings.NewReader(`{"compaction_model":"m","messages":[{"role":"user","content":"hi"}]}`))
+	req.Header.Set("Authorization", "Bearer tok")
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var created map[string]any
+	_ = json.NewDecoder(resp.Body).Decode(&created)
+	resp.Body.Close()
+	id, _ := created["id"].(string)
+	status, stdout, stderr := runCLI(t, "", map[string]string{"KOMPACT_URL": ts.URL, "KOMPACT_TOKEN": "tok"}, "sessions", "export", id)
+	if status != exitOK || !strings.Contains(stdout, `"compaction_model":"m"`) || strings.Contains(stdout, "version") {
+		t.Errorf("export: %d %s %s", status, stdout, stderr)
 	}
 }

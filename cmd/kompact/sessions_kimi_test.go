@@ -168,10 +168,7 @@ func TestServiceKimiVectors(t *testing.T) {
 		}
 		n++
 		t.Run(v.Name(), func(t *testing.T) {
-			in, err := kompact.DecodeSession(v.InputJSON())
-			if err != nil {
-				t.Fatal(err)
-			}
+			in := v.Session(t)
 			sp := "You are Kimi Code CLI."
 			file := string(kimicli.CompactedFile(&sp, in.Messages, 4321))
 			srv, cfg, _ := compactFixture(t, "      max_preserved_messages: "+strconv.Itoa(v.Params.MaxPreserved)+"\n")
@@ -216,5 +213,32 @@ func TestServiceKimiVectors(t *testing.T) {
 	}
 	if n < 20 {
 		t.Fatalf("only %d vectors compact", n)
+	}
+}
+
+// TestSessionsKimiImportExport brings kimi-cli's example session into the
+// store and writes it back: the file comes back byte for byte, its
+// metadata lines included (issue 19 §2), but for the line that could not
+// be read, which the import names.
+func TestSessionsKimiImportExport(t *testing.T) {
+	before := mustRead(t, filepath.Join(vectors.SharedDir(t), "kimi-parity", "context-example", "before.context.jsonl"))
+	ts := sessionsServer(t)
+	environ := map[string]string{"KOMPACT_URL": ts.URL, "KOMPACT_TOKEN": "tok"}
+	path := filepath.Join(t.TempDir(), "context.jsonl")
+	os.WriteFile(path, []byte(before+"{broken\n"), 0o644)
+	status, stdout, stderr := runCLI(t, "", environ, "sessions", "import", "--kimi", path)
+	if status != exitOK || !strings.Contains(stderr, "line 12: not valid JSON") {
+		t.Fatalf("import: %d %q %s", status, stdout, stderr)
+	}
+	id := strings.Fields(stdout)[2]
+	out := filepath.Join(t.TempDir(), "exported.jsonl")
+	if status, _, stderr := runCLI(t, "", environ, "sessions", "export", "--kimi", id, "-o", out); status != exitOK {
+		t.Fatalf("export: %d %s", status, stderr)
+	}
+	if got := mustRead(t, out); got != before {
+		t.Fatalf("exported:\n%s\nwant:\n%s", got, before)
+	}
+	if status, _, _ := runCLI(t, "", environ, "sessions", "list", "--kimi"); status != exitUsage {
+		t.Errorf("--kimi with list: status %d", status)
 	}
 }

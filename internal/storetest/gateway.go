@@ -363,3 +363,26 @@ func testGatewayRace(t *testing.T, st kompact.Store) {
 		}
 	}
 }
+
+// RunGatewayUpgrade checks a store's upgrade of a database at migration
+// 0007 (before the gateway records): st stores a session, downgrade takes
+// the database back to 0007 and returns the store that upgraded it again;
+// the session stays, is no gateway session, and gateway sessions can be
+// created and found.
+func RunGatewayUpgrade(t *testing.T, st kompact.Store, downgrade func(t *testing.T) kompact.Store) {
+	ctx := t.Context()
+	if _, err := st.CreateSession(ctx, &kompact.Session{ID: "old", Messages: []kompact.Message{{Role: kompact.RoleUser}}}); err != nil {
+		t.Fatal(err)
+	}
+	up := downgrade(t)
+	g := gatewayStore(t, up)
+	if s, err := up.GetSession(ctx, "old"); err != nil || s.Gateway || s.Rewritten != 1 || len(s.Messages) != 1 {
+		t.Fatalf("the session stored at 0007: %+v, %v", s, err)
+	}
+	if _, err := g.CreateGatewaySession(ctx, &kompact.Session{ID: "new"}, "k", []byte("{}")); err != nil {
+		t.Fatalf("CreateGatewaySession after the upgrade: %v", err)
+	}
+	if rs, err := g.FindGatewayRecords(ctx, "k", 0); err != nil || len(rs) != 1 || rs[0].SessionID != "new" {
+		t.Fatalf("FindGatewayRecords after the upgrade: %+v, %v", rs, err)
+	}
+}

@@ -23,7 +23,11 @@ func (c *Core) rewritten(ctx context.Context, tx Tx, row *SessionRow, kind, note
 	}
 	now := c.now(row.Updated)
 	info := &kompact.RevisionInfo{Rev: row.NextRev, Kind: kind, Note: note, CreatedAt: now, Version: row.Version + 1, Messages: int(row.N), Fidelity: fid}
-	if err := tx.InsertRevision(ctx, row.ID, info); err != nil {
+	fidelity, err := fidelityColumn(info)
+	if err != nil {
+		return nil, err
+	}
+	if err := tx.InsertRevision(ctx, row.ID, info, fidelity); err != nil {
 		return nil, err
 	}
 	if keep := int64(c.keep); keep > 0 && row.NextRev > keep {
@@ -198,9 +202,9 @@ func (c *Core) revisionRefs(ctx context.Context, tx Tx, id string, rev int64) (*
 	return info, msgs, bodyIDs, nil
 }
 
-// FidelityColumn is the stored form of a revision's fidelity report: its
+// fidelityColumn is the stored form of a revision's fidelity report: its
 // JSON, or nil (SQL NULL) when it has none.
-func FidelityColumn(info *kompact.RevisionInfo) (any, error) {
+func fidelityColumn(info *kompact.RevisionInfo) (any, error) {
 	if info.Fidelity == nil {
 		return nil, nil
 	}

@@ -189,6 +189,14 @@ type SessionRow struct {
 	Gateway          bool // the session has a gateway record (read, never written)
 }
 
+// SessionCols are the sessions table's columns a SessionRow holds, in the
+// order of its fields (Gateway aside), in both stores' SQL.
+const SessionCols = `id, agent, compaction_model, version, created_at, updated_at, first_pos, n_messages, next_msg, next_rev, rewritten_version, title`
+
+// SessionSelect is what a read of a session's row selects: its columns,
+// and whether it has a gateway record (one primary-key lookup).
+const SessionSelect = SessionCols + `, EXISTS (SELECT 1 FROM gateway_records g WHERE g.session_id = sessions.id)`
+
 // Info describes the session.
 func (r *SessionRow) Info() kompact.SessionInfo {
 	return kompact.SessionInfo{

@@ -67,8 +67,9 @@ type Tx interface {
 	// live row of the session.
 	RetireMessages(ctx context.Context, id string, rev, from, before int64) error
 
-	// InsertRevision records info as a revision of the session.
-	InsertRevision(ctx context.Context, id string, info *kompact.RevisionInfo) error
+	// InsertRevision records info as a revision of the session, with
+	// fidelity, the stored form of its fidelity report (fidelityColumn).
+	InsertRevision(ctx context.Context, id string, info *kompact.RevisionInfo, fidelity any) error
 	// PruneRevisions deletes the session's revisions up to and including
 	// upTo, the message rows only they hold, and the bodies nothing else
 	// refers to.

@@ -19,6 +19,7 @@ import (
 
 	"kompact/internal/fakellm"
 	"kompact/internal/testenv"
+	"kompact/internal/testserver"
 )
 
 // The gateway's kill test (issue 22 §4 and §5): two `kompact serve`
@@ -28,29 +29,9 @@ import (
 // as chat-completions clients do; the session must hold every message it
 // sent, once, and carry on.
 
-// gatewayConfig has one agent, "gw", whose upstream and compaction LLM is
-// the fake (%s): a 10000-token window compacted at half of it, 2 messages
-// kept, compactions bounded by 3 s (so a dead instance's lease, 3 s + 5 s,
-// runs out quickly), no precompute.
-const gatewayConfig = `default_agent: gw
-agents:
-  gw:
-    llm:
-      base_url: %s
-      model: chat-model
-      max_context_size: 10000
-    compaction:
-      enabled: true
-      type: kimi
-      compaction_model: compact-model
-      max_preserved_messages: 2
-      timeout: 3s
-      auto: {enabled: true, trigger_ratio: 0.5, reserved_context_size: 1000}
-    gateway: {enabled: true, precompute_ratio: 0}
-`
-
-// compactionTimeout and leaseFor are the configuration's compaction.timeout
-// and the lease a compaction takes (the timeout and 5 s).
+// The gateway's agents file (testserver.GatewayAgents) has no precompute
+// and compactions bounded by compactionTimeout, so that a dead instance's
+// lease (leaseFor: the timeout and 5 s) runs out quickly.
 const (
 	compactionTimeout = 3 * time.Second
 	leaseFor          = compactionTimeout + 5*time.Second
@@ -396,7 +377,7 @@ func TestGatewayKill(t *testing.T) {
 	dir := t.TempDir()
 	f := newGatewayFake(t)
 	cfg := filepath.Join(dir, "agents.yaml")
-	if err := os.WriteFile(cfg, fmt.Appendf(nil, gatewayConfig, f.llm.URL()), 0o600); err != nil {
+	if err := os.WriteFile(cfg, []byte(testserver.GatewayAgents(f.llm.URL(), testserver.Gateway{Auto: true, Timeout: compactionTimeout})), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	c := &gatewayCluster{t: t, bin: kompactBinary(t), db: db, cfg: cfg}

@@ -91,6 +91,17 @@ func (v *Vector) InputJSON() []byte {
 	return b
 }
 
+// Session returns the vector's input decoded (kompact.DecodeSession); one
+// that does not decode is fatal.
+func (v *Vector) Session(t testing.TB) *kompact.Session {
+	t.Helper()
+	s, err := kompact.DecodeSession(v.InputJSON())
+	if err != nil {
+		t.Fatalf("%s: decode the input: %v", v.Name(), err)
+	}
+	return s
+}
+
 // FindShared returns the shared reference folder and whether it exists.
 func FindShared() (string, bool) {
 	dir := os.Getenv("KOMPACT_SHARED")
