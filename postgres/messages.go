@@ -35,6 +35,10 @@ func (t stmts) EachBody(ctx context.Context, id string, from int64, fn func([]by
 	return rows.Err()
 }
 
+// OwnedBodies: no, pgx hands every row's values out in one buffer it
+// reuses.
+func (t stmts) OwnedBodies() bool { return false }
+
 // EachBodyOf reads the bodies in one query.
 func (t stmts) EachBodyOf(ctx context.Context, bodyIDs []int64, fn func(int, []byte) error) error {
 	rows, err := t.tx.Query(ctx, `SELECT r.n, b.body FROM unnest($1::bigint[]) WITH ORDINALITY AS r(id, n) JOIN bodies b ON b.id = r.id ORDER BY r.n`, bodyIDs)

@@ -1,6 +1,7 @@
 package sessionjson_test
 
 import (
+	"bytes"
 	"io"
 	"runtime"
 	"testing"
@@ -145,4 +146,54 @@ func textBytes(s *kompact.Session) int64 {
 		}
 	}
 	return n
+}
+
+// BenchmarkDecodeStoredRows decodes the 10k generated session's messages
+// as a store reads them, one stored body (Message.AppendJSON) at a time:
+// "stored" is DecodeStoredMessage from one reused buffer (PostgreSQL's
+// pgx), "owned" DecodeOwnedMessage from a buffer of each row's own, as
+// SQLite's driver hands them out, and "copied-owned" a copy of the reused
+// buffer then DecodeOwnedMessage (what a store over pgx could do instead).
+// MB/s is body bytes.
+func BenchmarkDecodeStoredRows(b *testing.B) {
+	s, err := sessionjson.DecodeSession(vectors.GenSession(b, 10_000))
+	if err != nil {
+		b.Fatal(err)
+	}
+	var bodies [][]byte
+	var size int64
+	for i := range s.Messages {
+		bodies = append(bodies, s.Messages[i].AppendJSON(nil))
+		size += int64(len(bodies[i]))
+	}
+	rows := func(b *testing.B, decode func(body []byte, i int) (kompact.Message, error)) {
+		b.SetBytes(size)
+		b.ReportAllocs()
+		msgs := make([]kompact.Message, len(bodies))
+		for b.Loop() {
+			for i, body := range bodies {
+				if msgs[i], err = decode(body, i); err != nil {
+					b.Fatal(err)
+				}
+			}
+		}
+	}
+	var reused []byte
+	b.Run("stored", func(b *testing.B) {
+		rows(b, func(body []byte, i int) (kompact.Message, error) {
+			reused = append(reused[:0], body...) // the driver's copy into its buffer
+			return sessionjson.DecodeStoredMessage(reused, i)
+		})
+	})
+	b.Run("owned", func(b *testing.B) {
+		rows(b, func(body []byte, i int) (kompact.Message, error) {
+			return sessionjson.DecodeOwnedMessage(bytes.Clone(body), i) // the driver's new buffer
+		})
+	})
+	b.Run("copied-owned", func(b *testing.B) {
+		rows(b, func(body []byte, i int) (kompact.Message, error) {
+			reused = append(reused[:0], body...)
+			return sessionjson.DecodeOwnedMessage(bytes.Clone(reused), i)
+		})
+	})
 }

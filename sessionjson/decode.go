@@ -88,8 +88,7 @@ func rawValuesUTF8(msgs []kompact.Message) bool {
 // faster, copying nothing it does not have to and sharing no memory with
 // data (stores pass buffers their driver reuses). index is used in errors.
 func DecodeStoredMessage(data []byte, index int) (kompact.Message, error) {
-	// One message: its parts get a slab of their own size.
-	s := scanner{Cursor: jsonscan.Cursor{B: data}, slabMin: 1}
+	s := scanner{Cursor: jsonscan.Cursor{B: data}, one: true}
 	if m, ok := s.messageDoc(""); ok {
 		return m, nil
 	}
@@ -148,9 +147,9 @@ type scanner struct {
 	// messages to an allocation.
 	parts []kompact.Part
 	slab  []kompact.Part
-	// slabMin is how many parts a new slab holds at least; 0 means
-	// defaultSlab.
-	slabMin int
+	// one says that the scanner reads one message: its parts are kept as
+	// they were collected, with no slab.
+	one bool
 	// splitMin, when above 0, is the size of a messages list from which it
 	// is read in two halves at once.
 	splitMin int

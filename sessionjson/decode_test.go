@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"unsafe"
 
 	"kompact"
 	"kompact/internal/vectors"
@@ -13,10 +14,12 @@ import (
 )
 
 // sameDecode checks that DecodeStoredMessage and DecodeMessage agree on
-// data: both fail, or both give messages that write the same JSON.
+// data: both fail, or both give messages that write the same JSON; and
+// that DecodeOwnedMessage gives exactly the reference's values.
 func sameDecode(t *testing.T, data []byte) {
 	t.Helper()
 	slow, serr := kompact.DecodeMessage(data, 0)
+	sameOwned(t, data, slow, serr)
 	fast, ferr := sessionjson.DecodeStoredMessage(data, 0)
 	if (serr == nil) != (ferr == nil) {
 		t.Fatalf("errors differ for %q: %v / %v", data, serr, ferr)
@@ -32,6 +35,68 @@ func sameDecode(t *testing.T, data []byte) {
 	}
 	if (slow.ToolCalls == nil) != (fast.ToolCalls == nil) || slow.HasToolCallID != fast.HasToolCallID {
 		t.Fatalf("presence differs for %q", data)
+	}
+}
+
+// sameOwned checks DecodeOwnedMessage against the reference's message
+// want or error werr for data: the same error word for word, or the same
+// values (reflect.DeepEqual). It gets a copy of data, which it owns: it
+// may write it, and nothing reads the copy but the message afterwards. So
+// a scan that wrote before it gave up would show here, its fallback
+// decoding other bytes than the reference did.
+func sameOwned(t *testing.T, data []byte, want kompact.Message, werr error) {
+	t.Helper()
+	got, err := sessionjson.DecodeOwnedMessage(bytes.Clone(data), 0)
+	if !sameError(err, werr) {
+		t.Fatalf("DecodeOwnedMessage of %q: error %v, reference %v", data, err, werr)
+	}
+	if werr == nil && !reflect.DeepEqual(got, want) {
+		t.Fatalf("DecodeOwnedMessage of %q:\ngot       %#v\nreference %#v", data, got, want)
+	}
+}
+
+// TestDecodeOwnedMessage: a message with escapes in every string the
+// scanner sets decodes in place to the reference's values, its strings
+// in the buffer it was given, while its raw values keep their escapes.
+func TestDecodeOwnedMessage(t *testing.T) {
+	const e = `\"\\\/\b\f\n\r\t\u00e9\ud83d\ude80\u0000`
+	docs := []string{
+		`{"id":"i` + e + `","role":"tool","name":"n` + e + `","tool_call_id":"c` + e + `","content":[` +
+			`{"type":"text","text":"t` + e + `"},{"type":"think","think":"k` + e + `","encrypted":"s` + e + `"},` +
+			`{"type":"image_url","image_url":{"url":"u` + e + `","id":"m` + e + `"}},{"type":"data","data":{"d":"` + e + `"}}]}`,
+		`{"role":"assistant","content":"x` + e + `","tool_calls":[{"type":"function","id":"c` + e + `",` +
+			`"function":{"name":"f` + e + `","arguments":"a` + e + `"},"extras":{"x":"` + e + `"}}]}`,
+	}
+	for _, d := range docs {
+		want, err := kompact.DecodeMessage([]byte(d), 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		buf := []byte(d)
+		got, err := sessionjson.DecodeOwnedMessage(buf, 0)
+		if err != nil || !reflect.DeepEqual(got, want) {
+			t.Fatalf("%s:\ngot       %#v (%v)\nreference %#v", d, got, err, want)
+		}
+		inBuf := func(s string) bool {
+			p := uintptr(unsafe.Pointer(unsafe.StringData(s)))
+			start := uintptr(unsafe.Pointer(&buf[0]))
+			return p >= start && p+uintptr(len(s)) <= start+uintptr(len(buf))
+		}
+		var strs []string
+		if len(got.Content) > 0 && got.Content[0].Type == kompact.PartText {
+			strs = append(strs, got.Content[0].Text)
+		}
+		for _, c := range got.ToolCalls {
+			strs = append(strs, c.ID, c.Name, *c.Arguments)
+		}
+		if got.ID != "" {
+			strs = append(strs, got.ID, got.Name, got.ToolCallID, got.Content[1].Think, *got.Content[1].Encrypted, got.Content[2].URL, *got.Content[2].MediaID)
+		}
+		for _, s := range strs {
+			if !inBuf(s) {
+				t.Errorf("%q is not in the buffer it was decoded from", s)
+			}
+		}
 	}
 }
 
@@ -81,8 +146,8 @@ func TestDecodeStoredMessage(t *testing.T) {
 	}
 }
 
-// FuzzDecodeStoredMessage: DecodeStoredMessage never disagrees with
-// kompact.DecodeMessage.
+// FuzzDecodeStoredMessage: DecodeStoredMessage and DecodeOwnedMessage
+// never disagree with kompact.DecodeMessage.
 func FuzzDecodeStoredMessage(f *testing.F) {
 	for _, d := range storedSamples() {
 		f.Add(d)

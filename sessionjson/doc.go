@@ -3,7 +3,8 @@
 // same values: the same session, message or error, word for word, for any
 // input. Whatever its fast pass is not sure about (an error, a rare form) it
 // hands to the reference decoder. The fuzzers FuzzDecodeSession,
-// FuzzDecodeStoredMessage and FuzzSessionStream hold it to that.
+// FuzzDecodeStoredMessage (DecodeStoredMessage and DecodeOwnedMessage) and
+// FuzzSessionStream hold it to that.
 //
 // It also holds what the speed rests on: Verified, which lets the openai
 // request encoder copy the texts decoded from a document without checking
@@ -35,7 +36,15 @@
 //     allocations (each message's capped, so an append never reaches
 //     another's).
 //   - DecodeStoredMessage: one message from a buffer its owner reuses (a
-//     database driver's). It copies: nothing shares data's memory.
+//     database driver's, pgx's). It copies: nothing shares data's memory.
+//   - DecodeOwnedMessage: one message from a buffer the caller gives up (a
+//     row's own, as SQLite's driver allocates one per row). The message
+//     is that buffer: its strings and raw values share data's memory, and
+//     strings with escapes are decoded in place, over their escaped form,
+//     so the caller must neither read nor change data afterwards. Its scan
+//     writes nothing: when the fast pass gives up, the reference decoder
+//     reads data as it was given; only a message the scan read whole has
+//     its escaped strings decoded (jsonscan.Cursor.Defer, jsonscan.Unescape).
 //   - SessionStream: a session document read from an io.Reader a batch of
 //     messages at a time. The messages share only the stream's own buffers,
 //     never the caller's memory, and each batch stays valid after the next

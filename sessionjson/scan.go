@@ -198,17 +198,18 @@ const defaultSlab = 128
 
 // keep copies a message's parts into the slab and returns them with their
 // capacity capped, so an append by the caller never reaches a neighbour.
+// A scanner of one message keeps parts itself, collected for it alone.
 func (s *scanner) keep(parts []kompact.Part) []kompact.Part {
 	n := len(parts)
-	if n == 0 {
+	switch {
+	case n == 0:
 		return []kompact.Part{}
+	case s.one:
+		s.parts = nil
+		return parts[:n:n]
 	}
 	if cap(s.slab)-len(s.slab) < n {
-		least := s.slabMin
-		if least == 0 {
-			least = defaultSlab
-		}
-		s.slab = make([]kompact.Part, 0, max(least, n))
+		s.slab = make([]kompact.Part, 0, max(defaultSlab, n))
 	}
 	start := len(s.slab)
 	s.slab = append(s.slab, parts...)

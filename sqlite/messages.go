@@ -21,18 +21,33 @@ func (t stmts) ReadRefs(ctx context.Context, id string, from, to int64) ([]store
 	return collect(rows, err, to-from, func(sc scanner, r *storeutil.Ref) error { return sc.Scan(&r.ID, &r.BodyID) })
 }
 
-// EachBody passes on the bodies as SQLite hands them out, uncopied.
+// EachBody passes on the bodies as the driver hands them out, uncopied:
+// each in a buffer of its own (OwnedBodies).
 func (t stmts) EachBody(ctx context.Context, id string, from int64, fn func([]byte) error) error {
-	rows, err := t.tx.QueryContext(ctx, `SELECT b.body FROM messages m JOIN bodies b ON b.id = m.body_id
+	rows, err := t.tx.QueryContext(ctx, `SELECT `+ownedBody+` FROM messages m JOIN bodies b ON b.id = m.body_id
 		WHERE m.session_id = ? AND m.dead IS NULL AND m.pos >= ? ORDER BY m.pos`, id, from)
+	var body sql.RawBytes // one variable for all rows: each row's body is a new buffer
 	return each(rows, err, func(r *sql.Rows) error {
-		var body sql.RawBytes
 		if err := r.Scan(&body); err != nil {
 			return err
 		}
 		return fn(body)
 	})
 }
+
+// ownedBody selects the body of the bodies row b as a BLOB. The driver
+// (modernc.org/sqlite) returns a TEXT value as a new string per row, which
+// database/sql then copies into the reused buffer of a sql.RawBytes: a
+// copy of every body, garbage at once, besides the one the decoder keeps.
+// A BLOB value it returns as a new []byte per row, which database/sql
+// hands to a sql.RawBytes as it is: that buffer is the row's alone, and
+// the decoder makes it the message's memory (TestOwnedBodies holds the
+// driver to that). The CAST only relabels the stored UTF-8 bytes.
+const ownedBody = `CAST(b.body AS BLOB)`
+
+// OwnedBodies: EachBody and EachRevisionBody hand out each body in a
+// buffer of its own (ownedBody).
+func (t stmts) OwnedBodies() bool { return true }
 
 // EachBodyOf reads the bodies one at a time, so that a caller that stops
 // at the first one it rejects reads no more.

@@ -104,18 +104,19 @@ func (t stmts) RevisionRefs(ctx context.Context, id string, rev int64) ([]storeu
 }
 
 // EachRevisionBody reads the rows alive just before the revision (see
-// migrations/0002), or a full revision's own copy.
+// migrations/0002), or a full revision's own copy; each body in a buffer
+// of its own (ownedBody).
 func (t stmts) EachRevisionBody(ctx context.Context, id string, rev int64, full bool, fn func(int64, []byte) error) error {
-	q := `SELECT m.body_id, b.body FROM messages m JOIN bodies b ON b.id = m.body_id
+	q := `SELECT m.body_id, ` + ownedBody + ` FROM messages m JOIN bodies b ON b.id = m.body_id
 		WHERE m.session_id = ?1 AND m.born < ?2 AND (m.dead IS NULL OR m.dead >= ?2) ORDER BY m.pos`
 	if full {
-		q = `SELECT r.body_id, b.body FROM revision_messages r JOIN bodies b ON b.id = r.body_id
+		q = `SELECT r.body_id, ` + ownedBody + ` FROM revision_messages r JOIN bodies b ON b.id = r.body_id
 		WHERE r.session_id = ?1 AND r.rev = ?2 ORDER BY r.pos`
 	}
 	rows, err := t.tx.QueryContext(ctx, q, id, rev)
+	var bodyID int64
+	var body sql.RawBytes // one variable for all rows: each row's body is a new buffer
 	return each(rows, err, func(r *sql.Rows) error {
-		var bodyID int64
-		var body sql.RawBytes
 		if err := r.Scan(&bodyID, &body); err != nil {
 			return err
 		}

@@ -2,12 +2,16 @@
 // reads objects, lists, strings (runs of plain text, escapes), numbers and
 // raw values, and reports false as soon as it meets anything it is not sure
 // about, leaving that input to a precise decoder (the root's reference
-// decoders, over encoding/json). It never writes the text it reads. With Alias set, a string without escapes and an
-// already compact raw value share the text's memory instead of being copied.
+// decoders, over encoding/json). The cursor never writes the text it reads.
+// With Alias set, a string without escapes and an already compact raw value
+// share the text's memory instead of being copied; with Defer set too, so
+// does a string with escapes, still escaped, for Unescape to decode in
+// place once the caller knows the scan succeeded.
 package jsonscan
 
 import (
 	"bytes"
+	"strings"
 	"unicode/utf8"
 	"unsafe"
 
@@ -20,10 +24,18 @@ const maxScanDepth = 1000
 
 // Cursor is a position I in the JSON text B, which it never writes. With
 // Alias set, the strings and raw values it reads may share B's memory.
+//
+// Defer (with Alias) leaves a string that holds escapes as it stands in B,
+// checked as it would be decoded, and counts it in Deferred: a caller that
+// owns B and is done scanning passes such strings through Unescape, which
+// decodes them in B's memory. Until then B is as it was, so that a caller
+// whose scan failed can still hand B to another decoder.
 type Cursor struct {
-	B     []byte
-	I     int
-	Alias bool
+	B        []byte
+	I        int
+	Alias    bool
+	Defer    bool
+	Deferred int
 }
 
 // WS moves past white space.
@@ -209,41 +221,77 @@ func (s *Cursor) text(raw []byte) string {
 	return string(raw)
 }
 
-// escaped decodes a string holding escapes; the first is at j.
-// Only the raw runs between escapes can hold invalid UTF-8 (an escape
-// decodes to a valid character or fails), so they alone are checked, as
-// they are scanned (the first one by str).
+// escaped reads a string holding escapes; the first is at j. It decodes
+// the string, or, with Defer, leaves it as it stands in B.
 func (s *Cursor) escaped(start, j int) (string, bool) {
+	if s.Defer && s.Alias {
+		_, end, ok := decodeEscaped(nil, s.B, j, false)
+		if !ok {
+			return "", false
+		}
+		s.I = end + 1
+		s.Deferred++
+		return unsafe.String(&s.B[start], end-start), true
+	}
 	// The decoded string is no longer than the raw one (an escape stands
 	// for fewer bytes than it takes): one allocation, of the raw size, not
 	// a doubling buffer (three times a long text's size).
 	out := make([]byte, 0, closingQuote(s.B, j)-start)
 	out = append(out, s.B[start:j]...)
-	for j < len(s.B) {
-		switch c := s.B[j]; {
+	out, end, ok := decodeEscaped(out, s.B, j, true)
+	if !ok {
+		return "", false
+	}
+	s.I = end + 1
+	if len(out) == 0 {
+		return "", true
+	}
+	return unsafe.String(&out[0], len(out)), true // out is never written again
+}
+
+// decodeEscaped checks the rest of a string whose first escape is at b[j]
+// as Str decodes it, appending the decoded text to out when decode is set,
+// and returns the position of its closing quote. Only the raw runs between
+// escapes can hold invalid UTF-8 (an escape decodes to a valid character
+// or fails), so they alone are checked, as they are scanned (the first one
+// by Str).
+func decodeEscaped(out, b []byte, j int, decode bool) ([]byte, int, bool) {
+	for j < len(b) {
+		switch c := b[j]; {
 		case c == '"':
-			s.I = j + 1
-			if len(out) == 0 {
-				return "", true
-			}
-			return unsafe.String(&out[0], len(out)), true // out is never written again
+			return out, j, true
 		case c == '\\':
 			var ok bool
-			if out, j, ok = unescape(out, s.B, j); !ok {
-				return "", false
+			if decode {
+				out, j, ok = unescape(out, b, j)
+			} else {
+				j, ok = checkEscape(b, j)
+			}
+			if !ok {
+				return out, 0, false
 			}
 		case c < 0x20:
-			return "", false
+			return out, 0, false
 		default:
-			end, _, valid := validPlainRun(s.B, j)
+			end, _, valid := validPlainRun(b, j)
 			if !valid {
-				return "", false
+				return out, 0, false
 			}
-			out = append(out, s.B[j:end]...)
+			if decode {
+				out = append(out, b[j:end]...)
+			}
 			j = end
 		}
 	}
-	return "", false
+	return out, 0, false
+}
+
+// checkEscape checks the escape at b[j] as unescape decodes it and returns
+// the position after it.
+func checkEscape(b []byte, j int) (int, bool) {
+	var tmp [4]byte
+	_, j, ok := unescape(tmp[:0], b, j)
+	return j, ok
 }
 
 // closingQuote returns the position of the quote that ends the string
@@ -264,6 +312,35 @@ func closingQuote(b []byte, j int) int {
 		}
 		j = q + 1
 	}
+}
+
+// appendUnescaped appends the decoded text of raw, the inside of a string
+// decodeEscaped accepted. out may share raw's memory from its start on:
+// each step writes no further than it has read (an escape decodes to fewer
+// bytes than it takes, and unescape reads an escape before it writes).
+func appendUnescaped(out, raw []byte) []byte {
+	for i := 0; ; {
+		k := bytes.IndexByte(raw[i:], '\\')
+		if k < 0 {
+			return append(out, raw[i:]...)
+		}
+		out = append(out, raw[i:i+k]...)
+		out, i, _ = unescape(out, raw, i+k)
+	}
+}
+
+// Unescape decodes a string that a Cursor with Defer set left escaped,
+// in place: the result shares its memory, which it overwrites. Any other
+// string a Cursor returned (one without escapes holds no backslash) comes
+// back as it is. Call it only on strings of a scan that succeeded, in a B
+// that nothing else reads.
+func Unescape(s string) string {
+	if strings.IndexByte(s, '\\') < 0 {
+		return s
+	}
+	raw := unsafe.Slice(unsafe.StringData(s), len(s))
+	out := appendUnescaped(raw[:0:len(raw)], raw)
+	return unsafe.String(&out[0], len(out))
 }
 
 // unescape appends the character that the escape at b[j] stands for and

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+	"unsafe"
 )
 
 // TestPlainRun: the word-at-a-time scan stops where a byte-at-a-time one
@@ -97,5 +98,42 @@ func TestEscapedAllocatesOnce(t *testing.T) {
 	}
 	if got := closingQuote([]byte(`ab\"cd`), 2); got != 6 {
 		t.Errorf("closingQuote without an end: %d, want 6", got)
+	}
+}
+
+// TestDeferredEscapes: with Defer, a string with escapes comes back as it
+// stands, checked, and B unchanged; Unescape then decodes it in B's memory
+// without touching what follows it. A string Str refuses is refused the
+// same.
+func TestDeferredEscapes(t *testing.T) {
+	for _, raw := range []string{
+		`"a\"b"`, `"\\"`, `"x\\\"y\\"`, `"` + strings.Repeat("long text ", 50) + `\t` + strings.Repeat(`é\n`, 50) + `"`,
+		`"\u00e9\ud83d\ude00\/"`, `"a\\\\\"\\"`, `"plain"`, `""`,
+		`"\ud800"`, `"\x"`, "\"\\n\xff\"", "\"\\n\x01\"", `"\u12"`,
+	} {
+		want := ""
+		valid := json.Unmarshal([]byte(raw), &want) == nil && !strings.Contains(raw, `\ud800`) && !strings.Contains(raw, "\xff")
+		b := []byte(raw + `,"tail"`)
+		c := Cursor{B: b, Alias: true, Defer: true}
+		got, ok := c.Str()
+		if ok != valid {
+			t.Fatalf("%s: %v, want %v", raw, ok, valid)
+		}
+		if string(b) != raw+`,"tail"` {
+			t.Fatalf("%s: the scan wrote B: %s", raw, b)
+		}
+		if !ok {
+			continue
+		}
+		escapes := strings.Contains(raw, `\`)
+		if c.Deferred != map[bool]int{true: 1}[escapes] || escapes && got != raw[1:len(raw)-1] {
+			t.Fatalf("%s: %q, %d deferred", raw, got, c.Deferred)
+		}
+		if u := Unescape(got); u != want || len(u) > 0 && &b[1] != unsafe.StringData(u) {
+			t.Fatalf("%s: unescaped %q, want %q in B's memory", raw, u, want)
+		}
+		if string(b[len(raw):]) != `,"tail"` {
+			t.Fatalf("%s: Unescape wrote past the string: %s", raw, b)
+		}
 	}
 }

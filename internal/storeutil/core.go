@@ -99,8 +99,9 @@ func Corrupt(store, what string, err error) error {
 // from on; want, when 0 or more, is how many there must be.
 func (c *Core) messages(ctx context.Context, tx Tx, id string, from, want int64) ([]kompact.Message, error) {
 	msgs := make([]kompact.Message, 0, max(want, 0))
+	decode := bodyDecoder(tx)
 	err := tx.EachBody(ctx, id, from, func(body []byte) error {
-		m, err := sessionjson.DecodeStoredMessage(body, len(msgs))
+		m, err := decode(body, len(msgs))
 		if err != nil {
 			return Corrupt(c.name, fmt.Sprintf("message %d of session %q", len(msgs)+1, id), err)
 		}
@@ -114,6 +115,17 @@ func (c *Core) messages(ctx context.Context, tx Tx, id string, from, want int64)
 		return nil, c.miscount(id, want, int64(len(msgs)))
 	}
 	return msgs, nil
+}
+
+// bodyDecoder returns the decoder of the bodies tx hands out: when each
+// is a buffer of its own (Tx.OwnedBodies), the one that makes it the
+// message's memory, decoding escaped strings in place; else the one that
+// copies what it keeps out of the driver's reused buffer.
+func bodyDecoder(tx Tx) func(body []byte, index int) (kompact.Message, error) {
+	if tx.OwnedBodies() {
+		return sessionjson.DecodeOwnedMessage
+	}
+	return sessionjson.DecodeStoredMessage
 }
 
 func (c *Core) miscount(id string, want, got int64) error {

@@ -7,7 +7,6 @@ import (
 	"math"
 
 	"kompact"
-	"kompact/sessionjson"
 )
 
 // Revisions: what a rewrite records, and restoring a revision.
@@ -85,8 +84,9 @@ func (c *Core) revision(ctx context.Context, tx Tx, id string, rev int64) (*komp
 	}
 	msgs := make([]kompact.Message, 0, info.Messages)
 	bodyIDs := make([]int64, 0, info.Messages)
+	decode := bodyDecoder(tx)
 	err = tx.EachRevisionBody(ctx, id, rev, legacy, func(bodyID int64, body []byte) error {
-		m, err := sessionjson.DecodeStoredMessage(body, len(msgs))
+		m, err := decode(body, len(msgs))
 		if err != nil {
 			return Corrupt(c.name, fmt.Sprintf("message %d of revision %d of session %q", len(msgs)+1, rev, id), err)
 		}

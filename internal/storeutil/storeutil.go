@@ -13,6 +13,7 @@ import (
 	"bytes"
 	"crypto/rand"
 	"encoding/json"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -21,14 +22,27 @@ import (
 )
 
 // Canonical checks the form of msgs (kompact.RuleForm, naming them field
-// in errors) and returns copies in the form the store keeps (see
-// canonical).
+// in errors) and returns them in the form the store keeps (see canonical),
+// for the caller to read only: msgs itself when they all have that form
+// already, so that a compaction's base (the whole session) is not copied.
 func Canonical(msgs []kompact.Message, field string) ([]kompact.Message, error) {
 	c := kompact.MessageCheck{Field: field, Rules: kompact.RuleForm}
 	if err := c.Check(msgs); err != nil {
 		return nil, err
 	}
-	return canonical(msgs), nil
+	var f canonicalForm
+	out := msgs
+	for i := range msgs {
+		m, changed := f.of(msgs[i])
+		if !changed {
+			continue
+		}
+		if &out[0] == &msgs[0] {
+			out = slices.Clone(msgs)
+		}
+		out[i] = m
+	}
+	return out, nil
 }
 
 // checked applies every rule a stored message meets (kompact.MessageCheck
@@ -45,56 +59,68 @@ func checked(msgs []kompact.Message, field string) ([]kompact.Message, map[strin
 
 // canonical returns copies of msgs, whose form is checked
 // (kompact.RuleForm), in the form the store keeps: one whose JSON form
-// decodes back to the same bytes. It compacts data parts and tool-call
-// extras (as decoding would) and drops extras that are null. The copies
-// share their parts with msgs unless those change.
+// decodes back to the same bytes (canonicalForm). The copies share their
+// parts with msgs unless those change.
 func canonical(msgs []kompact.Message) []kompact.Message {
 	out := make([]kompact.Message, len(msgs))
-	var scratch bytes.Buffer
-	compact := func(raw []byte) ([]byte, bool) {
-		scratch.Reset()
-		if json.Compact(&scratch, raw) != nil || bytes.Equal(scratch.Bytes(), raw) {
-			return raw, false // checked: valid JSON
-		}
-		return bytes.Clone(scratch.Bytes()), true
-	}
+	var f canonicalForm
 	for i := range msgs {
-		m := msgs[i]
-		partsCopied := false
-		for j := range m.Content {
-			p := &m.Content[j]
-			if p.Type != kompact.PartData || len(p.Data) == 0 {
-				continue
-			}
-			if data, changed := compact(p.Data); changed {
-				if !partsCopied {
-					m.Content = append([]kompact.Part(nil), m.Content...)
-					partsCopied = true
-				}
-				m.Content[j].Data = data
-			}
-		}
-		callsCopied := false
-		for j := range m.ToolCalls {
-			extras := m.ToolCalls[j].Extras
-			if len(extras) == 0 {
-				continue
-			}
-			c, changed := compact(extras)
-			if string(c) == "null" { // decodes as no extras
-				c, changed = nil, true
-			}
-			if changed {
-				if !callsCopied {
-					m.ToolCalls = append([]kompact.ToolCall{}, m.ToolCalls...)
-					callsCopied = true
-				}
-				m.ToolCalls[j].Extras = c
-			}
-		}
-		out[i] = m
+		out[i], _ = f.of(msgs[i])
 	}
 	return out
+}
+
+// canonicalForm puts messages in the form the store keeps: it compacts
+// data parts and tool-call extras (as decoding would) and drops extras
+// that are null.
+type canonicalForm struct{ scratch bytes.Buffer }
+
+// of returns m in stored form, and whether that differs from m; m's parts
+// and tool calls are copied before any of them changes.
+func (f *canonicalForm) of(m kompact.Message) (kompact.Message, bool) {
+	partsCopied := false
+	for j := range m.Content {
+		p := &m.Content[j]
+		if p.Type != kompact.PartData || len(p.Data) == 0 {
+			continue
+		}
+		if data, changed := f.compact(p.Data); changed {
+			if !partsCopied {
+				m.Content = append([]kompact.Part(nil), m.Content...)
+				partsCopied = true
+			}
+			m.Content[j].Data = data
+		}
+	}
+	callsCopied := false
+	for j := range m.ToolCalls {
+		extras := m.ToolCalls[j].Extras
+		if len(extras) == 0 {
+			continue
+		}
+		c, changed := f.compact(extras)
+		if string(c) == "null" { // decodes as no extras
+			c, changed = nil, true
+		}
+		if changed {
+			if !callsCopied {
+				m.ToolCalls = append([]kompact.ToolCall{}, m.ToolCalls...)
+				callsCopied = true
+			}
+			m.ToolCalls[j].Extras = c
+		}
+	}
+	return m, partsCopied || callsCopied
+}
+
+// compact returns raw, valid JSON, without insignificant white space, and
+// whether it had any.
+func (f *canonicalForm) compact(raw []byte) ([]byte, bool) {
+	f.scratch.Reset()
+	if json.Compact(&f.scratch, raw) != nil || bytes.Equal(f.scratch.Bytes(), raw) {
+		return raw, false // checked: valid JSON
+	}
+	return bytes.Clone(f.scratch.Bytes()), true
 }
 
 // givenIDs returns the set of the ids msgs give.

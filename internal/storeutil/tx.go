@@ -41,8 +41,14 @@ type Tx interface {
 	// at positions [from, to), in order.
 	ReadRefs(ctx context.Context, id string, from, to int64) ([]Ref, error)
 	// EachBody passes on the stored bodies of the session's live messages
-	// from position from on, in order. body is valid only during the call.
+	// from position from on, in order. body is valid only during the call,
+	// unless OwnedBodies says otherwise.
 	EachBody(ctx context.Context, id string, from int64, fn func(body []byte) error) error
+	// OwnedBodies reports whether EachBody and EachRevisionBody hand each
+	// body over in a buffer of its own, fresh for the row and shared with
+	// nothing: fn may then keep it and write it (SQLite's driver allocates
+	// one per row; pgx reuses one).
+	OwnedBodies() bool
 	// EachBodyOf passes on the stored bodies with the given ids, in order.
 	EachBodyOf(ctx context.Context, bodyIDs []int64, fn func(i int, body []byte) error) error
 	// InsertMessages puts msgs in the session at positions pos, pos+1, ...
@@ -77,7 +83,7 @@ type Tx interface {
 	// rev (not a legacy one) holds, in order.
 	RevisionRefs(ctx context.Context, id string, rev int64) ([]Ref, error)
 	// EachRevisionBody passes on the body ids and bodies of the messages
-	// revision rev holds, in order.
+	// revision rev holds, in order; body is EachBody's.
 	EachRevisionBody(ctx context.Context, id string, rev int64, legacy bool, fn func(bodyID int64, body []byte) error) error
 	// RemovedBy returns the rows revision rev removed, and AddedBy those it
 	// added before position before, in position order.
