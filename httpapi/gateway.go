@@ -94,11 +94,8 @@ func (s *Server) gatewayChat(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	req, err := openai.ParseChatRequest(body)
+	req, err := s.parseChatRequest(body)
 	if err != nil {
-		return err
-	}
-	if err := s.guard.checkChatMessages(req.Len()); err != nil {
 		return err
 	}
 	turn := s.sessions.GatewayTurn(r.Context(), a, sessionID, req)
@@ -118,6 +115,17 @@ func (s *Server) gatewayChat(w http.ResponseWriter, r *http.Request) error {
 	}
 	s.sessions.GatewayUsage(r.Context(), turn, usage)
 	return nil
+}
+
+// parseChatRequest reads a chat request of at most --max-request-messages
+// messages; a longer one is refused (413) as soon as the parse passes the
+// limit, before the rest of the body is read.
+func (s *Server) parseChatRequest(body []byte) (*openai.ChatRequest, error) {
+	req, err := openai.ParseChatRequestAtMost(body, s.guard.maxMessages)
+	if tooMany := (*openai.TooManyMessagesError)(nil); errors.As(err, &tooMany) {
+		return nil, s.guard.checkChatMessages(tooMany.Max + 1)
+	}
+	return req, err
 }
 
 // gatewayModels relays the upstream's model list.

@@ -54,11 +54,28 @@ var _ kompact.Conversation = (*ChatRequest)(nil)
 // EInvalid *kompact.Error worded for the API's user. The messages
 // themselves are checked as JSON only: Message reads each one.
 func ParseChatRequest(body []byte) (*ChatRequest, error) {
-	p := requestParser{r: &ChatRequest{body: body, arrOpen: -1}, c: jsonscan.Cursor{B: body}}
+	return ParseChatRequestAtMost(body, 0)
+}
+
+// ParseChatRequestAtMost is ParseChatRequest for a messages array of at
+// most maxMessages elements (0: any number). It stops at the first message
+// past the limit with a *TooManyMessagesError, so that what a refused body
+// costs follows the limit, not the body (a 32 MiB array of empty messages
+// holds some eleven million).
+func ParseChatRequestAtMost(body []byte, maxMessages int) (*ChatRequest, error) {
+	p := requestParser{r: &ChatRequest{body: body, arrOpen: -1}, c: jsonscan.Cursor{B: body}, max: maxMessages}
 	if err := p.object(); err != nil {
 		return nil, err
 	}
 	return p.r, nil
+}
+
+// TooManyMessagesError is ParseChatRequestAtMost's error for a messages
+// array longer than Max.
+type TooManyMessagesError struct{ Max int }
+
+func (e *TooManyMessagesError) Error() string {
+	return fmt.Sprintf("the request brings more than %d messages", e.Max)
 }
 
 // requestParser reads the top-level object.
@@ -66,6 +83,7 @@ type requestParser struct {
 	r    *ChatRequest
 	c    jsonscan.Cursor
 	keys []string
+	max  int // the most messages taken, 0 for any number
 }
 
 // object reads the top-level object field by field, then checks what
@@ -174,6 +192,9 @@ func (p *requestParser) message() error {
 		}
 		return kompact.Errorf(kompact.EInvalid, "messages[%d] is not an object", len(p.r.msgs)).
 			WithFixes(`Send each message as an object: {"role": "user", "content": "..."}.`)
+	}
+	if p.max > 0 && len(p.r.msgs) == p.max {
+		return &TooManyMessagesError{Max: p.max}
 	}
 	start := c.I
 	end, spaced, ok := jsonscan.Value(c.B, start)

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/json"
+	"errors"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -220,5 +222,49 @@ func TestForwardPanicsOutOfOrder(t *testing.T) {
 			}()
 			r.Forward(c[0], nil, c[1], false)
 		}()
+	}
+}
+
+// TestParseChatRequestAtMost: a messages array longer than the limit is
+// refused at the first message past it (what follows is not read, so
+// not even its syntax matters), with a *TooManyMessagesError naming the
+// limit; one at the limit parses as ParseChatRequest does, and 0 takes any
+// number (issue 21 §4: bounded work per request).
+func TestParseChatRequestAtMost(t *testing.T) {
+	body := func(n int, tail string) []byte {
+		return []byte(`{"model":"m","messages":[` + strings.Repeat(`{"role":"user","content":"x"},`, n) + tail)
+	}
+	var tooMany *openai.TooManyMessagesError
+	if _, err := openai.ParseChatRequestAtMost(body(4, `this is not JSON`), 3); !errors.As(err, &tooMany) || tooMany.Max != 3 {
+		t.Fatalf("4 messages then garbage, at most 3: %v, want a TooManyMessagesError of 3", err)
+	}
+	at := body(2, `{"role":"user","content":"x"}]}`)
+	r, err := openai.ParseChatRequestAtMost(at, 3)
+	if err != nil || r.Len() != 3 {
+		t.Fatalf("3 messages, at most 3: %v", err)
+	}
+	if r0 := parseOK(t, string(at)); !bytes.Equal(r.Forward(0, nil, 0, false), r0.Forward(0, nil, 0, false)) {
+		t.Error("at the limit, the request forwards differently from ParseChatRequest's")
+	}
+	if r, err := openai.ParseChatRequestAtMost(at, 0); err != nil || r.Len() != 3 {
+		t.Fatalf("no limit: %v", err)
+	}
+}
+
+// TestParseChatRequestAtMostBounded: refusing a body of a million empty
+// messages costs what the limit allows, not what the body holds (it noted
+// every message's position before: 24 bytes each, ~50 MB here).
+func TestParseChatRequestAtMostBounded(t *testing.T) {
+	body := []byte(`{"messages":[` + strings.Repeat(`{},`, 1_000_000) + `{}]}`)
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	_, err := openai.ParseChatRequestAtMost(body, 100)
+	runtime.ReadMemStats(&after)
+	var tooMany *openai.TooManyMessagesError
+	if !errors.As(err, &tooMany) {
+		t.Fatalf("err = %v, want a TooManyMessagesError", err)
+	}
+	if got := after.TotalAlloc - before.TotalAlloc; got > 64<<10 {
+		t.Errorf("refusing %d bytes of messages at 100 allocated %d bytes, want under 64 KiB", len(body), got)
 	}
 }
