@@ -493,16 +493,15 @@ func TestGatewayPrecompute(t *testing.T) {
 				chats, n := up.chats()
 				t.Logf("turn %d at the trigger: the upstream had the compacted request %v after the client sent it (the precompute started at turn %d)",
 					i, chats[len(chats)-1].at.Sub(sentAt).Round(time.Microsecond), startedAt)
+				// One compaction call in all, and the turn applied a
+				// precomputed summary (a hit): so that call was the
+				// precompute's, and the turn made none of its own. (When
+				// the call reached the upstream is not checked: on a loaded
+				// machine the precompute's call may arrive after the trigger
+				// turn began, which then waits for it, as it should.)
 				if startedAt == 0 || n != 1 {
 					t.Fatalf("turn %d compacted with %d compaction calls, precompute started at turn %d", i, n, startedAt)
 				}
-				up.mu.Lock()
-				for _, call := range up.calls {
-					if call.compaction && !call.at.Before(sentAt) {
-						t.Errorf("turn %d: a compaction call in the turn's path", i)
-					}
-				}
-				up.mu.Unlock()
 				if got := metric(t, srv.URL, `kompact_gateway_precompute_total{result="hit"}`); got != "1" {
 					t.Errorf("precompute hits %q, want 1", got)
 				}
