@@ -7,6 +7,23 @@ import (
 	"kompact"
 )
 
+// TestSessionIDErrorNamesTheByte: the error of an id with a byte outside
+// the rule names that byte as a newcomer reads it: a printable character
+// quoted with its code, any other byte by its code alone.
+func TestSessionIDErrorNamesTheByte(t *testing.T) {
+	for id, want := range map[string]string{
+		"a/b":    `has '/' (byte 0x2f) at offset 1, which is not allowed`,
+		"ab c":   `has ' ' (byte 0x20) at offset 2, which is not allowed`,
+		"a'b":    `has '\'' (byte 0x27) at offset 1, which is not allowed`,
+		"a\x00b": `has a byte 0x00 at offset 1, which is not allowed`,
+		"\xffa":  `has a byte 0xff at offset 0, which is not allowed`,
+	} {
+		if err := kompact.ValidateSessionID(id); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("ValidateSessionID(%q) = %v, want it to say %q", id, err, want)
+		}
+	}
+}
+
 // TestValidateSessionID checks the session id rule of issue 9: 1 to 128
 // bytes of letters, digits, '-', '_', '.', ':', and not "." or "..".
 func TestValidateSessionID(t *testing.T) {

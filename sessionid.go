@@ -1,5 +1,7 @@
 package kompact
 
+import "fmt"
+
 // MaxSessionIDLen is the longest session id, in bytes.
 const MaxSessionIDLen = 128
 
@@ -24,11 +26,20 @@ func ValidateSessionID(id string) error {
 	}
 	for i := 0; i < len(id); i++ {
 		if !sessionIDByte(id[i]) {
-			return Errorf(EInvalid, "the session id has a byte 0x%02x at offset %d that is not allowed; %s", id[i], i, SessionIDRule).
+			return Errorf(EInvalid, "the session id has %s at offset %d, which is not allowed; %s", byteName(id[i]), i, SessionIDRule).
 				WithFixes("Use only letters, digits, '-', '_', '.' and ':' in session ids.")
 		}
 	}
 	return nil
+}
+
+// byteName names a byte for an error: a printable ASCII character with
+// its code ("'/' (byte 0x2f)"), any other byte by its code alone.
+func byteName(c byte) string {
+	if ' ' <= c && c <= '~' {
+		return fmt.Sprintf("%q (byte 0x%02x)", rune(c), c)
+	}
+	return fmt.Sprintf("a byte 0x%02x", c)
 }
 
 func sessionIDByte(c byte) bool {

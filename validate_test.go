@@ -30,7 +30,7 @@ func TestValidateSession(t *testing.T) {
 	}{
 		{"no session", nil, "no session given"},
 		{"id ..", &kompact.Session{ID: "..", Messages: ok}, `the session id ".." is reserved`},
-		{"id with a slash", &kompact.Session{ID: "a/b"}, "the session id has a byte 0x2f at offset 1"},
+		{"id with a slash", &kompact.Session{ID: "a/b"}, "the session id has '/' (byte 0x2f) at offset 1"},
 		{"long id", &kompact.Session{ID: strings.Repeat("a", 129)}, "the session id is 129 bytes long"},
 		{"unknown role", &kompact.Session{Messages: []kompact.Message{msg("robot", "", "x")}}, `messages[0].role: unknown role "robot"; use one of system, user, assistant, tool`},
 		{"unknown part type", &kompact.Session{Messages: []kompact.Message{{Role: kompact.RoleUser, Content: []kompact.Part{{Type: "gif"}}}}},
