@@ -12,7 +12,10 @@
 // artifact are looked at again.
 package artifacts
 
-import "strings"
+import (
+	"strings"
+	"unicode/utf8"
+)
 
 // Class is the kind of an artifact.
 type Class uint8
@@ -224,20 +227,21 @@ func openFence(t string) fence {
 
 // emitCut emits text, white space made single spaces, cut to MaxText.
 func (s *scanner) emitCut(c Class, text string) {
-	text = Clean(text)
-	if text == "" {
-		return
+	if text = Cut(Clean(text)); text != "" {
+		s.emit(c, text)
 	}
-	s.emit(c, Cut(text))
 }
 
 // Cut returns text cut to at most MaxText bytes at a character boundary.
+// It steps back over at most three continuation bytes, as far as a valid
+// character's start can be: in text that is not UTF-8 (a run of stray
+// continuation bytes) it cuts there rather than walk back to nothing.
 func Cut(text string) string {
 	if len(text) <= MaxText {
 		return text
 	}
 	n := MaxText
-	for n > 0 && text[n]&0xC0 == 0x80 {
+	for n > MaxText-utf8.UTFMax+1 && text[n]&0xC0 == 0x80 {
 		n--
 	}
 	return trimSpace(text[:n])
