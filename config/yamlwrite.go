@@ -57,18 +57,38 @@ func agentNode(a *kompact.Agent) (*yaml.Node, error) {
 	if a.SystemPrompt != "" {
 		addField(n, "system_prompt", strNode(a.SystemPrompt))
 	}
+	llm, err := llmNode(&a.LLM)
+	if err != nil {
+		return nil, err
+	}
+	addField(n, "llm", llm)
+	comp, err := compactionNode(a.Compaction)
+	if err != nil {
+		return nil, err
+	}
+	addField(n, "compaction", comp)
+	n.Content[len(n.Content)-2].LineComment = "# actions: " + actionList(a)
+	if g := a.Gateway; g.Enabled || g.ForwardAuthorization || g.PrecomputeRatio != nil || g.StreamUsage != nil {
+		addField(n, "gateway", gatewayNode(g))
+	}
+	return n, nil
+}
+
+// llmNode is an agent's llm block: its own fields, the bounds, the
+// settings kompact knows by name and the others under extra_body.
+func llmNode(l *kompact.LLMConfig) (*yaml.Node, error) {
 	llm := &yaml.Node{Kind: yaml.MappingNode}
-	addField(llm, "base_url", strNode(a.LLM.BaseURL))
-	addField(llm, "model", strNode(a.LLM.Model))
-	if a.LLM.APIKeyEnv != "" {
-		addField(llm, "api_key_env", strNode(a.LLM.APIKeyEnv))
+	addField(llm, "base_url", strNode(l.BaseURL))
+	addField(llm, "model", strNode(l.Model))
+	if l.APIKeyEnv != "" {
+		addField(llm, "api_key_env", strNode(l.APIKeyEnv))
 	}
-	if a.LLM.MaxContextSize > 0 {
-		addField(llm, "max_context_size", intNode(a.LLM.MaxContextSize))
+	if l.MaxContextSize > 0 {
+		addField(llm, "max_context_size", intNode(l.MaxContextSize))
 	}
-	addBounds(llm, &a.LLM)
+	addBounds(llm, l)
 	extra := map[string]any{}
-	for k, v := range a.LLM.Settings {
+	for k, v := range l.Settings {
 		extra[k] = v
 	}
 	for _, k := range ownFields {
@@ -88,15 +108,18 @@ func agentNode(a *kompact.Agent) (*yaml.Node, error) {
 		}
 		addField(llm, "extra_body", vn)
 	}
-	addField(n, "llm", llm)
+	return llm, nil
+}
 
-	cc := a.Compaction
+// compactionNode is an agent's compaction block, with its auto and
+// fidelity blocks when they are set.
+func compactionNode(cc kompact.CompactionConfig) (*yaml.Node, error) {
 	comp := &yaml.Node{Kind: yaml.MappingNode}
-	addField(comp, "enabled", &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!bool", Value: strconv.FormatBool(cc.Enabled)})
+	addField(comp, "enabled", boolNode(cc.Enabled))
 	if cc.Type != "" {
 		addField(comp, "type", strNode(cc.Type))
 	}
-	mp := &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!int", Value: strconv.Itoa(cc.MaxPreserved())}
+	mp := intNode(cc.MaxPreserved())
 	if cc.MaxPreservedMessages == nil {
 		mp.LineComment = "# default"
 	}
@@ -121,34 +144,26 @@ func agentNode(a *kompact.Agent) (*yaml.Node, error) {
 	if au := cc.Auto; au.Enabled || au.TriggerRatio != 0 || au.ReservedContextSize != 0 {
 		au = au.Effective()
 		an := &yaml.Node{Kind: yaml.MappingNode}
-		addField(an, "enabled", &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!bool", Value: strconv.FormatBool(au.Enabled)})
-		addField(an, "trigger_ratio", &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!float", Value: strconv.FormatFloat(au.TriggerRatio, 'g', -1, 64)})
+		addField(an, "enabled", boolNode(au.Enabled))
+		addField(an, "trigger_ratio", floatNode(au.TriggerRatio))
 		addField(an, "reserved_context_size", intNode(au.ReservedContextSize))
 		addField(comp, "auto", an)
 	}
 	if fo := cc.Fidelity; fo != (kompact.FidelityOptions{}) {
 		fn := &yaml.Node{Kind: yaml.MappingNode}
-		addField(fn, "min_recall", &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!float", Value: strconv.FormatFloat(fo.MinRecall, 'g', -1, 64)})
+		addField(fn, "min_recall", floatNode(fo.MinRecall))
 		addField(fn, "appendix_tokens", intNode(fo.AppendixTokens))
 		addField(comp, "fidelity", fn)
 	}
-	addField(n, "compaction", comp)
-	n.Content[len(n.Content)-2].LineComment = "# actions: " + actionList(a)
-	if g := a.Gateway; g.Enabled || g.ForwardAuthorization || g.PrecomputeRatio != nil || g.StreamUsage != nil {
-		addField(n, "gateway", gatewayNode(g))
-	}
-	return n, nil
+	return comp, nil
 }
 
 // gatewayNode is an agent's gateway block, every field with its value.
 func gatewayNode(g kompact.GatewayConfig) *yaml.Node {
 	gn := &yaml.Node{Kind: yaml.MappingNode}
-	boolNode := func(b bool) *yaml.Node {
-		return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!bool", Value: strconv.FormatBool(b)}
-	}
 	addField(gn, "enabled", boolNode(g.Enabled))
 	addField(gn, "forward_authorization", boolNode(g.ForwardAuthorization))
-	addField(gn, "precompute_ratio", &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!float", Value: strconv.FormatFloat(g.Precompute(), 'g', -1, 64)})
+	addField(gn, "precompute_ratio", floatNode(g.Precompute()))
 	addField(gn, "stream_usage", boolNode(g.AskStreamUsage()))
 	return gn
 }
@@ -227,4 +242,12 @@ func valueNode(v any) (*yaml.Node, error) {
 
 func intNode(i int) *yaml.Node {
 	return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!int", Value: strconv.Itoa(i)}
+}
+
+func boolNode(b bool) *yaml.Node {
+	return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!bool", Value: strconv.FormatBool(b)}
+}
+
+func floatNode(f float64) *yaml.Node {
+	return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!float", Value: strconv.FormatFloat(f, 'g', -1, 64)}
 }

@@ -80,23 +80,7 @@ func testPreviewList(t *testing.T, st kompact.Store) {
 	_, err = st.GetPreview(ctx, s.ID, "pl_3", later)
 	wantCode(t, err, kompact.ENotFound, "GetPreview at its expiry")
 
-	// GetPreview reads a preview and leaves it kept; not through another
-	// session.
-	want := previewAt("pl_1", s.ID, 3, 100, now.Add(10*time.Minute))
-	for range 2 {
-		got, err := st.GetPreview(ctx, s.ID, "pl_1", later)
-		if err != nil {
-			t.Fatalf("GetPreview: %v", err)
-		}
-		if got.ID != want.ID || got.SessionID != s.ID || got.Version != 3 || !bytes.Equal(got.Body, want.Body) || !got.ExpiresAt.Equal(want.ExpiresAt) {
-			t.Fatalf("GetPreview = %s %s v%d %d bytes, expires %v; want pl_1 %s v3 100 bytes, expires %v",
-				got.ID, got.SessionID, got.Version, len(got.Body), got.ExpiresAt, s.ID, want.ExpiresAt)
-		}
-	}
-	_, err = st.GetPreview(ctx, other.ID, "pl_1", later)
-	wantCode(t, err, kompact.ENotFound, "GetPreview through another session")
-	_, err = st.GetPreview(ctx, s.ID, "pl_none", later)
-	wantCode(t, err, kompact.ENotFound, "GetPreview of an unknown preview")
+	checkGetPreview(t, st, s.ID, other.ID, later, previewAt("pl_1", s.ID, 3, 100, now.Add(10*time.Minute)))
 
 	// Taking a preview removes it from the list.
 	if _, err := st.TakePreview(ctx, s.ID, "pl_2", later); err != nil {
@@ -122,4 +106,26 @@ func testPreviewList(t *testing.T, st kompact.Store) {
 	if got := listed(t, st, other.ID, later); got != "[pl_4]" {
 		t.Fatalf("the other session lists %s, want [pl_4]", got)
 	}
+}
+
+// checkGetPreview: GetPreview of session's preview want reads it and
+// leaves it kept, twice alike; not through the other session, nor an
+// unknown id.
+func checkGetPreview(t *testing.T, st kompact.Store, session, other string, at time.Time, want *kompact.Preview) {
+	t.Helper()
+	ctx := t.Context()
+	for range 2 {
+		got, err := st.GetPreview(ctx, session, want.ID, at)
+		if err != nil {
+			t.Fatalf("GetPreview: %v", err)
+		}
+		if got.ID != want.ID || got.SessionID != session || got.Version != want.Version || !bytes.Equal(got.Body, want.Body) || !got.ExpiresAt.Equal(want.ExpiresAt) {
+			t.Fatalf("GetPreview = %s %s v%d %d bytes, expires %v; want %s %s v%d %d bytes, expires %v",
+				got.ID, got.SessionID, got.Version, len(got.Body), got.ExpiresAt, want.ID, session, want.Version, len(want.Body), want.ExpiresAt)
+		}
+	}
+	_, err := st.GetPreview(ctx, other, want.ID, at)
+	wantCode(t, err, kompact.ENotFound, "GetPreview through another session")
+	_, err = st.GetPreview(ctx, session, "pl_none", at)
+	wantCode(t, err, kompact.ENotFound, "GetPreview of an unknown preview")
 }
