@@ -7,6 +7,7 @@ import (
 	"io"
 	"net"
 	"net/url"
+	"strings"
 	"sync"
 	"testing"
 
@@ -123,5 +124,31 @@ func TestDatabaseDown(t *testing.T) {
 	}
 	if err := st.CheckWrite(ctx); kompact.ErrorCodeOf(err) != kompact.EUnavailable {
 		t.Fatalf("CheckWrite while the database is down: %v", err)
+	}
+}
+
+// TestOpenRefusedSaysEachAttemptOnce: a server that is not there is named
+// once per line, although the driver tries it with TLS and without; the
+// password stays out and the fix is given.
+func TestOpenRefusedSaysEachAttemptOnce(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close() // a port nobody listens on
+	_, err = Open(t.Context(), "postgres://u:s3cretpw@"+addr+"/db?connect_timeout=2")
+	if err == nil {
+		t.Fatal("Open of a closed port succeeded")
+	}
+	msg := err.Error()
+	if n := strings.Count(msg, "connection refused"); n != 1 {
+		t.Errorf("the refusal is said %d times, want once:\n%s", n, msg)
+	}
+	if strings.Contains(msg, "s3cretpw") {
+		t.Errorf("the error quotes the password: %s", msg)
+	}
+	if fixes := kompact.ErrorFixes(err); len(fixes) == 0 {
+		t.Errorf("no fix for %q", msg)
 	}
 }

@@ -14,6 +14,7 @@ package postgres
 import (
 	"context"
 	"embed"
+	"slices"
 	"strings"
 	"time"
 
@@ -90,13 +91,21 @@ func Open(ctx context.Context, url string, opts ...Option) (*Store, error) {
 }
 
 // redact keeps a password that a driver error might quote out of the
-// message.
+// message, and each of its lines once: the driver tries a host once with
+// TLS and once without (sslmode=prefer, the default) and reports both
+// attempts, alike to the letter when neither reached the server.
 func redact(err error) string {
 	msg := err.Error()
 	if i := strings.Index(msg, "password="); i >= 0 {
 		msg = msg[:i] + "password=..."
 	}
-	return msg
+	var kept []string
+	for l := range strings.SplitSeq(msg, "\n") {
+		if !slices.Contains(kept, l) {
+			kept = append(kept, l)
+		}
+	}
+	return strings.Join(kept, "\n")
 }
 
 // Ping reports whether the database answers.
