@@ -9,6 +9,12 @@ import (
 	"kompact/internal/cputime"
 )
 
+// Scan and ScanJSON scan one text or JSON value with a scanner of their
+// own.
+func Scan(text string, src Source, emit Emit) { NewScanner(emit).Scan(text, src) }
+
+func ScanJSON(data []byte, emit Emit) { NewScanner(emit).ScanJSON(data) }
+
 // scanBoth returns what the scanner and the reference find in text.
 func scanBoth(text string, src Source) (got, want []string) {
 	Scan(text, src, func(c Class, t string) { got = append(got, c.String()+" "+t) })

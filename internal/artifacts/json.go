@@ -11,15 +11,12 @@ import (
 	"kompact/internal/jsonscan"
 )
 
-// ScanJSON calls emit with every artifact of the strings of a JSON value
-// (a data part, tool-call arguments): the value of a "command" or "cmd"
-// key is a command, the value of a path key without white space a path,
-// and any other string is read as tool output. A value that is not JSON
-// is read as tool output. Strings are visited in no particular order.
-func ScanJSON(data []byte, emit Emit) { NewScanner(emit).ScanJSON(data) }
-
 // ScanJSON calls the scanner's emit with every artifact of the strings of
-// a JSON value (see the package ScanJSON).
+// a JSON value (a data part, tool-call arguments): the value of a
+// "command" or "cmd" key is a command, the value of a path key without
+// white space a path, and any other string is read as tool output. A
+// value that is not JSON is read as tool output. Strings are visited in no
+// particular order.
 func (sc *Scanner) ScanJSON(data []byte) {
 	sc.scanJSON(jsonscan.Cursor{B: data}, func() string { return string(data) })
 }

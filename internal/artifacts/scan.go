@@ -70,11 +70,6 @@ const MaxText = 200
 // a copy with each run made one space.
 type Emit func(c Class, text string)
 
-// Scan calls emit with every artifact of text, read as src, in order of
-// appearance; an artifact that recurs is emitted each time. A caller that
-// scans many texts keeps a Scanner instead.
-func Scan(text string, src Source, emit Emit) { NewScanner(emit).Scan(text, src) }
-
 // A Scanner scans texts for one emit, reusing its buffers from one text to
 // the next.
 type Scanner struct {
@@ -86,7 +81,7 @@ type Scanner struct {
 func NewScanner(emit Emit) *Scanner { return &Scanner{s: scanner{emit: emit}} }
 
 // Scan calls the scanner's emit with every artifact of text, read as src,
-// in order of appearance (see the package Scan).
+// in order of appearance; an artifact that recurs is emitted each time.
 func (sc *Scanner) Scan(text string, src Source) {
 	s := &sc.s
 	s.src, s.fence, s.text = src, noFence, text

@@ -124,22 +124,11 @@ func syncDir(dir string) error {
 	return nil
 }
 
-// Backup copies path to the first free name among path+".bak",
+// backupFrom copies path to the first free name among path+".bak",
 // path+".bak.2", path+".bak.3", ... and returns that name. It never
 // overwrites an earlier backup, and the backup appears whole or not at
 // all: it is written to a temporary file first and then linked to its
-// name.
-func Backup(path string) (string, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return "", fmt.Errorf("back up %s: %w", path, err)
-	}
-	defer f.Close()
-	return backupFrom(path, f)
-}
-
-// backupFrom backs up path (see Backup) copying src, path opened, from
-// its start.
+// name. It copies src, path opened, from its start.
 func backupFrom(path string, src *os.File) (string, error) {
 	st, err := src.Stat()
 	if err != nil {
