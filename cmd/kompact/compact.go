@@ -87,8 +87,9 @@ func (c *compactCommand) Run(ctx context.Context, args []string) (int, error) {
 		return c.finish(f, in, modelFailed(job, err))
 	}
 	// The context size: looked up for --auto and for Kimi agents (whose
-	// requests carry the completion budget), else llm.max_context_size.
-	size := c.contextSize(ctx, in.agent, f.auto || in.agent.LLM.IsKimi())
+	// requests carry the completion budget), else llm.max_context_size; a
+	// Kimi agent's job that sends nothing needs no budget, nor the look-up.
+	size := c.contextSize(ctx, in.agent, f.auto || in.agent.LLM.IsKimi() && !job.Plan.Noop)
 	if f.auto {
 		st := c.autoStatus(in, size)
 		if !st.ShouldCompact {
@@ -351,17 +352,16 @@ func (c *compactCommand) printWarnings(w io.Writer, o kompact.Outcome) {
 // execute runs the action's job, with a progress display on
 // stderr when it is a terminal.
 func (c *compactCommand) execute(ctx context.Context, job *kompact.Job, in *compactInput, size int) kompact.Outcome {
-	agent := in.agent
-	if n := job.LimitCompletion(agent, size); n > 0 {
+	if job.Plan.Noop {
+		return job.Run(ctx, nil)
+	}
+	if n := job.LimitCompletion(in.agent, size); n > 0 {
 		fmt.Fprintf(c.stderr, "completion budget: %d tokens of a %d-token context\n", n, size)
 	}
-	if !job.Plan.Noop {
-		fmt.Fprintln(c.stderr, job.Plan.Prompt.Describe())
-		sp := c.spinner(fmt.Sprintf("compacting %d messages with %s", job.Plan.Counts().Replaced, job.Config.Model))
-		defer sp.stop()
-		return job.Run(ctx, sp.update)
-	}
-	return job.Run(ctx, nil)
+	fmt.Fprintln(c.stderr, job.Plan.Prompt.Describe())
+	sp := c.spinner(fmt.Sprintf("compacting %d messages with %s", job.Plan.Counts().Replaced, job.Config.Model))
+	defer sp.stop()
+	return job.Run(ctx, sp.update)
 }
 
 // write stores the compacted session: to out, to stdout for "-", or in

@@ -271,6 +271,27 @@ func TestCompactMissingKeyComesFirst(t *testing.T) {
 	}
 }
 
+// A Kimi agent's compaction that sends nothing (here --max-preserved -1)
+// looks nothing up either: no model-list request, so no warning about the
+// context size, and no completion budget, only why nothing was compacted.
+func TestCompactNoopLooksNothingUp(t *testing.T) {
+	_, _, sessPath := compactFixture(t, "")
+	data := strings.Replace(compactSession, `"agent":"fake"`, `"agent":"kimi"`, 1)
+	if err := os.WriteFile(sessPath, []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	status, stdout, stderr := runCompact(t, map[string]string{"MOONSHOT_API_KEY": "k"}, "--max-preserved", "-1", sessPath)
+	if status != exitNoop || stdout != "" {
+		t.Fatalf("status %d, stdout %q", status, stdout)
+	}
+	if !strings.HasPrefix(stderr, "nothing to compact: max_preserved_messages is -1") || strings.Contains(stderr, "warning") || strings.Contains(stderr, "budget") {
+		t.Errorf("stderr:\n%s", stderr)
+	}
+	if got := mustRead(t, sessPath); got != data {
+		t.Error("the session file changed")
+	}
+}
+
 // --json prints exactly one JSON document on stdout, also when the session
 // would go there (-o -, or input -): the outcome, whose result holds the
 // compacted session. With --kimi the file cannot go there: a usage error

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"kompact"
+	"kompact/openai"
 	"kompact/sessionjson"
 )
 
@@ -181,6 +182,11 @@ func classKnown(c kompact.ArtifactClass) bool {
 func (c *evalCommand) measure(ctx context.Context, f *evalFlags, agent *kompact.Agent, scenarios []scenario) (*evalReport, error) {
 	cc := &compactCommand{env: c.env, llm: c.llm}
 	comp := cc.compactor()
+	// A missing API key is said first, before the context size is looked
+	// up (a look-up without the key fails too, and only warns).
+	if _, err := openai.APIKey(c.getenv, kompact.EffectiveRequest(agent, nil)); err != nil {
+		return nil, err
+	}
 	size := cc.contextSize(ctx, agent, agent.LLM.IsKimi())
 	rep := &evalReport{Agent: agent.Name, Runs: f.runs, Scenarios: len(scenarios)}
 	kept, probed := make(tally, f.runs), make(tally, f.runs)

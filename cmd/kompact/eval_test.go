@@ -133,3 +133,16 @@ func TestEvalOllama(t *testing.T) {
 	}
 	t.Logf("Ollama %s: survival %.3f, classes %+v; probe %.3f, classes %+v", model, rep.Survival, rep.Classes, rep.Probe.Survival, rep.Probe.Classes)
 }
+
+// Without the agent's API key, eval says so first and alone, as compact
+// does: before the context size is looked up (a look-up that needs the key
+// too, and only warns) and before any scenario runs.
+func TestEvalMissingKeyComesFirst(t *testing.T) {
+	status, stdout, stderr := runCLI(t, "", map[string]string{"HOME": t.TempDir()}, "eval")
+	if status != exitError || stdout != "" {
+		t.Fatalf("status %d, stdout %q", status, stdout)
+	}
+	if !strings.HasPrefix(stderr, "kompact: MOONSHOT_API_KEY is not set") || strings.Contains(stderr, "warning") || strings.Contains(stderr, "scenario") {
+		t.Errorf("stderr:\n%s", stderr)
+	}
+}
