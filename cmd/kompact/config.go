@@ -19,7 +19,7 @@ type configCommand struct {
 const configUsage = `Usage:
   kompact config reference              print the reference page of the default configuration (Markdown)
   kompact config show [--config FILE]   print the effective configuration as YAML (default: the built-in one)
-  kompact config check FILE             check a configuration file
+  kompact config check FILE             check a configuration file (or --config FILE)
 
 docs/config.md describes every field.
 `
@@ -86,12 +86,19 @@ func (c *configCommand) show(args []string) (int, error) {
 
 // check loads a configuration file and says whether it is valid.
 func (c *configCommand) check(args []string) (int, error) {
-	fs := newFlagSet("config check", "config check FILE", c.stderr)
-	pos, err := parseArgs(fs, args, 1, "exactly one configuration file")
+	fs := newFlagSet("config check", "config check FILE (or --config FILE)", c.stderr)
+	file := fs.String("config", "", "the configuration file to check, named as the other commands name it (the same as FILE)")
+	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return flagExit(err)
 	}
-	cfg, err := config.Load(pos[0])
+	switch {
+	case *file == "" && len(pos) == 1:
+		*file = pos[0]
+	case *file == "" || len(pos) > 0:
+		return exitUsage, &usageError{msg: fmt.Sprintf("config check takes exactly one configuration file (FILE or --config FILE), got %d", len(pos)+min(len(*file), 1)), topic: fs.Name()}
+	}
+	cfg, err := config.Load(*file)
 	if err != nil {
 		return exitError, err
 	}

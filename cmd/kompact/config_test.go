@@ -181,6 +181,18 @@ func TestDocsConfigExampleChecks(t *testing.T) {
 	if status != exitOK || stdout != "ok: 2 agents (kimi, local)\n" || stderr != "" {
 		t.Errorf("config check of the docs' example: status %d, stdout %q, stderr %q", status, stdout, stderr)
 	}
+	// The file may be named with --config, as the other commands name it;
+	// one file, one way.
+	status, stdout, stderr = runCLI(t, "", nil, "config", "check", "--config", path)
+	if status != exitOK || stdout != "ok: 2 agents (kimi, local)\n" || stderr != "" {
+		t.Errorf("config check --config: status %d, stdout %q, stderr %q", status, stdout, stderr)
+	}
+	for _, args := range [][]string{{}, {path, path}, {"--config", path, path}} {
+		status, stdout, stderr = runCLI(t, "", nil, append([]string{"config", "check"}, args...)...)
+		if status != exitUsage || stdout != "" || !strings.Contains(stderr, "config check takes exactly one configuration file (FILE or --config FILE)") {
+			t.Errorf("config check %q: status %d, stdout %q, stderr %q", args, status, stdout, stderr)
+		}
+	}
 }
 
 // config check (and show) says, once per agent, when an agent that compacts by itself
