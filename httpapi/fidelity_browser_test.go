@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/chromedp/chromedp"
 
@@ -223,6 +224,8 @@ func TestBrowserFidelityReport(t *testing.T) {
 		}
 		e.click(card + ` [data-testid="fidelity"] > summary`)
 		checkFidelity(t, "summary card", e.readFidelity(card), e.serverFidelity("fid", ""))
+		// The link at the foot of the screen, where the view opens below it.
+		e.do("the link at the foot", chromedp.Evaluate[chromedp.Void](`document.querySelector('`+card+` [data-testid="lost-item"][data-class="todo"] [data-testid="lost-link"]').scrollIntoView({block: "end"})`))
 		e.click(card + ` [data-testid="lost-item"][data-class="todo"] [data-testid="lost-link"]`)
 		e.waitFor("the message from the revision", `document.querySelector('`+card+` [data-testid="lost-item"][data-class="todo"] [data-testid="lost-message"]')`)
 		var shown struct {
@@ -234,6 +237,15 @@ func TestBrowserFidelityReport(t *testing.T) {
 		if !strings.Contains(shown.Text, "#5") || !strings.Contains(shown.Text, "a2") || !strings.Contains(shown.Text, "TODO: add fuzz tests for ParseFloat.") || !strings.Contains(shown.Text, "revision 1") || !shown.Active {
 			t.Errorf("the lost message's view: %+v", shown)
 		}
+		// The view the page scrolled to is not under the floating "Jump to
+		// latest" button (at 400 px it covered the view's last lines).
+		e.do("the view clear of the jump button", chromedp.Poll[chromedp.Void](`(() => {
+			const b = document.querySelector('[data-testid="jump-latest"]');
+			const v = document.querySelector('[data-testid="lost-message"]').getBoundingClientRect();
+			const r = b.getBoundingClientRect();
+			return b.hidden || v.bottom <= r.top || v.top >= r.bottom;
+		})()`, chromedp.WithPollingTimeout(3*time.Second)))
+		e.viewportShot(shot("browser-fidelity-lost-view"))
 		e.do("scroll to the view", chromedp.Evaluate[chromedp.Void](`document.querySelector('`+card+` [data-testid="fidelity"]').scrollIntoView({block: "start"})`))
 		e.viewportShot(shot("browser-fidelity-card"))
 		e.click(`[data-testid="lost-message-close"]`)
