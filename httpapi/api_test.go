@@ -353,6 +353,40 @@ func TestSessionLifecycle(t *testing.T) {
 	}
 }
 
+// TestUnknownFieldSuggests: an unknown body field names the field it
+// probably meant and the fields the route takes; a message posted where a
+// body of messages belongs says where it goes.
+func TestUnknownFieldSuggests(t *testing.T) {
+	e := newAPIEnv(t, apiOptions{})
+	e.must(201, "POST", "/v1/sessions/import", apiSession("s", 3))
+	for _, c := range []struct {
+		path, body, message, fix string
+	}{
+		{"/v1/sessions", `{"id": "x", "agnet": "kimi"}`, `unknown field "agnet"; did you mean "agent"?`,
+			"This route's body takes the fields id, agent, compaction_model and messages."},
+		{"/v1/sessions/s/actions/compact_conversation", `{"instruction": "keep the API"}`, `did you mean "instructions"?`, "instructions"},
+		{"/v1/sessions/s/continue", `{"text": "hi"}`, `unknown field "text"`, "This route's body takes the fields content and retry."},
+		{"/v1/sessions/s/messages", `{"role": "user", "content": "hi"}`, `unknown field "role"`,
+			`The body is not a message: put one under "message"`},
+		{"/v1/sessions", `{"role": "user", "content": "hi"}`, `unknown field "role"`,
+			`The body is not a message: put the messages in a list under "messages"`},
+	} {
+		m := wantError(t, e.do("POST", c.path, c.body), 400, "invalid_request", c.message)
+		fixes, _ := json.Marshal(m["fixes"])
+		if !strings.Contains(string(fixes), strings.ReplaceAll(c.fix, `"`, `\"`)) {
+			t.Errorf("POST %s %s: fixes %s lack %q", c.path, c.body, fixes, c.fix)
+		}
+	}
+	// No close field: no guess.
+	m := wantError(t, e.do("POST", "/v1/sessions", `{"id": "x", "colour": "red"}`), 400, "invalid_request")
+	if msg := m["message"].(string); strings.Contains(msg, "did you mean") {
+		t.Errorf("a guess for colour: %s", msg)
+	}
+	if n := len(e.llm.Requests()); n != 0 {
+		t.Errorf("%d LLM requests", n)
+	}
+}
+
 func TestMalformedBodies(t *testing.T) {
 	e := newAPIEnv(t, apiOptions{})
 	e.must(201, "POST", "/v1/sessions/import", apiSession("s", 3))

@@ -81,7 +81,7 @@ func decodeJSON(data []byte, v any, optional bool) error {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
-		return jsonError(err)
+		return jsonError(err, v)
 	}
 	if _, err := dec.Token(); err != io.EOF {
 		return kompact.Errorf(kompact.EInvalid, "the request body has more data after the JSON object").
@@ -108,8 +108,8 @@ func strictObject(data []byte) error {
 		WithFixes("Send text as UTF-8; an escaped surrogate must be one half of a pair (\\ud83d\\ude00).")
 }
 
-// jsonError says what was wrong with a request body.
-func jsonError(err error) error {
+// jsonError says what was wrong with a request body decoded into v.
+func jsonError(err error, v any) error {
 	fix := "See docs/http-api.md for this route's body."
 	var syn *json.SyntaxError
 	var typ *json.UnmarshalTypeError
@@ -135,7 +135,7 @@ func jsonError(err error) error {
 	}
 	msg := err.Error()
 	if name, ok := strings.CutPrefix(msg, "json: unknown field "); ok {
-		return kompact.Errorf(kompact.EInvalid, "the request body has an unknown field %s", name).WithFixes(fix)
+		return unknownField(name, v)
 	}
 	return kompact.Errorf(kompact.EInvalid, "the request body is invalid: %s", strings.TrimPrefix(msg, "json: ")).WithFixes(fix)
 }

@@ -38,6 +38,7 @@ var invalidRequests = map[string]string{
 	"TestSessionLifecycle":                       "bodies with an unknown role, an empty or both message lists, a bad content, an unknown field",
 	"TestMalformedBodies":                        "malformed JSON, unknown fields, wrong types, an unknown action, revision numbers that are not numbers",
 	"TestErrorBodies":                            "an unknown field, an unknown route (GET /v1/nothing-here)",
+	"TestUnknownFieldSuggests":                   "bodies with misspelt fields, and a message posted as the body",
 	"TestSessionTitlesAndSearch":                 "a title longer than 200 characters",
 	"TestKCPD01ContextRoute":                     "a negative token_count",
 	"TestBodiesMustBeJSON":                       "bodies that are not declared application/json",
