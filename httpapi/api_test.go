@@ -387,6 +387,32 @@ func TestUnknownFieldSuggests(t *testing.T) {
 	}
 }
 
+// TestWrongMethodNamesTheMethods: a path the API has, asked with another
+// method, is still 404 not_found, and its fix names the methods it
+// answers; a path it does not have names none.
+func TestWrongMethodNamesTheMethods(t *testing.T) {
+	e := newAPIEnv(t, apiOptions{})
+	for _, c := range []struct{ method, path, fix string }{
+		{"PUT", "/v1/sessions/s1", "/v1/sessions/s1 answers GET and DELETE, not PUT."},
+		{"DELETE", "/v1/agents", "/v1/agents answers GET, not DELETE."},
+		{"GET", "/v1/sessions/s1/messages", "/v1/sessions/s1/messages answers POST, not GET."},
+		{"PUT", "/v1/sessions", "/v1/sessions answers GET and POST, not PUT."},
+		{"GET", "/v1/nothing-here", ""},
+	} {
+		m := wantError(t, e.do(c.method, c.path, nil), 404, "not_found", "no route "+c.method+" "+c.path)
+		fixes := m["fixes"].([]any)
+		if c.fix == "" {
+			if len(fixes) != 1 {
+				t.Errorf("%s %s: fixes %v", c.method, c.path, fixes)
+			}
+			continue
+		}
+		if len(fixes) != 2 || fixes[0] != c.fix {
+			t.Errorf("%s %s: fixes %v, want first %q", c.method, c.path, fixes, c.fix)
+		}
+	}
+}
+
 func TestMalformedBodies(t *testing.T) {
 	e := newAPIEnv(t, apiOptions{})
 	e.must(201, "POST", "/v1/sessions/import", apiSession("s", 3))

@@ -39,6 +39,7 @@ var invalidRequests = map[string]string{
 	"TestMalformedBodies":                        "malformed JSON, unknown fields, wrong types, an unknown action, revision numbers that are not numbers",
 	"TestErrorBodies":                            "an unknown field, an unknown route (GET /v1/nothing-here)",
 	"TestUnknownFieldSuggests":                   "bodies with misspelt fields, and a message posted as the body",
+	"TestWrongMethodNamesTheMethods":             "paths of the API asked with methods they do not answer",
 	"TestSessionTitlesAndSearch":                 "a title longer than 200 characters",
 	"TestKCPD01ContextRoute":                     "a negative token_count",
 	"TestBodiesMustBeJSON":                       "bodies that are not declared application/json",

@@ -90,6 +90,8 @@ type Server struct {
 	sseBuffer int
 	guard     *guard
 	metrics   *metrics
+	// apiPaths finds the API routes of a path (methodsOf).
+	apiPaths *http.ServeMux
 	// rawStore is cfg.Store before the metrics wrapper.
 	rawStore kompact.Store
 }
@@ -135,6 +137,7 @@ func New(cfg Config) *Server {
 	if cfg.Token != "" {
 		s.tokenHash = sha256.Sum256([]byte(cfg.Token))
 	}
+	s.apiPaths = pathMux(s.apiRoutes())
 	s.handler = s.logRequests(s.guardRequests(s.routes()))
 	return s
 }
@@ -254,11 +257,6 @@ func (s *Server) handle(h handlerFunc) http.Handler {
 			s.writeError(w, r, err)
 		}
 	})
-}
-
-func (s *Server) noRoute(w http.ResponseWriter, r *http.Request) error {
-	return kompact.Errorf(kompact.ENotFound, "no route %s %s", r.Method, r.URL.Path).
-		WithFixes("See docs/http-api.md for the routes and their methods.")
 }
 
 // authorize checks the bearer token when the server has one.
