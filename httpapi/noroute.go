@@ -16,7 +16,7 @@ var routeMethods = []string{http.MethodGet, http.MethodPost, http.MethodPatch, h
 func (s *Server) noRoute(w http.ResponseWriter, r *http.Request) error {
 	err := kompact.Errorf(kompact.ENotFound, "no route %s %s", r.Method, r.URL.Path)
 	if m := s.methodsOf(r); len(m) > 0 {
-		return err.WithFixes(r.URL.Path+" answers "+orList(m)+", not "+r.Method+".",
+		return err.WithFixes(r.URL.Path+" answers "+andList(m)+", not "+r.Method+".",
 			"See docs/http-api.md for the routes and their methods.")
 	}
 	return err.WithFixes("See docs/http-api.md for the routes and their methods.")
@@ -46,8 +46,8 @@ func (s *Server) methodsOf(r *http.Request) []string {
 	return methods
 }
 
-// orList joins words as a sentence does: "a", "a and b", "a, b and c".
-func orList(words []string) string {
+// andList joins words as a sentence does: "a", "a and b", "a, b and c".
+func andList(words []string) string {
 	if len(words) == 1 {
 		return words[0]
 	}

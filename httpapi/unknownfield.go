@@ -81,5 +81,5 @@ func fieldList(fields []string) string {
 	if len(fields) == 1 {
 		return "the field " + fields[0]
 	}
-	return "the fields " + strings.Join(fields[:len(fields)-1], ", ") + " and " + fields[len(fields)-1]
+	return "the fields " + andList(fields)
 }
