@@ -2,11 +2,14 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"log/slog"
 	"net"
 	"net/netip"
+	"os"
 	"strings"
 
 	"kompact"
@@ -200,9 +203,16 @@ func openStore(ctx context.Context, db string, keep, pool int) (kompact.Store, s
 		return nil, "", kompact.Errorf(kompact.EInvalid, "--db %s is a URL, but not a postgres:// one; kompact keeps sessions in a SQLite file or a PostgreSQL database", kompact.RedactURL(db)).
 			WithFixes("Give a postgres:// (or postgresql://) URL, or the path of a SQLite file.")
 	}
+	// A path that names no file yet becomes a new, empty database (and
+	// its folders): the banner says so, since a mistyped path would
+	// otherwise look like a server that lost its sessions.
+	_, statErr := os.Stat(db)
 	st, err := sqlite.Open(db, sqlite.KeepRevisions(keep))
 	if err != nil {
 		return nil, "", err
+	}
+	if errors.Is(statErr, fs.ErrNotExist) {
+		return st, st.Path() + ", a new database", nil
 	}
 	return st, st.Path(), nil
 }

@@ -139,7 +139,8 @@ func TestServeServesAndStops(t *testing.T) {
 	db := filepath.Join(dir, "data", "k.db")
 	srv := startServe(t, &serveCommand{}, map[string]string{"KOMPACT_TOKEN": "tok-0123456789abcdef", "HOME": dir}, "--addr", "127.0.0.1:0", "--db", db)
 	stderr := srv.stderr
-	if want := "kompact serving http://" + srv.addr.String() + " (data: " + db + ")\n"; !strings.HasPrefix(stderr.String(), want) {
+	// The path names no file yet: the banner says the database is new.
+	if want := "kompact serving http://" + srv.addr.String() + " (data: " + db + ", a new database)\n"; !strings.HasPrefix(stderr.String(), want) {
 		t.Errorf("stderr %q, want %q", stderr.String(), want)
 	}
 	// The built-in agents read MOONSHOT_API_KEY, unset here: one warning.
@@ -176,6 +177,11 @@ func TestServeServesAndStops(t *testing.T) {
 	}
 	if logs := stderr.String(); !strings.Contains(logs, "path=/v1/health status=200") || strings.Contains(logs, "tok\"") || strings.Contains(logs, "Bearer") {
 		t.Errorf("log:\n%s", logs)
+	}
+	// Started again on the same file, the database is not new.
+	again := startServe(t, &serveCommand{}, map[string]string{"KOMPACT_TOKEN": "tok-0123456789abcdef", "HOME": dir}, "--addr", "127.0.0.1:0", "--db", db)
+	if want := "kompact serving http://" + again.addr.String() + " (data: " + db + ")\n"; !strings.HasPrefix(again.stderr.String(), want) {
+		t.Errorf("second start: stderr %q, want %q", again.stderr.String(), want)
 	}
 }
 
