@@ -237,24 +237,32 @@ func importFixes(err error) error {
 	if !errors.As(err, &e) {
 		return err
 	}
-	fix := ""
 	switch {
 	case e.Code == kompact.EConflict && strings.Contains(e.Message, "a session with the id"):
-		fix = "Pass --id NEW_ID to import it under another id, or delete the stored one first (kompact sessions delete ID)."
+		// The server's own fix (another id, or none) is the API's way;
+		// the command's is --id.
+		return withFixes(e, "Pass --id NEW_ID to import it under another id, or delete the stored one first (kompact sessions delete ID).")
 	case strings.Contains(e.Message, "no agent "):
-		fix = "Pass --agent NAME to import it with one of the server's agents."
-	default:
-		return err
+		return withFixes(e, append([]string{"Pass --agent NAME to import it with one of the server's agents."}, e.Fixes...)...)
 	}
-	return &kompact.Error{Code: e.Code, Message: e.Message, Err: e.Err, Fixes: append([]string{fix}, e.Fixes...)}
+	return err
 }
 
 // reachError gives an unreachable server the command's own fix.
 func reachError(err error) error {
 	var e *kompact.Error
-	if errors.As(err, &e) && e.Code == httpapi.EUnreachable {
-		return &kompact.Error{Code: e.Code, Message: e.Message, Err: e.Err,
-			Fixes: []string{"Start it with `kompact serve`, or pass --url (or set $" + urlEnv + ") to the address it serves."}}
+	switch {
+	case !errors.As(err, &e):
+		return err
+	case e.Code == httpapi.EUnreachable:
+		return withFixes(e, "Start it with `kompact serve`, or pass --url (or set $"+urlEnv+") to the address it serves.")
+	case e.Code == kompact.ENotFound && strings.HasPrefix(e.Message, "no session has the id"):
+		return withFixes(e, "Check the session id: `kompact sessions list` shows the ones the server has.")
 	}
 	return err
+}
+
+// withFixes is e with the command's fixes in place of the server's.
+func withFixes(e *kompact.Error, fixes ...string) error {
+	return &kompact.Error{Code: e.Code, Message: e.Message, Err: e.Err, Fixes: fixes}
 }

@@ -53,7 +53,7 @@ func TestSessionsCommand(t *testing.T) {
 		t.Fatalf("import: %d %q %s", status, stdout, stderr)
 	}
 	status, _, stderr = runCLI(t, doc, map[string]string{"KOMPACT_TOKEN": "tok"}, "sessions", "import", "-", "--url", ts.URL)
-	if status != exitError || !strings.Contains(stderr, "s1") || !strings.Contains(stderr, "fix: Pass --id NEW_ID") {
+	if status != exitError || !strings.Contains(stderr, "s1") || !strings.Contains(stderr, "fix: Pass --id NEW_ID") || strings.Count(stderr, "fix:") != 1 {
 		t.Errorf("importing the same id twice: %d %s", status, stderr)
 	}
 	// --id and --agent replace the file's own (issue 19 §4).
@@ -103,7 +103,8 @@ func TestSessionsCommand(t *testing.T) {
 		t.Errorf("delete: %d %q", status, stdout)
 	}
 	status, _, stderr = runCLI(t, "", environ, "sessions", "export", "s1")
-	if status != exitError || !strings.Contains(stderr, "kompact: ") || !strings.Contains(stderr, "s1") {
+	if status != exitError || !strings.Contains(stderr, "kompact: ") || !strings.Contains(stderr, "s1") ||
+		!strings.Contains(stderr, "fix: Check the session id: `kompact sessions list` shows the ones the server has.") || strings.Count(stderr, "fix:") != 1 {
 		t.Errorf("export after delete: %d %s", status, stderr)
 	}
 
