@@ -393,10 +393,10 @@ func TestUnknownFieldSuggests(t *testing.T) {
 func TestWrongMethodNamesTheMethods(t *testing.T) {
 	e := newAPIEnv(t, apiOptions{})
 	for _, c := range []struct{ method, path, fix string }{
-		{"PUT", "/v1/sessions/s1", "/v1/sessions/s1 answers GET and DELETE, not PUT."},
-		{"DELETE", "/v1/agents", "/v1/agents answers GET, not DELETE."},
-		{"GET", "/v1/sessions/s1/messages", "/v1/sessions/s1/messages answers POST, not GET."},
-		{"PUT", "/v1/sessions", "/v1/sessions answers GET and POST, not PUT."},
+		{"PUT", "/v1/sessions/s1", "This path answers GET and DELETE, not PUT."},
+		{"DELETE", "/v1/agents", "This path answers GET, not DELETE."},
+		{"GET", "/v1/sessions/s1/messages", "This path answers POST, not GET."},
+		{"PUT", "/v1/sessions", "This path answers GET and POST, not PUT."},
 		{"GET", "/v1/nothing-here", ""},
 	} {
 		m := wantError(t, e.do(c.method, c.path, nil), 404, "not_found", "no route "+c.method+" "+c.path)

@@ -16,7 +16,7 @@ var routeMethods = []string{http.MethodGet, http.MethodPost, http.MethodPatch, h
 func (s *Server) noRoute(w http.ResponseWriter, r *http.Request) error {
 	err := kompact.Errorf(kompact.ENotFound, "no route %s %s", r.Method, r.URL.Path)
 	if m := s.methodsOf(r); len(m) > 0 {
-		return err.WithFixes(r.URL.Path+" answers "+andList(m)+", not "+r.Method+".",
+		return err.WithFixes("This path answers "+andList(m)+", not "+r.Method+".",
 			"See docs/http-api.md for the routes and their methods.")
 	}
 	return err.WithFixes("See docs/http-api.md for the routes and their methods.")
