@@ -20,7 +20,7 @@ type commandInfo struct {
 var commands = []commandInfo{
 	{"compact", "[flags] SESSION.json", "compact a session file with its agent's LLM"},
 	{"request", "[flags] SESSION.json", "print the compaction request compact would send (a dry run)"},
-	{"eval", "[flags] [SESSION.json --facts FACTS.json]", "measure which planted facts an agent's summaries keep, over several runs"},
+	{"eval", "[flags] [SESSION.json]", "measure which planted facts an agent's summaries keep, over several runs"},
 	{"config", "reference|show|check", "the agent configuration"},
 	{"serve", "[flags]", "serve the HTTP API and the web page"},
 	{"sessions", "SUBCOMMAND [flags]", "list, import, export or delete a server's sessions"},

@@ -66,6 +66,10 @@ func TestHelpCommand(t *testing.T) {
 		if !strings.Contains(list, "kompact "+c.name) {
 			t.Errorf("the command list lacks %s:\n%s", c.name, list)
 		}
+		// Every summary starts in the same column.
+		if i := strings.Index(list, c.summary); i < 0 || i-strings.LastIndexByte(list[:i], '\n')-1 != 41 {
+			t.Errorf("the summary of %s is not in column 42:\n%s", c.name, list)
+		}
 	}
 	for _, topic := range [][]string{{"compact"}, {"request"}, {"serve"}, {"sessions"}, {"config"}, {"config", "show"}} {
 		status, stdout, stderr := runCLI(t, "", nil, append([]string{"help"}, topic...)...)
