@@ -92,7 +92,15 @@ func printHelp(w io.Writer, fs *flag.FlagSet, synopsis string) {
 			fmt.Fprintf(w, "kompact %s: %s\n\n", c.name, c.summary)
 		}
 	}
-	fmt.Fprintf(w, "Usage: kompact %s\n\nFlags:\n", synopsis)
+	if lines := strings.Split(synopsis, "\n"); len(lines) > 1 {
+		fmt.Fprint(w, "Usage:\n")
+		for _, l := range lines {
+			fmt.Fprintf(w, "  kompact %s\n", l)
+		}
+		fmt.Fprint(w, "\nFlags:\n")
+	} else {
+		fmt.Fprintf(w, "Usage: kompact %s\n\nFlags:\n", synopsis)
+	}
 	fs.VisitAll(func(f *flag.Flag) {
 		typ, text := flag.UnquoteUsage(f)
 		line := "  " + flagName(f.Name)

@@ -36,7 +36,12 @@ type sessionsCommand struct {
 	id, agent string
 }
 
-const sessionsSynopsis = "sessions list|import [--kimi] [--id ID] [--agent NAME] FILE|export [--kimi] ID [-o OUT]|delete ID [--url URL] [--token T]"
+// sessionsSynopsis is the usage of each subcommand, a line each; all of
+// them take --url and --token, which the flags list says.
+const sessionsSynopsis = `sessions list
+sessions import [--kimi] [--id ID] [--agent NAME] FILE
+sessions export [--kimi] [-o OUT] ID
+sessions delete ID`
 
 // Run runs one of the sessions subcommands.
 func (c *sessionsCommand) Run(ctx context.Context, args []string) (int, error) {
