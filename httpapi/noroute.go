@@ -7,8 +7,8 @@ import (
 	"kompact"
 )
 
-// routeMethods are the methods the API's routes use, in the order a
-// wrong-method error lists them.
+// routeMethods are the methods a wrong-method error may name, in the
+// order it lists them (methodsOf keeps those the path has a route for).
 var routeMethods = []string{http.MethodGet, http.MethodPost, http.MethodPatch, http.MethodPut, http.MethodDelete}
 
 // noRoute answers a request under /v1 that no route takes: a 404 that,
