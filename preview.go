@@ -29,6 +29,12 @@ type Preview struct {
 	// Version is the session's version the compaction read: applying the
 	// preview commits with it (Commit.Version).
 	Version int64
+	// Generation is the session's generation the compaction read
+	// (Commit.Generation). A preview goes with its session: TakePreview
+	// and GetPreview give the session's, and PutPreview refuses, with
+	// EConflict, a preview whose Generation is not 0 and not the
+	// session's (the session it read was deleted since).
+	Generation int64
 	// Body is the previewed outcome as EncodePreview wrote it.
 	Body      []byte
 	ExpiresAt time.Time

@@ -16,12 +16,19 @@ type ActionOptions struct {
 // Job says what it compacts and how it asks; Run runs it and commits the
 // result at the version the session was read at, or keeps it as a preview.
 type SessionJob struct {
-	Job     *Job
-	s       *Sessions
-	agent   *Agent
-	id      string
-	version int64
+	Job   *Job
+	s     *Sessions
+	agent *Agent
+	id    string
+	read  readAt
 }
+
+// readAt is the session a compaction read, as its commit names it: its
+// version and generation (Commit.Version, Commit.Generation).
+type readAt struct{ version, generation int64 }
+
+// readOf returns the readAt of st.
+func readOf(st *StoredSession) readAt { return readAt{st.Version, st.Generation} }
 
 // NewJob prepares action req on stored session st of agent a (see
 // Compactor.NewJob). It makes no LLM call.
@@ -30,7 +37,7 @@ func (s *Sessions) NewJob(st *StoredSession, a *Agent, req ActionRequest) (*Sess
 	if err != nil {
 		return nil, err
 	}
-	return &SessionJob{Job: job, s: s, agent: a, id: st.ID, version: st.Version}, nil
+	return &SessionJob{Job: job, s: s, agent: a, id: st.ID, read: readOf(st)}, nil
 }
 
 // Run runs the job, with its completion limit set for the agent's context
@@ -47,21 +54,21 @@ func (j *SessionJob) Run(ctx context.Context, opts ActionOptions, progress func(
 	case out.Status != OutcomeCompacted:
 		return out
 	case opts.Preview, opts.HoldOnWarnings && len(out.Warnings()) > 0:
-		return j.s.keepPreview(ctx, j.id, j.version, out)
+		return j.s.keepPreview(ctx, j.id, j.read, out)
 	}
-	return j.s.commit(ctx, j.id, j.version, out)
+	return j.s.commit(ctx, j.id, j.read, out)
 }
 
-// commit stores a compacted outcome of session id, read at version, and
+// commit stores a compacted outcome of session id, read at read, and
 // returns it holding the committed session; a commit that fails turns it
 // into an error outcome. The commit runs even when ctx is cancelled
 // meanwhile: the summary is paid for, and the result is visible in the
 // session and its revisions. The store's commit does work in proportion
 // to what it replaces and what was appended meanwhile; the session the
 // outcome shows is read after it (a later write may show in it too).
-func (s *Sessions) commit(ctx context.Context, id string, version int64, out Outcome) Outcome {
+func (s *Sessions) commit(ctx context.Context, id string, read readAt, out Outcome) Outcome {
 	c := out.Result.Commit()
-	c.Version = version // the version the result's session was read at
+	c.Version, c.Generation = read.version, read.generation // the session the result read
 	ctx = context.WithoutCancel(ctx)
 	if _, _, err := s.store.CommitCompaction(ctx, id, c); err != nil {
 		return failedAs(out, err)

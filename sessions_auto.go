@@ -130,7 +130,7 @@ func (s *Sessions) autoCompact(ctx context.Context, a *Agent, cur *StoredSession
 	c := out.Result.Commit()
 	c.Kind = RevisionAutoCompaction
 	c.Note = "automatically " + c.Note
-	c.Version = cur.Version
+	c.Version, c.Generation = cur.Version, cur.Generation
 	_, info, err := s.store.CommitCompaction(context.WithoutCancel(ctx), cur.ID, c)
 	if err != nil {
 		return s.autoFailed(ctx, cur.ID, rep, AutoFailed, err)

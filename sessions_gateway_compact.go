@@ -202,7 +202,8 @@ func (s *Sessions) applyPrecomputed(ctx context.Context, id, pid string, head *S
 	}
 	res := pv.outcome.Result
 	c := res.Commit()
-	c.Kind, c.Note, c.Version = RevisionAutoCompaction, "automatically "+c.Note+" (precomputed)", pv.version
+	c.Kind, c.Note = RevisionAutoCompaction, "automatically "+c.Note+" (precomputed)"
+	c.Version, c.Generation = pv.read.version, pv.read.generation
 	_, info, err := s.store.CommitCompaction(context.WithoutCancel(ctx), id, c)
 	if err != nil {
 		s.warn(ctx, "gateway: the precomputed summary did not apply", "session", id, "error", err.Error())
@@ -245,7 +246,7 @@ func (s *Sessions) precompute(ctx context.Context, a *Agent, gs GatewayStore, id
 		s.warn(ctx, "gateway: precompute", "session", id, "status", string(rep.Status))
 		return
 	}
-	pid, err := s.putPreview(ctx, id, cur.Version, *out)
+	pid, err := s.putPreview(ctx, id, readOf(cur), *out)
 	if err != nil {
 		s.warn(ctx, "gateway: keep the precomputed summary", "session", id, "error", err.Error())
 		return

@@ -144,7 +144,7 @@ func (e *sessionsEnv) compactFirst(id string, end int) int64 {
 	if err != nil {
 		e.t.Fatal(err)
 	}
-	_, info, err := e.store.CommitCompaction(ctx, id, kompact.Commit{Base: cur.Messages, End: end, Version: cur.Version, TokenCount: 100,
+	_, info, err := e.store.CommitCompaction(ctx, id, kompact.Commit{Base: cur.Messages, End: end, Version: cur.Version, Generation: cur.Generation, TokenCount: 100,
 		Replacement: []kompact.Message{{Role: kompact.RoleUser, Content: []kompact.Part{kompact.TextPart("summary")}}}})
 	if err != nil {
 		e.t.Fatal(err)

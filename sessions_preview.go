@@ -13,18 +13,18 @@ import (
 // apply one and a restart keeps them. Each can be applied once.
 
 // keptPreview is a preview taken from the store: its compacted outcome,
-// and the session's version when the compaction read it.
+// and the session's version and generation when the compaction read it.
 type keptPreview struct {
-	version int64
+	read    readAt
 	outcome Outcome
 	stored  *Preview
 }
 
-// keepPreview keeps a compacted outcome of session id, read at version, as
+// keepPreview keeps a compacted outcome of session id, read at read, as
 // a preview and returns it as one, with its preview id; a preview the store
 // cannot keep turns it into an error outcome.
-func (s *Sessions) keepPreview(ctx context.Context, id string, version int64, out Outcome) Outcome {
-	pid, err := s.putPreview(ctx, id, version, out)
+func (s *Sessions) keepPreview(ctx context.Context, id string, read readAt, out Outcome) Outcome {
+	pid, err := s.putPreview(ctx, id, read, out)
 	if err != nil {
 		return failedAs(out, err)
 	}
@@ -33,11 +33,11 @@ func (s *Sessions) keepPreview(ctx context.Context, id string, version int64, ou
 	return out
 }
 
-// putPreview stores a compacted outcome of session id, read at version, as
+// putPreview stores a compacted outcome of session id, read at read, as
 // a new preview and returns its id. The stored body holds every byte the
 // preview needs (the messages it read, tool-call arguments and data parts
 // included): the byte budget counts the body.
-func (s *Sessions) putPreview(ctx context.Context, id string, version int64, out Outcome) (string, error) {
+func (s *Sessions) putPreview(ctx context.Context, id string, read readAt, out Outcome) (string, error) {
 	body, err := EncodePreview(out)
 	if err != nil {
 		return "", err
@@ -49,7 +49,7 @@ func (s *Sessions) putPreview(ctx context.Context, id string, version int64, out
 		return "", Errorf(EInternal, "no id source for previews (SessionsConfig.NewID)")
 	}
 	now := s.now()
-	p := &Preview{ID: "pv_" + s.newID(), SessionID: id, Version: version, Body: body, ExpiresAt: now.Add(PreviewTTL)}
+	p := &Preview{ID: "pv_" + s.newID(), SessionID: id, Version: read.version, Generation: read.generation, Body: body, ExpiresAt: now.Add(PreviewTTL)}
 	if err := s.store.PutPreview(context.WithoutCancel(ctx), p, now, s.previews); err != nil {
 		return "", err
 	}
@@ -67,7 +67,7 @@ func (s *Sessions) takePreview(ctx context.Context, id, pid string) (*keptPrevie
 	if err != nil {
 		return nil, err
 	}
-	return &keptPreview{version: p.Version, outcome: out, stored: p}, nil
+	return &keptPreview{read: readAt{p.Version, p.Generation}, outcome: out, stored: p}, nil
 }
 
 // putBack keeps a preview that could not be applied, until its expiry.
@@ -98,7 +98,7 @@ func (s *Sessions) ApplyPreview(ctx context.Context, id, pid string, summary *st
 	if summary != nil {
 		res = res.WithSummary(*summary)
 	}
-	out := s.commit(ctx, id, pv.version, Outcome{Status: OutcomeCompacted, Result: res, Model: pv.outcome.Model})
+	out := s.commit(ctx, id, pv.read, Outcome{Status: OutcomeCompacted, Result: res, Model: pv.outcome.Model})
 	if out.Status == OutcomeError && out.Err.Code != EConflict && out.Err.Code != ENotFound {
 		// Not applied: it may be tried again.
 		s.putBack(ctx, pv)

@@ -43,6 +43,13 @@ type StoredSession struct {
 	Rewritten int64
 	// Gateway marks a gateway session (SessionInfo.Gateway).
 	Gateway bool
+	// Generation tells this session apart from any other the store kept
+	// under its id: a session deleted and created (or imported) again
+	// starts its versions and message ids again, and only its generation
+	// differs. It is not 0 and does not change while the session lives.
+	// Commit.Generation carries it. GetSession, GetSessionHead and
+	// StreamSession fill it.
+	Generation int64
 }
 
 // DefaultKeepRevisions is how many revisions a store keeps per session
@@ -130,6 +137,13 @@ type Revision struct {
 // appends can have happened, and Base[:End] is unchanged by construction.
 // Without it, a store compares Base[:End] with what it holds.
 //
+// Generation is the session's generation that Base was read at
+// (StoredSession.Generation): the promise of Version holds only with it,
+// since a session deleted and created again under its id starts its
+// versions again. A commit whose Generation is not the session's fails
+// with EConflict (the session it read is gone) and writes nothing; when
+// it is 0, the store trusts no version and compares Base[:End].
+//
 // TokenCount, when > 0, is the session's token figure after the commit (the
 // result's EstimatedTokenCount, as kimi-cli's compact_context records it):
 // the session's token_count becomes it and pending_tokens the estimate of
@@ -143,6 +157,7 @@ type Commit struct {
 	Kind        string
 	Note        string
 	Version     int64
+	Generation  int64
 	TokenCount  int
 	// Fidelity, when set, is recorded with the revision (RevisionInfo).
 	Fidelity *Fidelity

@@ -86,7 +86,7 @@ func restoredSession(b *testing.B, store kompact.Store, n int) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	c := kompact.Commit{Base: cur.Messages, End: n / 2, Version: cur.Version, TokenCount: 1000, Note: "compacted",
+	c := kompact.Commit{Base: cur.Messages, End: n / 2, Version: cur.Version, Generation: cur.Generation, TokenCount: 1000, Note: "compacted",
 		Replacement: []kompact.Message{{Role: kompact.RoleUser, Content: []kompact.Part{kompact.TextPart(summaryText)}}}}
 	if _, _, err := store.CommitCompaction(ctx, "bench", c); err != nil {
 		b.Fatal(err)

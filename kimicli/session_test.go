@@ -154,7 +154,7 @@ func compactStored(t *testing.T, st kompact.Store, file []byte, opt kompact.Opti
 		return "noop", ""
 	}
 	c := res.Commit()
-	c.Version = stored.Version
+	c.Version, c.Generation = stored.Version, stored.Generation
 	if _, _, err := st.CommitCompaction(t.Context(), info.ID, c); err != nil {
 		t.Fatal(err)
 	}

@@ -13,7 +13,7 @@ import (
 type sessionRow = storeutil.SessionRow
 
 func scanSession(sc pgx.Row, r *sessionRow) error {
-	if err := sc.Scan(&r.ID, &r.Agent, &r.Model, &r.Version, &r.Created, &r.Updated, &r.FirstPos, &r.N, &r.NextMsg, &r.NextRev, &r.Rewritten, &r.Title, &r.Gateway); err != nil {
+	if err := sc.Scan(&r.ID, &r.Agent, &r.Model, &r.Version, &r.Created, &r.Updated, &r.FirstPos, &r.N, &r.NextMsg, &r.NextRev, &r.Rewritten, &r.Title, &r.Generation, &r.Gateway); err != nil {
 		return err
 	}
 	r.Created, r.Updated = r.Created.UTC(), r.Updated.UTC()
@@ -36,8 +36,8 @@ func (t stmts) LoadSession(ctx context.Context, id string) (*sessionRow, error) 
 }
 
 func (t stmts) InsertSession(ctx context.Context, r *sessionRow) (bool, error) {
-	n, err := affected(t.tx.Exec(ctx, `INSERT INTO sessions (`+storeutil.SessionCols+`) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) ON CONFLICT (id) DO NOTHING`,
-		r.ID, r.Agent, r.Model, r.Version, r.Created, r.Updated, r.FirstPos, r.N, r.NextMsg, r.NextRev, r.Rewritten, r.Title))
+	n, err := affected(t.tx.Exec(ctx, `INSERT INTO sessions (`+storeutil.SessionCols+`) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) ON CONFLICT (id) DO NOTHING`,
+		r.ID, r.Agent, r.Model, r.Version, r.Created, r.Updated, r.FirstPos, r.N, r.NextMsg, r.NextRev, r.Rewritten, r.Title, r.Generation))
 	return n == 1, err
 }
 

@@ -483,7 +483,7 @@ func TestKeptBodyIsReused(t *testing.T) {
 			t.Fatal(err)
 		}
 		c := res.Commit()
-		c.Version = s.Version
+		c.Version, c.Generation = s.Version, s.Generation
 		if _, _, err = st.CommitCompaction(ctx, "s", c); err != nil {
 			t.Fatal(err)
 		}

@@ -113,7 +113,7 @@ func BenchCommit(b *testing.B, open func(*testing.B) kompact.Store) {
 }
 
 func benchCommit(s *kompact.StoredSession, repl []kompact.Message) kompact.Commit {
-	return kompact.Commit{Base: s.Messages, End: 11, Replacement: repl, Kind: kompact.RevisionCompaction, Note: "benchmark", Version: s.Version}
+	return kompact.Commit{Base: s.Messages, End: 11, Replacement: repl, Kind: kompact.RevisionCompaction, Note: "benchmark", Version: s.Version, Generation: s.Generation}
 }
 
 // BenchCreate creates a session of 1k and 10k messages (the import of a

@@ -26,7 +26,7 @@ func testSessionHead(t *testing.T, st kompact.Store) {
 	}
 	check("a recorded figure")
 	_, info := commit(t, st, "h", kompact.Commit{Base: s.Messages, End: 2,
-		Replacement: []kompact.Message{msg(kompact.RoleUser, "", "summary")}, Kind: kompact.RevisionCompaction, Note: "compacted", Version: s.Version, TokenCount: 40})
+		Replacement: []kompact.Message{msg(kompact.RoleUser, "", "summary")}, Kind: kompact.RevisionCompaction, Note: "compacted", Version: s.Version, Generation: s.Generation, TokenCount: 40})
 	check("committed")
 	restore(t, st, "h", info.Rev)
 	check("restored")
@@ -63,6 +63,9 @@ func sameHead(t *testing.T, st kompact.Store, id, when string) *kompact.StoredSe
 	}
 	if head.Rewritten != whole.Rewritten || head.Gateway != whole.Gateway || head.Rewritten < 1 {
 		t.Errorf("%s: head rewritten %d gateway %v, session's %d %v", when, head.Rewritten, head.Gateway, whole.Rewritten, whole.Gateway)
+	}
+	if head.Generation != whole.Generation || head.Generation == 0 {
+		t.Errorf("%s: head generation %d, session's %d (never 0)", when, head.Generation, whole.Generation)
 	}
 	if head.Tokens != whole.Tokens || head.Breaker != whole.Breaker {
 		t.Errorf("%s: head tokens %+v breaker %+v, session's %+v %+v", when, head.Tokens, head.Breaker, whole.Tokens, whole.Breaker)

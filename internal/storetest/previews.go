@@ -137,7 +137,7 @@ func testStreamSession(t *testing.T, st kompact.Store) {
 	if err != nil {
 		t.Fatalf("StreamSession: %v", err)
 	}
-	if head == nil || head.ID != want.ID || head.Agent != want.Agent || head.Version != want.Version ||
+	if head == nil || head.ID != want.ID || head.Agent != want.Agent || head.Version != want.Version || head.Generation != want.Generation ||
 		!head.CreatedAt.Equal(want.CreatedAt) || !head.UpdatedAt.Equal(want.UpdatedAt) || head.Messages != nil {
 		t.Fatalf("head %+v, want %+v without messages", head, want)
 	}

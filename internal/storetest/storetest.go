@@ -56,6 +56,7 @@ func Run(t *testing.T, open func(t *testing.T) kompact.Store) {
 		{"CommitCompaction", testCommitCompaction},
 		{"Conflict", testConflict},
 		{"CommitAfterRewrite", testCommitAfterRewrite},
+		{"CommitAfterRecreate", testCommitAfterRecreate},
 		{"Restore", testRestore},
 		{"Undo", testUndo},
 		{"Titles", testTitles},
@@ -487,7 +488,7 @@ func compaction(t *testing.T, s *kompact.StoredSession, opt kompact.Options, sum
 		t.Fatal(err)
 	}
 	c := res.Commit()
-	c.Version = s.Version
+	c.Version, c.Generation = s.Version, s.Generation
 	return c
 }
 

@@ -83,7 +83,7 @@ func testUndo(t *testing.T, st kompact.Store) {
 	at := slices.IndexFunc(s5.Messages, func(m kompact.Message) bool { return kompact.IsSummary(m) })
 	edited := msg(kompact.RoleUser, s5.Messages[at].ID, kompact.SummaryPrefix+"\nedited by someone")
 	commit(t, st, "s", kompact.Commit{Base: s5.Messages, End: at + 1,
-		Replacement: append(slices.Clone(s5.Messages[:at]), edited), Kind: kompact.RevisionCompaction, Note: "edit", Version: s5.Version})
+		Replacement: append(slices.Clone(s5.Messages[:at]), edited), Kind: kompact.RevisionCompaction, Note: "edit", Version: s5.Version, Generation: s5.Generation})
 	before = snapshot(t, st, "s")
 	_, _, err = st.UndoCompaction(ctx, "s", info5.Rev)
 	wantCode(t, err, kompact.EConflict, "undoing a compaction whose summary changed")

@@ -47,7 +47,7 @@ func testValidate(t *testing.T, st kompact.Store) {
 		}
 		_, err := st.AppendMessages(ctx, "keep", msgs)
 		wantCode(t, err, kompact.EInvalid, "AppendMessages with "+name)
-		c := kompact.Commit{Base: s.Messages, End: 2, Replacement: msgs, Version: s.Version}
+		c := kompact.Commit{Base: s.Messages, End: 2, Replacement: msgs, Version: s.Version, Generation: s.Generation}
 		_, _, err = st.CommitCompaction(ctx, "keep", c)
 		wantCode(t, err, kompact.EInvalid, "CommitCompaction with a replacement holding "+name)
 		unchanged(t, "refused "+name, before, storeSnapshot(t, st))

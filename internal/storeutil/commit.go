@@ -61,14 +61,22 @@ func (p *CommitPlan) TooShort(n int64) error {
 	return nil
 }
 
+// SameSession is the conflict of a commit that read another session kept
+// under row's id before (its generation is set and not row's), or nil.
+func (p *CommitPlan) SameSession(row *SessionRow) error {
+	if g := p.Commit.Generation; g != 0 && g != row.Generation {
+		return Recreated(row.ID)
+	}
+	return nil
+}
+
 // Fast reports whether the commit may skip comparing the replaced bodies:
-// its version is set, the session (now at version, last rewritten at
-// rewritten, n messages long) only grew since, and the replaced range
-// holds the base's ids.
-func (p *CommitPlan) Fast(version, rewritten, n int64, refs []Ref) bool {
+// its version and generation are set, the session (row) is the one it
+// read and only grew since, and the replaced range holds the base's ids.
+func (p *CommitPlan) Fast(row *SessionRow, refs []Ref) bool {
 	c := p.Commit
-	return c.Version > 0 && c.Version <= version && rewritten <= c.Version &&
-		n >= int64(len(c.Base)) && SameIDs(refs, p.Base)
+	return c.Version > 0 && c.Generation != 0 && c.Generation == row.Generation && c.Version <= row.Version && row.Rewritten <= c.Version &&
+		row.N >= int64(len(c.Base)) && SameIDs(refs, p.Base)
 }
 
 // Account returns the token count and pending estimate the session holds
@@ -127,7 +135,9 @@ func KeptBodies(repl, base []kompact.Message, refs []Ref) []int64 {
 // c.Replacement (whose messages without an id get one), and bumps the
 // version. A conflict changes nothing.
 //
-// When c.Version is set and the session was not rewritten since, only
+// A commit that read another session once kept under id
+// (kompact.Commit.Generation) is a conflict. When c.Version and
+// c.Generation are set and the session was not rewritten since, only
 // appends happened: the commit reads the ids and body ids of the replaced
 // range and the messages appended since, and compares nothing else. A kept
 // message whose JSON is unchanged keeps its stored body.
@@ -143,6 +153,9 @@ func (c *Core) CommitCompaction(ctx context.Context, id string, cm kompact.Commi
 	var info *kompact.RevisionInfo
 	err = c.db.Write(ctx, "commit compaction", func(tx Tx) error {
 		if row, err = loadSession(ctx, tx, id); err != nil {
+			return err
+		}
+		if err := p.SameSession(row); err != nil {
 			return err
 		}
 		if err := p.TooShort(row.N); err != nil {
@@ -178,7 +191,7 @@ func (c *Core) readCommitRange(ctx context.Context, tx Tx, row *SessionRow, p *C
 	if refs, err = tx.ReadRefs(ctx, row.ID, row.FirstPos, end); err != nil {
 		return nil, nil, false, err
 	}
-	fast = p.Fast(row.Version, row.Rewritten, row.N, refs)
+	fast = p.Fast(row, refs)
 	from := end
 	if fast {
 		from = row.FirstPos + int64(len(p.Commit.Base))

@@ -53,6 +53,9 @@ func (c *Core) PutPreview(ctx context.Context, p *kompact.Preview, now time.Time
 		if !ok {
 			return NotFound(p.SessionID)
 		}
+		if err := sameGeneration(ctx, tx, p); err != nil {
+			return err
+		}
 		if err := makeRoom(ctx, tx, now, size, lim); err != nil {
 			return err
 		}
@@ -62,6 +65,19 @@ func (c *Core) PutPreview(ctx context.Context, p *kompact.Preview, now time.Time
 		}
 		return err
 	})
+}
+
+// sameGeneration is the conflict of a preview of another session once
+// kept under p's session id (p.Generation set and not the session's).
+func sameGeneration(ctx context.Context, tx Tx, p *kompact.Preview) error {
+	if p.Generation == 0 {
+		return nil
+	}
+	row, err := loadSession(ctx, tx, p.SessionID)
+	if err == nil && row.Generation != p.Generation {
+		err = Recreated(p.SessionID)
+	}
+	return err
 }
 
 // makeRoom drops the previews expired at now, then those that expire
@@ -92,7 +108,8 @@ func (c *Core) GetPreview(ctx context.Context, sessionID, id string, now time.Ti
 }
 
 // onePreview runs get (TakePreview or GetPreview) in a transaction of run
-// (Write or Read) and returns the preview it finds, if it has not expired.
+// (Write or Read) and returns the preview it finds, if it has not expired,
+// with its session's generation (a preview goes with its session).
 func (c *Core) onePreview(ctx context.Context, run func(context.Context, string, func(Tx) error) error, what string,
 	get func(Tx, context.Context, string, string) (*kompact.Preview, error), sessionID, id string, now time.Time) (*kompact.Preview, error) {
 	var p *kompact.Preview
@@ -101,6 +118,13 @@ func (c *Core) onePreview(ctx context.Context, run func(context.Context, string,
 		p, err = get(tx, ctx, sessionID, id)
 		if noRow(err) {
 			return kompact.NoPreviewError(sessionID, id)
+		}
+		if err != nil {
+			return err
+		}
+		row, err := loadSession(ctx, tx, sessionID)
+		if err == nil {
+			p.Generation = row.Generation
 		}
 		return err
 	})

@@ -74,6 +74,9 @@ func createdTokens(ctx context.Context, tx Tx, id string, kimi *kompact.KimiCont
 // insertSession adds row; without an id, under a new one.
 func insertSession(ctx context.Context, tx Tx, row *SessionRow) error {
 	chosen := row.ID != ""
+	if row.Generation == 0 {
+		row.Generation = NewGeneration()
+	}
 	for tries := 0; ; tries++ {
 		if !chosen {
 			row.ID = NewSessionID()

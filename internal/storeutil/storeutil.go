@@ -12,6 +12,7 @@ package storeutil
 import (
 	"bytes"
 	"crypto/rand"
+	"encoding/binary"
 	"encoding/json"
 	"slices"
 	"strconv"
@@ -177,6 +178,23 @@ func NewSessionID() string {
 	return "s_" + string(b[:])
 }
 
+// NewGeneration returns a new session generation
+// (kompact.StoredSession.Generation): a random number above 0 (63 bits),
+// so that two sessions kept under one id, one after the other, or by two
+// instances over one database, have different ones.
+func NewGeneration() int64 {
+	var b [8]byte
+	_, _ = rand.Read(b[:]) // never fails (see crypto/rand.Read)
+	return int64(binary.BigEndian.Uint64(b[:])>>1) | 1
+}
+
+// Recreated is the conflict of a write that read session id in an
+// earlier generation: the session was deleted and created again since.
+func Recreated(id string) error {
+	return kompact.Errorf(kompact.EConflict, "session %q was deleted and created again since the compaction read it", id).
+		WithFixes("Reload the session and compact again; nothing was written.")
+}
+
 // SessionRow is a row of a store's sessions table.
 type SessionRow struct {
 	ID, Agent, Model string
@@ -186,12 +204,13 @@ type SessionRow struct {
 	NextMsg, NextRev int64
 	Rewritten        int64 // the version after the latest compaction, restore or undo
 	Title            string
-	Gateway          bool // the session has a gateway record (read, never written)
+	Generation       int64 // tells the session from others once under its id (written once)
+	Gateway          bool  // the session has a gateway record (read, never written)
 }
 
 // SessionCols are the sessions table's columns a SessionRow holds, in the
 // order of its fields (Gateway aside), in both stores' SQL.
-const SessionCols = `id, agent, compaction_model, version, created_at, updated_at, first_pos, n_messages, next_msg, next_rev, rewritten_version, title`
+const SessionCols = `id, agent, compaction_model, version, created_at, updated_at, first_pos, n_messages, next_msg, next_rev, rewritten_version, title, generation`
 
 // SessionSelect is what a read of a session's row selects: its columns,
 // and whether it has a gateway record (one primary-key lookup).
@@ -221,11 +240,12 @@ func (r *SessionRow) Stored(msgs []kompact.Message) *kompact.StoredSession {
 			CompactionModel: r.Model,
 			Messages:        msgs,
 		},
-		Version:   r.Version,
-		CreatedAt: r.Created,
-		UpdatedAt: r.Updated,
-		Rewritten: r.Rewritten,
-		Gateway:   r.Gateway,
+		Version:    r.Version,
+		CreatedAt:  r.Created,
+		UpdatedAt:  r.Updated,
+		Rewritten:  r.Rewritten,
+		Gateway:    r.Gateway,
+		Generation: r.Generation,
 	}
 }
 
