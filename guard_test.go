@@ -122,6 +122,13 @@ func TestURLSecrets(t *testing.T) {
 		{"https://h/v1?key", "https://h/v1?REDACTED", "key"},
 		{"https://h/v1?X-Amz-Signature=abc&a=b", "https://h/v1?REDACTED", "X-Amz-Signature"},
 		{"https://h/v1?x=1#token=fragment", "https://h/v1?REDACTED", ""},
+		// A password holding an unencoded '@', '#' or '?' (issue 29): no
+		// part of it shows.
+		{"postgres://app:pw@s3cret@127.0.0.1:5432/db", "postgres://REDACTED@127.0.0.1:5432/db", ""},
+		{"postgres://app:pw#s3cret@127.0.0.1/db", "postgres://REDACTED", ""},
+		{"postgres://app:pw?s3cret@127.0.0.1/db?sslmode=disable", "postgres://REDACTED", ""},
+		{"postgres://h/db?password=pw@s3cret", "postgres://h/db?REDACTED", "password"},
+		{"postgres:app:pw@127.0.0.1/db", "REDACTED@127.0.0.1/db", ""},
 	} {
 		if got := kompact.RedactURL(tc.url); got != tc.redacted {
 			t.Errorf("RedactURL(%q) = %q, want %q", tc.url, got, tc.redacted)

@@ -2,31 +2,35 @@ package kompact
 
 import "strings"
 
-// RedactURL returns s fit to show in an error, a fix or a log line: the
-// query string and fragment are replaced by "?REDACTED" (a query may hold
-// a key, whatever its parameters are called), and a user name or password
-// by "REDACTED@". Everything else (scheme, host, port, path) stays, so the
-// reader still sees which endpoint is meant.
+// RedactURL returns s fit to show in an error, a fix or a log line. Its
+// user info, everything between "scheme://" (or the start, without one)
+// and the last '@' before the path's '/', becomes "REDACTED@": the last
+// '@', so that a password holding an unencoded '@', '?' or '#' shows no
+// part of itself. Then the query string and fragment are replaced by
+// "?REDACTED" (a query may hold a key, whatever its parameters are
+// called). When the user info held a '?' or '#', what follows its '@' may
+// be the tail of a query instead, so nothing after the scheme is shown.
+// Everything else (scheme, host, port, path) stays, so the reader still
+// sees which endpoint is meant.
 func RedactURL(s string) string {
-	out := s
-	cut := strings.IndexAny(out, "?#")
-	if cut >= 0 {
-		out = out[:cut]
+	head, rest := "", s
+	if i := strings.Index(s, "://"); i >= 0 {
+		head, rest = s[:i+3], s[i+3:]
 	}
-	if scheme := strings.Index(out, "://"); scheme >= 0 {
-		rest := out[scheme+3:]
-		authority := rest
-		if slash := strings.IndexByte(rest, '/'); slash >= 0 {
-			authority = rest[:slash]
+	authority := rest
+	if slash := strings.IndexByte(rest, '/'); slash >= 0 {
+		authority = rest[:slash]
+	}
+	if at := strings.LastIndexByte(authority, '@'); at >= 0 {
+		if strings.ContainsAny(authority[:at], "?#") {
+			return head + "REDACTED"
 		}
-		if at := strings.LastIndexByte(authority, '@'); at >= 0 {
-			out = out[:scheme+3] + "REDACTED@" + rest[at+1:]
-		}
+		head, rest = head+"REDACTED@", rest[at+1:]
 	}
-	if cut >= 0 {
-		out += "?REDACTED"
+	if cut := strings.IndexAny(rest, "?#"); cut >= 0 {
+		rest = rest[:cut] + "?REDACTED"
 	}
-	return out
+	return head + rest
 }
 
 // secretWords are the parts of a query parameter's name that mark it as a

@@ -1,13 +1,15 @@
 package postgres
 
-// This file tells a PostgreSQL URL from anything else, shows one without
-// its secrets, and sizes the connection pool.
+// This file tells a PostgreSQL URL from anything else, refuses one whose
+// password would show, and sizes the connection pool.
 
 import (
 	"net/url"
 	"regexp"
 	"runtime"
 	"strings"
+
+	"kompact"
 )
 
 // IsURL reports whether db names a PostgreSQL database rather than a
@@ -39,39 +41,25 @@ func LooksLikeURL(db string) bool {
 	return ok && scheme != "" && !strings.ContainsAny(scheme, `/\`)
 }
 
-// Redacted returns db fit to show in a banner, a log line or an error:
-// the password of its user info and the values of query parameters that
-// name a secret (password, sslpassword, ...) are masked. A string that
-// does not parse as a URL is shown only as "PostgreSQL".
-func Redacted(db string) string {
-	u, err := url.Parse(db)
-	if err != nil || !IsURL(db) {
-		return "PostgreSQL"
-	}
-	if q := u.Query(); len(q) > 0 {
-		masked := false
-		for name := range q {
-			if secretParam(name) {
-				q.Set(name, "xxxxx")
-				masked = true
-			}
-		}
-		if masked {
-			u.RawQuery = q.Encode()
-		}
-	}
-	return u.Redacted()
+// NamesPostgres reports whether db begins with a postgres: or postgresql:
+// scheme, in any case, well formed or not: a PostgreSQL database meant,
+// never a file to create. One that is not a postgres:// URL (IsURL), such
+// as postgres:/app:pw@host/db, is a typo to refuse.
+func NamesPostgres(db string) bool {
+	scheme, _, ok := strings.Cut(db, ":")
+	return ok && (strings.EqualFold(scheme, "postgres") || strings.EqualFold(scheme, "postgresql"))
 }
 
-// secretParam reports whether a query parameter holds a secret.
-func secretParam(name string) bool {
-	n := strings.ToLower(name)
-	for _, w := range []string{"password", "passwd", "secret", "token", "key"} {
-		if strings.Contains(n, w) {
-			return true
-		}
+// checkAt refuses a URL holding more than one '@': the driver (as libpq)
+// ends the user info at the first '@', so the rest of a password holding
+// an unencoded '@' would become the host, and every connection error would
+// show it. The error does not repeat the URL.
+func checkAt(db string) error {
+	if strings.Count(db, "@") <= 1 {
+		return nil
 	}
-	return false
+	return kompact.Errorf(kompact.EInvalid, "the PostgreSQL URL holds more than one @, so where its password ends is unclear").
+		WithFixes("Write each @ inside the user name, password, database name or a parameter as %40: postgres://app:p%40ss@db-host:5432/kompact.")
 }
 
 // DefaultMaxConns sizes the connection pool from the machine: four

@@ -62,8 +62,11 @@ func Open(ctx context.Context, url string, opts ...Option) (*Store, error) {
 		o(st)
 	}
 	if !IsURL(url) {
-		return nil, kompact.Errorf(kompact.EInvalid, "%s is not a postgres:// URL", Redacted(url)).
+		return nil, kompact.Errorf(kompact.EInvalid, "%s is not a postgres:// URL", kompact.RedactURL(url)).
 			WithFixes("Give a URL like postgres://user@host:5432/dbname.")
+	}
+	if err := checkAt(url); err != nil {
+		return nil, err
 	}
 	cfg, err := pgxpool.ParseConfig(normalizeScheme(url))
 	if err != nil {

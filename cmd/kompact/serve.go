@@ -184,9 +184,10 @@ func newLogger(w io.Writer, format string) *slog.Logger {
 
 // openStore opens the store db names: a PostgreSQL database for a
 // postgres:// URL (the scheme in any case), else a SQLite file. A
-// key=value connection string or a URL of another kind is refused, never
-// taken for a file name. It also returns what to show as the data's place
-// (a URL without its passwords).
+// key=value connection string, another postgres: value or a URL of another
+// kind is refused, never taken for a file name. It also returns what to
+// show as the data's place (a URL without its user info and query:
+// kompact.RedactURL).
 func openStore(ctx context.Context, db string, keep, pool int) (kompact.Store, string, error) {
 	switch {
 	case postgres.IsURL(db):
@@ -194,7 +195,11 @@ func openStore(ctx context.Context, db string, keep, pool int) (kompact.Store, s
 		if err != nil {
 			return nil, "", err
 		}
-		return st, postgres.Redacted(db), nil
+		return st, kompact.RedactURL(db), nil
+	case postgres.NamesPostgres(db):
+		// Never quoted: it may hold a password.
+		return nil, "", kompact.Errorf(kompact.EInvalid, "--db begins with postgres: but is not a postgres:// URL").
+			WithFixes("Give the database as a URL: postgres://USER:PASSWORD@HOST:5432/DBNAME (two slashes after the colon).")
 	case postgres.IsConnString(db):
 		// Never quoted: it may hold a password.
 		return nil, "", kompact.Errorf(kompact.EInvalid, "--db looks like a PostgreSQL key=value connection string, which kompact does not take").

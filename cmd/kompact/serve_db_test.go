@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"kompact"
 	"kompact/postgres"
 )
 
@@ -24,6 +25,13 @@ func TestServeDatabaseNames(t *testing.T) {
 		{"  password=s3cretpw host=db", "key=value connection string"},
 		{"mysql://u:s3cretpw@127.0.0.1/db", "not a postgres:// one"},
 		{"https://example.com/db?token=s3cretpw", "not a postgres:// one"},
+		// Issue 29: a password with an unencoded @ (the driver would take
+		// its tail for the host and print it), and postgres: typos, once
+		// taken for SQLite file names and printed whole in the banner.
+		{"postgres://app:pw@s3cretpw@127.0.0.1:1/db?connect_timeout=1", "more than one @"},
+		{"postgres:/app:s3cretpw@127.0.0.1/db", "not a postgres:// URL"},
+		{"postgres:app:s3cretpw@127.0.0.1/db", "not a postgres:// URL"},
+		{"PostgreSQL:s3cretpw", "not a postgres:// URL"},
 	} {
 		_, _, err := openStore(context.Background(), tc.db, 0, 0)
 		if err == nil {
@@ -39,24 +47,30 @@ func TestServeDatabaseNames(t *testing.T) {
 	}
 }
 
-// TestPostgresRedacted: the banner's form of a PostgreSQL URL masks the
-// user-info password and every secret query parameter.
+// TestPostgresRedacted: the banner shows a PostgreSQL URL as
+// kompact.RedactURL does (the one rule for a URL's secrets): without its
+// user info and query, whatever characters the password holds.
 func TestPostgresRedacted(t *testing.T) {
 	for db, want := range map[string]string{
-		"postgres://u:pw@h:5432/db":                                "postgres://u:xxxxx@h:5432/db",
-		"postgres://u@h/db?password=pw&sslmode=disable":            "postgres://u@h/db?password=xxxxx&sslmode=disable",
-		"POSTGRESQL://u@h/db?sslpassword=pw&PassWord=pw":           "postgresql://u@h/db?PassWord=xxxxx&sslpassword=xxxxx",
-		"postgres://h/db?sslmode=require&application_name=kompact": "postgres://h/db?sslmode=require&application_name=kompact",
-		"postgres://[bad": "PostgreSQL",
+		"postgres://u:pw@h:5432/db":                     "postgres://REDACTED@h:5432/db",
+		"postgres://u@h/db?password=pw&sslmode=disable": "postgres://REDACTED@h/db?REDACTED",
+		"postgres://h/db?sslmode=require":               "postgres://h/db?REDACTED",
+		"postgres://h:5432/db":                          "postgres://h:5432/db",
 	} {
-		if got := postgres.Redacted(db); got != want {
-			t.Errorf("Redacted(%q) = %q, want %q", db, got, want)
+		if got := kompact.RedactURL(db); got != want {
+			t.Errorf("RedactURL(%q) = %q, want %q", db, got, want)
 		}
 	}
 	for db, want := range map[string]bool{"postgres://h/db": true, "POSTGRES://h/db": true, "PostgreSQL://h": true,
 		"postgresx://h": false, "k.db": false, "./postgres://": false} {
 		if postgres.IsURL(db) != want {
 			t.Errorf("IsURL(%q) = %v", db, !want)
+		}
+	}
+	for db, want := range map[string]bool{"postgres:/h/db": true, "POSTGRESQL:x": true, "postgres://h": true,
+		"postgresx:h": false, "./postgres:x": false, "k.db": false} {
+		if postgres.NamesPostgres(db) != want {
+			t.Errorf("NamesPostgres(%q) = %v", db, !want)
 		}
 	}
 }
