@@ -255,6 +255,13 @@ type Store interface {
 	CommitCompaction(ctx context.Context, id string, c Commit) (*SessionInfo, *RevisionInfo, error)
 	ListRevisions(ctx context.Context, id string) ([]RevisionInfo, error)
 	GetRevision(ctx context.Context, id string, rev int64) (*Revision, error)
+	// StreamRevision is GetRevision without holding the revision's
+	// messages in memory, in one snapshot: it calls head with the
+	// revision's description, then body with each message of its list
+	// (Revision.Before) in its stored JSON form (exactly
+	// Message.AppendJSON), in order. body's bytes are valid only during
+	// the call. An error from head or body ends the read and is returned.
+	StreamRevision(ctx context.Context, id string, rev int64, head func(*RevisionInfo) error, body func([]byte) error) error
 	// PreviewRestore says what RestoreRevision(id, rev) would do now,
 	// changing nothing: the RestorePreview of the session's messages and
 	// the revision's (EffectOfRestore), in one snapshot. It reads their

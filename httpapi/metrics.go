@@ -193,6 +193,12 @@ func (s measuredStore) GetRevision(ctx context.Context, id string, rev int64) (*
 	return out, err
 }
 
+func (s measuredStore) StreamRevision(ctx context.Context, id string, rev int64, head func(*kompact.RevisionInfo) error, body func([]byte) error) error {
+	err := s.st.StreamRevision(ctx, id, rev, head, body)
+	s.m.storeFailed("stream_revision", err)
+	return err
+}
+
 func (s measuredStore) PreviewRestore(ctx context.Context, id string, rev int64) (*kompact.RestorePreview, error) {
 	out, err := s.st.PreviewRestore(ctx, id, rev)
 	s.m.storeFailed("preview_restore", err)

@@ -377,15 +377,7 @@ func (s *Server) getRevision(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	out, err := s.cfg.Store.GetRevision(r.Context(), r.PathValue("id"), rev)
-	if err != nil {
-		return err
-	}
-	if out.Before == nil {
-		out.Before = []kompact.Message{}
-	}
-	writeJSON(w, http.StatusOK, out)
-	return nil
+	return s.streamRevision(w, r, r.PathValue("id"), rev)
 }
 
 func (s *Server) restoreRevision(w http.ResponseWriter, r *http.Request) error {

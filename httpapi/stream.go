@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"log/slog"
 	"net/http"
@@ -68,6 +69,15 @@ func (s *Server) streamStored(w http.ResponseWriter, r *http.Request, id string,
 		_, _ = bw.Write(append(tail, '\n'))
 		err = written(0, bw.Flush())
 	}
+	return s.streamEnded(r, bw, err, "a streamed session failed midway")
+}
+
+// streamEnded ends a streamed answer whose store read returned err: nil
+// when it succeeded, the error itself (for an error answer) when nothing
+// was written yet (bw is nil), else the connection is aborted, so the
+// client sees a cut answer, never a short one that looks whole; what
+// failed is logged as msg unless the client went away.
+func (s *Server) streamEnded(r *http.Request, bw *bufio.Writer, err error, msg string) error {
 	switch {
 	case err == nil:
 		return nil
@@ -75,9 +85,48 @@ func (s *Server) streamStored(w http.ResponseWriter, r *http.Request, id string,
 		return err
 	}
 	if err != errClientGone {
-		s.log.LogAttrs(r.Context(), slog.LevelError, "a streamed session failed midway", slog.String("error", err.Error()))
+		s.log.LogAttrs(r.Context(), slog.LevelError, msg, slog.String("error", err.Error()))
 	}
 	panic(http.ErrAbortHandler)
+}
+
+// streamRevision answers 200 with revision rev of session id, written as
+// the store reads it: the revision's description, then "before", its
+// message list, each message's stored body as it comes. The bytes are
+// those of json.Marshal of the kompact.Revision, which escapes <, >, &,
+// U+2028 and U+2029 in strings (json.HTMLEscape of each body), so the
+// answer is what it was when the revision was built in memory; only the
+// 64 KiB buffer and one message's escaped copy are held at a time.
+func (s *Server) streamRevision(w http.ResponseWriter, r *http.Request, id string, rev int64) error {
+	var (
+		bw  *bufio.Writer
+		n   int
+		esc bytes.Buffer
+	)
+	err := s.cfg.Store.StreamRevision(r.Context(), id, rev, func(info *kompact.RevisionInfo) error {
+		head, err := json.Marshal(info)
+		if err != nil {
+			return err
+		}
+		bw = startStream(w, http.StatusOK)
+		// The embedded RevisionInfo's fields, then Revision's own.
+		return written(bw.Write(append(head[:len(head)-1], `,"before":[`...)))
+	}, func(body []byte) error {
+		if n > 0 {
+			if err := bw.WriteByte(','); err != nil {
+				return errClientGone
+			}
+		}
+		n++
+		esc.Reset()
+		json.HTMLEscape(&esc, body)
+		return written(bw.Write(esc.Bytes()))
+	})
+	if err == nil {
+		_, _ = bw.WriteString("]}\n")
+		err = written(0, bw.Flush())
+	}
+	return s.streamEnded(r, bw, err, "a streamed revision failed midway")
 }
 
 // written turns a write error into errClientGone.

@@ -64,6 +64,7 @@ func Run(t *testing.T, open func(t *testing.T) kompact.Store) {
 		{"Previews", testPreviews},
 		{"PreviewList", testPreviewList},
 		{"StreamSession", testStreamSession},
+		{"StreamRevision", testStreamRevision},
 		{"Tokens", testTokens},
 		{"Breaker", testBreaker},
 		{"Kimi", testKimi},

@@ -97,10 +97,52 @@ func (c *Core) revision(ctx context.Context, tx Tx, id string, rev int64) (*komp
 	if err != nil {
 		return nil, nil, err
 	}
-	if len(msgs) != info.Messages {
-		return nil, nil, kompact.Errorf(kompact.EInternal, "%s: revision %d of session %q should hold %d messages and holds %d", c.name, rev, id, info.Messages, len(msgs))
+	if err := c.revisionCount(id, info, len(msgs)); err != nil {
+		return nil, nil, err
 	}
 	return &kompact.Revision{RevisionInfo: *info, Before: msgs}, bodyIDs, nil
+}
+
+// revisionCount checks that revision info of session id held the n
+// messages read: EInternal when not.
+func (c *Core) revisionCount(id string, info *kompact.RevisionInfo, n int) error {
+	if n == info.Messages {
+		return nil
+	}
+	return kompact.Errorf(kompact.EInternal, "%s: revision %d of session %q should hold %d messages and holds %d", c.name, info.Rev, id, info.Messages, n)
+}
+
+// StreamRevision reads revision rev of the session in one read
+// transaction, passing each message's stored body on as it is read: no
+// body is decoded, and the revision is never whole in memory.
+func (c *Core) StreamRevision(ctx context.Context, id string, rev int64, head func(*kompact.RevisionInfo) error, body func([]byte) error) error {
+	var stop error // head's or body's
+	err := c.db.Read(ctx, "get revision", func(tx Tx) error {
+		if _, err := loadSession(ctx, tx, id); err != nil {
+			return err
+		}
+		info, legacy, err := loadRevision(ctx, tx, id, rev)
+		if err != nil {
+			return err
+		}
+		if stop = head(info); stop != nil {
+			return stop
+		}
+		n := 0
+		err = tx.EachRevisionBody(ctx, id, rev, legacy, func(_ int64, b []byte) error {
+			n++
+			stop = body(b)
+			return stop
+		})
+		if err == nil {
+			err = c.revisionCount(id, info, n)
+		}
+		return err
+	})
+	if stop != nil {
+		return stop
+	}
+	return err
 }
 
 // GetRevision returns revision rev of the session with the messages it
@@ -191,8 +233,8 @@ func (c *Core) revisionRefs(ctx context.Context, tx Tx, id string, rev int64) (*
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	if len(refs) != info.Messages {
-		return nil, nil, nil, kompact.Errorf(kompact.EInternal, "%s: revision %d of session %q should hold %d messages and holds %d", c.name, rev, id, info.Messages, len(refs))
+	if err := c.revisionCount(id, info, len(refs)); err != nil {
+		return nil, nil, nil, err
 	}
 	msgs := make([]kompact.Message, len(refs))
 	bodyIDs := make([]int64, len(refs))
