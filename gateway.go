@@ -97,6 +97,9 @@ type GatewayState struct {
 	// ClientChain is the chain after them (Chain, in hex).
 	ClientCount int    `json:"client_count"`
 	ClientChain string `json:"client_chain"`
+	// Agent is the agent whose gateway made the session ("" in a state
+	// written before it was kept: the session's own agent then).
+	Agent string `json:"agent,omitempty"`
 	// Sub is the substitution the session's latest compaction makes, nil
 	// for none; DerivedAt is the session's Rewritten it was derived at.
 	Sub       *Substitution `json:"sub,omitempty"`
@@ -179,27 +182,60 @@ func (st *GatewayState) forward(ch Chain) (head int, summary []Message, from int
 // order: the leading messages stored from the client's [0:head], then the
 // messages the gateway did not store from the client (the summary and
 // what kept company with it), up to the first client message after them,
-// whose index is where the client's messages take over again.
+// whose index is where the client's messages take over again. Read on to
+// the end, it also tells how many of the client's messages the session
+// holds (held).
 type substitutionScan struct {
 	head    int
 	summary []Message
 	count   int
 	done    bool
+	// next is the index the next client message must have once the
+	// client's messages took over again; gap says one did not, or one
+	// came out of place before any summary: the session has a hole.
+	next int
+	gap  bool
 }
 
-// add takes the session's next message; it reports whether the scan needs
-// more.
+// add takes the session's next message; it reports whether the
+// substitution needs more.
 func (sc *substitutionScan) add(m Message) bool {
 	i := clientIndex(m.ID)
 	switch {
+	case sc.done:
+		if i >= 0 { // a message that is not the client's (a note) leaves no hole
+			sc.gap = sc.gap || i != sc.next
+			sc.next = i + 1
+		}
 	case len(sc.summary) == 0 && i == sc.head:
 		sc.head++
 	case i < 0:
 		sc.summary = append(sc.summary, m)
 	default:
-		sc.count, sc.done = i, true
+		sc.count, sc.done, sc.next = i, true, i+1
+		sc.gap = len(sc.summary) == 0 // no summary stands for the messages before i
 	}
 	return !sc.done
+}
+
+// held returns how many of the client's messages a session read whole
+// holds, [0:held], when its state says n; -1 when they are not in order
+// (a hole) or more than n. A summary that no client message follows
+// covers every one so far (n).
+func (sc *substitutionScan) held(n int) int {
+	h := n
+	switch {
+	case sc.gap:
+		return -1
+	case sc.done:
+		h = sc.next
+	case len(sc.summary) == 0:
+		h = sc.head
+	}
+	if h > n {
+		return -1
+	}
+	return h
 }
 
 // result returns the substitution the scan found (nil when the session

@@ -32,14 +32,14 @@ func (m *memGatewayStore) GetGatewayRecord(_ context.Context, id string) (*Gatew
 	return &r, nil
 }
 
-func (m *memGatewayStore) SwapGatewayRecord(_ context.Context, id string, seq int64, state []byte, msgs []Message) (*GatewayRecord, *Appended, error) {
+func (m *memGatewayStore) SwapGatewayRecord(_ context.Context, id string, seq int64, u GatewayUpdate, msgs []Message) (*GatewayRecord, *Appended, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	r := m.recs[id]
 	if r.Seq != seq {
 		return nil, nil, Errorf(EConflict, "seq moved")
 	}
-	r.Seq, r.State = seq+1, state
+	r.Seq, r.State = seq+1, u.State
 	m.recs[id] = r
 	return &r, nil, nil
 }

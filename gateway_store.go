@@ -77,10 +77,24 @@ type GatewayStore interface {
 	// FindGatewayRecords returns the records with key, the one created
 	// last first, at most limit of them (16 when limit <= 0).
 	FindGatewayRecords(ctx context.Context, key string, limit int) ([]GatewayRecord, error)
-	// SwapGatewayRecord replaces the state of session id's record when
-	// its Seq is still seq (else EConflict, and nothing changes), and
-	// appends msgs (none is allowed) to the session in the same write,
-	// checked as AppendMessages checks them. It returns the record after
-	// the swap, and what the append changed (nil without msgs).
-	SwapGatewayRecord(ctx context.Context, id string, seq int64, state []byte, msgs []Message) (*GatewayRecord, *Appended, error)
+	// SwapGatewayRecord replaces the state of session id's record with
+	// u.State when its Seq is still seq and, when u.Rewritten is not 0,
+	// the session's Rewritten is still u.Rewritten (else EConflict, and
+	// nothing changes), and appends msgs (none is allowed) to the session
+	// in the same write, checked as AppendMessages checks them. It
+	// returns the record after the swap, and what the append changed (nil
+	// without msgs).
+	SwapGatewayRecord(ctx context.Context, id string, seq int64, u GatewayUpdate, msgs []Message) (*GatewayRecord, *Appended, error)
+}
+
+// GatewayUpdate is what one SwapGatewayRecord writes, and on what
+// condition besides the record's Seq.
+type GatewayUpdate struct {
+	// State is the record's new state.
+	State []byte
+	// Rewritten, when not 0, is the session's StoredSession.Rewritten the
+	// update was made for: a session rewritten since (a compaction, a
+	// restore, an undo took messages away or put them back) is EConflict,
+	// so that the gateway never appends after a list it has not seen.
+	Rewritten int64
 }

@@ -1,9 +1,6 @@
 package kompact
 
-import (
-	"context"
-	"errors"
-)
+import "context"
 
 // This file is the compaction gateway's turn (docs/gateway.md): find the
 // session behind a chat-completions request, store the messages it does
@@ -75,28 +72,39 @@ func (s *Sessions) GatewayTurn(ctx context.Context, a *Agent, sessionID string, 
 		return &GatewayTurn{Skipped: "the store keeps no gateway sessions"}
 	}
 	ch := ChainOf(conv)
-	g, err := s.gatewayStore(ctx, a, gs, sessionID, conv, ch)
+	g, err := s.gatewayStore(ctx, a, gs, sessionID, conv, ch, false)
 	for tries := 1; ErrorCodeOf(err) == EConflict && tries < 4; tries++ {
-		g, err = s.gatewayStore(ctx, a, gs, sessionID, conv, ch) // another request of the conversation came between
+		// Another request of the conversation came between, or the
+		// session was rewritten: read it again first.
+		g, err = s.gatewayStore(ctx, a, gs, sessionID, conv, ch, true)
 	}
 	switch {
 	case err != nil:
 		s.warn(ctx, "gateway: request not stored", "agent", a.Name, "session", sessionID, "error", err.Error())
 		return &GatewayTurn{SessionID: sessionID, Skipped: AsError(err).Message}
 	case g == nil:
+		s.warn(ctx, "gateway: the request's history is not its session's; it is forwarded as sent and not stored",
+			"agent", a.Name, "session", sessionID)
 		return &GatewayTurn{SessionID: sessionID, Skipped: "diverged"}
 	}
 	t := &GatewayTurn{SessionID: g.id, Stored: true, Appended: g.added}
 	s.gatewayCompaction(ctx, a, gs, g, ch, t)
 	t.Head, t.Summary, t.From = g.state.forward(ch)
-	t.Version = g.head.Version
+	if g.head != nil { // nil when the session could not be read after its compaction
+		t.Version = g.head.Version
+	}
 	return t
 }
 
 // gatewayStore finds or makes the session of a request and stores the
 // messages it does not have; nil (no error) when the request diverges
-// from the session its X-Kompact-Session names.
-func (s *Sessions) gatewayStore(ctx context.Context, a *Agent, gs GatewayStore, sessionID string, conv Conversation, ch Chain) (*gatewaySession, error) {
+// from the session its X-Kompact-Session names. With verify, or when
+// there is nothing to append, it reads the session's head first and
+// derives the state again when the session was rewritten (gatewayRefresh);
+// otherwise the append itself is refused (EConflict) when the session was
+// rewritten since the state was derived, and the caller retries with
+// verify.
+func (s *Sessions) gatewayStore(ctx context.Context, a *Agent, gs GatewayStore, sessionID string, conv Conversation, ch Chain, verify bool) (*gatewaySession, error) {
 	rec, st, err := s.gatewayFind(ctx, a, gs, sessionID, conv, ch)
 	if err != nil {
 		return nil, err
@@ -108,6 +116,19 @@ func (s *Sessions) gatewayStore(ctx context.Context, a *Agent, gs GatewayStore, 
 		return s.gatewayCreate(ctx, a, gs, sessionID, conv, ch)
 	}
 	g := &gatewaySession{id: rec.SessionID, rec: rec, state: st}
+	if verify || conv.Len() == st.ClientCount {
+		if err := s.gatewayRefresh(ctx, gs, g, ch); err != nil {
+			return nil, err
+		}
+		if !g.state.matches(ch) { // the session lost messages it cannot get back in their place
+			s.warn(ctx, "gateway: the session no longer holds the client's history in order; the request is not stored there",
+				"session", g.id)
+			if sessionID != "" {
+				return nil, nil
+			}
+			return s.gatewayCreate(ctx, a, gs, sessionID, conv, ch)
+		}
+	}
 	if err := s.gatewayAppend(ctx, gs, g, conv, ch); err != nil {
 		return nil, err
 	}
@@ -130,8 +151,19 @@ func (s *Sessions) gatewayFind(ctx context.Context, a *Agent, gs GatewayStore, s
 			return nil, nil, err
 		}
 		st, err := decodeGatewayState(rec.State)
-		if err != nil || !st.matches(ch) {
-			return nil, st, err
+		if err == nil {
+			err = s.gatewayAgentOf(ctx, sessionID, st)
+		}
+		if err != nil {
+			return nil, nil, err
+		}
+		if st.Agent != a.Name {
+			s.warn(ctx, "gateway: X-Kompact-Session names another agent's session; the request is forwarded as sent and not stored",
+				"agent", a.Name, "session", sessionID, "session_agent", st.Agent)
+			return nil, st, nil
+		}
+		if !st.matches(ch) {
+			return nil, st, nil
 		}
 		return rec, st, nil
 	}
@@ -148,6 +180,20 @@ func (s *Sessions) gatewayFind(ctx context.Context, a *Agent, gs GatewayStore, s
 		}
 	}
 	return best, bestState, nil
+}
+
+// gatewayAgentOf fills in st.Agent from the session's head when the state
+// was written without it; the next write of the state keeps it.
+func (s *Sessions) gatewayAgentOf(ctx context.Context, id string, st *GatewayState) error {
+	if st.Agent != "" {
+		return nil
+	}
+	head, err := s.store.GetSessionHead(ctx, id)
+	if err != nil {
+		return err
+	}
+	st.Agent = head.Agent
+	return nil
 }
 
 // conversationKey is ConversationKey of conv for agent a, reading roles
@@ -191,7 +237,7 @@ func (s *Sessions) gatewayCreate(ctx context.Context, a *Agent, gs GatewayStore,
 		}
 		key, id = conversationKey(a, conv), "gw_"+s.newID()
 	}
-	st := &GatewayState{ClientCount: conv.Len(), ClientChain: ch.at(conv.Len()), DerivedAt: 1}
+	st := &GatewayState{ClientCount: conv.Len(), ClientChain: ch.at(conv.Len()), Agent: a.Name, DerivedAt: 1}
 	if _, err := gs.CreateGatewaySession(ctx, &Session{ID: id, Agent: a.Name, Messages: msgs}, key, st.encode()); err != nil {
 		return nil, err
 	}
@@ -215,7 +261,10 @@ func (s *Sessions) gatewayAppend(ctx context.Context, gs GatewayStore, g *gatewa
 	}
 	next := *g.state
 	next.ClientCount, next.ClientChain = n, ch.at(n)
-	rec, added, err := gs.SwapGatewayRecord(ctx, g.id, g.rec.Seq, next.encode(), msgs)
+	// Only onto the list the state was derived from: after a rewrite the
+	// session may hold fewer of the client's messages than ClientCount.
+	u := GatewayUpdate{State: next.encode(), Rewritten: max(next.DerivedAt, 1)}
+	rec, added, err := gs.SwapGatewayRecord(ctx, g.id, g.rec.Seq, u, msgs)
 	if err != nil {
 		return err
 	}
@@ -228,8 +277,12 @@ func (s *Sessions) gatewayAppend(ctx context.Context, gs GatewayStore, g *gatewa
 }
 
 // gatewayRefresh reads the session's head and, when the session was
-// rewritten since its substitution was derived (a compaction, a restore,
-// an undo, by anyone), derives it again from the session's messages.
+// rewritten since the state was derived (a compaction, a restore, an
+// undo, by anyone), derives it again from the session's messages: the
+// substitution, and how many of the client's messages the session holds
+// (a restore takes back the ones sent after its revision; the client's
+// next request brings them again). A session that no longer holds the
+// client's messages in order gets a state that matches no request.
 func (s *Sessions) gatewayRefresh(ctx context.Context, gs GatewayStore, g *gatewaySession, ch Chain) error {
 	if g.head == nil {
 		head, err := s.store.GetSessionHead(ctx, g.id)
@@ -238,16 +291,24 @@ func (s *Sessions) gatewayRefresh(ctx context.Context, gs GatewayStore, g *gatew
 		}
 		g.head = head
 	}
-	head := g.head
-	if g.state.DerivedAt == head.Rewritten {
+	if g.state.DerivedAt == g.head.Rewritten {
 		return nil
 	}
-	sub, err := s.deriveSubstitution(ctx, g.id, g.state.ClientCount, ch)
+	sc, head, err := s.scanGatewaySession(ctx, g.id)
 	if err != nil {
 		return err
 	}
 	rec, st, err := s.updateGateway(ctx, gs, g.id, func(st *GatewayState) bool {
-		st.Sub, st.DerivedAt = sub, head.Rewritten
+		if st.DerivedAt == head.Rewritten || !st.matches(ch) {
+			return false // derived already, or moved on, by another request
+		}
+		held := sc.held(st.ClientCount)
+		st.DerivedAt = head.Rewritten
+		if held < 0 {
+			st.Sub, st.ClientCount, st.ClientChain = nil, 0, "" // matches no request
+			return true
+		}
+		st.Sub, st.ClientCount, st.ClientChain = sc.result(held, ch), held, ch.at(held)
 		return true
 	})
 	if err != nil {
@@ -257,31 +318,26 @@ func (s *Sessions) gatewayRefresh(ctx context.Context, gs GatewayStore, g *gatew
 	return nil
 }
 
-// errScanDone ends a session read once the substitution is known.
-var errScanDone = errors.New("substitution found")
-
-// deriveSubstitution reads the beginning of session id, as far as the
-// first client message after its summary, and returns the substitution it
-// makes for a request with chain ch; n is the client messages the session
-// holds.
-func (s *Sessions) deriveSubstitution(ctx context.Context, id string, n int, ch Chain) (*Substitution, error) {
-	var sc substitutionScan
+// scanGatewaySession reads session id whole, in one snapshot, for what
+// gatewayRefresh derives from it; it returns the scan and the session's
+// head as the snapshot had it.
+func (s *Sessions) scanGatewaySession(ctx context.Context, id string) (*substitutionScan, *StoredSession, error) {
+	sc := &substitutionScan{count: -1}
+	var head *StoredSession
 	i := 0
-	err := s.store.StreamSession(ctx, id, func(*StoredSession) error { return nil }, func(b []byte) error {
+	err := s.store.StreamSession(ctx, id, func(h *StoredSession) error { head = h; return nil }, func(b []byte) error {
 		m, err := DecodeMessage(b, i)
 		if err != nil {
 			return err
 		}
 		i++
-		if !sc.add(m) {
-			return errScanDone
-		}
+		sc.add(m)
 		return nil
 	})
-	if err != nil && !errors.Is(err, errScanDone) {
-		return nil, err
+	if err != nil {
+		return nil, nil, err
 	}
-	return sc.result(n, ch), nil
+	return sc, head, nil
 }
 
 // updateGateway changes session id's gateway state with change (which
@@ -300,7 +356,7 @@ func (s *Sessions) updateGateway(ctx context.Context, gs GatewayStore, id string
 		if !change(st) {
 			return rec, st, nil
 		}
-		next, _, err := gs.SwapGatewayRecord(ctx, id, rec.Seq, st.encode(), nil)
+		next, _, err := gs.SwapGatewayRecord(ctx, id, rec.Seq, GatewayUpdate{State: st.encode()}, nil)
 		if ErrorCodeOf(err) == EConflict && tries < 8 {
 			continue
 		}
@@ -324,7 +380,19 @@ func (s *Sessions) GatewayUsage(ctx context.Context, t *GatewayTurn, u *Usage) {
 	if err != nil || head.Version != t.Version {
 		return
 	}
-	if err := s.store.SetTokenCount(ctx, t.SessionID, int(u.Input())); err != nil {
+	if err := s.store.SetTokenCount(ctx, t.SessionID, upstreamTokens(u)); err != nil {
 		s.warn(ctx, "gateway: record the token count", "session", t.SessionID, "error", err.Error())
 	}
+}
+
+// upstreamTokens is the input tokens of an upstream's usage report as the
+// session records them: each figure within [0, MaxTokenFigure], as every
+// figure kompact takes from a provider, and so their sum, so that the
+// trigger's sums cannot overflow (a report of 2^63-1 tokens).
+func upstreamTokens(u *Usage) int {
+	n := int64(0)
+	for _, f := range []int64{u.InputOther, u.InputCacheRead, u.InputCacheCreation} {
+		n += min(max(f, 0), MaxTokenFigure)
+	}
+	return int(min(n, MaxTokenFigure))
 }

@@ -104,18 +104,36 @@ func (s *Sessions) keepLease(ctx context.Context, a *Agent, gs GatewayStore, id,
 	return func() { close(done) }
 }
 
-// releaseLease gives owner's lease back, keeping preview as the session's
-// precomputed summary ("" for none).
+// keepPreview, as releaseLease's preview, leaves the session's
+// precomputed summary as it is recorded.
+const keepPreview = "\x00keep"
+
+// releaseLease gives owner's lease back and records preview as the
+// session's precomputed summary ("" for none; keepPreview leaves it),
+// when owner still holds the lease: a lease that lapsed and another took
+// is not its to change. A new preview that is not recorded (the lease
+// lost, the write failed) is removed, so that it does not fill the
+// preview budget.
 func (s *Sessions) releaseLease(ctx context.Context, gs GatewayStore, id, owner, preview string) {
-	_, _, err := s.updateGateway(context.WithoutCancel(ctx), gs, id, func(st *GatewayState) bool {
-		if st.LeaseOwner == owner {
-			st.LeaseOwner, st.LeaseUntil = "", time.Time{}
+	ctx = context.WithoutCancel(ctx)
+	held := false
+	_, _, err := s.updateGateway(ctx, gs, id, func(st *GatewayState) bool {
+		if held = st.LeaseOwner == owner; !held {
+			return false
 		}
-		st.PreviewID = preview
+		st.LeaseOwner, st.LeaseUntil = "", time.Time{}
+		if preview != keepPreview {
+			st.PreviewID = preview
+		}
 		return true
 	})
 	if err != nil {
 		s.warn(ctx, "gateway: release the compaction lease", "session", id, "error", err.Error())
+	}
+	if (err != nil || !held) && preview != "" && preview != keepPreview {
+		if _, err := s.store.TakePreview(ctx, id, preview, s.now()); err != nil && ErrorCodeOf(err) != ENotFound {
+			s.warn(ctx, "gateway: remove a precomputed summary that was not recorded", "session", id, "error", err.Error())
+		}
 	}
 }
 
@@ -162,22 +180,23 @@ func (s *Sessions) waitLease(ctx context.Context, a *Agent, gs GatewayStore, id,
 // compactLeased compacts session g under the lease, when it is still due:
 // the precomputed summary first, else a compaction now. It returns the
 // report, whether the precomputed summary was applied, and the preview to
-// keep as the session's precomputed summary (none once one is applied).
+// keep as the session's precomputed summary (none once one is applied;
+// keepPreview when it did not get as far as reading it).
 func (s *Sessions) compactLeased(ctx context.Context, a *Agent, gs GatewayStore, g *gatewaySession) (*AutoCompactionReport, bool, string) {
 	rec, err := gs.GetGatewayRecord(ctx, g.id)
 	if err != nil {
-		return &AutoCompactionReport{Status: AutoFailed, Error: AsError(err)}, false, ""
+		return &AutoCompactionReport{Status: AutoFailed, Error: AsError(err)}, false, keepPreview
 	}
 	st, err := decodeGatewayState(rec.State)
 	if err != nil {
-		return &AutoCompactionReport{Status: AutoFailed, Error: AsError(err)}, false, ""
+		return &AutoCompactionReport{Status: AutoFailed, Error: AsError(err)}, false, keepPreview
 	}
 	head, err := s.store.GetSessionHead(ctx, g.id)
 	if err != nil {
-		return &AutoCompactionReport{Status: AutoFailed, Error: AsError(err)}, false, st.PreviewID
+		return &AutoCompactionReport{Status: AutoFailed, Error: AsError(err)}, false, keepPreview
 	}
 	if ok, _ := due(a, s.contextOf(ctx, a, head.Tokens, head.Breaker)); !ok {
-		return nil, false, st.PreviewID // compacted meanwhile
+		return nil, false, keepPreview // compacted meanwhile
 	}
 	if st.PreviewID != "" {
 		if rep, ok := s.applyPrecomputed(ctx, g.id, st.PreviewID, head); ok {

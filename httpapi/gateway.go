@@ -104,6 +104,9 @@ func (s *Server) gatewayChat(w http.ResponseWriter, r *http.Request) error {
 	s.metrics.gateway.turn(turn, len(body)-len(out), time.Since(start))
 	resp, err := s.cfg.Upstream.ChatCompletions(r.Context(), a.LLM, out, s.upstreamAuthorization(a, r))
 	if err != nil {
+		if turn.Stored { // the messages are in the session all the same
+			w.Header().Set(HeaderSession, turn.SessionID)
+		}
 		return upstreamFailed(err)
 	}
 	defer resp.Body.Close()
@@ -119,11 +122,16 @@ func (s *Server) gatewayChat(w http.ResponseWriter, r *http.Request) error {
 
 // parseChatRequest reads a chat request of at most --max-request-messages
 // messages; a longer one is refused (413) as soon as the parse passes the
-// limit, before the rest of the body is read.
+// limit, before the rest of the body is read. A request without messages
+// is refused (400): there is no conversation to store or forward.
 func (s *Server) parseChatRequest(body []byte) (*openai.ChatRequest, error) {
 	req, err := openai.ParseChatRequestAtMost(body, s.guard.maxMessages)
 	if tooMany := (*openai.TooManyMessagesError)(nil); errors.As(err, &tooMany) {
 		return nil, s.guard.checkChatMessages(tooMany.Max + 1)
+	}
+	if err == nil && req.Len() == 0 {
+		return nil, kompact.Errorf(kompact.EInvalid, `the request's "messages" is empty`).
+			WithFixes(`Send the conversation in "messages": at least one message.`)
 	}
 	return req, err
 }

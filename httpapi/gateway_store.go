@@ -54,12 +54,12 @@ func (s measuredStore) FindGatewayRecords(ctx context.Context, key string, limit
 	return out, err
 }
 
-func (s measuredStore) SwapGatewayRecord(ctx context.Context, id string, seq int64, state []byte, msgs []kompact.Message) (*kompact.GatewayRecord, *kompact.Appended, error) {
+func (s measuredStore) SwapGatewayRecord(ctx context.Context, id string, seq int64, u kompact.GatewayUpdate, msgs []kompact.Message) (*kompact.GatewayRecord, *kompact.Appended, error) {
 	gs, err := s.gatewayStore()
 	if err != nil {
 		return nil, nil, err
 	}
-	rec, added, err := gs.SwapGatewayRecord(ctx, id, seq, state, msgs)
+	rec, added, err := gs.SwapGatewayRecord(ctx, id, seq, u, msgs)
 	s.m.storeFailed("swap_gateway_record", err)
 	if err == nil {
 		s.m.appended.Add(float64(len(msgs)))

@@ -191,7 +191,7 @@ func BenchSwap(b *testing.B, open func(*testing.B) kompact.Store) {
 			b.ReportAllocs()
 			b.ResetTimer()
 			for i := range b.N {
-				if _, _, err := g.SwapGatewayRecord(ctx, "s", int64(i+1), state, []kompact.Message{msg}); err != nil {
+				if _, _, err := g.SwapGatewayRecord(ctx, "s", int64(i+1), kompact.GatewayUpdate{State: state}, []kompact.Message{msg}); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -157,7 +157,7 @@ func testGatewaySwap(t *testing.T, st kompact.Store) {
 	s := createGateway(t, g, &kompact.Session{ID: "g", Agent: "a", Messages: conversation()}, "k", "s1")
 	create(t, st, &kompact.Session{ID: "twin", Agent: "a", Messages: conversation()})
 
-	rec, added, err := g.SwapGatewayRecord(ctx, "g", 1, []byte("s2"), nil)
+	rec, added, err := g.SwapGatewayRecord(ctx, "g", 1, kompact.GatewayUpdate{State: []byte("s2")}, nil)
 	if err != nil || added != nil || rec.Seq != 2 || string(rec.State) != "s2" || rec.Key != "k" || rec.SessionID != "g" {
 		t.Fatalf("swap without messages: %+v, %+v, %v", rec, added, err)
 	}
@@ -166,19 +166,19 @@ func testGatewaySwap(t *testing.T, st kompact.Store) {
 
 	before := storeSnapshot(t, st)
 	for _, seq := range []int64{1, 3} {
-		_, _, err = g.SwapGatewayRecord(ctx, "g", seq, []byte("stale"), []kompact.Message{msg(kompact.RoleUser, "", "lost")})
+		_, _, err = g.SwapGatewayRecord(ctx, "g", seq, kompact.GatewayUpdate{State: []byte("stale")}, []kompact.Message{msg(kompact.RoleUser, "", "lost")})
 		wantCode(t, err, kompact.EConflict, fmt.Sprint("a swap from seq ", seq, " at seq 2"))
 		if len(kompact.ErrorFixes(err)) == 0 {
 			t.Fatalf("the stale swap's error %q says nothing about how to fix it", err)
 		}
 	}
-	_, _, err = g.SwapGatewayRecord(ctx, "g", 2, []byte("bad"), []kompact.Message{msg(kompact.RoleUser, s.Messages[0].ID, "taken")})
+	_, _, err = g.SwapGatewayRecord(ctx, "g", 2, kompact.GatewayUpdate{State: []byte("bad")}, []kompact.Message{msg(kompact.RoleUser, s.Messages[0].ID, "taken")})
 	wantCode(t, err, kompact.EConflict, "a swap appending an id the session has")
-	_, _, err = g.SwapGatewayRecord(ctx, "g", 2, []byte("bad"), []kompact.Message{msg(kompact.Role("robot"), "", "x")})
+	_, _, err = g.SwapGatewayRecord(ctx, "g", 2, kompact.GatewayUpdate{State: []byte("bad")}, []kompact.Message{msg(kompact.Role("robot"), "", "x")})
 	wantCode(t, err, kompact.EInvalid, "a swap appending an unknown role")
-	_, _, err = g.SwapGatewayRecord(ctx, "twin", 1, []byte("bad"), nil)
+	_, _, err = g.SwapGatewayRecord(ctx, "twin", 1, kompact.GatewayUpdate{State: []byte("bad")}, nil)
 	wantCode(t, err, kompact.ENotFound, "a swap on a session CreateSession made")
-	_, _, err = g.SwapGatewayRecord(ctx, "nope", 1, []byte("bad"), nil)
+	_, _, err = g.SwapGatewayRecord(ctx, "nope", 1, kompact.GatewayUpdate{State: []byte("bad")}, nil)
 	wantCode(t, err, kompact.ENotFound, "a swap on a missing session")
 	unchanged(t, "refused swaps", before, storeSnapshot(t, st))
 	wantRecord(t, g, "g", "k", 2, "s2")
@@ -207,7 +207,7 @@ func swapAppends(t *testing.T, st kompact.Store, id string, seq int64, batch []k
 	g := gatewayStore(t, st)
 	prev := get(t, st, id)
 	state := fmt.Sprint("after ", seq)
-	rec, got, err := g.SwapGatewayRecord(ctx, id, seq, []byte(state), batch)
+	rec, got, err := g.SwapGatewayRecord(ctx, id, seq, kompact.GatewayUpdate{State: []byte(state)}, batch)
 	if err != nil || rec.Seq != seq+1 || string(rec.State) != state {
 		t.Fatalf("swap with messages from seq %d: %+v, %v", seq, rec, err)
 	}
@@ -244,7 +244,7 @@ func testGatewayDelete(t *testing.T, st kompact.Store) {
 	_, err := g.GetGatewayRecord(ctx, "d")
 	wantCode(t, err, kompact.ENotFound, "GetGatewayRecord after DeleteSession")
 	wantIDs(t, "records after the delete", found(t, g, "k", 0), "keep")
-	_, _, err = g.SwapGatewayRecord(ctx, "d", 1, nil, nil)
+	_, _, err = g.SwapGatewayRecord(ctx, "d", 1, kompact.GatewayUpdate{}, nil)
 	wantCode(t, err, kompact.ENotFound, "a swap after DeleteSession")
 	if s := create(t, st, &kompact.Session{ID: "d"}); s.Gateway {
 		t.Fatal("a session created again under a deleted gateway session's id is a gateway session")
@@ -252,6 +252,33 @@ func testGatewayDelete(t *testing.T, st kompact.Store) {
 	_, err = g.GetGatewayRecord(ctx, "d")
 	wantCode(t, err, kompact.ENotFound, "GetGatewayRecord of a session created again")
 	wantRecord(t, g, "keep", "k", 1, "y")
+}
+
+// testGatewaySwapRewritten (issue 28 §1): a swap made for the session's
+// Rewritten applies; one made for an earlier Rewritten (a restore came
+// between) is EConflict and changes nothing, messages and record alike.
+func testGatewaySwapRewritten(t *testing.T, st kompact.Store) {
+	ctx := t.Context()
+	g := gatewayStore(t, st)
+	createGateway(t, g, &kompact.Session{ID: "w", Messages: conversation()}, "k", "s1")
+	if _, _, err := g.SwapGatewayRecord(ctx, "w", 1, kompact.GatewayUpdate{State: []byte("s2"), Rewritten: 1}, []kompact.Message{msg(kompact.RoleUser, "", "more")}); err != nil {
+		t.Fatalf("a swap for the session's Rewritten: %v", err)
+	}
+	_, info := commit(t, st, "w", compaction(t, get(t, st, "w"), kompact.Options{MaxPreserved: 2}, "summary"))
+	restore(t, st, "w", info.Rev)
+	r := get(t, st, "w")
+	before := storeSnapshot(t, st)
+	_, _, err := g.SwapGatewayRecord(ctx, "w", 2, kompact.GatewayUpdate{State: []byte("stale"), Rewritten: 1}, []kompact.Message{msg(kompact.RoleUser, "", "after a hole")})
+	wantCode(t, err, kompact.EConflict, "a swap for a Rewritten before the restore")
+	if len(kompact.ErrorFixes(err)) == 0 {
+		t.Fatalf("the stale swap's error %q says nothing about how to fix it", err)
+	}
+	unchanged(t, "a swap refused for its Rewritten", before, storeSnapshot(t, st))
+	wantRecord(t, g, "w", "k", 2, "s2")
+	if _, _, err := g.SwapGatewayRecord(ctx, "w", 2, kompact.GatewayUpdate{State: []byte("s3"), Rewritten: r.Rewritten}, []kompact.Message{msg(kompact.RoleUser, "", "after")}); err != nil {
+		t.Fatalf("a swap for the restored session's Rewritten: %v", err)
+	}
+	wantRecord(t, g, "w", "k", 3, "s3")
 }
 
 // testGatewayRewritten: Rewritten is the version after the latest
@@ -282,7 +309,7 @@ func testGatewayRewritten(t *testing.T, st kompact.Store) {
 	s0 := createGateway(t, g, &kompact.Session{ID: "r", Messages: conversation()}, "k", "")
 	check("created", 1)
 	appendMsgs(t, st, "r", []kompact.Message{msg(kompact.RoleUser, "", "more")})
-	if _, _, err := g.SwapGatewayRecord(ctx, "r", 1, nil, []kompact.Message{msg(kompact.RoleAssistant, "", "yes")}); err != nil {
+	if _, _, err := g.SwapGatewayRecord(ctx, "r", 1, kompact.GatewayUpdate{}, []kompact.Message{msg(kompact.RoleAssistant, "", "yes")}); err != nil {
 		t.Fatal(err)
 	}
 	check("appended", 1)
@@ -313,7 +340,7 @@ func testGatewayLimit(t *testing.T, st kompact.Store) {
 	wantLimit(t, err, "CreateGatewaySession", `session "big" would have 10 messages`)
 	createGateway(t, g, &kompact.Session{ID: "full", Messages: conversation()}, "k", "s")
 	before := storeSnapshot(t, st)
-	_, _, err = g.SwapGatewayRecord(ctx, "full", 1, []byte("t"), []kompact.Message{msg(kompact.RoleUser, "", "more")})
+	_, _, err = g.SwapGatewayRecord(ctx, "full", 1, kompact.GatewayUpdate{State: []byte("t")}, []kompact.Message{msg(kompact.RoleUser, "", "more")})
 	wantLimit(t, err, "SwapGatewayRecord", `session "full" would have 10 messages`)
 	unchanged(t, "a swap past the limit", before, storeSnapshot(t, st))
 	wantRecord(t, g, "full", "k", 1, "s")
@@ -336,7 +363,7 @@ func testGatewayRace(t *testing.T, st kompact.Store) {
 			wg.Go(func() {
 				<-start
 				state := []byte(fmt.Sprint(round, "-", w))
-				_, _, errs[w] = g.SwapGatewayRecord(ctx, "race", seq, state, []kompact.Message{msg(kompact.RoleUser, "", string(state))})
+				_, _, errs[w] = g.SwapGatewayRecord(ctx, "race", seq, kompact.GatewayUpdate{State: state}, []kompact.Message{msg(kompact.RoleUser, "", string(state))})
 			})
 		}
 		close(start)

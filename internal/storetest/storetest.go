@@ -76,6 +76,7 @@ func Run(t *testing.T, open func(t *testing.T) kompact.Store) {
 		{"GatewaySwap", testGatewaySwap},
 		{"GatewayDelete", testGatewayDelete},
 		{"GatewayRewritten", testGatewayRewritten},
+		{"GatewaySwapRewritten", testGatewaySwapRewritten},
 		{"GatewayLimit", testGatewayLimit},
 		{"GatewayRace", testGatewayRace},
 	}

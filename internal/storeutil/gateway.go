@@ -99,13 +99,14 @@ func (c *Core) FindGatewayRecords(ctx context.Context, key string, limit int) ([
 }
 
 // SwapGatewayRecord replaces the state of session id's record when its seq
-// is still seq (else EConflict, and nothing changes), and appends msgs to
+// is still seq and the session's Rewritten is u.Rewritten (unless that is
+// 0; else EConflict, and nothing changes), and appends msgs to
 // the session in the same write, as AppendMessages does (the same checks,
 // ids, version, token figures and answer), except that a message whose id
 // the session has is EConflict even when the session ends with msgs: a
 // swap is not retried once it committed (its seq moved on). Without msgs
 // the session's row does not change.
-func (c *Core) SwapGatewayRecord(ctx context.Context, id string, seq int64, state []byte, in []kompact.Message) (*kompact.GatewayRecord, *kompact.Appended, error) {
+func (c *Core) SwapGatewayRecord(ctx context.Context, id string, seq int64, u kompact.GatewayUpdate, in []kompact.Message) (*kompact.GatewayRecord, *kompact.Appended, error) {
 	var msgs []kompact.Message
 	var given map[string]bool
 	if len(in) > 0 {
@@ -129,12 +130,16 @@ func (c *Core) SwapGatewayRecord(ctx context.Context, id string, seq int64, stat
 		if rec.Seq != seq {
 			return staleSeq(id, seq, rec.Seq)
 		}
+		if u.Rewritten != 0 && row.Rewritten != u.Rewritten {
+			return kompact.Errorf(kompact.EConflict, "session %q was rewritten (a compaction, restore or undo) at version %d, after %d", id, row.Rewritten, u.Rewritten).
+				WithFixes("Read the session again and derive the record's state from its messages before the swap.")
+		}
 		if len(msgs) > 0 {
 			if out, err = c.appendTo(ctx, tx, row, msgs, given, false); err != nil {
 				return err
 			}
 		}
-		state = stateBytes(state)
+		state := stateBytes(u.State)
 		swapped, err := tx.SwapGatewayRecord(ctx, id, seq, state)
 		if err == nil && !swapped {
 			return staleSeq(id, seq, -1)
