@@ -1,5 +1,13 @@
 package kompact
 
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"kompact/internal/didyoumean"
+)
+
 // Agents are the agents a service may run sessions with. The configuration
 // (config.Config) is one; httpapi depends on this interface only.
 type Agents interface {
@@ -8,4 +16,29 @@ type Agents interface {
 	Agent(name string) (*Agent, error)
 	// Names returns the agents' names, sorted.
 	Names() []string
+}
+
+// agentOf returns the agent called name from agents, as Agents.Agent does,
+// for a client of the service: the error of an unknown name, or of no name
+// without a default agent, names the available agents, never where they
+// are configured (a server's file path is not the client's to see).
+func agentOf(agents Agents, name string) (*Agent, error) {
+	a, err := agents.Agent(name)
+	if err == nil {
+		return a, nil
+	}
+	names := agents.Names()
+	if name != "" && slices.Contains(names, name) {
+		return nil, err
+	}
+	list := strings.Join(names, ", ")
+	if name == "" {
+		return nil, Errorf(EInvalid, "no agent named, and the server has no default agent; available agents: %s", list).
+			WithFixes("Name one of the agents: " + list + ".")
+	}
+	e := Errorf(ENotFound, "no agent %q on this server; available agents: %s", name, list)
+	if s := didyoumean.Closest(name, names); s != "" {
+		e.WithFixes(fmt.Sprintf("Did you mean %q?", s))
+	}
+	return nil, e.WithFixes("Use one of: "+list+".", "Or ask the server's operator to add an agent named "+name+".")
 }

@@ -90,7 +90,7 @@ func NewSessions(cfg SessionsConfig) *Sessions {
 // unknown agent is EInvalid: the session or the request names an agent
 // that Agents lacks.
 func (s *Sessions) Agent(name string) (*Agent, error) {
-	a, err := s.agents.Agent(name)
+	a, err := agentOf(s.agents, name)
 	if err != nil {
 		var e *Error
 		if errors.As(err, &e) && e.Code == ENotFound {
