@@ -245,6 +245,13 @@ type Store interface {
 	// not change the version. A new session's title is DefaultTitle of its
 	// messages, and an append sets it while it is "".
 	SetTitle(ctx context.Context, id string, title string) (*SessionInfo, error)
+	// UpdateSettings makes the whole change set in one write, after
+	// checking all of it (SessionSettings.Check): a change refused in part
+	// (EInvalid) or failed writes nothing. Each field is written as
+	// SetCompactionModel, SetTitle and SetTokenCount write it (the version
+	// changes only with the compaction model). It returns the session's
+	// description after the change.
+	UpdateSettings(ctx context.Context, id string, set SessionSettings) (*SessionInfo, error)
 	// CommitCompaction applies c (see Rebase) and records a revision holding
 	// the message list as it was just before; c.Replacement is checked as
 	// AppendMessages checks its messages. Its cost follows the replaced

@@ -255,6 +255,12 @@ func (s measuredStore) StreamSession(ctx context.Context, id string, head func(*
 	return err
 }
 
+func (s measuredStore) UpdateSettings(ctx context.Context, id string, set kompact.SessionSettings) (*kompact.SessionInfo, error) {
+	out, err := s.st.UpdateSettings(ctx, id, set)
+	s.m.storeFailed("update_settings", err)
+	return out, err
+}
+
 func (s measuredStore) SetTitle(ctx context.Context, id, title string) (*kompact.SessionInfo, error) {
 	out, err := s.st.SetTitle(ctx, id, title)
 	s.m.storeFailed("set_title", err)

@@ -42,6 +42,7 @@ var invalidRequests = map[string]string{
 	"TestWrongMethodNamesTheMethods":             "paths of the API asked with methods they do not answer",
 	"TestSessionTitlesAndSearch":                 "a title longer than 200 characters",
 	"TestKCPD01ContextRoute":                     "a negative token_count",
+	"TestSettingsRefusedWritesNothing":           "a title longer than 200 characters, a negative token_count, each with valid settings",
 	"TestBodiesMustBeJSON":                       "bodies that are not declared application/json",
 	"TestImportKimiContext":                      "an unknown format, kimi-cli files without a record",
 	"TestImportStreamed":                         "documents with an unknown role or an unknown field far into them",

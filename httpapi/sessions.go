@@ -221,35 +221,15 @@ func (s *Server) updateSettings(w http.ResponseWriter, r *http.Request) error {
 	if err := s.decodeBody(w, r, &req, false); err != nil {
 		return err
 	}
-	if req.CompactionModel == nil && req.Title == nil && req.TokenCount == nil {
+	if (kompact.SessionSettings{CompactionModel: req.CompactionModel, Title: req.Title, TokenCount: req.TokenCount}).Empty() {
 		return kompact.Errorf(kompact.EInvalid, `the body has none of "compaction_model", "title" and "token_count"`).
 			WithFixes(`Send {"compaction_model": "model-name"}, or {"compaction_model": ""} to use the agent's model again.`,
 				`Send {"title": "a name"} to rename the session, or {"title": ""} for its default title.`,
 				`Send {"token_count": N} to record the provider's usage total for the session.`)
 	}
-	if req.Title != nil {
-		if _, err := kompact.CleanTitle(*req.Title); err != nil {
-			return err
-		}
-	}
-	if req.TokenCount != nil && *req.TokenCount < 0 {
-		return kompact.Errorf(kompact.EInvalid, `"token_count" is %d; it must be 0 or more`, *req.TokenCount).
-			WithFixes("Send the provider's usage total for the session (prompt + completion tokens of its last turn).")
-	}
-	if req.TokenCount != nil {
-		if err := s.cfg.Store.SetTokenCount(r.Context(), r.PathValue("id"), *req.TokenCount); err != nil {
-			return err
-		}
-	}
-	if req.CompactionModel != nil {
-		if _, err := s.cfg.Store.SetCompactionModel(r.Context(), r.PathValue("id"), *req.CompactionModel); err != nil {
-			return err
-		}
-	}
-	if req.Title != nil {
-		if _, err := s.cfg.Store.SetTitle(r.Context(), r.PathValue("id"), *req.Title); err != nil {
-			return err
-		}
+	set := kompact.SessionSettings{CompactionModel: req.CompactionModel, Title: req.Title, TokenCount: req.TokenCount}
+	if _, err := s.sessions.UpdateSettings(r.Context(), r.PathValue("id"), set); err != nil {
+		return err
 	}
 	// The response is the session, read after the write (a later write
 	// may show in it too).

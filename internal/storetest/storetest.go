@@ -53,6 +53,7 @@ func Run(t *testing.T, open func(t *testing.T) kompact.Store) {
 		{"Append", testAppend},
 		{"AppendRetry", testAppendRetry},
 		{"SetCompactionModel", testSetCompactionModel},
+		{"UpdateSettings", testUpdateSettings},
 		{"CommitCompaction", testCommitCompaction},
 		{"Conflict", testConflict},
 		{"CommitAfterRewrite", testCommitAfterRewrite},

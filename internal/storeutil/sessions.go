@@ -319,32 +319,41 @@ func (c *Core) replayed(ctx context.Context, tx Tx, row *SessionRow, msgs []komp
 // "". It is a write: the version goes up. A model
 // kompact.ValidateCompactionModel refuses is EInvalid.
 func (c *Core) SetCompactionModel(ctx context.Context, id string, model string) (*kompact.SessionInfo, error) {
-	if err := kompact.ValidateCompactionModel(model); err != nil {
-		return nil, err
-	}
-	return c.setInfo(ctx, id, "set compaction model", func(tx Tx, row *SessionRow) error {
-		row.Model = model
-		row.Version++
-		row.Updated = c.now(row.Updated)
-		return nil
-	})
+	return c.UpdateSettings(ctx, id, kompact.SessionSettings{CompactionModel: &model})
 }
 
 // SetTitle renames the session, or gives it its default title again with
 // "" (which reads its messages). The version does not change.
 func (c *Core) SetTitle(ctx context.Context, id string, title string) (*kompact.SessionInfo, error) {
-	title, err := kompact.CleanTitle(title)
+	return c.UpdateSettings(ctx, id, kompact.SessionSettings{Title: &title})
+}
+
+// UpdateSettings checks the whole change (kompact.SessionSettings.Check)
+// and makes it in one write: the compaction model (the version goes up),
+// the title, and the token figure (as SetTokenCount records it).
+func (c *Core) UpdateSettings(ctx context.Context, id string, set kompact.SessionSettings) (*kompact.SessionInfo, error) {
+	set, err := set.Check()
 	if err != nil {
 		return nil, err
 	}
-	return c.setInfo(ctx, id, "set title", func(tx Tx, row *SessionRow) error {
-		row.Title = title
-		if title == "" {
+	return c.setInfo(ctx, id, "update settings", func(tx Tx, row *SessionRow) error {
+		if set.CompactionModel != nil {
+			row.Model = *set.CompactionModel
+			row.Version++
+			row.Updated = c.now(row.Updated)
+		}
+		if set.Title != nil {
+			row.Title = *set.Title
+		}
+		if set.Title != nil && row.Title == "" {
 			msgs, err := c.messages(ctx, tx, id, row.FirstPos, row.N)
 			if err != nil {
 				return err
 			}
 			row.Title = kompact.DefaultTitle(msgs)
+		}
+		if set.TokenCount != nil {
+			return one(id)(tx.SetTokenCount(ctx, id, *set.TokenCount))
 		}
 		return nil
 	})
