@@ -1,11 +1,9 @@
 package kompact
 
 import (
-	"fmt"
+	"errors"
 	"slices"
 	"strings"
-
-	"kompact/internal/didyoumean"
 )
 
 // Agents are the agents a service may run sessions with. The configuration
@@ -37,8 +35,14 @@ func agentOf(agents Agents, name string) (*Agent, error) {
 			WithFixes("Name one of the agents: " + list + ".")
 	}
 	e := Errorf(ENotFound, "no agent %q on this server; available agents: %s", name, list)
-	if s := didyoumean.Closest(name, names); s != "" {
-		e.WithFixes(fmt.Sprintf("Did you mean %q?", s))
+	var le *Error
+	if errors.As(err, &le) {
+		// The lookup's suggestion of a close name, which names no file.
+		for _, f := range le.Fixes {
+			if strings.HasPrefix(f, "Did you mean ") {
+				e.WithFixes(f)
+			}
+		}
 	}
 	return nil, e.WithFixes("Use one of: "+list+".", "Or ask the server's operator to add an agent named "+name+".")
 }
