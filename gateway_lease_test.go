@@ -14,11 +14,11 @@ type memGatewayStore struct {
 	recs map[string]GatewayRecord
 }
 
-func (m *memGatewayStore) CreateGatewaySession(context.Context, *Session, string, []byte) (*SessionInfo, error) {
+func (m *memGatewayStore) CreateGatewaySession(context.Context, *Session, string, string, []byte) (*SessionInfo, error) {
 	panic("not used")
 }
 
-func (m *memGatewayStore) FindGatewayRecords(context.Context, string, int) ([]GatewayRecord, error) {
+func (m *memGatewayStore) FindGatewayRecords(context.Context, string, []string, int) ([]GatewayRecord, error) {
 	panic("not used")
 }
 

@@ -6,6 +6,10 @@ import "context"
 // needs from a store and from the surface that reads a chat-completions
 // request.
 
+// MaxGatewayChains is how many chains one FindGatewayRecords takes at
+// most.
+const MaxGatewayChains = 1000
+
 // GatewayConfig is an agent's "gateway" block: whether the agent answers
 // OpenAI's chat-completions protocol at /gateway/{agent}/v1 and how.
 type GatewayConfig struct {
@@ -58,6 +62,10 @@ type Conversation interface {
 type GatewayRecord struct {
 	SessionID string
 	Key       string
+	// Chain is the chain after the client's messages the session holds
+	// (GatewayState.ClientChain, "" for none): FindGatewayRecords finds
+	// the record by it.
+	Chain string
 	// Seq is 1 when the record is created and grows by one with every
 	// SwapGatewayRecord.
 	Seq   int64
@@ -69,14 +77,17 @@ type GatewayRecord struct {
 // lives as long as the session.
 type GatewayStore interface {
 	// CreateGatewaySession creates s as CreateSession does, with the
-	// record (key, state; Seq 1), in one write. A taken id is EConflict.
-	CreateGatewaySession(ctx context.Context, s *Session, key string, state []byte) (*SessionInfo, error)
+	// record (key, chain, state; Seq 1), in one write. A taken id is
+	// EConflict.
+	CreateGatewaySession(ctx context.Context, s *Session, key, chain string, state []byte) (*SessionInfo, error)
 	// GetGatewayRecord returns the record of session id; ENotFound when
 	// there is no such session or it is not a gateway session.
 	GetGatewayRecord(ctx context.Context, id string) (*GatewayRecord, error)
-	// FindGatewayRecords returns the records with key, the one created
-	// last first, at most limit of them (16 when limit <= 0).
-	FindGatewayRecords(ctx context.Context, key string, limit int) ([]GatewayRecord, error)
+	// FindGatewayRecords returns the records with key whose Chain is one
+	// of chains (every record of key when chains is nil), the one created
+	// last first, at most limit of them (16 when limit <= 0). It takes at
+	// most MaxGatewayChains chains.
+	FindGatewayRecords(ctx context.Context, key string, chains []string, limit int) ([]GatewayRecord, error)
 	// SwapGatewayRecord replaces the state of session id's record with
 	// u.State when its Seq is still seq and, when u.Rewritten is not 0,
 	// the session's Rewritten is still u.Rewritten (else EConflict, and
@@ -90,7 +101,8 @@ type GatewayStore interface {
 // GatewayUpdate is what one SwapGatewayRecord writes, and on what
 // condition besides the record's Seq.
 type GatewayUpdate struct {
-	// State is the record's new state.
+	// Chain and State are the record's new chain and state.
+	Chain string
 	State []byte
 	// Rewritten, when not 0, is the session's StoredSession.Rewritten the
 	// update was made for: a session rewritten since (a compaction, a

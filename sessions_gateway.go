@@ -7,8 +7,9 @@ import "context"
 // not have yet, compact when due (sessions_gateway_compact.go) and say
 // what to forward; then record the upstream's usage.
 
-// maxGatewayCandidates bounds the sessions one conversation key is matched
-// against.
+// maxGatewayCandidates is how many of a request's chains the first lookup
+// of its session asks for (gatewayLookup), and how many records beyond
+// one a chain each lookup reads at most.
 const maxGatewayCandidates = 16
 
 // GatewayTurn is what the gateway does with one request: the session it
@@ -167,19 +168,44 @@ func (s *Sessions) gatewayFind(ctx context.Context, a *Agent, gs GatewayStore, s
 		}
 		return rec, st, nil
 	}
-	recs, err := gs.FindGatewayRecords(ctx, conversationKey(a, conv), maxGatewayCandidates)
-	if err != nil {
-		return nil, nil, err
-	}
-	var best *GatewayRecord
-	var bestState *GatewayState
-	for i := range recs {
-		st, err := decodeGatewayState(recs[i].State)
-		if err == nil && st.matches(ch) && (best == nil || st.ClientCount > bestState.ClientCount) {
-			best, bestState = &recs[i], st
+	return s.gatewayLookup(ctx, gs, conversationKey(a, conv), ch)
+}
+
+// gatewayLookup returns the record of key that a request with chain ch
+// continues, and its state: of the records whose chain is one of the
+// request's, the one that holds the most of its messages (the newest of
+// equals); none when there is none. It asks for the request's chains from
+// the longest down, a batch at a time, so that a conversation's next turn
+// (a few messages past what its session holds) costs one query however
+// many sessions share the key, and a new conversation one per
+// MaxGatewayChains of its messages.
+func (s *Sessions) gatewayLookup(ctx context.Context, gs GatewayStore, key string, ch Chain) (*GatewayRecord, *GatewayState, error) {
+	batch := maxGatewayCandidates
+	for hi := len(ch) - 1; hi >= 1; hi -= batch {
+		if hi < len(ch)-1 {
+			batch = MaxGatewayChains
+		}
+		chains := make([]string, 0, min(batch, hi))
+		for k := hi; k >= 1 && len(chains) < batch; k-- {
+			chains = append(chains, ch.at(k))
+		}
+		recs, err := gs.FindGatewayRecords(ctx, key, chains, len(chains)+maxGatewayCandidates)
+		if err != nil {
+			return nil, nil, err
+		}
+		var best *GatewayRecord
+		var bestState *GatewayState
+		for i := range recs {
+			st, err := decodeGatewayState(recs[i].State)
+			if err == nil && st.matches(ch) && (best == nil || st.ClientCount > bestState.ClientCount) {
+				best, bestState = &recs[i], st
+			}
+		}
+		if best != nil {
+			return best, bestState, nil
 		}
 	}
-	return best, bestState, nil
+	return nil, nil, nil
 }
 
 // gatewayAgentOf fills in st.Agent from the session's head when the state
@@ -238,7 +264,7 @@ func (s *Sessions) gatewayCreate(ctx context.Context, a *Agent, gs GatewayStore,
 		key, id = conversationKey(a, conv), "gw_"+s.newID()
 	}
 	st := &GatewayState{ClientCount: conv.Len(), ClientChain: ch.at(conv.Len()), Agent: a.Name, DerivedAt: 1}
-	if _, err := gs.CreateGatewaySession(ctx, &Session{ID: id, Agent: a.Name, Messages: msgs}, key, st.encode()); err != nil {
+	if _, err := gs.CreateGatewaySession(ctx, &Session{ID: id, Agent: a.Name, Messages: msgs}, key, st.ClientChain, st.encode()); err != nil {
 		return nil, err
 	}
 	head, err := s.store.GetSessionHead(ctx, id)
@@ -263,7 +289,7 @@ func (s *Sessions) gatewayAppend(ctx context.Context, gs GatewayStore, g *gatewa
 	next.ClientCount, next.ClientChain = n, ch.at(n)
 	// Only onto the list the state was derived from: after a rewrite the
 	// session may hold fewer of the client's messages than ClientCount.
-	u := GatewayUpdate{State: next.encode(), Rewritten: max(next.DerivedAt, 1)}
+	u := GatewayUpdate{Chain: next.ClientChain, State: next.encode(), Rewritten: max(next.DerivedAt, 1)}
 	rec, added, err := gs.SwapGatewayRecord(ctx, g.id, g.rec.Seq, u, msgs)
 	if err != nil {
 		return err
@@ -356,7 +382,7 @@ func (s *Sessions) updateGateway(ctx context.Context, gs GatewayStore, id string
 		if !change(st) {
 			return rec, st, nil
 		}
-		next, _, err := gs.SwapGatewayRecord(ctx, id, rec.Seq, GatewayUpdate{State: st.encode()}, nil)
+		next, _, err := gs.SwapGatewayRecord(ctx, id, rec.Seq, GatewayUpdate{Chain: st.ClientChain, State: st.encode()}, nil)
 		if ErrorCodeOf(err) == EConflict && tries < 8 {
 			continue
 		}

@@ -21,12 +21,12 @@ func (s measuredStore) gatewayStore() (kompact.GatewayStore, error) {
 	return gs, nil
 }
 
-func (s measuredStore) CreateGatewaySession(ctx context.Context, in *kompact.Session, key string, state []byte) (*kompact.SessionInfo, error) {
+func (s measuredStore) CreateGatewaySession(ctx context.Context, in *kompact.Session, key, chain string, state []byte) (*kompact.SessionInfo, error) {
 	gs, err := s.gatewayStore()
 	if err != nil {
 		return nil, err
 	}
-	out, err := gs.CreateGatewaySession(ctx, in, key, state)
+	out, err := gs.CreateGatewaySession(ctx, in, key, chain, state)
 	s.m.storeFailed("create_gateway_session", err)
 	if err == nil {
 		s.m.appended.Add(float64(len(in.Messages)))
@@ -44,12 +44,12 @@ func (s measuredStore) GetGatewayRecord(ctx context.Context, id string) (*kompac
 	return out, err
 }
 
-func (s measuredStore) FindGatewayRecords(ctx context.Context, key string, limit int) ([]kompact.GatewayRecord, error) {
+func (s measuredStore) FindGatewayRecords(ctx context.Context, key string, chains []string, limit int) ([]kompact.GatewayRecord, error) {
 	gs, err := s.gatewayStore()
 	if err != nil {
 		return nil, err
 	}
-	out, err := gs.FindGatewayRecords(ctx, key, limit)
+	out, err := gs.FindGatewayRecords(ctx, key, chains, limit)
 	s.m.storeFailed("find_gateway_records", err)
 	return out, err
 }

@@ -13,16 +13,16 @@ import (
 
 var _ kompact.GatewayStore = (*Store)(nil)
 
-const gatewayCols = `session_id, conv_key, seq, state`
+const gatewayCols = `session_id, conv_key, chain, seq, state`
 
 func scanGatewayRecord(sc pgx.Row, r *kompact.GatewayRecord) error {
-	return sc.Scan(&r.SessionID, &r.Key, &r.Seq, &r.State)
+	return sc.Scan(&r.SessionID, &r.Key, &r.Chain, &r.Seq, &r.State)
 }
 
 // InsertGatewayRecord leaves ord to its sequence.
 func (t stmts) InsertGatewayRecord(ctx context.Context, r *kompact.GatewayRecord) error {
-	_, err := t.tx.Exec(ctx, `INSERT INTO gateway_records (session_id, conv_key, seq, state) VALUES ($1, $2, $3, $4)`,
-		r.SessionID, r.Key, r.Seq, r.State)
+	_, err := t.tx.Exec(ctx, `INSERT INTO gateway_records (session_id, conv_key, seq, state, chain) VALUES ($1, $2, $3, $4, $5)`,
+		r.SessionID, r.Key, r.Seq, r.State, r.Chain)
 	return err
 }
 
@@ -35,18 +35,26 @@ func (t stmts) GatewayRecord(ctx context.Context, id string) (*kompact.GatewayRe
 }
 
 // findGatewayQuery reads a key's records, newest first, through
-// gateway_records_by_key.
-const findGatewayQuery = `SELECT ` + gatewayCols + ` FROM gateway_records WHERE conv_key = $1 ORDER BY ord DESC LIMIT $2`
+// gateway_records_by_key; findChainsQuery those of some chains through
+// gateway_records_by_chain (migration 0011).
+const (
+	findGatewayQuery = `SELECT ` + gatewayCols + ` FROM gateway_records WHERE conv_key = $1 ORDER BY ord DESC LIMIT $2`
+	findChainsQuery  = `SELECT ` + gatewayCols + ` FROM gateway_records WHERE conv_key = $1 AND chain = ANY($3) ORDER BY ord DESC LIMIT $2`
+)
 
-func (t stmts) FindGatewayRecords(ctx context.Context, key string, limit int) ([]kompact.GatewayRecord, error) {
-	rows, err := t.tx.Query(ctx, findGatewayQuery, key, limit)
+func (t stmts) FindGatewayRecords(ctx context.Context, key string, chains []string, limit int) ([]kompact.GatewayRecord, error) {
+	query, args := findGatewayQuery, []any{key, limit}
+	if chains != nil {
+		query, args = findChainsQuery, append(args, chains)
+	}
+	rows, err := t.tx.Query(ctx, query, args...)
 	if err != nil {
 		return nil, err
 	}
 	return pgx.CollectRows(rows, func(r pgx.CollectableRow) (g kompact.GatewayRecord, err error) { return g, scanGatewayRecord(r, &g) })
 }
 
-func (t stmts) SwapGatewayRecord(ctx context.Context, id string, seq int64, state []byte) (bool, error) {
-	n, err := affected(t.tx.Exec(ctx, `UPDATE gateway_records SET seq = seq + 1, state = $1 WHERE session_id = $2 AND seq = $3`, state, id, seq))
+func (t stmts) SwapGatewayRecord(ctx context.Context, id string, seq int64, chain string, state []byte) (bool, error) {
+	n, err := affected(t.tx.Exec(ctx, `UPDATE gateway_records SET seq = seq + 1, chain = $1, state = $2 WHERE session_id = $3 AND seq = $4`, chain, state, id, seq))
 	return n == 1, err
 }

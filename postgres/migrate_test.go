@@ -42,7 +42,26 @@ func TestGatewayMigration(t *testing.T) {
 	defer st.Close()
 	storetest.RunGatewayUpgrade(t, st, func(t *testing.T) kompact.Store {
 		ctx := t.Context()
-		for _, q := range []string{`DROP TABLE gateway_records`, `DELETE FROM schema_migrations WHERE version = 8`} {
+		for _, q := range []string{`DROP TABLE gateway_records`, `DELETE FROM schema_migrations WHERE version IN (8, 11)`} {
+			if _, err := st.pool.Exec(ctx, q); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := migrate(ctx, st.pool); err != nil {
+			t.Fatal(err)
+		}
+		return st
+	})
+}
+
+// TestGatewayChainsMigration: records stored before migration 0011 get the
+// chain their state holds (storetest.RunGatewayChainsUpgrade).
+func TestGatewayChainsMigration(t *testing.T) {
+	st := openSchema(t)
+	defer st.Close()
+	storetest.RunGatewayChainsUpgrade(t, st, func(t *testing.T) kompact.Store {
+		ctx := t.Context()
+		for _, q := range []string{`ALTER TABLE gateway_records DROP COLUMN chain`, `DELETE FROM schema_migrations WHERE version = 11`} {
 			if _, err := st.pool.Exec(ctx, q); err != nil {
 				t.Fatal(err)
 			}

@@ -67,7 +67,7 @@ func TestGatewayFindUsesIndex(t *testing.T) {
 	st := openSchema(t)
 	ctx := t.Context()
 	for i := range 200 {
-		if _, err := st.CreateGatewaySession(ctx, &kompact.Session{}, fmt.Sprint("k", i%50), []byte("{}")); err != nil {
+		if _, err := st.CreateGatewaySession(ctx, &kompact.Session{}, fmt.Sprint("k", i%50), fmt.Sprint("c", i), []byte("{}")); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -89,8 +89,13 @@ func TestGatewayFindUsesIndex(t *testing.T) {
 		}
 		plan := explain(t, st, findGatewayQuery, "k7", 16)
 		joined := strings.Join(plan, "\n")
-		if !strings.Contains(joined, "gateway_records_by_key") || !strings.Contains(joined, "Index Cond: (conv_key = ") || strings.Contains(joined, "Seq Scan") {
-			t.Errorf("%s, the find's plan does not look the key up in gateway_records_by_key:\n%s", stats, joined)
+		if !strings.Contains(joined, "gateway_records_by_") || !strings.Contains(joined, "Index Cond: (conv_key = ") || strings.Contains(joined, "Seq Scan") {
+			t.Errorf("%s, the find's plan does not look the key up in an index of gateway_records:\n%s", stats, joined)
+		}
+		plan = explain(t, st, findChainsQuery, "k7", 16, []string{"c7", "c57"})
+		joined = strings.Join(plan, "\n")
+		if !strings.Contains(joined, "gateway_records_by_chain") || strings.Contains(joined, "Seq Scan") {
+			t.Errorf("%s, the find by chains does not look them up in gateway_records_by_chain:\n%s", stats, joined)
 		}
 	}
 }

@@ -5,24 +5,25 @@ package sqlite
 
 import (
 	"context"
+	"encoding/json"
 
 	"kompact"
 )
 
 var _ kompact.GatewayStore = (*Store)(nil)
 
-const gatewayCols = `session_id, conv_key, seq, state`
+const gatewayCols = `session_id, conv_key, chain, seq, state`
 
 func scanGatewayRecord(sc scanner, r *kompact.GatewayRecord) error {
-	return sc.Scan(&r.SessionID, &r.Key, &r.Seq, &r.State)
+	return sc.Scan(&r.SessionID, &r.Key, &r.Chain, &r.Seq, &r.State)
 }
 
 // InsertGatewayRecord numbers the record one past the largest of its key:
 // the writer is single, so no other write takes the number meanwhile.
 func (t stmts) InsertGatewayRecord(ctx context.Context, r *kompact.GatewayRecord) error {
-	_, err := t.tx.ExecContext(ctx, `INSERT INTO gateway_records (session_id, conv_key, ord, seq, state)
-		VALUES (?1, ?2, coalesce((SELECT max(ord) FROM gateway_records WHERE conv_key = ?2), 0) + 1, ?3, ?4)`,
-		r.SessionID, r.Key, r.Seq, r.State)
+	_, err := t.tx.ExecContext(ctx, `INSERT INTO gateway_records (session_id, conv_key, ord, seq, state, chain)
+		VALUES (?1, ?2, coalesce((SELECT max(ord) FROM gateway_records WHERE conv_key = ?2), 0) + 1, ?3, ?4, ?5)`,
+		r.SessionID, r.Key, r.Seq, r.State, r.Chain)
 	return err
 }
 
@@ -35,15 +36,28 @@ func (t stmts) GatewayRecord(ctx context.Context, id string) (*kompact.GatewayRe
 }
 
 // findGatewayQuery reads a key's records, newest first, through
-// gateway_records_by_key.
-const findGatewayQuery = `SELECT ` + gatewayCols + ` FROM gateway_records WHERE conv_key = ? ORDER BY ord DESC LIMIT ?`
+// gateway_records_by_key; findChainsQuery those of some chains through
+// gateway_records_by_chain (migration 0011), chains a JSON array.
+const (
+	findGatewayQuery = `SELECT ` + gatewayCols + ` FROM gateway_records WHERE conv_key = ? ORDER BY ord DESC LIMIT ?`
+	findChainsQuery  = `SELECT ` + gatewayCols + ` FROM gateway_records INDEXED BY gateway_records_by_chain
+		WHERE conv_key = ? AND chain IN (SELECT value FROM json_each(?)) ORDER BY ord DESC LIMIT ?`
+)
 
-func (t stmts) FindGatewayRecords(ctx context.Context, key string, limit int) ([]kompact.GatewayRecord, error) {
-	rows, err := t.tx.QueryContext(ctx, findGatewayQuery, key, limit)
+func (t stmts) FindGatewayRecords(ctx context.Context, key string, chains []string, limit int) ([]kompact.GatewayRecord, error) {
+	if chains == nil {
+		rows, err := t.tx.QueryContext(ctx, findGatewayQuery, key, limit)
+		return collect(rows, err, 0, scanGatewayRecord)
+	}
+	list, err := json.Marshal(chains)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := t.tx.QueryContext(ctx, findChainsQuery, key, string(list), limit)
 	return collect(rows, err, 0, scanGatewayRecord)
 }
 
-func (t stmts) SwapGatewayRecord(ctx context.Context, id string, seq int64, state []byte) (bool, error) {
-	n, err := affected(t.tx.ExecContext(ctx, `UPDATE gateway_records SET seq = seq + 1, state = ? WHERE session_id = ? AND seq = ?`, state, id, seq))
+func (t stmts) SwapGatewayRecord(ctx context.Context, id string, seq int64, chain string, state []byte) (bool, error) {
+	n, err := affected(t.tx.ExecContext(ctx, `UPDATE gateway_records SET seq = seq + 1, chain = ?, state = ? WHERE session_id = ? AND seq = ?`, chain, state, id, seq))
 	return n == 1, err
 }

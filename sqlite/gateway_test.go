@@ -13,7 +13,25 @@ import (
 func TestGatewayMigration(t *testing.T) {
 	st := openTemp(t)
 	storetest.RunGatewayUpgrade(t, st, func(t *testing.T) kompact.Store {
-		for _, q := range []string{`DROP TABLE gateway_records`, `DELETE FROM schema_migrations WHERE version = 8`} {
+		for _, q := range []string{`DROP TABLE gateway_records`, `DELETE FROM schema_migrations WHERE version IN (8, 11)`} {
+			if _, err := st.w.ExecContext(t.Context(), q); err != nil {
+				t.Fatal(err)
+			}
+		}
+		st.Close()
+		up := openAt(t, st.path)
+		t.Cleanup(func() { up.Close() })
+		return up
+	})
+}
+
+// TestGatewayChainsMigration: records stored before migration 0011 get the
+// chain their state holds (storetest.RunGatewayChainsUpgrade).
+func TestGatewayChainsMigration(t *testing.T) {
+	st := openTemp(t)
+	storetest.RunGatewayChainsUpgrade(t, st, func(t *testing.T) kompact.Store {
+		for _, q := range []string{`DROP INDEX gateway_records_by_chain`, `ALTER TABLE gateway_records DROP COLUMN chain`,
+			`DELETE FROM schema_migrations WHERE version = 11`} {
 			if _, err := st.w.ExecContext(t.Context(), q); err != nil {
 				t.Fatal(err)
 			}

@@ -29,6 +29,21 @@ func TestAppendLooksIDsUp(t *testing.T) {
 	}
 }
 
+// TestGatewayFindByChains (issue 29): the find by chains looks the key and
+// chains up in gateway_records_by_chain, so that it follows the records
+// found, not how many share the key.
+func TestGatewayFindByChains(t *testing.T) {
+	st, err := Open(filepath.Join(t.TempDir(), "k.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	plan := explain(t, st, findChainsQuery, "k", `["c1","c2"]`, 16)
+	if got := strings.Join(plan, "; "); !strings.Contains(got, "gateway_records_by_chain") || strings.Contains(got, "SCAN gateway_records") {
+		t.Errorf("the find by chains' plan is %q, want a lookup in gateway_records_by_chain", got)
+	}
+}
+
 // explain returns the details of SQLite's query plan for query with args.
 func explain(t *testing.T, st *Store, query string, args ...any) []string {
 	t.Helper()

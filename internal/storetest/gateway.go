@@ -3,6 +3,7 @@ package storetest
 import (
 	"bytes"
 	"fmt"
+	"slices"
 	"sync"
 	"testing"
 
@@ -28,7 +29,13 @@ func gatewayStore(t *testing.T, st kompact.Store) kompact.GatewayStore {
 // the store's (Gateway set) and returns the session read back.
 func createGateway(t *testing.T, g kompact.GatewayStore, s *kompact.Session, key, state string) *kompact.StoredSession {
 	t.Helper()
-	info, err := g.CreateGatewaySession(t.Context(), s, key, []byte(state))
+	return createChained(t, g, s, key, "", state)
+}
+
+// createChained is createGateway with the record's chain.
+func createChained(t *testing.T, g kompact.GatewayStore, s *kompact.Session, key, chain, state string) *kompact.StoredSession {
+	t.Helper()
+	info, err := g.CreateGatewaySession(t.Context(), s, key, chain, []byte(state))
 	if err != nil {
 		t.Fatalf("CreateGatewaySession: %v", err)
 	}
@@ -59,7 +66,7 @@ func wantRecord(t *testing.T, g kompact.GatewayStore, id, key string, seq int64,
 // found lists the session ids of the records FindGatewayRecords returns.
 func found(t *testing.T, g kompact.GatewayStore, key string, limit int) []string {
 	t.Helper()
-	rs, err := g.FindGatewayRecords(t.Context(), key, limit)
+	rs, err := g.FindGatewayRecords(t.Context(), key, nil, limit)
 	if err != nil {
 		t.Fatalf("FindGatewayRecords(%q, %d): %v", key, limit, err)
 	}
@@ -136,10 +143,10 @@ func testGatewayCreate(t *testing.T, st kompact.Store) {
 	// A taken id, or a session CreateSession refuses, changes nothing.
 	before := storeSnapshot(t, st)
 	for _, id := range []string{"plain", "g1"} {
-		_, err = g.CreateGatewaySession(ctx, &kompact.Session{ID: id, Messages: conversation()}, "k", []byte("new"))
+		_, err = g.CreateGatewaySession(ctx, &kompact.Session{ID: id, Messages: conversation()}, "k", "", []byte("new"))
 		wantCode(t, err, kompact.EConflict, "CreateGatewaySession with the taken id "+id)
 	}
-	_, err = g.CreateGatewaySession(ctx, &kompact.Session{ID: "bad", Messages: []kompact.Message{msg(kompact.Role("robot"), "", "x")}}, "k", nil)
+	_, err = g.CreateGatewaySession(ctx, &kompact.Session{ID: "bad", Messages: []kompact.Message{msg(kompact.Role("robot"), "", "x")}}, "k", "", nil)
 	wantCode(t, err, kompact.EInvalid, "CreateGatewaySession with an unknown role")
 	unchanged(t, "refused gateway creations", before, storeSnapshot(t, st))
 	wantRecord(t, g, "g1", "k", 1, `{"n":1}`)
@@ -254,6 +261,49 @@ func testGatewayDelete(t *testing.T, st kompact.Store) {
 	wantRecord(t, g, "keep", "k", 1, "y")
 }
 
+// testGatewayChains (issue 29): FindGatewayRecords with chains finds the
+// records of the key whose chain is one of them, however many other
+// records share the key; a swap moves a record's chain.
+func testGatewayChains(t *testing.T, st kompact.Store) {
+	ctx := t.Context()
+	g := gatewayStore(t, st)
+	createChained(t, g, &kompact.Session{ID: "old", Messages: conversation()}, "k", "c-old", "s")
+	for i := range 20 { // newer records of the key, the 16 a key-only find reads
+		createChained(t, g, &kompact.Session{ID: fmt.Sprint("n", i)}, "k", fmt.Sprint("c", i), "s")
+	}
+	createChained(t, g, &kompact.Session{ID: "elsewhere"}, "k2", "c-old", "s")
+	find := func(chains []string, limit int) []string {
+		t.Helper()
+		rs, err := g.FindGatewayRecords(ctx, "k", chains, limit)
+		if err != nil {
+			t.Fatalf("FindGatewayRecords(k, %v): %v", chains, err)
+		}
+		var ids []string
+		for _, r := range rs {
+			if r.Key != "k" || !slices.Contains(chains, r.Chain) {
+				t.Fatalf("FindGatewayRecords(k, %v) returned %+v", chains, r)
+			}
+			ids = append(ids, r.SessionID)
+		}
+		return ids
+	}
+	wantIDs(t, "records of chain c-old", find([]string{"c-old"}, 0), "old")
+	wantIDs(t, "records of three chains", find([]string{"c3", "nope", "c-old", "c19"}, 0), "n19", "n3", "old")
+	wantIDs(t, "records of three chains, limit 2", find([]string{"c3", "c-old", "c19"}, 2), "n19", "n3")
+	wantIDs(t, "records of no chain", find([]string{}, 0))
+	_, err := g.FindGatewayRecords(ctx, "k", make([]string, kompact.MaxGatewayChains+1), 0)
+	wantCode(t, err, kompact.EInvalid, "a find by too many chains")
+	rec, _, err := g.SwapGatewayRecord(ctx, "old", 1, kompact.GatewayUpdate{Chain: "c-moved", State: []byte("t")}, []kompact.Message{msg(kompact.RoleUser, "", "more")})
+	if err != nil || rec.Chain != "c-moved" {
+		t.Fatalf("a swap to another chain: %+v, %v", rec, err)
+	}
+	wantIDs(t, "records of the chain the swap left", find([]string{"c-old"}, 0))
+	wantIDs(t, "records of the chain the swap made", find([]string{"c-moved"}, 0), "old")
+	if r, err := g.GetGatewayRecord(ctx, "old"); err != nil || r.Chain != "c-moved" {
+		t.Fatalf("GetGatewayRecord after the swap: %+v, %v", r, err)
+	}
+}
+
 // testGatewaySwapRewritten (issue 28 §1): a swap made for the session's
 // Rewritten applies; one made for an earlier Rewritten (a restore came
 // between) is EConflict and changes nothing, messages and record alike.
@@ -336,7 +386,7 @@ func testGatewayLimit(t *testing.T, st kompact.Store) {
 	g := gatewayStore(t, st)
 	n := len(conversation())
 	st.(kompact.SessionLimiter).LimitSessionMessages(n)
-	_, err := g.CreateGatewaySession(ctx, &kompact.Session{ID: "big", Messages: append(conversation(), msg(kompact.RoleUser, "", "one too many"))}, "k", nil)
+	_, err := g.CreateGatewaySession(ctx, &kompact.Session{ID: "big", Messages: append(conversation(), msg(kompact.RoleUser, "", "one too many"))}, "k", "", nil)
 	wantLimit(t, err, "CreateGatewaySession", `session "big" would have 10 messages`)
 	createGateway(t, g, &kompact.Session{ID: "full", Messages: conversation()}, "k", "s")
 	before := storeSnapshot(t, st)
@@ -391,6 +441,27 @@ func testGatewayRace(t *testing.T, st kompact.Store) {
 	}
 }
 
+// RunGatewayChainsUpgrade checks a store's upgrade of a database at
+// migration 0010 (before the records' chains): st stores two gateway
+// records, one whose state holds a client_chain and one whose state is
+// not JSON; downgrade takes the database back to 0010 and returns the
+// store that upgraded it again; the first is found by its state's chain,
+// the second has none.
+func RunGatewayChainsUpgrade(t *testing.T, st kompact.Store, downgrade func(t *testing.T) kompact.Store) {
+	ctx := t.Context()
+	g := gatewayStore(t, st)
+	createChained(t, g, &kompact.Session{ID: "json"}, "k", "abc", `{"client_count":2,"client_chain":"abc"}`)
+	createChained(t, g, &kompact.Session{ID: "opaque"}, "k", "def", "not json")
+	up := gatewayStore(t, downgrade(t))
+	rs, err := up.FindGatewayRecords(ctx, "k", []string{"abc"}, 0)
+	if err != nil || len(rs) != 1 || rs[0].SessionID != "json" || rs[0].Chain != "abc" {
+		t.Fatalf("the record whose state holds chain abc, after the upgrade: %+v, %v", rs, err)
+	}
+	if r, err := up.GetGatewayRecord(ctx, "opaque"); err != nil || r.Chain != "" || string(r.State) != "not json" {
+		t.Fatalf("the record whose state is not JSON, after the upgrade: %+v, %v", r, err)
+	}
+}
+
 // RunGatewayUpgrade checks a store's upgrade of a database at migration
 // 0007 (before the gateway records): st stores a session, downgrade takes
 // the database back to 0007 and returns the store that upgraded it again;
@@ -406,10 +477,10 @@ func RunGatewayUpgrade(t *testing.T, st kompact.Store, downgrade func(t *testing
 	if s, err := up.GetSession(ctx, "old"); err != nil || s.Gateway || s.Rewritten != 1 || len(s.Messages) != 1 {
 		t.Fatalf("the session stored at 0007: %+v, %v", s, err)
 	}
-	if _, err := g.CreateGatewaySession(ctx, &kompact.Session{ID: "new"}, "k", []byte("{}")); err != nil {
+	if _, err := g.CreateGatewaySession(ctx, &kompact.Session{ID: "new"}, "k", "c", []byte("{}")); err != nil {
 		t.Fatalf("CreateGatewaySession after the upgrade: %v", err)
 	}
-	if rs, err := g.FindGatewayRecords(ctx, "k", 0); err != nil || len(rs) != 1 || rs[0].SessionID != "new" {
+	if rs, err := g.FindGatewayRecords(ctx, "k", []string{"c"}, 0); err != nil || len(rs) != 1 || rs[0].SessionID != "new" || rs[0].Chain != "c" {
 		t.Fatalf("FindGatewayRecords after the upgrade: %+v, %v", rs, err)
 	}
 }

@@ -78,6 +78,7 @@ func Run(t *testing.T, open func(t *testing.T) kompact.Store) {
 		{"GatewayDelete", testGatewayDelete},
 		{"GatewayRewritten", testGatewayRewritten},
 		{"GatewaySwapRewritten", testGatewaySwapRewritten},
+		{"GatewayChains", testGatewayChains},
 		{"GatewayLimit", testGatewayLimit},
 		{"GatewayRace", testGatewayRace},
 	}

@@ -15,17 +15,20 @@ import (
 // GatewayTx is what a store supplies for the gateway's records: part of
 // Tx.
 type GatewayTx interface {
-	// InsertGatewayRecord adds r, the record of a session just created;
-	// among the records of its key it is the one created last.
+	// InsertGatewayRecord adds r (its key, chain, seq and state), the
+	// record of a session just created; among the records of its key it
+	// is the one created last.
 	InsertGatewayRecord(ctx context.Context, r *kompact.GatewayRecord) error
 	// GatewayRecord reads the record of session id.
 	GatewayRecord(ctx context.Context, id string) (*kompact.GatewayRecord, error)
 	// FindGatewayRecords reads at most limit records of key, the one
-	// created last first, through the index on the key.
-	FindGatewayRecords(ctx context.Context, key string, limit int) ([]kompact.GatewayRecord, error)
-	// SwapGatewayRecord sets the state of session id's record, and its seq
-	// to seq+1, when its seq is seq; it reports whether it was.
-	SwapGatewayRecord(ctx context.Context, id string, seq int64, state []byte) (bool, error)
+	// created last first, through the index on the key; only those whose
+	// chain is one of chains, unless chains is nil.
+	FindGatewayRecords(ctx context.Context, key string, chains []string, limit int) ([]kompact.GatewayRecord, error)
+	// SwapGatewayRecord sets the chain and state of session id's record,
+	// and its seq to seq+1, when its seq is seq; it reports whether it
+	// was.
+	SwapGatewayRecord(ctx context.Context, id string, seq int64, chain string, state []byte) (bool, error)
 }
 
 // DefaultGatewayRecords is how many records FindGatewayRecords returns at
@@ -33,11 +36,11 @@ type GatewayTx interface {
 const DefaultGatewayRecords = 16
 
 // CreateGatewaySession creates the session in as CreateSession does, with
-// its gateway record (key, state, Seq 1), in one write.
-func (c *Core) CreateGatewaySession(ctx context.Context, in *kompact.Session, key string, state []byte) (*kompact.SessionInfo, error) {
+// its gateway record (key, chain, state, Seq 1), in one write.
+func (c *Core) CreateGatewaySession(ctx context.Context, in *kompact.Session, key, chain string, state []byte) (*kompact.SessionInfo, error) {
 	return c.create(ctx, in, "create gateway session", func(tx Tx, row *SessionRow) error {
 		row.Gateway = true
-		return tx.InsertGatewayRecord(ctx, &kompact.GatewayRecord{SessionID: row.ID, Key: key, Seq: 1, State: stateBytes(state)})
+		return tx.InsertGatewayRecord(ctx, &kompact.GatewayRecord{SessionID: row.ID, Key: key, Chain: chain, Seq: 1, State: stateBytes(state)})
 	})
 }
 
@@ -78,15 +81,24 @@ func gatewayRecord(ctx context.Context, tx Tx, id string) (*kompact.GatewayRecor
 		WithFixes("Check the session id; only a session the gateway created has a record.")
 }
 
-// FindGatewayRecords returns the records of key, the one created last
-// first, at most limit of them (DefaultGatewayRecords when limit <= 0).
-func (c *Core) FindGatewayRecords(ctx context.Context, key string, limit int) ([]kompact.GatewayRecord, error) {
+// FindGatewayRecords returns the records of key whose chain is one of
+// chains (all of them when chains is nil), the one created last first, at
+// most limit of them (DefaultGatewayRecords when limit <= 0). More than
+// kompact.MaxGatewayChains chains are EInvalid.
+func (c *Core) FindGatewayRecords(ctx context.Context, key string, chains []string, limit int) ([]kompact.GatewayRecord, error) {
 	if limit <= 0 {
 		limit = DefaultGatewayRecords
 	}
+	if len(chains) > kompact.MaxGatewayChains {
+		return nil, kompact.Errorf(kompact.EInvalid, "%d chains to find gateway records by; at most %d", len(chains), kompact.MaxGatewayChains).
+			WithFixes("Find the records a batch of chains at a time.")
+	}
+	if chains != nil && len(chains) == 0 {
+		return []kompact.GatewayRecord{}, nil
+	}
 	var out []kompact.GatewayRecord
 	err := c.db.Read(ctx, "find gateway records", func(tx Tx) (err error) {
-		out, err = tx.FindGatewayRecords(ctx, key, limit)
+		out, err = tx.FindGatewayRecords(ctx, key, chains, limit)
 		return err
 	})
 	if err != nil {
@@ -140,11 +152,11 @@ func (c *Core) SwapGatewayRecord(ctx context.Context, id string, seq int64, u ko
 			}
 		}
 		state := stateBytes(u.State)
-		swapped, err := tx.SwapGatewayRecord(ctx, id, seq, state)
+		swapped, err := tx.SwapGatewayRecord(ctx, id, seq, u.Chain, state)
 		if err == nil && !swapped {
 			return staleSeq(id, seq, -1)
 		}
-		rec.Seq, rec.State = seq+1, state
+		rec.Seq, rec.Chain, rec.State = seq+1, u.Chain, state
 		return err
 	})
 	if err != nil {
