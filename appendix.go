@@ -1,6 +1,9 @@
 package kompact
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // AppendixSection names the section the appendix adds after the summary's
 // six (docs/fidelity.md, "The appendix").
@@ -28,17 +31,22 @@ func (p *Plan) withAppendix(arts []Artifact, model string) (summary, section str
 	own := f
 	summary = model + section
 	f = fidelityOf(arts, newKeptCheck(summary).flags(arts, kept))
-	f.Appendix = &AppendixFidelity{Lines: lines, ModelKept: own.Kept, ModelRecall: own.Recall}
+	f.Appendix = &AppendixFidelity{Lines: lines, ModelKept: own.Kept, ModelRecall: own.Recall,
+		ModelSentKept: own.SentKept, ModelSentRecall: own.SentRecall}
 	return summary, section, f
 }
 
 // appendix returns the preserved_artifacts section to append to summary
 // when the plan asks for one (Fidelity.AppendixTokens > 0) and the summary
 // lost artifacts (it keeps arts[i] when kept[i], nKept of them): one line
-// "- CLASS: TEXT" per lost artifact, best-ranked first, as many as fit
-// with the tags in AppendixTokens estimated tokens (EstimateStringTokens),
-// and the number of lines. It is never sent to the compaction model: the
-// request is the same with or without it.
+// "- CLASS: TEXT" per lost artifact, as many as fit with the tags in
+// AppendixTokens estimated tokens (EstimateStringTokens), and the number
+// of lines. Errors and TODO items come first, then paths, commands and
+// URLs, then identifiers, each in rank order: a small budget keeps the
+// task's state before the names in its code. An artifact found only in
+// think parts is left out: the model's reasoning is no fact. The section
+// is never sent to the compaction model: the request is the same with or
+// without it.
 func (p *Plan) appendix(arts []Artifact, kept []bool, nKept int, summary string) (string, int) {
 	budget := p.Fidelity.AppendixTokens
 	if budget <= 0 || nKept == len(arts) {
@@ -57,10 +65,8 @@ func (p *Plan) appendix(arts []Artifact, kept []bool, nKept int, summary string)
 		return "", 0
 	}
 	lines := 0
-	for i, a := range arts {
-		if kept[i] {
-			continue
-		}
+	for _, i := range appendixOrder(arts, kept) {
+		a := arts[i]
 		line := "- " + string(a.Class) + ": " + a.Text + "\n"
 		next := est
 		next.add(line)
@@ -76,6 +82,32 @@ func (p *Plan) appendix(arts []Artifact, kept []bool, nKept int, summary string)
 	}
 	b.WriteString(appendixClose)
 	return b.String(), lines
+}
+
+// appendixTier ranks the classes in the appendix: errors and TODO items,
+// then paths, commands and URLs, then identifiers.
+func appendixTier(c ArtifactClass) int {
+	switch c {
+	case ArtifactError, ArtifactTodo:
+		return 0
+	case ArtifactIdentifier:
+		return 2
+	}
+	return 1
+}
+
+// appendixOrder returns the indexes of the lost artifacts of arts the
+// appendix may hold (not kept, not found only in think parts), by tier,
+// each tier in rank order.
+func appendixOrder(arts []Artifact, kept []bool) []int {
+	var tiers [3][]int
+	for i, a := range arts {
+		if !kept[i] && !a.thought {
+			t := appendixTier(a.Class)
+			tiers[t] = append(tiers[t], i)
+		}
+	}
+	return slices.Concat(tiers[0], tiers[1], tiers[2])
 }
 
 // tokenCount adds up texts for EstimateStringTokens: the estimate of the

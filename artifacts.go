@@ -50,6 +50,9 @@ type Artifact struct {
 	Sent bool `json:"sent"`
 	// User is true when it appears in the text of a user message.
 	User bool `json:"-"`
+	// thought is true when it appears only in think parts: the appendix
+	// does not present it as a fact.
+	thought bool
 	// Count is how many times it appears.
 	Count int `json:"-"`
 	// first and last are the positions of the messages it first and last
@@ -72,8 +75,53 @@ func artifactsOf(msgs []Message, offset, shownFrom int) []Artifact {
 	for i := range msgs {
 		c.message(&msgs[i], i, i >= shownFrom)
 	}
-	slices.SortStableFunc(c.list, compareArtifacts)
-	return c.list
+	list := c.foldIntoErrors()
+	slices.SortStableFunc(list, compareArtifacts)
+	return list
+}
+
+// foldIntoErrors returns the list with each identifier or path whose text
+// is also an error's (a failing test's or package's name: TestApply)
+// folded into that error, its occurrences counted there: one artifact,
+// an error. Errors are few: each is looked up, not each other artifact.
+func (c *collector) foldIntoErrors() []Artifact {
+	var drop map[int]bool
+	for e := range c.list {
+		if c.list[e].Class != ArtifactError {
+			continue
+		}
+		for _, other := range [...]artifacts.Class{artifacts.Identifier, artifacts.Path} {
+			if i, ok := c.index[artifactKey{other, c.list[e].Text}]; ok {
+				c.list[e].merge(c.list[i])
+				if drop == nil {
+					drop = map[int]bool{}
+				}
+				drop[i] = true
+			}
+		}
+	}
+	if len(drop) == 0 {
+		return c.list
+	}
+	out := c.list[:0]
+	for i, a := range c.list {
+		if !drop[i] {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+// merge counts b's occurrences, of the same text, in a.
+func (a *Artifact) merge(b Artifact) {
+	if b.first < a.first {
+		a.first, a.Message = b.first, b.Message
+	}
+	a.last = max(a.last, b.last)
+	a.Count += b.Count
+	a.Sent = a.Sent || b.Sent
+	a.User = a.User || b.User
+	a.thought = a.thought && b.thought
 }
 
 type artifactKey struct {
@@ -92,10 +140,10 @@ type collector struct {
 	offset int
 	// scan scans the texts for add.
 	scan *artifacts.Scanner
-	// at, sent and user describe the part being scanned.
-	at         int
-	msg        *Message
-	sent, user bool
+	// at, sent, user and think describe the part being scanned.
+	at                int
+	msg               *Message
+	sent, user, think bool
 }
 
 // message scans each part of m, the i-th message of the range, and its
@@ -114,7 +162,9 @@ func (c *collector) message(m *Message, i int, shown bool) {
 			c.sent, c.user = shown, m.Role == RoleUser
 			c.scan.Scan(p.Text, src)
 		case p.Type == PartThink:
+			c.think = true
 			c.scan.Scan(p.Think, artifacts.Prose)
+			c.think = false
 		case p.Type.IsMedia():
 			if strings.HasPrefix(p.URL, "http://") || strings.HasPrefix(p.URL, "https://") {
 				c.add(artifacts.URL, p.URL)
@@ -146,12 +196,13 @@ func (c *collector) add(class artifacts.Class, text string) {
 		a.last = c.at
 		a.Sent = a.Sent || c.sent
 		a.User = a.User || c.user
+		a.thought = a.thought && c.think
 		return
 	}
 	c.index[k] = len(c.list)
 	r.class, r.text, r.i = class, text, len(c.list)
 	c.list = append(c.list, Artifact{Class: artifactClasses[class], Text: text, Message: c.name(), Sent: c.sent, User: c.user,
-		Count: 1, first: c.at, last: c.at})
+		thought: c.think, Count: 1, first: c.at, last: c.at})
 }
 
 // recentArtifact is an entry of collector.recent: an artifact and its

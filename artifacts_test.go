@@ -1,8 +1,10 @@
 package kompact_test
 
 import (
+	"context"
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 
 	"kompact"
@@ -88,5 +90,55 @@ func TestMeasureFidelity(t *testing.T) {
 	}
 	if f := kompact.MeasureFidelity(nil, "x"); f.Recall != 1 || f.Lost == nil {
 		t.Errorf("no artifacts: %+v", f)
+	}
+}
+
+// TestArtifactsOneEach: issue 28 §2. A failing test named in prose is
+// one artifact, an error (not also an identifier), counted as the user
+// stated it; ./cmd/server/main.go and cmd/server/main.go are one path; a
+// path inside a command is part of it.
+func TestArtifactsOneEach(t *testing.T) {
+	msgs := []kompact.Message{
+		{ID: "u1", Role: kompact.RoleUser, Content: []kompact.Part{kompact.TextPart("TestLexNumbers fails; see ./cmd/server/main.go\n$ go test ./internal/parse/lexer_test.go")}},
+		{ID: "t1", Role: kompact.RoleTool, Content: []kompact.Part{kompact.TextPart("--- FAIL: TestLexNumbers (0.00s)\nexit status 1")}},
+		{ID: "a1", Role: kompact.RoleAssistant, Content: []kompact.Part{kompact.TextPart("Fixed cmd/server/main.go.")}},
+	}
+	got := describe(kompact.Artifacts(msgs))
+	want := []string{"path cmd/server/main.go @u1 sent=true", "error TestLexNumbers @u1 sent=true", "command go test ./internal/parse/lexer_test.go @u1 sent=true"}
+	if !slices.Equal(got, want) {
+		t.Errorf("Artifacts:\n got %q\nwant %q", got, want)
+	}
+}
+
+// TestAppendixPicks: with a small budget the appendix holds errors and
+// TODO items before paths, and those before identifiers, whatever their
+// rank; an artifact found only in think parts is never in it (issue 28
+// §2).
+func TestAppendixPicks(t *testing.T) {
+	s := &kompact.Session{Messages: []kompact.Message{
+		{ID: "u1", Role: kompact.RoleUser, Content: []kompact.Part{kompact.TextPart("Fix it.\nTODO: keep the parity")}},
+		{ID: "t1", Role: kompact.RoleTool, ToolCallID: "c1", HasToolCallID: true, Content: []kompact.Part{kompact.TextPart("panic: nil map")}},
+		{ID: "a1", Role: kompact.RoleAssistant, Content: []kompact.Part{kompact.ThinkPart("internal/think/only.go is to blame, or ThinkOnly"),
+			kompact.TextPart("See internal/parse/lexer.go, ParseFloat and ScanDigits.")}},
+		{ID: "u2", Role: kompact.RoleUser, Content: []kompact.Part{kompact.TextPart("ok")}},
+	}}
+	a := enabledAgent()
+	for _, c := range []struct {
+		tokens int
+		want   string
+	}{
+		{30, "- todo: keep the parity\n- error: panic: nil map\n"},
+		{1000, "- todo: keep the parity\n- error: panic: nil map\n- path: internal/parse/lexer.go\n- identifier: ParseFloat\n- identifier: ScanDigits\n"},
+	} {
+		llm := &fakeLLM{answer: replyWith("<current_focus>x</current_focus>")}
+		out := (&kompact.Compactor{LLM: llm}).Execute(context.Background(), a, s,
+			kompact.ActionRequest{Action: kompact.ActionCompactConversation, End: "a1", AppendixTokens: new(c.tokens)}, nil)
+		if out.Status != kompact.OutcomeCompacted {
+			t.Fatalf("outcome %s: %v", out.Status, out.Err)
+		}
+		_, section, _ := strings.Cut(out.Result.Summary, "<preserved_artifacts>\n")
+		if section != c.want+"</preserved_artifacts>" {
+			t.Errorf("%d tokens: the appendix\n%s\nwant\n%s", c.tokens, section, c.want)
+		}
 	}
 }

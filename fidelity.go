@@ -19,6 +19,12 @@ type Fidelity struct {
 	NotSent   int `json:"not_sent"`
 	// Recall is Kept / Artifacts; 1 when there are none.
 	Recall float64 `json:"recall"`
+	// SentKept counts the kept artifacts the request sent; SentRecall is
+	// SentKept / (Artifacts - NotSent), 1 when none was sent: the figure
+	// on what the model could keep, which compaction.fidelity.min_recall
+	// judges.
+	SentKept   int     `json:"sent_kept"`
+	SentRecall float64 `json:"sent_recall"`
 	// Classes has the same counts per class, for every class.
 	Classes map[ArtifactClass]ClassFidelity `json:"classes"`
 	// Lost lists the artifacts not kept, the best-ranked first, at most
@@ -43,6 +49,10 @@ type AppendixFidelity struct {
 	Lines       int     `json:"lines"`
 	ModelKept   int     `json:"model_kept"`
 	ModelRecall float64 `json:"model_recall"`
+	// ModelSentKept and ModelSentRecall are the model's own summary's
+	// SentKept and SentRecall.
+	ModelSentKept   int     `json:"model_sent_kept"`
+	ModelSentRecall float64 `json:"model_sent_recall"`
 }
 
 // MeasureFidelity reports which of arts (ranked, as Artifacts returns them)
@@ -70,12 +80,16 @@ func fidelityOf(arts []Artifact, kept []bool) Fidelity {
 		if kept[i] {
 			cf.Kept++
 			f.Kept++
+			if a.Sent {
+				f.SentKept++
+			}
 		} else if len(f.Lost) < MaxLost {
 			f.Lost = append(f.Lost, a)
 		}
 		f.Classes[a.Class] = cf
 	}
 	f.Recall = recall(f.Kept, f.Artifacts)
+	f.SentRecall = recall(f.SentKept, f.Artifacts-f.NotSent)
 	return f
 }
 

@@ -2,6 +2,7 @@ package kompact_test
 
 import (
 	"context"
+	"encoding/json"
 	"slices"
 	"strings"
 	"testing"
@@ -47,7 +48,7 @@ func TestLowFidelityWarning(t *testing.T) {
 	out, _ = fidelityRun(t, a, kompact.ActionRequest{}, "Edited summary.go")
 	ws := out.Warnings()
 	if len(ws) == 0 || ws[len(ws)-1].Code != kompact.WarnLowFidelity ||
-		ws[len(ws)-1].Message != "the summary kept 1 of the 9 artifacts of the range (recall 0.11, below compaction.fidelity.min_recall 0.5)" {
+		ws[len(ws)-1].Message != "the summary kept 1 of the 5 artifacts the model was sent (sent_recall 0.20, below compaction.fidelity.min_recall 0.5); 4 more appeared only in parts the request does not send" {
 		t.Errorf("warnings %+v", ws)
 	}
 	// A preview keeps the threshold and the report.
@@ -69,6 +70,66 @@ func TestLowFidelityWarning(t *testing.T) {
 	}
 }
 
+// TestLowFidelityJudgesSent: min_recall judges what the summary kept of
+// the artifacts the request sent (sent_recall), not of those the model
+// never saw (issue 28 §2: kept 10 of 10 sent, recall 0.59, warned).
+func TestLowFidelityJudgesSent(t *testing.T) {
+	a := enabledAgent()
+	a.Compaction.Fidelity.MinRecall = 0.9
+	out, _ := fidelityRun(t, a, kompact.ActionRequest{}, "summary.go, https://go.dev/doc, TestApply, cfg.go, keep the parity")
+	f := out.Result.Fidelity
+	if f.Artifacts != 9 || f.NotSent != 4 || f.Kept != 5 || f.SentKept != 5 || f.SentRecall != 1 || f.Recall != 5.0/9 {
+		t.Fatalf("fidelity %+v", f)
+	}
+	if codes := codesOf(out); slices.Contains(codes, kompact.WarnLowFidelity) {
+		t.Errorf("every sent artifact kept, yet warned: %v", out.Warnings())
+	}
+	// Not sent, kept anyway: it counts in kept, not in sent_kept.
+	out, _ = fidelityRun(t, a, kompact.ActionRequest{}, "summary.go and internal/secret.go")
+	if f := out.Result.Fidelity; f.Kept != 2 || f.SentKept != 1 || f.SentRecall != 0.2 || !slices.Contains(codesOf(out), kompact.WarnLowFidelity) {
+		t.Errorf("fidelity %+v, warnings %v", f, out.Warnings())
+	}
+	// Nothing sent: sent_recall is 1.
+	if f := kompact.MeasureFidelity([]kompact.Artifact{{Class: kompact.ArtifactPath, Text: "a/b.go"}}, "x"); f.SentRecall != 1 || f.Recall != 0 {
+		t.Errorf("nothing sent: %+v", f)
+	}
+}
+
+// TestFidelityDecodesOldReports: a report stored before sent_kept and
+// sent_recall existed gets them from its counts and lost list (exact when
+// the list is whole; else each unlisted lost artifact counts as sent), and
+// an old appendix the lowest model figures its counts allow.
+func TestFidelityDecodesOldReports(t *testing.T) {
+	for _, c := range []struct {
+		stored          string
+		sentKept        int
+		sentRecall      float64
+		modelSent       int
+		modelSentRecall float64
+	}{
+		{`{"artifacts":9,"kept":5,"not_sent":4,"recall":0.55,"lost":[{"class":"path","text":"a/b.go","sent":false},` +
+			`{"class":"path","text":"c/d.go","sent":false},{"class":"path","text":"e/f.go","sent":false},{"class":"path","text":"g/h.go","sent":true}]}`, 4, 0.8, -1, 0},
+		// 3 lost, 1 listed (not sent): the 2 unlisted count as sent.
+		{`{"artifacts":10,"kept":7,"not_sent":2,"recall":0.7,"lost":[{"class":"url","text":"https://x","sent":false}]}`, 6, 0.75, -1, 0},
+		{`{"artifacts":0,"kept":0,"not_sent":0,"recall":1,"lost":[]}`, 0, 1, -1, 0},
+		{`{"artifacts":4,"kept":4,"not_sent":1,"recall":1,"lost":[],"appendix":{"lines":3,"model_kept":2,"model_recall":0.5}}`, 3, 1, 1, 1.0 / 3},
+		// New reports decode as they are.
+		{`{"artifacts":4,"kept":4,"not_sent":1,"recall":1,"sent_kept":3,"sent_recall":1,"lost":[],` +
+			`"appendix":{"lines":3,"model_kept":2,"model_recall":0.5,"model_sent_kept":2,"model_sent_recall":0.6667}}`, 3, 1, 2, 0.6667},
+	} {
+		var f kompact.Fidelity
+		if err := json.Unmarshal([]byte(c.stored), &f); err != nil {
+			t.Fatal(err)
+		}
+		if f.SentKept != c.sentKept || f.SentRecall != c.sentRecall || f.Artifacts == 0 && f.Recall != 1 {
+			t.Errorf("%s: sent_kept %d, sent_recall %v; want %d, %v", c.stored, f.SentKept, f.SentRecall, c.sentKept, c.sentRecall)
+		}
+		if c.modelSent >= 0 && (f.Appendix == nil || f.Appendix.ModelSentKept != c.modelSent || f.Appendix.ModelSentRecall != c.modelSentRecall) {
+			t.Errorf("%s: appendix %+v", c.stored, f.Appendix)
+		}
+	}
+}
+
 func TestAppendix(t *testing.T) {
 	const summary = "<current_focus>summary.go</current_focus>"
 	a := enabledAgent()
@@ -82,8 +143,8 @@ func TestAppendix(t *testing.T) {
 		t.Fatal("the appendix changed the request")
 	}
 	want := summary + "\n\n<preserved_artifacts>\n" +
-		"- todo: keep the parity\n- url: https://go.dev/doc\n- error: TestApply\n- path: cfg.go\n- path: data/only.json\n" +
-		"- command: go test ./internal/...\n- identifier: Plan.Apply\n- path: internal/secret.go\n</preserved_artifacts>"
+		"- todo: keep the parity\n- error: TestApply\n- url: https://go.dev/doc\n- path: cfg.go\n- path: data/only.json\n" +
+		"- command: go test ./internal/...\n- path: internal/secret.go\n</preserved_artifacts>" // not Plan.Apply, only thought of
 	r := on.Result
 	if r.Summary != want {
 		t.Fatalf("summary:\n%s\nwant:\n%s", r.Summary, want)
@@ -99,7 +160,7 @@ func TestAppendix(t *testing.T) {
 		t.Errorf("kimi-cli summary %q", kimi.String())
 	}
 	f := r.Fidelity
-	if f.Kept != 9 || f.Recall != 1 || f.Appendix == nil || *f.Appendix != (kompact.AppendixFidelity{Lines: 8, ModelKept: 1, ModelRecall: 1.0 / 9}) {
+	if f.Kept != 8 || f.Recall != 8.0/9 || f.Appendix == nil || *f.Appendix != (kompact.AppendixFidelity{Lines: 7, ModelKept: 1, ModelRecall: 1.0 / 9, ModelSentKept: 1, ModelSentRecall: 0.2}) {
 		t.Errorf("fidelity %+v, appendix %+v", f, f.Appendix)
 	}
 	// The action's appendix_tokens overrides the agent's: a small budget

@@ -47,12 +47,23 @@ func (r *Result) Warnings() []Warning {
 		out = append(out, Warning{Code: WarnTokensNotReduced, Message: "the compacted session is not smaller: about " +
 			strconv.Itoa(r.TokensBefore) + " tokens before, " + strconv.Itoa(r.TokensAfter) + " after"})
 	}
-	if f, min := r.Fidelity, r.minRecall(); f != nil && min > 0 && f.Recall < min {
-		out = append(out, Warning{Code: WarnLowFidelity, Message: "the summary kept " + strconv.Itoa(f.Kept) + " of the " +
-			strconv.Itoa(f.Artifacts) + " artifacts of the range (recall " + strconv.FormatFloat(f.Recall, 'f', 2, 64) +
-			", below compaction.fidelity.min_recall " + strconv.FormatFloat(min, 'g', -1, 64) + ")"})
+	if f, min := r.Fidelity, r.minRecall(); f != nil && min > 0 && f.SentRecall < min {
+		out = append(out, Warning{Code: WarnLowFidelity, Message: lowFidelity(f, min)})
 	}
 	return out
+}
+
+// lowFidelity is the low_fidelity warning's message: what the summary
+// kept of the artifacts the model was sent (SentRecall, which min judges),
+// then those it was not sent.
+func lowFidelity(f *Fidelity, min float64) string {
+	msg := "the summary kept " + strconv.Itoa(f.SentKept) + " of the " + strconv.Itoa(f.Artifacts-f.NotSent) +
+		" artifacts the model was sent (sent_recall " + strconv.FormatFloat(f.SentRecall, 'f', 2, 64) +
+		", below compaction.fidelity.min_recall " + strconv.FormatFloat(min, 'g', -1, 64) + ")"
+	if f.NotSent > 0 {
+		msg += "; " + strconv.Itoa(f.NotSent) + " more appeared only in parts the request does not send"
+	}
+	return msg
 }
 
 // minRecall is the low_fidelity threshold of the plan r applies.

@@ -411,11 +411,14 @@ function compactedCard(o, applied) {
   );
 }
 
-// fidelityFact: "The summary kept 31 of 57 artifacts of the replaced
-// messages; its card lists the lost ones."
+// fidelityFact: "The summary kept 25 of the 45 artifacts sent to the
+// model (12 not sent); its card lists the lost ones.": what the model was
+// sent first, as the card says it.
 function fidelityFact(f) {
   if (!f.artifacts) return "The replaced messages had no artifacts (paths, commands, errors…) to keep.";
-  return `The summary ${keptText(f)} of the replaced messages${f.artifacts > f.kept ? "; its card lists the lost ones" : ""}.`;
+  const sent = f.artifacts - f.not_sent;
+  const kept = sent ? `kept ${f.sent_kept.toLocaleString()} of the ${plural(sent, "artifact")} sent to the model` : `${keptText(f)}, none of them sent to the model`;
+  return `The summary ${kept}${sent && f.not_sent ? ` (${f.not_sent.toLocaleString()} not sent)` : ""}${f.artifacts > f.kept ? "; its card lists the lost ones" : ""}.`;
 }
 
 // cancelRun cancels the run of the session on screen, if any, and says

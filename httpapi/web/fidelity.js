@@ -4,7 +4,7 @@
 // lost ones grouped by class, each leading to the message it came from.
 // Collapsed by default: its summary line says "Kept 31 of 57 artifacts".
 
-import { h, plural } from "./dom.js";
+import { add, h, plural } from "./dom.js";
 import { renderParts, renderToolCall } from "./parts.js";
 
 // CLASSES: the classes in the server's order, with their names for people
@@ -50,7 +50,32 @@ function notSentText(f) {
 function appendixText(f) {
   const a = f.appendix;
   if (!a) return "";
-  return `The model's own summary kept ${a.model_kept.toLocaleString()} of ${f.artifacts.toLocaleString()} (${percent(a.model_recall)}); kompact appended ${plural(a.lines, "line")} of lost artifacts (preserved_artifacts), which brings it to ${f.kept.toLocaleString()} (${percent(f.recall)}).`;
+  const sent = f.artifacts - f.not_sent;
+  return `The model's own summary kept ${a.model_sent_kept.toLocaleString()} of the ${sent.toLocaleString()} sent to it (${percent(a.model_sent_recall)}), ${a.model_kept.toLocaleString()} of ${f.artifacts.toLocaleString()} in all (${percent(a.model_recall)}); kompact appended ${plural(a.lines, "line")} of lost artifacts (preserved_artifacts), which brings it to ${f.kept.toLocaleString()} (${percent(f.recall)}).`;
+}
+
+// summaryLine is the report's line, its children: the model's figure on
+// what it was sent first ("Kept 9 of the 10 artifacts sent to the model
+// (90%)"), then how many were not sent, then the figures in all; with the
+// appendix, the model's own summary's figure leads and the final one
+// follows. Every part is text or nothing: never a "null".
+function summaryLine(f) {
+  if (!f.artifacts) return [h("span", { class: "fidelity-counts", "data-testid": "fidelity-counts" }, "No artifacts to keep in the replaced messages")];
+  const sent = f.artifacts - (f.not_sent || 0);
+  const a = f.appendix;
+  const kept = a ? a.model_sent_kept : f.sent_kept;
+  const r = a ? a.model_sent_recall : f.sent_recall;
+  let lead;
+  if (!sent) lead = `None of the ${plural(f.artifacts, "artifact")} was sent to the model`;
+  else if (a) lead = `The model's summary kept ${kept.toLocaleString()} of the ${plural(sent, "artifact")} sent to it`;
+  else lead = kept === sent ? (sent === 1 ? "Kept the one artifact sent to the model" : `Kept all ${sent.toLocaleString()} artifacts sent to the model`) : `Kept ${kept.toLocaleString()} of the ${plural(sent, "artifact")} sent to the model`;
+  const line = [h("span", { class: "fidelity-counts", "data-testid": "fidelity-counts" }, lead)];
+  if (sent) line.push(h("span", { class: "muted" }, ` (${percent(r)})`));
+  if (f.not_sent && sent) line.push(h("span", { class: "muted", "data-testid": "fidelity-not-sent-count" }, ` · ${f.not_sent.toLocaleString()} not sent`));
+  if (f.not_sent || a) line.push(h("span", { class: "muted", "data-testid": "fidelity-in-all" }, ` · ${a ? "with the appendix, " : ""}${f.kept.toLocaleString()} of ${f.artifacts.toLocaleString()} in all`));
+  if (f.artifacts > f.kept) line.push(h("span", { class: "muted" }, ` · ${(f.artifacts - f.kept).toLocaleString()} lost`));
+  if (a) line.push(" ", h("span", { class: "badge badge-quiet" }, "appendix"));
+  return line;
 }
 
 // fidelityReport builds the report of f; messages is the list the lost
@@ -60,25 +85,16 @@ function appendixText(f) {
 // revision rev, the one that wrote it: a lost artifact shows its message
 // from there in a small view under it.
 export function fidelityReport(f, { messages = [], rev = 0, testid = "fidelity" } = {}) {
-  const box = h("details", { class: "fidelity", "data-testid": testid, "data-recall": f.recall });
-  box.append(
-    h(
-      "summary",
-      null,
-      h("span", { class: "fidelity-counts", "data-testid": "fidelity-counts" }, f.artifacts ? capital(keptText(f)) : "No artifacts to keep in the replaced messages"),
-      f.artifacts ? h("span", { class: "muted" }, ` (${percent(f.recall)})`) : null,
-      f.artifacts > f.kept ? h("span", { class: "muted" }, ` · ${(f.artifacts - f.kept).toLocaleString()} lost`) : null,
-      f.not_sent ? h("span", { class: "muted" }, ` · ${f.not_sent.toLocaleString()} not sent`) : null,
-      f.appendix ? [" ", h("span", { class: "badge badge-quiet" }, "appendix")] : null,
-    ),
-  );
+  const box = h("details", { class: "fidelity", "data-testid": testid, "data-recall": f.recall, "data-sent-recall": f.sent_recall });
+  box.append(h("summary", null, ...summaryLine(f)));
   const body = h("div", { class: "fidelity-body" });
-  body.append(
+  // add, not append: the DOM's append writes a null child as "null".
+  add(body, [
     h("p", { class: "fidelity-intro" }, "Artifacts are the paths, commands, errors, URLs, identifiers and TODO items of the messages the summary replaces; one is kept when its text is in the summary."),
     f.artifacts ? h("p", { class: "fidelity-classes", "data-testid": "fidelity-classes" }, capital(classesText(f))) : null,
     f.appendix ? h("p", { "data-testid": "fidelity-appendix" }, appendixText(f)) : null,
     f.not_sent ? h("p", { class: "fidelity-not-sent", "data-testid": "fidelity-not-sent" }, notSentText(f)) : null,
-  );
+  ]);
   const lost = f.lost || [];
   for (const [c, , many] of CLASSES) {
     const items = lost.filter((a) => a.class === c);

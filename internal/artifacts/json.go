@@ -82,6 +82,9 @@ func jsonRule(s, key string) (Class, string) {
 	case key == "command" || key == "cmd":
 		return Command, Cut(Clean(s))
 	case pathKeys[strings.ToLower(key)] && s != "" && !strings.ContainsAny(s, " \t\n") && len(s) <= 1024:
+		if strings.HasPrefix(s, "./") {
+			return Path, dotSlash(s, asPath)
+		}
 		return Path, s
 	}
 	return 0, ""

@@ -27,7 +27,7 @@ package artifacts
 // copy does not pass for a check: the fence languages (openFence), the
 // splitting of a line at its code spans (eachSpan), the TODO markers and
 // tasks (todoMarker, todoTask), the error forms (lineError), exit statuses
-// (exits), the URL, punctuation, file name and identifier rules, the JSON
+// (exitError), the "./" of a path (dotSlash), the URL, punctuation, file name and identifier rules, the JSON
 // key rules (jsonRule), Clean and Cut. The byte tables that replaced
 // strings.IndexByte in trimPunct and urlAt are checked against it for every
 // byte (TestByteSets).
@@ -61,8 +61,9 @@ type refScanner struct {
 	emit  Emit
 	fence fence
 	// marker, exit and tick say whether the text holds a TODO or FIXME
-	// marker, "xit " (of "exit status"), a backtick.
-	marker, exit, tick bool
+	// marker, "xit " (of "exit status"), a backtick; errs whether the
+	// text gave an error before the line.
+	marker, exit, tick, errs bool
 }
 
 // line scans one line: fences and shell lines first, then the line's
@@ -80,17 +81,27 @@ func (s *refScanner) line(line string) {
 		}
 		return
 	}
+	command := false
 	if c, ok := lineCommand(t, s.fence); ok {
 		s.emitCut(Command, c)
+		command = true
 	}
 	if s.src == Prose && s.fence == noFence {
 		s.todoLine(t)
 	}
-	if e := lineError(t); e != "" {
+	e := lineError(t)
+	if e != "" {
 		s.emit(Error, e)
+		s.errs = true
 	}
 	if s.exit {
-		exits(t, s.emit)
+		if x := exitError(t, e, s.errs); x != "" {
+			s.emit(Error, x)
+			s.errs = true
+		}
+	}
+	if command { // a command's paths are part of it
+		return
 	}
 	if s.tick && s.fence == noFence {
 		eachSpan(t, s.words, s.span)
@@ -227,6 +238,9 @@ func refAsPath(w string) string {
 			return w
 		}
 		return ""
+	}
+	if strings.HasPrefix(w, "./") {
+		return dotSlash(w, refAsPath)
 	}
 	segs := strings.Count(w, "/")
 	last := w[strings.LastIndexByte(w, '/')+1:]

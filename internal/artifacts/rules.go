@@ -24,7 +24,9 @@ func asPath(w string) string {
 	}
 	last := w[sh.lastSlash+1:]
 	switch {
-	case strings.HasPrefix(w, "./") || strings.HasPrefix(w, "../") || strings.HasPrefix(w, "~/"):
+	case strings.HasPrefix(w, "./"):
+		return dotSlash(w, asPath)
+	case strings.HasPrefix(w, "../") || strings.HasPrefix(w, "~/"):
 		return w
 	case last == "": // a directory: dir/ or a/b/
 		return w
@@ -34,6 +36,17 @@ func asPath(w string) string {
 		return w
 	}
 	return ""
+}
+
+// dotSlash returns p, a path that starts with "./", without it when the
+// rest is a path by itself (isPath, the path rules, says so):
+// ./cmd/server/main.go and cmd/server/main.go are one path, while ./run
+// stays as it is.
+func dotSlash(p string, isPath func(string) string) string {
+	if q := isPath(p[2:]); q != "" && strings.HasSuffix(p, q) {
+		return q
+	}
+	return p
 }
 
 // pathShape is what asPath needs to know of a word's slashes.
@@ -315,27 +328,56 @@ func stripBullet(t string) string {
 // errorLine emits the error of a line: a panic, an error or exception
 // line, a compiler diagnostic, a failing test, an exit status.
 func (s *scanner) errorLine(t string) {
+	e := ""
 	if opensError(t) {
-		if e := lineError(t); e != "" {
-			s.emit(Error, e)
-		}
+		e = lineError(t)
+	}
+	if e != "" {
+		s.emit(Error, e)
+		s.errs = true
 	}
 	if s.exit { // words found "xit " in the line's tokens
-		exits(t, s.emit)
+		if x := exitError(t, e, s.errs); x != "" {
+			s.emit(Error, x)
+			s.errs = true
+		}
 	}
 }
 
-// exits emits the exit statuses of the line t: "exit status N" and "exit
-// code N" where "exit" starts a word.
-func exits(t string, emit Emit) {
+// exitError returns the error an exit status on the line t gives, "" for
+// none: the line itself, which holds what failed (--- FAIL: TestX …
+// exit status 1), unless it is already the line's error (lineErr); a line
+// that is only the status gives it alone when the text had no error
+// before it (prior; after one it says nothing more).
+func exitError(t, lineErr string, prior bool) string {
+	status := firstExit(t)
+	if status == "" {
+		return ""
+	}
+	line := Cut(Clean(t))
+	switch {
+	case line == lineErr:
+		return ""
+	case strings.TrimRight(line, ".,;)") == status:
+		if prior || lineErr != "" {
+			return ""
+		}
+		return status
+	}
+	return line
+}
+
+// firstExit returns the first exit status of the line t, "exit status N"
+// or "exit code N" where "exit" starts a word, "" when it has none.
+func firstExit(t string) string {
 	for rest := t; ; {
 		i := strings.Index(rest, "xit ")
 		if i < 0 {
-			return
+			return ""
 		}
 		if i > 0 && rest[i-1] == 'e' && (i == 1 || !isLetter(rest[i-2])) {
 			if e := exitText(rest[i+len("xit "):]); e != "" {
-				emit(Error, e)
+				return e
 			}
 		}
 		rest = rest[i+len("xit "):]

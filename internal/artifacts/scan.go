@@ -87,6 +87,7 @@ func (sc *Scanner) Scan(text string, src Source) {
 	s.src, s.fence, s.text = src, noFence, text
 	s.todo, s.fixme = ahead{needle: "TODO", at: -1}, ahead{needle: "FIXME", at: -1}
 	s.tick = src == Prose && strings.IndexByte(text, '`') >= 0
+	s.errs = false
 	for s.start = 0; s.start < len(text); s.start = s.end + 1 {
 		s.end = len(text)
 		if nl := strings.IndexByte(text[s.start:], '\n'); nl >= 0 {
@@ -145,6 +146,8 @@ type scanner struct {
 	// exit says whether the line's tokens hold "xit " (of "exit status"),
 	// which words looks for in the same pass.
 	exit bool
+	// errs says whether the text gave an error before the line.
+	errs bool
 }
 
 // found is an artifact found and not yet emitted.
@@ -168,6 +171,7 @@ func (s *scanner) line(line string) {
 	s.tokens(t, s.tick && s.fence == noFence)
 	if c, ok := lineCommand(t, s.fence); ok {
 		s.emitCut(Command, c)
+		s.pending = s.pending[:0] // its paths are part of it
 	}
 	if s.src == Prose && s.fence == noFence {
 		s.todoLine(t)

@@ -32,24 +32,58 @@ func TestScan(t *testing.T) {
 			[]string{"identifier ParseConfig", "identifier parseConfig", "identifier HTTPServer", "identifier max_recall", "identifier MAX_RECALL",
 				"identifier os.Exit", "identifier Plan.Apply", "identifier run", "identifier self.max_recall"}},
 		{"code spans", Prose, "Use `go test ./internal/...` and `Job.Run` and `x` and `sqlite/migrations/0006.sql` and `https://a.b/c`",
-			[]string{"identifier go test ./internal/...", "path ./internal/", "identifier Job.Run", "identifier x", "path sqlite/migrations/0006.sql", "url https://a.b/c"}},
+			[]string{"identifier go test ./internal/...", "path internal/", "identifier Job.Run", "identifier x", "path sqlite/migrations/0006.sql", "url https://a.b/c"}},
 		{"commands", Prose, "run it:\n$ go test  ./...\n```bash\n# comment\ngo vet ./...\n$ make\n```\n```console\n$ ls\nfile.txt\n```\n```go\nfunc main() {}\n```",
 			[]string{"command go test ./...", "command go vet ./...", "command make", "command ls", "path file.txt", "identifier main"}},
 		{"errors", Output, "panic: runtime error: index out of range\n--- FAIL: TestFoo (0.00s)\nFAIL\tkompact/x\t0.1s\nFAILED tests/test_a.py::test_b - boom\nValueError: bad value\nerror[E0308]: mismatched types\n./main.go:12:5: undefined: x\nmain.go:7: warning: unused\nexit status 2\nprocess exited with exit code 1.",
 			[]string{"error panic: runtime error: index out of range", "error TestFoo", "error kompact/x", "error tests/test_a.py::test_b",
 				"error ValueError: bad value", "error error[E0308]: mismatched types",
-				"error ./main.go:12:5: undefined: x", "path ./main.go", "error main.go:7: warning: unused", "path main.go", "error exit status 2", "error exit code 1"}},
+				"error ./main.go:12:5: undefined: x", "path main.go", "error main.go:7: warning: unused", "path main.go", "error process exited with exit code 1."}},
 		{"grep output is not an error", Output, "main.go:12: func main() {", []string{"path main.go"}},
 		{"todos", Prose, "// TODO(ann): handle the empty range\nFIXME: nil map\n- [ ] write docs\n1. Next step: run the eval\nTODOs are not markers, nor URLs or IDs",
 			[]string{"todo handle the empty range", "todo nil map", "todo write docs", "todo run the eval"}},
 		{"no identifiers or todos in output", Output, "TODO: x\nParseConfig in cfg.go\n`Job.Run`", []string{"path cfg.go"}},
 	}
+	checkScan(t, cases)
+}
+
+func checkScan(t *testing.T, cases []struct {
+	name string
+	src  Source
+	text string
+	want []string
+}) {
+	t.Helper()
 	for _, c := range cases {
 		got := scan(c.text, c.src)
 		if !slices.Equal(got, c.want) {
 			t.Errorf("%s:\n got %q\nwant %q", c.name, got, c.want)
 		}
 	}
+}
+
+// TestScanOneArtifactEach: issue 28 §2's rules. ./cmd/server/main.go and
+// cmd/server/main.go are one path (./run, which is no path without its
+// ./, stays); a path inside a command is part of it; an exit status keeps
+// its line's context, and after an error adds nothing.
+func TestScanOneArtifactEach(t *testing.T) {
+	checkScan(t, []struct {
+		name string
+		src  Source
+		text string
+		want []string
+	}{
+		{"./ paths", Prose, "Edit ./cmd/server/main.go, cmd/server/main.go, ././a.go, `./b.go` and ./run, not ./internal/storetest",
+			[]string{"path cmd/server/main.go", "path cmd/server/main.go", "path a.go", "path b.go", "path ./run", "path ./internal/storetest"}},
+		{"paths in commands", Prose, "$ cat cmd/server/main.go https://x.org/a\n```sh\ngo test ./internal/artifacts/ -run TestScan\n```\nthen cmd/server/main.go",
+			[]string{"command cat cmd/server/main.go https://x.org/a", "command go test ./internal/artifacts/ -run TestScan", "path cmd/server/main.go"}},
+		{"an exit status keeps its line", Output, "--- FAIL: TestX (0.00s) x_test.go:3: boom exit status 1",
+			[]string{"error TestX", "error --- FAIL: TestX (0.00s) x_test.go:3: boom exit status 1", "path x_test.go"}},
+		{"an exit status after an error", Output, "--- FAIL: TestX (0.00s)\nFAIL\nexit status 1\nFAIL\tkompact/x\t0.1s",
+			[]string{"error TestX", "error kompact/x"}},
+		{"an exit status alone", Output, "building\nexit status 2.", []string{"error exit status 2"}},
+		{"an exit status in a line error", Output, "error: make failed: exit status 2", []string{"error error: make failed: exit status 2"}},
+	})
 }
 
 func TestCutAndClean(t *testing.T) {
