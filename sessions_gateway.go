@@ -1,6 +1,9 @@
 package kompact
 
-import "context"
+import (
+	"context"
+	"errors"
+)
 
 // This file is the compaction gateway's turn (docs/gateway.md): find the
 // session behind a chat-completions request, store the messages it does
@@ -21,12 +24,14 @@ type GatewayTurn struct {
 	SessionID string
 	// Stored says the request's messages are in the session; Skipped says
 	// why not, when they are not ("diverged": the client's history is not
-	// the session's, under an X-Kompact-Session id).
-	Stored  bool
-	Skipped string
-	Head    int
-	Summary []Message
-	From    int
+	// the session's, under an X-Kompact-Session id), and NotStored says
+	// it in one of the GatewayNot* words.
+	Stored    bool
+	Skipped   string
+	NotStored string
+	Head      int
+	Summary   []Message
+	From      int
 	// Appended counts the messages this request added to the session.
 	Appended int
 	// Compaction is what a compaction due before this turn did (nil when
@@ -39,6 +44,26 @@ type GatewayTurn struct {
 	// Version is the session's version as the turn left it.
 	Version int64
 }
+
+// Why a gateway request was not stored (GatewayTurn.NotStored).
+const (
+	// GatewayNotReadable: a message the gateway cannot read (the legacy
+	// role "function", say); such a conversation is never stored or
+	// compacted.
+	GatewayNotReadable = "unreadable-message"
+	// GatewayNotContinued: the history is not the one of the session
+	// X-Kompact-Session names (the client edited or dropped a message).
+	GatewayNotContinued = "diverged"
+	// GatewayNotKept: the store failed, or keeps no gateway sessions.
+	GatewayNotKept = "store-failed"
+)
+
+// unreadableMessage is the error of a request message the gateway cannot
+// read into kompact's form.
+type unreadableMessage struct{ err error }
+
+func (e *unreadableMessage) Error() string { return e.err.Error() }
+func (e *unreadableMessage) Unwrap() error { return e.err }
 
 // gatewaySession is a gateway session while a turn works on it.
 type gatewaySession struct {
@@ -70,7 +95,7 @@ func (s *Sessions) GatewayAgent(name string) (*Agent, error) {
 func (s *Sessions) GatewayTurn(ctx context.Context, a *Agent, sessionID string, conv Conversation) *GatewayTurn {
 	gs, ok := s.store.(GatewayStore)
 	if !ok {
-		return &GatewayTurn{Skipped: "the store keeps no gateway sessions"}
+		return &GatewayTurn{Skipped: "the store keeps no gateway sessions", NotStored: GatewayNotKept}
 	}
 	ch := ChainOf(conv)
 	g, err := s.gatewayStore(ctx, a, gs, sessionID, conv, ch, false)
@@ -82,11 +107,15 @@ func (s *Sessions) GatewayTurn(ctx context.Context, a *Agent, sessionID string, 
 	switch {
 	case err != nil:
 		s.warn(ctx, "gateway: request not stored", "agent", a.Name, "session", sessionID, "error", err.Error())
-		return &GatewayTurn{SessionID: sessionID, Skipped: AsError(err).Message}
+		why := GatewayNotKept
+		if errors.As(err, new(*unreadableMessage)) {
+			why = GatewayNotReadable
+		}
+		return &GatewayTurn{SessionID: sessionID, Skipped: AsError(err).Message, NotStored: why}
 	case g == nil:
 		s.warn(ctx, "gateway: the request's history is not its session's; it is forwarded as sent and not stored",
 			"agent", a.Name, "session", sessionID)
-		return &GatewayTurn{SessionID: sessionID, Skipped: "diverged"}
+		return &GatewayTurn{SessionID: sessionID, Skipped: "diverged", NotStored: GatewayNotContinued}
 	}
 	t := &GatewayTurn{SessionID: g.id, Stored: true, Appended: g.added}
 	s.gatewayCompaction(ctx, a, gs, g, ch, t)
@@ -241,7 +270,7 @@ func clientMessages(conv Conversation, from int) ([]Message, error) {
 	for i := from; i < conv.Len(); i++ {
 		m, err := conv.Message(i)
 		if err != nil {
-			return nil, err
+			return nil, &unreadableMessage{err}
 		}
 		m.ID = gatewayMessageID(i)
 		msgs = append(msgs, m)

@@ -1,16 +1,13 @@
 package httpapi
 
 import (
-	"bytes"
 	"context"
+	"encoding/base64"
 	"errors"
-	"io"
-	"log/slog"
-	"mime"
 	"net/http"
-	"strconv"
 	"strings"
 	"time"
+	"unicode"
 
 	"kompact"
 	"kompact/openai"
@@ -36,17 +33,13 @@ const (
 	HeaderSession = "X-Kompact-Session"
 	// HeaderForwarded says what was forwarded: "as-sent" or "compacted".
 	HeaderForwarded = "X-Kompact-Forwarded"
+	// HeaderNotStored says why a forwarded request was not stored:
+	// kompact.GatewayNotReadable, GatewayNotContinued or GatewayNotKept.
+	HeaderNotStored = "X-Kompact-Not-Stored"
 	// HeaderToken carries the server's token when Authorization carries
 	// the client's own upstream key (gateway.forward_authorization).
 	HeaderToken = "X-Kompact-Token"
 )
-
-// maxUsageBody is how much of a non-streamed answer the gateway keeps to
-// read its usage; a longer answer is relayed whole but leaves no usage.
-const maxUsageBody = 8 << 20
-
-// maxStreamEvent bounds one event of an upstream's stream.
-const maxStreamEvent = 8 << 20
 
 // gatewayPrefix begins the path of every gateway request.
 const gatewayPrefix = "/gateway/"
@@ -90,6 +83,10 @@ func (s *Server) gatewayChat(w http.ResponseWriter, r *http.Request) error {
 	if err := checkSessionHeader(sessionID); err != nil {
 		return err
 	}
+	authorization, err := s.upstreamAuthorization(a, r)
+	if err != nil {
+		return err
+	}
 	body, err := s.readRawBody(w, r)
 	if err != nil {
 		return err
@@ -102,7 +99,7 @@ func (s *Server) gatewayChat(w http.ResponseWriter, r *http.Request) error {
 	askUsage := req.Stream() && !req.HasStreamOptions() && a.Gateway.AskStreamUsage()
 	out := req.Forward(turn.Head, turn.Summary, turn.From, askUsage)
 	s.metrics.gateway.turn(turn, len(body)-len(out), time.Since(start))
-	resp, err := s.cfg.Upstream.ChatCompletions(r.Context(), a.LLM, out, s.upstreamAuthorization(a, r))
+	resp, err := s.cfg.Upstream.ChatCompletions(r.Context(), a.LLM, out, authorization)
 	if err != nil {
 		if turn.Stored { // the messages are in the session all the same
 			w.Header().Set(HeaderSession, turn.SessionID)
@@ -110,14 +107,30 @@ func (s *Server) gatewayChat(w http.ResponseWriter, r *http.Request) error {
 		return upstreamFailed(err)
 	}
 	defer resp.Body.Close()
-	s.metrics.gateway.forwarded(resp.StatusCode)
-	gatewayHeaders(w, resp, turn)
-	usage, err := relayAnswer(w, resp, askUsage)
-	if err != nil && r.Context().Err() == nil { // not a client that went away after the answer
-		s.log.LogAttrs(r.Context(), slog.LevelWarn, "gateway: relay the answer", slog.String("error", err.Error()))
+	usage, err := s.relayUpstream(w, r, resp, askUsage, turnHeaders(turn))
+	if err == nil || errors.Is(err, errRelayCut) {
+		s.metrics.gateway.forwarded(resp.StatusCode)
 	}
 	s.sessions.GatewayUsage(r.Context(), turn, usage)
-	return nil
+	return err
+}
+
+// turnHeaders sets the gateway's own headers of an answer to turn:
+// X-Kompact-Session when the request was stored, X-Kompact-Not-Stored
+// when it was not, and X-Kompact-Forwarded.
+func turnHeaders(turn *kompact.GatewayTurn) func(http.Header) {
+	return func(h http.Header) {
+		if turn.Stored {
+			h.Set(HeaderSession, turn.SessionID)
+		} else if turn.NotStored != "" {
+			h.Set(HeaderNotStored, turn.NotStored)
+		}
+		forwarded := "as-sent"
+		if turn.Summary != nil {
+			forwarded = "compacted"
+		}
+		h.Set(HeaderForwarded, forwarded)
+	}
 }
 
 // parseChatRequest reads a chat request of at most --max-request-messages
@@ -142,18 +155,17 @@ func (s *Server) gatewayModels(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	resp, err := s.cfg.Upstream.Models(r.Context(), a.LLM, s.upstreamAuthorization(a, r))
+	authorization, err := s.upstreamAuthorization(a, r)
+	if err != nil {
+		return err
+	}
+	resp, err := s.cfg.Upstream.Models(r.Context(), a.LLM, authorization)
 	if err != nil {
 		return upstreamFailed(err)
 	}
 	defer resp.Body.Close()
-	copyHeader(w.Header(), resp.Header)
-	w.WriteHeader(resp.StatusCode)
-	_, err = io.Copy(w, resp.Body)
-	if err != nil {
-		s.log.LogAttrs(r.Context(), slog.LevelWarn, "gateway: relay the model list", slog.String("error", err.Error()))
-	}
-	return nil
+	_, err = s.relayUpstream(w, r, resp, false, nil)
+	return err
 }
 
 // checkSessionHeader applies the session id rule to a request's
@@ -183,95 +195,53 @@ func (s *Server) gatewayAgent(r *http.Request) (*kompact.Agent, error) {
 	return a, nil
 }
 
-// upstreamAuthorization is the client's Authorization header when agent a
-// forwards it (and the header does not carry the server's own token).
-func (s *Server) upstreamAuthorization(a *kompact.Agent, r *http.Request) string {
+// upstreamAuthorization is what goes upstream as Authorization: "" (the
+// agent's key) unless agent a forwards the client's own header
+// (gateway.forward_authorization). Then the header is the client's key:
+// one that carries the server's token, in any scheme, is never forwarded,
+// and a request without a key of its own is 401 (the agent's key is not
+// spent instead).
+func (s *Server) upstreamAuthorization(a *kompact.Agent, r *http.Request) (string, error) {
 	if !a.Gateway.ForwardAuthorization {
-		return ""
+		return "", nil
 	}
 	h := r.Header.Get("Authorization")
-	if s.cfg.Token != "" && s.validToken(h) {
-		return ""
+	if strings.TrimSpace(h) == "" || s.carriesToken(h) {
+		return "", kompact.Errorf(EUnauthorized, "the agent %q sends the client's own key upstream (gateway.forward_authorization), and this request has none", a.Name).
+			WithFixes("Send your own API key for the upstream as the client's API key (Authorization: Bearer <key>).",
+				"On a server with a token, send the server's token in the header X-Kompact-Token, never in Authorization.")
 	}
-	return h
+	return h, nil
 }
 
-// gatewayHeaders writes the upstream's status and content headers, and
-// the gateway's own. An answer that is not a stream keeps its
-// Content-Length, so that the client has it whole as soon as its bytes
-// are relayed (the gateway's bookkeeping after it does not hold it up).
-func gatewayHeaders(w http.ResponseWriter, resp *http.Response, turn *kompact.GatewayTurn) {
-	copyHeader(w.Header(), resp.Header)
-	if mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type")); mt != "text/event-stream" && resp.ContentLength >= 0 {
-		w.Header().Set("Content-Length", strconv.FormatInt(resp.ContentLength, 10))
+// carriesToken reports whether an Authorization header carries the
+// server's token in any form: the whole value, any of its words (after
+// "Bearer", "Token", a tab, quotes), or the user or password of a Basic
+// credential. Each candidate is compared in constant time.
+func (s *Server) carriesToken(h string) bool {
+	if s.cfg.Token == "" {
+		return false
 	}
-	if turn.Stored {
-		w.Header().Set(HeaderSession, turn.SessionID)
-	}
-	forwarded := "as-sent"
-	if turn.Summary != nil {
-		forwarded = "compacted"
-	}
-	w.Header().Set(HeaderForwarded, forwarded)
-	w.WriteHeader(resp.StatusCode)
-}
-
-// relayedHeaders are the upstream's response headers the gateway passes
-// on.
-var relayedHeaders = []string{"Content-Type", "Cache-Control", "Retry-After", "X-Request-Id", "Openai-Processing-Ms", "Openai-Model"}
-
-// copyHeader copies the relayed headers of src into dst.
-func copyHeader(dst, src http.Header) {
-	for _, k := range relayedHeaders {
-		if v := src.Values(k); len(v) > 0 {
-			if k == "X-Request-Id" {
-				k = "X-Upstream-Request-Id" // the server's own request id stays
-			}
-			dst[http.CanonicalHeaderKey(k)] = v
+	found := s.isToken(strings.TrimSpace(h))
+	for _, w := range strings.FieldsFunc(h, func(r rune) bool { return unicode.IsSpace(r) || r == ',' || r == '"' || r == '\'' }) {
+		found = s.isToken(w) || found
+		if b, err := base64.StdEncoding.DecodeString(w); err == nil {
+			user, pass, _ := strings.Cut(string(b), ":")
+			found = s.isToken(string(b)) || s.isToken(user) || s.isToken(pass) || found
 		}
 	}
-}
-
-// relayAnswer passes the upstream's answer on as it arrives and returns
-// the usage it reports: a stream event by event (without the usage chunk
-// the gateway asked for, when strip), any other answer as its bytes come.
-func relayAnswer(w http.ResponseWriter, resp *http.Response, strip bool) (*kompact.Usage, error) {
-	rc := http.NewResponseController(w)
-	flush := func() { _ = rc.Flush() }
-	mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
-	if resp.StatusCode == http.StatusOK && mt == "text/event-stream" {
-		return openai.RelayStream(w, flush, resp.Body, strip, maxStreamEvent)
-	}
-	var kept bytes.Buffer
-	keep := &limitedBuffer{buf: &kept, max: maxUsageBody}
-	_, err := io.Copy(w, io.TeeReader(resp.Body, keep))
-	if err != nil || resp.StatusCode != http.StatusOK || keep.over {
-		return nil, err
-	}
-	return openai.CompletionUsage(kept.Bytes()), nil
-}
-
-// limitedBuffer keeps what is written to it up to max bytes, and notes
-// when there was more.
-type limitedBuffer struct {
-	buf  *bytes.Buffer
-	max  int
-	over bool
-}
-
-func (b *limitedBuffer) Write(p []byte) (int, error) {
-	if b.over || b.buf.Len()+len(p) > b.max {
-		b.over = true
-		return len(p), nil
-	}
-	return b.buf.Write(p)
+	return found
 }
 
 // gatewayHandle adapts a gateway handler: its error is answered in
-// OpenAI's error form, so that clients and SDKs show it.
+// OpenAI's error form, so that clients and SDKs show it; errRelayCut
+// aborts the connection.
 func (s *Server) gatewayHandle(h handlerFunc) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if err := h(w, r); err != nil {
+			if errors.Is(err, errRelayCut) {
+				panic(http.ErrAbortHandler) // the client sees the failure, not a cut answer that looks whole
+			}
 			s.writeGatewayError(w, r, err)
 		}
 	})

@@ -37,8 +37,8 @@ func limitedGateway(t *testing.T, up *fakeUpstream, cfg httpapi.Config) *httptes
 	return srv
 }
 
-// gatewayRefusal is a gateway answer: its status, its OpenAI-form error
-// and its raw body.
+// gatewayRefusal is a gateway answer: its status, its OpenAI-form error,
+// its raw body and its headers.
 type gatewayRefusal struct {
 	status int
 	err    struct {
@@ -47,7 +47,8 @@ type gatewayRefusal struct {
 		Code    string   `json:"code"`
 		Fixes   []string `json:"fixes"`
 	}
-	body string
+	body   string
+	header http.Header
 }
 
 // sendChat posts body to agent gw's chat completions, the request first
@@ -78,7 +79,7 @@ func sendGateway(t *testing.T, method, url, body string, edits ...func(*http.Req
 	}
 	defer resp.Body.Close()
 	b, _ := io.ReadAll(resp.Body)
-	out := gatewayRefusal{status: resp.StatusCode, body: string(b)}
+	out := gatewayRefusal{status: resp.StatusCode, body: string(b), header: resp.Header}
 	var e struct {
 		Error json.RawMessage `json:"error"`
 	}

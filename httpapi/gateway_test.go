@@ -3,6 +3,7 @@ package httpapi_test
 import (
 	"bytes"
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -643,7 +644,8 @@ func TestGatewayErrors(t *testing.T) {
 // TestGatewayAuthorization: a server with a token wants it on the gateway
 // too (as the client's API key, or in X-Kompact-Token); the upstream gets
 // the agent's key, or with forward_authorization the client's own
-// Authorization, never the server's token.
+// Authorization, never the server's token (in any scheme: issue 29) and
+// never the agent's key instead of a client key that is not there (401).
 func TestGatewayAuthorization(t *testing.T) {
 	const token = "0123456789abcdef0123456789abcdef"
 	var mu sync.Mutex
@@ -707,7 +709,18 @@ func TestGatewayAuthorization(t *testing.T) {
 		{"the token as the API key", "own", map[string]string{"Authorization": "Bearer " + token}, 200, "Bearer agent-secret-key"},
 		{"the token in X-Kompact-Token", "own", map[string]string{"X-Kompact-Token": token, "Authorization": "Bearer client-key"}, 200, "Bearer agent-secret-key"},
 		{"forwarded: the client's key", "fwd", map[string]string{"X-Kompact-Token": token, "Authorization": "Bearer client-key"}, 200, "Bearer client-key"},
-		{"forwarded: never the server's token", "fwd", map[string]string{"Authorization": "Bearer " + token}, 200, "Bearer agent-secret-key"},
+		{"forwarded: never the server's token", "fwd", map[string]string{"Authorization": "Bearer " + token}, 401, ""},
+		{"forwarded: no client key", "fwd", map[string]string{"X-Kompact-Token": token}, 401, ""},
+		{"forwarded: a blank client key", "fwd", map[string]string{"X-Kompact-Token": token, "Authorization": " "}, 401, ""},
+	}
+	for name, h := range map[string]string{"after a tab": "Bearer\t" + token, "bare": token, "as a Token": "Token " + token,
+		"quoted": `Bearer "` + token + `"`, "in Basic": "Basic " + base64.StdEncoding.EncodeToString([]byte("u:"+token))} {
+		cases = append(cases, struct {
+			name, agent string
+			headers     map[string]string
+			status      int
+			upstream    string
+		}{"forwarded: never the server's token " + name, "fwd", map[string]string{"X-Kompact-Token": token, "Authorization": h}, 401, ""})
 	}
 	for _, c := range cases {
 		status, got := send(c.agent, c.headers)

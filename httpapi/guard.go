@@ -137,9 +137,11 @@ func checkPathIDs(pattern string, h handlerFunc) handlerFunc {
 // JSON (so no HTML form can reach the API), 413 to a body whose
 // Content-Length is over the limit, and bounds the time a body may take to
 // arrive. Its refusals of gateway requests are in OpenAI's error form
-// (writeErrorFor).
+// (writeErrorFor), and every gateway answer has setGatewaySafety's
+// headers.
 func (s *Server) guardRequests(h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		setGatewaySafety(w, r)
 		if err := s.guard.check(r); err != nil {
 			s.writeErrorFor(w, r, err)
 			return

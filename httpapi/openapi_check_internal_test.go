@@ -59,6 +59,7 @@ var invalidRequests = map[string]string{
 	"TestGatewayGuardErrors":                     "a chat request declared text/plain",
 	"TestGatewayCheckerCatchesDrift":             "a chat request without messages, to see it caught",
 	"TestGatewayErrorBodies":                     "an X-Kompact-Session outside the session id rule, a chat request without messages",
+	"TestGatewaySafetyHeaders":                   "a gateway path that does not exist, a chat request declared text/html",
 }
 
 // bodyCheckLimit is the largest body checked against its schema: the

@@ -313,8 +313,9 @@ func TestOpenAPICheckedHandlerCatchesDrift(t *testing.T) {
 // that is not GatewayError, a relayed answer without X-Kompact-Forwarded,
 // a stream chunk that is not a ChatCompletionChunk, an unknown gateway
 // route's answer in the API's error form, and a request the document
-// refuses that the server took. The upstream's own error, relayed as it
-// came, is not held to GatewayError.
+// refuses that the server took, and an upstream answer relayed as text
+// (the gateway relays JSON and event streams only: issue 29). The
+// upstream's own error, relayed as it came, is not held to GatewayError.
 func TestGatewayCheckerCatchesDrift(t *testing.T) {
 	const chat = "/gateway/gw/v1/chat/completions"
 	const valid = `{"model":"m","messages":[{"role":"user","content":"hi"}]}`
@@ -339,7 +340,9 @@ func TestGatewayCheckerCatchesDrift(t *testing.T) {
 		{"the upstream's own 400, relayed", "POST", chat, valid, 400, []string{"X-Kompact-Forwarded", "as-sent"},
 			`{"error":{"message":"bad request","type":"invalid_request_error","param":null,"code":null}}`, ""},
 		{"the upstream's text, relayed", "POST", chat, valid, 503, []string{"X-Kompact-Forwarded", "as-sent", "Content-Type", "text/plain"},
-			"upstream down", ""},
+			"upstream down", "text/plain"},
+		{"the upstream's stream error, relayed", "POST", chat, valid, 503, []string{"X-Kompact-Forwarded", "as-sent", "Content-Type", "text/event-stream"},
+			"data: {}\n\n", ""},
 	} {
 		rec := &recordTB{TB: t}
 		h := httpapi.CheckedHandler(rec, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
