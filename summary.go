@@ -279,8 +279,12 @@ func EstimateTokens(msgs []Message) int {
 	for i := range msgs {
 		chars += msgs[i].TextLen()
 	}
-	return chars / 4
+	return CharsToTokens(chars)
 }
+
+// CharsToTokens is kimi-cli's token estimate of chars code points of
+// text: a quarter of them, rounded down.
+func CharsToTokens(chars int) int { return chars / 4 }
 
 // MissingSections returns the names from SectionNames whose opening or
 // closing tag does not appear in summary.

@@ -34,32 +34,37 @@ type actionRequest struct {
 	AppendixTokens *int `json:"appendix_tokens"`
 }
 
+// action is the kompact.ActionRequest of the request r carries.
+func (req *actionRequest) action(r *http.Request) kompact.ActionRequest {
+	return kompact.ActionRequest{
+		Action: r.PathValue("action"), Start: req.Start, End: req.End, MessageID: req.MessageID, Instructions: req.Instructions,
+		AppendixTokens: req.AppendixTokens,
+	}
+}
+
 // runAction runs a compaction action on a stored session and commits it,
 // or keeps it as a preview (kompact.SessionJob.Run). Problems with the
 // request itself (its body, an unknown session) answer with the error
 // body; the action's own failures answer with their status and the
 // outcome JSON. The action runs in one of the server's action slots; a
-// dry run, which makes no LLM call, takes none.
+// dry run, which makes no LLM call, takes none and reads only the
+// session's outline (dryRun).
 func (s *Server) runAction(w http.ResponseWriter, r *http.Request) error {
 	var req actionRequest
 	if err := s.decodeBody(w, r, &req, true); err != nil {
 		return err
+	}
+	if req.DryRun {
+		return s.dryRun(w, r, req)
 	}
 	ctx := r.Context()
 	stored, a, err := s.sessions.Open(ctx, r.PathValue("id"))
 	if err != nil {
 		return err
 	}
-	job, err := s.sessions.NewJob(stored, a, kompact.ActionRequest{
-		Action: r.PathValue("action"), Start: req.Start, End: req.End, MessageID: req.MessageID, Instructions: req.Instructions,
-		AppendixTokens: req.AppendixTokens,
-	})
+	job, err := s.sessions.NewJob(stored, a, req.action(r))
 	if err != nil {
 		s.writeOutcome(w, r, kompact.ErrorOutcome(err))
-		return nil
-	}
-	if req.DryRun {
-		writeJSON(w, http.StatusOK, dryRunOf(job.Job))
 		return nil
 	}
 	release, err := s.actionSlot(w)
@@ -77,37 +82,6 @@ func (s *Server) runAction(w http.ResponseWriter, r *http.Request) error {
 	}
 	s.streamAction(w, r, run)
 	return nil
-}
-
-// dryRun answers an action with "dry_run": true: what the action would
-// compact, chosen exactly as it would be, without an LLM call: the plan's
-// counts (Plan.Counts). First and Last are the 1-based numbers of the
-// messages the summary would replace (a leading system message stays, so
-// it is not among them).
-type dryRun struct {
-	Status          string `json:"status"` // always "dry_run"
-	Noop            bool   `json:"noop"`
-	Reason          string `json:"reason,omitempty"`
-	First           int    `json:"first,omitempty"`
-	Last            int    `json:"last,omitempty"`
-	Messages        int    `json:"messages"`
-	Replaced        int    `json:"replaced_messages"`
-	Preserved       int    `json:"preserved_messages"`
-	EstimatedTokens int    `json:"estimated_tokens"`
-	Model           string `json:"model"`
-}
-
-func dryRunOf(job *kompact.Job) dryRun {
-	p := job.Plan
-	d := dryRun{Status: "dry_run", Noop: p.Noop, Reason: p.Reason, Messages: len(p.Session.Messages), Model: job.Config.Model}
-	if p.Noop {
-		return d
-	}
-	c := p.Counts()
-	d.First, d.Last = c.Before+1, c.Before+c.Replaced
-	d.Replaced, d.Preserved = c.Replaced, c.After
-	d.EstimatedTokens = kompact.EstimateTokens(p.Session.Messages[c.Before : c.Before+c.Replaced])
-	return d
 }
 
 // outcomeBody returns the status and the JSON body of an outcome. An
