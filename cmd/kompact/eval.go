@@ -41,11 +41,21 @@ type fact struct {
 	Text  string                `json:"text"`
 }
 
-// scenario is a session to compact and the facts planted in it.
+// scenario is a session to compact and the facts planted in it; sent
+// says of each fact whether the compaction request sends it (checkFacts
+// sets it).
 type scenario struct {
 	name    string
 	session *kompact.Session
 	facts   []fact
+	sent    []bool
+}
+
+// plantedFact names a planted fact of a scenario in the report.
+type plantedFact struct {
+	Scenario string                `json:"scenario"`
+	Class    kompact.ArtifactClass `json:"class"`
+	Text     string                `json:"text"`
 }
 
 // classSurvival is one class's figures in the report: planted facts (all
@@ -66,13 +76,20 @@ type evalFigures struct {
 }
 
 // evalReport is the --json document: Probe is nil without --probe.
+// SentPlanted counts the planted facts the request sends, SentSurvival is
+// the share of them kept (the mean over the runs): the model's figure on
+// what it was sent; NotSent lists the others, which only the appendix can
+// keep.
 type evalReport struct {
-	Agent     string `json:"agent"`
-	Model     string `json:"model"`
-	Runs      int    `json:"runs"`
-	Scenarios int    `json:"scenarios"`
+	Agent        string  `json:"agent"`
+	Model        string  `json:"model"`
+	Runs         int     `json:"runs"`
+	Scenarios    int     `json:"scenarios"`
+	SentPlanted  int     `json:"sent_planted"`
+	SentSurvival float64 `json:"sent_survival"`
 	evalFigures
-	Probe *evalFigures `json:"probe"`
+	NotSent []plantedFact `json:"not_sent"`
+	Probe   *evalFigures  `json:"probe"`
 }
 
 // Run parses the flags, compacts each scenario --runs times and reports.
@@ -188,16 +205,25 @@ func (c *evalCommand) measure(ctx context.Context, f *evalFlags, agent *kompact.
 		return nil, err
 	}
 	size := cc.contextSize(ctx, agent, agent.LLM.IsKimi())
-	rep := &evalReport{Agent: agent.Name, Runs: f.runs, Scenarios: len(scenarios)}
+	rep := &evalReport{Agent: agent.Name, Runs: f.runs, Scenarios: len(scenarios), NotSent: []plantedFact{}}
+	for i := range scenarios {
+		if err := checkFacts(comp, agent, &scenarios[i]); err != nil {
+			return nil, err
+		}
+		rep.noteSent(&scenarios[i])
+	}
 	kept, probed := make(tally, f.runs), make(tally, f.runs)
 	for run := range f.runs {
+		sentKept := 0
 		for _, sc := range scenarios {
 			out, err := c.compactOnce(ctx, comp, agent, sc, f, size)
 			if err != nil {
 				return nil, fmt.Errorf("%s, run %d: %w", sc.name, run+1, err)
 			}
 			rep.Model = out.Model
-			kept.add(run, keptFacts(sc, out.Result.Summary))
+			byClass, sent := keptFacts(sc, out.Result.Summary)
+			kept.add(run, byClass)
+			sentKept += sent
 			if !f.probe {
 				continue
 			}
@@ -207,6 +233,7 @@ func (c *evalCommand) measure(ctx context.Context, f *evalFlags, agent *kompact.
 			}
 			probed.add(run, found)
 		}
+		rep.SentSurvival += ratio(sentKept, rep.SentPlanted) / float64(f.runs)
 	}
 	planted := plantedOf(scenarios)
 	rep.evalFigures = kept.figures(planted)
@@ -298,17 +325,18 @@ func (c *evalCommand) compactOnce(ctx context.Context, comp *kompact.Compactor, 
 }
 
 // keptFacts counts, per class, the planted facts of sc that summary keeps
-// (kompact.MeasureFidelity's rule).
-func keptFacts(sc scenario, summary string) map[kompact.ArtifactClass]int {
+// (kompact.MeasureFidelity's rule), and those of them the request sent.
+func keptFacts(sc scenario, summary string) (map[kompact.ArtifactClass]int, int) {
 	arts := make([]kompact.Artifact, len(sc.facts))
 	for i, ft := range sc.facts {
-		arts[i] = kompact.Artifact{Class: ft.Class, Text: ft.Text, Sent: true}
+		arts[i] = kompact.Artifact{Class: ft.Class, Text: ft.Text, Sent: sc.sent[i]}
 	}
 	kept := map[kompact.ArtifactClass]int{}
-	for cl, cf := range kompact.MeasureFidelity(arts, summary).Classes {
+	f := kompact.MeasureFidelity(arts, summary)
+	for cl, cf := range f.Classes {
 		kept[cl] = cf.Kept
 	}
-	return kept
+	return kept, f.SentKept
 }
 
 // print writes the report: JSON, or a table for people.
@@ -322,7 +350,16 @@ func (c *evalCommand) print(f *evalFlags, rep *evalReport) (int, error) {
 		return exitOK, nil
 	}
 	fmt.Fprintf(c.stdout, "agent %s, model %s: %d scenario(s), %d run(s) each\n", rep.Agent, rep.Model, rep.Scenarios, rep.Runs)
-	c.printFigures("planted facts kept", "kept", rep.evalFigures)
+	planted := rep.SentPlanted + len(rep.NotSent)
+	fmt.Fprintf(c.stdout, "planted facts kept: %.0f%% of the %d sent to the model on average", rep.SentSurvival*100, rep.SentPlanted)
+	if len(rep.NotSent) > 0 {
+		fmt.Fprintf(c.stdout, "; %d more sit only in parts the request does not send (only the appendix can keep them)", len(rep.NotSent))
+	}
+	fmt.Fprintln(c.stdout)
+	c.printFigures(fmt.Sprintf("of all %d planted", planted), "kept", rep.evalFigures)
+	for _, nf := range rep.NotSent {
+		fmt.Fprintf(c.stdout, "  not sent: %s, %s %s\n", nf.Scenario, nf.Class, nf.Text)
+	}
 	if rep.Probe != nil {
 		c.printFigures("probe answers holding their fact", "recalled", *rep.Probe)
 	}

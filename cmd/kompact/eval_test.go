@@ -82,6 +82,17 @@ func TestEvalFake(t *testing.T) {
 	if rep.Survival != 15.0/54 {
 		t.Errorf("survival %v, want 15/54", rep.Survival)
 	}
+	// The model's figure on what it was sent: 16 facts a scenario, the
+	// middle path and command not (issue 28 §2).
+	if rep.SentPlanted != 48 || rep.SentSurvival != 15.0/48 || len(rep.NotSent) != 6 {
+		t.Errorf("sent %d, sent survival %v, not sent %+v", rep.SentPlanted, rep.SentSurvival, rep.NotSent)
+	}
+	for i, nf := range rep.NotSent {
+		sc := builtinScenarios()[i/2]
+		if mid := sc.facts[6+i%2]; nf != (plantedFact{Scenario: sc.name, Class: mid.Class, Text: mid.Text}) {
+			t.Errorf("not sent %d: %+v, want the middle %s of %s", i, nf, mid.Class, sc.name)
+		}
+	}
 	// The appendix keeps every planted fact, those the model never saw too.
 	rep = runEval(t, cfg, "--runs", "1", "--appendix-tokens", "4000")
 	if rep.Survival != 1 {
@@ -89,7 +100,21 @@ func TestEvalFake(t *testing.T) {
 	}
 }
 
-// TestEvalOwnSession: a session and its facts file work the same way.
+// evalSession holds kept.go and lost.go in its text, a URL only in a tool
+// call's arguments, and a path in the messages compaction keeps.
+const evalSession = `{"id":"s1","agent":"fake","messages":[
+ {"id":"sys","role":"system","content":"You are an agent."},
+ {"id":"u1","role":"user","content":"Fix kept.go and lost.go."},
+ {"id":"a1","role":"assistant","content":"Fetching.","tool_calls":[{"id":"c1","type":"function","function":{"name":"Fetch","arguments":"{\"url\":\"see https://x.org/a\"}"}}]},
+ {"id":"t1","role":"tool","tool_call_id":"c1","content":"ok"},
+ {"id":"u2","role":"user","content":"And kept/later.go."},
+ {"id":"a2","role":"assistant","content":"second answer"}
+]}`
+
+// TestEvalOwnSession: a session and its facts file work the same way; a
+// planted fact the compacted messages do not hold is an error, not a
+// lost fact, and the report says which facts the request does not send
+// (issue 28 §2).
 func TestEvalOwnSession(t *testing.T) {
 	srv := fakellm.New(t)
 	srv.SetDefault(fakellm.Answer(fakellm.Text("<current_focus>kept.go</current_focus>")))
@@ -97,12 +122,31 @@ func TestEvalOwnSession(t *testing.T) {
 	dir := t.TempDir()
 	sess := filepath.Join(dir, "s.json")
 	facts := filepath.Join(dir, "facts.json")
-	os.WriteFile(sess, []byte(compactSession), 0o644)
+	os.WriteFile(sess, []byte(evalSession), 0o644)
 	os.WriteFile(facts, []byte(`[{"class":"path","text":"kept.go"},{"class":"path","text":"lost.go"},{"class":"url","text":"https://x.org/a"}]`), 0o644)
 	rep := runEval(t, cfg, "--runs", "1", sess, "--facts", facts)
 	if rep.Scenarios != 1 || rep.Classes[kompact.ArtifactPath] != (classSurvival{Planted: 2, Survival: 0.5, Min: 0.5, Max: 0.5}) ||
-		rep.Classes[kompact.ArtifactURL].Survival != 0 || rep.Survival != 1.0/3 {
+		rep.Classes[kompact.ArtifactURL].Survival != 0 || rep.Survival != 1.0/3 || rep.SentPlanted != 2 || rep.SentSurvival != 0.5 ||
+		len(rep.NotSent) != 1 || rep.NotSent[0] != (plantedFact{Scenario: sess, Class: kompact.ArtifactURL, Text: "https://x.org/a"}) {
 		t.Errorf("report %+v", rep)
+	}
+	env := map[string]string{"FAKE_KEY": "k"}
+	status, stdout, _ := runCLI(t, "", env, "eval", "--config", cfg, "--runs", "1", sess, "--facts", facts)
+	if status != exitOK || !strings.Contains(stdout, "planted facts kept: 50% of the 2 sent to the model on average; 1 more sit only in parts the request does not send") ||
+		!strings.Contains(stdout, "  not sent: "+sess+", url https://x.org/a\n") {
+		t.Errorf("status %d:\n%s", status, stdout)
+	}
+	for _, c := range []struct{ facts, want string }{
+		{`[{"class":"path","text":"nowhere.go"}]`, `planted fact "nowhere.go" (path) does not occur in the messages the compaction replaces`},
+		{`[{"class":"path","text":"kept/later.go"}]`, `planted fact "kept/later.go" (path) does not occur`}, // in a kept message
+		{`[{"class":"identifier","text":"kept.go"}]`, `planted fact "kept.go" is a path in the compacted messages, not a identifier`},
+	} {
+		bad := filepath.Join(dir, "bad.json")
+		os.WriteFile(bad, []byte(c.facts), 0o644)
+		status, _, stderr := runCLI(t, "", env, "eval", "--config", cfg, "--runs", "1", sess, "--facts", bad)
+		if status != exitError || !strings.Contains(stderr, c.want) {
+			t.Errorf("%s: status %d, stderr %s", c.facts, status, stderr)
+		}
 	}
 	for _, args := range [][]string{{sess}, {"--facts", facts}, {"--runs", "0"}} {
 		if status, _, _ := runCLI(t, "", nil, append([]string{"eval", "--config", cfg}, args...)...); status != exitUsage {
