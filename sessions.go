@@ -29,6 +29,7 @@ type Sessions struct {
 	now         func() time.Time
 	newID       func() string
 	warn        func(ctx context.Context, msg string, args ...any)
+	info        func(ctx context.Context, msg string, args ...any)
 	// auto holds the ids of the sessions compacting automatically now;
 	// actions counts the actions running on each session (SessionJob.Run).
 	auto    runningSet
@@ -60,13 +61,16 @@ type SessionsConfig struct {
 	// size lookup, a breaker or token count not recorded, a preview not
 	// kept back), e.g. (*slog.Logger).WarnContext; nil discards it.
 	Warn func(ctx context.Context, msg string, args ...any)
+	// Info receives the log of compactions (compactlog.go), e.g.
+	// (*slog.Logger).InfoContext; nil discards it.
+	Info func(ctx context.Context, msg string, args ...any)
 }
 
 // NewSessions returns the workflows over cfg's store, compactor and agents.
 func NewSessions(cfg SessionsConfig) *Sessions {
 	s := &Sessions{
 		store: cfg.Store, comp: cfg.Compactor, agents: cfg.Agents, contextSize: cfg.ContextSize,
-		previews: cfg.Previews, now: cfg.Now, newID: cfg.NewID, warn: cfg.Warn, auto: newRunningSet(), actions: newRunCount(),
+		previews: cfg.Previews, now: cfg.Now, newID: cfg.NewID, warn: cfg.Warn, info: cfg.Info, auto: newRunningSet(), actions: newRunCount(),
 	}
 	if s.comp == nil {
 		s.comp = &Compactor{}
@@ -76,6 +80,9 @@ func NewSessions(cfg SessionsConfig) *Sessions {
 	}
 	if s.warn == nil {
 		s.warn = func(context.Context, string, ...any) {}
+	}
+	if s.info == nil {
+		s.info = func(context.Context, string, ...any) {}
 	}
 	if s.previews.MaxCount <= 0 {
 		s.previews.MaxCount = DefaultPreviewLimits.MaxCount

@@ -21,6 +21,9 @@ type SessionJob struct {
 	agent *Agent
 	id    string
 	read  readAt
+	// paused says automatic compaction of the session was paused when
+	// it was read: a commit resumes it.
+	paused bool
 }
 
 // readAt is the session a compaction read, as its commit names it: its
@@ -37,7 +40,7 @@ func (s *Sessions) NewJob(st *StoredSession, a *Agent, req ActionRequest) (*Sess
 	if err != nil {
 		return nil, err
 	}
-	return &SessionJob{Job: job, s: s, agent: a, id: st.ID, read: readOf(st)}, nil
+	return &SessionJob{Job: job, s: s, agent: a, id: st.ID, read: readOf(st), paused: st.Breaker.Paused()}, nil
 }
 
 // Run runs the job, with its completion limit set for the agent's context
@@ -48,31 +51,42 @@ func (s *Sessions) NewJob(st *StoredSession, a *Agent, req ActionRequest) (*Sess
 func (j *SessionJob) Run(ctx context.Context, opts ActionOptions, progress func(Progress)) Outcome {
 	j.s.actions.start(j.id)
 	defer j.s.actions.done(j.id)
+	ctx = withTrigger(ctx, logManual)
+	j.s.logStart(ctx, j.id)
 	j.Job.LimitCompletion(j.agent, j.s.contextSizeOf(ctx, j.agent))
 	out := j.Job.Run(ctx, progress)
 	switch {
 	case out.Status != OutcomeCompacted:
+		j.s.logEnded(ctx, j.id, out, "")
 		return out
 	case opts.Preview, opts.HoldOnWarnings && len(out.Warnings()) > 0:
-		return j.s.keepPreview(ctx, j.id, j.read, out)
+		out = j.s.keepPreview(ctx, j.id, j.read, out)
+		j.s.logEnded(ctx, j.id, out, "")
+		return out
 	}
-	return j.s.commit(ctx, j.id, j.read, out)
+	return j.s.commit(ctx, j.id, j.read, out, j.paused, "")
 }
 
 // commit stores a compacted outcome of session id, read at read, and
 // returns it holding the committed session; a commit that fails turns it
-// into an error outcome. The commit runs even when ctx is cancelled
+// into an error outcome. It logs the outcome (pid names the preview it
+// applies, if any; paused says the commit resumes automatic compaction). The commit runs even when ctx is cancelled
 // meanwhile: the summary is paid for, and the result is visible in the
 // session and its revisions. The store's commit does work in proportion
 // to what it replaces and what was appended meanwhile; the session the
 // outcome shows is read after it (a later write may show in it too).
-func (s *Sessions) commit(ctx context.Context, id string, read readAt, out Outcome) Outcome {
+func (s *Sessions) commit(ctx context.Context, id string, read readAt, out Outcome, paused bool, pid string) Outcome {
 	c := out.Result.Commit()
 	c.Version, c.Generation = read.version, read.generation // the session the result read
 	ctx = context.WithoutCancel(ctx)
-	if _, _, err := s.store.CommitCompaction(ctx, id, c); err != nil {
-		return failedAs(out, err)
+	_, info, err := s.store.CommitCompaction(ctx, id, c)
+	if err != nil {
+		f := failedAs(out, err)
+		s.logEnded(ctx, id, f, "")
+		return f
 	}
+	s.logCommitted(ctx, id, out.Result, info.Rev, pid)
+	s.logResumed(ctx, id, paused)
 	stored, err := s.store.GetSession(ctx, id)
 	if err != nil {
 		return failedAs(out, err)

@@ -136,6 +136,7 @@ func (s *Sessions) autoCompact(ctx context.Context, a *Agent, cur *StoredSession
 		return s.autoFailed(ctx, cur.ID, rep, AutoFailed, err)
 	}
 	rep.Status, rep.Revision = AutoCompacted, info.Rev
+	s.logCommitted(ctx, cur.ID, out.Result, info.Rev, "")
 	return rep
 }
 
@@ -146,6 +147,7 @@ func (s *Sessions) autoCompact(ctx context.Context, a *Agent, cur *StoredSession
 func (s *Sessions) autoRun(ctx context.Context, a *Agent, cur *StoredSession) (*Outcome, AutoCompactionReport) {
 	before := cur.Tokens.WithPending()
 	rep := AutoCompactionReport{TokensBefore: before}
+	s.logStart(ctx, cur.ID)
 	job, err := s.comp.NewJob(a, &cur.Session, ActionRequest{Action: ActionCompactConversation})
 	if err != nil {
 		return nil, s.autoFailed(ctx, cur.ID, rep, AutoFailed, err)
@@ -155,6 +157,7 @@ func (s *Sessions) autoRun(ctx context.Context, a *Agent, cur *StoredSession) (*
 	switch out.Status {
 	case OutcomeNoop:
 		rep.Status, rep.Reason = AutoNoop, out.Reason
+		s.logEnded(ctx, cur.ID, out, "")
 		return nil, rep
 	case OutcomeError:
 		return nil, s.autoFailed(ctx, cur.ID, rep, AutoFailed, out.Err)
@@ -171,11 +174,13 @@ func (s *Sessions) autoRun(ctx context.Context, a *Agent, cur *StoredSession) (*
 // went away (no failure of the compaction).
 func (s *Sessions) autoFailed(ctx context.Context, id string, rep AutoCompactionReport, status AutoStatus, err error) AutoCompactionReport {
 	rep.Status, rep.Error = status, AsError(err)
+	s.logEnded(ctx, id, Outcome{Status: OutcomeError, Err: rep.Error}, string(status))
 	if ctx.Err() != nil {
 		return rep
 	}
 	if b, berr := s.store.RecordAutoFailure(context.WithoutCancel(ctx), id); berr == nil {
 		rep.AutoFailures = b.AutoFailures
+		s.logBreaker(ctx, id, b)
 	} else {
 		s.warn(ctx, "record automatic compaction failure", "session", id, "error", berr.Error())
 	}

@@ -148,6 +148,7 @@ func (s *Sessions) gatewayCompactNow(ctx context.Context, a *Agent, gs GatewaySt
 	if !s.waitLease(ctx, a, gs, g.id, owner) {
 		return &AutoCompactionReport{Status: AutoAlreadyRuns}, false
 	}
+	ctx = withTrigger(ctx, logGateway)
 	stop := s.keepLease(ctx, a, gs, g.id, owner)
 	rep, hit, preview := s.compactLeased(ctx, a, gs, g)
 	stop()
@@ -228,6 +229,7 @@ func (s *Sessions) applyPrecomputed(ctx context.Context, id, pid string, head *S
 		s.warn(ctx, "gateway: the precomputed summary did not apply", "session", id, "error", err.Error())
 		return nil, false
 	}
+	s.logCommitted(ctx, id, res, info.Rev, pid)
 	return &AutoCompactionReport{Status: AutoCompacted, Revision: info.Rev,
 		TokensBefore: head.Tokens.WithPending(), TokensAfter: res.EstimatedTokenCount}, true
 }
@@ -240,7 +242,7 @@ func (s *Sessions) startPrecompute(ctx context.Context, a *Agent, gs GatewayStor
 	if taken, _ := s.takeLease(ctx, a, gs, id, owner); !taken {
 		return false
 	}
-	go s.precompute(context.WithoutCancel(ctx), a, gs, id, owner)
+	go s.precompute(withTrigger(context.WithoutCancel(ctx), logPrecompute), a, gs, id, owner)
 	return true
 }
 
@@ -271,6 +273,7 @@ func (s *Sessions) precompute(ctx context.Context, a *Agent, gs GatewayStore, id
 		return
 	}
 	preview = pid
+	s.logEnded(ctx, id, Outcome{Status: OutcomePreview, PreviewID: pid}, "")
 }
 
 // leaseID returns a new random id for a lease's owner.

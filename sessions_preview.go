@@ -98,7 +98,8 @@ func (s *Sessions) ApplyPreview(ctx context.Context, id, pid string, summary *st
 	if summary != nil {
 		res = res.WithSummary(*summary)
 	}
-	out := s.commit(ctx, id, pv.read, Outcome{Status: OutcomeCompacted, Result: res, Model: pv.outcome.Model})
+	ctx = withTrigger(ctx, logManual)
+	out := s.commit(ctx, id, pv.read, Outcome{Status: OutcomeCompacted, Result: res, Model: pv.outcome.Model}, s.paused(ctx, id), pid)
 	if out.Status == OutcomeError && out.Err.Code != EConflict && out.Err.Code != ENotFound {
 		// Not applied: it may be tried again.
 		s.putBack(ctx, pv)
@@ -198,4 +199,11 @@ func (s *Sessions) version(ctx context.Context, id string) (int64, error) {
 		return 0, err
 	}
 	return v, nil
+}
+
+// paused says whether automatic compaction of session id is paused now
+// (false when the session cannot be read: the commit will say why).
+func (s *Sessions) paused(ctx context.Context, id string) bool {
+	head, err := s.store.GetSessionHead(ctx, id)
+	return err == nil && head.Breaker.Paused()
 }

@@ -130,6 +130,7 @@ func New(cfg Config) *Server {
 		Previews:    cfg.Previews,
 		NewID:       randomID,
 		Warn:        s.log.WarnContext,
+		Info:        s.log.InfoContext,
 	})
 	if s.maxBody <= 0 {
 		s.maxBody = DefaultMaxBody

@@ -67,6 +67,14 @@ function gaugeNote(c) {
   return h("span", { class: "gauge-note", "data-testid": "context-gauge-note" }, parts.map((p, i) => (i % 2 ? h("code", null, p) : p)));
 }
 
+// pausedNote says why automatic compaction of the session is paused and
+// what resumes it, or is null when it is not paused.
+function pausedNote(c) {
+  if (!c || !c.auto_paused) return null;
+  return h("span", { class: "gauge-note", "data-testid": "context-paused-note" },
+    `Automatic compaction is paused: it failed ${c.auto_failures} times in a row (the server's log has each error). A manual compaction that succeeds resumes it.`);
+}
+
 // place sets the widths from data-pct (the page's CSP allows no inline
 // style attributes, but setting style properties from script is allowed).
 export function placeGauges(root) {
@@ -100,7 +108,7 @@ export async function fillGauge(slot, id, version, compact, noteSlot = null) {
   if (!c || !slot.isConnected) return;
   slot.replaceChildren(gauge(c, compact));
   placeGauges(slot);
-  if (noteSlot && noteSlot.isConnected) noteSlot.replaceChildren(...[gaugeNote(c)].filter(Boolean));
+  if (noteSlot && noteSlot.isConnected) noteSlot.replaceChildren(...[gaugeNote(c), pausedNote(c)].filter(Boolean));
 }
 
 // fillListGauges puts a small gauge into each listed session's slot.
