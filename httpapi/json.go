@@ -156,6 +156,40 @@ func jsonKind(k string) string {
 	return k
 }
 
+// messageList is a request body's "messages", each message kept raw (for
+// decodeMessages), at most the guard's limit of them: decoding stops at
+// the first message past it with the guard's 413, so that a body of
+// millions of messages is not split into millions of copies first. A
+// list without a guard takes any number.
+type messageList struct {
+	raws []json.RawMessage
+	g    *guard
+}
+
+// UnmarshalJSON keeps the messages of a list (null keeps none), counting
+// them as it goes.
+func (l *messageList) UnmarshalJSON(data []byte) error {
+	if len(data) == 0 || data[0] != '[' {
+		return json.Unmarshal(data, &l.raws) // null, or the error of a field that is not a list
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	if _, err := dec.Token(); err != nil { // the '['
+		return err
+	}
+	l.raws = []json.RawMessage{}
+	for dec.More() {
+		if l.g != nil && len(l.raws) >= l.g.maxMessages {
+			return l.g.checkMessages(len(l.raws) + 1)
+		}
+		var raw json.RawMessage
+		if err := dec.Decode(&raw); err != nil {
+			return err
+		}
+		l.raws = append(l.raws, raw)
+	}
+	return nil
+}
+
 // decodeMessages decodes a list of messages, naming the one at fault:
 // messages[i] for the list "messages", message for the one "message".
 func decodeMessages(raws []json.RawMessage, field string) ([]kompact.Message, error) {

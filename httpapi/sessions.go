@@ -40,21 +40,18 @@ func (s *Server) listSessions(w http.ResponseWriter, r *http.Request) error {
 }
 
 type createRequest struct {
-	ID              string            `json:"id"`
-	Agent           string            `json:"agent"`
-	CompactionModel string            `json:"compaction_model"`
-	Messages        []json.RawMessage `json:"messages"`
+	ID              string      `json:"id"`
+	Agent           string      `json:"agent"`
+	CompactionModel string      `json:"compaction_model"`
+	Messages        messageList `json:"messages"`
 }
 
 func (s *Server) createSession(w http.ResponseWriter, r *http.Request) error {
-	var req createRequest
+	req := createRequest{Messages: messageList{g: s.guard}}
 	if err := s.decodeBody(w, r, &req, true); err != nil {
 		return err
 	}
-	if err := s.guard.checkMessages(len(req.Messages)); err != nil {
-		return err
-	}
-	msgs, err := decodeMessages(req.Messages, "messages")
+	msgs, err := decodeMessages(req.Messages.raws, "messages")
 	if err != nil {
 		return err
 	}
@@ -161,19 +158,19 @@ func (s *Server) deleteSession(w http.ResponseWriter, r *http.Request) error {
 }
 
 type appendRequest struct {
-	Message  json.RawMessage   `json:"message"`
-	Messages []json.RawMessage `json:"messages"`
+	Message  json.RawMessage `json:"message"`
+	Messages messageList     `json:"messages"`
 }
 
 func (s *Server) appendMessages(w http.ResponseWriter, r *http.Request) error {
-	var req appendRequest
+	req := appendRequest{Messages: messageList{g: s.guard}}
 	if err := s.decodeBody(w, r, &req, false); err != nil {
 		return err
 	}
 	one := len(req.Message) > 0 && string(req.Message) != "null"
 	var msgs []kompact.Message
 	switch {
-	case one && req.Messages != nil:
+	case one && req.Messages.raws != nil:
 		return kompact.Errorf(kompact.EInvalid, `the body has both "message" and "messages"`).
 			WithFixes(`Send {"message": {...}} for one message or {"messages": [...]} for several.`)
 	case one:
@@ -183,10 +180,7 @@ func (s *Server) appendMessages(w http.ResponseWriter, r *http.Request) error {
 		}
 		msgs = m
 	default:
-		if err := s.guard.checkMessages(len(req.Messages)); err != nil {
-			return err
-		}
-		m, err := decodeMessages(req.Messages, "messages")
+		m, err := decodeMessages(req.Messages.raws, "messages")
 		if err != nil {
 			return err
 		}
