@@ -136,7 +136,7 @@ func (k *keptCheck) kept(a Artifact) bool {
 
 // FidelityOptions are the agent's compaction.fidelity settings.
 type FidelityOptions struct {
-	// MinRecall (0 to 1; 0 is off): a result whose recall is below it
+	// MinRecall (0 to 1; 0 is off): a result whose SentRecall is below it
 	// carries the low_fidelity warning.
 	MinRecall float64
 	// AppendixTokens (0 is off): when above 0, the lost artifacts that fit

@@ -500,7 +500,7 @@ func (p *parser) fidelity(e entry, path string) (kompact.FidelityOptions, error)
 	s := p.section(e.val, path, fidelityFields)
 	if n, fpath, ok := read(s, "min_recall", &f.MinRecall, p.number); ok && !(f.MinRecall >= 0 && f.MinRecall <= 1) {
 		s.err = p.errorf(n, fpath, "must be between 0 and 1, got %s", n.Value).
-			WithFixes("Use the share of a range's artifacts a summary must keep, e.g. 0.5; 0 turns the low_fidelity warning off.")
+			WithFixes("Use the share of the artifacts the model was sent that a summary must keep, e.g. 0.5; 0 turns the low_fidelity warning off.")
 	}
 	var tokens int64
 	if n, fpath, ok := read(s, "appendix_tokens", &tokens, p.integer); ok {
