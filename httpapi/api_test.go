@@ -45,8 +45,10 @@ type apiEnv struct {
 type apiOptions struct {
 	token   string
 	maxBody int64
-	store   func(kompact.Store) kompact.Store
-	limits  httpapi.Limits
+	// maxImport is Config.MaxImportBody (0: its default).
+	maxImport int64
+	store     func(kompact.Store) kompact.Store
+	limits    httpapi.Limits
 	// previews bound the previews (zero: the defaults).
 	previews kompact.PreviewLimits
 	// jsonLogs logs JSON lines rather than text.
@@ -71,15 +73,16 @@ func newAPIEnv(t testing.TB, opt apiOptions) *apiEnv {
 		logger = slog.New(slog.NewTextHandler(e.logs, nil))
 	}
 	e.srv = httpapi.New(httpapi.Config{
-		Store:    st,
-		Agents:   apiConfigOf(t, opt.agents, llm.URL()),
-		LLM:      apiClient(),
-		Token:    opt.token,
-		MaxBody:  opt.maxBody,
-		Logger:   logger,
-		Version:  "test-1",
-		Limits:   opt.limits,
-		Previews: opt.previews,
+		Store:         st,
+		Agents:        apiConfigOf(t, opt.agents, llm.URL()),
+		LLM:           apiClient(),
+		Token:         opt.token,
+		MaxBody:       opt.maxBody,
+		MaxImportBody: opt.maxImport,
+		Logger:        logger,
+		Version:       "test-1",
+		Limits:        opt.limits,
+		Previews:      opt.previews,
 		// kimi-cli files, as cmd/kompact wires them in.
 		KimiContext: kimicli.ImportContext,
 	})

@@ -146,8 +146,8 @@ func (s *Server) guardRequests(h http.Handler) http.Handler {
 			s.writeErrorFor(w, r, err)
 			return
 		}
-		if r.ContentLength > s.maxBody { // refused before any of it is read
-			s.writeErrorFor(w, r, bodyTooLarge(s.maxBody))
+		if limit, flag := s.bodyLimit(r); r.ContentLength > limit { // refused before any of it is read
+			s.writeErrorFor(w, r, bodyTooLarge(limit, flag))
 			return
 		}
 		if r.Body != nil && r.Body != http.NoBody && r.ContentLength != 0 {
@@ -158,6 +158,16 @@ func (s *Server) guardRequests(h http.Handler) http.Handler {
 		}
 		h.ServeHTTP(w, r)
 	})
+}
+
+// bodyLimit returns the body limit of r and the serve flag that sets it:
+// --max-import-body for the import of a session document, which is
+// streamed to a temporary file (importStream), else --max-body.
+func (s *Server) bodyLimit(r *http.Request) (int64, string) {
+	if r.Method == http.MethodPost && r.URL.Path == "/v1/sessions/import" && streamedImport(r.URL.Query()) {
+		return s.maxImport, "--max-import-body"
+	}
+	return s.maxBody, "--max-body"
 }
 
 // check returns why r may not reach the API, or nil.

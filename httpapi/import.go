@@ -17,6 +17,14 @@ import (
 // being stored and the next, read ahead (readAhead).
 const importBatchBytes = 512 << 10
 
+// streamedImport reports whether an import with query q is a session
+// document's (no format, or format=session), which importStream streams;
+// the other formats are read whole, under --max-body.
+func streamedImport(q url.Values) bool {
+	f := q.Get("format")
+	return f == "" || f == "session"
+}
+
 // importStream imports a session document read a batch of messages at a
 // time (sessionjson.SessionStream) and stored as it is read, in one write
 // (Store.ImportSession): the server never holds the whole session. The
@@ -61,7 +69,9 @@ func (s *Server) importSpooled(w http.ResponseWriter, r *http.Request, q url.Val
 	if err := checkNewSession(&head); err != nil {
 		return err
 	}
-	n := 0 // the messages read so far
+	// No --max-request-messages: the store takes the batches one at a
+	// time (its per-session limit holds), and --max-import-body bounds
+	// the body.
 	next := func() ([]kompact.Message, error) {
 		msgs, err := st.Next()
 		if err != nil {
@@ -69,10 +79,6 @@ func (s *Server) importSpooled(w http.ResponseWriter, r *http.Request, q url.Val
 		}
 		if len(msgs) == 0 {
 			return nil, lateFields(doc, st.Final(), q)
-		}
-		n += len(msgs)
-		if err := s.guard.checkMessages(n); err != nil {
-			return nil, err
 		}
 		return msgs, nil
 	}
@@ -200,9 +206,9 @@ func (s *Server) spoolBody(w http.ResponseWriter, r *http.Request) (*spooled, er
 	}
 	_ = os.Remove(f.Name()) // fails on Windows while open: close removes it
 	b := &spooled{f: f}
-	if _, err := io.Copy(f, http.MaxBytesReader(w, r.Body, s.maxBody)); err != nil {
+	if _, err := io.Copy(f, http.MaxBytesReader(w, r.Body, s.maxImport)); err != nil {
 		b.close()
-		return nil, bodyReadError(err)
+		return nil, bodyReadError(err, "--max-import-body")
 	}
 	if _, err := f.Seek(0, io.SeekStart); err != nil {
 		b.close()
@@ -227,7 +233,7 @@ func streamError(err error) error {
 	case errors.As(err, &ke):
 		return err
 	}
-	return bodyReadError(err)
+	return bodyReadError(err, "--max-import-body")
 }
 
 // lateFields refuses a document whose fields after the messages list

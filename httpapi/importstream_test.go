@@ -62,11 +62,11 @@ func TestImportStreamed(t *testing.T) {
 	}
 }
 
-// TestImportStreamedTooLarge: the body limit holds for a streamed import,
-// after some batches were stored too.
+// TestImportStreamedTooLarge: the import's body limit holds for a
+// streamed import, after some batches were stored too.
 func TestImportStreamedTooLarge(t *testing.T) {
-	e := newAPIEnv(t, apiOptions{maxBody: 3 << 20})
-	wantError(t, e.do("POST", "/v1/sessions/import", longDoc("big", 12000, "")), 413, "too_large", fmt.Sprintf("%d bytes", 3<<20))
+	e := newAPIEnv(t, apiOptions{maxImport: 3 << 20})
+	wantError(t, e.do("POST", "/v1/sessions/import", longDoc("big", 12000, "")), 413, "too_large", "limit of 3 MiB (--max-import-body)")
 	if n := len(e.must(200, "GET", "/v1/sessions", nil)["sessions"].([]any)); n != 0 {
 		t.Errorf("%d sessions after a refused import", n)
 	}

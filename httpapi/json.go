@@ -36,26 +36,27 @@ func (s *Server) readRawBody(w http.ResponseWriter, r *http.Request) ([]byte, er
 		buf.Grow(int(n) + bytes.MinRead)
 	}
 	if _, err := buf.ReadFrom(body); err != nil {
-		return nil, bodyReadError(err)
+		return nil, bodyReadError(err, "--max-body")
 	}
 	return buf.Bytes(), nil
 }
 
 // bodyReadError is the error of a request body that could not be read: too
-// large (ETooLarge) or broken off.
-func bodyReadError(err error) error {
+// large (ETooLarge, the limit serve's flag sets) or broken off.
+func bodyReadError(err error, flag string) error {
 	var mbe *http.MaxBytesError
 	if errors.As(err, &mbe) {
-		return bodyTooLarge(mbe.Limit)
+		return bodyTooLarge(mbe.Limit, flag)
 	}
 	return kompact.Errorf(kompact.EInvalid, "read the request body: %v", err)
 }
 
 // bodyTooLarge is the error of a request body over the server's limit,
-// whether its Content-Length says so or its bytes do.
-func bodyTooLarge(limit int64) error {
-	return kompact.Errorf(ETooLarge, "the request body exceeds the server's limit of %d bytes", limit).
-		WithFixes("Send a smaller body, or restart the server with a larger --max-body.")
+// which serve's flag sets, whether its Content-Length says so or its
+// bytes do. The limit is written for people ("32 MiB").
+func bodyTooLarge(limit int64, flag string) error {
+	return kompact.Errorf(ETooLarge, "the request body exceeds the server's limit of %s (%s)", kompact.FormatBytes(limit), flag).
+		WithFixes("Send a smaller body, or restart the server with a larger " + flag + ".")
 }
 
 // decodeBody reads a JSON object into v, rejecting unknown fields and

@@ -25,6 +25,12 @@ import (
 // DefaultMaxBody is the request body limit when Config.MaxBody is 0.
 const DefaultMaxBody = 32 << 20
 
+// DefaultMaxImportBody is the limit of an imported session document's body
+// when Config.MaxImportBody is 0: 1 GiB. Such a body is kept in a
+// temporary file and stored in batches, so its size costs disk, not
+// memory.
+const DefaultMaxImportBody = 1 << 30
+
 // ShutdownTimeout is how long Serve waits for in-flight requests once its
 // context is done; requests still running then are cancelled.
 const ShutdownTimeout = 30 * time.Second
@@ -52,6 +58,13 @@ type Config struct {
 	Token string
 	// MaxBody limits request bodies, in bytes; 0 means DefaultMaxBody.
 	MaxBody int64
+	// MaxImportBody limits, in bytes, the body of an import of a session
+	// document (POST /v1/sessions/import without format=kimi) in place of
+	// MaxBody; 0 means DefaultMaxImportBody. It is streamed to a
+	// temporary file and stored in batches, and no
+	// Limits.MaxRequestMessages applies to it (the store's
+	// per-session limit does).
+	MaxImportBody int64
 	// Logger receives one line per request and the details of internal
 	// errors; nil discards them.
 	Logger *slog.Logger
@@ -78,9 +91,11 @@ type Server struct {
 	agents kompact.Agents
 	// sessions runs the workflows of stored sessions; the handlers decode
 	// a request, call it and encode its answer.
-	sessions  *kompact.Sessions
-	log       *slog.Logger
-	maxBody   int64
+	sessions *kompact.Sessions
+	log      *slog.Logger
+	maxBody  int64
+	// maxImport is Config.MaxImportBody, or its default.
+	maxImport int64
 	tokenHash [sha256.Size]byte
 	handler   http.Handler
 	// heartbeat is the interval of SSE keep-alive comments.
@@ -103,6 +118,7 @@ func New(cfg Config) *Server {
 		agents:    cfg.Agents,
 		log:       cfg.Logger,
 		maxBody:   cfg.MaxBody,
+		maxImport: cfg.MaxImportBody,
 		heartbeat: 15 * time.Second,
 		sseBuffer: DefaultSSEBuffer,
 		guard:     newGuard(cfg.Limits),
@@ -134,6 +150,9 @@ func New(cfg Config) *Server {
 	})
 	if s.maxBody <= 0 {
 		s.maxBody = DefaultMaxBody
+	}
+	if s.maxImport <= 0 {
+		s.maxImport = DefaultMaxImportBody
 	}
 	if cfg.Token != "" {
 		s.tokenHash = sha256.Sum256([]byte(cfg.Token))

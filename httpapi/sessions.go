@@ -60,7 +60,7 @@ func (s *Server) createSession(w http.ResponseWriter, r *http.Request) error {
 
 func (s *Server) importSession(w http.ResponseWriter, r *http.Request) error {
 	q := r.URL.Query()
-	if f := q.Get("format"); f == "" || f == "session" {
+	if streamedImport(q) {
 		return s.importStream(w, r, q)
 	}
 	data, err := s.readRawBody(w, r)

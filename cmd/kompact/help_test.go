@@ -35,6 +35,7 @@ func TestUsageErrorsGolden(t *testing.T) {
 		{"sessions", "list", "--ulr", "http://127.0.0.1:8484"},
 		{"serve", "--adr", "127.0.0.1:9000"},
 		{"serve", "--max-body", "1MB"},
+		{"serve", "--max-import-body", "0"},
 		{"help", "compcat"},
 	} {
 		status, stdout, stderr := runCLI(t, "", map[string]string{"HOME": t.TempDir()}, args...)

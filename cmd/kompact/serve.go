@@ -35,12 +35,13 @@ type serveCommand struct {
 	onListen func(net.Addr)
 }
 
-const serveSynopsis = "serve [--addr 127.0.0.1:8484] [--db PATH|postgres://...] [--db-pool N] [--config FILE] [--token T] [--max-body BYTES] [--keep-revisions N] [--max-preview-bytes BYTES] [--log-format text|json] [--allowed-host NAME]... [--max-actions N] [--max-request-messages N] [--max-session-messages N]"
+const serveSynopsis = "serve [--addr 127.0.0.1:8484] [--db PATH|postgres://...] [--db-pool N] [--config FILE] [--token T] [--max-body BYTES] [--max-import-body BYTES] [--keep-revisions N] [--max-preview-bytes BYTES] [--log-format text|json] [--allowed-host NAME]... [--max-actions N] [--max-request-messages N] [--max-session-messages N]"
 
 // serveOptions are the flags of kompact serve.
 type serveOptions struct {
 	addr, dbPath, configPath, token string
-	maxBody, maxPreviewBytes        int64
+	maxBody, maxImport              int64
+	maxPreviewBytes                 int64
 	keepRevisions, dbPool           int
 	logFormat                       string
 	guard                           *guardFlags
@@ -99,6 +100,7 @@ func (c *serveCommand) parse(args []string) (serveOptions, error) {
 	fs.StringVar(&o.configPath, "config", "", "agent configuration file (default: $"+configEnv+", else the built-in configuration)")
 	fs.StringVar(&o.token, "token", "", "bearer token every API request must carry (default: $"+tokenEnv+")")
 	fs.Int64Var(&o.maxBody, "max-body", httpapi.DefaultMaxBody, "request body limit in bytes")
+	fs.Int64Var(&o.maxImport, "max-import-body", httpapi.DefaultMaxImportBody, "body limit in bytes of a session document's import, which is kept in a temporary file and stored in batches (no --max-request-messages applies to it)")
 	o.guard = addGuardFlags(fs)
 	fs.IntVar(&o.keepRevisions, "keep-revisions", kompact.DefaultKeepRevisions, "revisions kept per session; a new one prunes the oldest and the message bodies only they hold (0 keeps all)")
 	fs.Int64Var(&o.maxPreviewBytes, "max-preview-bytes", kompact.DefaultPreviewLimits.MaxBytes, "bytes all kept previews may hold together (every byte of the sessions they read counts); the ones expiring first go first")
@@ -114,6 +116,9 @@ func (c *serveCommand) parse(args []string) (serveOptions, error) {
 	}
 	if o.maxBody <= 0 {
 		return o, usagef("--max-body must be greater than 0")
+	}
+	if o.maxImport <= 0 {
+		return o, usagef("--max-import-body must be greater than 0")
 	}
 	if o.dbPool < 0 {
 		return o, usagef("--db-pool must be 0 (the default) or more")
@@ -155,17 +160,18 @@ func (c *serveCommand) server(cfg *config.Config, store kompact.Store, opts serv
 		llm = &openai.Client{Getenv: c.getenv}
 	}
 	return httpapi.New(httpapi.Config{
-		Store:       store,
-		Agents:      cfg,
-		LLM:         llm,
-		Prompt:      (&kimicli.Finder{Getenv: c.getenv}).AgentPrompt,
-		KimiContext: kimicli.ImportContext,
-		Token:       opts.token,
-		MaxBody:     opts.maxBody,
-		Logger:      newLogger(c.stderr, opts.logFormat),
-		Version:     version,
-		Limits:      opts.guard.limits(),
-		Previews:    kompact.PreviewLimits{MaxBytes: opts.maxPreviewBytes},
+		Store:         store,
+		Agents:        cfg,
+		LLM:           llm,
+		Prompt:        (&kimicli.Finder{Getenv: c.getenv}).AgentPrompt,
+		KimiContext:   kimicli.ImportContext,
+		Token:         opts.token,
+		MaxBody:       opts.maxBody,
+		MaxImportBody: opts.maxImport,
+		Logger:        newLogger(c.stderr, opts.logFormat),
+		Version:       version,
+		Limits:        opts.guard.limits(),
+		Previews:      kompact.PreviewLimits{MaxBytes: opts.maxPreviewBytes},
 		// Context sizes: llm.max_context_size, else the provider's model
 		// list, once per provider.
 		ContextSize: (&openai.Models{Getenv: c.getenv}).AgentContextSize,
