@@ -43,3 +43,21 @@ func SmallWindowWarning(a *Agent) string {
 	}
 	return msg + fmt.Sprintf("; no reserved_context_size avoids it (kimi-cli's minimum is %d): use a model with a larger window, or turn compaction.auto off", MinReservedContextSize)
 }
+
+// UnknownWindowWarning returns what to tell the user when agent a compacts
+// automatically without llm.max_context_size: kimi-cli's trigger needs the
+// model's context size, so automatic compaction (the gateway's too) never
+// runs unless the provider's model list gives it. cause is why a lookup
+// found no size; nil when none was made (then a Kimi agent, whose
+// provider's list gives the size, needs no warning). "" otherwise.
+func UnknownWindowWarning(a *Agent, cause error) string {
+	if !autoEnabled(a) || a.LLM.MaxContextSize > 0 || cause == nil && a.LLM.IsKimi() {
+		return ""
+	}
+	why := "the provider's model list may give none (Ollama's, vLLM's and OpenAI's do not)"
+	if cause != nil {
+		why = "the provider's model list gave none (" + cause.Error() + ")"
+	}
+	return fmt.Sprintf("agent %q: compaction.auto is on, but llm.max_context_size is not set and %s: without the context size of %q, automatic compaction (the gateway's too) never runs; set llm.max_context_size",
+		a.Name, why, a.LLM.Model)
+}

@@ -30,10 +30,13 @@ type Sessions struct {
 	newID       func() string
 	warn        func(ctx context.Context, msg string, args ...any)
 	info        func(ctx context.Context, msg string, args ...any)
+	slots       ActionSlots
 	// auto holds the ids of the sessions compacting automatically now;
-	// actions counts the actions running on each session (SessionJob.Run).
+	// actions counts the actions running on each session (SessionJob.Run);
+	// gateway counts the gateway's compactions (before a turn, precompute).
 	auto    runningSet
 	actions runCount
+	gateway runCount
 }
 
 // SessionsConfig configures NewSessions.
@@ -52,6 +55,12 @@ type SessionsConfig struct {
 	// Previews bound the previews the store keeps (all sessions
 	// together); a zero field takes DefaultPreviewLimits' value.
 	Previews PreviewLimits
+	// Slots are the action slots that the compactions Sessions starts by
+	// itself take while they run (the gateway's before a turn and its
+	// precompute, a background compaction after an append), shared with
+	// the surface's actions; when none is free such a compaction waits
+	// for a later turn or append. Nil bounds nothing.
+	Slots ActionSlots
 	// Now is the clock of preview expiry; nil means time.Now.
 	Now func() time.Time
 	// NewID returns a new random id, for previews ("pv_" and it); without
@@ -70,7 +79,8 @@ type SessionsConfig struct {
 func NewSessions(cfg SessionsConfig) *Sessions {
 	s := &Sessions{
 		store: cfg.Store, comp: cfg.Compactor, agents: cfg.Agents, contextSize: cfg.ContextSize,
-		previews: cfg.Previews, now: cfg.Now, newID: cfg.NewID, warn: cfg.Warn, info: cfg.Info, auto: newRunningSet(), actions: newRunCount(),
+		previews: cfg.Previews, slots: cfg.Slots, now: cfg.Now, newID: cfg.NewID, warn: cfg.Warn, info: cfg.Info,
+		auto: newRunningSet(), actions: newRunCount(), gateway: newRunCount(),
 	}
 	if s.comp == nil {
 		s.comp = &Compactor{}

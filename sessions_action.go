@@ -24,6 +24,8 @@ type SessionJob struct {
 	// paused says automatic compaction of the session was paused when
 	// it was read: a commit resumes it.
 	paused bool
+	// gateway says the session is a gateway session (Busy).
+	gateway bool
 }
 
 // readAt is the session a compaction read, as its commit names it: its
@@ -40,15 +42,19 @@ func (s *Sessions) NewJob(st *StoredSession, a *Agent, req ActionRequest) (*Sess
 	if err != nil {
 		return nil, err
 	}
-	return &SessionJob{Job: job, s: s, agent: a, id: st.ID, read: readOf(st), paused: st.Breaker.Paused()}, nil
+	return &SessionJob{Job: job, s: s, agent: a, id: st.ID, read: readOf(st), paused: st.Breaker.Paused(), gateway: st.Gateway}, nil
 }
 
 // Run runs the job, with its completion limit set for the agent's context
 // size, and then commits a compacted result, or keeps it as a preview:
 // when opts ask for one, or when the result has warnings and opts hold on
 // them. A result that cannot be committed or kept is an error outcome.
-// While it runs, Sessions.Running reports the session.
+// While it runs, Sessions.Running reports the session. A session whose
+// compaction runs already (Busy) is an error outcome, without an LLM call.
 func (j *SessionJob) Run(ctx context.Context, opts ActionOptions, progress func(Progress)) Outcome {
+	if err := j.Busy(ctx); err != nil {
+		return ErrorOutcome(err)
+	}
 	j.s.actions.start(j.id)
 	defer j.s.actions.done(j.id)
 	ctx = withTrigger(ctx, logManual)

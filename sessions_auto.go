@@ -54,6 +54,7 @@ const (
 	AutoStarted     AutoStatus = "started"     // runs in the background (AppendOptions.AutoCompact)
 	AutoNotDue      AutoStatus = "not_due"     // not due, or not enabled: Reason says which
 	AutoAlreadyRuns AutoStatus = "running"     // one runs for the session already
+	AutoBusy        AutoStatus = "busy"        // due, but no action slot was free (--max-actions): a later append or turn tries again
 )
 
 // AutoCompactionReport is what an automatic compaction did, as the
@@ -250,13 +251,20 @@ func (s *Sessions) afterAppend(ctx context.Context, id string, added *Appended, 
 	if !s.auto.start(id) {
 		return &c, &AutoCompactionReport{Status: AutoAlreadyRuns}
 	}
-	go s.backgroundCompaction(context.WithoutCancel(ctx), id, a, opts.Done)
+	release, ok := s.slots.TryTake()
+	if !ok {
+		s.auto.done(id)
+		return &c, &AutoCompactionReport{Status: AutoBusy, Reason: c.Reason}
+	}
+	go s.backgroundCompaction(context.WithoutCancel(ctx), id, a, opts.Done, release)
 	return &c, &AutoCompactionReport{Status: AutoStarted, Reason: c.Reason}
 }
 
 // backgroundCompaction compacts session id automatically when it is still
 // due, and hands the report to done; the result appears as a revision.
-func (s *Sessions) backgroundCompaction(ctx context.Context, id string, a *Agent, done func(AutoCompactionReport)) {
+// It gives its action slot back with release when it ends.
+func (s *Sessions) backgroundCompaction(ctx context.Context, id string, a *Agent, done func(AutoCompactionReport), release func()) {
+	defer release()
 	defer s.auto.done(id)
 	cur, err := s.store.GetSession(ctx, id)
 	if err != nil {

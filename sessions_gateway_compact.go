@@ -149,10 +149,12 @@ func (s *Sessions) gatewayCompactNow(ctx context.Context, a *Agent, gs GatewaySt
 		return &AutoCompactionReport{Status: AutoAlreadyRuns}, false
 	}
 	ctx = withTrigger(ctx, logGateway)
+	s.gateway.start(g.id)
 	stop := s.keepLease(ctx, a, gs, g.id, owner)
 	rep, hit, preview := s.compactLeased(ctx, a, gs, g)
 	stop()
 	s.releaseLease(ctx, gs, g.id, owner, preview)
+	s.gateway.done(g.id)
 	g.head = nil // read again: the compaction changed it
 	if err := s.gatewayRefresh(ctx, gs, g, ch); err != nil {
 		s.warn(ctx, "gateway: read the session after its compaction", "session", g.id, "error", err.Error())
@@ -182,7 +184,9 @@ func (s *Sessions) waitLease(ctx context.Context, a *Agent, gs GatewayStore, id,
 // the precomputed summary first, else a compaction now. It returns the
 // report, whether the precomputed summary was applied, and the preview to
 // keep as the session's precomputed summary (none once one is applied;
-// keepPreview when it did not get as far as reading it).
+// keepPreview when it did not get as far as reading it). A compaction now
+// runs in one of the action slots: AutoBusy when none is free (the
+// turn goes as sent, and a later one compacts).
 func (s *Sessions) compactLeased(ctx context.Context, a *Agent, gs GatewayStore, g *gatewaySession) (*AutoCompactionReport, bool, string) {
 	rec, err := gs.GetGatewayRecord(ctx, g.id)
 	if err != nil {
@@ -204,6 +208,11 @@ func (s *Sessions) compactLeased(ctx context.Context, a *Agent, gs GatewayStore,
 			return rep, true, ""
 		}
 	}
+	release, ok := s.slots.TryTake()
+	if !ok {
+		return &AutoCompactionReport{Status: AutoBusy}, false, ""
+	}
+	defer release()
 	cur, err := s.store.GetSession(ctx, g.id)
 	if err != nil {
 		return &AutoCompactionReport{Status: AutoFailed, Error: AsError(err)}, false, ""
@@ -234,15 +243,26 @@ func (s *Sessions) applyPrecomputed(ctx context.Context, id, pid string, head *S
 		TokensBefore: head.Tokens.WithPending(), TokensAfter: res.EstimatedTokenCount}, true
 }
 
-// startPrecompute takes session id's lease and compacts it in the
-// background, keeping the result as a preview that a later turn applies;
-// it reports whether it started.
+// startPrecompute takes one of the action slots and session id's lease,
+// and compacts the session in the background, keeping the result as a
+// preview that a later turn applies; it reports whether it started (not
+// when no slot is free: a later turn starts it).
 func (s *Sessions) startPrecompute(ctx context.Context, a *Agent, gs GatewayStore, id string) bool {
-	owner := "lease_" + s.leaseID()
-	if taken, _ := s.takeLease(ctx, a, gs, id, owner); !taken {
+	release, ok := s.slots.TryTake()
+	if !ok {
 		return false
 	}
-	go s.precompute(withTrigger(context.WithoutCancel(ctx), logPrecompute), a, gs, id, owner)
+	owner := "lease_" + s.leaseID()
+	if taken, _ := s.takeLease(ctx, a, gs, id, owner); !taken {
+		release()
+		return false
+	}
+	s.gateway.start(id)
+	go func() {
+		defer release()
+		defer s.gateway.done(id)
+		s.precompute(withTrigger(context.WithoutCancel(ctx), logPrecompute), a, gs, id, owner)
+	}()
 	return true
 }
 

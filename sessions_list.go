@@ -35,10 +35,43 @@ func (s *Sessions) List(ctx context.Context) ([]ListedSession, error) {
 	return out, nil
 }
 
-// Running reports whether this Sessions runs an action (SessionJob.Run)
-// or an automatic compaction on session id now.
+// Running reports whether this Sessions runs an action (SessionJob.Run),
+// an automatic compaction or a gateway compaction (before a turn, or a
+// precompute) on session id now.
 func (s *Sessions) Running(id string) bool {
-	return s.auto.has(id) || s.actions.has(id)
+	return s.auto.has(id) || s.actions.has(id) || s.gateway.has(id)
+}
+
+// Busy refuses the job when a compaction that no person started runs on
+// its session already: an automatic or gateway compaction here, or the
+// gateway's on any instance over the store (its lease). Its result would
+// conflict with that one's, so it is EConflict before any LLM call.
+func (j *SessionJob) Busy(ctx context.Context) error {
+	s := j.s
+	runs := s.auto.has(j.id) || s.gateway.has(j.id)
+	if !runs && j.gateway {
+		runs = s.gatewayLeased(ctx, j.id)
+	}
+	if !runs {
+		return nil
+	}
+	return Errorf(EConflict, "an automatic compaction of session %q runs already; this one would conflict with it", j.id).
+		WithFixes("Wait until it ends (the session list marks the session as running), then reload the session and compact again if you still want to.")
+}
+
+// gatewayLeased reports whether a gateway compaction of session id holds
+// its lease now, on any instance; a state it cannot read counts as none.
+func (s *Sessions) gatewayLeased(ctx context.Context, id string) bool {
+	gs, ok := s.store.(GatewayStore)
+	if !ok {
+		return false
+	}
+	rec, err := gs.GetGatewayRecord(ctx, id)
+	if err != nil {
+		return false
+	}
+	st, err := decodeGatewayState(rec.State)
+	return err == nil && st.leased("", s.now())
 }
 
 // runCount counts the runs of each session id that concurrent callers

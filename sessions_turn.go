@@ -83,11 +83,15 @@ func (s *Sessions) RetryTurn(ctx context.Context, id string) (*AppendReport, err
 	return s.answerTurn(ctx, a, id, cur.Messages[n-1], auto)
 }
 
-// openTurn opens session id for a turn: it needs the Compactor's LLM.
+// openTurn opens session id for a turn: it needs the Compactor's LLM, and
+// a session that is not the gateway's (GatewayOwned).
 func (s *Sessions) openTurn(ctx context.Context, id string) (*StoredSession, *Agent, error) {
 	cur, a, err := s.Open(ctx, id)
 	if err != nil {
 		return nil, nil, err
+	}
+	if cur.Gateway {
+		return nil, nil, GatewayOwned(id)
 	}
 	if s.comp.LLM == nil {
 		return nil, nil, Errorf(EInternal, "no LLM client configured")
@@ -134,4 +138,15 @@ func (s *Sessions) afterTurn(ctx context.Context, a *Agent, id string, final *Ap
 	}
 	c := s.contextOf(ctx, a, *acct, final.Breaker)
 	return &c
+}
+
+// GatewayOwned is the refusal of a turn on gateway session id: its client
+// owns the conversation and sends it whole with every request, so a
+// message added here would sit between the client's messages, and the
+// next compaction would send it upstream in a summary.
+func GatewayOwned(id string) error {
+	return Errorf(EConflict, "session %q is a gateway session: its conversation belongs to the client that sends it through the gateway, "+
+		"so a message continued here would sit between the client's messages and reach its upstream in the next summary", id).
+		WithFixes("Send the message from that client, through the gateway (docs/gateway.md).",
+			"Or export the session and import it under another id to continue it here.")
 }

@@ -36,11 +36,20 @@ func TestBrowserGatewaySession(t *testing.T) {
 		}
 		e.waitFor("the conversation", `document.body.innerText.includes("Why does the build fail?")`)
 		e.waitFor("the gateway note", `document.querySelector('[data-testid="session-gateway-note"]').innerText.includes("/gateway/tiny/v1")`)
+		// Issue 28 §4: the client owns the conversation, so the page offers
+		// no continue form on it and says why.
+		e.waitFor("no continue form", `document.querySelector('[data-testid="continue-form"]').hidden`)
+		if note := e.evalString(`document.querySelector('[data-testid="session-gateway-note"]').innerText`); !strings.Contains(note, "owns it") {
+			t.Fatalf("the gateway note does not say why there is no continue form: %q", note)
+		}
 		e.screenshot(shot("gateway-session"))
 		e.open("/#/s/plain")
 		e.waitFor("the plain session", `document.querySelector('[data-testid="session-id"]')?.innerText === "plain"`)
 		if note := e.evalString(`document.querySelector('[data-testid="session-gateway-note"]').innerText`); note != "" {
 			t.Fatalf("a plain session has the gateway note: %q", note)
+		}
+		if e.evalBool(`document.querySelector('[data-testid="continue-form"]').hidden`) {
+			t.Fatal("a plain session has no continue form")
 		}
 	})
 }

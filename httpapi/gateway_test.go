@@ -148,7 +148,14 @@ func newGatewayServer(t *testing.T, store kompact.Store, up *fakeUpstream, preco
 // or off.
 func newGatewayServerAuto(t *testing.T, store kompact.Store, up *fakeUpstream, precompute float64, auto bool) *httptest.Server {
 	t.Helper()
-	cfg, err := config.Parse([]byte(testserver.GatewayAgents(up.srv.URL+"/v1", testserver.Gateway{Auto: auto, Precompute: precompute})), "agents.yaml")
+	return newGatewayServerLimits(t, store, up, testserver.Gateway{Auto: auto, Precompute: precompute}, httpapi.Limits{})
+}
+
+// newGatewayServerLimits is newGatewayServer with the agents' gateway
+// settings gw and the server's limits.
+func newGatewayServerLimits(t *testing.T, store kompact.Store, up *fakeUpstream, gw testserver.Gateway, limits httpapi.Limits) *httptest.Server {
+	t.Helper()
+	cfg, err := config.Parse([]byte(testserver.GatewayAgents(up.srv.URL+"/v1", gw)), "agents.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -158,6 +165,7 @@ func newGatewayServerAuto(t *testing.T, store kompact.Store, up *fakeUpstream, p
 		LLM:      &openai.Client{Getenv: getenv, MaxRetries: -1},
 		Upstream: &openai.Upstream{Getenv: getenv},
 		Logger:   slog.New(slog.NewTextHandler(testLog{t}, &slog.HandlerOptions{Level: slog.LevelWarn})),
+		Limits:   limits,
 	})
 	srv := httptest.NewServer(httpapi.CheckedHandler(t, s.Handler()))
 	t.Cleanup(srv.Close)

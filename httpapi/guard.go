@@ -59,8 +59,10 @@ const DefaultMaxRequestMessages = 10_000
 type guard struct {
 	// hosts are the allowed host names in lower case, "name" or
 	// "name:port".
-	hosts       map[string]bool
-	actions     chan struct{}
+	hosts map[string]bool
+	// actions are the server's action slots, which the Sessions' own
+	// compactions (the gateway's, background ones) take too.
+	actions     kompact.ActionSlots
 	bodyTimeout time.Duration
 	// maxMessages is Limits.MaxRequestMessages, or its default.
 	maxMessages int
@@ -75,7 +77,7 @@ func newGuard(l Limits) *guard {
 	if n <= 0 {
 		n = DefaultMaxActions()
 	}
-	g.actions = make(chan struct{}, n)
+	g.actions = kompact.NewActionSlots(n)
 	g.maxMessages = l.MaxRequestMessages
 	if g.maxMessages <= 0 {
 		g.maxMessages = DefaultMaxRequestMessages
@@ -332,15 +334,13 @@ func (s *Server) limitActions(h handlerFunc) handlerFunc {
 // with release; when all are taken it sets Retry-After and returns the
 // 429 busy error. Only LLM work takes a slot: a dry run does not.
 func (s *Server) actionSlot(w http.ResponseWriter) (release func(), err error) {
-	select {
-	case s.guard.actions <- struct{}{}:
-		return func() { <-s.guard.actions }, nil
-	default:
-		w.Header().Set("Retry-After", strconv.Itoa(RetryAfter))
-		return nil, kompact.Errorf(kompact.EBusy, "the server already runs %d actions, as many as it allows at once", cap(s.guard.actions)).
-			WithFixes("Retry in a few seconds (see the Retry-After header).",
-				"Or restart the server with a larger --max-actions.")
+	if release, ok := s.guard.actions.TryTake(); ok {
+		return release, nil
 	}
+	w.Header().Set("Retry-After", strconv.Itoa(RetryAfter))
+	return nil, kompact.Errorf(kompact.EBusy, "the server already runs %d actions, as many as it allows at once", s.guard.actions.Cap()).
+		WithFixes("Retry in a few seconds (see the Retry-After header).",
+			"Or restart the server with a larger --max-actions.")
 }
 
 // sessionLocation is the URL path of session id, percent-encoded.

@@ -144,6 +144,7 @@ func New(cfg Config) *Server {
 		Agents:      s.agents,
 		ContextSize: cfg.ContextSize,
 		Previews:    cfg.Previews,
+		Slots:       s.guard.actions,
 		NewID:       randomID,
 		Warn:        s.log.WarnContext,
 		Info:        s.log.InfoContext,

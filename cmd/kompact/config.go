@@ -113,14 +113,18 @@ func (c *configCommand) check(args []string) (int, error) {
 }
 
 // printWarnings prints the file's warnings, then one for each agent whose
-// window leaves automatic compaction always due (kompact.SmallWindowWarning).
+// window leaves automatic compaction always due (kompact.SmallWindowWarning)
+// or may leave it never due (kompact.UnknownWindowWarning: nothing is
+// looked up here).
 func (c *configCommand) printWarnings(cfg *config.Config) {
 	for _, w := range cfg.Warnings {
 		fmt.Fprintf(c.stderr, "warning: %s\n", w)
 	}
 	for _, name := range cfg.Names() {
-		if w := kompact.SmallWindowWarning(cfg.Agents[name]); w != "" {
-			fmt.Fprintf(c.stderr, "warning: %s\n", w)
+		for _, w := range []string{kompact.SmallWindowWarning(cfg.Agents[name]), kompact.UnknownWindowWarning(cfg.Agents[name], nil)} {
+			if w != "" {
+				fmt.Fprintf(c.stderr, "warning: %s\n", w)
+			}
 		}
 	}
 }

@@ -224,3 +224,35 @@ func TestConfigCheckSmallWindow(t *testing.T) {
 		t.Errorf("config show: err %v, stderr %q; want check's %q", err, showErr, stderr)
 	}
 }
+
+// TestConfigCheckUnknownWindow (issue 28 §4): an agent that compacts
+// automatically without llm.max_context_size, on a provider whose model
+// list gives no context size (Ollama's, vLLM's, OpenAI's), would never
+// compact: config check warns for it, and not for an agent with the size
+// set, one without automatic compaction, or a Kimi agent (Moonshot's list
+// gives it). The check still passes.
+func TestConfigCheckUnknownWindow(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "agents.yaml")
+	writeConfigTestFile(t, path, `agents:
+  local:
+    llm: {base_url: 'http://localhost:11434/v1', model: qwen3}
+    compaction: {enabled: true, type: kimi, auto: {enabled: true}}
+  sized:
+    llm: {base_url: 'http://localhost:11434/v1', model: qwen3, max_context_size: 131072}
+    compaction: {enabled: true, type: kimi, auto: {enabled: true}}
+  manual:
+    llm: {base_url: 'http://localhost:11434/v1', model: qwen3}
+    compaction: {enabled: true, type: kimi}
+  kimi:
+    llm: {base_url: 'https://api.moonshot.ai/v1', model: kimi-k2-turbo-preview}
+    compaction: {enabled: true, type: kimi, auto: {enabled: true}}
+`)
+	status, _, stderr, err := runConfig(t, "check", path)
+	if status != exitOK || err != nil {
+		t.Fatalf("status %d, err %v", status, err)
+	}
+	if strings.Count(stderr, "warning: ") != 1 || !strings.HasPrefix(stderr, `warning: agent "local": compaction.auto is on, but llm.max_context_size is not set`) ||
+		!strings.Contains(stderr, "never runs; set llm.max_context_size") {
+		t.Errorf("stderr %q", stderr)
+	}
+}

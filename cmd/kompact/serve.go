@@ -78,10 +78,12 @@ func (c *serveCommand) Run(ctx context.Context, args []string) (int, error) {
 	for _, w := range missingKeys(cfg, c.getenv) {
 		fmt.Fprintf(c.stderr, "warning: %s\n", w)
 	}
+	models := &openai.Models{Getenv: c.getenv}
+	go c.warnUnknownWindows(ctx, cfg, models)
 	if c.onListen != nil {
 		c.onListen(ln.Addr())
 	}
-	if err := c.server(cfg, store, opts).Serve(ctx, ln); err != nil {
+	if err := c.server(cfg, store, opts, models).Serve(ctx, ln); err != nil {
 		return exitError, fmt.Errorf("serve: %w", err)
 	}
 	fmt.Fprintln(c.stderr, "kompact: stopped")
@@ -153,8 +155,37 @@ func checkExposure(addr, token string) error {
 	return nil
 }
 
-// server builds the HTTP server over the configuration and the store.
-func (c *serveCommand) server(cfg *config.Config, store kompact.Store, opts serveOptions) *httpapi.Server {
+// warnUnknownWindows looks up the context size of each agent that
+// compacts automatically without llm.max_context_size and can call its
+// LLM (its key variable is set, or it names none), and warns once, at
+// start, for each whose size stays unknown: automatic compaction never
+// runs for it (kompact.UnknownWindowWarning). models keeps the answers
+// for the server.
+func (c *serveCommand) warnUnknownWindows(ctx context.Context, cfg *config.Config, models *openai.Models) {
+	for _, name := range cfg.Names() {
+		a, err := cfg.Agent(name)
+		if err != nil || kompact.UnknownWindowWarning(a, errNoSize) == "" || a.LLM.APIKeyEnv != "" && c.getenv(a.LLM.APIKeyEnv) == "" {
+			continue
+		}
+		n, err := models.AgentContextSize(ctx, a)
+		if ctx.Err() != nil {
+			return
+		}
+		if n <= 0 && err == nil {
+			err = errNoSize
+		}
+		if w := kompact.UnknownWindowWarning(a, err); w != "" && n <= 0 {
+			fmt.Fprintf(c.stderr, "warning: %s\n", w)
+		}
+	}
+}
+
+// errNoSize is the cause of a context size that a model list left unknown.
+var errNoSize = errors.New("no size for the model")
+
+// server builds the HTTP server over the configuration and the store;
+// models finds the agents' context sizes.
+func (c *serveCommand) server(cfg *config.Config, store kompact.Store, opts serveOptions, models *openai.Models) *httpapi.Server {
 	llm := c.llm
 	if llm == nil {
 		llm = &openai.Client{Getenv: c.getenv}
@@ -174,7 +205,7 @@ func (c *serveCommand) server(cfg *config.Config, store kompact.Store, opts serv
 		Previews:      kompact.PreviewLimits{MaxBytes: opts.maxPreviewBytes},
 		// Context sizes: llm.max_context_size, else the provider's model
 		// list, once per provider.
-		ContextSize: (&openai.Models{Getenv: c.getenv}).AgentContextSize,
+		ContextSize: models.AgentContextSize,
 		// The gateway's upstream calls (docs/gateway.md).
 		Upstream: &openai.Upstream{Getenv: c.getenv},
 	})

@@ -27,7 +27,7 @@ function renderTools(uiError) {
     const btn = $("compact-conversation");
     btn.hidden = !conv;
     if (conv) btn.textContent = conv.label || "Compact conversation";
-    btn.disabled = !!job.busy || !s.messages.length;
+    btn.disabled = !!job.busy || runsElsewhere() || !s.messages.length;
     if (conv) fillRangeSelects();
     markRange();
     refreshPlan();
@@ -87,7 +87,7 @@ function renderPlan() {
     line.dataset.state = "ready";
     line.append(planText(plan));
   }
-  $("compact-conversation").disabled = !!job.busy || !plan || plan.status !== "dry_run" || plan.noop;
+  $("compact-conversation").disabled = !!job.busy || runsElsewhere() || !plan || plan.status !== "dry_run" || plan.noop;
   markPlan();
 }
 
@@ -163,7 +163,7 @@ export function compactUpToHere(id, at, from) {
 // progress and Cancel, or neither; its buttons are off only while it runs.
 function renderBusy() {
   const run = job.busy;
-  for (const b of document.querySelectorAll("[data-action-button]")) b.disabled = !!run;
+  for (const b of document.querySelectorAll("[data-action-button]")) b.disabled = !!run || runsElsewhere();
   renderPlan();
   $("preview-apply").disabled = !!run;
   $("cancel-action").hidden = !run;
@@ -361,11 +361,19 @@ function clearActionError() {
 function showRunningElsewhere() {
   const el = $("progress");
   const shown = el.querySelector('[data-testid="running-elsewhere"]');
-  const info = view.id ? sessionInfo(view.id) : null;
-  const elsewhere = !!(info && info.running && !job.busy);
+  const elsewhere = runsElsewhere();
   if (elsewhere && !shown) {
-    clear(el).append(h("span", { class: "progress-text", "data-testid": "running-elsewhere" }, "A compaction of this session is running on the server, started elsewhere (another client, or an automatic compaction). The page shows the session again when it ends."));
+    clear(el).append(h("span", { class: "progress-text", "data-testid": "running-elsewhere" }, "A compaction of this session is running on the server, started elsewhere (another client, an automatic or a gateway compaction); Compact waits until it ends. The page shows the session again when it ends."));
   } else if (!elsewhere && shown) clear(el);
+  if (elsewhere !== !!shown && !job.busy) renderBusy(); // Compact is offered again only once it ended
+}
+
+// runsElsewhere says whether the server runs a compaction of the session on
+// screen that this page did not start: the server would refuse another
+// (409), so Compact is not offered meanwhile.
+function runsElsewhere() {
+  const info = view.id ? sessionInfo(view.id) : null;
+  return !!(info && info.running && !job.busy);
 }
 
 // showWaitingPreview shows the preview that arrived for the session on

@@ -134,15 +134,19 @@ function renderSession() {
 }
 
 // showGatewayNote says, on a session the compaction gateway keeps, where
-// its messages come from (the listing knows which sessions those are).
+// its messages come from (the listing knows which sessions those are), and
+// hides the continue form there: the client owns the conversation, and the
+// server refuses a continue on it.
 function showGatewayNote() {
   const note = clear($("session-gateway-note"));
   const s = view.session;
-  if (!s || !isGatewaySession(s.id)) return;
+  const gateway = !!s && isGatewaySession(s.id);
+  $("continue-form").hidden = gateway;
+  if (!gateway) return;
   note.append(
     "This conversation comes through the compaction gateway: an OpenAI-compatible client sends it to ",
     h("code", null, `/gateway/${s.agent}/v1`),
-    ". That client does not see messages added here; its next request goes on from its own history.",
+    ". That client owns it and sends it whole with every request, so messages cannot be added here: write to the agent from that client.",
   );
 }
 

@@ -59,11 +59,19 @@ export function gauge(c, compact = false) {
   );
 }
 
+// UNKNOWN_WINDOW_NOTE says why automatic compaction, which is on, cannot
+// run: without the model's window, kimi-cli's trigger never fires.
+const UNKNOWN_WINDOW_NOTE = "Automatic compaction is on but cannot run: the model's context size is unknown (llm.max_context_size is not set, and the provider's model list gives none). Set llm.max_context_size in the agent's configuration.";
+
 // gaugeNote is the gauge's note under the session's header (the text of
-// smallWindowNote, its settings as code), or null.
+// smallWindowNote or UNKNOWN_WINDOW_NOTE, its settings as code), or null.
 function gaugeNote(c) {
-  if (!c || !c.max_context_size || !c.reserved_exceeds_window) return null;
-  const parts = smallWindowNote(c).split(/(compaction\.auto\.reserved_context_size|reserved_context_size|compaction\.auto)/);
+  if (!c) return null;
+  let text = null;
+  if (!c.max_context_size && c.auto_compaction) text = UNKNOWN_WINDOW_NOTE;
+  else if (c.max_context_size && c.reserved_exceeds_window) text = smallWindowNote(c);
+  if (!text) return null;
+  const parts = text.split(/(compaction\.auto\.reserved_context_size|reserved_context_size|compaction\.auto|llm\.max_context_size)/);
   return h("span", { class: "gauge-note", "data-testid": "context-gauge-note" }, parts.map((p, i) => (i % 2 ? h("code", null, p) : p)));
 }
 
