@@ -86,10 +86,7 @@ func artifactsOf(msgs []Message, offset, shownFrom int) []Artifact {
 // an error. Errors are few: each is looked up, not each other artifact.
 func (c *collector) foldIntoErrors() []Artifact {
 	var drop map[int]bool
-	for e := range c.list {
-		if c.list[e].Class != ArtifactError {
-			continue
-		}
+	for _, e := range c.errors {
 		for _, other := range [...]artifacts.Class{artifacts.Identifier, artifacts.Path} {
 			if i, ok := c.index[artifactKey{other, c.list[e].Text}]; ok {
 				c.list[e].merge(c.list[i])
@@ -138,6 +135,8 @@ type collector struct {
 	// than one in index.
 	recent [256]recentArtifact
 	offset int
+	// errors holds the indexes of the errors in list.
+	errors []int
 	// scan scans the texts for add.
 	scan *artifacts.Scanner
 	// at, sent, user and think describe the part being scanned.
@@ -200,6 +199,9 @@ func (c *collector) add(class artifacts.Class, text string) {
 		return
 	}
 	c.index[k] = len(c.list)
+	if class == artifacts.Error {
+		c.errors = append(c.errors, len(c.list))
+	}
 	r.class, r.text, r.i = class, text, len(c.list)
 	c.list = append(c.list, Artifact{Class: artifactClasses[class], Text: text, Message: c.name(), Sent: c.sent, User: c.user,
 		thought: c.think, Count: 1, first: c.at, last: c.at})
