@@ -81,6 +81,10 @@ func (j *SessionJob) Run(ctx context.Context, opts ActionOptions, progress func(
 // session and its revisions. The store's commit does work in proportion
 // to what it replaces and what was appended meanwhile; the session the
 // outcome shows is read after it (a later write may show in it too).
+// Once the commit succeeded the outcome is compacted: when that read fails,
+// it shows the compacted session as the result built it (without the
+// messages appended meanwhile and the ids the store gave), and the failure
+// is logged.
 func (s *Sessions) commit(ctx context.Context, id string, read readAt, out Outcome, paused bool, pid string) Outcome {
 	c := out.Result.Commit()
 	c.Version, c.Generation = read.version, read.generation // the session the result read
@@ -95,7 +99,8 @@ func (s *Sessions) commit(ctx context.Context, id string, read readAt, out Outco
 	s.logResumed(ctx, id, paused)
 	stored, err := s.store.GetSession(ctx, id)
 	if err != nil {
-		return failedAs(out, err)
+		s.warn(ctx, "read the session after its compaction was committed (the outcome shows the session as compacted)", "session", id, "error", err.Error())
+		return out
 	}
 	res := *out.Result
 	res.Session = &stored.Session
