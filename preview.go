@@ -82,17 +82,21 @@ type previewJSON struct {
 	PromptOrigin    string       `json:"prompt_origin,omitempty"`
 	Fidelity        *Fidelity    `json:"fidelity,omitempty"`
 	MinRecall       float64      `json:"min_recall,omitempty"`
+	// EstimatedTokenCount is the result's (Result.EstimatedTokenCount),
+	// which the commit records; 0 in a preview kept before it was stored
+	// (a kimi-cli session's had it in Kimi).
+	EstimatedTokenCount int `json:"estimated_token_count,omitempty"`
 	// Kimi is a kimi-cli session's context and the result's token
 	// figure; a kompact session's preview has none.
 	Kimi *previewKimi `json:"kimi,omitempty"`
 }
 
 // previewKimi is what a kimi-cli session's preview holds besides a
-// kompact session's: the context the compaction read, and
-// EstimatedTokenCount, which the commit records (the _usage line).
+// kompact session's: the context the compaction read. EstimatedTokenCount
+// is read from previews kept before previewJSON held it for every session.
 type previewKimi struct {
 	Context             *KimiContext `json:"context"`
-	EstimatedTokenCount int          `json:"estimated_token_count"`
+	EstimatedTokenCount int          `json:"estimated_token_count,omitempty"`
 }
 
 // EncodePreview returns the stored form of a compacted outcome (its Result
@@ -105,7 +109,7 @@ func EncodePreview(o Outcome) ([]byte, error) {
 	p := r.plan
 	var kimi *previewKimi
 	if p.Session.Kimi != nil {
-		kimi = &previewKimi{Context: p.Session.Kimi, EstimatedTokenCount: r.EstimatedTokenCount}
+		kimi = &previewKimi{Context: p.Session.Kimi}
 	}
 	return json.Marshal(previewJSON{
 		Model: o.Model, SessionID: r.Session.ID, Agent: r.Session.Agent, CompactionModel: r.Session.CompactionModel,
@@ -113,7 +117,7 @@ func EncodePreview(o Outcome) ([]byte, error) {
 		Replacement: r.Replacement(), Summary: r.Summary, MissingSections: r.MissingSections, Usage: r.Usage,
 		Compacted: r.Compacted, Preserved: r.Preserved, TokensBefore: r.TokensBefore, TokensAfter: r.TokensAfter,
 		PromptBody: r.Prompt.Body, PromptSource: r.Prompt.Source, PromptOrigin: r.Prompt.Origin, Kimi: kimi,
-		Fidelity: r.Fidelity, MinRecall: p.Fidelity.MinRecall,
+		Fidelity: r.Fidelity, MinRecall: p.Fidelity.MinRecall, EstimatedTokenCount: r.EstimatedTokenCount,
 	})
 }
 
@@ -142,7 +146,7 @@ func DecodePreview(data []byte) (Outcome, error) {
 		Summary:        pj.Summary, MissingSections: pj.MissingSections, Usage: pj.Usage,
 		Compacted: pj.Compacted, Preserved: pj.Preserved, TokensBefore: pj.TokensBefore, TokensAfter: pj.TokensAfter,
 		Prompt:   Prompt{Body: pj.PromptBody, Source: pj.PromptSource, Origin: pj.PromptOrigin},
-		Fidelity: pj.Fidelity,
+		Fidelity: pj.Fidelity, EstimatedTokenCount: pj.EstimatedTokenCount,
 		plan: &Plan{Session: base, Start: pj.Start, End: pj.End, KeepSystem: pj.KeepSystem, Dropped: pj.Dropped,
 			Fidelity: FidelityOptions{MinRecall: pj.MinRecall}},
 	}
@@ -152,7 +156,10 @@ func DecodePreview(data []byte) (Outcome, error) {
 	}
 	if pj.Kimi != nil {
 		base.Kimi = pj.Kimi.Context
-		r.KimiMessages, r.EstimatedTokenCount = compacted.Messages, pj.Kimi.EstimatedTokenCount
+		r.KimiMessages = compacted.Messages
+		if r.EstimatedTokenCount == 0 {
+			r.EstimatedTokenCount = pj.Kimi.EstimatedTokenCount
+		}
 	}
 	return Outcome{Status: OutcomeCompacted, Result: r, Model: pj.Model}, nil
 }

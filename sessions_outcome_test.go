@@ -85,3 +85,95 @@ func TestSessionsCommitStandsWhenTheReadAfterItFails(t *testing.T) {
 		t.Errorf("revisions %v", kinds)
 	}
 }
+
+// tokensOf returns session id's token account as stored.
+func (e *sessionsEnv) tokensOf(id string) kompact.TokenAccount {
+	e.t.Helper()
+	st, err := e.store.GetSession(context.Background(), id)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return st.Tokens
+}
+
+// A preview keeps the result's estimated_token_count (KCP-D02: the commit
+// records it as kimi-cli's compact_context does): applying it records what
+// a direct commit of the same summary records, and so does an applied
+// edit, which a direct commit of the edited result would record.
+func TestSessionsPreviewKeepsTheEstimate(t *testing.T) {
+	e := newSessionsEnv(t, kompact.PreviewLimits{})
+	e.llm.usage = &kompact.Usage{InputOther: 5000, Output: 40}
+	for _, id := range []string{"direct", "applied", "edited"} {
+		e.create(id, "manual")
+	}
+	direct := e.run("direct", kompact.ActionOptions{})
+	if direct.Status != kompact.OutcomeCompacted {
+		t.Fatalf("direct: %s %+v", direct.Status, direct.Err)
+	}
+	want := e.tokensOf("direct")
+	if want.TokenCount != direct.Result.EstimatedTokenCount || want.TokenCount == 0 {
+		t.Fatalf("the direct commit recorded %+v, the result estimates %d", want, direct.Result.EstimatedTokenCount)
+	}
+
+	ctx := context.Background()
+	pv := e.run("applied", kompact.ActionOptions{Preview: true})
+	back, err := e.s.Preview(ctx, "applied", pv.PreviewID)
+	if err != nil || back.Result.EstimatedTokenCount != direct.Result.EstimatedTokenCount {
+		t.Fatalf("the kept preview estimates %d, the direct result %d (%v)", back.Result.EstimatedTokenCount, direct.Result.EstimatedTokenCount, err)
+	}
+	if _, err := e.s.ApplyPreview(ctx, "applied", pv.PreviewID, nil); err != nil {
+		t.Fatal(err)
+	}
+	if got := e.tokensOf("applied"); got != want {
+		t.Errorf("the applied preview recorded %+v, the direct commit %+v", got, want)
+	}
+
+	edit := "<current_focus>an edited summary, longer than the model's</current_focus>"
+	pv = e.run("edited", kompact.ActionOptions{Preview: true})
+	if _, err := e.s.ApplyPreview(ctx, "edited", pv.PreviewID, &edit); err != nil {
+		t.Fatal(err)
+	}
+	wantEdited := direct.Result.WithSummary(edit).EstimatedTokenCount
+	if got := e.tokensOf("edited"); got.TokenCount != wantEdited || got.PendingTokens != 0 {
+		t.Errorf("the applied edit recorded %+v, a direct commit of it %d", got, wantEdited)
+	}
+}
+
+// An edited summary is measured again whatever the session's form: a
+// kimi-cli session's edit (straight, or of its kept preview) has the
+// fidelity report a kompact session's edit of the same range has, and
+// commits it.
+func TestEditedSummaryMeasuredForKimiSessions(t *testing.T) {
+	const edit = "summary.go, https://go.dev/doc, TestApply, cfg.go, data/only.json, keep the parity"
+	edited := func(kimi bool) (before, after *kompact.Fidelity, decoded kompact.Commit) {
+		sess := artifactSession()
+		if kimi {
+			sess.Kimi = &kompact.KimiContext{SystemPrompt: true}
+		}
+		llm := &fakeLLM{answer: replyWith("Edited summary.go")}
+		out := (&kompact.Compactor{LLM: llm}).Execute(context.Background(), enabledAgent(), sess,
+			kompact.ActionRequest{Action: kompact.ActionCompactConversation, End: "t1"}, nil)
+		if out.Status != kompact.OutcomeCompacted {
+			t.Fatalf("kimi %v: %s %+v", kimi, out.Status, out.Err)
+		}
+		body, err := kompact.EncodePreview(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		back, err := kompact.DecodePreview(body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		e := out.Result.WithSummary(edit)
+		return out.Result.Fidelity, e.Fidelity, back.Result.WithSummary(edit).Commit()
+	}
+	_, want, _ := edited(false)
+	before, got, commit := edited(true)
+	if got.Kept == before.Kept || got.Kept != want.Kept || got.Artifacts != want.Artifacts || got.Recall != want.Recall {
+		t.Errorf("a kimi-cli session's edit kept %d of %d (before the edit %d); a kompact session's %d of %d",
+			got.Kept, got.Artifacts, before.Kept, want.Kept, want.Artifacts)
+	}
+	if commit.Fidelity == nil || commit.Fidelity.Kept != want.Kept {
+		t.Errorf("the edit of a kimi-cli session's preview commits the report %+v", commit.Fidelity)
+	}
+}

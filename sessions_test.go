@@ -28,6 +28,8 @@ type sessionsLLM struct {
 	mu          sync.Mutex
 	summary     string
 	compactions int
+	// usage, when set, is the compactions' usage.
+	usage *kompact.Usage
 }
 
 func (l *sessionsLLM) Complete(_ context.Context, cfg kompact.RequestConfig, _ []kompact.Message, _ func(kompact.Progress)) (kompact.Answer, error) {
@@ -35,7 +37,7 @@ func (l *sessionsLLM) Complete(_ context.Context, cfg kompact.RequestConfig, _ [
 	defer l.mu.Unlock()
 	if cfg.Model == "compact-model" {
 		l.compactions++
-		return kompact.Answer{Parts: []kompact.Part{kompact.TextPart(l.summary)}}, nil
+		return kompact.Answer{Parts: []kompact.Part{kompact.TextPart(l.summary)}, Usage: l.usage}, nil
 	}
 	return kompact.Answer{Parts: []kompact.Part{kompact.TextPart("reply")}, Usage: &kompact.Usage{InputOther: 300, Output: 7}}, nil
 }

@@ -143,40 +143,33 @@ func (r *Result) kimiAfter() *KimiContext {
 }
 
 // WithSummary returns a copy of r whose summary is summary (a person's
-// edit): the summary message, the summary, the missing sections and the
-// estimates follow it. r is not modified.
+// edit): the summary message, the summary, the missing sections, the
+// fidelity report and the estimates follow it, as they would for a
+// compaction that answered summary. r is not modified.
 func (r *Result) WithSummary(summary string) *Result {
 	out := *r
 	at := r.summaryAt()
+	p := r.plan
 	msgs := slices.Clone(r.Session.Messages)
-	if kimi := r.plan.Session.Kimi; kimi != nil {
-		off := kimi.history(msgs)
+	var kimi []Message
+	if p.Session.Kimi != nil { // the session is in kimi-cli's form
 		msgs[at] = kimiSummaryMessage(summary)
-		sess := *r.Session
-		sess.Messages = msgs
-		out.Session, out.KimiMessages = &sess, msgs
-		out.SummaryMessage, out.Summary = msgs[at], summary
-		out.MissingSections = MissingSections(summary)
-		out.TokensAfter = EstimateTokens(msgs[off:])
-		out.EstimatedTokenCount = out.TokensAfter
-		return &out
+		kimi = msgs
+	} else {
+		msgs[at] = summaryMessage(summary)
+		base := p.Session.Messages
+		kimi = slices.Concat(base[:p.Start], []Message{kimiSummaryMessage(summary)}, base[p.End:])
 	}
-	msgs[at] = summaryMessage(summary)
 	sess := *r.Session
 	sess.Messages = msgs
-	out.Session = &sess
-	out.SummaryMessage = msgs[at]
-	out.Summary = summary
+	out.Session, out.KimiMessages = &sess, kimi
+	out.SummaryMessage, out.Summary = msgs[at], summary
 	out.MissingSections = MissingSections(summary)
 	f := MeasureFidelity(r.artifacts(), summary)
 	out.Fidelity = &f
-	out.TokensAfter = EstimateTokens(msgs)
-	if k := r.plan.Start; k < len(r.KimiMessages) {
-		kimi := slices.Clone(r.KimiMessages)
-		kimi[k] = kimiSummaryMessage(summary)
-		out.KimiMessages = kimi
-		out.EstimatedTokenCount = EstimateTokens(kimi)
-	}
+	off := p.Session.Kimi.history(msgs)
+	out.TokensAfter = EstimateTokens(msgs[off:])
+	out.EstimatedTokenCount = EstimateTokens(kimi[off:])
 	return &out
 }
 
