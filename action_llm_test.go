@@ -173,7 +173,7 @@ func TestCompactorTooLongEvenWithOneMessage(t *testing.T) {
 	if out.Err.Code != kompact.ELLM {
 		t.Errorf("code %s, want %s", out.Err.Code, kompact.ELLM)
 	}
-	if !strings.Contains(out.Err.Message, "even with only the newest 1 message(s)") {
+	if !strings.Contains(out.Err.Message, "even with only the newest 1 message of the range") {
 		t.Errorf("message %q does not say that one message is still too long", out.Err.Message)
 	}
 	if !errors.Is(out.Err, kompact.ErrContextTooLong) {

@@ -272,7 +272,7 @@ func TestContextTooLongDropsOldest(t *testing.T) {
 		return kompact.Answer{}, kompact.Errorf(kompact.ELLM, "too long: %w", kompact.ErrContextTooLong)
 	}}
 	out = (&kompact.Compactor{LLM: always}).Execute(context.Background(), enabledAgent(), conversation(), kompact.ActionRequest{Action: kompact.ActionCompactConversation}, nil)
-	if out.Status != kompact.OutcomeError || out.Err.Code != kompact.ELLM || !strings.Contains(out.Err.Message, "even with only the newest 1 message(s)") {
+	if out.Status != kompact.OutcomeError || out.Err.Code != kompact.ELLM || !strings.Contains(out.Err.Message, "even with only the newest 1 message of the range") {
 		t.Fatalf("outcome %+v", out)
 	}
 	if got := countHeaders(always.requests[len(always.requests)-1][1]); got != 1 {

@@ -149,8 +149,8 @@ func (j *Job) failed(err error) Outcome {
 // tooLong is the error of a request that does not fit even when it shows
 // the newest message of the range only.
 func tooLong(p *Plan, model string, err error) error {
-	return Errorf(ELLM, "the compaction input is too long for %s even with only the newest %d message(s) of the range (%d older ones left out): %w",
-		model, p.End-p.Start-p.Dropped, p.Dropped, err).
+	return Errorf(ELLM, "the compaction input is too long for %s even with only the newest %s of the range (%s left out): %w",
+		model, CountOf(p.End-p.Start-p.Dropped, "message"), CountOf(p.Dropped, "older one"), err).
 		WithFixes("Compact a shorter range, or use a compaction model with a larger context window (compaction_model).")
 }
 

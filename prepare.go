@@ -158,6 +158,14 @@ func (p *Plan) Counts() PlanCounts {
 	return PlanCounts{Before: before, Replaced: p.End - before, After: n - p.End}
 }
 
+// First and Last are the 1-based numbers of the first and the last message
+// the summary replaces, as every surface numbers them (the dry run, the
+// page, the CLI): a kept leading system message is not among them.
+func (c PlanCounts) First() int { return c.Before + 1 }
+
+// Last: see First.
+func (c PlanCounts) Last() int { return c.Before + c.Replaced }
+
 // Preserved returns kimi-cli's to_preserve: every message after the compacted
 // range, or the whole session for a no-op.
 func (p *Plan) Preserved() []Message {

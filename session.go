@@ -166,7 +166,7 @@ func (s *Session) Locate(ref string) (int, error) {
 			if k >= 1 && k <= len(s.Messages) {
 				return k - 1, nil
 			}
-			return 0, Errorf(ENotFound, "message %s does not exist: the session has %d messages", ref, len(s.Messages)).
+			return 0, Errorf(ENotFound, "message %s does not exist: the session has %s", ref, CountOf(len(s.Messages), "message")).
 				WithFixes(fmt.Sprintf("Use #1 to #%d, or a message id.", len(s.Messages)))
 		}
 	}

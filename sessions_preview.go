@@ -164,7 +164,7 @@ func (s *Sessions) Previews(ctx context.Context, id string) ([]OpenPreview, erro
 		}
 		out = append(out, OpenPreview{
 			ID: info.ID, Version: info.Version, CreatedAt: info.CreatedAt(), ExpiresAt: info.ExpiresAt,
-			Stale: info.Version != version, Compacted: c.Replaced, First: c.Before + 1, Last: c.Before + c.Replaced,
+			Stale: info.Version != version, Compacted: c.Replaced, First: c.First(), Last: c.Last(),
 		})
 	}
 	return out, nil

@@ -345,7 +345,7 @@ func Rebase(current []Message, c Commit) ([]Message, error) {
 		return nil, Errorf(EInvalid, "commit end %d is outside the base's %d messages", c.End, len(c.Base))
 	}
 	if len(current) < c.End {
-		return nil, Errorf(EConflict, "the session has %d messages now, fewer than the %d this compaction replaces", len(current), c.End).
+		return nil, Errorf(EConflict, "the session has %s now, fewer than the %d this compaction replaces", CountOf(len(current), "message"), c.End).
 			WithFixes("Reload the session and compact again.")
 	}
 	var a, b []byte

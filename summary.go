@@ -2,7 +2,6 @@ package kompact
 
 import (
 	"slices"
-	"strconv"
 	"strings"
 )
 
@@ -124,7 +123,7 @@ func (r *Result) Commit() Commit {
 		End:         r.plan.End,
 		Replacement: r.Replacement(),
 		Kind:        RevisionCompaction,
-		Note:        "compacted " + strconv.Itoa(r.replaced()) + " messages",
+		Note:        "compacted " + CountOf(r.replaced(), "message"),
 		TokenCount:  r.EstimatedTokenCount,
 		Fidelity:    r.Fidelity,
 		Kimi:        r.kimiAfter(),

@@ -36,8 +36,12 @@ type Warning struct {
 func (r *Result) Warnings() []Warning {
 	var out []Warning
 	if d := r.Dropped(); d > 0 {
-		out = append(out, Warning{Code: WarnDroppedMessages, Message: strconv.Itoa(d) + " of the " + strconv.Itoa(r.Compacted) +
-			" compacted messages were left out of the summary to fit the model's context window; the summary does not cover them"})
+		verb := " were"
+		if d == 1 {
+			verb = " was"
+		}
+		out = append(out, Warning{Code: WarnDroppedMessages, Message: strconv.Itoa(d) + " of the " + CountOf(r.Compacted, "compacted message") +
+			verb + " left out of the summary to fit the model's context window; the summary does not cover them"})
 	}
 	if len(r.MissingSections) > 0 && len(r.MissingSections) == len(SectionNames) {
 		out = append(out, Warning{Code: WarnAllSectionsMissing, Message: "the summary has none of the " +

@@ -80,7 +80,7 @@ func dryRunOf(job *kompact.Job, lens []int) dryRun {
 		return d
 	}
 	c := p.Counts()
-	d.First, d.Last = c.Before+1, c.Before+c.Replaced
+	d.First, d.Last = c.First(), c.Last()
 	d.Replaced, d.Preserved = c.Replaced, c.After
 	chars := 0
 	for _, n := range lens[c.Before : c.Before+c.Replaced] {

@@ -359,7 +359,7 @@ func (c *compactCommand) execute(ctx context.Context, job *kompact.Job, in *comp
 		fmt.Fprintf(c.stderr, "completion budget: %d tokens of a %d-token context\n", n, size)
 	}
 	fmt.Fprintln(c.stderr, job.Plan.Prompt.Describe())
-	sp := c.spinner(fmt.Sprintf("compacting %d messages with %s", job.Plan.Counts().Replaced, job.Config.Model))
+	sp := c.spinner(fmt.Sprintf("compacting %s with %s", kompact.CountOf(job.Plan.Counts().Replaced, "message"), job.Config.Model))
 	defer sp.stop()
 	return job.Run(ctx, sp.update)
 }
@@ -437,8 +437,8 @@ func (c *compactCommand) report(o kompact.Outcome, agent *kompact.Agent, written
 	}
 	r := o.Result
 	n := r.Counts()
-	fmt.Fprintf(w, "compacted %d messages into one summary (agent %s, model %s); %d kept before it, %d after it\n",
-		n.Replaced, agent.Name, o.Model, n.Before, n.After)
+	fmt.Fprintf(w, "compacted %s into one summary (agent %s, model %s); %d kept before it, %d after it\n",
+		kompact.CountOf(n.Replaced, "message"), agent.Name, o.Model, n.Before, n.After)
 	fmt.Fprintf(w, "estimated tokens: %d -> %d\n", r.TokensBefore, r.TokensAfter)
 	if r.Usage != nil {
 		fmt.Fprintf(w, "compaction call: %d input tokens (%d cached), %d output tokens\n", r.Usage.Input(), r.Usage.InputCacheRead, r.Usage.Output)

@@ -72,9 +72,7 @@ func (c *requestCommand) Run(_ context.Context, args []string) (int, error) {
 		fmt.Fprintf(c.stderr, "nothing to compact: %s\n", plan.Reason)
 		return exitNoop, nil
 	}
-	n := len(in.sess.Messages)
-	fmt.Fprintf(c.stderr, "compacts messages %d-%d of %d; %d after them kept verbatim (agent %s, model %s)\n",
-		plan.Start+1, plan.End, n, n-plan.End, in.agent.Name, job.Config.Model)
+	fmt.Fprintln(c.stderr, planLine(plan, in.agent.Name, job.Config.Model))
 	size := f.contextSize
 	if size <= 0 {
 		size = in.agent.LLM.MaxContextSize
@@ -86,6 +84,20 @@ func (c *requestCommand) Run(_ context.Context, args []string) (int, error) {
 		return exitError, err
 	}
 	return exitOK, nil
+}
+
+// planLine says what plan compacts, numbered and counted as compact's
+// report, the HTTP dry run and the page do (Plan.Counts): "compacts 4
+// messages (#2-#5 of 7) into one summary (agent A, model M); 1 kept before
+// it, 2 after it".
+func planLine(plan *kompact.Plan, agent, model string) string {
+	c := plan.Counts()
+	span := "#" + strconv.Itoa(c.First())
+	if c.Last() != c.First() {
+		span += "-#" + strconv.Itoa(c.Last())
+	}
+	return fmt.Sprintf("compacts %s (%s of %d) into one summary (agent %s, model %s); %d kept before it, %d after it",
+		kompact.CountOf(c.Replaced, "message"), span, len(plan.Session.Messages), agent, model, c.Before, c.After)
 }
 
 // compactor returns the Compactor that prepares the job: the agent's

@@ -120,6 +120,11 @@ func TestRequestStdinAndSelection(t *testing.T) {
 	if !strings.Contains(stderr, "built-in prompt") {
 		t.Errorf("stderr should name the built-in prompt: %s", stderr)
 	}
+	// The range is numbered and counted as compact and the page do: the
+	// kept system message is not among the compacted ones.
+	if !strings.Contains(stderr, "compacts 1 message (#2 of 5) into one summary") || !strings.Contains(stderr, "; 1 kept before it, 3 after it") {
+		t.Errorf("--up-to u1 should say it compacts message #2, one message: %s", stderr)
+	}
 	// --model wins over the session's compaction_model.
 	_, stdout, _ = runCLI(t, doc, noKimi, "request", "--model", "flag-model", "--start", "u2", "--end", "#5", "-")
 	if !strings.Contains(stdout, `"model":"flag-model"`) || strings.Contains(stdout, `"one"`) {

@@ -178,7 +178,7 @@ func (c *sessionsCommand) importKimi(ctx context.Context, api *httpapi.Client, p
 
 // imported reports an imported session.
 func (c *sessionsCommand) imported(s *kompact.StoredSession) (int, error) {
-	fmt.Fprintf(c.stdout, "imported session %s (agent %s, %d messages)\n", s.ID, s.Agent, len(s.Messages))
+	fmt.Fprintf(c.stdout, "imported session %s (agent %s, %s)\n", s.ID, s.Agent, kompact.CountOf(len(s.Messages), "message"))
 	return exitOK, nil
 }
 
@@ -223,7 +223,7 @@ func (c *sessionsCommand) export(ctx context.Context, api *httpapi.Client, id, o
 	if err := atomicfile.Write(out, data, 0o644); err != nil {
 		return exitError, kompact.Errorf(kompact.EInternal, "%w", err).WithFixes("Check that the output folder exists and is writable.")
 	}
-	fmt.Fprintf(c.stderr, "wrote session %s (%d messages) to %s\n", s.ID, len(s.Messages), out)
+	fmt.Fprintf(c.stderr, "wrote session %s (%s) to %s\n", s.ID, kompact.CountOf(len(s.Messages), "message"), out)
 	return exitOK, nil
 }
 

@@ -55,7 +55,7 @@ func PlanCommit(c kompact.Commit) (*CommitPlan, error) {
 // messages the commit replaces, or nil.
 func (p *CommitPlan) TooShort(n int64) error {
 	if n < int64(p.Commit.End) {
-		return kompact.Errorf(kompact.EConflict, "the session has %d messages now, fewer than the %d this compaction replaces", n, p.Commit.End).
+		return kompact.Errorf(kompact.EConflict, "the session has %s now, fewer than the %d this compaction replaces", kompact.CountOf(int(n), "message"), p.Commit.End).
 			WithFixes("Reload the session and compact again.")
 	}
 	return nil

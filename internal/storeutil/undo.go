@@ -64,7 +64,7 @@ const undoFix = "Restore the revision instead to get the whole message list back
 
 // UndoNote is the note of the revision an undo records.
 func UndoNote(rev int64, restored int) string {
-	return fmt.Sprintf("undid the compaction of revision %d (%d messages back)", rev, restored)
+	return fmt.Sprintf("undid the compaction of revision %d (%s back)", rev, kompact.CountOf(restored, "message"))
 }
 
 // UndoCompaction replaces the summary message compaction revision rev wrote

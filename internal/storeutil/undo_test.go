@@ -28,3 +28,11 @@ func TestSplitCompaction(t *testing.T) {
 		t.Fatal("RestoredRows accepted an id twice")
 	}
 }
+
+func TestUndoNote(t *testing.T) {
+	for restored, want := range map[int]string{1: "undid the compaction of revision 3 (1 message back)", 4: "undid the compaction of revision 3 (4 messages back)"} {
+		if got := UndoNote(3, restored); got != want {
+			t.Errorf("UndoNote(3, %d) = %q, want %q", restored, got, want)
+		}
+	}
+}
