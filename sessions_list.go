@@ -102,3 +102,18 @@ func (r runCount) has(id string) bool {
 	defer func() { r <- m }()
 	return m[id] > 0
 }
+
+// RunningCompactions counts the actions and automatic compactions this
+// Sessions runs now, on every session.
+func (s *Sessions) RunningCompactions() int {
+	m := <-s.actions
+	n := 0
+	for _, c := range m {
+		n += c
+	}
+	s.actions <- m
+	a := <-s.auto
+	n += len(a)
+	s.auto <- a
+	return n
+}

@@ -172,6 +172,17 @@ func (s *Server) Handler() http.Handler { return s.handler }
 // requests, cancelling those still running after that. It returns nil after
 // a shutdown, or the error that stopped it.
 func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
+	return s.ServeUntil(ctx, context.Background(), ln)
+}
+
+// RunningCompactions counts the compactions the server runs now (actions
+// and automatic ones), e.g. for what a shutdown waits for.
+func (s *Server) RunningCompactions() int { return s.sessions.RunningCompactions() }
+
+// ServeUntil is Serve whose shutdown also ends at once when now is done:
+// the requests still in flight are cancelled (a compaction not yet
+// committed is then not committed; the session is unchanged).
+func (s *Server) ServeUntil(ctx, now context.Context, ln net.Listener) error {
 	base, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	defer cancel()
 	hs := &http.Server{
@@ -188,7 +199,7 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 		return err
 	case <-ctx.Done():
 	}
-	sctx, scancel := context.WithTimeout(context.Background(), ShutdownTimeout)
+	sctx, scancel := context.WithTimeout(now, ShutdownTimeout)
 	defer scancel()
 	err := hs.Shutdown(sctx)
 	if err != nil {

@@ -10,7 +10,9 @@ import (
 	"net"
 	"net/netip"
 	"os"
+	"os/signal"
 	"strings"
+	"syscall"
 
 	"kompact"
 	"kompact/config"
@@ -83,11 +85,61 @@ func (c *serveCommand) Run(ctx context.Context, args []string) (int, error) {
 	if c.onListen != nil {
 		c.onListen(ln.Addr())
 	}
-	if err := c.server(cfg, store, opts, models).Serve(ctx, ln); err != nil {
+	srv := c.server(cfg, store, opts, models)
+	now, stopNow := c.secondInterrupt(ctx, srv)
+	defer stopNow()
+	if err := srv.ServeUntil(ctx, now, ln); err != nil {
 		return exitError, fmt.Errorf("serve: %w", err)
 	}
 	fmt.Fprintln(c.stderr, "kompact: stopped")
 	return exitOK, nil
+}
+
+// secondInterrupt watches the signals that stop the server (main's
+// context ends at the first): at the first it says what the shutdown waits
+// for; the second ends the returned context, so that the server stops at
+// once. stop ends the watch.
+func (c *serveCommand) secondInterrupt(ctx context.Context, srv *httpapi.Server) (now context.Context, stop func()) {
+	sigs := make(chan os.Signal, 2)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	now, abort := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		select {
+		case <-done:
+			return
+		case <-ctx.Done():
+		}
+		fmt.Fprintf(c.stderr, "kompact: stopping: waiting for %s, at most %s; press Ctrl-C again to stop now (a compaction not yet committed is then not committed, and nothing is lost)\n",
+			waitsFor(srv.RunningCompactions()), httpapi.ShutdownTimeout)
+		seen := 0
+		for seen < 2 {
+			select {
+			case <-done:
+				return
+			case <-sigs:
+				seen++ // the first is the one that ended ctx
+			}
+		}
+		fmt.Fprintln(c.stderr, "kompact: stopping now")
+		abort()
+	}()
+	return now, func() {
+		signal.Stop(sigs)
+		close(done)
+		abort()
+	}
+}
+
+// waitsFor says what a shutdown with n compactions running waits for.
+func waitsFor(n int) string {
+	switch n {
+	case 0:
+		return "the requests in flight"
+	case 1:
+		return "1 running compaction (its LLM call, then its commit) and the other requests in flight"
+	}
+	return fmt.Sprintf("%d running compactions (their LLM calls, then their commits) and the other requests in flight", n)
 }
 
 // parse reads the flags, with the token and database defaults from the
