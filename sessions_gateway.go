@@ -41,8 +41,10 @@ type GatewayTurn struct {
 	// Precompute says a compaction started in the background for a later
 	// turn.
 	Precompute bool
-	// Version is the session's version as the turn left it.
-	Version int64
+	// Version and Generation are the session's as the turn left it
+	// (StoredSession.Version and Generation).
+	Version    int64
+	Generation int64
 }
 
 // Why a gateway request was not stored (GatewayTurn.NotStored).
@@ -121,7 +123,7 @@ func (s *Sessions) GatewayTurn(ctx context.Context, a *Agent, sessionID string, 
 	s.gatewayCompaction(ctx, a, gs, g, ch, t)
 	t.Head, t.Summary, t.From = g.state.forward(ch)
 	if g.head != nil { // nil when the session could not be read after its compaction
-		t.Version = g.head.Version
+		t.Version, t.Generation = g.head.Version, g.head.Generation
 	}
 	return t
 }
@@ -325,7 +327,7 @@ func (s *Sessions) gatewayAppend(ctx context.Context, gs GatewayStore, g *gatewa
 	}
 	g.rec, g.state, g.added = rec, &next, len(msgs)
 	if added != nil && added.Tokens != nil { // the session's head, without reading it again
-		g.head = &StoredSession{Session: Session{ID: g.id, Agent: added.Agent}, Version: added.Version,
+		g.head = &StoredSession{Session: Session{ID: g.id, Agent: added.Agent}, Version: added.Version, Generation: added.Generation,
 			Tokens: *added.Tokens, Breaker: added.Breaker, Rewritten: added.Rewritten, Gateway: true}
 	}
 	return nil
@@ -431,11 +433,9 @@ func (s *Sessions) GatewayUsage(ctx context.Context, t *GatewayTurn, u *Usage) {
 		return
 	}
 	ctx = context.WithoutCancel(ctx)
-	head, err := s.store.GetSessionHead(ctx, t.SessionID)
-	if err != nil || head.Version != t.Version {
-		return
-	}
-	if err := s.store.SetTokenCount(ctx, t.SessionID, upstreamTokens(u)); err != nil {
+	n := upstreamTokens(u)
+	set := SessionSettings{TokenCount: &n, At: &SessionAt{Generation: t.Generation, Version: t.Version}}
+	if _, err := s.store.UpdateSettings(ctx, t.SessionID, set); err != nil && ErrorCodeOf(err) != EConflict {
 		s.warn(ctx, "gateway: record the token count", "session", t.SessionID, "error", err.Error())
 	}
 }

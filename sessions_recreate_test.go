@@ -60,3 +60,37 @@ func TestSessionsCompactionOfARecreatedSession(t *testing.T) {
 		}
 	}
 }
+
+// TestGatewayUsageOfARecreatedSession: an upstream's usage report for a
+// turn records the session's token count only in the session the turn
+// stored into, checked in the one write that records it. A session
+// deleted and created again under the id (same version, another session)
+// or written since keeps its count.
+func TestGatewayUsageOfARecreatedSession(t *testing.T) {
+	e := newSessionsEnv(t, kompact.PreviewLimits{})
+	e.create("s", "manual")
+	ctx := context.Background()
+	head, err := e.store.GetSessionHead(ctx, "s")
+	if err != nil {
+		t.Fatal(err)
+	}
+	turn := &kompact.GatewayTurn{SessionID: "s", Stored: true, Version: head.Version, Generation: head.Generation}
+	if err := e.store.DeleteSession(ctx, "s"); err != nil {
+		t.Fatal(err)
+	}
+	e.create("s", "manual")
+	again, err := e.store.GetSessionHead(ctx, "s")
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.s.GatewayUsage(ctx, turn, &kompact.Usage{InputOther: 4321})
+	if now, _ := e.store.GetSessionHead(ctx, "s"); now.Tokens != again.Tokens {
+		t.Fatalf("the usage of a turn of the deleted session was recorded in the new one: %+v (was %+v)", now.Tokens, again.Tokens)
+	}
+
+	turn.Version, turn.Generation = again.Version, again.Generation
+	e.s.GatewayUsage(ctx, turn, &kompact.Usage{InputOther: 4321})
+	if now, _ := e.store.GetSessionHead(ctx, "s"); now.Tokens.TokenCount != 4321 {
+		t.Fatalf("the usage of the session's own turn: %+v, want a count of 4321", now.Tokens)
+	}
+}

@@ -11,6 +11,18 @@ type SessionSettings struct {
 	CompactionModel *string
 	Title           *string
 	TokenCount      *int
+	// At, when set, makes the change conditional: it is made only while
+	// the session is the one At names (the same generation and version),
+	// else it fails with EConflict and writes nothing. The gateway records
+	// an upstream's token count so, in the same write that checks.
+	At *SessionAt
+}
+
+// SessionAt names one state of a stored session: its generation
+// (StoredSession.Generation) and its version.
+type SessionAt struct {
+	Generation int64
+	Version    int64
 }
 
 // Empty reports whether s changes nothing.

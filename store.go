@@ -188,6 +188,8 @@ type Appended struct {
 	// Rewritten is the session's StoredSession.Rewritten (an append does
 	// not change it).
 	Rewritten int64
+	// Generation is the session's StoredSession.Generation.
+	Generation int64
 }
 
 // Store keeps sessions and their revisions. Implementations must make every

@@ -43,3 +43,52 @@ func testUpdateSettings(t *testing.T, st kompact.Store) {
 	_, err = st.UpdateSettings(ctx, "nope", kompact.SessionSettings{TokenCount: &n})
 	wantCode(t, err, kompact.ENotFound, "settings of no session")
 }
+
+// testUpdateSettingsAt: a change made at a session's generation and
+// version (SessionSettings.At, how the gateway records an upstream's token
+// count) is refused with EConflict, writing nothing, once the session was
+// written since or is another session under the same id; at the session's
+// own generation and version it is made.
+func testUpdateSettingsAt(t *testing.T, st kompact.Store) {
+	ctx := t.Context()
+	create(t, st, &kompact.Session{ID: "s", Agent: "a", Messages: conversation()})
+	head, err := st.GetSessionHead(ctx, "s")
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 4242
+	for name, at := range map[string]kompact.SessionAt{
+		"an older version":   {Generation: head.Generation, Version: head.Version - 1},
+		"another generation": {Generation: head.Generation + 1, Version: head.Version},
+	} {
+		before, tokens := snapshot(t, st, "s"), get(t, st, "s").Tokens
+		_, err := st.UpdateSettings(ctx, "s", kompact.SessionSettings{TokenCount: &n, At: &at})
+		wantCode(t, err, kompact.EConflict, "a token count at "+name)
+		unchanged(t, "a token count at "+name, before, snapshot(t, st, "s"))
+		if now := get(t, st, "s").Tokens; now != tokens {
+			t.Fatalf("a token count at %s was recorded: %+v (was %+v)", name, now, tokens)
+		}
+	}
+
+	// Deleted and created again: the same version, another session.
+	if err := st.DeleteSession(ctx, "s"); err != nil {
+		t.Fatal(err)
+	}
+	create(t, st, &kompact.Session{ID: "s", Agent: "a", Messages: conversation()})
+	_, err = st.UpdateSettings(ctx, "s", kompact.SessionSettings{TokenCount: &n, At: &kompact.SessionAt{Generation: head.Generation, Version: head.Version}})
+	wantCode(t, err, kompact.EConflict, "a token count for the session deleted and created again")
+	if now := get(t, st, "s").Tokens; now.TokenCount == n {
+		t.Fatalf("a token count for the deleted session was recorded in the new one: %+v", now)
+	}
+
+	head, err = st.GetSessionHead(ctx, "s")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.UpdateSettings(ctx, "s", kompact.SessionSettings{TokenCount: &n, At: &kompact.SessionAt{Generation: head.Generation, Version: head.Version}}); err != nil {
+		t.Fatal(err)
+	}
+	if now := get(t, st, "s").Tokens; now.TokenCount != n || now.PendingTokens != 0 {
+		t.Fatalf("a token count at the session's own version: %+v", now)
+	}
+}

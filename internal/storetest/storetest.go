@@ -54,6 +54,7 @@ func Run(t *testing.T, open func(t *testing.T) kompact.Store) {
 		{"AppendRetry", testAppendRetry},
 		{"SetCompactionModel", testSetCompactionModel},
 		{"UpdateSettings", testUpdateSettings},
+		{"UpdateSettingsAt", testUpdateSettingsAt},
 		{"CommitCompaction", testCommitCompaction},
 		{"Conflict", testConflict},
 		{"CommitAfterRewrite", testCommitAfterRewrite},

@@ -280,7 +280,7 @@ func (c *Core) appendTo(ctx context.Context, tx Tx, row *SessionRow, msgs []komp
 	if err := tx.SaveSession(ctx, row); err != nil {
 		return nil, err
 	}
-	out := &kompact.Appended{Version: row.Version, UpdatedAt: row.Updated, Messages: msgs, Rewritten: row.Rewritten}
+	out := &kompact.Appended{Version: row.Version, UpdatedAt: row.Updated, Messages: msgs, Rewritten: row.Rewritten, Generation: row.Generation}
 	t, agent, err := tx.AddPending(ctx, id, kompact.EstimateTokens(msgs))
 	out.Agent = agent
 	out.Tokens, out.Breaker = AppendedAccount(t.Count, t.Pending, t.Failures)
@@ -310,7 +310,7 @@ func (c *Core) replayed(ctx context.Context, tx Tx, row *SessionRow, msgs []komp
 	if err != nil {
 		return nil, err
 	}
-	out := &kompact.Appended{Version: row.Version, UpdatedAt: row.Updated, Messages: tail, Agent: row.Agent, Rewritten: row.Rewritten}
+	out := &kompact.Appended{Version: row.Version, UpdatedAt: row.Updated, Messages: tail, Agent: row.Agent, Rewritten: row.Rewritten, Generation: row.Generation}
 	out.Tokens, out.Breaker = AppendedAccount(t.Count, t.Pending, t.Failures)
 	return out, nil
 }
@@ -337,6 +337,10 @@ func (c *Core) UpdateSettings(ctx context.Context, id string, set kompact.Sessio
 		return nil, err
 	}
 	return c.setInfo(ctx, id, "update settings", func(tx Tx, row *SessionRow) error {
+		if at := set.At; at != nil && (row.Generation != at.Generation || row.Version != at.Version) {
+			return kompact.Errorf(kompact.EConflict, "session %q changed: it is at version %d, not %d, or is another session under its id", id, row.Version, at.Version).
+				WithFixes("Read the session again and repeat the change if it still applies.")
+		}
 		if set.CompactionModel != nil {
 			row.Model = *set.CompactionModel
 			row.Version++
