@@ -1,8 +1,12 @@
 package httpapi_test
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/chromedp/chromedp"
 
 	"kompact"
 	"kompact/internal/fakellm"
@@ -25,5 +29,60 @@ func TestBrowserPausedNote(t *testing.T) {
 		t.Errorf("paused note %q", note)
 	}
 	e.screenshot("browser-paused-note.png")
+	e.checkNoJSErrors()
+}
+
+// TestBrowserSessionListOlderAnswer: an answer to an older request for the
+// session list, arriving after a newer one, does not overwrite the list.
+func TestBrowserSessionListOlderAnswer(t *testing.T) {
+	e := newBrowserEnv(t, browserOptions{})
+	e.importSession(longSession(t, "a", 1))
+	e.open("/")
+	items := `document.querySelectorAll('[data-testid="session-item"]').length`
+	e.waitFor("the list", items+` === 1`)
+	// The next list request's answer is held until window.release().
+	e.evalString(`(() => {
+		const real = window.fetch;
+		let held = false;
+		window.fetch = (url, opts) => {
+			const p = real(url, opts);
+			if (held || !String(url).startsWith("v1/sessions") || String(url).startsWith("v1/sessions/")) return p;
+			held = true;
+			p.then(() => { window.answered = true; });
+			return new Promise((ok) => { window.release = () => { p.then(ok); setTimeout(() => { window.released = true; }, 300); }; });
+		};
+		return "";
+	})()`)
+	e.click(`#refresh-sessions`) // the older request: one session
+	e.waitFor("the held request's answer", `typeof window.release === "function" && window.answered === true`)
+	e.importSession(longSession(t, "b", 1))
+	e.click(`#refresh-sessions`) // the newer: two
+	e.waitFor("the newer list", items+` === 2`)
+	e.evalString(`(window.release(), "")`)
+	e.waitFor("the older answer", `window.released === true`)
+	if n := e.evalInt(items); n != 2 {
+		t.Errorf("the older answer overwrote the list: %d sessions listed", n)
+	}
+	e.checkNoJSErrors()
+}
+
+// TestBrowserNarrowImportClosesSessions: at 400 px, importing a file from
+// the Sessions overlay closes it and shows the imported session.
+func TestBrowserNarrowImportClosesSessions(t *testing.T) {
+	e := newBrowserEnv(t, browserOptions{})
+	e.do("narrow window", chromedp.EmulateViewport(400, 800))
+	e.open("/")
+	e.click(`[data-testid="sessions-toggle"]`)
+	e.waitFor("the list open", `document.body.classList.contains("sessions-open")`)
+	file := filepath.Join(t.TempDir(), "s.json")
+	if err := os.WriteFile(file, []byte(longSession(t, "imported", 2)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	e.do("pick the file", chromedp.SetUploadFiles(chromedp.CSS(`[data-testid="import-input"]`), []string{file}))
+	e.waitFor("the import form", `!!document.querySelector('[data-testid="import-confirm-ok"]')`)
+	e.click(`[data-testid="import-confirm-ok"]`)
+	e.waitFor("the imported session", `(document.querySelector('[data-testid="session-id"]') || {}).textContent === "imported"`)
+	e.waitFor("the list closed", `!document.body.classList.contains("sessions-open")`)
+	e.viewportShot("browser-narrow-import.png")
 	e.checkNoJSErrors()
 }

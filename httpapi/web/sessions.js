@@ -34,15 +34,20 @@ export function isGatewaySession(id) {
   return sessions.some((s) => s.id === id && s.gateway);
 }
 
+let listSeq = 0; // the last list asked for: an older answer is dropped
+
 export async function loadSessions() {
   const slot = $("sessions-status");
+  const seq = ++listSeq;
   try {
     const q = $("session-search").value.trim();
     const data = await call("GET", "sessions" + (q ? "?q=" + encodeURIComponent(q) : ""));
+    if (seq !== listSeq) return; // a newer list was asked for: its answer counts
     if (q !== $("session-search").value.trim()) return; // a newer search is on its way
     sessions = (data && data.sessions) || [];
     clear(slot);
   } catch (e) {
+    if (seq !== listSeq) return;
     showError(slot, e, "sessions-error");
   }
   renderSessions();
@@ -269,6 +274,7 @@ async function importText(name, text, format, agent, id) {
       ),
     );
     openSessionRoute(s.id);
+    closeSessionsPanel(false); // narrow screens: show the imported session, as picking one does
   } catch (e) {
     showError(slot, e, "import-error");
   }
