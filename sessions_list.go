@@ -10,6 +10,9 @@ type ListedSession struct {
 	// OpenPreviews counts the session's previews that have not expired
 	// (Sessions.Previews lists them).
 	OpenPreviews int `json:"open_previews"`
+	// GatewayPreviews counts those of them that are the gateway's
+	// precomputed summary (0 or 1), which no person needs to review.
+	GatewayPreviews int `json:"gateway_previews,omitempty"`
 	// Running says this Sessions (this process: other instances over the
 	// same store keep their own) runs an action or an automatic compaction
 	// on the session now.
@@ -31,8 +34,30 @@ func (s *Sessions) List(ctx context.Context) ([]ListedSession, error) {
 	out := make([]ListedSession, len(infos))
 	for i, info := range infos {
 		out[i] = ListedSession{SessionInfo: info, OpenPreviews: open[info.ID], Running: s.Running(info.ID)}
+		if info.Gateway && open[info.ID] > 0 {
+			out[i].GatewayPreviews = s.openPrecomputed(ctx, info.ID)
+		}
 	}
 	return out, nil
+}
+
+// openPrecomputed is 1 when gateway session id's precomputed summary is
+// among its open previews, else 0.
+func (s *Sessions) openPrecomputed(ctx context.Context, id string) int {
+	pid := s.precomputedPreview(ctx, id)
+	if pid == "" {
+		return 0
+	}
+	list, err := s.store.ListPreviews(ctx, id, s.now())
+	if err != nil {
+		return 0
+	}
+	for _, p := range list {
+		if p.ID == pid {
+			return 1
+		}
+	}
+	return 0
 }
 
 // Running reports whether this Sessions runs an action (SessionJob.Run),
@@ -59,19 +84,39 @@ func (j *SessionJob) Busy(ctx context.Context) error {
 		WithFixes("Wait until it ends (the session list marks the session as running), then reload the session and compact again if you still want to.")
 }
 
-// gatewayLeased reports whether a gateway compaction of session id holds
-// its lease now, on any instance; a state it cannot read counts as none.
-func (s *Sessions) gatewayLeased(ctx context.Context, id string) bool {
+// precomputedPreview returns the id of the gateway's precomputed summary
+// of session id, "" when it has none (or is not a gateway session).
+func (s *Sessions) precomputedPreview(ctx context.Context, id string) string {
+	st := s.gatewayStateOf(ctx, id)
+	if st == nil {
+		return ""
+	}
+	return st.PreviewID
+}
+
+// gatewayStateOf returns the gateway state of session id; nil when it is
+// not a gateway session or its state cannot be read.
+func (s *Sessions) gatewayStateOf(ctx context.Context, id string) *GatewayState {
 	gs, ok := s.store.(GatewayStore)
 	if !ok {
-		return false
+		return nil
 	}
 	rec, err := gs.GetGatewayRecord(ctx, id)
 	if err != nil {
-		return false
+		return nil
 	}
 	st, err := decodeGatewayState(rec.State)
-	return err == nil && st.leased("", s.now())
+	if err != nil {
+		return nil
+	}
+	return st
+}
+
+// gatewayLeased reports whether a gateway compaction of session id holds
+// its lease now, on any instance; a state it cannot read counts as none.
+func (s *Sessions) gatewayLeased(ctx context.Context, id string) bool {
+	st := s.gatewayStateOf(ctx, id)
+	return st != nil && st.leased("", s.now())
 }
 
 // runCount counts the runs of each session id that concurrent callers

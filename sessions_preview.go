@@ -136,6 +136,10 @@ type OpenPreview struct {
 	Compacted int `json:"compacted_messages"`
 	First     int `json:"first"`
 	Last      int `json:"last"`
+	// Gateway marks the gateway's precomputed summary (docs/gateway.md,
+	// "Precompute"): no person's to review, the gateway applies it by
+	// itself when the session reaches the trigger.
+	Gateway bool `json:"gateway,omitempty"`
 }
 
 // Previews describes the open previews of session id, the newest first.
@@ -149,6 +153,7 @@ func (s *Sessions) Previews(ctx context.Context, id string) ([]OpenPreview, erro
 	if err != nil {
 		return nil, err
 	}
+	precomputed := s.precomputedPreview(ctx, id)
 	out := make([]OpenPreview, 0, len(list))
 	for _, info := range list {
 		p, err := s.store.GetPreview(ctx, id, info.ID, now)
@@ -165,6 +170,7 @@ func (s *Sessions) Previews(ctx context.Context, id string) ([]OpenPreview, erro
 		out = append(out, OpenPreview{
 			ID: info.ID, Version: info.Version, CreatedAt: info.CreatedAt(), ExpiresAt: info.ExpiresAt,
 			Stale: info.Version != version, Compacted: c.Replaced, First: c.First(), Last: c.Last(),
+			Gateway: precomputed != "" && info.ID == precomputed,
 		})
 	}
 	return out, nil

@@ -215,3 +215,62 @@ func TestGatewayCompactionSlots(t *testing.T) {
 		})
 	}
 }
+
+// TestGatewayPrecomputeShownApart (issue 28 §4): the gateway's
+// precomputed summary is listed as the gateway's ("gateway": true), apart
+// from a person's preview of the same session, and the session list
+// counts it in gateway_previews, so that the page does not ask anyone to
+// review it.
+func TestGatewayPrecomputeShownApart(t *testing.T) {
+	up := newFakeUpstream(t)
+	srv := newGatewayServerLimits(t, testserver.SQLite(t), up, testserver.Gateway{Auto: true, Precompute: 0.8}, httpapi.Limits{})
+	c := newGatewayClient(srv.URL, option.WithHeader("X-Kompact-Session", "apart"))
+	cv := &conversation{msgs: []sdk.ChatCompletionMessageParamUnion{sdk.SystemMessage("sys")}}
+	_, done := turnsUntilCompacting(t, up, c, cv)
+	<-done
+	type listed struct {
+		PreviewID string `json:"preview_id"`
+		Gateway   bool   `json:"gateway"`
+	}
+	var previews struct {
+		Previews []listed `json:"previews"`
+	}
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		getJSON(t, srv.URL, "/v1/sessions/apart/previews", &previews)
+		if len(previews.Previews) == 1 && previews.Previews[0].Gateway {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the precomputed summary is not listed as the gateway's: %+v", previews.Previews)
+		}
+	}
+	var own struct {
+		Status    string `json:"status"`
+		PreviewID string `json:"preview_id"`
+	}
+	postJSON(t, srv.URL, "/v1/sessions/apart/actions/compact_conversation", `{"preview":true}`, &own)
+	if own.Status != "preview" {
+		t.Fatalf("a person's preview: %+v", own)
+	}
+	previews.Previews = nil // a decode into the old entries would keep their "gateway"
+	getJSON(t, srv.URL, "/v1/sessions/apart/previews", &previews)
+	if len(previews.Previews) != 2 {
+		t.Fatalf("previews: %+v", previews.Previews)
+	}
+	for _, p := range previews.Previews {
+		if p.Gateway != (p.PreviewID != own.PreviewID) {
+			t.Errorf("preview %s: gateway %v (the person's is %s)", p.PreviewID, p.Gateway, own.PreviewID)
+		}
+	}
+	var list struct {
+		Sessions []struct {
+			ID              string `json:"id"`
+			OpenPreviews    int    `json:"open_previews"`
+			GatewayPreviews int    `json:"gateway_previews"`
+		} `json:"sessions"`
+	}
+	getJSON(t, srv.URL, "/v1/sessions", &list)
+	if len(list.Sessions) != 1 || list.Sessions[0].OpenPreviews != 2 || list.Sessions[0].GatewayPreviews != 1 {
+		t.Fatalf("the list: %+v", list.Sessions)
+	}
+}

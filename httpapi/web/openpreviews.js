@@ -62,6 +62,16 @@ function render() {
   const open = shown();
   box.hidden = open.length === 0;
   for (const p of open) {
+    if (p.gateway) {
+      items.append(
+        h(
+          "li",
+          { class: "open-preview open-preview-gateway", "data-testid": "open-preview", "data-preview-id": p.preview_id, "data-gateway": "true" },
+          h("p", { class: "open-preview-text", "data-testid": "open-preview-text" }, `The gateway's precomputed summary replaces ${spanOf(p)}, until ${clockTime(p.expires_at)}: the gateway applies it by itself when the conversation reaches the trigger. Nothing to review.`),
+        ),
+      );
+      continue;
+    }
     items.append(
       h(
         "li",

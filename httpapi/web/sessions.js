@@ -72,7 +72,7 @@ function followRuns() {
 // another session was open.
 function toReview(s) {
   if (preview.pending && preview.pending.sessionId === s.id) return false;
-  return job.previews.has(s.id) || (s.open_previews ?? 0) > 0;
+  return job.previews.has(s.id) || (s.open_previews ?? 0) - (s.gateway_previews ?? 0) > 0; // the gateway's precomputed summary is no person's to review
 }
 
 export function renderSessions() {
