@@ -86,3 +86,38 @@ func TestBrowserNarrowImportClosesSessions(t *testing.T) {
 	e.viewportShot("browser-narrow-import.png")
 	e.checkNoJSErrors()
 }
+
+// TestBrowserCancelTooLate: a Cancel that reaches the server after it
+// committed the compaction does not say nothing was changed: the page
+// checks, reloads the session, and says it was committed.
+func TestBrowserCancelTooLate(t *testing.T) {
+	e := newBrowserEnv(t, browserOptions{})
+	e.llm.SetDefault(fakellm.Answer(fakellm.Text("<current_focus>\nthe work\n</current_focus>")))
+	e.importSession(longSession(t, "late", 4))
+	e.open("/#/s/late")
+	e.waitFor("the session", `document.querySelectorAll('[data-testid="message"]').length === 9`)
+	// The action's answer reaches the server's end (the commit is made)
+	// but never the page, which then cancels.
+	e.evalString(`(() => {
+		const real = window.fetch;
+		window.fetch = (url, opts) => {
+			if (!String(url).includes("/actions/")) return real(url, opts);
+			const p = real(url, { ...opts, signal: undefined });
+			p.then((r) => r.text()).then(() => { window.committed = true; });
+			return new Promise((_, fail) => opts.signal.addEventListener("abort", () => fail(new DOMException("aborted", "AbortError"))));
+		};
+		return "";
+	})()`)
+	e.click(`[data-testid="compact-conversation"]`)
+	e.waitFor("the commit", `window.committed === true`)
+	e.click(`#cancel-action`)
+	e.waitFor("the check", `!!document.querySelector('[data-testid="cancel-result"]')`)
+	if changed := e.evalString(`document.querySelector('[data-testid="cancel-result"]').dataset.changed`); changed != "true" {
+		t.Errorf("the cancel card says the session is unchanged: %q", e.evalString(`document.querySelector('[data-testid="outcome"]').innerText`))
+	}
+	if p := e.evalString(`document.querySelector('[data-testid="progress"]') ? document.querySelector('[data-testid="progress"]').innerText : ""`); strings.Contains(p, "Nothing was changed") {
+		t.Errorf("progress says %q", p)
+	}
+	e.screenshot("browser-cancel-too-late.png")
+	e.checkNoJSErrors()
+}

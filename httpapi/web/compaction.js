@@ -247,6 +247,7 @@ async function runAction(action, body, { span = null, from = "" } = {}) {
     ctrl: new AbortController(),
     title: span ? "Sending the compaction request…" : action === "compact_up_to_here" ? "Compacting up to the chosen message…" : "Compacting the conversation…",
     started: Date.now(),
+    version: view.session && view.session.version, // to tell a commit the cancel came too late for
     last: null,
     text: "",
     notes: [],
@@ -278,7 +279,7 @@ async function runAction(action, body, { span = null, from = "" } = {}) {
     preview: ((outcome.warnings || []).length ? "The summary is ready, with warnings to confirm" : "The proposed summary is ready") + doneNote + ".",
     noop: "Nothing was compacted.",
     error: "The compaction failed.",
-    cancelled: "Cancelled. Nothing was changed.",
+    cancelled: "Cancelled. Checking whether the server had committed it already…",
   };
   if (here) setProgress(finals[outcome.status] || "Done.", run.notes);
   await handleOutcome(sessionId, outcome, { run });
@@ -313,7 +314,7 @@ async function handleOutcome(sessionId, o, { applied = false, run = null } = {})
       if (here) setOutcome(h("div", { class: "outcome-card info" }, h("p", { class: "outcome-title" }, "Nothing to compact"), h("p", { "data-testid": "noop-reason" }, o.reason || "The server gave no reason.")), "noop");
       break;
     case "cancelled":
-      if (here) setOutcome(h("div", { class: "outcome-card info" }, h("p", { class: "outcome-title" }, "Cancelled"), h("p", null, "The request was stopped. The session is unchanged.")), "cancelled");
+      if (here) await checkCancelled(sessionId, run);
       break;
     default: {
       const err = o.error || { code: "error", message: "Unknown outcome " + o.status };
@@ -324,6 +325,26 @@ async function handleOutcome(sessionId, o, { applied = false, run = null } = {})
       }
     }
   }
+}
+
+// checkCancelled says what a cancelled run of session id left: the server
+// may have committed the compaction before the cancel reached it, so the
+// page reloads the session and tells which it was.
+async function checkCancelled(sessionId, run) {
+  setOutcome(h("div", { class: "outcome-card info" }, h("p", { class: "outcome-title" }, "Cancelled"), h("p", null, "Checking whether the server had committed the compaction already…")), "cancelled");
+  await Promise.all([reloadSession(), loadSessions()]);
+  if (view.id !== sessionId) return;
+  const changed = run && view.session && view.session.version !== run.version;
+  setProgress(changed ? "Cancelled too late: the server had committed the compaction." : "Cancelled. Nothing was changed.", run ? run.notes : []);
+  setOutcome(
+    h(
+      "div",
+      { class: "outcome-card info", "data-testid": "cancel-result", "data-changed": changed ? "true" : "false" },
+      h("p", { class: "outcome-title" }, changed ? "Cancelled too late" : "Cancelled"),
+      h("p", null, changed ? "The server had committed the compaction before the cancel reached it: the session, reloaded, shows it (the history can undo it)." : "The request was stopped. The session is unchanged."),
+    ),
+    "cancelled",
+  );
 }
 
 // showActionError puts the failure of the last action beside where it
