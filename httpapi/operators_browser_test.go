@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/chromedp/chromedp"
 
@@ -120,4 +121,29 @@ func TestBrowserCancelTooLate(t *testing.T) {
 	}
 	e.screenshot("browser-cancel-too-late.png")
 	e.checkNoJSErrors()
+}
+
+// TestBrowserProgressBarCoversNoMessage: at 1280 px, while a compaction
+// runs, a message the page scrolls to the top (an anchor, a jump) lands
+// below the sticky progress bar, not under it.
+func TestBrowserProgressBarCoversNoMessage(t *testing.T) {
+	e := newBrowserEnv(t, browserOptions{})
+	e.do("wide window", chromedp.EmulateViewport(1280, 800))
+	e.llm.SetDefault(fakellm.Answer(fakellm.Text("<current_focus>\nthe work\n</current_focus>")).WithDelay(10 * time.Second))
+	e.importSession(longSession(t, "wide", 30))
+	e.open("/#/s/wide")
+	e.waitFor("the session", `document.querySelectorAll('[data-testid="message"]').length === 61`)
+	e.click(`[data-testid="compact-conversation"]`)
+	e.waitFor("the run", `document.querySelector('#activity').classList.contains('is-busy')`)
+	var got struct{ Bar, Message float64 }
+	e.eval(`JSON.stringify((() => {
+		const m = document.querySelectorAll('[data-testid="message"]')[30];
+		m.scrollIntoView({block: "start"});
+		return {bar: document.querySelector('#activity').getBoundingClientRect().bottom, message: m.getBoundingClientRect().top};
+	})())`, &got)
+	if got.Message < got.Bar {
+		t.Errorf("the progress bar (bottom at %.0f px) covers the message scrolled to the top (at %.0f px)", got.Bar, got.Message)
+	}
+	e.viewportShot("browser-progress-sticky.png")
+	e.click(`#cancel-action`)
 }
