@@ -38,6 +38,10 @@ type Preview struct {
 	// Body is the previewed outcome as EncodePreview wrote it.
 	Body      []byte
 	ExpiresAt time.Time
+	// Gateway marks the gateway's precomputed summary: the gateway's
+	// previews have PreviewLimits to themselves, apart from people's, so
+	// that neither kind evicts the other (PutPreview).
+	Gateway bool
 }
 
 // PreviewInfo describes a kept preview without its body
@@ -187,6 +191,13 @@ func previewCounts(data []byte) (PlanCounts, error) {
 func NoPreviewError(sessionID, id string) *Error {
 	return Errorf(ENotFound, "no preview %q for session %q: it was applied already, it expired (previews last %v), or it never existed", id, sessionID, PreviewTTL).
 		WithFixes(`Run the action again with "preview": true.`)
+}
+
+// EvictedPreviewError is the ENotFound of a preview the store dropped
+// before its expiry to make room for newer ones (PreviewLimits).
+func EvictedPreviewError(sessionID, id string) *Error {
+	return Errorf(ENotFound, "no preview %q for session %q: it was evicted to make room for newer previews (the server keeps a limited number and size of them)", id, sessionID).
+		WithFixes(`Run the action again with "preview": true.`, "Apply or discard previews sooner, or raise the server's preview budget (kompact serve --max-preview-bytes).")
 }
 
 // PreviewTooLargeError is the ETooLarge error for a preview whose body

@@ -287,7 +287,7 @@ func (s *Sessions) precompute(ctx context.Context, a *Agent, gs GatewayStore, id
 		s.warn(ctx, "gateway: precompute", "session", id, "status", string(rep.Status))
 		return
 	}
-	pid, err := s.putPreview(ctx, id, readOf(cur), *out)
+	pid, err := s.putPreview(ctx, id, readOf(cur), *out, true)
 	if err != nil {
 		s.warn(ctx, "gateway: keep the precomputed summary", "session", id, "error", err.Error())
 		return

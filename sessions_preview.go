@@ -24,7 +24,7 @@ type keptPreview struct {
 // a preview and returns it as one, with its preview id; a preview the store
 // cannot keep turns it into an error outcome.
 func (s *Sessions) keepPreview(ctx context.Context, id string, read readAt, out Outcome) Outcome {
-	pid, err := s.putPreview(ctx, id, read, out)
+	pid, err := s.putPreview(ctx, id, read, out, false)
 	if err != nil {
 		return failedAs(out, err)
 	}
@@ -36,8 +36,9 @@ func (s *Sessions) keepPreview(ctx context.Context, id string, read readAt, out 
 // putPreview stores a compacted outcome of session id, read at read, as
 // a new preview and returns its id. The stored body holds every byte the
 // preview needs (the messages it read, tool-call arguments and data parts
-// included): the byte budget counts the body.
-func (s *Sessions) putPreview(ctx context.Context, id string, read readAt, out Outcome) (string, error) {
+// included): the byte budget counts the body. gateway marks the gateway's
+// precompute, which has a budget of its own (Preview.Gateway).
+func (s *Sessions) putPreview(ctx context.Context, id string, read readAt, out Outcome, gateway bool) (string, error) {
 	body, err := EncodePreview(out)
 	if err != nil {
 		return "", err
@@ -49,7 +50,7 @@ func (s *Sessions) putPreview(ctx context.Context, id string, read readAt, out O
 		return "", Errorf(EInternal, "no id source for previews (SessionsConfig.NewID)")
 	}
 	now := s.now()
-	p := &Preview{ID: "pv_" + s.newID(), SessionID: id, Version: read.version, Generation: read.generation, Body: body, ExpiresAt: now.Add(PreviewTTL)}
+	p := &Preview{ID: "pv_" + s.newID(), SessionID: id, Version: read.version, Generation: read.generation, Body: body, ExpiresAt: now.Add(PreviewTTL), Gateway: gateway}
 	if err := s.store.PutPreview(context.WithoutCancel(ctx), p, now, s.previews); err != nil {
 		return "", err
 	}

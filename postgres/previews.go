@@ -30,29 +30,42 @@ func (t stmts) HoldPreviews(ctx context.Context, sessionID string) (bool, error)
 
 // PreviewTotals deletes the expired previews and sums the rest in one
 // statement.
-func (t stmts) PreviewTotals(ctx context.Context, now time.Time) (n int, total int64, err error) {
+func (t stmts) PreviewTotals(ctx context.Context, now time.Time, gateway bool) (n int, total int64, err error) {
+	if _, err := t.tx.Exec(ctx, `DELETE FROM evicted_previews WHERE expires_at <= $1`, now); err != nil {
+		return 0, 0, err
+	}
 	err = t.tx.QueryRow(ctx, `WITH gone AS (DELETE FROM previews WHERE expires_at <= $1 RETURNING id)
-		SELECT count(*), coalesce(sum(size), 0)::bigint FROM previews WHERE id NOT IN (SELECT id FROM gone)`, now).Scan(&n, &total)
+		SELECT count(*), coalesce(sum(size), 0)::bigint FROM previews WHERE gateway = $2 AND id NOT IN (SELECT id FROM gone)`, now, gateway).Scan(&n, &total)
 	return n, total, err
 }
 
-func (t stmts) DropFirstPreview(ctx context.Context) (size int64, err error) {
-	err = t.tx.QueryRow(ctx, `DELETE FROM previews WHERE id = (SELECT id FROM previews ORDER BY expires_at, id LIMIT 1)
-		RETURNING size`).Scan(&size)
+func (t stmts) DropFirstPreview(ctx context.Context, gateway bool) (size int64, err error) {
+	err = t.tx.QueryRow(ctx, `WITH dropped AS (
+			DELETE FROM previews WHERE id = (SELECT id FROM previews WHERE gateway = $1 ORDER BY expires_at, id LIMIT 1)
+			RETURNING id, session_id, expires_at, size),
+		kept AS (INSERT INTO evicted_previews (id, session_id, expires_at) SELECT id, session_id, expires_at FROM dropped
+			ON CONFLICT (id) DO NOTHING)
+		SELECT size FROM dropped`, gateway).Scan(&size)
 	return size, err
 }
 
+func (t stmts) PreviewEvicted(ctx context.Context, sessionID, id string) (bool, error) {
+	var n int
+	err := t.tx.QueryRow(ctx, `SELECT count(*) FROM evicted_previews WHERE id = $1 AND session_id = $2`, id, sessionID).Scan(&n)
+	return n > 0, err
+}
+
 func (t stmts) InsertPreview(ctx context.Context, p *kompact.Preview, size int64) (bool, error) {
-	n, err := affected(t.tx.Exec(ctx, `INSERT INTO previews (id, session_id, version, expires_at, size, body)
-		VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (id) DO NOTHING`,
-		p.ID, p.SessionID, p.Version, p.ExpiresAt, size, p.Body))
+	n, err := affected(t.tx.Exec(ctx, `INSERT INTO previews (id, session_id, version, expires_at, size, body, gateway)
+		VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (id) DO NOTHING`,
+		p.ID, p.SessionID, p.Version, p.ExpiresAt, size, p.Body, p.Gateway))
 	return n == 1, err
 }
 
 func (t stmts) TakePreview(ctx context.Context, sessionID, id string) (*kompact.Preview, error) {
 	p := &kompact.Preview{ID: id, SessionID: sessionID}
-	if err := t.tx.QueryRow(ctx, `DELETE FROM previews WHERE id = $1 AND session_id = $2 RETURNING version, expires_at, body`,
-		id, sessionID).Scan(&p.Version, &p.ExpiresAt, &p.Body); err != nil {
+	if err := t.tx.QueryRow(ctx, `DELETE FROM previews WHERE id = $1 AND session_id = $2 RETURNING version, expires_at, body, gateway`,
+		id, sessionID).Scan(&p.Version, &p.ExpiresAt, &p.Body, &p.Gateway); err != nil {
 		return nil, err
 	}
 	p.ExpiresAt = p.ExpiresAt.UTC()
@@ -61,8 +74,8 @@ func (t stmts) TakePreview(ctx context.Context, sessionID, id string) (*kompact.
 
 func (t stmts) GetPreview(ctx context.Context, sessionID, id string) (*kompact.Preview, error) {
 	p := &kompact.Preview{ID: id, SessionID: sessionID}
-	if err := t.tx.QueryRow(ctx, `SELECT version, expires_at, body FROM previews WHERE id = $1 AND session_id = $2`,
-		id, sessionID).Scan(&p.Version, &p.ExpiresAt, &p.Body); err != nil {
+	if err := t.tx.QueryRow(ctx, `SELECT version, expires_at, body, gateway FROM previews WHERE id = $1 AND session_id = $2`,
+		id, sessionID).Scan(&p.Version, &p.ExpiresAt, &p.Body, &p.Gateway); err != nil {
 		return nil, err
 	}
 	p.ExpiresAt = p.ExpiresAt.UTC()

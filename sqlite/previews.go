@@ -18,41 +18,55 @@ func (t stmts) HoldPreviews(ctx context.Context, sessionID string) (bool, error)
 	return n > 0, err
 }
 
-func (t stmts) PreviewTotals(ctx context.Context, now time.Time) (n int, total int64, err error) {
-	if _, err := t.tx.ExecContext(ctx, `DELETE FROM previews WHERE expires_at <= ?`, formatTime(now)); err != nil {
-		return 0, 0, err
+func (t stmts) PreviewTotals(ctx context.Context, now time.Time, gateway bool) (n int, total int64, err error) {
+	for _, q := range []string{`DELETE FROM previews WHERE expires_at <= ?`, `DELETE FROM evicted_previews WHERE expires_at <= ?`} {
+		if _, err := t.tx.ExecContext(ctx, q, formatTime(now)); err != nil {
+			return 0, 0, err
+		}
 	}
-	err = t.tx.QueryRowContext(ctx, `SELECT count(*), coalesce(sum(size), 0) FROM previews`).Scan(&n, &total)
+	err = t.tx.QueryRowContext(ctx, `SELECT count(*), coalesce(sum(size), 0) FROM previews WHERE gateway = ?`, gateway).Scan(&n, &total)
 	return n, total, err
 }
 
-func (t stmts) DropFirstPreview(ctx context.Context) (size int64, err error) {
-	err = t.tx.QueryRowContext(ctx, `DELETE FROM previews WHERE id = (SELECT id FROM previews ORDER BY expires_at, id LIMIT 1)
-		RETURNING size`).Scan(&size)
+func (t stmts) DropFirstPreview(ctx context.Context, gateway bool) (size int64, err error) {
+	var id, session, expires string
+	err = t.tx.QueryRowContext(ctx, `DELETE FROM previews WHERE id = (SELECT id FROM previews WHERE gateway = ? ORDER BY expires_at, id LIMIT 1)
+		RETURNING id, session_id, expires_at, size`, gateway).Scan(&id, &session, &expires, &size)
+	if err != nil {
+		return 0, err
+	}
+	_, err = t.tx.ExecContext(ctx, `INSERT INTO evicted_previews (id, session_id, expires_at) VALUES (?, ?, ?)
+		ON CONFLICT (id) DO NOTHING`, id, session, expires)
 	return size, err
 }
 
+func (t stmts) PreviewEvicted(ctx context.Context, sessionID, id string) (bool, error) {
+	var n int
+	err := t.tx.QueryRowContext(ctx, `SELECT count(*) FROM evicted_previews WHERE id = ? AND session_id = ?`, id, sessionID).Scan(&n)
+	return n > 0, err
+}
+
 func (t stmts) InsertPreview(ctx context.Context, p *kompact.Preview, size int64) (bool, error) {
-	n, err := affected(t.tx.ExecContext(ctx, `INSERT INTO previews (id, session_id, version, expires_at, size, body)
-		VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING`,
-		p.ID, p.SessionID, p.Version, formatTime(p.ExpiresAt), size, p.Body))
+	n, err := affected(t.tx.ExecContext(ctx, `INSERT INTO previews (id, session_id, version, expires_at, size, body, gateway)
+		VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING`,
+		p.ID, p.SessionID, p.Version, formatTime(p.ExpiresAt), size, p.Body, p.Gateway))
 	return n == 1, err
 }
 
 func (t stmts) TakePreview(ctx context.Context, sessionID, id string) (*kompact.Preview, error) {
-	return t.scanPreview(ctx, `DELETE FROM previews WHERE id = ? AND session_id = ? RETURNING version, expires_at, body`, sessionID, id)
+	return t.scanPreview(ctx, `DELETE FROM previews WHERE id = ? AND session_id = ? RETURNING version, expires_at, body, gateway`, sessionID, id)
 }
 
 func (t stmts) GetPreview(ctx context.Context, sessionID, id string) (*kompact.Preview, error) {
-	return t.scanPreview(ctx, `SELECT version, expires_at, body FROM previews WHERE id = ? AND session_id = ?`, sessionID, id)
+	return t.scanPreview(ctx, `SELECT version, expires_at, body, gateway FROM previews WHERE id = ? AND session_id = ?`, sessionID, id)
 }
 
 // scanPreview reads the preview id of session sessionID that query (taking
-// id and sessionID) returns as version, expires_at and body.
+// id and sessionID) returns as version, expires_at, body and gateway.
 func (t stmts) scanPreview(ctx context.Context, query, sessionID, id string) (*kompact.Preview, error) {
 	p := &kompact.Preview{ID: id, SessionID: sessionID}
 	var expires string
-	if err := t.tx.QueryRowContext(ctx, query, id, sessionID).Scan(&p.Version, &expires, &p.Body); err != nil {
+	if err := t.tx.QueryRowContext(ctx, query, id, sessionID).Scan(&p.Version, &expires, &p.Body, &p.Gateway); err != nil {
 		return nil, err
 	}
 	var err error

@@ -3,6 +3,7 @@ package storetest
 import (
 	"bytes"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -160,5 +161,61 @@ func testStreamSession(t *testing.T, st kompact.Store) {
 	err = st.StreamSession(ctx, "st", func(*kompact.StoredSession) error { return nil }, func([]byte) error { n++; return stop })
 	if err != stop || n != 1 {
 		t.Fatalf("StreamSession with a failing body: %v after %d bodies, want the body's error after 1", err, n)
+	}
+}
+
+// testPreviewBudgets (issue 29): the gateway's precomputes
+// (Preview.Gateway) and people's previews each have the limits to
+// themselves, so that however many precomputes the gateway keeps, a
+// person's preview stays; a preview evicted to make room says so when it
+// is asked for, until it would have expired, where one that never existed
+// says it may never have; a precompute taken keeps its mark.
+func testPreviewBudgets(t *testing.T, st kompact.Store) {
+	ctx := t.Context()
+	s := create(t, st, &kompact.Session{ID: "pb", Messages: conversation()})
+	now := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+	few := kompact.PreviewLimits{MaxCount: 2, MaxBytes: 1000}
+	gateway := func(p *kompact.Preview) *kompact.Preview { p.Gateway = true; return p }
+
+	putPreview(t, st, previewAt("pv_person", s.ID, 1, 10, now.Add(time.Minute)), now, few)
+	for i := range 5 {
+		putPreview(t, st, gateway(previewAt(fmt.Sprintf("pv_gw%d", i), s.ID, 1, 10, now.Add(time.Duration(2+i)*time.Minute))), now, few)
+	}
+	if p, err := st.GetPreview(ctx, s.ID, "pv_person", now); err != nil || p.Gateway {
+		t.Fatalf("after 5 precomputes with room for 2, a person's preview: %v (gateway %v), want it kept as a person's", err, p != nil && p.Gateway)
+	}
+	p, err := st.TakePreview(ctx, s.ID, "pv_gw4", now)
+	if err != nil || !p.Gateway {
+		t.Fatalf("the newest precompute: %v, want it kept with its gateway mark", err)
+	}
+
+	_, err = st.TakePreview(ctx, s.ID, "pv_gw0", now)
+	wantCode(t, err, kompact.ENotFound, "a precompute evicted to make room")
+	if e := kompact.AsError(err); !strings.Contains(e.Message, "evicted") {
+		t.Fatalf("an evicted preview's error says %q; want it to say it was evicted", e.Message)
+	}
+	_, err = st.TakePreview(ctx, s.ID, "pv_never", now)
+	wantCode(t, err, kompact.ENotFound, "a preview that never existed")
+	if e := kompact.AsError(err); strings.Contains(e.Message, "evicted") {
+		t.Fatalf("a preview that never existed says %q", e.Message)
+	}
+
+	// People's previews past their budget evict people's, not precomputes.
+	putPreview(t, st, previewAt("pv_p2", s.ID, 1, 10, now.Add(10*time.Minute)), now, few)
+	putPreview(t, st, previewAt("pv_p3", s.ID, 1, 10, now.Add(11*time.Minute)), now, few)
+	if got := kept(t, st, s.ID, now, "pv_person", "pv_p2", "pv_p3", "pv_gw3"); got != "[pv_p2 pv_p3 pv_gw3]" {
+		t.Fatalf("after 3 people's previews with room for 2, the store has %s, want [pv_p2 pv_p3 pv_gw3]", got)
+	}
+	_, err = st.GetPreview(ctx, s.ID, "pv_person", now)
+	if e := kompact.AsError(err); e == nil || !strings.Contains(e.Message, "evicted") {
+		t.Fatalf("a person's evicted preview: %v, want it said evicted", err)
+	}
+
+	// Past the expiry it would have had, an evicted preview is forgotten.
+	later := now.Add(time.Hour)
+	putPreview(t, st, previewAt("pv_late", s.ID, 1, 10, later.Add(time.Hour)), later, few)
+	_, err = st.GetPreview(ctx, s.ID, "pv_person", later)
+	if e := kompact.AsError(err); e == nil || strings.Contains(e.Message, "evicted") {
+		t.Fatalf("an evicted preview past its expiry: %v, want the plain not-found", err)
 	}
 }

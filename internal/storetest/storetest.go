@@ -64,6 +64,7 @@ func Run(t *testing.T, open func(t *testing.T) kompact.Store) {
 		{"Titles", testTitles},
 		{"Concurrency", testConcurrency},
 		{"Previews", testPreviews},
+		{"PreviewBudgets", testPreviewBudgets},
 		{"PreviewList", testPreviewList},
 		{"StreamSession", testStreamSession},
 		{"StreamRevision", testStreamRevision},

@@ -56,7 +56,7 @@ func (c *Core) PutPreview(ctx context.Context, p *kompact.Preview, now time.Time
 		if err := sameGeneration(ctx, tx, p); err != nil {
 			return err
 		}
-		if err := makeRoom(ctx, tx, now, size, lim); err != nil {
+		if err := makeRoom(ctx, tx, now, size, lim, p.Gateway); err != nil {
 			return err
 		}
 		ok, err = tx.InsertPreview(ctx, p, size)
@@ -80,15 +80,16 @@ func sameGeneration(ctx context.Context, tx Tx, p *kompact.Preview) error {
 	return err
 }
 
-// makeRoom drops the previews expired at now, then those that expire
-// first until one more of size bytes fits the limits.
-func makeRoom(ctx context.Context, tx Tx, now time.Time, size int64, lim kompact.PreviewLimits) error {
-	n, total, err := tx.PreviewTotals(ctx, now)
+// makeRoom drops the previews expired at now, then those of the same
+// budget (the gateway's precomputes, or people's previews: each has the
+// limits to itself) that expire first until one more of size bytes fits.
+func makeRoom(ctx context.Context, tx Tx, now time.Time, size int64, lim kompact.PreviewLimits, gateway bool) error {
+	n, total, err := tx.PreviewTotals(ctx, now, gateway)
 	if err != nil {
 		return err
 	}
 	for PreviewsCrowded(n, total, size, lim) {
-		sz, err := tx.DropFirstPreview(ctx)
+		sz, err := tx.DropFirstPreview(ctx, gateway)
 		if err != nil {
 			return err
 		}
@@ -117,7 +118,7 @@ func (c *Core) onePreview(ctx context.Context, run func(context.Context, string,
 		var err error
 		p, err = get(tx, ctx, sessionID, id)
 		if noRow(err) {
-			return kompact.NoPreviewError(sessionID, id)
+			return missingPreview(ctx, tx, sessionID, id)
 		}
 		if err != nil {
 			return err
@@ -132,6 +133,19 @@ func (c *Core) onePreview(ctx context.Context, run func(context.Context, string,
 		return nil, err
 	}
 	return LivePreview(p, now)
+}
+
+// missingPreview is the ENotFound of a preview the store does not keep:
+// one it evicted to make room says so (kompact.EvictedPreviewError).
+func missingPreview(ctx context.Context, tx Tx, sessionID, id string) error {
+	evicted, err := tx.PreviewEvicted(ctx, sessionID, id)
+	if err != nil {
+		return err
+	}
+	if evicted {
+		return kompact.EvictedPreviewError(sessionID, id)
+	}
+	return kompact.NoPreviewError(sessionID, id)
 }
 
 // ListPreviews describes the session's previews that have not expired at

@@ -115,12 +115,17 @@ type Tx interface {
 	// HoldPreviews reports whether the session exists, and keeps it and
 	// the preview budget from changing under the transaction.
 	HoldPreviews(ctx context.Context, sessionID string) (bool, error)
-	// PreviewTotals deletes the previews expired at now and returns how
-	// many are kept, and their bytes.
-	PreviewTotals(ctx context.Context, now time.Time) (int, int64, error)
-	// DropFirstPreview deletes the preview that expires first and returns
-	// its size.
-	DropFirstPreview(ctx context.Context) (int64, error)
+	// PreviewTotals deletes the previews expired at now (and forgets the
+	// evicted ones that would have) and returns how many of the budget of
+	// gateway's previews, or of people's, are kept, and their bytes.
+	PreviewTotals(ctx context.Context, now time.Time, gateway bool) (int, int64, error)
+	// DropFirstPreview deletes the preview of that budget that expires
+	// first, remembers it as evicted until its expiry, and returns its
+	// size.
+	DropFirstPreview(ctx context.Context, gateway bool) (int64, error)
+	// PreviewEvicted reports whether the session's preview id was dropped
+	// to make room (and would not have expired yet).
+	PreviewEvicted(ctx context.Context, sessionID, id string) (bool, error)
 	// InsertPreview keeps p of size bytes, or reports false when its id is
 	// taken.
 	InsertPreview(ctx context.Context, p *kompact.Preview, size int64) (bool, error)
