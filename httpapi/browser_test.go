@@ -136,6 +136,10 @@ type browserEnv struct {
 
 type browserOptions struct {
 	token string
+	// agents is the agents file for the fake LLM at llmURL; nil for
+	// browserAgents. A test whose agents would change what the others
+	// see (the agent list, the default agent) brings its own.
+	agents func(llmURL string) string
 }
 
 // newBrowserEnv starts a fake LLM, the API server on a fresh SQLite store,
@@ -144,7 +148,11 @@ func newBrowserEnv(t *testing.T, opt browserOptions) *browserEnv {
 	t.Helper()
 	chromium := findChromium(t)
 	llm := fakellm.New(t)
-	agents, err := config.Parse(fmt.Appendf(nil, browserAgents, llm.URL()), "browser-agents.yaml")
+	doc := fmt.Sprintf(browserAgents, llm.URL())
+	if opt.agents != nil {
+		doc = opt.agents(llm.URL())
+	}
+	agents, err := config.Parse([]byte(doc), "browser-agents.yaml")
 	if err != nil {
 		t.Fatalf("agent configuration: %v", err)
 	}
