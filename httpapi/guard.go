@@ -39,8 +39,10 @@ type Limits struct {
 	// for a reverse proxy in front of it: "name" (any port) or
 	// "name:port".
 	AllowedHosts []string
-	// MaxActions caps the actions (compactions, continues) running at
-	// once; 0 means DefaultMaxActions.
+	// MaxActions caps the compactions and turns that call an LLM running
+	// at once (actions, continues, and the gateway's, precompute and
+	// background compactions, which share kompact.ActionSlots); 0 means
+	// DefaultMaxActions.
 	MaxActions int
 	// MaxRequestMessages caps the messages one request may bring (a
 	// create, an import, an append); 0 means DefaultMaxRequestMessages.

@@ -42,7 +42,7 @@ func (l *hostList) Set(v string) error {
 func addGuardFlags(fs *flag.FlagSet) *guardFlags {
 	g := &guardFlags{}
 	fs.Var(&g.hosts, "allowed-host", "a further Host name (NAME or NAME:PORT) to answer, e.g. behind a reverse proxy; repeatable")
-	fs.IntVar(&g.maxActions, "max-actions", httpapi.DefaultMaxActions(), "actions (compactions, continues) that may run at once; more get 429 busy")
+	fs.IntVar(&g.maxActions, "max-actions", httpapi.DefaultMaxActions(), "how many compactions and LLM turns may run at once (actions, continues, the gateway's compactions and precomputes, background compactions); an action beyond it gets 429 busy")
 	fs.IntVar(&g.maxRequest, "max-request-messages", httpapi.DefaultMaxRequestMessages, "messages one request (a create, an import, an append, a gateway chat request) may bring; more get 413 too_large")
 	fs.IntVar(&g.maxSessionMsgs, "max-session-messages", kompact.DefaultMaxSessionMessages, "messages a session may hold; a write that would go past it gets 413 too_large")
 	return g
