@@ -503,10 +503,10 @@ func TestAuthorization(t *testing.T) {
 }
 
 func TestTooLarge(t *testing.T) {
-	e := newAPIEnv(t, apiOptions{maxBody: 4096})
+	e := newAPIEnv(t, apiOptions{maxBody: 4096, maxImport: 4096})
 	big := apiSession("big", 1)
 	big["messages"] = append(big["messages"].([]map[string]any), map[string]any{"role": "user", "content": strings.Repeat("x", 5000)})
-	wantError(t, e.do("POST", "/v1/sessions/import", big), 413, "too_large", "4096 bytes")
+	wantError(t, e.do("POST", "/v1/sessions/import", big), 413, "too_large", "4 KiB (--max-import-body)")
 	wantError(t, e.do("POST", "/v1/sessions", big), 413, "too_large")
 	e.must(201, "POST", "/v1/sessions/import", apiSession("small", 1))
 	wantError(t, e.do("POST", "/v1/sessions/small/messages", map[string]any{"message": map[string]any{"role": "user", "content": strings.Repeat("é", 3000)}}), 413, "too_large")
@@ -588,7 +588,7 @@ func TestStoredSessionJSON(t *testing.T) {
 // TestErrorBodies pins the error body of each kind of failure byte for
 // byte: its status, code, message and fixes.
 func TestErrorBodies(t *testing.T) {
-	e := newAPIEnv(t, apiOptions{token: "tok", maxBody: 256})
+	e := newAPIEnv(t, apiOptions{token: "tok", maxBody: 256, maxImport: 256})
 	e.must(201, "POST", "/v1/sessions/import", apiSession("s", 1))
 	failing := newAPIEnv(t, apiOptions{store: func(s kompact.Store) kompact.Store { return failingStore{s} }})
 	var out bytes.Buffer

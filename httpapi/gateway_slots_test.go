@@ -147,7 +147,7 @@ func TestGatewayCompactionRunning(t *testing.T) {
 			if h := <-done; precompute == 0 && h.Get("X-Kompact-Forwarded") != "compacted" {
 				t.Fatalf("the turn held in the compaction was forwarded %q", h.Get("X-Kompact-Forwarded"))
 			}
-			for deadline := time.Now().Add(10 * time.Second); listedRunning(t, srv.URL, "busy-1"); time.Sleep(20 * time.Millisecond) {
+			for deadline := time.Now().Add(60 * time.Second); listedRunning(t, srv.URL, "busy-1"); time.Sleep(20 * time.Millisecond) {
 				if time.Now().After(deadline) {
 					t.Fatal("the session is still running after the gateway's compaction ended")
 				}
@@ -204,7 +204,7 @@ func TestGatewayCompactionSlots(t *testing.T) {
 			}
 			openGate()
 			<-doneA
-			for deadline := time.Now().Add(10 * time.Second); listedRunning(t, srv.URL, "slot-a"); time.Sleep(20 * time.Millisecond) {
+			for deadline := time.Now().Add(60 * time.Second); listedRunning(t, srv.URL, "slot-a"); time.Sleep(20 * time.Millisecond) {
 				if time.Now().After(deadline) {
 					t.Fatal("a's compaction did not end")
 				}
@@ -235,7 +235,7 @@ func TestGatewayPrecomputeShownApart(t *testing.T) {
 	var previews struct {
 		Previews []listed `json:"previews"`
 	}
-	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+	for deadline := time.Now().Add(60 * time.Second); ; time.Sleep(20 * time.Millisecond) {
 		getJSON(t, srv.URL, "/v1/sessions/apart/previews", &previews)
 		if len(previews.Previews) == 1 && previews.Previews[0].Gateway {
 			break
