@@ -42,26 +42,37 @@ func (s *Sessions) logStart(ctx context.Context, id string) {
 // logCommitted logs result res, committed to session id as revision rev
 // (from preview pid when it is not "").
 func (s *Sessions) logCommitted(ctx context.Context, id string, res *Result, rev int64, pid string) {
-	args := []any{"trigger", triggerOf(ctx), "session", id, "revision", rev,
-		"compacted_messages", res.Compacted, "preserved_messages", res.Preserved,
-		"estimated_token_count", res.EstimatedTokenCount}
-	if res.Fidelity != nil {
-		args = append(args, "recall", res.Fidelity.Recall)
-	}
+	args := append([]any{"trigger", triggerOf(ctx), "session", id, "revision", rev}, resultArgs(res)...)
 	if pid != "" {
 		args = append(args, "preview", pid)
 	}
 	s.info(ctx, "compaction committed", args...)
 }
 
+// resultArgs are the log attributes of result res: its counts, estimate
+// and recall.
+func resultArgs(res *Result) []any {
+	args := []any{"compacted_messages", res.Compacted, "preserved_messages", res.Preserved,
+		"estimated_token_count", res.EstimatedTokenCount}
+	if res.Fidelity != nil {
+		args = append(args, "recall", res.Fidelity.Recall)
+	}
+	return args
+}
+
 // logEnded logs how a compaction of session id that committed nothing
-// ended: kept as a preview, nothing to compact, or failed (status says
-// which failure, for automatic compaction).
+// ended: kept as a preview (with the result's counts and recall), nothing
+// to compact, or failed (status says which failure, for automatic
+// compaction).
 func (s *Sessions) logEnded(ctx context.Context, id string, out Outcome, status string) {
 	t := triggerOf(ctx)
 	switch out.Status {
 	case OutcomePreview:
-		s.info(ctx, "compaction kept as a preview", "trigger", t, "session", id, "preview", out.PreviewID)
+		args := []any{"trigger", t, "session", id, "preview", out.PreviewID}
+		if out.Result != nil {
+			args = append(args, resultArgs(out.Result)...)
+		}
+		s.info(ctx, "compaction kept as a preview", args...)
 	case OutcomeNoop:
 		s.info(ctx, "compaction: nothing to compact", "trigger", t, "session", id, "reason", out.Reason)
 	case OutcomeError:

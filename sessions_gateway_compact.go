@@ -293,7 +293,8 @@ func (s *Sessions) precompute(ctx context.Context, a *Agent, gs GatewayStore, id
 		return
 	}
 	preview = pid
-	s.logEnded(ctx, id, Outcome{Status: OutcomePreview, PreviewID: pid}, "")
+	out.Status, out.PreviewID = OutcomePreview, pid
+	s.logEnded(ctx, id, *out, "")
 }
 
 // leaseID returns a new random id for a lease's owner.

@@ -3,6 +3,7 @@ package httpapi_test
 import (
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -47,7 +48,13 @@ func TestCompactionLogLines(t *testing.T) {
 
 // countLogLines counts the lines of logs with message msg and attrs.
 func countLogLines(t *testing.T, logs string, jsonLogs bool, msg string, attrs map[string]string) int {
-	n := 0
+	return len(logLines(t, logs, jsonLogs, msg, attrs))
+}
+
+// logLines returns the attributes of each line of logs with message msg
+// and attrs.
+func logLines(t *testing.T, logs string, jsonLogs bool, msg string, attrs map[string]string) []map[string]string {
+	var out []map[string]string
 	for _, line := range strings.Split(logs, "\n") {
 		if line == "" {
 			continue
@@ -62,23 +69,39 @@ func countLogLines(t *testing.T, logs string, jsonLogs bool, msg string, attrs m
 				got[k] = fmt.Sprint(v)
 			}
 		} else {
-			if !strings.Contains(line, fmt.Sprintf("msg=%q", msg)) {
-				continue
-			}
-			for _, f := range strings.Fields(line) {
-				if k, v, ok := strings.Cut(f, "="); ok {
-					got[k] = v
-				}
-			}
-			got["msg"] = msg // quoted in the line
+			got = textLogAttrs(t, line)
 		}
 		ok := got["msg"] == msg
 		for k, v := range attrs {
 			ok = ok && got[k] == v
 		}
 		if ok {
-			n++
+			out = append(out, got)
 		}
 	}
-	return n
+	return out
+}
+
+// textLogAttrs parses a line of slog's text handler: key=value pairs, a
+// value quoted when it holds a space, a quote or an equals sign.
+func textLogAttrs(t *testing.T, line string) map[string]string {
+	got := map[string]string{}
+	for rest := line; rest != ""; rest = strings.TrimPrefix(rest, " ") {
+		k, v, ok := strings.Cut(rest, "=")
+		if !ok {
+			t.Fatalf("log line %q: no key=value at %q", line, rest)
+		}
+		if strings.HasPrefix(v, `"`) {
+			q, err := strconv.QuotedPrefix(v)
+			if err != nil {
+				t.Fatalf("log line %q: %v", line, err)
+			}
+			rest = v[len(q):]
+			v, _ = strconv.Unquote(q)
+		} else {
+			v, rest, _ = strings.Cut(v, " ")
+		}
+		got[k] = v
+	}
+	return got
 }

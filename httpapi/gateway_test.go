@@ -155,6 +155,12 @@ func newGatewayServerAuto(t *testing.T, store kompact.Store, up *fakeUpstream, p
 // settings gw and the server's limits.
 func newGatewayServerLimits(t *testing.T, store kompact.Store, up *fakeUpstream, gw testserver.Gateway, limits httpapi.Limits) *httptest.Server {
 	t.Helper()
+	return newGatewayServerLogger(t, store, up, gw, limits, slog.New(slog.NewTextHandler(testLog{t}, &slog.HandlerOptions{Level: slog.LevelWarn})))
+}
+
+// newGatewayServerLogger is newGatewayServerLimits logging to logger.
+func newGatewayServerLogger(t *testing.T, store kompact.Store, up *fakeUpstream, gw testserver.Gateway, limits httpapi.Limits, logger *slog.Logger) *httptest.Server {
+	t.Helper()
 	cfg, err := config.Parse([]byte(testserver.GatewayAgents(up.srv.URL+"/v1", gw)), "agents.yaml")
 	if err != nil {
 		t.Fatal(err)
@@ -164,7 +170,7 @@ func newGatewayServerLimits(t *testing.T, store kompact.Store, up *fakeUpstream,
 		Store: store, Agents: cfg,
 		LLM:      &openai.Client{Getenv: getenv, MaxRetries: -1},
 		Upstream: &openai.Upstream{Getenv: getenv},
-		Logger:   slog.New(slog.NewTextHandler(testLog{t}, &slog.HandlerOptions{Level: slog.LevelWarn})),
+		Logger:   logger,
 		Limits:   limits,
 	})
 	srv := httptest.NewServer(httpapi.CheckedHandler(t, s.Handler()))
@@ -738,11 +744,8 @@ func TestGatewayAuthorization(t *testing.T) {
 	}
 }
 
-// TestGatewayCompactionFails: a compaction that fails at the trigger
-// leaves the session as it was, counts in the breaker, and the turn is
-// forwarded as sent.
-func TestGatewayCompactionFails(t *testing.T) {
-	up := newFakeUpstream(t)
+// failCompactions makes up answer every compaction request with 500.
+func failCompactions(t *testing.T, up *fakeUpstream) {
 	failing := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, _ := io.ReadAll(r.Body)
 		if bytes.Contains(body, []byte(`"model":"compact-model"`)) {
@@ -754,6 +757,14 @@ func TestGatewayCompactionFails(t *testing.T) {
 	}))
 	t.Cleanup(failing.Close)
 	up.srv = failing
+}
+
+// TestGatewayCompactionFails: a compaction that fails at the trigger
+// leaves the session as it was, counts in the breaker, and the turn is
+// forwarded as sent.
+func TestGatewayCompactionFails(t *testing.T) {
+	up := newFakeUpstream(t)
+	failCompactions(t, up)
 	srv := newGatewayServer(t, testserver.SQLite(t), up, 0)
 	c := newGatewayClient(srv.URL, option.WithHeader("X-Kompact-Session", "failing"))
 	cv := &conversation{msgs: []sdk.ChatCompletionMessageParamUnion{sdk.SystemMessage("sys")}}
