@@ -49,10 +49,11 @@ func (s *Sessions) logCommitted(ctx context.Context, id string, res *Result, rev
 	s.info(ctx, "compaction committed", args...)
 }
 
-// resultArgs are the log attributes of result res: its counts, estimate
-// and recall.
+// resultArgs are the log attributes of result res: its counts (as the
+// outcome has them: replaced_messages is the count people are shown, the
+// revision's note among them), estimate and recall.
 func resultArgs(res *Result) []any {
-	args := []any{"compacted_messages", res.Compacted, "preserved_messages", res.Preserved,
+	args := []any{"compacted_messages", res.Compacted, "replaced_messages", res.replaced(), "preserved_messages", res.Preserved,
 		"estimated_token_count", res.EstimatedTokenCount}
 	if res.Fidelity != nil {
 		args = append(args, "recall", res.Fidelity.Recall)

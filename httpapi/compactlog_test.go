@@ -35,7 +35,7 @@ func TestCompactionLogLines(t *testing.T) {
 				{"compaction failed", map[string]string{"trigger": "auto", "session": "s", "code": "llm_error"}, kompact.AutoCompactionFailureLimit},
 				{"automatic compaction paused", map[string]string{"session": "s", "auto_failures": "3"}, 1},
 				{"compaction started", map[string]string{"trigger": "manual", "session": "s"}, 1},
-				{"compaction committed", map[string]string{"trigger": "manual", "session": "s", "revision": "1", "compacted_messages": "2", "recall": "1"}, 1},
+				{"compaction committed", map[string]string{"trigger": "manual", "session": "s", "revision": "1", "compacted_messages": "2", "replaced_messages": "2", "recall": "1"}, 1},
 				{"automatic compaction resumed", map[string]string{"session": "s"}, 1},
 			} {
 				if n := countLogLines(t, logs, jsonLogs, want.msg, want.attrs); n != want.n {

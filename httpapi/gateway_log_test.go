@@ -80,15 +80,17 @@ func committedAttrs(rev kompact.RevisionInfo, trigger string) map[string]string 
 }
 
 // checkCounts fails t unless line's counts are those of a compaction that
-// read the first read messages of the session: the compacted ones (a
+// read the first read messages of the session: the compacted ones (the
 // leading system message with them) and the preserved ones are all of
-// them, and the line has an estimate.
+// them, the replaced ones are the compacted ones but that system message
+// (the count a revision's note gives), and the line has an estimate.
 func checkCounts(t *testing.T, line map[string]string, read int) {
 	t.Helper()
 	compacted, _ := strconv.Atoi(line["compacted_messages"])
+	replaced, _ := strconv.Atoi(line["replaced_messages"])
 	preserved, _ := strconv.Atoi(line["preserved_messages"])
 	tokens, _ := strconv.Atoi(line["estimated_token_count"])
-	if compacted == 0 || preserved == 0 || compacted+preserved != read || tokens <= 0 {
+	if compacted == 0 || preserved == 0 || compacted+preserved != read || replaced != compacted-1 || tokens <= 0 {
 		t.Errorf("line %v: counts not those of a compaction of %d messages", line, read)
 	}
 }
