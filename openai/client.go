@@ -91,14 +91,29 @@ type Client struct {
 	// Sleep waits d before a retry, returning early with ctx's error when ctx
 	// is done; nil means a real timer. Tests inject a recorder.
 	Sleep func(ctx context.Context, d time.Duration) error
-	// Verified, when set, is the document the messages were decoded from
-	// (sessionjson.VerifiedDocument): the request bodies copy the texts it
-	// holds without checking them again (WithVerified). It changes no byte
-	// of a body.
-	Verified sessionjson.Verified
 }
 
 var _ kompact.LLM = (*Client)(nil)
+
+// verifiedKey is the context key of ContextWithVerified's document.
+type verifiedKey struct{}
+
+// ContextWithVerified returns a copy of ctx that carries v, the document a
+// run's messages were decoded from (sessionjson.VerifiedDocument): the
+// request bodies Complete sends under it copy the texts v holds without
+// checking them again (WithVerified). It changes no byte of a body. The
+// document belongs to the run, not to the Client: a Client shared by runs
+// of different documents takes each run's from its context.
+func ContextWithVerified(ctx context.Context, v sessionjson.Verified) context.Context {
+	return context.WithValue(ctx, verifiedKey{}, v)
+}
+
+// verifiedOf is the document ctx carries (ContextWithVerified); the zero
+// Verified, which holds nothing, when it carries none.
+func verifiedOf(ctx context.Context) sessionjson.Verified {
+	v, _ := ctx.Value(verifiedKey{}).(sessionjson.Verified)
+	return v
+}
 
 func (c *Client) maxRetries() int {
 	switch {
@@ -183,7 +198,7 @@ func (c *Client) Complete(ctx context.Context, cfg kompact.RequestConfig, msgs [
 	if err != nil {
 		return kompact.Answer{}, err
 	}
-	body, err := newStreamedBody(cfg, msgs, c.Verified)
+	body, err := newStreamedBody(cfg, msgs, verifiedOf(ctx))
 	if err != nil {
 		return kompact.Answer{}, err
 	}

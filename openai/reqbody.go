@@ -30,7 +30,7 @@ import (
 type streamedBody struct {
 	rc   kompact.RequestConfig
 	msgs []kompact.Message
-	// v is the Client's Verified, for WithVerified.
+	// v is the run's document (ContextWithVerified), for WithVerified.
 	v sessionjson.Verified
 	// size is the body's length once count has run, else -1.
 	size int64

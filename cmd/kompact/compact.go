@@ -74,9 +74,8 @@ func (c *compactCommand) Run(ctx context.Context, args []string) (int, error) {
 	if err != nil {
 		return exitError, err
 	}
-	if cl, ok := comp.LLM.(*openai.Client); ok {
-		cl.Verified = in.verified // the request body copies the file's texts unchecked
-	}
+	// The run's request bodies copy the file's texts unchecked.
+	ctx = openai.ContextWithVerified(ctx, in.verified)
 	job, err := comp.NewJob(in.agent, in.sess, f.request())
 	if err != nil {
 		return c.finish(f, in, kompact.ErrorOutcome(err))
