@@ -51,7 +51,7 @@ func (s *Server) dryRun(w http.ResponseWriter, r *http.Request, req actionReques
 func (s *Server) openOutline(ctx context.Context, id string) (*kompact.StoredSession, *kompact.Agent, []int, error) {
 	var stored *kompact.StoredSession
 	var lens []int
-	err := s.cfg.Store.StreamSession(ctx, id, func(h *kompact.StoredSession) error {
+	err := s.sessions.Stream(ctx, id, func(h *kompact.StoredSession) error {
 		stored = h
 		return nil
 	}, func(b []byte) error {

@@ -365,13 +365,6 @@ func CheckToken(token string) error {
 	return nil
 }
 
-// checkNewSession applies the rules a session must meet to be stored
-// (kompact.ValidateSession, which the store applies too): its id, when it
-// has one (the store assigns one otherwise), and its messages. Their text
-// is valid UTF-8 already when they come from a request body checked for it
-// (readBody, DecodeSessionUTF8).
-func checkNewSession(sess *kompact.Session) error { return kompact.ValidateSession(sess) }
-
 // checkUTF8 refuses a request body that is not valid UTF-8, as JSON must
 // be: a decoder would silently replace the bad bytes (or, in a data part,
 // keep them), and the stored session would differ from what was sent.

@@ -61,12 +61,9 @@ func (s *Server) importSpooled(w http.ResponseWriter, r *http.Request, q url.Val
 	if agent := q.Get("agent"); agent != "" {
 		head.Agent = agent
 	}
-	a, err := s.agent(head.Agent)
-	if err != nil {
-		return err
-	}
-	head.Agent = a.Name
-	if err := checkNewSession(&head); err != nil {
+	// Checked before the batches are read ahead, so that none is decoded
+	// for a head that is refused (Sessions.Import checks it again).
+	if err := s.sessions.CheckNew(&head); err != nil {
 		return err
 	}
 	// No --max-request-messages: the store takes the batches one at a
@@ -84,7 +81,7 @@ func (s *Server) importSpooled(w http.ResponseWriter, r *http.Request, q url.Val
 	}
 	ahead := readAhead(next)
 	defer ahead.stop()
-	stored, err := s.cfg.Store.ImportSession(r.Context(), &head, ahead.next)
+	stored, err := s.sessions.Import(r.Context(), &head, ahead.next)
 	if err != nil {
 		return err
 	}

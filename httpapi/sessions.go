@@ -125,17 +125,11 @@ func (s *Server) kimiSession(w http.ResponseWriter, data []byte) (*kompact.Sessi
 	return sess, nil
 }
 
-// create stores a new session after checking its agent and message ids.
+// create stores a new session after checking its agent and message ids
+// (Sessions.Create). Its text is valid UTF-8 already: it comes from a
+// request body checked for it (readBody, DecodeSessionUTF8).
 func (s *Server) create(w http.ResponseWriter, r *http.Request, sess *kompact.Session) error {
-	a, err := s.agent(sess.Agent)
-	if err != nil {
-		return err
-	}
-	sess.Agent = a.Name
-	if err := checkNewSession(sess); err != nil {
-		return err
-	}
-	stored, err := s.cfg.Store.CreateSession(r.Context(), sess)
+	stored, err := s.sessions.Create(r.Context(), sess)
 	if err != nil {
 		return err
 	}
@@ -150,7 +144,7 @@ func (s *Server) getSession(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (s *Server) deleteSession(w http.ResponseWriter, r *http.Request) error {
-	if err := s.cfg.Store.DeleteSession(r.Context(), r.PathValue("id")); err != nil {
+	if err := s.sessions.Delete(r.Context(), r.PathValue("id")); err != nil {
 		return err
 	}
 	w.WriteHeader(http.StatusNoContent)
@@ -323,7 +317,7 @@ func (s *Server) listAgents(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (s *Server) listRevisions(w http.ResponseWriter, r *http.Request) error {
-	list, err := s.cfg.Store.ListRevisions(r.Context(), r.PathValue("id"))
+	list, err := s.sessions.Revisions(r.Context(), r.PathValue("id"))
 	if err != nil {
 		return err
 	}

@@ -49,7 +49,7 @@ func (s *Server) streamStored(w http.ResponseWriter, r *http.Request, id string,
 		n    int
 		sep  []byte
 	)
-	err := s.cfg.Store.StreamSession(r.Context(), id, func(st *kompact.StoredSession) error {
+	err := s.sessions.Stream(r.Context(), id, func(st *kompact.StoredSession) error {
 		head = st
 		bw = startStream(w, status)
 		return written(bw.Write(appendStoredHead(before, st)))
@@ -103,7 +103,7 @@ func (s *Server) streamRevision(w http.ResponseWriter, r *http.Request, id strin
 		n   int
 		esc bytes.Buffer
 	)
-	err := s.cfg.Store.StreamRevision(r.Context(), id, rev, func(info *kompact.RevisionInfo) error {
+	err := s.sessions.StreamRevision(r.Context(), id, rev, func(info *kompact.RevisionInfo) error {
 		head, err := json.Marshal(info)
 		if err != nil {
 			return err
