@@ -193,3 +193,13 @@ func ChatRequest(a *Agent) RequestConfig {
 	}
 	return RequestConfig{BaseURL: a.LLM.BaseURL, APIKeyEnv: a.LLM.APIKeyEnv, Model: a.LLM.Model, Fields: fields, MaxAnswerBytes: a.LLM.MaxAnswerBytes}
 }
+
+// DefaultMaxPreserved is kimi-cli's default number of trailing user/assistant
+// messages kept verbatim.
+const DefaultMaxPreserved = 2
+
+// AutoCompacts reports whether a compacts by itself: automatic compaction is
+// on and the compaction actions exist.
+func (a *Agent) AutoCompacts() bool {
+	return a.CompactionEnabled() && a.Compaction.Auto.Enabled
+}

@@ -16,11 +16,11 @@ type Agents interface {
 	Names() []string
 }
 
-// agentOf returns the agent called name from agents, as Agents.Agent does,
+// AgentOf returns the agent called name from agents, as Agents.Agent does,
 // for a client of the service: the error of an unknown name, or of no name
 // without a default agent, names the available agents, never where they
 // are configured (a server's file path is not the client's to see).
-func agentOf(agents Agents, name string) (*Agent, error) {
+func AgentOf(agents Agents, name string) (*Agent, error) {
 	a, err := agents.Agent(name)
 	if err == nil {
 		return a, nil

@@ -1,5 +1,9 @@
 package kompact
 
+import (
+)
+
+
 // Answer is the LLM's reply to a request (a compaction's, or a chat turn's):
 // its content parts (text and think) in order, any tool calls, and the
 // usage when reported.

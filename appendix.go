@@ -15,16 +15,16 @@ const (
 	appendixClose = "</" + AppendixSection + ">"
 )
 
-// withAppendix measures the model's summary against arts and, when the
-// plan asks for the appendix and it has lines, returns the summary with
+// WithAppendix measures the model's summary against arts and, when
+// budget (compaction.fidelity.appendix_tokens) asks for the appendix and it has lines, returns the summary with
 // the section appended, the section, and the final summary's report with
 // the model's own figures in its Appendix. The model's summary is looked
 // through once: the appendix and the final report start from what it
 // keeps.
-func (p *Plan) withAppendix(arts []Artifact, model string) (summary, section string, f Fidelity) {
+func WithAppendix(arts []Artifact, model string, budget int) (summary, section string, f Fidelity) {
 	kept := newKeptCheck(model).flags(arts, nil)
 	f = fidelityOf(arts, kept)
-	section, lines := p.appendix(arts, kept, f.Kept, model)
+	section, lines := appendix(arts, kept, f.Kept, model, budget)
 	if lines == 0 {
 		return model, "", f
 	}
@@ -37,7 +37,7 @@ func (p *Plan) withAppendix(arts []Artifact, model string) (summary, section str
 }
 
 // appendix returns the preserved_artifacts section to append to summary
-// when the plan asks for one (Fidelity.AppendixTokens > 0) and the summary
+// when budget asks for one (budget > 0) and the summary
 // lost artifacts (it keeps arts[i] when kept[i], nKept of them): one line
 // "- CLASS: TEXT" per lost artifact, as many as fit with the tags in
 // AppendixTokens estimated tokens (EstimateStringTokens), and the number
@@ -47,8 +47,7 @@ func (p *Plan) withAppendix(arts []Artifact, model string) (summary, section str
 // think parts is left out: the model's reasoning is no fact. The section
 // is never sent to the compaction model: the request is the same with or
 // without it.
-func (p *Plan) appendix(arts []Artifact, kept []bool, nKept int, summary string) (string, int) {
-	budget := p.Fidelity.AppendixTokens
+func appendix(arts []Artifact, kept []bool, nKept int, summary string, budget int) (string, int) {
 	if budget <= 0 || nKept == len(arts) {
 		return "", 0
 	}
@@ -102,7 +101,7 @@ func appendixTier(c ArtifactClass) int {
 func appendixOrder(arts []Artifact, kept []bool) []int {
 	var tiers [3][]int
 	for i, a := range arts {
-		if !kept[i] && !a.thought {
+		if !kept[i] && !a.Thought {
 			t := appendixTier(a.Class)
 			tiers[t] = append(tiers[t], i)
 		}

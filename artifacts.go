@@ -8,60 +8,8 @@ import (
 	"kompact/internal/artifacts"
 )
 
-// ArtifactClass is the kind of an artifact (docs/fidelity.md).
-type ArtifactClass string
-
-// The artifact classes, in report order.
-const (
-	ArtifactPath       ArtifactClass = "path"
-	ArtifactCommand    ArtifactClass = "command"
-	ArtifactError      ArtifactClass = "error"
-	ArtifactURL        ArtifactClass = "url"
-	ArtifactIdentifier ArtifactClass = "identifier"
-	ArtifactTodo       ArtifactClass = "todo"
-)
-
-// artifactClasses maps the scanner's classes to the root's, in report
-// order.
-var artifactClasses = func() (m [len(artifacts.Classes) + 1]ArtifactClass) {
-	for _, c := range artifacts.Classes {
-		m[c] = ArtifactClass(c.String())
-	}
-	return m
-}()
-
-// ArtifactClasses returns the classes in report order: path, command,
-// error, url, identifier, todo.
-func ArtifactClasses() []ArtifactClass { return slices.Clone(artifactClasses[1:]) }
-
-// Artifact is one distinct artifact of a range of messages: a path, a
-// command, an error, a URL, an identifier or a TODO item.
-type Artifact struct {
-	Class ArtifactClass `json:"class"`
-	Text  string        `json:"text"`
-	// Message names the message it first appears in: its id, or #N (its
-	// 1-based position in the session) when it has none.
-	Message string `json:"message"`
-	// Sent is true when it appears in a part the compaction request sends
-	// (a text part, of any role, of a message the request shows); false
-	// when it appears only in parts the request leaves out: tool-call
-	// arguments, think parts, data and media parts, messages left out to
-	// fit the context window.
-	Sent bool `json:"sent"`
-	// User is true when it appears in the text of a user message.
-	User bool `json:"-"`
-	// thought is true when it appears only in think parts: the appendix
-	// does not present it as a fact.
-	thought bool
-	// Count is how many times it appears.
-	Count int `json:"-"`
-	// first and last are the positions of the messages it first and last
-	// appears in.
-	first, last int
-}
-
 // Artifacts lists the distinct artifacts of msgs (docs/fidelity.md), the
-// best-ranked first: those a user stated, then the most recent (by the
+// best-ranked First: those a user stated, then the most recent (by the
 // last message they appear in), then the most frequent. Every message's
 // text parts count as sent. It takes time linear in the size of msgs.
 func Artifacts(msgs []Message) []Artifact { return artifactsOf(msgs, 0, 0) }
@@ -89,7 +37,7 @@ func (c *collector) foldIntoErrors() []Artifact {
 	for _, e := range c.errors {
 		for _, other := range [...]artifacts.Class{artifacts.Identifier, artifacts.Path} {
 			if i, ok := c.index[artifactKey{other, c.list[e].Text}]; ok {
-				c.list[e].merge(c.list[i])
+				merge(&c.list[e], c.list[i])
 				if drop == nil {
 					drop = map[int]bool{}
 				}
@@ -110,15 +58,15 @@ func (c *collector) foldIntoErrors() []Artifact {
 }
 
 // merge counts b's occurrences, of the same text, in a.
-func (a *Artifact) merge(b Artifact) {
-	if b.first < a.first {
-		a.first, a.Message = b.first, b.Message
+func merge(a *Artifact, b Artifact) {
+	if b.First < a.First {
+		a.First, a.Message = b.First, b.Message
 	}
-	a.last = max(a.last, b.last)
+	a.Last = max(a.Last, b.Last)
 	a.Count += b.Count
 	a.Sent = a.Sent || b.Sent
 	a.User = a.User || b.User
-	a.thought = a.thought && b.thought
+	a.Thought = a.Thought && b.Thought
 }
 
 type artifactKey struct {
@@ -192,10 +140,10 @@ func (c *collector) add(class artifacts.Class, text string) {
 		r.class, r.text, r.i = class, text, i
 		a := &c.list[i]
 		a.Count++
-		a.last = c.at
+		a.Last = c.at
 		a.Sent = a.Sent || c.sent
 		a.User = a.User || c.user
-		a.thought = a.thought && c.think
+		a.Thought = a.Thought && c.think
 		return
 	}
 	c.index[k] = len(c.list)
@@ -203,8 +151,8 @@ func (c *collector) add(class artifacts.Class, text string) {
 		c.errors = append(c.errors, len(c.list))
 	}
 	r.class, r.text, r.i = class, text, len(c.list)
-	c.list = append(c.list, Artifact{Class: artifactClasses[class], Text: text, Message: c.name(), Sent: c.sent, User: c.user,
-		thought: c.think, Count: 1, first: c.at, last: c.at})
+	c.list = append(c.list, Artifact{Class: ArtifactClassOf(class), Text: text, Message: c.name(), Sent: c.sent, User: c.user,
+		Thought: c.think, Count: 1, First: c.at, Last: c.at})
 }
 
 // recentArtifact is an entry of collector.recent: an artifact and its
@@ -241,26 +189,23 @@ func compareArtifacts(a, b Artifact) int {
 			return -1
 		}
 		return 1
-	case a.last != b.last:
-		return b.last - a.last
+	case a.Last != b.Last:
+		return b.Last - a.Last
 	case a.Count != b.Count:
 		return b.Count - a.Count
-	case a.first != b.first:
-		return a.first - b.first
+	case a.First != b.First:
+		return a.First - b.First
 	case a.Class != b.Class:
 		return strings.Compare(string(a.Class), string(b.Class))
 	}
 	return strings.Compare(a.Text, b.Text)
 }
 
-// Artifacts lists the artifacts of the messages the plan's summary
+// SpanArtifacts lists the artifacts of the messages a compaction of span p
 // replaces (the leading system message, which stays, is not among them),
 // ranked as Artifacts ranks them. Messages the request leaves out (see
-// DropOldest) count as not sent. A no-op plan has none.
-func (p *Plan) Artifacts() []Artifact {
-	if p.Noop {
-		return nil
-	}
+// Span.Dropped) count as not sent.
+func SpanArtifacts(p *Span) []Artifact {
 	start := p.Start
 	if p.KeepSystem {
 		start = 1

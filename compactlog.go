@@ -1,6 +1,8 @@
 package kompact
 
-import "context"
+import (
+	"context"
+)
 
 // This file is the service's log of compactions: one line when a manual,
 // automatic, gateway or precompute compaction starts, one for how it
@@ -53,7 +55,7 @@ func (s *Sessions) logCommitted(ctx context.Context, id string, res *Result, rev
 // outcome has them: replaced_messages is the count people are shown, the
 // revision's note among them), estimate and recall.
 func resultArgs(res *Result) []any {
-	args := []any{"compacted_messages", res.Compacted, "replaced_messages", res.replaced(), "preserved_messages", res.Preserved,
+	args := []any{"compacted_messages", res.Compacted, "replaced_messages", res.Replaced(), "preserved_messages", res.Preserved,
 		"estimated_token_count", res.EstimatedTokenCount}
 	if res.Fidelity != nil {
 		args = append(args, "recall", res.Fidelity.Recall)

@@ -1,5 +1,9 @@
 package kompact
 
+import (
+)
+
+
 // ToolSpec is a tool the agent offers its model, as far as the request
 // estimate needs it: its name, description and parameter schema.
 type ToolSpec struct {

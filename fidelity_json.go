@@ -32,7 +32,7 @@ func (f *Fidelity) UnmarshalJSON(data []byte) error {
 	}
 	lostSent += max(f.Artifacts-f.Kept-len(f.Lost), 0) // not listed
 	f.SentKept = max(sent-min(lostSent, sent), 0)
-	f.SentRecall = recall(f.SentKept, sent)
+	f.SentRecall = Recall(f.SentKept, sent)
 	return f.appendixFigures(data)
 }
 
@@ -52,6 +52,6 @@ func (f *Fidelity) appendixFigures(data []byte) error {
 	}
 	a := f.Appendix
 	a.ModelSentKept = max(a.ModelKept-(f.Kept-f.SentKept), 0)
-	a.ModelSentRecall = recall(a.ModelSentKept, f.Artifacts-f.NotSent)
+	a.ModelSentRecall = Recall(a.ModelSentKept, f.Artifacts-f.NotSent)
 	return nil
 }

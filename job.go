@@ -24,7 +24,7 @@ func (c *Compactor) NewJob(a *Agent, s *Session, req ActionRequest) (*Job, error
 	if err := checkEnabled(a); err != nil {
 		return nil, err
 	}
-	opt, err := req.options(a.Compaction.MaxPreserved())
+	opt, err := optionsOf(req, a.Compaction.MaxPreserved())
 	if err != nil {
 		return nil, err
 	}
@@ -249,4 +249,39 @@ func (d *deadlineError) typed(model string) error {
 		WithFixes("Raise the agent's compaction.timeout (e.g. timeout: 20m) if the model needs longer for a summary, or compact a shorter range; retry when the provider is less busy.")
 	e.Err = d.err
 	return e
+}
+
+// optionsOf returns the Options that select what req compacts, with
+// maxPreserved trailing messages kept when the range has no end.
+func optionsOf(req ActionRequest, maxPreserved int) (Options, error) {
+	opt := Options{MaxPreserved: maxPreserved, Instructions: req.Instructions}
+	if n := req.AppendixTokens; n != nil {
+		if *n < 0 || *n > MaxTokenFigure {
+			return opt, Errorf(EInvalid, "appendix_tokens must be a number of tokens from 0 to %d, got %d", int64(MaxTokenFigure), *n).
+				WithFixes("Use 0 for no appendix, or the tokens the preserved_artifacts section may take, e.g. 500.")
+		}
+		opt.Fidelity.AppendixTokens = *n
+	}
+	switch req.Action {
+	case ActionCompactConversation:
+		if req.MessageID != "" {
+			return opt, Errorf(EInvalid, "compact_conversation takes start and end, not message_id").
+				WithFixes("Use compact_up_to_here with message_id to compact up to a message, or start and end for a range.")
+		}
+		opt.Start, opt.End = req.Start, req.End
+	case ActionCompactUpToHere:
+		if req.MessageID == "" {
+			return opt, Errorf(EInvalid, "compact_up_to_here needs message_id, the anchor message").
+				WithFixes("Pass the id of the message up to which to compact.")
+		}
+		if req.Start != "" || req.End != "" {
+			return opt, Errorf(EInvalid, "compact_up_to_here takes message_id only, not start or end").
+				WithFixes("Use compact_conversation with start and end to compact a range.")
+		}
+		opt.End = req.MessageID
+	default:
+		return opt, Errorf(EInvalid, "unknown action %q", req.Action).
+			WithFixes("Use " + ActionCompactConversation + " or " + ActionCompactUpToHere + ".")
+	}
+	return opt, nil
 }

@@ -58,9 +58,9 @@ func KimiUsageLine(tokenCount int64) string {
 	return `{"role": "_usage", "token_count": ` + strconv.FormatInt(tokenCount, 10) + "}"
 }
 
-// history returns how many leading messages of msgs are not kimi-cli
+// History returns how many leading messages of msgs are not kimi-cli
 // history: 1 for the system prompt message, else 0. k may be nil.
-func (k *KimiContext) history(msgs []Message) int {
+func (k *KimiContext) History(msgs []Message) int {
 	if k != nil && k.SystemPrompt && len(msgs) > 0 {
 		return 1
 	}
@@ -74,7 +74,7 @@ func (k *KimiContext) history(msgs []Message) int {
 // tokenCount (KimiSystemPromptLine and the others). Messages appended
 // after msgs follow the _usage line.
 func (k *KimiContext) compacted(msgs []Message, tokenCount int) *KimiContext {
-	off := k.history(msgs)
+	off := k.History(msgs)
 	out := &KimiContext{SystemPrompt: off == 1}
 	if off == 1 && len(msgs[0].Content) == 1 {
 		out.Records = append(out.Records, KimiRecord{At: 1, Line: KimiSystemPromptLine(msgs[0].Content[0].Text)})

@@ -92,7 +92,7 @@ func (o Outcome) MarshalJSON() ([]byte, error) {
 	if r := o.Result; r != nil {
 		out.Result = &resultJSON{
 			Session: r.Session, Summary: r.Summary, MissingSections: nonNil(r.MissingSections), Usage: r.Usage,
-			Compacted: r.Compacted, Replaced: r.replaced(), Preserved: r.Preserved, TokensBefore: r.TokensBefore,
+			Compacted: r.Compacted, Replaced: r.Replaced(), Preserved: r.Preserved, TokensBefore: r.TokensBefore,
 			TokensAfter: r.TokensAfter, Dropped: r.Dropped(),
 			Prompt:   promptJSON{Source: r.Prompt.Source, Origin: r.Prompt.Origin, Genuine: r.Prompt.Genuine()},
 			Fidelity: r.Fidelity,

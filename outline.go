@@ -1,6 +1,8 @@
 package kompact
 
-import "strings"
+import (
+	"strings"
+)
 
 // Outline returns m as far as planning a compaction reads it (Prepare and
 // Plan.Counts: the range's ends, the preserved tail, tool-call pairs and a

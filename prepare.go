@@ -5,17 +5,9 @@ import (
 	"strings"
 )
 
-// DefaultMaxPreserved is kimi-cli's default number of trailing user/assistant
-// messages kept verbatim.
-const DefaultMaxPreserved = 2
-
 // CompactorSystemPrompt is the system message of every compaction request,
 // the same generic compactor prompt kimi-cli sends.
 const CompactorSystemPrompt = "You are a helpful assistant that compacts conversation context."
-
-// SummaryPrefix opens the summary message that replaces the compacted
-// messages.
-const SummaryPrefix = "<system>Previous context has been compacted. Here is the compaction output:</system>"
 
 // instructionIntro introduces custom instructions at the end of the prompt
 // part, as kimi-cli does.
@@ -50,24 +42,18 @@ type Options struct {
 // Plan is the outcome of Prepare: either a no-op with its reason, or the
 // range to compact and the synthetic request message that describes it.
 type Plan struct {
-	Session *Session
+	// Span is what the plan replaces (its Dropped counts the oldest
+	// compacted messages left out of the request, see DropOldest).
+	Span
 	// Noop is true when there is nothing to compact; Reason says why.
 	Noop   bool
 	Reason string
-	// Start and End delimit the compacted messages: Session.Messages[Start:End].
-	Start, End int
-	// KeepSystem is true when the range begins with the session's leading
-	// system message: it is shown to the LLM and stays the first message.
-	KeepSystem bool
 	// Transcript is the synthetic user message: one header part per compacted
 	// message followed by its text parts, then the prompt part.
 	Transcript Message
 	Prompt     Prompt
 	// Explicit is true when the range had an explicit end.
 	Explicit bool
-	// Dropped counts the oldest compacted messages left out of Request (see
-	// DropOldest). They are still replaced by the summary.
-	Dropped int
 	// Fidelity is the options' Fidelity: Apply uses it.
 	Fidelity     FidelityOptions
 	instructions string
@@ -131,18 +117,6 @@ func (p *Plan) DropOldest() *Plan {
 	return &q
 }
 
-// Compacted returns the messages of the range, the ones the request shows
-// the LLM: those the summary replaces and, when KeepSystem, the leading
-// system message, which stays (see Counts).
-func (p *Plan) Compacted() []Message { return p.Session.Messages[p.Start:p.End] }
-
-// PlanCounts divide a session's messages as a compaction does: Before
-// stay before the summary, the summary replaces Replaced, and After stay
-// after it, verbatim. They add up to the session's length.
-type PlanCounts struct {
-	Before, Replaced, After int
-}
-
 // Counts says how many messages the compaction replaces, keeps before the
 // summary (Kept: the unselected messages before the range, or the leading
 // system message the range starts with, which is kept, not replaced) and
@@ -150,21 +124,11 @@ type PlanCounts struct {
 // Every surface that describes a plan (the HTTP dry run, the CLI's
 // report) gives these figures.
 func (p *Plan) Counts() PlanCounts {
-	n := len(p.Session.Messages)
 	if p.Noop {
-		return PlanCounts{After: n}
+		return PlanCounts{After: len(p.Session.Messages)}
 	}
-	before := len(p.Kept())
-	return PlanCounts{Before: before, Replaced: p.End - before, After: n - p.End}
+	return p.Span.Counts()
 }
-
-// First and Last are the 1-based numbers of the first and the last message
-// the summary replaces, as every surface numbers them (the dry run, the
-// page, the CLI): a kept leading system message is not among them.
-func (c PlanCounts) First() int { return c.Before + 1 }
-
-// Last: see First.
-func (c PlanCounts) Last() int { return c.Before + c.Replaced }
 
 // Preserved returns kimi-cli's to_preserve: every message after the compacted
 // range, or the whole session for a no-op.
@@ -173,15 +137,6 @@ func (p *Plan) Preserved() []Message {
 		return p.Session.Messages
 	}
 	return p.Session.Messages[p.End:]
-}
-
-// Kept returns the messages before the summary in the compacted session: the
-// unselected messages before the range, or the leading system message.
-func (p *Plan) Kept() []Message {
-	if p.KeepSystem {
-		return p.Session.Messages[:1]
-	}
-	return p.Session.Messages[:p.Start]
 }
 
 // RequestMessages returns the two messages of the compaction request: the
@@ -198,7 +153,7 @@ func (p *Plan) RequestMessages() []Message {
 }
 
 func noop(s *Session, reason string) *Plan {
-	return &Plan{Session: s, Noop: true, Reason: reason}
+	return &Plan{Span: Span{Session: s}, Noop: true, Reason: reason}
 }
 
 // Prepare selects what to compact in s and builds the compaction request, as
@@ -214,7 +169,7 @@ func noop(s *Session, reason string) *Plan {
 func Prepare(s *Session, opt Options) (*Plan, error) {
 	var p *Plan
 	var err error
-	if off := s.Kimi.history(s.Messages); off > 0 {
+	if off := s.Kimi.History(s.Messages); off > 0 {
 		p, err = prepareHistory(s, opt, off)
 	} else {
 		p, err = prepare(s, opt)
@@ -336,17 +291,14 @@ func prepare(s *Session, opt Options) (*Plan, error) {
 		end = cut
 	}
 	if i, ok := onlySummary(msgs, start, end); ok {
-		return noop(s, s.name(i)+" is an earlier summary and the only message to compact; compacting it again would not make the session smaller"), nil
+		return noop(s, s.MessageName(i)+" is an earlier summary and the only message to compact; compacting it again would not make the session smaller"), nil
 	}
 	prompt := promptOf(opt)
 	p := &Plan{
-		Session:    s,
-		Start:      start,
-		End:        end,
-		KeepSystem: start == 0 && msgs[0].Role == RoleSystem,
-		Prompt:     prompt,
-		Explicit:   explicit,
-		Fidelity:   opt.Fidelity,
+		Span:     Span{Session: s, Start: start, End: end, KeepSystem: start == 0 && msgs[0].Role == RoleSystem},
+		Prompt:   prompt,
+		Explicit: explicit,
+		Fidelity: opt.Fidelity,
 
 		instructions: opt.Instructions,
 		tokensBefore: newEstimate(msgs),
@@ -453,23 +405,15 @@ func checkToolPairs(s *Session, start, end int) error {
 			}
 			if cut == start {
 				return Errorf(EInvalid, "the range starts at %s, but %s holds the tool call that %s answers; the call would be kept without its result",
-					s.name(cut), s.name(at), s.name(i)).
-					WithFixes("Start the range at " + s.name(at) + " instead, or after " + s.name(last) + ".")
+					s.MessageName(cut), s.MessageName(at), s.MessageName(i)).
+					WithFixes("Start the range at " + s.MessageName(at) + " instead, or after " + s.MessageName(last) + ".")
 			}
 			return Errorf(EInvalid, "the range ends at %s, but %s answers the tool call in %s; the result would be kept without its call",
-				s.name(cut-1), s.name(i), s.name(at)).
-				WithFixes("End the range at " + s.name(last) + " instead, or before " + s.name(at) + ".")
+				s.MessageName(cut-1), s.MessageName(i), s.MessageName(at)).
+				WithFixes("End the range at " + s.MessageName(last) + " instead, or before " + s.MessageName(at) + ".")
 		}
 	}
 	return nil
-}
-
-// name names message i for people: its id, or #N.
-func (s *Session) name(i int) string {
-	if id := s.Messages[i].ID; id != "" {
-		return "message " + strconv.Quote(id)
-	}
-	return "message #" + strconv.Itoa(i+1)
 }
 
 // onlySummary reports whether msgs[start:end], apart from a leading system
@@ -484,10 +428,11 @@ func onlySummary(msgs []Message, start, end int) (int, bool) {
 	return start, IsSummary(msgs[start])
 }
 
-// IsSummary reports whether m is a summary message a compaction wrote: a
-// user message whose text begins with SummaryPrefix (kompact's form and
-// kimi-cli's).
-func IsSummary(m Message) bool {
-	return m.Role == RoleUser && len(m.Content) > 0 && m.Content[0].Type == PartText &&
-		strings.HasPrefix(m.Content[0].Text, SummaryPrefix)
+// Artifacts lists the artifacts of the messages the plan's summary
+// replaces (SpanArtifacts); a no-op plan has none.
+func (p *Plan) Artifacts() []Artifact {
+	if p.Noop {
+		return nil
+	}
+	return SpanArtifacts(&p.Span)
 }

@@ -1,6 +1,8 @@
 package kompact
 
-import "context"
+import (
+	"context"
+)
 
 // The errors of a chat reply that holds nothing to append.
 const (

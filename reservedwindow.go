@@ -32,7 +32,7 @@ func SuggestedReservedContextSize(auto AutoCompaction, window int) int {
 // reserved_context_size; "" otherwise.
 func SmallWindowWarning(a *Agent) string {
 	window, auto := a.LLM.MaxContextSize, a.Compaction.Auto
-	if !autoEnabled(a) || !ReservedExceedsWindow(auto, window) {
+	if !a.AutoCompacts() || !ReservedExceedsWindow(auto, window) {
 		return ""
 	}
 	msg := fmt.Sprintf("agent %q: llm.max_context_size is %d tokens, no more than compaction.auto.reserved_context_size (%d): "+
@@ -51,7 +51,7 @@ func SmallWindowWarning(a *Agent) string {
 // found no size; nil when none was made (then a Kimi agent, whose
 // provider's list gives the size, needs no warning). "" otherwise.
 func UnknownWindowWarning(a *Agent, cause error) string {
-	if !autoEnabled(a) || a.LLM.MaxContextSize > 0 || cause == nil && a.LLM.IsKimi() {
+	if !a.AutoCompacts() || a.LLM.MaxContextSize > 0 || cause == nil && a.LLM.IsKimi() {
 		return ""
 	}
 	why := "the provider's model list may give none (Ollama's, vLLM's and OpenAI's do not)"

@@ -62,3 +62,12 @@ func lastIndex(ids []string) map[string]int {
 	}
 	return m
 }
+
+// RestorePreview says what restoring a revision would do to a session now,
+// without changing anything (Sessions.PreviewRestore).
+type RestorePreview struct {
+	Effect   RestoreEffect `json:"effect"`
+	Revision RevisionInfo  `json:"revision"`
+	// Version is the session's version the effect was worked out at.
+	Version int64 `json:"version"`
+}

@@ -107,7 +107,7 @@ func NewSessions(cfg SessionsConfig) *Sessions {
 // unknown agent is EInvalid: the session or the request names an agent
 // that Agents lacks.
 func (s *Sessions) Agent(name string) (*Agent, error) {
-	a, err := agentOf(s.agents, name)
+	a, err := AgentOf(s.agents, name)
 	if err != nil {
 		var e *Error
 		if errors.As(err, &e) && e.Code == ENotFound {

@@ -1,6 +1,8 @@
 package kompact
 
-import "context"
+import (
+	"context"
+)
 
 // ActionOptions say what becomes of an action's compacted result.
 type ActionOptions struct {

@@ -86,19 +86,13 @@ func (s *Sessions) Context(ctx context.Context, id string) (SessionContext, erro
 	return s.contextOf(ctx, a, stored.Tokens, stored.Breaker), nil
 }
 
-// autoEnabled reports whether a compacts by itself: automatic compaction is
-// on and the compaction actions exist.
-func autoEnabled(a *Agent) bool {
-	return a.CompactionEnabled() && a.Compaction.Auto.Enabled
-}
-
 // contextOf evaluates a session's account for agent a.
 func (s *Sessions) contextOf(ctx context.Context, a *Agent, acct TokenAccount, b CompactionBreaker) SessionContext {
 	eff := a.Compaction.Auto.Effective()
 	window := s.contextSizeOf(ctx, a)
 	c := SessionContext{
 		ContextStatus:       NewContextStatus(acct, window, a.Compaction.Auto),
-		AutoCompaction:      autoEnabled(a),
+		AutoCompaction:      a.AutoCompacts(),
 		AutoFailures:        b.AutoFailures,
 		AutoPaused:          b.Paused(),
 		TriggerRatio:        eff.TriggerRatio,
@@ -115,7 +109,7 @@ func (s *Sessions) contextOf(ctx context.Context, a *Agent, acct TokenAccount, b
 // why.
 func due(a *Agent, c SessionContext) (bool, string) {
 	auto := a.Compaction.Auto
-	auto.Enabled = autoEnabled(a)
+	auto.Enabled = a.AutoCompacts()
 	return AutoCompactionDue(auto, c.ContextStatus, CompactionBreaker{AutoFailures: c.AutoFailures})
 }
 

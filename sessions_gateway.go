@@ -79,7 +79,7 @@ type gatewaySession struct {
 // GatewayAgent returns the agent called name when its gateway is on
 // (gateway.enabled); otherwise ENotFound.
 func (s *Sessions) GatewayAgent(name string) (*Agent, error) {
-	a, err := agentOf(s.agents, name)
+	a, err := AgentOf(s.agents, name)
 	if err != nil {
 		return nil, err
 	}

@@ -53,7 +53,7 @@ func (s *Sessions) gatewayCompaction(ctx context.Context, a *Agent, gs GatewaySt
 // which kimi-cli's trigger fires, and no summary is ready or being made.
 func precomputeDue(a *Agent, c SessionContext, st *GatewayState, now time.Time) bool {
 	ratio := a.Gateway.Precompute()
-	if ratio <= 0 || !autoEnabled(a) || c.AutoPaused || c.MaxContextSize <= 0 || st.PreviewID != "" || st.leased("", now) {
+	if ratio <= 0 || !a.AutoCompacts() || c.AutoPaused || c.MaxContextSize <= 0 || st.PreviewID != "" || st.leased("", now) {
 		return false
 	}
 	eff := a.Compaction.Auto.Effective()

@@ -1,6 +1,8 @@
 package kompact
 
-import "context"
+import (
+	"context"
+)
 
 // ListedSession is a stored session as Sessions.List describes it: its
 // SessionInfo, its open previews, and whether this Sessions runs a

@@ -97,7 +97,7 @@ func (s *Sessions) ApplyPreview(ctx context.Context, id, pid string, summary *st
 	}
 	res := pv.outcome.Result
 	if summary != nil {
-		res = res.WithSummary(*summary)
+		res = WithSummary(res, *summary)
 	}
 	ctx = withTrigger(ctx, logManual)
 	out := s.commit(ctx, id, pv.read, Outcome{Status: OutcomeCompacted, Result: res, Model: pv.outcome.Model}, s.paused(ctx, id), pid)

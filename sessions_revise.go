@@ -1,15 +1,8 @@
 package kompact
 
-import "context"
-
-// RestorePreview says what restoring a revision would do to a session now,
-// without changing anything (Sessions.PreviewRestore).
-type RestorePreview struct {
-	Effect   RestoreEffect `json:"effect"`
-	Revision RevisionInfo  `json:"revision"`
-	// Version is the session's version the effect was worked out at.
-	Version int64 `json:"version"`
-}
+import (
+	"context"
+)
 
 // Restore puts back the messages revision rev of session id holds
 // (Store.RestoreRevision) and returns the revision the restore recorded,

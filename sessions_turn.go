@@ -1,6 +1,8 @@
 package kompact
 
-import "context"
+import (
+	"context"
+)
 
 // AppendReport is what an append or a continue turn did to a stored
 // session: its version after it and the messages added, with their ids,

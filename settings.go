@@ -1,6 +1,10 @@
 package kompact
 
-import "context"
+import (
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
 
 // SessionSettings is a change to a session's settings: each field that is
 // not nil is set, the others are left as they are. CompactionModel sets
@@ -54,13 +58,24 @@ func (s SessionSettings) Check() (SessionSettings, error) {
 	return s, nil
 }
 
-// UpdateSettings checks the whole change (SessionSettings.Check), then
-// writes it in one write (Store.UpdateSettings): a change refused in part
-// writes nothing. It returns the session's description after the change.
-func (s *Sessions) UpdateSettings(ctx context.Context, id string, set SessionSettings) (*SessionInfo, error) {
-	set, err := set.Check()
-	if err != nil {
-		return nil, err
+// MaxTitleLen bounds a title a person gives, in code points.
+const MaxTitleLen = 200
+
+// CleanTitle returns a title a person gave on one line, without leading and
+// trailing space; EInvalid when it is longer than MaxTitleLen code points.
+func CleanTitle(title string) (string, error) {
+	t := OneLine(title)
+	if n := utf8.RuneCountInString(t); n > MaxTitleLen {
+		return "", Errorf(EInvalid, "the title has %d characters; at most %d are allowed", n, MaxTitleLen).
+			WithFixes("Use a shorter title (" + strconv.Itoa(MaxTitleLen) + " characters at most).")
 	}
-	return s.store.UpdateSettings(ctx, id, set)
+	return t, nil
+}
+
+// OneLine collapses runs of white space and control characters into single
+// spaces and trims the ends.
+func OneLine(s string) string {
+	return strings.Join(strings.FieldsFunc(s, func(r rune) bool {
+		return r == ' ' || r == '\t' || r == '\n' || r == '\r' || r < 0x20 || r == 0x7f || r == 0x85 || r == 0x2028 || r == 0x2029 || r == '\u00a0'
+	}), " ")
 }

@@ -5,21 +5,6 @@ import (
 	"strings"
 )
 
-// Usage is the token usage of an LLM call, in kimi-cli's (kosong's) terms.
-type Usage struct {
-	// InputOther counts prompt tokens that were not read from a cache.
-	InputOther int64 `json:"input_other"`
-	// Output counts completion tokens.
-	Output int64 `json:"output"`
-	// InputCacheRead counts prompt tokens read from the provider's cache.
-	InputCacheRead int64 `json:"input_cache_read"`
-	// InputCacheCreation counts prompt tokens written to the cache.
-	InputCacheCreation int64 `json:"input_cache_creation"`
-}
-
-// Input returns all prompt tokens.
-func (u Usage) Input() int64 { return u.InputOther + u.InputCacheRead + u.InputCacheCreation }
-
 // The messages of kimi-cli's APIEmptyResponseError, which kompact reports
 // unchanged.
 const (
@@ -31,124 +16,14 @@ const (
 	ToolCallOnlyMessage = "The model answered with a tool call and no summary text."
 )
 
-// Result is a successful compaction.
-type Result struct {
-	// Session is the compacted session: the kept messages, the summary
-	// message, then the preserved or unselected messages, unchanged. It has
-	// its own message slice, but the messages share their parts with the
-	// input session: treat message contents as immutable.
-	Session *Session
-	// SummaryMessage is the user message that replaces the compacted range:
-	// SummaryPrefix, a newline, then the summary body, as one text part.
-	SummaryMessage Message
-	// Summary is the summary body: the answer's text parts, concatenated.
-	Summary string
-	// KimiMessages is the compacted history in kimi-cli's own form, for
-	// export to kimi-cli: the summary message has two or more parts (the
-	// prefix, then the answer's non-think parts), and a leading system message
-	// inside the range is not kept.
-	KimiMessages []Message
-	// MissingSections lists the required sections the summary lacks, in
-	// order. The summary is kept anyway, as kimi-cli keeps it.
-	MissingSections []string
-	// Usage is the compaction call's usage, nil when none was reported.
-	Usage *Usage
-	// EstimatedTokenCount is kimi-cli's estimate for KimiMessages: the
-	// summary's output tokens plus a quarter of the other messages' text
-	// code points (all text when usage is unknown).
-	EstimatedTokenCount int
-	// Compacted and Preserved count the messages summarised and the
-	// messages after the range kept verbatim.
-	Compacted, Preserved int
-	// TokensBefore and TokensAfter estimate the session's size (a quarter of
-	// its text code points) before and after compaction.
-	TokensBefore, TokensAfter int
-	Prompt                    Prompt
-	// Fidelity says which artifacts of the compacted range the summary
-	// keeps (docs/fidelity.md).
-	Fidelity *Fidelity
-	// plan is the plan this result applies: its base session, its range and
-	// what its request left out.
-	plan *Plan
-	// arts are the plan's artifacts (Plan.Artifacts), nil until listed.
-	arts []Artifact
-}
-
-// artifacts returns the artifacts of the range r replaces, listed once.
-func (r *Result) artifacts() []Artifact {
-	if r.arts == nil {
-		r.arts = r.plan.Artifacts()
-	}
-	return r.arts
-}
-
-// Dropped counts the oldest messages of the range that were left out of the
-// request to fit the model's context window (the plan's Dropped). The
-// summary replaces them too, but does not cover them.
-func (r *Result) Dropped() int {
-	if r.plan == nil {
-		return 0
-	}
-	return r.plan.Dropped
-}
-
-// Counts are the counts of the plan r applies (Plan.Counts).
-func (r *Result) Counts() PlanCounts { return r.plan.Counts() }
-
-// summaryAt returns the index of the summary message in r.Session.
-func (r *Result) summaryAt() int { return len(r.plan.Kept()) }
-
-// Base returns the session messages the compaction read.
-func (r *Result) Base() []Message { return r.plan.Session.Messages }
-
-// Replacement returns the messages that replace Base()[:End of the range]:
-// the kept messages, then the summary message.
-func (r *Result) Replacement() []Message { return r.Session.Messages[:r.summaryAt()+1] }
-
-// replaced counts the messages the summary replaces (Counts().Replaced): a
-// kept leading system message is not among them, though the request shows
-// it to the model (and Compacted counts it).
-func (r *Result) replaced() int {
-	if r.plan == nil {
-		return r.Compacted
-	}
-	return r.Counts().Replaced
-}
-
-// Commit returns the commit that stores r: the base's messages up to the
-// end of the compacted range are replaced by Replacement().
-func (r *Result) Commit() Commit {
-	return Commit{
-		Base:        r.Base(),
-		End:         r.plan.End,
-		Replacement: r.Replacement(),
-		Kind:        RevisionCompaction,
-		Note:        "compacted " + CountOf(r.replaced(), "message"),
-		TokenCount:  r.EstimatedTokenCount,
-		Fidelity:    r.Fidelity,
-		Kimi:        r.kimiAfter(),
-	}
-}
-
-// kimiAfter is the kimi-cli context of a kimi-cli session after r is
-// committed (what kimi-cli writes after /compact), nil for a kompact
-// session.
-func (r *Result) kimiAfter() *KimiContext {
-	k := r.plan.Session.Kimi
-	if k == nil {
-		return nil
-	}
-	return k.compacted(r.Session.Messages, r.EstimatedTokenCount)
-}
-
-// WithSummary returns a copy of r whose summary is summary (a person's
+// WithSummary returns a copy of r, a result of this type, whose summary is summary (a person's
 // edit): the summary message, the summary, the missing sections, the
 // fidelity report and the estimates follow it, as they would for a
 // compaction that answered summary. r is not modified.
-func (r *Result) WithSummary(summary string) *Result {
+func WithSummary(r *Result, summary string) *Result {
 	out := *r
-	at := r.summaryAt()
-	p := r.plan
+	at := r.SummaryAt()
+	p := r.Span
 	msgs := slices.Clone(r.Session.Messages)
 	var kimi []Message
 	if p.Session.Kimi != nil { // the session is in kimi-cli's form
@@ -164,9 +39,9 @@ func (r *Result) WithSummary(summary string) *Result {
 	out.Session, out.KimiMessages = &sess, kimi
 	out.SummaryMessage, out.Summary = msgs[at], summary
 	out.MissingSections = MissingSections(summary)
-	f := MeasureFidelity(r.artifacts(), summary)
+	f := MeasureFidelity(SpanArtifacts(p), summary)
 	out.Fidelity = &f
-	off := p.Session.Kimi.history(msgs)
+	off := p.Session.Kimi.History(msgs)
 	out.TokensAfter = EstimateTokens(msgs[off:])
 	out.EstimatedTokenCount = EstimateTokens(kimi[off:])
 	return &out
@@ -207,7 +82,7 @@ func (p *Plan) Apply(a Answer) (*Result, error) {
 		}
 	}
 	arts := p.Artifacts()
-	summary, section, fid := p.withAppendix(arts, body.String())
+	summary, section, fid := WithAppendix(arts, body.String(), p.Fidelity.AppendixTokens)
 	if section != "" {
 		kimiSummary.Content = append(kimiSummary.Content, TextPart(section))
 	}
@@ -226,7 +101,7 @@ func (p *Plan) Apply(a Answer) (*Result, error) {
 	kimi = append(kimi, kimiSummary)
 	kimi = append(kimi, after...)
 
-	off := p.Session.Kimi.history(msgs)
+	off := p.Session.Kimi.History(msgs)
 	if p.Session.Kimi != nil {
 		// A kimi-cli session keeps kimi-cli's form.
 		out, msg = kimi, kimiSummary
@@ -246,8 +121,8 @@ func (p *Plan) Apply(a Answer) (*Result, error) {
 		TokensAfter:     EstimateTokens(out[off:]),
 		Prompt:          p.Prompt,
 		Fidelity:        &fid,
-		plan:            p,
-		arts:            arts,
+		Span:            &p.Span,
+		MinRecall:       p.Fidelity.MinRecall,
 	}
 	if a.Usage != nil {
 		chars := 0
@@ -262,30 +137,4 @@ func (p *Plan) Apply(a Answer) (*Result, error) {
 		r.EstimatedTokenCount = EstimateTokens(kimi[off:])
 	}
 	return r, nil
-}
-
-// EstimateTokens is kimi-cli's token estimate: the code points of all text
-// parts, divided by four.
-func EstimateTokens(msgs []Message) int {
-	chars := 0
-	for i := range msgs {
-		chars += msgs[i].TextLen()
-	}
-	return CharsToTokens(chars)
-}
-
-// CharsToTokens is kimi-cli's token estimate of chars code points of
-// text: a quarter of them, rounded down.
-func CharsToTokens(chars int) int { return chars / 4 }
-
-// MissingSections returns the names from SectionNames whose opening or
-// closing tag does not appear in summary.
-func MissingSections(summary string) []string {
-	var missing []string
-	for _, name := range SectionNames {
-		if !strings.Contains(summary, "<"+name+">") || !strings.Contains(summary, "</"+name+">") {
-			missing = append(missing, name)
-		}
-	}
-	return missing
 }

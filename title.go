@@ -1,7 +1,6 @@
 package kompact
 
 import (
-	"strconv"
 	"strings"
 	"unicode/utf8"
 )
@@ -9,9 +8,6 @@ import (
 // DefaultTitleLen bounds a default title, in code points (an ellipsis
 // included).
 const DefaultTitleLen = 80
-
-// MaxTitleLen bounds a title a person gives, in code points.
-const MaxTitleLen = 200
 
 // DefaultTitle returns a session's title when nobody named it: the text of
 // its first user message that is not a summary, as plain text (without the
@@ -34,30 +30,11 @@ func DefaultTitle(msgs []Message) string {
 				}
 			}
 		}
-		if t := oneLine(b.String()); t != "" {
+		if t := OneLine(b.String()); t != "" {
 			return cut(t, DefaultTitleLen)
 		}
 	}
 	return ""
-}
-
-// CleanTitle returns a title a person gave on one line, without leading and
-// trailing space; EInvalid when it is longer than MaxTitleLen code points.
-func CleanTitle(title string) (string, error) {
-	t := oneLine(title)
-	if n := utf8.RuneCountInString(t); n > MaxTitleLen {
-		return "", Errorf(EInvalid, "the title has %d characters; at most %d are allowed", n, MaxTitleLen).
-			WithFixes("Use a shorter title (" + strconv.Itoa(MaxTitleLen) + " characters at most).")
-	}
-	return t, nil
-}
-
-// oneLine collapses runs of white space and control characters into single
-// spaces and trims the ends.
-func oneLine(s string) string {
-	return strings.Join(strings.FieldsFunc(s, func(r rune) bool {
-		return r == ' ' || r == '\t' || r == '\n' || r == '\r' || r < 0x20 || r == 0x7f || r == 0x85 || r == 0x2028 || r == 0x2029 || r == '\u00a0'
-	}), " ")
 }
 
 // cut returns s cut to n code points, the last one an ellipsis when it was

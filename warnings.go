@@ -51,7 +51,7 @@ func (r *Result) Warnings() []Warning {
 		out = append(out, Warning{Code: WarnTokensNotReduced, Message: "the compacted session is not smaller: about " +
 			strconv.Itoa(r.TokensBefore) + " tokens before, " + strconv.Itoa(r.TokensAfter) + " after"})
 	}
-	if f, min := r.Fidelity, r.minRecall(); f != nil && min > 0 && f.SentRecall < min {
+	if f, min := r.Fidelity, r.MinRecall; f != nil && min > 0 && f.SentRecall < min {
 		out = append(out, Warning{Code: WarnLowFidelity, Message: lowFidelity(f, min)})
 	}
 	return out
@@ -68,14 +68,6 @@ func lowFidelity(f *Fidelity, min float64) string {
 		msg += "; " + strconv.Itoa(f.NotSent) + " more appeared only in parts the request does not send"
 	}
 	return msg
-}
-
-// minRecall is the low_fidelity threshold of the plan r applies.
-func (r *Result) minRecall() float64 {
-	if r.plan == nil {
-		return 0
-	}
-	return r.plan.Fidelity.MinRecall
 }
 
 // Warnings returns the warnings of the outcome's result (see
