@@ -11,9 +11,9 @@ import (
 // agent (a configured max_completion_tokens, else max_tokens, caps it;
 // null sends nothing), max_tokens for another agent only when configured.
 func TestCompletionLimit(t *testing.T) {
-	kimi := enabledAgent()
-	kimi.LLM.BaseURL = "https://api.moonshot.ai/v1"
-	kimi.SystemPrompt = "You are a coding agent working in the user's repository."
+	moonshot := enabledAgent()
+	moonshot.LLM.BaseURL = "https://api.moonshot.ai/v1"
+	moonshot.SystemPrompt = "You are a coding agent working in the user's repository."
 	other := enabledAgent()
 	c := &kompact.Compactor{}
 	job := func(a *kompact.Agent, fields map[string]any) *kompact.Job {
@@ -25,8 +25,8 @@ func TestCompletionLimit(t *testing.T) {
 		}
 		return j
 	}
-	j := job(kimi, nil)
-	request, next := kompact.CompactionInputEstimates(j.Plan, kimi.SystemPrompt, nil)
+	j := job(moonshot, nil)
+	request, next := kompact.CompactionInputEstimates(j.Plan, moonshot.SystemPrompt, nil)
 	input := max(request, next) + kompact.CompletionSafetyMargin
 	if request <= 0 || next <= 0 {
 		t.Fatalf("estimates %d, %d", request, next)
@@ -40,13 +40,13 @@ func TestCompletionLimit(t *testing.T) {
 		want      int
 		wantFound bool
 	}{
-		{"kimi, room left", kimi, nil, 262144, "max_completion_tokens", 262144 - input, true},
-		{"kimi, barely any room", kimi, nil, input + 5, "max_completion_tokens", 5, true},
-		{"kimi, no room", kimi, nil, input - 100, "max_completion_tokens", 1, true},
-		{"kimi, configured max_completion_tokens caps", kimi, map[string]any{"max_completion_tokens": int64(4096)}, 262144, "max_completion_tokens", 4096, true},
-		{"kimi, configured max_tokens caps", kimi, map[string]any{"max_tokens": int64(2048)}, 262144, "max_completion_tokens", 2048, true},
-		{"kimi, max_completion_tokens null", kimi, map[string]any{"max_completion_tokens": nil}, 262144, "", 0, false},
-		{"kimi, unknown size", kimi, nil, 0, "", 0, false},
+		{"kimi, room left", moonshot, nil, 262144, "max_completion_tokens", 262144 - input, true},
+		{"kimi, barely any room", moonshot, nil, input + 5, "max_completion_tokens", 5, true},
+		{"kimi, no room", moonshot, nil, input - 100, "max_completion_tokens", 1, true},
+		{"kimi, configured max_completion_tokens caps", moonshot, map[string]any{"max_completion_tokens": int64(4096)}, 262144, "max_completion_tokens", 4096, true},
+		{"kimi, configured max_tokens caps", moonshot, map[string]any{"max_tokens": int64(2048)}, 262144, "max_completion_tokens", 2048, true},
+		{"kimi, max_completion_tokens null", moonshot, map[string]any{"max_completion_tokens": nil}, 262144, "", 0, false},
+		{"kimi, unknown size", moonshot, nil, 0, "", 0, false},
 		{"other, no max_tokens", other, nil, 262144, "", 0, false},
 		{"other, max_tokens caps", other, map[string]any{"max_tokens": int64(1000)}, 262144, "max_tokens", 1000, true},
 		{"other, max_tokens above the room", other, map[string]any{"max_tokens": int64(1 << 20)}, input + 50, "max_tokens", 50, true},

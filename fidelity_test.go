@@ -152,12 +152,12 @@ func TestAppendix(t *testing.T) {
 	if got := r.SummaryMessage.Content[0].Text; got != kompact.SummaryPrefix+"\n"+want {
 		t.Errorf("summary message %q", got)
 	}
-	var kimi strings.Builder
+	var kimiText strings.Builder
 	for _, p := range r.KimiMessages[0].Content[1:] { // kimi-cli keeps no leading system message
-		kimi.WriteString(p.Text)
+		kimiText.WriteString(p.Text)
 	}
-	if kimi.String() != want {
-		t.Errorf("kimi-cli summary %q", kimi.String())
+	if kimiText.String() != want {
+		t.Errorf("kimi-cli summary %q", kimiText.String())
 	}
 	f := r.Fidelity
 	if f.Kept != 8 || f.Recall != 8.0/9 || f.Appendix == nil || *f.Appendix != (kompact.AppendixFidelity{Lines: 7, ModelKept: 1, ModelRecall: 1.0 / 9, ModelSentKept: 1, ModelSentRecall: 0.2}) {

@@ -343,15 +343,15 @@ func TestKCP009NoAcknowledgment(t *testing.T) {
 func TestKCP010PromptResolution(t *testing.T) {
 	inline := kompact.Prompt{Body: "inline", Source: kompact.PromptInline}
 	file := kompact.Prompt{Body: "file", Source: kompact.PromptFile, Origin: "/p"}
-	kimi := kompact.Prompt{Body: "kimi", Source: kompact.PromptKimiCLI, Origin: "/k"}
+	kimiFile := kompact.Prompt{Body: "kimi", Source: kompact.PromptKimiCLI, Origin: "/k"}
 	for _, tc := range []struct {
 		name string
 		in   []kompact.Prompt
 		want kompact.PromptSource
 	}{
-		{"inline first", []kompact.Prompt{inline, file, kimi}, kompact.PromptInline},
-		{"then the prompt file", []kompact.Prompt{{}, file, kimi}, kompact.PromptFile},
-		{"then kimi-cli's file", []kompact.Prompt{{}, {}, kimi}, kompact.PromptKimiCLI},
+		{"inline first", []kompact.Prompt{inline, file, kimiFile}, kompact.PromptInline},
+		{"then the prompt file", []kompact.Prompt{{}, file, kimiFile}, kompact.PromptFile},
+		{"then kimi-cli's file", []kompact.Prompt{{}, {}, kimiFile}, kompact.PromptKimiCLI},
 		{"then the built-in prompt", []kompact.Prompt{{}, {}, {}}, kompact.PromptBuiltin},
 	} {
 		if got := kompact.ResolvePrompt(tc.in...); got.Source != tc.want {
