@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"kompact/kimi"
 	"regexp"
 	"strings"
 	"testing"
@@ -47,8 +48,8 @@ func e2eAgent(srv *fakellm.Server) *kompact.Agent {
 	}
 }
 
-func e2eCompactor() *kompact.Compactor {
-	return &kompact.Compactor{LLM: &openai.Client{
+func e2eCompactor() *kimi.Compactor {
+	return &kimi.Compactor{LLM: &openai.Client{
 		Getenv: func(string) string { return "sk-e2e" },
 		Sleep:  func(ctx context.Context, _ time.Duration) error { return ctx.Err() },
 	}}
@@ -176,7 +177,7 @@ func TestCompactorTooLongEvenWithOneMessage(t *testing.T) {
 	if !strings.Contains(out.Err.Message, "even with only the newest 1 message of the range") {
 		t.Errorf("message %q does not say that one message is still too long", out.Err.Message)
 	}
-	if !errors.Is(out.Err, kompact.ErrContextTooLong) {
+	if !errors.Is(out.Err, kimi.ErrContextTooLong) {
 		t.Errorf("%v does not wrap ErrContextTooLong", out.Err)
 	}
 	reqs := srv.Requests()

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"kompact/kimi"
 	"strings"
 	"sync"
 	"testing"
@@ -17,24 +18,24 @@ type fakeLLM struct {
 	mu       sync.Mutex
 	requests [][]kompact.Message
 	configs  []kompact.RequestConfig
-	answer   func(n int, msgs []kompact.Message) (kompact.Answer, error)
+	answer   func(n int, msgs []kompact.Message) (kimi.Answer, error)
 }
 
-func (f *fakeLLM) Complete(_ context.Context, cfg kompact.RequestConfig, msgs []kompact.Message, progress func(kompact.Progress)) (kompact.Answer, error) {
+func (f *fakeLLM) Complete(_ context.Context, cfg kompact.RequestConfig, msgs []kompact.Message, progress func(kimi.Progress)) (kimi.Answer, error) {
 	f.mu.Lock()
 	f.requests = append(f.requests, msgs)
 	f.configs = append(f.configs, cfg)
 	n := len(f.requests)
 	f.mu.Unlock()
 	if progress != nil {
-		progress(kompact.Progress{Chars: 7})
+		progress(kimi.Progress{Chars: 7})
 	}
 	return f.answer(n, msgs)
 }
 
-func replyWith(text string) func(int, []kompact.Message) (kompact.Answer, error) {
-	return func(int, []kompact.Message) (kompact.Answer, error) {
-		return kompact.Answer{Parts: []kompact.Part{kompact.TextPart(text)}, Usage: &kompact.Usage{InputOther: 100, Output: 20}}, nil
+func replyWith(text string) func(int, []kompact.Message) (kimi.Answer, error) {
+	return func(int, []kompact.Message) (kimi.Answer, error) {
+		return kimi.Answer{Parts: []kompact.Part{kompact.TextPart(text)}, Usage: &kompact.Usage{InputOther: 100, Output: 20}}, nil
 	}
 }
 
@@ -101,7 +102,7 @@ func TestKCP013DisabledActionsError(t *testing.T) {
 	otherType := enabledAgent()
 	otherType.Compaction.Type = "gemini"
 	llm := &fakeLLM{answer: replyWith("S")}
-	c := &kompact.Compactor{LLM: llm}
+	c := &kimi.Compactor{LLM: llm}
 	for _, a := range []*kompact.Agent{disabled, otherType, nil} {
 		for _, req := range []kompact.ActionRequest{
 			{Action: kompact.ActionCompactConversation},
@@ -140,7 +141,7 @@ func TestKCP014ActionUsesMergedConfig(t *testing.T) {
 		llm := &fakeLLM{answer: replyWith("S")}
 		s := conversation()
 		s.CompactionModel = tc.sessionModel
-		out := (&kompact.Compactor{LLM: llm}).Execute(context.Background(), a, s, kompact.ActionRequest{Action: kompact.ActionCompactConversation}, nil)
+		out := (&kimi.Compactor{LLM: llm}).Execute(context.Background(), a, s, kompact.ActionRequest{Action: kompact.ActionCompactConversation}, nil)
 		if out.Status != kompact.OutcomeCompacted {
 			t.Fatalf("outcome %+v", out)
 		}
@@ -165,7 +166,7 @@ func TestKCP014ActionUsesMergedConfig(t *testing.T) {
 
 func TestActionsOutcomes(t *testing.T) {
 	llm := &fakeLLM{answer: replyWith("<current_focus>x</current_focus>")}
-	c := &kompact.Compactor{LLM: llm}
+	c := &kimi.Compactor{LLM: llm}
 	ctx := context.Background()
 
 	out := c.Execute(ctx, enabledAgent(), conversation(), kompact.ActionRequest{Action: kompact.ActionCompactUpToHere, MessageID: "a1"}, nil)
@@ -215,32 +216,32 @@ func TestActionsOutcomes(t *testing.T) {
 		{kompact.Errorf(kompact.ELLM, "provider said 500"), kompact.ELLM},
 		{errors.New("boom"), kompact.EInternal},
 	} {
-		failing := &fakeLLM{answer: func(int, []kompact.Message) (kompact.Answer, error) { return kompact.Answer{}, tc.err }}
-		out := (&kompact.Compactor{LLM: failing}).Execute(ctx, enabledAgent(), conversation(), kompact.ActionRequest{Action: kompact.ActionCompactConversation}, nil)
+		failing := &fakeLLM{answer: func(int, []kompact.Message) (kimi.Answer, error) { return kimi.Answer{}, tc.err }}
+		out := (&kimi.Compactor{LLM: failing}).Execute(ctx, enabledAgent(), conversation(), kompact.ActionRequest{Action: kompact.ActionCompactConversation}, nil)
 		if out.Status != kompact.OutcomeError || out.Err.Code != tc.code {
 			t.Errorf("%v: %+v", tc.err, out)
 		}
 	}
 	// An empty answer is empty_response.
-	empty := &fakeLLM{answer: func(int, []kompact.Message) (kompact.Answer, error) { return kompact.Answer{}, nil }}
-	out = (&kompact.Compactor{LLM: empty}).Execute(ctx, enabledAgent(), conversation(), kompact.ActionRequest{Action: kompact.ActionCompactConversation}, nil)
-	if out.Status != kompact.OutcomeError || out.Err.Code != kompact.EEmptyResponse || out.Err.Message != kompact.EmptyResponseMessage {
+	empty := &fakeLLM{answer: func(int, []kompact.Message) (kimi.Answer, error) { return kimi.Answer{}, nil }}
+	out = (&kimi.Compactor{LLM: empty}).Execute(ctx, enabledAgent(), conversation(), kompact.ActionRequest{Action: kompact.ActionCompactConversation}, nil)
+	if out.Status != kompact.OutcomeError || out.Err.Code != kompact.EEmptyResponse || out.Err.Message != kimi.EmptyResponseMessage {
 		t.Errorf("empty answer: %+v", out)
 	}
 }
 
 func TestContextTooLongDropsOldest(t *testing.T) {
 	// Too long while the request shows more than 2 messages.
-	llm := &fakeLLM{answer: func(n int, msgs []kompact.Message) (kompact.Answer, error) {
+	llm := &fakeLLM{answer: func(n int, msgs []kompact.Message) (kimi.Answer, error) {
 		if countHeaders(msgs[1]) > 2 {
-			return kompact.Answer{}, kompact.Errorf(kompact.ELLM, "400: maximum context length exceeded: %w", kompact.ErrContextTooLong)
+			return kimi.Answer{}, kompact.Errorf(kompact.ELLM, "400: maximum context length exceeded: %w", kimi.ErrContextTooLong)
 		}
 		return replyWith("S")(n, msgs)
 	}}
-	var progress []kompact.Progress
+	var progress []kimi.Progress
 	s := conversation() // 5 messages compacted by default
-	out := (&kompact.Compactor{LLM: llm}).Execute(context.Background(), enabledAgent(), s, kompact.ActionRequest{Action: kompact.ActionCompactConversation},
-		func(p kompact.Progress) { progress = append(progress, p) })
+	out := (&kimi.Compactor{LLM: llm}).Execute(context.Background(), enabledAgent(), s, kompact.ActionRequest{Action: kompact.ActionCompactConversation},
+		func(p kimi.Progress) { progress = append(progress, p) })
 	if out.Status != kompact.OutcomeCompacted {
 		t.Fatalf("outcome %+v", out)
 	}
@@ -268,10 +269,10 @@ func TestContextTooLongDropsOldest(t *testing.T) {
 	}
 
 	// Always too long: an llm_error that says so.
-	always := &fakeLLM{answer: func(int, []kompact.Message) (kompact.Answer, error) {
-		return kompact.Answer{}, kompact.Errorf(kompact.ELLM, "too long: %w", kompact.ErrContextTooLong)
+	always := &fakeLLM{answer: func(int, []kompact.Message) (kimi.Answer, error) {
+		return kimi.Answer{}, kompact.Errorf(kompact.ELLM, "too long: %w", kimi.ErrContextTooLong)
 	}}
-	out = (&kompact.Compactor{LLM: always}).Execute(context.Background(), enabledAgent(), conversation(), kompact.ActionRequest{Action: kompact.ActionCompactConversation}, nil)
+	out = (&kimi.Compactor{LLM: always}).Execute(context.Background(), enabledAgent(), conversation(), kompact.ActionRequest{Action: kompact.ActionCompactConversation}, nil)
 	if out.Status != kompact.OutcomeError || out.Err.Code != kompact.ELLM || !strings.Contains(out.Err.Message, "even with only the newest 1 message of the range") {
 		t.Fatalf("outcome %+v", out)
 	}
@@ -334,7 +335,7 @@ func TestToolPairsAreNotSplit(t *testing.T) {
 		{"middle range around the pair", "a1", "t2", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := kompact.Prepare(s, kompact.Options{Start: tc.start, End: tc.end})
+			_, err := kimi.Prepare(s, kimi.Options{Start: tc.start, End: tc.end})
 			if tc.want == "" {
 				if err != nil {
 					t.Fatalf("refused: %v", err)
@@ -362,13 +363,13 @@ func TestContextTooLongLargeRange(t *testing.T) {
 		}
 		msgs = append(msgs, msg(role, "", "m"+itoa(i)))
 	}
-	llm := &fakeLLM{answer: func(n int, req []kompact.Message) (kompact.Answer, error) {
+	llm := &fakeLLM{answer: func(n int, req []kompact.Message) (kimi.Answer, error) {
 		if countHeaders(req[1]) > 3 {
-			return kompact.Answer{}, kompact.Errorf(kompact.ELLM, "too long: %w", kompact.ErrContextTooLong)
+			return kimi.Answer{}, kompact.Errorf(kompact.ELLM, "too long: %w", kimi.ErrContextTooLong)
 		}
 		return replyWith("S")(n, req)
 	}}
-	out := (&kompact.Compactor{LLM: llm}).Execute(context.Background(), enabledAgent(), sess(msgs...), kompact.ActionRequest{Action: kompact.ActionCompactConversation}, nil)
+	out := (&kimi.Compactor{LLM: llm}).Execute(context.Background(), enabledAgent(), sess(msgs...), kompact.ActionRequest{Action: kompact.ActionCompactConversation}, nil)
 	if out.Status != kompact.OutcomeCompacted || out.Result.Dropped() < 1995 || out.Result.Compacted != 1998 {
 		t.Fatalf("outcome %s err %+v", out.Status, out.Err)
 	}

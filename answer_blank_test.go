@@ -1,6 +1,7 @@
 package kompact_test
 
 import (
+	"kompact/kimi"
 	"testing"
 
 	"kompact"
@@ -25,11 +26,11 @@ func TestIsPythonBlankMatchesPython(t *testing.T) {
 		if r >= 0xd800 && r <= 0xdfff {
 			continue
 		}
-		if got := kompact.IsPythonBlank(string(r)); got != want[r] {
+		if got := kimi.IsPythonBlank(string(r)); got != want[r] {
 			t.Errorf("IsPythonBlank(%U) = %v, want %v", r, got, want[r])
 		}
 	}
-	if !kompact.IsPythonBlank("") || !kompact.IsPythonBlank(" \t\x1f\u3000") || kompact.IsPythonBlank(" x ") {
+	if !kimi.IsPythonBlank("") || !kimi.IsPythonBlank(" \t\x1f\u3000") || kimi.IsPythonBlank(" x ") {
 		t.Error("IsPythonBlank of a string")
 	}
 }
@@ -44,18 +45,18 @@ func TestThinkAndBlankTextIsEmptyResponse(t *testing.T) {
 	call := []kompact.ToolCall{{ID: "c", Name: "f"}}
 	for _, tc := range []struct {
 		name string
-		a    kompact.Answer
+		a    kimi.Answer
 		msg  string
 	}{
-		{"think and spaces", kompact.Answer{Parts: []kompact.Part{think, kompact.TextPart("  \n ")}}, kompact.ThinkOnlyMessage},
-		{"spaces, think, spaces", kompact.Answer{Parts: []kompact.Part{kompact.TextPart("\t"), think, kompact.TextPart("\u3000\u2028")}}, kompact.ThinkOnlyMessage},
-		{"think and Python-only white space", kompact.Answer{Parts: []kompact.Part{think, kompact.TextPart("\x1c\x1d\x1e\x1f")}}, kompact.ThinkOnlyMessage},
-		{"think and a zero-width space", kompact.Answer{Parts: []kompact.Part{think, kompact.TextPart("\u200b")}}, ""},
-		{"think and text", kompact.Answer{Parts: []kompact.Part{think, kompact.TextPart(" x ")}}, ""},
-		{"blank text alone", kompact.Answer{Parts: []kompact.Part{kompact.TextPart("\x1c \n")}}, ""},
-		{"blank text and a tool call", kompact.Answer{Parts: []kompact.Part{kompact.TextPart(" ")}, ToolCalls: call}, kompact.ToolCallOnlyMessage},
+		{"think and spaces", kimi.Answer{Parts: []kompact.Part{think, kompact.TextPart("  \n ")}}, kimi.ThinkOnlyMessage},
+		{"spaces, think, spaces", kimi.Answer{Parts: []kompact.Part{kompact.TextPart("\t"), think, kompact.TextPart("\u3000\u2028")}}, kimi.ThinkOnlyMessage},
+		{"think and Python-only white space", kimi.Answer{Parts: []kompact.Part{think, kompact.TextPart("\x1c\x1d\x1e\x1f")}}, kimi.ThinkOnlyMessage},
+		{"think and a zero-width space", kimi.Answer{Parts: []kompact.Part{think, kompact.TextPart("\u200b")}}, ""},
+		{"think and text", kimi.Answer{Parts: []kompact.Part{think, kompact.TextPart(" x ")}}, ""},
+		{"blank text alone", kimi.Answer{Parts: []kompact.Part{kompact.TextPart("\x1c \n")}}, ""},
+		{"blank text and a tool call", kimi.Answer{Parts: []kompact.Part{kompact.TextPart(" ")}, ToolCalls: call}, kimi.ToolCallOnlyMessage},
 	} {
-		err := kompact.CheckAnswer(tc.a)
+		err := kimi.CheckAnswer(tc.a)
 		if tc.msg == "" {
 			if err != nil {
 				t.Errorf("%s: %v", tc.name, err)

@@ -3,6 +3,8 @@ package kompact_test
 import (
 	"context"
 	"fmt"
+	"kompact/fidelity"
+	"kompact/kimi"
 	"slices"
 	"strings"
 	"testing"
@@ -33,7 +35,7 @@ func describe(arts []kompact.Artifact) []string {
 }
 
 func TestArtifacts(t *testing.T) {
-	got := describe(kompact.Artifacts(artifactSession().Messages))
+	got := describe(fidelity.Artifacts(artifactSession().Messages))
 	want := []string{
 		// user-stated first, the most recent first
 		"path summary.go @u1 sent=true",
@@ -55,7 +57,7 @@ func TestArtifacts(t *testing.T) {
 
 func TestPlanArtifacts(t *testing.T) {
 	s := artifactSession()
-	p, err := kompact.Prepare(s, kompact.Options{End: "t1"})
+	p, err := kimi.Prepare(s, kimi.Options{End: "t1"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -77,8 +79,8 @@ func TestPlanArtifacts(t *testing.T) {
 }
 
 func TestMeasureFidelity(t *testing.T) {
-	arts := kompact.Artifacts(artifactSession().Messages)
-	f := kompact.MeasureFidelity(arts, "Edited summary.go\n(see https://go.dev/doc);  TODO:\tKEEP the parity. TestApply failed.")
+	arts := fidelity.Artifacts(artifactSession().Messages)
+	f := fidelity.MeasureFidelity(arts, "Edited summary.go\n(see https://go.dev/doc);  TODO:\tKEEP the parity. TestApply failed.")
 	if f.Artifacts != 11 || f.Kept != 4 || f.NotSent != 4 || f.Recall != 4.0/11 {
 		t.Errorf("fidelity %d kept %d not sent %d recall %v", f.Artifacts, f.Kept, f.NotSent, f.Recall)
 	}
@@ -88,7 +90,7 @@ func TestMeasureFidelity(t *testing.T) {
 	if len(f.Classes) != 6 || len(f.Lost) != 7 || f.Lost[0].Text != "go vet ./..." {
 		t.Errorf("classes %v lost %v", f.Classes, describe(f.Lost))
 	}
-	if f := kompact.MeasureFidelity(nil, "x"); f.Recall != 1 || f.Lost == nil {
+	if f := fidelity.MeasureFidelity(nil, "x"); f.Recall != 1 || f.Lost == nil {
 		t.Errorf("no artifacts: %+v", f)
 	}
 }
@@ -103,7 +105,7 @@ func TestArtifactsOneEach(t *testing.T) {
 		{ID: "t1", Role: kompact.RoleTool, Content: []kompact.Part{kompact.TextPart("--- FAIL: TestLexNumbers (0.00s)\nexit status 1")}},
 		{ID: "a1", Role: kompact.RoleAssistant, Content: []kompact.Part{kompact.TextPart("Fixed cmd/server/main.go.")}},
 	}
-	got := describe(kompact.Artifacts(msgs))
+	got := describe(fidelity.Artifacts(msgs))
 	want := []string{"path cmd/server/main.go @u1 sent=true", "error TestLexNumbers @u1 sent=true", "command go test ./internal/parse/lexer_test.go @u1 sent=true"}
 	if !slices.Equal(got, want) {
 		t.Errorf("Artifacts:\n got %q\nwant %q", got, want)
@@ -131,7 +133,7 @@ func TestAppendixPicks(t *testing.T) {
 		{1000, "- todo: keep the parity\n- error: panic: nil map\n- path: internal/parse/lexer.go\n- identifier: ParseFloat\n- identifier: ScanDigits\n"},
 	} {
 		llm := &fakeLLM{answer: replyWith("<current_focus>x</current_focus>")}
-		out := (&kompact.Compactor{LLM: llm}).Execute(context.Background(), a, s,
+		out := (&kimi.Compactor{LLM: llm}).Execute(context.Background(), a, s,
 			kompact.ActionRequest{Action: kompact.ActionCompactConversation, End: "a1", AppendixTokens: new(c.tokens)}, nil)
 		if out.Status != kompact.OutcomeCompacted {
 			t.Fatalf("outcome %s: %v", out.Status, out.Err)

@@ -1,6 +1,8 @@
 package kompact_test
 
 import (
+	"kompact/fidelity"
+	"kompact/kimi"
 	"math/rand/v2"
 	"strconv"
 	"strings"
@@ -119,10 +121,10 @@ func benchOne(b *testing.B, name string, s *kompact.Session, total int64, setup 
 // BenchmarkPrepare measures selecting the range and building the synthetic
 // request message. MB/s is input text per second.
 func BenchmarkPrepare(b *testing.B) {
-	opt := kompact.Options{MaxPreserved: kompact.DefaultMaxPreserved}
+	opt := kimi.Options{MaxPreserved: kompact.DefaultMaxPreserved}
 	benchEachSession(b, func(b *testing.B, s *kompact.Session, total int64) func(*testing.B) {
 		return func(b *testing.B) {
-			p, err := kompact.Prepare(s, opt)
+			p, err := kimi.Prepare(s, opt)
 			if err != nil || p.Noop {
 				b.Fatal(err)
 			}
@@ -134,9 +136,9 @@ func BenchmarkPrepare(b *testing.B) {
 // ("checked") on the in-process session of benchSession, whose texts hold
 // many characters to escape.
 func BenchmarkRequestBodySynthetic(b *testing.B) {
-	opt := kompact.Options{MaxPreserved: kompact.DefaultMaxPreserved}
+	opt := kimi.Options{MaxPreserved: kompact.DefaultMaxPreserved}
 	benchEachSession(b, func(b *testing.B, s *kompact.Session, total int64) func(*testing.B) {
-		p, err := kompact.Prepare(s, opt)
+		p, err := kimi.Prepare(s, opt)
 		if err != nil || p.Noop {
 			b.Fatal(err)
 		}
@@ -157,7 +159,7 @@ func BenchmarkRequestBodySynthetic(b *testing.B) {
 func BenchmarkApply(b *testing.B) {
 	a := answer(strings.Repeat("<current_focus>x</current_focus>\n", 100))
 	benchEachSession(b, func(b *testing.B, s *kompact.Session, total int64) func(*testing.B) {
-		p, err := kompact.Prepare(s, kompact.Options{MaxPreserved: kompact.DefaultMaxPreserved})
+		p, err := kimi.Prepare(s, kimi.Options{MaxPreserved: kompact.DefaultMaxPreserved})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -176,12 +178,12 @@ func BenchmarkApply(b *testing.B) {
 func BenchmarkArtifacts(b *testing.B) {
 	summary := strings.Repeat("<current_focus>path/to/file.go x := 42</current_focus>\n", 100)
 	benchEachSession(b, func(b *testing.B, s *kompact.Session, total int64) func(*testing.B) {
-		p, err := kompact.Prepare(s, kompact.Options{MaxPreserved: kompact.DefaultMaxPreserved})
+		p, err := kimi.Prepare(s, kimi.Options{MaxPreserved: kompact.DefaultMaxPreserved})
 		if err != nil {
 			b.Fatal(err)
 		}
 		return func(b *testing.B) {
-			if f := kompact.MeasureFidelity(p.Artifacts(), summary); f.Artifacts == 0 {
+			if f := fidelity.MeasureFidelity(p.Artifacts(), summary); f.Artifacts == 0 {
 				b.Fatal("no artifacts")
 			}
 		}
@@ -196,7 +198,7 @@ func BenchmarkCompactionCPU(b *testing.B) {
 	a := answer(strings.Repeat("<current_focus>x</current_focus>\n", 100))
 	benchEachSession(b, func(b *testing.B, s *kompact.Session, total int64) func(*testing.B) {
 		return func(b *testing.B) {
-			p, err := kompact.Prepare(s, kompact.Options{MaxPreserved: kompact.DefaultMaxPreserved})
+			p, err := kimi.Prepare(s, kimi.Options{MaxPreserved: kompact.DefaultMaxPreserved})
 			if err != nil {
 				b.Fatal(err)
 			}

@@ -2,6 +2,7 @@ package kompact_test
 
 import (
 	"encoding/json"
+	"kompact/kimi"
 	"strings"
 	"testing"
 
@@ -318,7 +319,7 @@ func TestComputeMaxCompletionTokens(t *testing.T) {
 		{100000, 1024 + 3, p(1234), 32000, 1234}, // kimi-cli: explicit cap kept
 	}
 	for _, c := range cases {
-		if got := kompact.ComputeMaxCompletionTokens(c.max, c.input, c.budget, c.fallback); got != c.want {
+		if got := kimi.ComputeMaxCompletionTokens(c.max, c.input, c.budget, c.fallback); got != c.want {
 			t.Errorf("ComputeMaxCompletionTokens(%d, %d, %v, %d) = %d, want %d", c.max, c.input, c.budget, c.fallback, got, c.want)
 		}
 	}
@@ -344,7 +345,7 @@ func TestCompactionCompletionTokens(t *testing.T) {
 		{0, 5000, 6000, p(1234), 1234},
 	}
 	for _, c := range cases {
-		if got := kompact.CompactionCompletionTokens(c.max, c.request, c.next, c.budget, 50000); got != c.want {
+		if got := kimi.CompactionCompletionTokens(c.max, c.request, c.next, c.budget, 50000); got != c.want {
 			t.Errorf("CompactionCompletionTokens(%d, %d, %d, %v) = %d, want %d", c.max, c.request, c.next, c.budget, got, c.want)
 		}
 	}
@@ -353,7 +354,7 @@ func TestCompactionCompletionTokens(t *testing.T) {
 // kimi-cli's _estimate_text_tokens and estimate_request_tokens.
 func TestEstimateRequestTokens(t *testing.T) {
 	for s, want := range map[string]int{"": 0, "a": 1, "abcd": 1, "abcde": 2, "héllo": 2, "日本語": 3, "😀": 1, "ab😀": 2, "Test prompt.": 3} {
-		if got := kompact.EstimateStringTokens(s); got != want {
+		if got := kimi.EstimateStringTokens(s); got != want {
 			t.Errorf("EstimateStringTokens(%q) = %d, want %d", s, got, want)
 		}
 	}
@@ -366,12 +367,12 @@ func TestEstimateRequestTokens(t *testing.T) {
 		}, ToolCalls: []kompact.ToolCall{{ID: "call_1", Name: "lookup", Extras: extras}}},
 		{Role: kompact.RoleTool, ToolCallID: "call_1", HasToolCallID: true, Content: []kompact.Part{kompact.TextPart("日本語")}},
 	}
-	tools := []kompact.ToolSpec{{Name: "lookup", Description: "Look up", Parameters: []byte(`{"type":"object"}`)}}
+	tools := []kimi.ToolSpec{{Name: "lookup", Description: "Look up", Parameters: []byte(`{"type":"object"}`)}}
 	// 3 (prompt) + 2+2+5 (tool) + 3+2+1+2+2000+8+2+2+0+3 (assistant) + 1+2+3 (tool message)
-	if got := kompact.EstimateRequestTokens("Test prompt.", tools, msgs); got != 2041 {
+	if got := kimi.EstimateRequestTokens("Test prompt.", tools, msgs); got != 2041 {
 		t.Errorf("EstimateRequestTokens = %d, want 2041", got)
 	}
-	if got := kompact.EstimateRequestTokens("Test prompt.", nil, nil); got != 3 {
+	if got := kimi.EstimateRequestTokens("Test prompt.", nil, nil); got != 3 {
 		t.Errorf("an empty request = %d, want 3", got)
 	}
 }
@@ -386,21 +387,21 @@ func TestCompactionBudgetReservesNextRequest(t *testing.T) {
 		msg(kompact.RoleUser, "", strings.Repeat("preserved question ", 300)),
 		msg(kompact.RoleAssistant, "", strings.Repeat("preserved answer ", 300)),
 	)
-	plan, err := kompact.Prepare(s, kompact.Options{MaxPreserved: kompact.DefaultMaxPreserved})
+	plan, err := kimi.Prepare(s, kimi.Options{MaxPreserved: kompact.DefaultMaxPreserved})
 	if err != nil || plan.Noop {
 		t.Fatalf("Prepare: %v %+v", err, plan)
 	}
-	request, next := kompact.CompactionInputEstimates(plan, strings.Repeat("large system prompt ", 300), nil)
+	request, next := kimi.CompactionInputEstimates(plan, strings.Repeat("large system prompt ", 300), nil)
 	// 1500 (system prompt) + 1+21 (placeholder) + 1+1425 + 3+1275 (preserved)
 	if next != 4226 || request >= next {
 		t.Fatalf("estimates: request %d, next %d; want next 4226 above request", request, next)
 	}
-	limit := kompact.CompactionCompletionTokens(8192, request, next, nil, kompact.DefaultReservedContextSize)
+	limit := kimi.CompactionCompletionTokens(8192, request, next, nil, kompact.DefaultReservedContextSize)
 	if limit != 2942 || next+kompact.CompletionSafetyMargin+limit > 8192 {
 		t.Fatalf("limit %d, want 2942", limit)
 	}
-	noop, _ := kompact.Prepare(sess(msg(kompact.RoleUser, "", "abcd")), kompact.Options{MaxPreserved: 2})
-	if r, n := kompact.CompactionInputEstimates(noop, "", nil); r != 0 || n != 2 {
+	noop, _ := kimi.Prepare(sess(msg(kompact.RoleUser, "", "abcd")), kimi.Options{MaxPreserved: 2})
+	if r, n := kimi.CompactionInputEstimates(noop, "", nil); r != 0 || n != 2 {
 		t.Fatalf("no-op: %d %d, want 0 2", r, n)
 	}
 }

@@ -1,6 +1,7 @@
 package kompact_test
 
 import (
+	"kompact/kimi"
 	"testing"
 
 	"kompact"
@@ -17,22 +18,22 @@ func TestCountNotes(t *testing.T) {
 		}
 	}
 	for _, tc := range []struct {
-		opt         kompact.Options
+		opt         kimi.Options
 		note        string
 		first, last int
 	}{
-		{kompact.Options{Start: "u2", End: "u2"}, "compacted 1 message", 4, 4},
-		{kompact.Options{Start: "u2", End: "a2"}, "compacted 2 messages", 4, 5},
-		{kompact.Options{MaxPreserved: 2}, "compacted 4 messages", 2, 5}, // the system message stays
+		{kimi.Options{Start: "u2", End: "u2"}, "compacted 1 message", 4, 4},
+		{kimi.Options{Start: "u2", End: "a2"}, "compacted 2 messages", 4, 5},
+		{kimi.Options{MaxPreserved: 2}, "compacted 4 messages", 2, 5}, // the system message stays
 	} {
-		p, err := kompact.Prepare(conversation(), tc.opt)
+		p, err := kimi.Prepare(conversation(), tc.opt)
 		if err != nil || p.Noop {
 			t.Fatalf("%+v: %v %+v", tc.opt, err, p)
 		}
 		if c := p.Counts(); c.First() != tc.first || c.Last() != tc.last {
 			t.Errorf("%+v: messages %d-%d, want %d-%d", tc.opt, c.First(), c.Last(), tc.first, tc.last)
 		}
-		r, err := p.Apply(kompact.Answer{Parts: []kompact.Part{kompact.TextPart("S")}})
+		r, err := p.Apply(kimi.Answer{Parts: []kompact.Part{kompact.TextPart("S")}})
 		if err != nil {
 			t.Fatal(err)
 		}

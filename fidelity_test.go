@@ -3,6 +3,9 @@ package kompact_test
 import (
 	"context"
 	"encoding/json"
+	"kompact/fidelity"
+	"kompact/kimi"
+	"kompact/service"
 	"slices"
 	"strings"
 	"testing"
@@ -15,7 +18,7 @@ import (
 func fidelityRun(t *testing.T, a *kompact.Agent, req kompact.ActionRequest, summary string) (kompact.Outcome, []kompact.Message) {
 	t.Helper()
 	llm := &fakeLLM{answer: replyWith(summary)}
-	comp := &kompact.Compactor{LLM: llm}
+	comp := &kimi.Compactor{LLM: llm}
 	if req.Action == "" {
 		req.Action = kompact.ActionCompactConversation
 		req.End = "t1"
@@ -52,11 +55,11 @@ func TestLowFidelityWarning(t *testing.T) {
 		t.Errorf("warnings %+v", ws)
 	}
 	// A preview keeps the threshold and the report.
-	body, err := kompact.EncodePreview(out)
+	body, err := service.EncodePreview(out)
 	if err != nil {
 		t.Fatal(err)
 	}
-	back, err := kompact.DecodePreview(body)
+	back, err := service.DecodePreview(body)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -64,7 +67,7 @@ func TestLowFidelityWarning(t *testing.T) {
 		t.Errorf("decoded preview: %+v, %v", back.Result.Fidelity, codesOf(back))
 	}
 	// An edited summary is measured again.
-	edited := back.Result.WithSummary("summary.go, https://go.dev/doc, TestApply, cfg.go, data/only.json, keep the parity")
+	edited := kimi.WithSummary(back.Result, "summary.go, https://go.dev/doc, TestApply, cfg.go, data/only.json, keep the parity")
 	if edited.Fidelity.Kept != 6 || slices.Contains(codesOf(kompact.Outcome{Result: edited}), kompact.WarnLowFidelity) {
 		t.Errorf("edited: %+v", edited.Fidelity)
 	}
@@ -90,7 +93,7 @@ func TestLowFidelityJudgesSent(t *testing.T) {
 		t.Errorf("fidelity %+v, warnings %v", f, out.Warnings())
 	}
 	// Nothing sent: sent_recall is 1.
-	if f := kompact.MeasureFidelity([]kompact.Artifact{{Class: kompact.ArtifactPath, Text: "a/b.go"}}, "x"); f.SentRecall != 1 || f.Recall != 0 {
+	if f := fidelity.MeasureFidelity([]kompact.Artifact{{Class: kompact.ArtifactPath, Text: "a/b.go"}}, "x"); f.SentRecall != 1 || f.Recall != 0 {
 		t.Errorf("nothing sent: %+v", f)
 	}
 }
@@ -166,14 +169,14 @@ func TestAppendix(t *testing.T) {
 	// The action's appendix_tokens overrides the agent's: a small budget
 	// keeps the best-ranked lines only; 0 turns it off.
 	small, _ := fidelityRun(t, a, kompact.ActionRequest{AppendixTokens: new(20)}, summary)
-	if a := small.Result.Fidelity.Appendix; a == nil || a.Lines != 1 || kompact.EstimateStringTokens(strings.TrimPrefix(small.Result.Summary, summary)) > 20 {
+	if a := small.Result.Fidelity.Appendix; a == nil || a.Lines != 1 || kimi.EstimateStringTokens(strings.TrimPrefix(small.Result.Summary, summary)) > 20 {
 		t.Errorf("20 tokens: %+v\n%s", a, small.Result.Summary)
 	}
 	none, _ := fidelityRun(t, a, kompact.ActionRequest{AppendixTokens: new(0)}, summary)
 	if none.Result.Summary != summary {
 		t.Errorf("appendix_tokens 0: %q", none.Result.Summary)
 	}
-	if _, err := (&kompact.Compactor{LLM: &fakeLLM{}}).NewJob(a, artifactSession(), kompact.ActionRequest{Action: kompact.ActionCompactConversation, AppendixTokens: new(-1)}); kompact.ErrorCodeOf(err) != kompact.EInvalid {
+	if _, err := (&kimi.Compactor{LLM: &fakeLLM{}}).NewJob(a, artifactSession(), kompact.ActionRequest{Action: kompact.ActionCompactConversation, AppendixTokens: new(-1)}); kompact.ErrorCodeOf(err) != kompact.EInvalid {
 		t.Errorf("appendix_tokens -1: %v", err)
 	}
 }

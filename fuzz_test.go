@@ -3,6 +3,7 @@ package kompact_test
 import (
 	"bytes"
 	"encoding/json"
+	"kompact/kimi"
 	"strings"
 	"testing"
 
@@ -31,14 +32,14 @@ func FuzzPrepare(f *testing.F) {
 			return
 		}
 		before, _ := json.Marshal(s)
-		opt := kompact.Options{MaxPreserved: n, Instructions: instr}
+		opt := kimi.Options{MaxPreserved: n, Instructions: instr}
 		if len(s.Messages) > 0 && start > 0 {
 			opt.Start = "#" + itoa(int(start)%len(s.Messages)+1)
 		}
 		if len(s.Messages) > 0 && end > 0 {
 			opt.End = "#" + itoa(int(end)%len(s.Messages)+1)
 		}
-		p, err := kompact.Prepare(s, opt)
+		p, err := kimi.Prepare(s, opt)
 		if err != nil {
 			if c := kompact.ErrorCodeOf(err); c != kompact.EInvalid && c != kompact.ENotFound {
 				t.Fatalf("Prepare error with code %s: %v", c, err)

@@ -3,6 +3,7 @@ package kompact_test
 import (
 	"context"
 	"errors"
+	"kompact/kimi"
 	"strconv"
 	"strings"
 	"testing"
@@ -14,7 +15,7 @@ import (
 // request; the result derives its commit and its edited form from its plan.
 func TestJobModelOverrideAndCommit(t *testing.T) {
 	llm := &fakeLLM{answer: replyWith("S")}
-	c := &kompact.Compactor{LLM: llm}
+	c := &kimi.Compactor{LLM: llm}
 	s := conversation()
 	job, err := c.NewJob(enabledAgent(), s, kompact.ActionRequest{Action: kompact.ActionCompactConversation, Start: "u2", End: "a2", Model: "one-run-model"})
 	if err != nil {
@@ -33,7 +34,7 @@ func TestJobModelOverrideAndCommit(t *testing.T) {
 		t.Fatalf("commit end %d replacement %s note %q", cm.End, ids(cm.Replacement), cm.Note)
 	}
 
-	edited := res.WithSummary("<current_focus>\nedited\n</current_focus>")
+	edited := kimi.WithSummary(res, "<current_focus>\nedited\n</current_focus>")
 	if got := edited.Session.Messages[3].Content[0].Text; got != kompact.SummaryPrefix+"\n<current_focus>\nedited\n</current_focus>" {
 		t.Errorf("edited summary message %q", got)
 	}
@@ -117,10 +118,10 @@ func TestValidateMessages(t *testing.T) {
 func TestReply(t *testing.T) {
 	a := enabledAgent()
 	a.SystemPrompt = "You are kimi."
-	llm := &fakeLLM{answer: func(int, []kompact.Message) (kompact.Answer, error) {
-		return kompact.Answer{Parts: []kompact.Part{kompact.ThinkPart("hmm"), kompact.TextPart("hello")}}, nil
+	llm := &fakeLLM{answer: func(int, []kompact.Message) (kimi.Answer, error) {
+		return kimi.Answer{Parts: []kompact.Part{kompact.ThinkPart("hmm"), kompact.TextPart("hello")}}, nil
 	}}
-	reply, err := kompact.Reply(context.Background(), llm, a, []kompact.Message{msg("user", "u1", "hi")})
+	reply, err := kimi.Reply(context.Background(), llm, a, []kompact.Message{msg("user", "u1", "hi")})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -130,13 +131,13 @@ func TestReply(t *testing.T) {
 	if sent := llm.requests[0]; len(sent) != 2 || sent[0].Role != kompact.RoleSystem || sent[0].Content[0].Text != "You are kimi." || llm.configs[0].Model != "chat-model" {
 		t.Errorf("sent %+v to %s", sent, llm.configs[0].Model)
 	}
-	for want, answer := range map[string]kompact.Answer{
-		kompact.EmptyReplyMessage:     {},
-		kompact.ThinkOnlyReplyMessage: {Parts: []kompact.Part{kompact.ThinkPart("hmm")}},
-		kompact.ToolCallReplyMessage:  {ToolCalls: []kompact.ToolCall{{ID: "c", Name: "f"}}},
+	for want, answer := range map[string]kimi.Answer{
+		kimi.EmptyReplyMessage:     {},
+		kimi.ThinkOnlyReplyMessage: {Parts: []kompact.Part{kompact.ThinkPart("hmm")}},
+		kimi.ToolCallReplyMessage:  {ToolCalls: []kompact.ToolCall{{ID: "c", Name: "f"}}},
 	} {
-		llm.answer = func(int, []kompact.Message) (kompact.Answer, error) { return answer, nil }
-		_, err := kompact.Reply(context.Background(), llm, a, nil)
+		llm.answer = func(int, []kompact.Message) (kimi.Answer, error) { return answer, nil }
+		_, err := kimi.Reply(context.Background(), llm, a, nil)
 		if kompact.ErrorCodeOf(err) != kompact.EEmptyResponse || err.Error() != want {
 			t.Errorf("%v, want %q", err, want)
 		}
@@ -144,7 +145,7 @@ func TestReply(t *testing.T) {
 			t.Errorf("the fix of a chat reply talks about compaction: %s", fixes)
 		}
 	}
-	if _, err := kompact.Reply(context.Background(), nil, a, nil); kompact.ErrorCodeOf(err) != kompact.EInternal {
+	if _, err := kimi.Reply(context.Background(), nil, a, nil); kompact.ErrorCodeOf(err) != kompact.EInternal {
 		t.Errorf("no LLM: %v", err)
 	}
 }
@@ -167,11 +168,11 @@ func TestJobEstimatesTokensWhileTheLLMWorks(t *testing.T) {
 		want := kompact.EstimateTokens(s.Messages)
 		llm := &fakeLLM{answer: replyWith("S")}
 		if fail {
-			llm.answer = func(int, []kompact.Message) (kompact.Answer, error) {
-				return kompact.Answer{}, kompact.Errorf(kompact.ELLM, "down")
+			llm.answer = func(int, []kompact.Message) (kimi.Answer, error) {
+				return kimi.Answer{}, kompact.Errorf(kompact.ELLM, "down")
 			}
 		}
-		job, err := (&kompact.Compactor{LLM: llm}).NewJob(enabledAgent(), s, kompact.ActionRequest{Action: kompact.ActionCompactConversation})
+		job, err := (&kimi.Compactor{LLM: llm}).NewJob(enabledAgent(), s, kompact.ActionRequest{Action: kompact.ActionCompactConversation})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -2,6 +2,7 @@ package kompact_test
 
 import (
 	"encoding/json"
+	"kompact/kimi"
 	"strings"
 	"testing"
 
@@ -68,21 +69,21 @@ func itoa(n int) string {
 	return string(b)
 }
 
-func prepare(t *testing.T, s *kompact.Session, opt kompact.Options) *kompact.Plan {
+func prepare(t *testing.T, s *kompact.Session, opt kimi.Options) *kimi.Plan {
 	t.Helper()
-	p, err := kompact.Prepare(s, opt)
+	p, err := kimi.Prepare(s, opt)
 	if err != nil {
 		t.Fatalf("Prepare: %v", err)
 	}
 	return p
 }
 
-func answer(text string) kompact.Answer {
-	return kompact.Answer{Parts: []kompact.Part{kompact.ThinkPart("thinking"), kompact.TextPart(text)}, Usage: &kompact.Usage{Output: 10}}
+func answer(text string) kimi.Answer {
+	return kimi.Answer{Parts: []kompact.Part{kompact.ThinkPart("thinking"), kompact.TextPart(text)}, Usage: &kompact.Usage{Output: 10}}
 }
 
 func TestKCP001RequestHasTwoMessages(t *testing.T) {
-	p := prepare(t, conversation(), kompact.Options{MaxPreserved: 2})
+	p := prepare(t, conversation(), kimi.Options{MaxPreserved: 2})
 	rm := p.RequestMessages()
 	if len(rm) != 2 {
 		t.Fatalf("%d request messages, want 2", len(rm))
@@ -94,14 +95,14 @@ func TestKCP001RequestHasTwoMessages(t *testing.T) {
 	if rm[1].Role != kompact.RoleUser || len(rm[1].ToolCalls) != 0 {
 		t.Errorf("second message is not the synthetic user message: %+v", rm[1])
 	}
-	if noop := prepare(t, sess(), kompact.Options{MaxPreserved: 2}); noop.RequestMessages() != nil {
+	if noop := prepare(t, sess(), kimi.Options{MaxPreserved: 2}); noop.RequestMessages() != nil {
 		t.Error("a no-op has request messages")
 	}
 }
 
 func TestKCP002TranscriptBlocks(t *testing.T) {
 	s := conversation()
-	p := prepare(t, s, kompact.Options{MaxPreserved: 2, Prompt: kompact.Prompt{Body: "PROMPT", Source: kompact.PromptInline}})
+	p := prepare(t, s, kimi.Options{MaxPreserved: 2, Prompt: kompact.Prompt{Body: "PROMPT", Source: kompact.PromptInline}})
 	req := p.Transcript
 	want := []string{
 		"## Message 1\nRole: system\nContent:\n", "You are an agent.",
@@ -152,7 +153,7 @@ func TestKCP003TextOnly(t *testing.T) {
 		msg(kompact.RoleUser, "", "q"),
 		msg(kompact.RoleAssistant, "", "a"),
 	)
-	p := prepare(t, s, kompact.Options{MaxPreserved: 2})
+	p := prepare(t, s, kimi.Options{MaxPreserved: 2})
 	var texts []string
 	for _, part := range p.Transcript.Content[:len(p.Transcript.Content)-1] {
 		if part.Type != kompact.PartText {
@@ -192,7 +193,7 @@ func TestKCP005PreservedTail(t *testing.T) {
 		{"system messages are not counted", sess(msg("user", "u1"), msg("assistant", "a1"), msg("system", "s2"), msg("user", "u2")), 2, "u1", "a1,s2,u2"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			p := prepare(t, tc.s, kompact.Options{MaxPreserved: tc.n})
+			p := prepare(t, tc.s, kimi.Options{MaxPreserved: tc.n})
 			if p.Noop {
 				t.Fatalf("no-op: %s", p.Reason)
 			}
@@ -205,7 +206,7 @@ func TestKCP005PreservedTail(t *testing.T) {
 		})
 	}
 	for _, n := range []int{0, -1, -100} {
-		p := prepare(t, conversation(), kompact.Options{MaxPreserved: n})
+		p := prepare(t, conversation(), kimi.Options{MaxPreserved: n})
 		if !p.Noop || !strings.Contains(p.Reason, "max_preserved_messages") {
 			t.Errorf("max_preserved_messages=%d: noop=%v reason=%q", n, p.Noop, p.Reason)
 		}
@@ -225,7 +226,7 @@ func TestKCP006NoopWhenTooFew(t *testing.T) {
 		{"n larger than history", conversation(), 50},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			p := prepare(t, tc.s, kompact.Options{MaxPreserved: tc.n, Instructions: "ignored"})
+			p := prepare(t, tc.s, kimi.Options{MaxPreserved: tc.n, Instructions: "ignored"})
 			if !p.Noop || p.Reason == "" {
 				t.Fatalf("want a no-op with a reason, got range %d..%d", p.Start, p.End)
 			}
@@ -239,7 +240,7 @@ func TestKCP006NoopWhenTooFew(t *testing.T) {
 	}
 	// With the last user message preserved, the system and tool messages
 	// before it are compacted, as in kimi-cli.
-	p := prepare(t, sess(msg("system", "s"), msg("tool", "t"), msg("user", "u")), kompact.Options{MaxPreserved: 1})
+	p := prepare(t, sess(msg("system", "s"), msg("tool", "t"), msg("user", "u")), kimi.Options{MaxPreserved: 1})
 	if p.Noop || ids(p.Compacted()) != "s,t" {
 		t.Errorf("[system, tool, user] with N=1: noop=%v compacted=%s", p.Noop, ids(p.Compacted()))
 	}
@@ -258,7 +259,7 @@ func TestKCP007ExplicitRange(t *testing.T) {
 		{"by position", "#2", "#3", "sys", "sys,<user>,u2,a2,u3,a3", "user,assistant"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			p := prepare(t, conversation(), kompact.Options{MaxPreserved: 2, Start: tc.start, End: tc.end})
+			p := prepare(t, conversation(), kimi.Options{MaxPreserved: 2, Start: tc.start, End: tc.end})
 			if p.Noop {
 				t.Fatalf("no-op: %s", p.Reason)
 			}
@@ -275,27 +276,27 @@ func TestKCP007ExplicitRange(t *testing.T) {
 		})
 	}
 	// An explicit end ignores max_preserved_messages, even <= 0.
-	p := prepare(t, conversation(), kompact.Options{MaxPreserved: 0, End: "u1"})
+	p := prepare(t, conversation(), kimi.Options{MaxPreserved: 0, End: "u1"})
 	if p.Noop {
 		t.Fatalf("explicit end with max_preserved 0 is a no-op: %s", p.Reason)
 	}
 	// Only the leading system message: nothing to do.
-	p = prepare(t, conversation(), kompact.Options{End: "sys"})
+	p = prepare(t, conversation(), kimi.Options{End: "sys"})
 	if !p.Noop {
 		t.Error("compacting only the leading system message should be a no-op")
 	}
 	// Bad ranges are errors, not no-ops.
-	if _, err := kompact.Prepare(conversation(), kompact.Options{Start: "a2", End: "u1"}); kompact.ErrorCodeOf(err) != kompact.EInvalid {
+	if _, err := kimi.Prepare(conversation(), kimi.Options{Start: "a2", End: "u1"}); kompact.ErrorCodeOf(err) != kompact.EInvalid {
 		t.Errorf("reversed range: %v", err)
 	}
-	if _, err := kompact.Prepare(conversation(), kompact.Options{End: "zz"}); kompact.ErrorCodeOf(err) != kompact.ENotFound {
+	if _, err := kimi.Prepare(conversation(), kimi.Options{End: "zz"}); kompact.ErrorCodeOf(err) != kompact.ENotFound {
 		t.Errorf("unknown end: %v", err)
 	}
 }
 
 func TestKCP008SummaryPrefix(t *testing.T) {
-	p := prepare(t, conversation(), kompact.Options{MaxPreserved: 2})
-	res, err := p.Apply(kompact.Answer{Parts: []kompact.Part{
+	p := prepare(t, conversation(), kimi.Options{MaxPreserved: 2})
+	res, err := p.Apply(kimi.Answer{Parts: []kompact.Part{
 		kompact.TextPart("<current_focus>\nA\n</current_focus>"), kompact.ThinkPart("hidden"), kompact.TextPart("\ntail"),
 	}})
 	if err != nil {
@@ -316,7 +317,7 @@ func TestKCP008SummaryPrefix(t *testing.T) {
 }
 
 func TestKCP009NoAcknowledgment(t *testing.T) {
-	for _, opt := range []kompact.Options{{MaxPreserved: 2}, {End: "a3"}, {Start: "u2", End: "a2"}} {
+	for _, opt := range []kimi.Options{{MaxPreserved: 2}, {End: "a3"}, {Start: "u2", End: "a2"}} {
 		p := prepare(t, conversation(), opt)
 		res, err := p.Apply(answer("S"))
 		if err != nil {
@@ -354,11 +355,11 @@ func TestKCP010PromptResolution(t *testing.T) {
 		{"then kimi-cli's file", []kompact.Prompt{{}, {}, kimiFile}, kompact.PromptKimiCLI},
 		{"then the built-in prompt", []kompact.Prompt{{}, {}, {}}, kompact.PromptBuiltin},
 	} {
-		if got := kompact.ResolvePrompt(tc.in...); got.Source != tc.want {
+		if got := kimi.ResolvePrompt(tc.in...); got.Source != tc.want {
 			t.Errorf("%s: source %s, want %s", tc.name, got.Source, tc.want)
 		}
 	}
-	b := kompact.BuiltinPrompt()
+	b := kimi.BuiltinPrompt()
 	for _, name := range kompact.SectionNames {
 		if !strings.Contains(b.Body, "<"+name+">") || !strings.Contains(b.Body, "</"+name+">") {
 			t.Errorf("built-in prompt does not ask for <%s>", name)
@@ -371,17 +372,17 @@ func TestKCP010PromptResolution(t *testing.T) {
 		t.Errorf("Describe() = %q", d)
 	}
 	// The zero prompt in Options means the built-in one.
-	p := prepare(t, conversation(), kompact.Options{MaxPreserved: 2})
+	p := prepare(t, conversation(), kimi.Options{MaxPreserved: 2})
 	last := p.Transcript.Content[len(p.Transcript.Content)-1].Text
 	if last != "\n"+b.Body || p.Prompt.Source != kompact.PromptBuiltin {
 		t.Errorf("default prompt part %q", last[:20])
 	}
 	// Files are read as kimi-cli reads its own: universal newlines.
-	np, err := kompact.NewPrompt([]byte("a\r\nb\rc\n"), kompact.PromptFile, "x")
+	np, err := kimi.NewPrompt([]byte("a\r\nb\rc\n"), kompact.PromptFile, "x")
 	if err != nil || np.Body != "a\nb\nc\n" {
 		t.Errorf("NewPrompt = %q, %v", np.Body, err)
 	}
-	if _, err := kompact.NewPrompt([]byte(" \n"), kompact.PromptFile, "x"); err == nil {
+	if _, err := kimi.NewPrompt([]byte(" \n"), kompact.PromptFile, "x"); err == nil {
 		t.Error("an empty prompt file is accepted")
 	}
 }
@@ -396,7 +397,7 @@ func TestKCP011CustomInstructions(t *testing.T) {
 		{"white space only is still appended", "   ", "\nP\n" + intro + "   "},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			p := prepare(t, conversation(), kompact.Options{MaxPreserved: 2, Instructions: tc.instr, Prompt: body})
+			p := prepare(t, conversation(), kimi.Options{MaxPreserved: 2, Instructions: tc.instr, Prompt: body})
 			parts := p.Transcript.Content
 			if got := parts[len(parts)-1].Text; got != tc.want {
 				t.Errorf("prompt part %q, want %q", got, tc.want)
@@ -411,8 +412,8 @@ func TestKCP011CustomInstructions(t *testing.T) {
 func TestApplyLeavesSessionUntouched(t *testing.T) {
 	s := conversation()
 	before, _ := json.Marshal(s)
-	p := prepare(t, s, kompact.Options{MaxPreserved: 2})
-	if _, err := p.Apply(kompact.Answer{}); kompact.ErrorCodeOf(err) != kompact.EEmptyResponse {
+	p := prepare(t, s, kimi.Options{MaxPreserved: 2})
+	if _, err := p.Apply(kimi.Answer{}); kompact.ErrorCodeOf(err) != kompact.EEmptyResponse {
 		t.Fatalf("empty answer: %v", err)
 	}
 	res, err := p.Apply(answer("S"))
@@ -431,16 +432,16 @@ func TestAnswerChecks(t *testing.T) {
 	call := []kompact.ToolCall{{ID: "c", Name: "f"}}
 	for _, tc := range []struct {
 		name string
-		a    kompact.Answer
+		a    kimi.Answer
 		msg  string
 	}{
-		{"nothing", kompact.Answer{}, kompact.EmptyResponseMessage},
-		{"think only", kompact.Answer{Parts: []kompact.Part{kompact.ThinkPart("t")}}, kompact.ThinkOnlyMessage},
-		{"tool call only", kompact.Answer{ToolCalls: call}, kompact.ToolCallOnlyMessage},
-		{"think and tool call", kompact.Answer{Parts: []kompact.Part{kompact.ThinkPart("t")}, ToolCalls: call}, kompact.ToolCallOnlyMessage},
-		{"white space text is a summary", kompact.Answer{Parts: []kompact.Part{kompact.TextPart("  \n ")}}, ""},
+		{"nothing", kimi.Answer{}, kimi.EmptyResponseMessage},
+		{"think only", kimi.Answer{Parts: []kompact.Part{kompact.ThinkPart("t")}}, kimi.ThinkOnlyMessage},
+		{"tool call only", kimi.Answer{ToolCalls: call}, kimi.ToolCallOnlyMessage},
+		{"think and tool call", kimi.Answer{Parts: []kompact.Part{kompact.ThinkPart("t")}, ToolCalls: call}, kimi.ToolCallOnlyMessage},
+		{"white space text is a summary", kimi.Answer{Parts: []kompact.Part{kompact.TextPart("  \n ")}}, ""},
 	} {
-		err := kompact.CheckAnswer(tc.a)
+		err := kimi.CheckAnswer(tc.a)
 		if tc.msg == "" {
 			if err != nil {
 				t.Errorf("%s: %v", tc.name, err)
@@ -464,7 +465,7 @@ func TestMissingSections(t *testing.T) {
 	if m := kompact.MissingSections("<current_focus>x</current_focus><code_state>"); strings.Join(m, ",") != "environment,completed_tasks,active_issues,code_state,important_context" {
 		t.Errorf("missing = %v", m)
 	}
-	p := prepare(t, conversation(), kompact.Options{MaxPreserved: 2})
+	p := prepare(t, conversation(), kimi.Options{MaxPreserved: 2})
 	res, err := p.Apply(answer("plain text, no sections"))
 	if err != nil {
 		t.Fatal(err)

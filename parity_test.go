@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"kompact/kimi"
 	"testing"
 
 	"kompact"
@@ -40,7 +41,7 @@ func TestKCP010PinnedPromptHash(t *testing.T) {
 	if !p.Genuine() {
 		t.Fatal("Genuine() = false for kimi-cli's compact.md")
 	}
-	if kompact.BuiltinPrompt().Genuine() {
+	if kimi.BuiltinPrompt().Genuine() {
 		t.Fatal("the built-in prompt must not be kimi-cli's text")
 	}
 	edited := kompact.Prompt{Body: p.Body + " ", Source: kompact.PromptFile}
@@ -56,7 +57,7 @@ func TestKimiParityVectors(t *testing.T) {
 	for _, v := range vectors.Load(t) {
 		t.Run(v.Name(), func(t *testing.T) {
 			s := v.Session(t)
-			plan, err := kompact.Prepare(s, kompact.Options{
+			plan, err := kimi.Prepare(s, kimi.Options{
 				MaxPreserved: v.Params.MaxPreserved,
 				Instructions: v.Params.CustomInstruction,
 				Prompt:       prompt,
@@ -149,7 +150,7 @@ func mustMarshal(v any) json.RawMessage {
 }
 
 // checkPlatformForm asserts KCP-002, 008 and 009 on the compacted session.
-func checkPlatformForm(t *testing.T, plan *kompact.Plan, res *kompact.Result) {
+func checkPlatformForm(t *testing.T, plan *kimi.Plan, res *kompact.Result) {
 	t.Helper()
 	in := plan.Session.Messages
 	out := res.Session.Messages

@@ -1,6 +1,7 @@
 package kompact_test
 
 import (
+	"kompact/kimi"
 	"testing"
 
 	"kompact"
@@ -13,16 +14,16 @@ import (
 func TestPlanCounts(t *testing.T) {
 	for _, tc := range []struct {
 		name string
-		opt  kompact.Options
+		opt  kimi.Options
 		want kompact.PlanCounts
 	}{
-		{"from the system message, two kept after", kompact.Options{MaxPreserved: 2}, kompact.PlanCounts{Before: 1, Replaced: 4, After: 2}},
-		{"an explicit range after the system message", kompact.Options{Start: "u1", End: "a2"}, kompact.PlanCounts{Before: 1, Replaced: 4, After: 2}},
-		{"a range in the middle", kompact.Options{Start: "u2", End: "a2"}, kompact.PlanCounts{Before: 3, Replaced: 2, After: 2}},
-		{"up to the end", kompact.Options{Start: "a1", End: "a3"}, kompact.PlanCounts{Before: 2, Replaced: 5, After: 0}},
+		{"from the system message, two kept after", kimi.Options{MaxPreserved: 2}, kompact.PlanCounts{Before: 1, Replaced: 4, After: 2}},
+		{"an explicit range after the system message", kimi.Options{Start: "u1", End: "a2"}, kompact.PlanCounts{Before: 1, Replaced: 4, After: 2}},
+		{"a range in the middle", kimi.Options{Start: "u2", End: "a2"}, kompact.PlanCounts{Before: 3, Replaced: 2, After: 2}},
+		{"up to the end", kimi.Options{Start: "a1", End: "a3"}, kompact.PlanCounts{Before: 2, Replaced: 5, After: 0}},
 	} {
 		s := conversation()
-		p, err := kompact.Prepare(s, tc.opt)
+		p, err := kimi.Prepare(s, tc.opt)
 		if err != nil || p.Noop {
 			t.Fatalf("%s: %v %+v", tc.name, err, p)
 		}
@@ -30,7 +31,7 @@ func TestPlanCounts(t *testing.T) {
 		if got != tc.want || got.Before+got.Replaced+got.After != len(s.Messages) {
 			t.Errorf("%s: Counts() = %+v, want %+v", tc.name, got, tc.want)
 		}
-		r, err := p.Apply(kompact.Answer{Parts: []kompact.Part{kompact.TextPart("S")}})
+		r, err := p.Apply(kimi.Answer{Parts: []kompact.Part{kompact.TextPart("S")}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -44,7 +45,7 @@ func TestPlanCounts(t *testing.T) {
 			}
 		}
 	}
-	p, err := kompact.Prepare(conversation(), kompact.Options{MaxPreserved: 10})
+	p, err := kimi.Prepare(conversation(), kimi.Options{MaxPreserved: 10})
 	if err != nil || !p.Noop {
 		t.Fatalf("no-op: %v %+v", err, p)
 	}

@@ -2,6 +2,8 @@ package kompact_test
 
 import (
 	"context"
+	"kompact/kimi"
+	"kompact/service"
 	"testing"
 
 	"kompact"
@@ -23,17 +25,17 @@ func TestReplyRefusesBlankText(t *testing.T) {
 		reply fakellm.Reply
 		want  string
 	}{
-		{"thinking and blank text", fakellm.Answer(fakellm.Think("let me think"), fakellm.Text(" \n\t")), kompact.ThinkOnlyReplyMessage},
-		{"blank text and a tool call", fakellm.Answer(fakellm.Text("  "), fakellm.Call(0, "call_1", "search", `{}`)), kompact.ToolCallReplyMessage},
-		{"Python-only white space and thinking", fakellm.Answer(fakellm.Text("\x1c\x1f"), fakellm.Think("hmm")), kompact.ThinkOnlyReplyMessage},
-		{"blank text alone", fakellm.Answer(fakellm.Text("\u3000 \n")), kompact.EmptyReplyMessage},
+		{"thinking and blank text", fakellm.Answer(fakellm.Think("let me think"), fakellm.Text(" \n\t")), kimi.ThinkOnlyReplyMessage},
+		{"blank text and a tool call", fakellm.Answer(fakellm.Text("  "), fakellm.Call(0, "call_1", "search", `{}`)), kimi.ToolCallReplyMessage},
+		{"Python-only white space and thinking", fakellm.Answer(fakellm.Text("\x1c\x1f"), fakellm.Think("hmm")), kimi.ThinkOnlyReplyMessage},
+		{"blank text alone", fakellm.Answer(fakellm.Text("\u3000 \n")), kimi.EmptyReplyMessage},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			srv := fakellm.New(t)
 			srv.SetFunc(func(fakellm.Request) fakellm.Reply { return tc.reply })
 			history := []kompact.Message{{Role: kompact.RoleUser, Content: []kompact.Part{kompact.TextPart("hi")}}}
-			reply, _, err := kompact.ReplyWithUsage(context.Background(), e2eCompactor().LLM, e2eAgent(srv), history)
+			reply, _, err := kimi.ReplyWithUsage(context.Background(), e2eCompactor().LLM, e2eAgent(srv), history)
 			if kompact.ErrorCodeOf(err) != kompact.EEmptyResponse || err.Error() != tc.want {
 				t.Fatalf("reply %+v, error %v; want EEmptyResponse %q", reply, err, tc.want)
 			}
@@ -49,7 +51,7 @@ func TestReplyKeepsTextWithThinking(t *testing.T) {
 	srv.SetFunc(func(fakellm.Request) fakellm.Reply {
 		return fakellm.Answer(fakellm.Think("hmm"), fakellm.Text(" \u200b "))
 	})
-	reply, err := kompact.Reply(context.Background(), e2eCompactor().LLM, e2eAgent(srv), nil)
+	reply, err := kimi.Reply(context.Background(), e2eCompactor().LLM, e2eAgent(srv), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -67,17 +69,17 @@ func TestAnswerChecksAgree(t *testing.T) {
 	call := []kompact.ToolCall{{ID: "c", Name: "f"}}
 	for _, tc := range []struct {
 		name             string
-		a                kompact.Answer
+		a                kimi.Answer
 		compaction, chat string // "" for accepted
 	}{
-		{"text", kompact.Answer{Parts: []kompact.Part{text}}, "", ""},
-		{"text, thinking and a tool call", kompact.Answer{Parts: []kompact.Part{think, blank, text}, ToolCalls: call}, "", ""},
-		{"a tool call", kompact.Answer{ToolCalls: call}, kompact.ToolCallOnlyMessage, kompact.ToolCallReplyMessage},
-		{"blank text, thinking and a tool call", kompact.Answer{Parts: []kompact.Part{blank, think}, ToolCalls: call}, kompact.ToolCallOnlyMessage, kompact.ToolCallReplyMessage},
-		{"thinking", kompact.Answer{Parts: []kompact.Part{think}}, kompact.ThinkOnlyMessage, kompact.ThinkOnlyReplyMessage},
-		{"thinking and blank text", kompact.Answer{Parts: []kompact.Part{think, blank}}, kompact.ThinkOnlyMessage, kompact.ThinkOnlyReplyMessage},
-		{"blank text", kompact.Answer{Parts: []kompact.Part{blank, blank}}, "", kompact.EmptyReplyMessage},
-		{"nothing", kompact.Answer{}, kompact.EmptyResponseMessage, kompact.EmptyReplyMessage},
+		{"text", kimi.Answer{Parts: []kompact.Part{text}}, "", ""},
+		{"text, thinking and a tool call", kimi.Answer{Parts: []kompact.Part{think, blank, text}, ToolCalls: call}, "", ""},
+		{"a tool call", kimi.Answer{ToolCalls: call}, kimi.ToolCallOnlyMessage, kimi.ToolCallReplyMessage},
+		{"blank text, thinking and a tool call", kimi.Answer{Parts: []kompact.Part{blank, think}, ToolCalls: call}, kimi.ToolCallOnlyMessage, kimi.ToolCallReplyMessage},
+		{"thinking", kimi.Answer{Parts: []kompact.Part{think}}, kimi.ThinkOnlyMessage, kimi.ThinkOnlyReplyMessage},
+		{"thinking and blank text", kimi.Answer{Parts: []kompact.Part{think, blank}}, kimi.ThinkOnlyMessage, kimi.ThinkOnlyReplyMessage},
+		{"blank text", kimi.Answer{Parts: []kompact.Part{blank, blank}}, "", kimi.EmptyReplyMessage},
+		{"nothing", kimi.Answer{}, kimi.EmptyResponseMessage, kimi.EmptyReplyMessage},
 	} {
 		check := func(surface string, err error, want string) {
 			t.Helper()
@@ -88,9 +90,9 @@ func TestAnswerChecksAgree(t *testing.T) {
 				t.Errorf("%s, %s: %v, want EEmptyResponse %q", tc.name, surface, err, want)
 			}
 		}
-		check("compaction", kompact.CheckAnswer(tc.a), tc.compaction)
-		llm := &fakeLLM{answer: func(int, []kompact.Message) (kompact.Answer, error) { return tc.a, nil }}
-		_, err := kompact.Reply(context.Background(), llm, enabledAgent(), nil)
+		check("compaction", kimi.CheckAnswer(tc.a), tc.compaction)
+		llm := &fakeLLM{answer: func(int, []kompact.Message) (kimi.Answer, error) { return tc.a, nil }}
+		_, err := kimi.Reply(context.Background(), llm, enabledAgent(), nil)
 		check("chat", err, tc.chat)
 	}
 }
@@ -106,16 +108,16 @@ func TestContinueAppendsNoBlankReply(t *testing.T) {
 	}
 	ctx := context.Background()
 	store := testserver.SQLite(t)
-	llm := &fakeLLM{answer: func(int, []kompact.Message) (kompact.Answer, error) {
-		return kompact.Answer{Parts: []kompact.Part{kompact.ThinkPart("hmm"), kompact.TextPart(" \n")}}, nil
+	llm := &fakeLLM{answer: func(int, []kompact.Message) (kimi.Answer, error) {
+		return kimi.Answer{Parts: []kompact.Part{kompact.ThinkPart("hmm"), kompact.TextPart(" \n")}}, nil
 	}}
-	s := kompact.NewSessions(kompact.SessionsConfig{Store: store, Compactor: &kompact.Compactor{LLM: llm}, Agents: agents})
+	s := service.NewSessions(service.SessionsConfig{Store: store, Compactor: &kimi.Compactor{LLM: llm}, Agents: agents})
 	if _, err := store.CreateSession(ctx, &kompact.Session{ID: "s", Agent: "manual", Messages: []kompact.Message{msg("user", "u1", "hi")}}); err != nil {
 		t.Fatal(err)
 	}
 	_, err = s.Continue(ctx, "s", "hello")
-	if kompact.ErrorCodeOf(err) != kompact.EEmptyResponse || err.Error() != kompact.ThinkOnlyReplyMessage {
-		t.Fatalf("Continue: %v, want %q", err, kompact.ThinkOnlyReplyMessage)
+	if kompact.ErrorCodeOf(err) != kompact.EEmptyResponse || err.Error() != kimi.ThinkOnlyReplyMessage {
+		t.Fatalf("Continue: %v, want %q", err, kimi.ThinkOnlyReplyMessage)
 	}
 	got, err := store.GetSession(ctx, "s")
 	if err != nil {

@@ -3,6 +3,8 @@ package kompact_test
 import (
 	"context"
 	"errors"
+	"kompact/kimi"
+	"kompact/service"
 	"strings"
 	"testing"
 	"time"
@@ -15,9 +17,9 @@ import (
 // stuckLLM never answers: it waits until its context is done.
 type stuckLLM struct{}
 
-func (stuckLLM) Complete(ctx context.Context, _ kompact.RequestConfig, _ []kompact.Message, _ func(kompact.Progress)) (kompact.Answer, error) {
+func (stuckLLM) Complete(ctx context.Context, _ kompact.RequestConfig, _ []kompact.Message, _ func(kimi.Progress)) (kimi.Answer, error) {
 	<-ctx.Done()
-	return kompact.Answer{}, &kompact.Error{Code: kompact.ELLM, Message: "cancelled", Err: ctx.Err()}
+	return kimi.Answer{}, &kompact.Error{Code: kompact.ELLM, Message: "cancelled", Err: ctx.Err()}
 }
 
 // TestSessionsContinueDeadline: a continue turn's reply obeys the agent's
@@ -35,7 +37,7 @@ func TestSessionsContinueDeadline(t *testing.T) {
 		t.Fatal(err)
 	}
 	store := testserver.SQLite(t)
-	s := kompact.NewSessions(kompact.SessionsConfig{Store: store, Compactor: &kompact.Compactor{LLM: stuckLLM{}}, Agents: agents})
+	s := service.NewSessions(service.SessionsConfig{Store: store, Compactor: &kimi.Compactor{LLM: stuckLLM{}}, Agents: agents})
 	ctx := context.Background()
 	if _, err := store.CreateSession(ctx, &kompact.Session{ID: "s", Agent: "quick"}); err != nil {
 		t.Fatal(err)

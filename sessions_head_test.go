@@ -3,6 +3,7 @@ package kompact_test
 import (
 	"context"
 	"fmt"
+	"kompact/service"
 	"runtime"
 	"strings"
 	"testing"
@@ -107,7 +108,7 @@ func TestRestoreRoutesAllocateByRoute(t *testing.T) {
 			t.Fatal(err)
 		}
 		return testing.AllocsPerRun(5, func() {
-			if _, err := e.s.Append(ctx, id, []kompact.Message{{Role: kompact.RoleUser, Content: []kompact.Part{kompact.TextPart("more")}}}, kompact.AppendOptions{}); err != nil {
+			if _, err := e.s.Append(ctx, id, []kompact.Message{{Role: kompact.RoleUser, Content: []kompact.Part{kompact.TextPart("more")}}}, service.AppendOptions{}); err != nil {
 				t.Fatal(err)
 			}
 		})

@@ -3,6 +3,8 @@ package kompact_test
 import (
 	"context"
 	"fmt"
+	"kompact/kimi"
+	"kompact/service"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -35,8 +37,8 @@ func (f *rereadFailing) GetSession(ctx context.Context, id string) (*kompact.Sto
 // withStore gives e's Sessions the store st in place of e.store.
 func (e *sessionsEnv) withStore(st kompact.Store) {
 	agents := mustAgents(e.t)
-	e.s = kompact.NewSessions(kompact.SessionsConfig{
-		Store: st, Compactor: &kompact.Compactor{LLM: e.llm}, Agents: agents,
+	e.s = service.NewSessions(service.SessionsConfig{
+		Store: st, Compactor: &kimi.Compactor{LLM: e.llm}, Agents: agents,
 		NewID: func() string { e.ids++; return fmt.Sprint("x", e.ids) },
 	})
 }
@@ -52,7 +54,7 @@ func TestSessionsCommitStandsWhenTheReadAfterItFails(t *testing.T) {
 	f := &rereadFailing{Store: e.store}
 	e.withStore(f)
 
-	out := e.run("s", kompact.ActionOptions{})
+	out := e.run("s", service.ActionOptions{})
 	if out.Status != kompact.OutcomeCompacted || out.Result == nil || out.Err != nil {
 		t.Fatalf("a committed compaction whose session could not be read again: %s %+v", out.Status, out.Err)
 	}
@@ -65,7 +67,7 @@ func TestSessionsCommitStandsWhenTheReadAfterItFails(t *testing.T) {
 	}
 
 	f.committed.Store(false)
-	pv := e.run("p", kompact.ActionOptions{Preview: true})
+	pv := e.run("p", service.ActionOptions{Preview: true})
 	if pv.Status != kompact.OutcomePreview {
 		t.Fatalf("preview: %s %+v", pv.Status, pv.Err)
 	}
@@ -106,7 +108,7 @@ func TestSessionsPreviewKeepsTheEstimate(t *testing.T) {
 	for _, id := range []string{"direct", "applied", "edited"} {
 		e.create(id, "manual")
 	}
-	direct := e.run("direct", kompact.ActionOptions{})
+	direct := e.run("direct", service.ActionOptions{})
 	if direct.Status != kompact.OutcomeCompacted {
 		t.Fatalf("direct: %s %+v", direct.Status, direct.Err)
 	}
@@ -116,7 +118,7 @@ func TestSessionsPreviewKeepsTheEstimate(t *testing.T) {
 	}
 
 	ctx := context.Background()
-	pv := e.run("applied", kompact.ActionOptions{Preview: true})
+	pv := e.run("applied", service.ActionOptions{Preview: true})
 	back, err := e.s.Preview(ctx, "applied", pv.PreviewID)
 	if err != nil || back.Result.EstimatedTokenCount != direct.Result.EstimatedTokenCount {
 		t.Fatalf("the kept preview estimates %d, the direct result %d (%v)", back.Result.EstimatedTokenCount, direct.Result.EstimatedTokenCount, err)
@@ -129,11 +131,11 @@ func TestSessionsPreviewKeepsTheEstimate(t *testing.T) {
 	}
 
 	edit := "<current_focus>an edited summary, longer than the model's</current_focus>"
-	pv = e.run("edited", kompact.ActionOptions{Preview: true})
+	pv = e.run("edited", service.ActionOptions{Preview: true})
 	if _, err := e.s.ApplyPreview(ctx, "edited", pv.PreviewID, &edit); err != nil {
 		t.Fatal(err)
 	}
-	wantEdited := direct.Result.WithSummary(edit).EstimatedTokenCount
+	wantEdited := kimi.WithSummary(direct.Result, edit).EstimatedTokenCount
 	if got := e.tokensOf("edited"); got.TokenCount != wantEdited || got.PendingTokens != 0 {
 		t.Errorf("the applied edit recorded %+v, a direct commit of it %d", got, wantEdited)
 	}
@@ -145,27 +147,27 @@ func TestSessionsPreviewKeepsTheEstimate(t *testing.T) {
 // commits it.
 func TestEditedSummaryMeasuredForKimiSessions(t *testing.T) {
 	const edit = "summary.go, https://go.dev/doc, TestApply, cfg.go, data/only.json, keep the parity"
-	edited := func(kimi bool) (before, after *kompact.Fidelity, decoded kompact.Commit) {
+	edited := func(kimiForm bool) (before, after *kompact.Fidelity, decoded kompact.Commit) {
 		sess := artifactSession()
-		if kimi {
+		if kimiForm {
 			sess.Kimi = &kompact.KimiContext{SystemPrompt: true}
 		}
 		llm := &fakeLLM{answer: replyWith("Edited summary.go")}
-		out := (&kompact.Compactor{LLM: llm}).Execute(context.Background(), enabledAgent(), sess,
+		out := (&kimi.Compactor{LLM: llm}).Execute(context.Background(), enabledAgent(), sess,
 			kompact.ActionRequest{Action: kompact.ActionCompactConversation, End: "t1"}, nil)
 		if out.Status != kompact.OutcomeCompacted {
-			t.Fatalf("kimi %v: %s %+v", kimi, out.Status, out.Err)
+			t.Fatalf("kimi %v: %s %+v", kimiForm, out.Status, out.Err)
 		}
-		body, err := kompact.EncodePreview(out)
+		body, err := service.EncodePreview(out)
 		if err != nil {
 			t.Fatal(err)
 		}
-		back, err := kompact.DecodePreview(body)
+		back, err := service.DecodePreview(body)
 		if err != nil {
 			t.Fatal(err)
 		}
-		e := out.Result.WithSummary(edit)
-		return out.Result.Fidelity, e.Fidelity, back.Result.WithSummary(edit).Commit()
+		e := kimi.WithSummary(out.Result, edit)
+		return out.Result.Fidelity, e.Fidelity, kimi.WithSummary(back.Result, edit).Commit()
 	}
 	_, want, _ := edited(false)
 	before, got, commit := edited(true)

@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"kompact/kimi"
+	"kompact/service"
 	"strings"
 	"testing"
 
@@ -34,7 +36,7 @@ func TestSessionsOpenPreviews(t *testing.T) {
 	e.create("s", "manual")
 	e.create("t", "manual")
 	ctx := context.Background()
-	out := e.run("s", kompact.ActionOptions{Preview: true})
+	out := e.run("s", service.ActionOptions{Preview: true})
 	if out.Status != kompact.OutcomePreview {
 		t.Fatalf("preview: %s %+v", out.Status, out.Err)
 	}
@@ -66,7 +68,7 @@ func TestSessionsOpenPreviews(t *testing.T) {
 		t.Errorf("a preview through another session: %v", err)
 	}
 
-	if _, err := e.s.Append(ctx, "s", []kompact.Message{{Role: kompact.RoleUser, Content: []kompact.Part{kompact.TextPart("late")}}}, kompact.AppendOptions{}); err != nil {
+	if _, err := e.s.Append(ctx, "s", []kompact.Message{{Role: kompact.RoleUser, Content: []kompact.Part{kompact.TextPart("late")}}}, service.AppendOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	if list, err := e.s.Previews(ctx, "s"); err != nil || len(list) != 1 || !list[0].Stale {
@@ -91,7 +93,7 @@ type blockingLLM struct {
 	release chan struct{}
 }
 
-func (l *blockingLLM) Complete(ctx context.Context, cfg kompact.RequestConfig, msgs []kompact.Message, p func(kompact.Progress)) (kompact.Answer, error) {
+func (l *blockingLLM) Complete(ctx context.Context, cfg kompact.RequestConfig, msgs []kompact.Message, p func(kimi.Progress)) (kimi.Answer, error) {
 	l.entered <- struct{}{}
 	<-l.release
 	return l.sessionsLLM.Complete(ctx, cfg, msgs, p)
@@ -102,11 +104,11 @@ func (l *blockingLLM) Complete(ctx context.Context, cfg kompact.RequestConfig, m
 func TestSessionsRunningActions(t *testing.T) {
 	e := newSessionsEnv(t, kompact.PreviewLimits{})
 	llm := &blockingLLM{sessionsLLM: sessionsLLM{summary: fullSummary()}, entered: make(chan struct{}), release: make(chan struct{})}
-	e.s = kompact.NewSessions(kompact.SessionsConfig{Store: e.store, Compactor: &kompact.Compactor{LLM: llm}, Agents: mustAgents(t), NewID: func() string { return "1" }})
+	e.s = service.NewSessions(service.SessionsConfig{Store: e.store, Compactor: &kimi.Compactor{LLM: llm}, Agents: mustAgents(t), NewID: func() string { return "1" }})
 	e.create("s", "manual")
 	e.create("t", "manual")
 	done := make(chan kompact.Outcome)
-	go func() { done <- e.run("s", kompact.ActionOptions{}) }()
+	go func() { done <- e.run("s", service.ActionOptions{}) }()
 	<-llm.entered
 	if !e.s.Running("s") || e.s.Running("t") {
 		t.Errorf("while s compacts: Running(s) %v, Running(t) %v", e.s.Running("s"), e.s.Running("t"))
@@ -128,7 +130,7 @@ func TestSessionsRunningActions(t *testing.T) {
 func TestSessionsRunningAutoCompaction(t *testing.T) {
 	e := newSessionsEnv(t, kompact.PreviewLimits{})
 	llm := &blockingLLM{sessionsLLM: sessionsLLM{summary: fullSummary()}, entered: make(chan struct{}), release: make(chan struct{})}
-	e.s = kompact.NewSessions(kompact.SessionsConfig{Store: e.store, Compactor: &kompact.Compactor{LLM: llm}, Agents: mustAgents(t)})
+	e.s = service.NewSessions(service.SessionsConfig{Store: e.store, Compactor: &kimi.Compactor{LLM: llm}, Agents: mustAgents(t)})
 	e.create("s", "auto")
 	done := make(chan error)
 	go func() {

@@ -2,6 +2,7 @@ package kompact_test
 
 import (
 	"context"
+	"kompact/service"
 	"strings"
 	"testing"
 
@@ -14,7 +15,7 @@ import (
 // session starts its versions and ids again; its generation tells it
 // apart. The outcome is a conflict, and the new session is unchanged.
 func TestSessionsCompactionOfARecreatedSession(t *testing.T) {
-	for _, opts := range []kompact.ActionOptions{{}, {Preview: true}} {
+	for _, opts := range []service.ActionOptions{{}, {Preview: true}} {
 		e := newSessionsEnv(t, kompact.PreviewLimits{})
 		e.create("s", "manual")
 		ctx := context.Background()
@@ -74,7 +75,7 @@ func TestGatewayUsageOfARecreatedSession(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	turn := &kompact.GatewayTurn{SessionID: "s", Stored: true, Version: head.Version, Generation: head.Generation}
+	turn := &service.GatewayTurn{SessionID: "s", Stored: true, Version: head.Version, Generation: head.Generation}
 	if err := e.store.DeleteSession(ctx, "s"); err != nil {
 		t.Fatal(err)
 	}

@@ -3,6 +3,7 @@ package kompact_test
 import (
 	"context"
 	"errors"
+	"kompact/service"
 	"strings"
 	"testing"
 
@@ -67,7 +68,7 @@ func TestSessionsStoreWorkflows(t *testing.T) {
 	}
 
 	e.create("s", "manual")
-	if out := e.run("s", kompact.ActionOptions{}); out.Status != kompact.OutcomeCompacted {
+	if out := e.run("s", service.ActionOptions{}); out.Status != kompact.OutcomeCompacted {
 		t.Fatalf("compaction: %s %+v", out.Status, out.Err)
 	}
 	list, err := e.s.Revisions(ctx, "s")
@@ -99,7 +100,7 @@ func TestSessionsStoreWorkflows(t *testing.T) {
 }
 
 // streamOf streams session id through s: its head and its message bodies.
-func streamOf(t *testing.T, s *kompact.Sessions, id string) (*kompact.StoredSession, []string) {
+func streamOf(t *testing.T, s *service.Sessions, id string) (*kompact.StoredSession, []string) {
 	t.Helper()
 	var head *kompact.StoredSession
 	var bodies []string

@@ -3,6 +3,8 @@ package kompact_test
 import (
 	"context"
 	"fmt"
+	"kompact/kimi"
+	"kompact/service"
 	"strings"
 	"sync"
 	"testing"
@@ -32,14 +34,14 @@ type sessionsLLM struct {
 	usage *kompact.Usage
 }
 
-func (l *sessionsLLM) Complete(_ context.Context, cfg kompact.RequestConfig, _ []kompact.Message, _ func(kompact.Progress)) (kompact.Answer, error) {
+func (l *sessionsLLM) Complete(_ context.Context, cfg kompact.RequestConfig, _ []kompact.Message, _ func(kimi.Progress)) (kimi.Answer, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if cfg.Model == "compact-model" {
 		l.compactions++
-		return kompact.Answer{Parts: []kompact.Part{kompact.TextPart(l.summary)}, Usage: l.usage}, nil
+		return kimi.Answer{Parts: []kompact.Part{kompact.TextPart(l.summary)}, Usage: l.usage}, nil
 	}
-	return kompact.Answer{Parts: []kompact.Part{kompact.TextPart("reply")}, Usage: &kompact.Usage{InputOther: 300, Output: 7}}, nil
+	return kimi.Answer{Parts: []kompact.Part{kompact.TextPart("reply")}, Usage: &kompact.Usage{InputOther: 300, Output: 7}}, nil
 }
 
 // fullSummary has every section a summary should have.
@@ -55,7 +57,7 @@ type sessionsEnv struct {
 	t     *testing.T
 	store kompact.Store
 	llm   *sessionsLLM
-	s     *kompact.Sessions
+	s     *service.Sessions
 	ids   int
 }
 
@@ -66,8 +68,8 @@ func newSessionsEnv(t *testing.T, previews kompact.PreviewLimits) *sessionsEnv {
 		t.Fatal(err)
 	}
 	e := &sessionsEnv{t: t, store: testserver.SQLite(t), llm: &sessionsLLM{summary: fullSummary()}}
-	e.s = kompact.NewSessions(kompact.SessionsConfig{
-		Store: e.store, Compactor: &kompact.Compactor{LLM: e.llm}, Agents: agents, Previews: previews,
+	e.s = service.NewSessions(service.SessionsConfig{
+		Store: e.store, Compactor: &kimi.Compactor{LLM: e.llm}, Agents: agents, Previews: previews,
 		NewID: func() string { e.ids++; return fmt.Sprint(e.ids) },
 	})
 	return e
@@ -89,7 +91,7 @@ func (e *sessionsEnv) create(id, agent string) {
 }
 
 // run runs compact_conversation on session id with opts.
-func (e *sessionsEnv) run(id string, opts kompact.ActionOptions) kompact.Outcome {
+func (e *sessionsEnv) run(id string, opts service.ActionOptions) kompact.Outcome {
 	e.t.Helper()
 	ctx := context.Background()
 	st, a, err := e.s.Open(ctx, id)
@@ -125,7 +127,7 @@ func TestSessionsWarningsMakeAPreview(t *testing.T) {
 	e.create("s", "manual")
 	e.llm.summary = "no sections at all"
 
-	out := e.run("s", kompact.ActionOptions{HoldOnWarnings: true})
+	out := e.run("s", service.ActionOptions{HoldOnWarnings: true})
 	if out.Status != kompact.OutcomePreview || out.PreviewID != "pv_1" || len(out.Warnings()) == 0 {
 		t.Fatalf("a result with warnings: %s, preview %q, warnings %v", out.Status, out.PreviewID, out.Warnings())
 	}
@@ -149,7 +151,7 @@ func TestSessionsWarningsMakeAPreview(t *testing.T) {
 	}
 
 	e.create("t", "manual")
-	if out := e.run("t", kompact.ActionOptions{}); out.Status != kompact.OutcomeCompacted || len(out.Warnings()) == 0 {
+	if out := e.run("t", service.ActionOptions{}); out.Status != kompact.OutcomeCompacted || len(out.Warnings()) == 0 {
 		t.Errorf("by default a result with warnings: %s, warnings %v", out.Status, out.Warnings())
 	}
 	if kinds := e.revisions("t"); len(kinds) != 1 || kinds[0] != kompact.RevisionCompaction {
@@ -162,7 +164,7 @@ func TestSessionsWarningsMakeAPreview(t *testing.T) {
 func TestSessionsPreviewTooLarge(t *testing.T) {
 	e := newSessionsEnv(t, kompact.PreviewLimits{MaxBytes: 100})
 	e.create("s", "manual")
-	out := e.run("s", kompact.ActionOptions{Preview: true})
+	out := e.run("s", service.ActionOptions{Preview: true})
 	if out.Status != kompact.OutcomeError || out.Err.Code != kompact.ETooLarge || out.Model != "compact-model" {
 		t.Fatalf("outcome %s %+v, model %q", out.Status, out.Err, out.Model)
 	}
@@ -183,7 +185,7 @@ func TestSessionsContinueCompactsFirst(t *testing.T) {
 		t.Fatal(err)
 	}
 	auto := rep.AutoCompaction
-	if auto == nil || auto.Status != kompact.AutoCompacted || auto.Reason != kompact.ReasonTriggerRatio || auto.Revision != 1 {
+	if auto == nil || auto.Status != service.AutoCompacted || auto.Reason != kompact.ReasonTriggerRatio || auto.Revision != 1 {
 		t.Fatalf("auto compaction %+v", auto)
 	}
 	if kinds := e.revisions("s"); len(kinds) != 1 || kinds[0] != kompact.RevisionAutoCompaction {
@@ -208,7 +210,7 @@ func TestSessionsNoReductionGuard(t *testing.T) {
 		t.Fatal(err)
 	}
 	auto := rep.AutoCompaction
-	if auto == nil || auto.Status != kompact.AutoNotReduced || auto.Error == nil || auto.Error.Code != kompact.ENotReduced || auto.AutoFailures != 1 {
+	if auto == nil || auto.Status != service.AutoNotReduced || auto.Error == nil || auto.Error.Code != kompact.ENotReduced || auto.AutoFailures != 1 {
 		t.Fatalf("auto compaction %+v", auto)
 	}
 	if kinds := e.revisions("s"); len(kinds) != 0 {
@@ -224,17 +226,17 @@ func TestSessionsNoReductionGuard(t *testing.T) {
 func TestSessionsAppendCompactsInTheBackground(t *testing.T) {
 	e := newSessionsEnv(t, kompact.PreviewLimits{})
 	e.create("s", "auto")
-	done := make(chan kompact.AutoCompactionReport, 1)
+	done := make(chan service.AutoCompactionReport, 1)
 	msg := kompact.Message{Role: kompact.RoleUser, Content: []kompact.Part{kompact.TextPart(strings.Repeat("x", 1000))}}
 	rep, err := e.s.Append(context.Background(), "s", []kompact.Message{msg},
-		kompact.AppendOptions{AutoCompact: true, Done: func(r kompact.AutoCompactionReport) { done <- r }})
+		service.AppendOptions{AutoCompact: true, Done: func(r service.AutoCompactionReport) { done <- r }})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rep.AutoCompaction == nil || rep.AutoCompaction.Status != kompact.AutoStarted || rep.Context == nil || !rep.Context.ShouldCompact {
+	if rep.AutoCompaction == nil || rep.AutoCompaction.Status != service.AutoStarted || rep.Context == nil || !rep.Context.ShouldCompact {
 		t.Fatalf("append %+v, auto %+v", rep.Context, rep.AutoCompaction)
 	}
-	if r := <-done; r.Status != kompact.AutoCompacted {
+	if r := <-done; r.Status != service.AutoCompacted {
 		t.Errorf("background compaction %+v", r)
 	}
 	if kinds := e.revisions("s"); len(kinds) != 1 || kinds[0] != kompact.RevisionAutoCompaction {
@@ -247,7 +249,7 @@ func TestSessionsAppendCompactsInTheBackground(t *testing.T) {
 func TestSessionsUndoAndRestore(t *testing.T) {
 	e := newSessionsEnv(t, kompact.PreviewLimits{})
 	e.create("s", "manual")
-	if out := e.run("s", kompact.ActionOptions{}); out.Status != kompact.OutcomeCompacted {
+	if out := e.run("s", service.ActionOptions{}); out.Status != kompact.OutcomeCompacted {
 		t.Fatalf("compaction: %s %+v", out.Status, out.Err)
 	}
 	ctx := context.Background()

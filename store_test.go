@@ -1,6 +1,7 @@
 package kompact_test
 
 import (
+	"kompact/kimi"
 	"testing"
 
 	"kompact"
@@ -8,7 +9,7 @@ import (
 
 func TestRebaseKeepsAppendedMessages(t *testing.T) {
 	base := conversation().Messages
-	p := prepare(t, &kompact.Session{Messages: base}, kompact.Options{MaxPreserved: 2})
+	p := prepare(t, &kompact.Session{Messages: base}, kimi.Options{MaxPreserved: 2})
 	res, err := p.Apply(answer("S"))
 	if err != nil {
 		t.Fatal(err)
@@ -24,7 +25,7 @@ func TestRebaseKeepsAppendedMessages(t *testing.T) {
 		t.Fatalf("rebased %s", ids(got))
 	}
 	// A middle range keeps the messages before it.
-	p = prepare(t, &kompact.Session{Messages: base}, kompact.Options{Start: "u2", End: "a2"})
+	p = prepare(t, &kompact.Session{Messages: base}, kimi.Options{Start: "u2", End: "a2"})
 	res, _ = p.Apply(answer("S"))
 	got, err = kompact.Rebase(current, res.Commit())
 	if err != nil || ids(got) != "sys,u1,a1,<user>,u3,a3,u4,a4" {
@@ -34,7 +35,7 @@ func TestRebaseKeepsAppendedMessages(t *testing.T) {
 
 func TestRebaseConflicts(t *testing.T) {
 	base := conversation().Messages
-	p := prepare(t, &kompact.Session{Messages: base}, kompact.Options{MaxPreserved: 2})
+	p := prepare(t, &kompact.Session{Messages: base}, kimi.Options{MaxPreserved: 2})
 	res, _ := p.Apply(answer("S"))
 	c := res.Commit()
 	edited := append([]kompact.Message(nil), base...)

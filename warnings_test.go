@@ -3,6 +3,7 @@ package kompact_test
 import (
 	"context"
 	"encoding/json"
+	"kompact/kimi"
 	"strings"
 	"testing"
 
@@ -29,7 +30,7 @@ func TestResultWarnings(t *testing.T) {
 		msg(kompact.RoleAssistant, "a1", strings.Repeat("long answer ", 40)),
 		msg(kompact.RoleUser, "u2", "q"), msg(kompact.RoleAssistant, "a2", "a"),
 	)
-	out := (&kompact.Compactor{LLM: &fakeLLM{answer: replyWith(good)}}).Execute(ctx, enabledAgent(), long, kompact.ActionRequest{Action: kompact.ActionCompactConversation}, nil)
+	out := (&kimi.Compactor{LLM: &fakeLLM{answer: replyWith(good)}}).Execute(ctx, enabledAgent(), long, kompact.ActionRequest{Action: kompact.ActionCompactConversation}, nil)
 	if out.Status != kompact.OutcomeCompacted || len(out.Warnings()) != 0 {
 		t.Fatalf("outcome %+v, warnings %v", out, out.Warnings())
 	}
@@ -39,7 +40,7 @@ func TestResultWarnings(t *testing.T) {
 	}
 
 	// No sections and a summary longer than what it replaces.
-	out = (&kompact.Compactor{LLM: &fakeLLM{answer: replyWith(strings.Repeat("chatter ", 200))}}).Execute(ctx, enabledAgent(), conversation(), kompact.ActionRequest{Action: kompact.ActionCompactConversation}, nil)
+	out = (&kimi.Compactor{LLM: &fakeLLM{answer: replyWith(strings.Repeat("chatter ", 200))}}).Execute(ctx, enabledAgent(), conversation(), kompact.ActionRequest{Action: kompact.ActionCompactConversation}, nil)
 	if got := warningCodes(out.Warnings()); got != "all_sections_missing,tokens_not_reduced" {
 		t.Fatalf("warnings %q", got)
 	}
@@ -52,13 +53,13 @@ func TestResultWarnings(t *testing.T) {
 	}
 
 	// Dropped to fit the context window.
-	llm := &fakeLLM{answer: func(n int, msgs []kompact.Message) (kompact.Answer, error) {
+	llm := &fakeLLM{answer: func(n int, msgs []kompact.Message) (kimi.Answer, error) {
 		if countHeaders(msgs[1]) > 2 {
-			return kompact.Answer{}, kompact.Errorf(kompact.ELLM, "too long: %w", kompact.ErrContextTooLong)
+			return kimi.Answer{}, kompact.Errorf(kompact.ELLM, "too long: %w", kimi.ErrContextTooLong)
 		}
 		return replyWith(good)(n, msgs)
 	}}
-	out = (&kompact.Compactor{LLM: llm}).Execute(ctx, enabledAgent(), long, kompact.ActionRequest{Action: kompact.ActionCompactConversation, End: "a2"}, nil)
+	out = (&kimi.Compactor{LLM: llm}).Execute(ctx, enabledAgent(), long, kompact.ActionRequest{Action: kompact.ActionCompactConversation, End: "a2"}, nil)
 	if got := warningCodes(out.Warnings()); got != "dropped_messages" || !strings.Contains(out.Warnings()[0].Message, "2 of the 4 compacted messages") {
 		t.Fatalf("warnings %+v", out.Warnings())
 	}
@@ -81,14 +82,14 @@ func TestSummaryOnlyRangeIsNoop(t *testing.T) {
 		sess(kimiForm, msg(kompact.RoleUser, "u", "q"), msg(kompact.RoleAssistant, "a", "a")),
 	} {
 		llm := &fakeLLM{answer: replyWith("S")}
-		out := (&kompact.Compactor{LLM: llm}).Execute(context.Background(), enabledAgent(), s, kompact.ActionRequest{Action: kompact.ActionCompactConversation}, nil)
+		out := (&kimi.Compactor{LLM: llm}).Execute(context.Background(), enabledAgent(), s, kompact.ActionRequest{Action: kompact.ActionCompactConversation}, nil)
 		if out.Status != kompact.OutcomeNoop || !strings.Contains(out.Reason, `message "sum" is an earlier summary`) || len(llm.requests) != 0 {
 			t.Errorf("outcome %+v after %d requests", out, len(llm.requests))
 		}
 	}
 	// A summary with a message after it in the range is compacted.
 	s := sess(summary, msg(kompact.RoleUser, "u1", "q1"), msg(kompact.RoleUser, "u", "q"), msg(kompact.RoleAssistant, "a", "a"))
-	out := (&kompact.Compactor{LLM: &fakeLLM{answer: replyWith("S")}}).Execute(context.Background(), enabledAgent(), s, kompact.ActionRequest{Action: kompact.ActionCompactConversation}, nil)
+	out := (&kimi.Compactor{LLM: &fakeLLM{answer: replyWith("S")}}).Execute(context.Background(), enabledAgent(), s, kompact.ActionRequest{Action: kompact.ActionCompactConversation}, nil)
 	if out.Status != kompact.OutcomeCompacted {
 		t.Errorf("outcome %+v", out)
 	}
@@ -97,12 +98,12 @@ func TestSummaryOnlyRangeIsNoop(t *testing.T) {
 // TestProgressMerge: a coalesced report keeps the text of the one it
 // replaces, unless that one belongs to another request or attempt.
 func TestProgressMerge(t *testing.T) {
-	a := kompact.Progress{Round: 1, Attempt: 1, Chars: 3, Delta: "abc"}
-	b := kompact.Progress{Round: 1, Attempt: 1, Chars: 5, Delta: "de"}
+	a := kimi.Progress{Round: 1, Attempt: 1, Chars: 3, Delta: "abc"}
+	b := kimi.Progress{Round: 1, Attempt: 1, Chars: 5, Delta: "de"}
 	if got := b.Merge(a); got.Delta != "abcde" || got.Chars != 5 {
 		t.Errorf("merged %+v", got)
 	}
-	retry := kompact.Progress{Round: 1, Attempt: 2, Chars: 2, Delta: "xy"}
+	retry := kimi.Progress{Round: 1, Attempt: 2, Chars: 2, Delta: "xy"}
 	if got := retry.Merge(a); got.Delta != "xy" {
 		t.Errorf("a retry kept the failed attempt's text: %+v", got)
 	}

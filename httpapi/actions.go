@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"kompact/kimi"
+	"kompact/service"
 	"log/slog"
 	"net/http"
 	"strings"
@@ -72,8 +74,8 @@ func (s *Server) runAction(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	defer release()
-	opts := kompact.ActionOptions{Preview: req.Preview, HoldOnWarnings: req.HoldOnWarnings && !req.AcceptWarnings}
-	run := func(ctx context.Context, progress func(kompact.Progress)) kompact.Outcome {
+	opts := service.ActionOptions{Preview: req.Preview, HoldOnWarnings: req.HoldOnWarnings && !req.AcceptWarnings}
+	run := func(ctx context.Context, progress func(kimi.Progress)) kompact.Outcome {
 		return job.Run(ctx, opts, progress)
 	}
 	if !wantsEvents(r) {
@@ -136,7 +138,7 @@ func wantsEvents(r *http.Request) bool {
 // action runs on and commits (or not) exactly as it would have. A client
 // that goes away by itself cancels the action, as one that waits for a
 // plain answer does.
-func (s *Server) streamAction(w http.ResponseWriter, r *http.Request, run func(context.Context, func(kompact.Progress)) kompact.Outcome) {
+func (s *Server) streamAction(w http.ResponseWriter, r *http.Request, run func(context.Context, func(kimi.Progress)) kompact.Outcome) {
 	rc := http.NewResponseController(w)
 	h := w.Header()
 	h.Set("Content-Type", "text/event-stream")
@@ -222,7 +224,7 @@ const DefaultSSEBuffer = 1 << 20
 // report, with the text of the ones it replaced.
 type eventQueue struct {
 	mu      sync.Mutex
-	latest  kompact.Progress
+	latest  kimi.Progress
 	pending bool
 	limit   int
 	notify  chan struct{}
@@ -234,7 +236,7 @@ type eventQueue struct {
 
 // progress queues p, keeping the text the client has not seen; past the
 // limit it cuts the client off and drops what is queued.
-func (q *eventQueue) progress(p kompact.Progress) {
+func (q *eventQueue) progress(p kimi.Progress) {
 	if q.cutOff.Load() {
 		return
 	}
@@ -245,7 +247,7 @@ func (q *eventQueue) progress(p kompact.Progress) {
 	q.latest, q.pending = p, true
 	over := len(p.Delta) > q.limit
 	if over {
-		q.latest, q.pending = kompact.Progress{}, false
+		q.latest, q.pending = kimi.Progress{}, false
 	}
 	q.mu.Unlock()
 	if over {
@@ -260,7 +262,7 @@ func (q *eventQueue) progress(p kompact.Progress) {
 }
 
 // take returns the queued progress, if any, and empties the queue.
-func (q *eventQueue) take() (kompact.Progress, bool) {
+func (q *eventQueue) take() (kimi.Progress, bool) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	p, ok := q.latest, q.pending

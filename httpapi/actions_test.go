@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"fmt"
+	"kompact/kimi"
 	"log/slog"
 	"net"
 	"net/http"
@@ -143,7 +144,7 @@ func TestLLMFailures(t *testing.T) {
 	}
 
 	e.llm.SetDefault(fakellm.Answer())
-	wantError(t, e.do("POST", "/v1/sessions/s/actions/compact_conversation", nil), 502, "empty_response", kompact.EmptyResponseMessage)
+	wantError(t, e.do("POST", "/v1/sessions/s/actions/compact_conversation", nil), 502, "empty_response", kimi.EmptyResponseMessage)
 	e.llm.SetDefault(fakellm.Answer(fakellm.Think("only thinking")))
 	wantError(t, e.do("POST", "/v1/sessions/s/actions/compact_conversation", `{"preview": true}`), 502, "empty_response")
 

@@ -6,9 +6,8 @@ package httpapi
 
 import (
 	"context"
+	"kompact/service"
 	"net/http"
-
-	"kompact"
 )
 
 func (s *Server) getContext(w http.ResponseWriter, r *http.Request) error {
@@ -22,7 +21,7 @@ func (s *Server) getContext(w http.ResponseWriter, r *http.Request) error {
 
 // writeAppended answers an append or a continue with status and rep, the
 // error of its automatic compaction as a client may see it.
-func (s *Server) writeAppended(w http.ResponseWriter, r *http.Request, status int, rep *kompact.AppendReport) {
+func (s *Server) writeAppended(w http.ResponseWriter, r *http.Request, status int, rep *service.AppendReport) {
 	if auto := rep.AutoCompaction; auto != nil && auto.Error != nil {
 		auto.Error = s.publicError(r, auto.Error)
 	}
@@ -32,9 +31,9 @@ func (s *Server) writeAppended(w http.ResponseWriter, r *http.Request, status in
 // logAutoCompaction returns what logs the report of an automatic
 // compaction that request r started in the background; an internal error
 // is logged in full, as r's.
-func (s *Server) logAutoCompaction(r *http.Request) func(kompact.AutoCompactionReport) {
+func (s *Server) logAutoCompaction(r *http.Request) func(service.AutoCompactionReport) {
 	id, bg := r.PathValue("id"), r.Clone(context.WithoutCancel(r.Context()))
-	return func(rep kompact.AutoCompactionReport) {
+	return func(rep service.AutoCompactionReport) {
 		attrs := []any{"session", id, "status", string(rep.Status), "revision", rep.Revision, "tokens_before", rep.TokensBefore, "tokens_after", rep.TokensAfter}
 		if rep.Error != nil {
 			attrs = append(attrs, "code", string(s.publicError(bg, rep.Error).Code))

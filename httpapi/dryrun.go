@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"context"
+	"kompact/kimi"
 	"net/http"
 
 	"kompact"
@@ -59,7 +60,7 @@ func (s *Server) openOutline(ctx context.Context, id string) (*kompact.StoredSes
 		if err != nil {
 			return err
 		}
-		stored.Messages = append(stored.Messages, kompact.Outline(&m))
+		stored.Messages = append(stored.Messages, kimi.Outline(&m))
 		lens = append(lens, m.TextLen())
 		return nil
 	})
@@ -73,7 +74,7 @@ func (s *Server) openOutline(ctx context.Context, id string) (*kompact.StoredSes
 // dryRunOf describes job's plan, made on outlines; lens are the text
 // lengths of the session's messages, for the estimate of those the summary
 // would replace (kompact.EstimateTokens).
-func dryRunOf(job *kompact.Job, lens []int) dryRun {
+func dryRunOf(job *kimi.Job, lens []int) dryRun {
 	p := job.Plan
 	d := dryRun{Status: "dry_run", Noop: p.Noop, Reason: p.Reason, Messages: len(p.Session.Messages), Model: job.Config.Model}
 	if p.Noop {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/base64"
 	"errors"
+	"kompact/service"
 	"net/http"
 	"strings"
 	"time"
@@ -118,7 +119,7 @@ func (s *Server) gatewayChat(w http.ResponseWriter, r *http.Request) error {
 // turnHeaders sets the gateway's own headers of an answer to turn:
 // X-Kompact-Session when the request was stored, X-Kompact-Not-Stored
 // when it was not, and X-Kompact-Forwarded.
-func turnHeaders(turn *kompact.GatewayTurn) func(http.Header) {
+func turnHeaders(turn *service.GatewayTurn) func(http.Header) {
 	return func(h http.Header) {
 		if turn.Stored {
 			h.Set(HeaderSession, turn.SessionID)

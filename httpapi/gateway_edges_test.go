@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"kompact/service"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
@@ -136,7 +137,7 @@ func TestGatewayHugeUsage(t *testing.T) {
 		t.Fatal(err)
 	}
 	cv.msgs = append(cv.msgs, sdk.AssistantMessage("reply huge"))
-	var ctxStatus kompact.SessionContext
+	var ctxStatus service.SessionContext
 	getJSON(t, srv.URL, "/v1/sessions/huge/context", &ctxStatus)
 	if ctxStatus.TokenCount != kompact.MaxTokenFigure || !ctxStatus.ShouldCompact {
 		t.Fatalf("after a report of 2^63-1 tokens: token count %d, should_compact %v; want %d, true",

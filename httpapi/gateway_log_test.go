@@ -2,6 +2,7 @@ package httpapi_test
 
 import (
 	"fmt"
+	"kompact/service"
 	"log/slog"
 	"net/http/httptest"
 	"strconv"
@@ -178,7 +179,7 @@ func testGatewayLogFailing(t *testing.T, jsonLogs bool, p float64) {
 	}
 	cv.turn(t, c, 21, false) // paused: no compaction starts
 	n := kompact.AutoCompactionFailureLimit
-	failed := map[string]string{"session": "failing", "status": string(kompact.AutoFailed), "code": string(kompact.ELLM)}
+	failed := map[string]string{"session": "failing", "status": string(service.AutoFailed), "code": string(kompact.ELLM)}
 	all := logLines(t, logs.String(), jsonLogs, "compaction failed", failed)
 	first := "gateway"
 	if p > 0 {

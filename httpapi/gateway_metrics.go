@@ -1,12 +1,11 @@
 package httpapi
 
 import (
+	"kompact/service"
 	"strconv"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
-
-	"kompact"
 )
 
 // gatewayMetrics are the gateway's Prometheus metrics (docs/gateway.md,
@@ -43,7 +42,7 @@ func newGatewayMetrics(reg *prometheus.Registry) *gatewayMetrics {
 }
 
 // turn counts what the gateway did with a request before forwarding it.
-func (m *gatewayMetrics) turn(t *kompact.GatewayTurn, saved int, added time.Duration) {
+func (m *gatewayMetrics) turn(t *service.GatewayTurn, saved int, added time.Duration) {
 	m.added.Observe(added.Seconds())
 	if saved > 0 {
 		m.saved.Add(float64(saved))

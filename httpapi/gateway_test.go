@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"kompact/service"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
@@ -404,7 +405,7 @@ func TestGatewayConversation(t *testing.T) {
 			// before).
 			chats, _ := up.chats()
 			want := len(chats[len(chats)-1].body) / 4
-			var ctxStatus kompact.SessionContext
+			var ctxStatus service.SessionContext
 			for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(10 * time.Millisecond) {
 				getJSON(t, srv.URL, "/v1/sessions/"+id+"/context", &ctxStatus)
 				if ctxStatus.TokenCount == want && ctxStatus.PendingTokens == 0 || time.Now().After(deadline) {
@@ -777,7 +778,7 @@ func TestGatewayCompactionFails(t *testing.T) {
 			t.Fatalf("turn %d: not forwarded as sent", i)
 		}
 	}
-	var ctxStatus kompact.SessionContext
+	var ctxStatus service.SessionContext
 	getJSON(t, srv.URL, "/v1/sessions/failing/context", &ctxStatus)
 	if ctxStatus.AutoFailures == 0 {
 		t.Fatalf("the failed compactions did not count in the breaker: %+v", ctxStatus)

@@ -3,6 +3,7 @@ package httpapi
 import (
 	"errors"
 	"io"
+	"kompact/service"
 	"mime"
 	"net"
 	"net/http"
@@ -64,7 +65,7 @@ type guard struct {
 	hosts map[string]bool
 	// actions are the server's action slots, which the Sessions' own
 	// compactions (the gateway's, background ones) take too.
-	actions     kompact.ActionSlots
+	actions     service.ActionSlots
 	bodyTimeout time.Duration
 	// maxMessages is Limits.MaxRequestMessages, or its default.
 	maxMessages int
@@ -79,7 +80,7 @@ func newGuard(l Limits) *guard {
 	if n <= 0 {
 		n = DefaultMaxActions()
 	}
-	g.actions = kompact.NewActionSlots(n)
+	g.actions = service.NewActionSlots(n)
 	g.maxMessages = l.MaxRequestMessages
 	if g.maxMessages <= 0 {
 		g.maxMessages = DefaultMaxRequestMessages

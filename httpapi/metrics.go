@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"kompact/kimi"
 	"log/slog"
 	"net/http"
 	"strconv"
@@ -92,13 +93,13 @@ func (m *metrics) storeFailed(op string, err error) {
 // measuredLLM times an LLM's calls and counts their retries (the progress
 // reports that say the client waits before sending again).
 type measuredLLM struct {
-	kompact.LLM
+	kimi.LLM
 	m *metrics
 }
 
-func (l measuredLLM) Complete(ctx context.Context, cfg kompact.RequestConfig, msgs []kompact.Message, progress func(kompact.Progress)) (kompact.Answer, error) {
+func (l measuredLLM) Complete(ctx context.Context, cfg kompact.RequestConfig, msgs []kompact.Message, progress func(kimi.Progress)) (kimi.Answer, error) {
 	start := time.Now()
-	a, err := l.LLM.Complete(ctx, cfg, msgs, func(p kompact.Progress) {
+	a, err := l.LLM.Complete(ctx, cfg, msgs, func(p kimi.Progress) {
 		if p.Waiting != "" {
 			l.m.llmRetries.Inc()
 		}

@@ -5,9 +5,8 @@ package httpapi
 // (sessions_preview.go in the root).
 
 import (
+	"kompact/service"
 	"net/http"
-
-	"kompact"
 )
 
 // listPreviews answers a session's open previews, the newest first.
@@ -17,7 +16,7 @@ func (s *Server) listPreviews(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	if list == nil {
-		list = []kompact.OpenPreview{}
+		list = []service.OpenPreview{}
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"previews": list})
 	return nil

@@ -12,6 +12,8 @@ import (
 	"encoding/hex"
 	"errors"
 	"io"
+	"kompact/kimi"
+	"kompact/service"
 	"log/slog"
 	"net"
 	"net/http"
@@ -43,7 +45,7 @@ type Config struct {
 	// means none.
 	Agents kompact.Agents
 	// LLM serves the compaction and "continue" calls.
-	LLM kompact.LLM
+	LLM kimi.LLM
 	// Prompt resolves an agent's compaction prompt, e.g. kimicli's
 	// Finder.AgentPrompt; nil means the agent's inline prompt, else the
 	// built-in one.
@@ -91,7 +93,7 @@ type Server struct {
 	agents kompact.Agents
 	// sessions runs the workflows of stored sessions; the handlers decode
 	// a request, call it and encode its answer.
-	sessions *kompact.Sessions
+	sessions *service.Sessions
 	log      *slog.Logger
 	maxBody  int64
 	// maxImport is Config.MaxImportBody, or its default.
@@ -138,9 +140,9 @@ func New(cfg Config) *Server {
 		s.log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
 	s.log = slog.New(requestIDHandler{s.log.Handler()})
-	s.sessions = kompact.NewSessions(kompact.SessionsConfig{
+	s.sessions = service.NewSessions(service.SessionsConfig{
 		Store:       s.cfg.Store,
-		Compactor:   &kompact.Compactor{LLM: s.cfg.LLM, Prompt: cfg.Prompt},
+		Compactor:   &kimi.Compactor{LLM: s.cfg.LLM, Prompt: cfg.Prompt},
 		Agents:      s.agents,
 		ContextSize: cfg.ContextSize,
 		Previews:    cfg.Previews,

@@ -4,6 +4,8 @@ import (
 	"cmp"
 	"context"
 	"encoding/json"
+	"kompact/fidelity"
+	"kompact/service"
 	"net/http"
 	"slices"
 	"strconv"
@@ -22,14 +24,14 @@ func (s *Server) listSessions(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	if list == nil {
-		list = []kompact.ListedSession{}
+		list = []service.ListedSession{}
 	}
 	if q := r.URL.Query().Get("q"); q != "" {
-		list = slices.DeleteFunc(list, func(i kompact.ListedSession) bool { return !kompact.MatchesQuery(i.ID, i.Title, q) })
+		list = slices.DeleteFunc(list, func(i service.ListedSession) bool { return !service.MatchesQuery(i.ID, i.Title, q) })
 	}
 	// Newest first: the most recently updated, then the most recently
 	// created.
-	slices.SortStableFunc(list, func(a, b kompact.ListedSession) int {
+	slices.SortStableFunc(list, func(a, b service.ListedSession) int {
 		if c := b.UpdatedAt.Compare(a.UpdatedAt); c != 0 {
 			return c
 		}
@@ -184,9 +186,9 @@ func (s *Server) appendMessages(w http.ResponseWriter, r *http.Request) error {
 		return kompact.Errorf(kompact.EInvalid, "no message to append").
 			WithFixes(`Send {"message": {"role": "user", "content": "..."}} or {"messages": [...]}.`)
 	}
-	opts := kompact.AppendOptions{}
+	opts := service.AppendOptions{}
 	if want, _ := strconv.ParseBool(r.URL.Query().Get("auto_compact")); want {
-		opts = kompact.AppendOptions{AutoCompact: true, Done: s.logAutoCompaction(r)}
+		opts = service.AppendOptions{AutoCompact: true, Done: s.logAutoCompaction(r)}
 	}
 	rep, err := s.sessions.Append(r.Context(), r.PathValue("id"), msgs, opts)
 	if err != nil {
@@ -239,7 +241,7 @@ func (s *Server) continueSession(w http.ResponseWriter, r *http.Request) error {
 	if err := s.decodeBody(w, r, &req, false); err != nil {
 		return err
 	}
-	var rep *kompact.AppendReport
+	var rep *service.AppendReport
 	var err error
 	switch {
 	case req.Retry && req.Content != nil:
@@ -273,7 +275,7 @@ type compactionFormat struct {
 }
 
 func (s *Server) compactionFormat(w http.ResponseWriter, r *http.Request) error {
-	writeJSON(w, http.StatusOK, compactionFormat{SummaryPrefix: kompact.SummaryPrefix, Sections: kompact.SectionNames, AppendixSection: kompact.AppendixSection})
+	writeJSON(w, http.StatusOK, compactionFormat{SummaryPrefix: kompact.SummaryPrefix, Sections: kompact.SectionNames, AppendixSection: fidelity.AppendixSection})
 	return nil
 }
 

@@ -2,6 +2,7 @@ package kimicli_test
 
 import (
 	"encoding/json"
+	"kompact/kimi"
 	"os"
 	"path/filepath"
 	"strings"
@@ -27,7 +28,7 @@ func TestContextJSONLMatchesVectors(t *testing.T) {
 		n++
 		t.Run(v.Name(), func(t *testing.T) {
 			s := v.Session(t)
-			plan, err := kompact.Prepare(s, kompact.Options{MaxPreserved: v.Params.MaxPreserved, Instructions: v.Params.CustomInstruction, Prompt: prompt})
+			plan, err := kimi.Prepare(s, kimi.Options{MaxPreserved: v.Params.MaxPreserved, Instructions: v.Params.CustomInstruction, Prompt: prompt})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -145,13 +146,13 @@ func TestContextExampleRoundTrip(t *testing.T) {
 			}
 		}
 	}
-	plan, err := kompact.Prepare(&kompact.Session{Messages: c.Messages()}, kompact.Options{MaxPreserved: 2})
+	plan, err := kimi.Prepare(&kompact.Session{Messages: c.Messages()}, kimi.Options{MaxPreserved: 2})
 	if err != nil || plan.Noop {
 		t.Fatalf("prepare: %v %v", err, plan)
 	}
 	// The example's _usage of 17 means the scripted answer reported 12
 	// output tokens: 12 + (len("thanks") + len("You're welcome.")) / 4.
-	res, err := plan.Apply(kompact.Answer{Parts: []kompact.Part{kompact.TextPart("<current_focus>\nDemo.\n</current_focus>")}, Usage: &kompact.Usage{Output: 12}})
+	res, err := plan.Apply(kimi.Answer{Parts: []kompact.Part{kompact.TextPart("<current_focus>\nDemo.\n</current_focus>")}, Usage: &kompact.Usage{Output: 12}})
 	if err != nil {
 		t.Fatal(err)
 	}

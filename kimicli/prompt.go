@@ -2,6 +2,7 @@ package kimicli
 
 import (
 	"fmt"
+	"kompact/kimi"
 	"os"
 	"path/filepath"
 	"sort"
@@ -157,7 +158,7 @@ func readPrompt(path string, src kompact.PromptSource) (kompact.Prompt, error) {
 		return kompact.Prompt{}, kompact.Errorf(kompact.EInvalid, "read prompt: %w", err).
 			WithFixes("Check that the prompt file exists and is readable.")
 	}
-	p, err := kompact.NewPrompt(data, src, path)
+	p, err := kimi.NewPrompt(data, src, path)
 	if err != nil {
 		return kompact.Prompt{}, fmt.Errorf("%s: %w", path, err)
 	}
@@ -184,7 +185,7 @@ func (f *Finder) AgentPrompt(a *kompact.Agent) (kompact.Prompt, error) {
 	if f.foundErr != nil {
 		return kompact.Prompt{}, f.foundErr
 	}
-	return kompact.ResolvePrompt(f.found), nil
+	return kimi.ResolvePrompt(f.found), nil
 }
 
 // search runs FindPrompt, once per Finder.

@@ -1,6 +1,7 @@
 package kimicli_test
 
 import (
+	"kompact/kimi"
 	"os"
 	"path/filepath"
 	"strings"
@@ -95,7 +96,7 @@ func TestKimiSessionCompactsAsCompactKimi(t *testing.T) {
 				in := v.Session(t)
 				sp := placeholderPrompt
 				file := kimicli.CompactedFile(&sp, in.Messages, 1000)
-				opt := kompact.Options{MaxPreserved: v.Params.MaxPreserved, Instructions: v.Params.CustomInstruction, Prompt: prompt}
+				opt := kimi.Options{MaxPreserved: v.Params.MaxPreserved, Instructions: v.Params.CustomInstruction, Prompt: prompt}
 				wantReq, want := compactKimi(t, file, opt, v.Answer())
 				gotReq, got := compactStored(t, st, file, opt, v.Answer())
 				if gotReq != wantReq {
@@ -111,9 +112,9 @@ func TestKimiSessionCompactsAsCompactKimi(t *testing.T) {
 
 // prepareApply prepares a compaction of s and applies answer a to it; a
 // no-op is a nil plan.
-func prepareApply(t *testing.T, s *kompact.Session, opt kompact.Options, a kompact.Answer) (*kompact.Plan, *kompact.Result) {
+func prepareApply(t *testing.T, s *kompact.Session, opt kimi.Options, a kimi.Answer) (*kimi.Plan, *kompact.Result) {
 	t.Helper()
-	p, err := kompact.Prepare(s, opt)
+	p, err := kimi.Prepare(s, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -129,7 +130,7 @@ func prepareApply(t *testing.T, s *kompact.Session, opt kompact.Options, a kompa
 
 // compactKimi is compact --kimi's path: the request's JSON and the file
 // written ("" for a no-op).
-func compactKimi(t *testing.T, file []byte, opt kompact.Options, a kompact.Answer) (string, string) {
+func compactKimi(t *testing.T, file []byte, opt kimi.Options, a kimi.Answer) (string, string) {
 	c := kimicli.ParseContext(file)
 	p, res := prepareApply(t, &kompact.Session{Messages: c.Messages()}, opt, a)
 	if p == nil {
@@ -139,7 +140,7 @@ func compactKimi(t *testing.T, file []byte, opt kompact.Options, a kompact.Answe
 }
 
 // compactStored is the service's path over store st.
-func compactStored(t *testing.T, st kompact.Store, file []byte, opt kompact.Options, a kompact.Answer) (string, string) {
+func compactStored(t *testing.T, st kompact.Store, file []byte, opt kimi.Options, a kimi.Answer) (string, string) {
 	s, _ := kimicli.ImportContext(file)
 	info, err := st.CreateSession(t.Context(), s)
 	if err != nil {
@@ -165,7 +166,7 @@ func compactStored(t *testing.T, st kompact.Store, file []byte, opt kompact.Opti
 	return requestJSON(p), string(kimicli.FileFromSession(&after.Session))
 }
 
-func requestJSON(p *kompact.Plan) string {
+func requestJSON(p *kimi.Plan) string {
 	var b []byte
 	for _, m := range p.RequestMessages() {
 		b = m.AppendJSON(b)

@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"kompact/kimi"
 	"mime"
 	"net/http"
 	"strconv"
@@ -126,7 +127,7 @@ func maxLineFor(maxAnswer int64) int {
 }
 
 // attempt sends the request once and reads the answer.
-func (r *request) attempt(ctx context.Context) (kompact.Answer, *failure) {
+func (r *request) attempt(ctx context.Context) (kimi.Answer, *failure) {
 	// Once the attempt's context is done (deferred calls run in reverse
 	// order), wait for the body's encoders: none outlives the attempt.
 	defer r.body.wait()
@@ -149,27 +150,27 @@ func (r *request) attempt(ctx context.Context) (kompact.Answer, *failure) {
 
 	// The caller's cancellation wins over everything else.
 	if cerr := ctx.Err(); cerr != nil {
-		return kompact.Answer{}, &failure{kind: failCanceled, err: cerr}
+		return kimi.Answer{}, &failure{kind: failCanceled, err: cerr}
 	}
 	if cp.status >= 400 {
-		return kompact.Answer{}, r.statusFailure(cp)
+		return kimi.Answer{}, r.statusFailure(cp)
 	}
 	if streamErr != nil {
-		return kompact.Answer{}, streamErr
+		return kimi.Answer{}, streamErr
 	}
 	if err == nil && cp.readErr == nil {
 		if cp.jsonBody != nil {
 			if len(cp.jsonBody) > min(cp.maxLine, maxJSONBody) {
-				return kompact.Answer{}, &failure{kind: failLineTooLong, err: &lineTooLong{limit: min(cp.maxLine, maxJSONBody)}}
+				return kimi.Answer{}, &failure{kind: failLineTooLong, err: &lineTooLong{limit: min(cp.maxLine, maxJSONBody)}}
 			}
 			if isErrorObject(cp.jsonBody) {
-				return kompact.Answer{}, &failure{kind: failStreamError, provider: ParseProviderError(cp.jsonBody)}
+				return kimi.Answer{}, &failure{kind: failStreamError, provider: ParseProviderError(cp.jsonBody)}
 			}
 			if err := st.completion(cp.jsonBody); err != nil {
-				return kompact.Answer{}, &failure{kind: failMalformed, err: err}
+				return kimi.Answer{}, &failure{kind: failMalformed, err: err}
 			}
 			if f := st.overCap(); f != nil {
-				return kompact.Answer{}, f
+				return kimi.Answer{}, f
 			}
 			st.report(true)
 			return acc.Answer(), nil
@@ -180,28 +181,28 @@ func (r *request) attempt(ctx context.Context) (kompact.Answer, *failure) {
 		}
 	}
 	if actx.Err() != nil {
-		return kompact.Answer{}, &failure{kind: failTimeout, err: actx.Err(), timeout: r.timeout}
+		return kimi.Answer{}, &failure{kind: failTimeout, err: actx.Err(), timeout: r.timeout}
 	}
 	var se *ssestream.StreamError
 	var syn *json.SyntaxError
 	switch {
 	case errors.As(err, &se):
-		return kompact.Answer{}, &failure{kind: failStreamError, provider: ParseProviderError(se.Event.Data), err: err}
+		return kimi.Answer{}, &failure{kind: failStreamError, provider: ParseProviderError(se.Event.Data), err: err}
 	case errors.As(err, &syn):
-		return kompact.Answer{}, &failure{kind: failMalformed, err: err}
+		return kimi.Answer{}, &failure{kind: failMalformed, err: err}
 	case errors.As(err, new(*lineTooLong)), errors.Is(err, bufio.ErrTooLong):
-		return kompact.Answer{}, &failure{kind: failLineTooLong, err: err}
+		return kimi.Answer{}, &failure{kind: failLineTooLong, err: err}
 	case errors.Is(err, io.ErrUnexpectedEOF):
-		return kompact.Answer{}, &failure{kind: failCut, err: err}
+		return kimi.Answer{}, &failure{kind: failCut, err: err}
 	case err != nil:
-		return kompact.Answer{}, &failure{kind: failConnection, err: err}
+		return kimi.Answer{}, &failure{kind: failConnection, err: err}
 	case cp.readErr != nil:
-		return kompact.Answer{}, &failure{kind: failConnection, err: cp.readErr}
+		return kimi.Answer{}, &failure{kind: failConnection, err: cp.readErr}
 	case st.chunks == 0 && cp.contentType != "" && cp.contentType != "text/event-stream":
-		return kompact.Answer{}, &failure{kind: failMalformed,
+		return kimi.Answer{}, &failure{kind: failMalformed,
 			err: fmt.Errorf("it answered with %s instead of an event stream", cp.contentType)}
 	}
-	return kompact.Answer{}, &failure{kind: failCut}
+	return kimi.Answer{}, &failure{kind: failCut}
 }
 
 // send posts the body and returns the answer's event stream. It does not

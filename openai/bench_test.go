@@ -3,6 +3,7 @@ package openai_test
 import (
 	"context"
 	"io"
+	"kompact/kimi"
 	"net/http"
 	"net/http/httptest"
 	"strconv"
@@ -29,7 +30,7 @@ func compactionRequest(tb testing.TB, n int) ([]kompact.Message, int) {
 		s.Messages = append(s.Messages, kompact.Message{Role: role,
 			Content: []kompact.Part{kompact.TextPart(strconv.Itoa(i) + " " + line)}})
 	}
-	plan, err := kompact.Prepare(s, kompact.Options{MaxPreserved: kompact.DefaultMaxPreserved, Prompt: kompact.Prompt{Body: "Summarize."}})
+	plan, err := kimi.Prepare(s, kimi.Options{MaxPreserved: kompact.DefaultMaxPreserved, Prompt: kompact.Prompt{Body: "Summarize."}})
 	if err != nil || plan.Noop {
 		tb.Fatalf("prepare: %v", err)
 	}

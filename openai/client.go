@@ -8,6 +8,7 @@ package openai
 import (
 	"context"
 	"fmt"
+	"kompact/kimi"
 	"net/http"
 	"net/url"
 	"os"
@@ -93,7 +94,7 @@ type Client struct {
 	Sleep func(ctx context.Context, d time.Duration) error
 }
 
-var _ kompact.LLM = (*Client)(nil)
+var _ kimi.LLM = (*Client)(nil)
 
 // verifiedKey is the context key of ContextWithVerified's document.
 type verifiedKey struct{}
@@ -182,25 +183,25 @@ func APIKey(getenv func(string) string, cfg kompact.RequestConfig) (string, erro
 //
 // msgs are read while the request is sent, by another goroutine, and no
 // longer once Complete has returned; they must not change meanwhile.
-func (c *Client) Complete(ctx context.Context, cfg kompact.RequestConfig, msgs []kompact.Message, progress func(kompact.Progress)) (kompact.Answer, error) {
+func (c *Client) Complete(ctx context.Context, cfg kompact.RequestConfig, msgs []kompact.Message, progress func(kimi.Progress)) (kimi.Answer, error) {
 	if progress == nil {
-		progress = func(kompact.Progress) {}
+		progress = func(kimi.Progress) {}
 	}
 	base, err := checkBaseURL(cfg.BaseURL)
 	if err != nil {
-		return kompact.Answer{}, err
+		return kimi.Answer{}, err
 	}
 	if cfg.Model == "" {
-		return kompact.Answer{}, kompact.Errorf(kompact.EInvalid, "the agent's LLM has no model to send the compaction request to").
+		return kimi.Answer{}, kompact.Errorf(kompact.EInvalid, "the agent's LLM has no model to send the compaction request to").
 			WithFixes("Set the agent's llm.model, or compaction.compaction_model.")
 	}
 	key, err := APIKey(c.Getenv, cfg)
 	if err != nil {
-		return kompact.Answer{}, err
+		return kimi.Answer{}, err
 	}
 	body, err := newStreamedBody(cfg, msgs, verifiedOf(ctx))
 	if err != nil {
-		return kompact.Answer{}, err
+		return kimi.Answer{}, err
 	}
 
 	opts := []option.RequestOption{

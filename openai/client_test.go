@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"kompact/kimi"
 	"net/http"
 	"reflect"
 	"strings"
@@ -62,13 +63,13 @@ const smallSessionJSON = `{"id":"s1","messages":[
 ]}`
 
 // smallPlan prepares the compaction of a small session.
-func smallPlan(t *testing.T) (*kompact.Session, *kompact.Plan) {
+func smallPlan(t *testing.T) (*kompact.Session, *kimi.Plan) {
 	t.Helper()
 	s, err := kompact.DecodeSession([]byte(smallSessionJSON))
 	if err != nil {
 		t.Fatal(err)
 	}
-	plan, err := kompact.Prepare(s, kompact.Options{MaxPreserved: kompact.DefaultMaxPreserved})
+	plan, err := kimi.Prepare(s, kimi.Options{MaxPreserved: kompact.DefaultMaxPreserved})
 	if err != nil || plan.Noop {
 		t.Fatalf("prepare: %v %+v", err, plan)
 	}
@@ -95,13 +96,13 @@ func llmError(t *testing.T, err error, code kompact.ErrorCode) *kompact.Error {
 }
 
 // completeSmall asks c, through srv, for the compaction of smallRequest.
-func completeSmall(t *testing.T, c *openai.Client, srv *fakellm.Server, progress func(kompact.Progress)) (kompact.Answer, error) {
+func completeSmall(t *testing.T, c *openai.Client, srv *fakellm.Server, progress func(kimi.Progress)) (kimi.Answer, error) {
 	t.Helper()
 	return c.Complete(context.Background(), fakeConfig(srv), smallRequest(t), progress)
 }
 
 // mustComplete is completeSmall for a completion that must succeed.
-func mustComplete(t *testing.T, c *openai.Client, srv *fakellm.Server, progress func(kompact.Progress)) kompact.Answer {
+func mustComplete(t *testing.T, c *openai.Client, srv *fakellm.Server, progress func(kimi.Progress)) kimi.Answer {
 	t.Helper()
 	a, err := completeSmall(t, c, srv, progress)
 	if err != nil {
@@ -159,7 +160,7 @@ func partsString(parts []kompact.Part) string {
 	return strings.Join(out, " | ")
 }
 
-func answerText(a kompact.Answer) string {
+func answerText(a kimi.Answer) string {
 	var b strings.Builder
 	for _, p := range a.Parts {
 		if p.Type == kompact.PartText {
@@ -638,7 +639,7 @@ func TestClientDoesNotRetryClientErrors(t *testing.T) {
 			if strings.Contains(e.Message, "attempts") {
 				t.Errorf("message %q speaks of retries", e.Message)
 			}
-			if errors.Is(err, kompact.ErrContextTooLong) {
+			if errors.Is(err, kimi.ErrContextTooLong) {
 				t.Errorf("%d taken for a context-length error", tt.status)
 			}
 			if fixes := strings.Join(e.Fixes, " "); !strings.Contains(fixes, tt.fix) {
@@ -871,9 +872,9 @@ func TestClientEmptyAnswers(t *testing.T) {
 		parts string
 		msg   string
 	}{
-		{"nothing", fakellm.Answer(), "", kompact.EmptyResponseMessage},
-		{"only empty text", fakellm.Answer(fakellm.Text("")), "", kompact.EmptyResponseMessage},
-		{"only thinking", fakellm.Answer(fakellm.Think("I ran out of tokens")), "think:I ran out of tokens", kompact.ThinkOnlyMessage},
+		{"nothing", fakellm.Answer(), "", kimi.EmptyResponseMessage},
+		{"only empty text", fakellm.Answer(fakellm.Text("")), "", kimi.EmptyResponseMessage},
+		{"only thinking", fakellm.Answer(fakellm.Think("I ran out of tokens")), "think:I ran out of tokens", kimi.ThinkOnlyMessage},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -926,7 +927,7 @@ func TestClientContextTooLong(t *testing.T) {
 			srv.SetDefault(tt.reply)
 			_, err := completeSmall(t, c, srv, nil)
 			llmError(t, err, kompact.ELLM)
-			if !errors.Is(err, kompact.ErrContextTooLong) {
+			if !errors.Is(err, kimi.ErrContextTooLong) {
 				t.Errorf("%v does not wrap ErrContextTooLong", err)
 			}
 			if n := len(srv.Requests()); n != 1 || len(sl.all()) != 0 {
@@ -945,7 +946,7 @@ func TestClientContextTooLong(t *testing.T) {
 			srv.SetDefault(r)
 			_, err := completeSmall(t, c, srv, nil)
 			llmError(t, err, kompact.ELLM)
-			if errors.Is(err, kompact.ErrContextTooLong) {
+			if errors.Is(err, kimi.ErrContextTooLong) {
 				t.Errorf("%v taken for a context-length error", err)
 			}
 		}

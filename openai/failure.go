@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"kompact/kimi"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -95,7 +96,7 @@ func (e *HTTPError) Error() string {
 // Unwrap returns kompact.ErrContextTooLong for an input too long, else nil.
 func (e *HTTPError) Unwrap() error {
 	if e.ContextTooLong {
-		return kompact.ErrContextTooLong
+		return kimi.ErrContextTooLong
 	}
 	return nil
 }
@@ -119,7 +120,7 @@ func (e *StreamError) Error() string {
 // Unwrap returns kompact.ErrContextTooLong for an input too long, else nil.
 func (e *StreamError) Unwrap() error {
 	if e.ContextTooLong {
-		return kompact.ErrContextTooLong
+		return kimi.ErrContextTooLong
 	}
 	return nil
 }

@@ -6,6 +6,7 @@ package openai
 import (
 	"encoding/json"
 	"io"
+	"kompact/kimi"
 	"strings"
 	"unicode/utf8"
 
@@ -109,7 +110,7 @@ func contentShapeOf(m *kompact.Message) contentShape {
 			continue
 		case kompact.PartText:
 			nText++
-			if blank && !kompact.IsPythonBlank(m.Content[i].Text) {
+			if blank && !kimi.IsPythonBlank(m.Content[i].Text) {
 				blank = false
 			}
 		case kompact.PartData:
@@ -382,7 +383,7 @@ func (a *Accumulator) ToolCall(index int, id, name, args string) {
 func (a *Accumulator) Usage(u kompact.Usage) { a.usage = &u }
 
 // Answer returns what has been received.
-func (a *Accumulator) Answer() kompact.Answer {
+func (a *Accumulator) Answer() kimi.Answer {
 	parts := a.parts
 	switch a.curType {
 	case kompact.PartText:
@@ -394,7 +395,7 @@ func (a *Accumulator) Answer() kompact.Answer {
 	if a.calls != nil {
 		calls = append([]kompact.ToolCall(nil), a.calls...)
 	}
-	return kompact.Answer{Parts: parts, ToolCalls: calls, Usage: a.usage}
+	return kimi.Answer{Parts: parts, ToolCalls: calls, Usage: a.usage}
 }
 
 // ---------------------------------------------------------------------------

@@ -3,6 +3,7 @@ package openai_test
 import (
 	"bytes"
 	"context"
+	"kompact/kimi"
 	"strings"
 	"testing"
 	"time"
@@ -39,7 +40,7 @@ func TestKCP017OllamaIntegration(t *testing.T) {
 		LLM:        kompact.LLMConfig{BaseURL: base, Model: model, Settings: map[string]any{"temperature": 0}},
 		Compaction: kompact.CompactionConfig{Enabled: true, Type: kompact.CompactionType},
 	}
-	c := &kompact.Compactor{LLM: &openai.Client{RequestTimeout: 2 * time.Minute}}
+	c := &kimi.Compactor{LLM: &openai.Client{RequestTimeout: 2 * time.Minute}}
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	out := c.Execute(ctx, agent, s, kompact.ActionRequest{Action: kompact.ActionCompactConversation}, nil)

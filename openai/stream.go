@@ -6,6 +6,7 @@ package openai
 
 import (
 	"encoding/json"
+	"kompact/kimi"
 	"strconv"
 	"strings"
 	"time"
@@ -19,7 +20,7 @@ import (
 // streamState turns chunks into the accumulator's calls.
 type streamState struct {
 	acc      *Accumulator
-	progress func(kompact.Progress)
+	progress func(kimi.Progress)
 	// maxBytes caps acc.Bytes: the answer cap.
 	maxBytes int64
 	finished bool
@@ -45,7 +46,7 @@ func (st *streamState) report(final bool) {
 		return
 	}
 	st.lastChars, st.lastReport = st.acc.Chars, now
-	st.progress(kompact.Progress{Chars: st.acc.Chars, Delta: st.delta.String()})
+	st.progress(kimi.Progress{Chars: st.acc.Chars, Delta: st.delta.String()})
 	st.delta.Reset()
 }
 

@@ -3,6 +3,7 @@ package sessionjson_test
 import (
 	"bytes"
 	"io"
+	"kompact/kimi"
 	"runtime"
 	"testing"
 
@@ -14,12 +15,12 @@ import (
 
 // decodeAndPrepare is what kompact request does with a document before it
 // writes the body: decode it, then select and build the request.
-func decodeAndPrepare(b *testing.B, data []byte, opt kompact.Options) (*kompact.Session, *kompact.Plan) {
+func decodeAndPrepare(b *testing.B, data []byte, opt kimi.Options) (*kompact.Session, *kimi.Plan) {
 	s, err := sessionjson.DecodeSession(data)
 	if err != nil {
 		b.Fatal(err)
 	}
-	p, err := kompact.Prepare(s, opt)
+	p, err := kimi.Prepare(s, opt)
 	if err != nil || p.Noop {
 		b.Fatal(err)
 	}
@@ -71,7 +72,7 @@ func BenchmarkDecodeSession(b *testing.B) {
 func BenchmarkRequestPath(b *testing.B) {
 	for _, sz := range benchSizes() {
 		data := vectors.GenSession(b, sz.n)
-		opt := kompact.Options{MaxPreserved: kompact.DefaultMaxPreserved, Prompt: kompact.Prompt{Body: "Summarize."}}
+		opt := kimi.Options{MaxPreserved: kompact.DefaultMaxPreserved, Prompt: kompact.Prompt{Body: "Summarize."}}
 		b.Run(sz.name, func(b *testing.B) {
 			b.SetBytes(int64(len(data)))
 			b.ReportAllocs()
@@ -99,7 +100,7 @@ func BenchmarkRequestPath(b *testing.B) {
 // the same messages without that (as for messages a store returns), so every
 // text is checked for UTF-8 and escapes.
 func BenchmarkRequestBody(b *testing.B) {
-	opt := kompact.Options{MaxPreserved: kompact.DefaultMaxPreserved}
+	opt := kimi.Options{MaxPreserved: kompact.DefaultMaxPreserved}
 	for _, sz := range benchSizes() {
 		data := vectors.GenSession(b, sz.n)
 		s, p := decodeAndPrepare(b, data, opt)

@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"kompact/kimi"
 	"os"
 	"path/filepath"
 	"strings"
@@ -474,11 +475,11 @@ func TestKeptBodyIsReused(t *testing.T) {
 	ctx := t.Context()
 	s := createRead(t, st, &kompact.Session{ID: "s", Messages: benchSession(20)})
 	for i := range 5 {
-		p, err := kompact.Prepare(&s.Session, kompact.Options{MaxPreserved: 2})
+		p, err := kimi.Prepare(&s.Session, kimi.Options{MaxPreserved: 2})
 		if err != nil || p.Noop {
 			t.Fatalf("compaction %d: %v %+v", i, err, p)
 		}
-		res, err := p.Apply(kompact.Answer{Parts: []kompact.Part{kompact.TextPart(fmt.Sprint("summary ", i))}})
+		res, err := p.Apply(kimi.Answer{Parts: []kompact.Part{kompact.TextPart(fmt.Sprint("summary ", i))}})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -8,6 +8,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"kompact/kimi"
 	"os"
 	"strings"
 	"sync"
@@ -29,7 +30,7 @@ const configEnv = "KOMPACT_CONFIG"
 type compactCommand struct {
 	*env
 	// llm replaces the OpenAI-compatible client in tests.
-	llm kompact.LLM
+	llm kimi.LLM
 	// isTerminal says whether stderr is a terminal; nil means check.
 	isTerminal func() bool
 }
@@ -104,7 +105,7 @@ func (c *compactCommand) Run(ctx context.Context, args []string) (int, error) {
 }
 
 // modelFailed is the error outcome of err for job, naming its model.
-func modelFailed(job *kompact.Job, err error) kompact.Outcome {
+func modelFailed(job *kimi.Job, err error) kompact.Outcome {
 	out := kompact.ErrorOutcome(err)
 	out.Model = job.Config.Model
 	return out
@@ -113,7 +114,7 @@ func modelFailed(job *kompact.Job, err error) kompact.Outcome {
 // keyOf checks that the API key a job's request needs is set, unless the
 // job makes no LLM call or its check waits (for --auto, until the session
 // is due).
-func keyOf(job *kompact.Job, wait bool, getenv func(string) string) error {
+func keyOf(job *kimi.Job, wait bool, getenv func(string) string) error {
 	if wait || job.Plan.Noop {
 		return nil
 	}
@@ -270,14 +271,14 @@ func (c *compactCommand) outIsInput(f *compactFlags) {
 // compactor returns the Compactor with the command's LLM client and
 // kimi-cli's prompt lookup, which it starts at once, to overlap reading the
 // session.
-func (c *compactCommand) compactor() *kompact.Compactor {
+func (c *compactCommand) compactor() *kimi.Compactor {
 	finder := &kimicli.Finder{Getenv: c.getenv}
 	finder.Prefetch()
 	llm := c.llm
 	if llm == nil {
 		llm = &openai.Client{Getenv: c.getenv}
 	}
-	return &kompact.Compactor{LLM: llm, Prompt: finder.AgentPrompt}
+	return &kimi.Compactor{LLM: llm, Prompt: finder.AgentPrompt}
 }
 
 // finish writes a compacted session, prints the outcome and returns the
@@ -350,7 +351,7 @@ func (c *compactCommand) printWarnings(w io.Writer, o kompact.Outcome) {
 
 // execute runs the action's job, with a progress display on
 // stderr when it is a terminal.
-func (c *compactCommand) execute(ctx context.Context, job *kompact.Job, in *compactInput, size int) kompact.Outcome {
+func (c *compactCommand) execute(ctx context.Context, job *kimi.Job, in *compactInput, size int) kompact.Outcome {
 	if job.Plan.Noop {
 		return job.Run(ctx, nil)
 	}
@@ -476,7 +477,7 @@ type spinner struct {
 	w      io.Writer
 	label  string
 	mu     sync.Mutex
-	last   kompact.Progress
+	last   kimi.Progress
 	done   chan struct{}
 	wg     sync.WaitGroup
 	active bool
@@ -523,7 +524,7 @@ func (c *compactCommand) spinner(label string) *spinner {
 	return s
 }
 
-func (s *spinner) update(p kompact.Progress) {
+func (s *spinner) update(p kimi.Progress) {
 	s.mu.Lock()
 	s.last = p
 	s.mu.Unlock()

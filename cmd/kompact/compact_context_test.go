@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"kompact/kimi"
 	"testing"
 
 	"kompact"
@@ -35,11 +36,11 @@ func TestOutcomeContextIsTheSplicedForm(t *testing.T) {
 		{ID: "a1", Role: kompact.RoleAssistant, Content: []kompact.Part{kompact.TextPart("answer")}},
 		{ID: "u2", Role: kompact.RoleUser, Content: []kompact.Part{kompact.TextPart("again")}},
 	}}
-	p, err := kompact.Prepare(s, kompact.Options{MaxPreserved: 1})
+	p, err := kimi.Prepare(s, kimi.Options{MaxPreserved: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := p.Apply(kompact.Answer{Parts: []kompact.Part{kompact.TextPart("<current_focus>x</current_focus>")}, Usage: &kompact.Usage{Output: 5}})
+	res, err := p.Apply(kimi.Answer{Parts: []kompact.Part{kompact.TextPart("<current_focus>x</current_focus>")}, Usage: &kompact.Usage{Output: 5}})
 	if err != nil {
 		t.Fatal(err)
 	}

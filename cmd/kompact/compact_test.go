@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"io"
+	"kompact/kimi"
 	"os"
 	"path/filepath"
 	"strings"
@@ -170,7 +171,7 @@ func TestCompactNoopAndErrorsLeaveTheFile(t *testing.T) {
 	}
 	srv.SetDefault(fakellm.Answer())
 	status, _, stderr = runCompact(t, environ, "--config", cfg, "--max-preserved", "1", path)
-	if status != exitError || !strings.Contains(stderr, kompact.EmptyResponseMessage) {
+	if status != exitError || !strings.Contains(stderr, kimi.EmptyResponseMessage) {
 		t.Fatalf("empty answer: status %d: %s", status, stderr)
 	}
 	status, _, stderr = runCompact(t, map[string]string{"HOME": t.TempDir()}, "--config", cfg, "--max-preserved", "1", path)

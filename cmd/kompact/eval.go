@@ -6,6 +6,8 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"kompact/fidelity"
+	"kompact/kimi"
 	"math/rand/v2"
 	"os"
 	"strconv"
@@ -23,7 +25,7 @@ import (
 type evalCommand struct {
 	*env
 	// llm replaces the OpenAI-compatible client in tests.
-	llm kompact.LLM
+	llm kimi.LLM
 }
 
 // evalFlags are the command line of kompact eval.
@@ -304,7 +306,7 @@ func ratio(kept, n int) float64 {
 
 // compactOnce compacts one scenario as compact does; the outcome is a
 // compacted one.
-func (c *evalCommand) compactOnce(ctx context.Context, comp *kompact.Compactor, agent *kompact.Agent, sc scenario, f *evalFlags, size int) (kompact.Outcome, error) {
+func (c *evalCommand) compactOnce(ctx context.Context, comp *kimi.Compactor, agent *kompact.Agent, sc scenario, f *evalFlags, size int) (kompact.Outcome, error) {
 	job, err := comp.NewJob(agent, sc.session, kompact.ActionRequest{Action: kompact.ActionCompactConversation, AppendixTokens: f.appendixTokens})
 	if err != nil {
 		return kompact.Outcome{}, err
@@ -332,7 +334,7 @@ func keptFacts(sc scenario, summary string) (map[kompact.ArtifactClass]int, int)
 		arts[i] = kompact.Artifact{Class: ft.Class, Text: ft.Text, Sent: sc.sent[i]}
 	}
 	kept := map[kompact.ArtifactClass]int{}
-	f := kompact.MeasureFidelity(arts, summary)
+	f := fidelity.MeasureFidelity(arts, summary)
 	for cl, cf := range f.Classes {
 		kept[cl] = cf.Kept
 	}

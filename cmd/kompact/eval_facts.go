@@ -1,6 +1,7 @@
 package main
 
 import (
+	"kompact/kimi"
 	"strings"
 
 	"kompact"
@@ -10,7 +11,7 @@ import (
 // its class, in the messages a compaction of sc replaces, and notes
 // whether the request sends it: a fact that does not occur could never be
 // kept, and would be counted as lost (issue 28 §2).
-func checkFacts(comp *kompact.Compactor, agent *kompact.Agent, sc *scenario) error {
+func checkFacts(comp *kimi.Compactor, agent *kompact.Agent, sc *scenario) error {
 	job, err := comp.NewJob(agent, sc.session, kompact.ActionRequest{Action: kompact.ActionCompactConversation})
 	if err != nil {
 		return err

@@ -3,6 +3,8 @@ package main
 import (
 	"context"
 	"errors"
+	"kompact/fidelity"
+	"kompact/kimi"
 	"strings"
 
 	"kompact"
@@ -59,7 +61,7 @@ func sharedPrefix(ft fact, facts []fact, prefix string) bool {
 // session and counts, per class, the answers that hold their fact. A
 // reply the continue path refuses (empty, only thinking, a tool call)
 // holds nothing; any other error stops the run.
-func probe(ctx context.Context, llm kompact.LLM, agent *kompact.Agent, sc scenario, compacted *kompact.Session) (map[kompact.ArtifactClass]int, error) {
+func probe(ctx context.Context, llm kimi.LLM, agent *kompact.Agent, sc scenario, compacted *kompact.Session) (map[kompact.ArtifactClass]int, error) {
 	found := map[kompact.ArtifactClass]int{}
 	for _, ft := range sc.facts {
 		answer, err := probeAnswer(ctx, llm, agent, compacted.Messages, probeQuestion(ft, sc.facts))
@@ -67,7 +69,7 @@ func probe(ctx context.Context, llm kompact.LLM, agent *kompact.Agent, sc scenar
 			return nil, err
 		}
 		art := kompact.Artifact{Class: ft.Class, Text: ft.Text, Sent: true}
-		if kompact.MeasureFidelity([]kompact.Artifact{art}, answer).Kept == 1 {
+		if fidelity.MeasureFidelity([]kompact.Artifact{art}, answer).Kept == 1 {
 			found[ft.Class]++
 		}
 	}
@@ -76,12 +78,12 @@ func probe(ctx context.Context, llm kompact.LLM, agent *kompact.Agent, sc scenar
 
 // probeAnswer is the text of the model's reply to question after history,
 // within the agent's llm.timeout; "" for a reply without text.
-func probeAnswer(ctx context.Context, llm kompact.LLM, agent *kompact.Agent, history []kompact.Message, question string) (string, error) {
+func probeAnswer(ctx context.Context, llm kimi.LLM, agent *kompact.Agent, history []kompact.Message, question string) (string, error) {
 	ctx, cancel := context.WithTimeout(ctx, agent.LLM.ReplyTimeout())
 	defer cancel()
 	msgs := append(append(make([]kompact.Message, 0, len(history)+1), history...),
 		kompact.Message{Role: kompact.RoleUser, Content: []kompact.Part{kompact.TextPart(question)}})
-	reply, err := kompact.Reply(ctx, llm, agent, msgs)
+	reply, err := kimi.Reply(ctx, llm, agent, msgs)
 	var ke *kompact.Error
 	if errors.As(err, &ke) && ke.Code == kompact.EEmptyResponse {
 		return "", nil

@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"kompact/kimi"
 	"strconv"
 
 	"kompact"
@@ -90,7 +91,7 @@ func (c *requestCommand) Run(_ context.Context, args []string) (int, error) {
 // report, the HTTP dry run and the page do (Plan.Counts): "compacts 4
 // messages (#2-#5 of 7) into one summary (agent A, model M); 1 kept before
 // it, 2 after it".
-func planLine(plan *kompact.Plan, agent, model string) string {
+func planLine(plan *kimi.Plan, agent, model string) string {
 	c := plan.Counts()
 	span := "#" + strconv.Itoa(c.First())
 	if c.Last() != c.First() {
@@ -102,12 +103,12 @@ func planLine(plan *kompact.Plan, agent, model string) string {
 
 // compactor returns the Compactor that prepares the job: the agent's
 // prompt as compact resolves it, or the body of promptFile.
-func (c *requestCommand) compactor(promptFile string) *kompact.Compactor {
+func (c *requestCommand) compactor(promptFile string) *kimi.Compactor {
 	prompt := (&kimicli.Finder{Getenv: c.getenv}).AgentPrompt
 	if promptFile != "" {
 		prompt = func(*kompact.Agent) (kompact.Prompt, error) { return kimicli.ReadPromptFile(promptFile) }
 	}
-	return &kompact.Compactor{Prompt: prompt}
+	return &kimi.Compactor{Prompt: prompt}
 }
 
 // writeRequest writes the body of rc's request for msgs and a newline to w

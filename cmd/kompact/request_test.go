@@ -5,13 +5,13 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"kompact/kimi"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 
-	"kompact"
 	"kompact/internal/fakellm"
 	"kompact/internal/golden"
 	"kompact/internal/vectors"
@@ -350,7 +350,7 @@ func TestRequestNoopNamesThePrompt(t *testing.T) {
 	if status != exitNoop || stdout != "" {
 		t.Fatalf("status %d, stdout %q", status, stdout)
 	}
-	want := kompact.BuiltinPrompt().Describe() + "\nnothing to compact: "
+	want := kimi.BuiltinPrompt().Describe() + "\nnothing to compact: "
 	if !strings.HasPrefix(stderr, want) {
 		t.Errorf("stderr %q, want it to start with %q", stderr, want)
 	}

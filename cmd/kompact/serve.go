@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"kompact/kimi"
 	"log/slog"
 	"net"
 	"net/netip"
@@ -31,7 +32,7 @@ const tokenEnv = "KOMPACT_TOKEN"
 type serveCommand struct {
 	*env
 	// llm replaces the OpenAI-compatible client in tests.
-	llm kompact.LLM
+	llm kimi.LLM
 	// onListen, when set, is called with the address once the server
 	// listens (tests use it).
 	onListen func(net.Addr)

@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"context"
+	"kompact/kimi"
 	"net/http"
 	"os"
 	"os/exec"
@@ -26,10 +27,10 @@ const serveChildEnv = "KOMPACT_TEST_SERVE_CHILD"
 // waits for its context to end.
 type blockingLLM struct{}
 
-func (blockingLLM) Complete(ctx context.Context, _ kompact.RequestConfig, _ []kompact.Message, _ func(kompact.Progress)) (kompact.Answer, error) {
+func (blockingLLM) Complete(ctx context.Context, _ kompact.RequestConfig, _ []kompact.Message, _ func(kimi.Progress)) (kimi.Answer, error) {
 	os.Stderr.WriteString("test: the LLM call started\n")
 	<-ctx.Done()
-	return kompact.Answer{}, ctx.Err()
+	return kimi.Answer{}, ctx.Err()
 }
 
 // TestServeSecondInterrupt: Ctrl-C on serve while a compaction runs says

@@ -21,14 +21,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"kompact/kimi"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"sync"
 	"testing"
 	"time"
-
-	"kompact"
 )
 
 // Item is one delta of a streamed answer: exactly one of Text, Think and
@@ -650,19 +649,19 @@ func completion(req Request, reply *Reply) map[string]any {
 // concurrent use.
 type ProgressLog struct {
 	mu  sync.Mutex
-	all []kompact.Progress
+	all []kimi.Progress
 }
 
 // Add records one report.
-func (p *ProgressLog) Add(pr kompact.Progress) {
+func (p *ProgressLog) Add(pr kimi.Progress) {
 	p.mu.Lock()
 	p.all = append(p.all, pr)
 	p.mu.Unlock()
 }
 
 // List returns the reports so far, in order.
-func (p *ProgressLog) List() []kompact.Progress {
+func (p *ProgressLog) List() []kimi.Progress {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	return append([]kompact.Progress(nil), p.all...)
+	return append([]kimi.Progress(nil), p.all...)
 }

@@ -2,6 +2,7 @@ package storetest
 
 import (
 	"encoding/json"
+	"kompact/kimi"
 	"testing"
 
 	"kompact"
@@ -17,7 +18,7 @@ func testFidelity(t *testing.T, st kompact.Store) {
 		msg(kompact.RoleUser, "u2", "thanks"),
 		msg(kompact.RoleAssistant, "a2", "welcome"),
 	}})
-	c := compaction(t, s, kompact.Options{End: "a1"}, "Edited summary.go")
+	c := compaction(t, s, kimi.Options{End: "a1"}, "Edited summary.go")
 	if c.Fidelity == nil || c.Fidelity.Artifacts != 2 || c.Fidelity.Kept != 1 || len(c.Fidelity.Lost) != 1 {
 		t.Fatalf("the commit's fidelity is %+v", c.Fidelity)
 	}
@@ -34,7 +35,7 @@ func testFidelity(t *testing.T, st kompact.Store) {
 	check("GetRevision", revision(t, st, s.ID, rev.Rev).RevisionInfo, want)
 	check("ListRevisions", revisions(t, st, s.ID)[0], want)
 
-	plain := compaction(t, s2, kompact.Options{End: "u2"}, "x")
+	plain := compaction(t, s2, kimi.Options{End: "u2"}, "x")
 	plain.Fidelity = nil
 	_, rev2 := commit(t, st, s.ID, plain)
 	check("a commit without a report", *rev2, nil)

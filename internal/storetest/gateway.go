@@ -3,6 +3,7 @@ package storetest
 import (
 	"bytes"
 	"fmt"
+	"kompact/kimi"
 	"slices"
 	"sync"
 	"testing"
@@ -314,7 +315,7 @@ func testGatewaySwapRewritten(t *testing.T, st kompact.Store) {
 	if _, _, err := g.SwapGatewayRecord(ctx, "w", 1, kompact.GatewayUpdate{State: []byte("s2"), Rewritten: 1}, []kompact.Message{msg(kompact.RoleUser, "", "more")}); err != nil {
 		t.Fatalf("a swap for the session's Rewritten: %v", err)
 	}
-	_, info := commit(t, st, "w", compaction(t, get(t, st, "w"), kompact.Options{MaxPreserved: 2}, "summary"))
+	_, info := commit(t, st, "w", compaction(t, get(t, st, "w"), kimi.Options{MaxPreserved: 2}, "summary"))
 	restore(t, st, "w", info.Rev)
 	r := get(t, st, "w")
 	before := storeSnapshot(t, st)
@@ -363,13 +364,13 @@ func testGatewayRewritten(t *testing.T, st kompact.Store) {
 		t.Fatal(err)
 	}
 	check("appended", 1)
-	s1, info := commit(t, st, "r", compaction(t, get(t, st, "r"), kompact.Options{MaxPreserved: 2}, "summary"))
+	s1, info := commit(t, st, "r", compaction(t, get(t, st, "r"), kimi.Options{MaxPreserved: 2}, "summary"))
 	check("compacted", s1.Version)
 	appendMsgs(t, st, "r", []kompact.Message{msg(kompact.RoleUser, "", "after")})
 	check("appended after the compaction", s1.Version)
 	r, _ := restore(t, st, "r", info.Rev)
 	check("restored", r.Version)
-	c := compaction(t, r, kompact.Options{MaxPreserved: 2}, "summary two")
+	c := compaction(t, r, kimi.Options{MaxPreserved: 2}, "summary two")
 	_, info2 := commit(t, st, "r", c)
 	u, _ := undo(t, st, "r", info2.Rev)
 	check("undone", u.Version)

@@ -2,6 +2,7 @@ package storetest
 
 import (
 	"fmt"
+	"kompact/kimi"
 	"strings"
 	"testing"
 
@@ -102,13 +103,13 @@ func testRewrittenFigures(t *testing.T, st kompact.Store) {
 		t.Fatal(err)
 	}
 	cur := get(t, st, "rf")
-	_, first := commit(t, st, "rf", compaction(t, cur, kompact.Options{MaxPreserved: 2}, "<current_focus>é</current_focus>"))
+	_, first := commit(t, st, "rf", compaction(t, cur, kimi.Options{MaxPreserved: 2}, "<current_focus>é</current_focus>"))
 	restore(t, st, "rf", first.Rev)
 	pending("restored")
 
 	appendMsgs(t, st, "rf", []kompact.Message{msg(kompact.RoleUser, "", "ünïcödé and more")})
 	cur = get(t, st, "rf")
-	c := compaction(t, cur, kompact.Options{MaxPreserved: 3}, "sümmary")
+	c := compaction(t, cur, kimi.Options{MaxPreserved: 3}, "sümmary")
 	c.TokenCount = 0
 	commit(t, st, "rf", c)
 	pending("committed without a figure")
@@ -121,7 +122,7 @@ func testRewrittenFigures(t *testing.T, st kompact.Store) {
 	appendMsgs(t, st, "rf", []kompact.Message{msg(kompact.RoleUser, "", "q ü"), msg(kompact.RoleAssistant, "", "a ü"),
 		msg(kompact.RoleUser, "", "q é"), msg(kompact.RoleAssistant, "", "a é")})
 	cur = get(t, st, "rf")
-	c = compaction(t, cur, kompact.Options{MaxPreserved: 2}, "summary é")
+	c = compaction(t, cur, kimi.Options{MaxPreserved: 2}, "summary é")
 	appendMsgs(t, st, "rf", []kompact.Message{msg(kompact.RoleAssistant, "", "appended while it ran: ü")})
 	_, info := commit(t, st, "rf", c)
 	appendMsgs(t, st, "rf", []kompact.Message{msg(kompact.RoleUser, "", "after it: 中文")})
@@ -139,7 +140,7 @@ func RunUnknownLengths(t *testing.T, st kompact.Store, forget func(t *testing.T,
 	ctx := t.Context()
 	create(t, st, &kompact.Session{ID: "old", Agent: "kimi", Messages: conversation()})
 	cur := get(t, st, "old")
-	_, info := commit(t, st, "old", compaction(t, cur, kompact.Options{MaxPreserved: 2}, "summary"))
+	_, info := commit(t, st, "old", compaction(t, cur, kimi.Options{MaxPreserved: 2}, "summary"))
 	forget(t, "old")
 	pending := func(when string) {
 		t.Helper()
@@ -152,7 +153,7 @@ func RunUnknownLengths(t *testing.T, st kompact.Store, forget func(t *testing.T,
 	pending("restored")
 	appendMsgs(t, st, "old", []kompact.Message{msg(kompact.RoleUser, "", "more"), msg(kompact.RoleAssistant, "", "and more")})
 	pending("appended")
-	_, info = commit(t, st, "old", compaction(t, get(t, st, "old"), kompact.Options{MaxPreserved: 1}, "summary"))
+	_, info = commit(t, st, "old", compaction(t, get(t, st, "old"), kimi.Options{MaxPreserved: 1}, "summary"))
 	if _, _, err := st.UndoCompaction(ctx, "old", info.Rev); err != nil {
 		t.Fatal(err)
 	}

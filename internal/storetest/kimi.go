@@ -2,6 +2,7 @@ package storetest
 
 import (
 	"bytes"
+	"kompact/kimi"
 	"testing"
 
 	"kompact"
@@ -72,7 +73,7 @@ func testKimi(t *testing.T, st kompact.Store) {
 
 	// A compaction writes kimi-cli's form: the summary in two parts, then
 	// checkpoint 0 and its _usage (what kimi-cli writes after /compact).
-	c := compaction(t, s1, kompact.Options{MaxPreserved: 2}, "<current_focus>x</current_focus>")
+	c := compaction(t, s1, kimi.Options{MaxPreserved: 2}, "<current_focus>x</current_focus>")
 	if c.Kimi == nil || len(c.Replacement) != 2 || len(c.Replacement[1].Content) != 2 {
 		t.Fatalf("a kimi-cli session's commit: %+v", c)
 	}
@@ -100,7 +101,7 @@ func testKimi(t *testing.T, st kompact.Store) {
 	sameKimi(t, "after restoring the undo's revision", r2.Kimi, c.Kimi)
 
 	// A commit without a context leaves the session's.
-	plainCommit := compaction(t, r2, kompact.Options{MaxPreserved: 1}, "again")
+	plainCommit := compaction(t, r2, kimi.Options{MaxPreserved: 1}, "again")
 	plainCommit.Kimi = nil
 	s4, _ := commit(t, st, "k", plainCommit)
 	sameKimi(t, "after a commit without a context", s4.Kimi, c.Kimi)

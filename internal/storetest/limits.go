@@ -1,6 +1,7 @@
 package storetest
 
 import (
+	"kompact/kimi"
 	"strings"
 	"testing"
 
@@ -83,7 +84,7 @@ func testSessionLimit(t *testing.T, st kompact.Store) {
 
 	// A compaction shrinks the session; appends fill it again; the undo
 	// would bring back the compacted messages: past the limit.
-	s1, _ := commit(t, st, "full", compaction(t, s0, kompact.Options{MaxPreserved: 2}, "summary"))
+	s1, _ := commit(t, st, "full", compaction(t, s0, kimi.Options{MaxPreserved: 2}, "summary"))
 	appendMsgs(t, st, "full", []kompact.Message{msg(kompact.RoleUser, "", "q"), msg(kompact.RoleAssistant, "", "a")})
 	before = storeSnapshot(t, st)
 	_, _, err = st.UndoCompaction(ctx, "full", 1)
@@ -95,7 +96,7 @@ func testSessionLimit(t *testing.T, st kompact.Store) {
 
 	// Lowered below the session's length, the limit refuses growth only.
 	l.LimitSessionMessages(2)
-	c := compaction(t, get(t, st, "full"), kompact.Options{MaxPreserved: 1}, "summary two")
+	c := compaction(t, get(t, st, "full"), kimi.Options{MaxPreserved: 1}, "summary two")
 	commit(t, st, "full", c)
 	l.LimitSessionMessages(0) // the default again
 	appendMsgs(t, st, "full", tooMany)

@@ -3,6 +3,7 @@ package storetest
 import (
 	"bytes"
 	"fmt"
+	"kompact/kimi"
 	"strings"
 	"testing"
 	"time"
@@ -124,7 +125,7 @@ func testStreamSession(t *testing.T, st kompact.Store) {
 	create(t, st, &kompact.Session{ID: "st", Agent: "kimi", Messages: append(conversation(), richMessages()...)})
 	appendMsgs(t, st, "st", []kompact.Message{msg(kompact.RoleUser, "", "more")})
 	s1 := get(t, st, "st")
-	commit(t, st, "st", compaction(t, s1, kompact.Options{MaxPreserved: 2}, "S"))
+	commit(t, st, "st", compaction(t, s1, kimi.Options{MaxPreserved: 2}, "S"))
 	want := get(t, st, "st")
 	var head *kompact.StoredSession
 	var bodies []string

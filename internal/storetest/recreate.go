@@ -2,6 +2,7 @@ package storetest
 
 import (
 	"fmt"
+	"kompact/kimi"
 	"slices"
 	"testing"
 	"time"
@@ -25,7 +26,7 @@ func testCommitAfterRecreate(t *testing.T, st kompact.Store) {
 		return s
 	}
 	old := grown(create(t, st, &kompact.Session{ID: "r", Agent: "a", Messages: conversation()}))
-	stale := compaction(t, old, kompact.Options{MaxPreserved: 2}, "the old session's summary")
+	stale := compaction(t, old, kimi.Options{MaxPreserved: 2}, "the old session's summary")
 
 	changed := conversation()
 	changed[2] = msg(changed[2].Role, "", "a message the old session did not have")
@@ -61,7 +62,7 @@ func testCommitAfterRecreate(t *testing.T, st kompact.Store) {
 		unchanged(t, "a commit into a session "+tc.what, before, snapshot(t, st, "r"))
 
 		// A commit that read the new session applies.
-		got, _ := commit(t, st, "r", compaction(t, now, kompact.Options{MaxPreserved: 2}, "the new session's summary"))
+		got, _ := commit(t, st, "r", compaction(t, now, kimi.Options{MaxPreserved: 2}, "the new session's summary"))
 		checkGet(t, st, got)
 	}
 

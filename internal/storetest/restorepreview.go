@@ -1,6 +1,7 @@
 package storetest
 
 import (
+	"kompact/kimi"
 	"reflect"
 	"slices"
 	"testing"
@@ -30,7 +31,7 @@ func testPreviewRestore(t *testing.T, st kompact.Store) {
 		return got.Effect
 	}
 	s0 := create(t, st, &kompact.Session{ID: "p", Messages: conversationWithIDs()})
-	commit(t, st, "p", compaction(t, s0, kompact.Options{MaxPreserved: 2}, "summary"))
+	commit(t, st, "p", compaction(t, s0, kimi.Options{MaxPreserved: 2}, "summary"))
 	check("compacted", 1)
 
 	// "cb" comes back with other content, "cc" with the same.

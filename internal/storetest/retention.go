@@ -2,6 +2,7 @@ package storetest
 
 import (
 	"fmt"
+	"kompact/kimi"
 	"testing"
 
 	"kompact"
@@ -60,7 +61,7 @@ func RunRetention(t *testing.T, r Retention) {
 			more = append(more, msg(kompact.RoleUser, "", fmt.Sprintf("turn %d.%d", i, j)))
 		}
 		cur = appendMsgs(t, st, "s", more)
-		c := compaction(t, cur, kompact.Options{MaxPreserved: 2}, fmt.Sprint("summary ", i))
+		c := compaction(t, cur, kimi.Options{MaxPreserved: 2}, fmt.Sprint("summary ", i))
 		prev := cur
 		var info *kompact.RevisionInfo
 		cur, info = commit(t, st, "s", c)

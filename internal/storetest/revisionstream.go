@@ -1,6 +1,7 @@
 package storetest
 
 import (
+	"kompact/kimi"
 	"testing"
 
 	"kompact"
@@ -15,7 +16,7 @@ import (
 func testStreamRevision(t *testing.T, st kompact.Store) {
 	ctx := t.Context()
 	create(t, st, &kompact.Session{ID: "sr", Agent: "kimi", Messages: append(conversation(), richMessages()...)})
-	commit(t, st, "sr", compaction(t, get(t, st, "sr"), kompact.Options{MaxPreserved: 2}, "S"))
+	commit(t, st, "sr", compaction(t, get(t, st, "sr"), kimi.Options{MaxPreserved: 2}, "S"))
 	if _, _, err := st.RestoreRevision(ctx, "sr", 1); err != nil {
 		t.Fatalf("RestoreRevision: %v", err)
 	}

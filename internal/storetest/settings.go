@@ -1,6 +1,7 @@
 package storetest
 
 import (
+	"kompact/service"
 	"strings"
 	"testing"
 
@@ -26,7 +27,7 @@ func testUpdateSettings(t *testing.T, st kompact.Store) {
 		_, err := st.UpdateSettings(ctx, "s", set)
 		wantCode(t, err, kompact.EInvalid, "a settings change refused in part")
 		unchanged(t, "a settings change refused in part", before, snapshot(t, st, "s"))
-		if now := get(t, st, "s"); now.Tokens != tokens || listSessions(t, st)[0].Title != kompact.DefaultTitle(s.Messages) {
+		if now := get(t, st, "s"); now.Tokens != tokens || listSessions(t, st)[0].Title != service.DefaultTitle(s.Messages) {
 			t.Fatalf("a settings change refused in part wrote: tokens %+v (were %+v), title %q", now.Tokens, tokens, listSessions(t, st)[0].Title)
 		}
 	}

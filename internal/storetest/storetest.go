@@ -22,6 +22,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"kompact/kimi"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -480,16 +481,16 @@ func unchanged(t *testing.T, what, before, after string) {
 
 // compaction prepares a compaction of s, applies summary as the LLM's
 // answer and returns the commit that stores it.
-func compaction(t *testing.T, s *kompact.StoredSession, opt kompact.Options, summary string) kompact.Commit {
+func compaction(t *testing.T, s *kompact.StoredSession, opt kimi.Options, summary string) kompact.Commit {
 	t.Helper()
-	p, err := kompact.Prepare(&s.Session, opt)
+	p, err := kimi.Prepare(&s.Session, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if p.Noop {
 		t.Fatalf("nothing to compact: %s", p.Reason)
 	}
-	res, err := p.Apply(kompact.Answer{Parts: []kompact.Part{kompact.TextPart(summary)}})
+	res, err := p.Apply(kimi.Answer{Parts: []kompact.Part{kompact.TextPart(summary)}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -697,7 +698,7 @@ func testNotFound(t *testing.T, st kompact.Store) {
 	}
 	unchanged(t, "a missing revision", before, snapshot(t, st, "here"))
 
-	commit(t, st, "here", compaction(t, s, kompact.Options{MaxPreserved: 2}, "S"))
+	commit(t, st, "here", compaction(t, s, kimi.Options{MaxPreserved: 2}, "S"))
 	before = snapshot(t, st, "here")
 	_, err := st.GetRevision(ctx, "here", 2)
 	wantCode(t, err, kompact.ENotFound, "GetRevision(2) with one revision")
@@ -750,7 +751,7 @@ func testDelete(t *testing.T, st kompact.Store) {
 	ctx := t.Context()
 	s := create(t, st, &kompact.Session{ID: "d", Messages: conversation()})
 	create(t, st, &kompact.Session{ID: "other", Messages: conversation()})
-	commit(t, st, "d", compaction(t, s, kompact.Options{MaxPreserved: 2}, "S"))
+	commit(t, st, "d", compaction(t, s, kimi.Options{MaxPreserved: 2}, "S"))
 	other := snapshot(t, st, "other")
 
 	if err := st.DeleteSession(ctx, "d"); err != nil {
@@ -865,7 +866,7 @@ func testSetCompactionModel(t *testing.T, st kompact.Store) {
 
 func testCommitCompaction(t *testing.T, st kompact.Store) {
 	s0 := create(t, st, &kompact.Session{ID: "s", Messages: conversation()})
-	c1 := compaction(t, s0, kompact.Options{MaxPreserved: 2}, "first summary")
+	c1 := compaction(t, s0, kimi.Options{MaxPreserved: 2}, "first summary")
 	s1, info := commit(t, st, "s", c1)
 	want := append(append([]kompact.Message(nil), c1.Replacement...), s0.Messages[c1.End:]...)
 	sameMessages(t, "compacted session", s1.Messages, withIDs(want, s1.Messages))
@@ -888,7 +889,7 @@ func testCommitCompaction(t *testing.T, st kompact.Store) {
 	// even to the revision: an assigned id is never used twice in a session.
 	s1b := appendMsgs(t, st, "s", []kompact.Message{msg(kompact.RoleUser, "", "next"), msg(kompact.RoleAssistant, "", "done")})
 	checkIDs(t, "appended after a compaction and its revision", append(append([]kompact.Message(nil), r1.Before...), s1b.Messages[len(s1.Messages):]...))
-	c2 := compaction(t, s1b, kompact.Options{MaxPreserved: 2}, "second summary")
+	c2 := compaction(t, s1b, kimi.Options{MaxPreserved: 2}, "second summary")
 	s2, info2 := commit(t, st, "s", c2)
 	if info2.Rev != 2 || info2.Version != s2.Version || s2.Version != s1b.Version+1 || info2.Messages != len(s1b.Messages) {
 		t.Fatalf("second revision %+v, session version %d (was %d)", *info2, s2.Version, s1b.Version)
@@ -896,7 +897,7 @@ func testCommitCompaction(t *testing.T, st kompact.Store) {
 	sameMessages(t, "revision 2's messages", revision(t, st, "s", 2).Before, s1b.Messages)
 
 	// Third: messages appended while the compaction ran follow the summary.
-	c3 := compaction(t, s2, kompact.Options{MaxPreserved: 1}, "third summary")
+	c3 := compaction(t, s2, kimi.Options{MaxPreserved: 1}, "third summary")
 	late := []kompact.Message{msg(kompact.RoleUser, "late-1", "arrived during the compaction"), msg(kompact.RoleAssistant, "", "noted")}
 	s2b := appendMsgs(t, st, "s", late)
 	s3, info3 := commit(t, st, "s", c3)
@@ -922,8 +923,8 @@ func testCommitCompaction(t *testing.T, st kompact.Store) {
 func testConflict(t *testing.T, st kompact.Store) {
 	ctx := t.Context()
 	s0 := create(t, st, &kompact.Session{ID: "s", Messages: conversation()})
-	cA := compaction(t, s0, kompact.Options{MaxPreserved: 2}, "A")
-	cB := compaction(t, s0, kompact.Options{MaxPreserved: 2}, "B")
+	cA := compaction(t, s0, kimi.Options{MaxPreserved: 2}, "A")
+	cB := compaction(t, s0, kimi.Options{MaxPreserved: 2}, "B")
 	commit(t, st, "s", cA)
 
 	// cB's base is gone: the session now has fewer messages than it replaces.
@@ -986,7 +987,7 @@ func testConflict(t *testing.T, st kompact.Store) {
 func testRestore(t *testing.T, st kompact.Store) {
 	ctx := t.Context()
 	s0 := create(t, st, &kompact.Session{ID: "s", Messages: append(conversation(), richMessages()[1:5]...)})
-	c1 := compaction(t, s0, kompact.Options{End: s0.Messages[6].ID}, "summary")
+	c1 := compaction(t, s0, kimi.Options{End: s0.Messages[6].ID}, "summary")
 	s1, _ := commit(t, st, "s", c1)
 
 	r, info := restore(t, st, "s", 1)
@@ -1119,12 +1120,12 @@ func (r *concurrentRun) compact(t *testing.T) {
 		r.commitErr = err
 		return
 	}
-	p, err := kompact.Prepare(&s.Session, kompact.Options{End: "a2"})
+	p, err := kimi.Prepare(&s.Session, kimi.Options{End: "a2"})
 	if err != nil {
 		r.commitErr = err
 		return
 	}
-	res, err := p.Apply(kompact.Answer{Parts: []kompact.Part{kompact.TextPart("the summary")}})
+	res, err := p.Apply(kimi.Answer{Parts: []kompact.Part{kompact.TextPart("the summary")}})
 	if err != nil {
 		r.commitErr = err
 		return
@@ -1249,7 +1250,7 @@ func testReopen(t *testing.T, open, reopen func(t *testing.T) kompact.Store) {
 	s0 := create(t, st, &kompact.Session{ID: "a", Agent: "kimi", Messages: append(conversation(), richMessages()...)})
 	appendMsgs(t, st, "a", []kompact.Message{msg(kompact.RoleUser, "", "more"), msg(kompact.RoleAssistant, "", "ok")})
 	s1 := get(t, st, "a")
-	commit(t, st, "a", compaction(t, s1, kompact.Options{End: s0.Messages[6].ID}, "S"))
+	commit(t, st, "a", compaction(t, s1, kimi.Options{End: s0.Messages[6].ID}, "S"))
 	restore(t, st, "a", 1)
 	setModel(t, st, "a", "small")
 	create(t, st, &kompact.Session{Messages: conversation()})
@@ -1294,7 +1295,7 @@ func testReopen(t *testing.T, open, reopen func(t *testing.T) kompact.Store) {
 	if a.Version != prev.Version+1 || !a.UpdatedAt.After(prev.UpdatedAt) {
 		t.Fatalf("after reopening: version %d (was %d), updated %s (was %s)", a.Version, prev.Version, ts(a.UpdatedAt), ts(prev.UpdatedAt))
 	}
-	_, info := commit(t, st2, "a", compaction(t, a, kompact.Options{MaxPreserved: 2}, "S2"))
+	_, info := commit(t, st2, "a", compaction(t, a, kimi.Options{MaxPreserved: 2}, "S2"))
 	if info.Rev != 3 {
 		t.Fatalf("the first revision after reopening is %d, want 3", info.Rev)
 	}
@@ -1311,8 +1312,8 @@ func testReopen(t *testing.T, open, reopen func(t *testing.T) kompact.Store) {
 func testCommitAfterRewrite(t *testing.T, st kompact.Store) {
 	ctx := t.Context()
 	s0 := create(t, st, &kompact.Session{ID: "s", Messages: conversation()})
-	cA := compaction(t, s0, kompact.Options{MaxPreserved: 2}, "A")
-	cB := compaction(t, s0, kompact.Options{MaxPreserved: 2}, "B")
+	cA := compaction(t, s0, kimi.Options{MaxPreserved: 2}, "A")
+	cB := compaction(t, s0, kimi.Options{MaxPreserved: 2}, "B")
 	if cB.Version != s0.Version {
 		t.Fatalf("the commit carries version %d, want %d", cB.Version, s0.Version)
 	}
@@ -1339,10 +1340,10 @@ func testCommitAfterRewrite(t *testing.T, st kompact.Store) {
 	// A restore that keeps the replaced range's ids but changes what
 	// follows: the commit takes the session's messages, not its base's.
 	t2 := create(t, st, &kompact.Session{ID: "t", Messages: conversation()})
-	_, info1 := commit(t, st, "t", compaction(t, t2, kompact.Options{MaxPreserved: 2}, "t1"))
+	_, info1 := commit(t, st, "t", compaction(t, t2, kimi.Options{MaxPreserved: 2}, "t1"))
 	restore(t, st, "t", info1.Rev)
 	read := appendMsgs(t, st, "t", []kompact.Message{msg(kompact.RoleUser, "", "x"), msg(kompact.RoleUser, "", "y")})
-	cT := compaction(t, read, kompact.Options{MaxPreserved: 2}, "t2")
+	cT := compaction(t, read, kimi.Options{MaxPreserved: 2}, "t2")
 	restore(t, st, "t", info1.Rev) // x and y are gone again
 	var zs []kompact.Message
 	for i := range 3 {
@@ -1358,7 +1359,7 @@ func testCommitAfterRewrite(t *testing.T, st kompact.Store) {
 	checkGet(t, st, gotT)
 
 	// A commit with a version and appends since keeps them, in order.
-	cC := compaction(t, got, kompact.Options{MaxPreserved: 1}, "C")
+	cC := compaction(t, got, kimi.Options{MaxPreserved: 1}, "C")
 	var late2 []kompact.Message
 	for i := range 3 {
 		late2 = append(late2, msg(kompact.RoleUser, "", fmt.Sprint("late ", i)))

@@ -1,6 +1,7 @@
 package storetest
 
 import (
+	"kompact/kimi"
 	"testing"
 
 	"kompact"
@@ -64,7 +65,7 @@ func testTokens(t *testing.T, st kompact.Store) {
 
 	// A commit records the result's figure; a message appended while the
 	// compaction ran stays pending.
-	c := compaction(t, cur, kompact.Options{MaxPreserved: 1}, "<current_focus>x</current_focus>")
+	c := compaction(t, cur, kimi.Options{MaxPreserved: 1}, "<current_focus>x</current_focus>")
 	if c.TokenCount <= 0 {
 		t.Fatalf("Result.Commit carries no token count: %+v", c.TokenCount)
 	}
@@ -78,7 +79,7 @@ func testTokens(t *testing.T, st kompact.Store) {
 
 	// A commit without a figure estimates the whole committed list.
 	cur = get(t, st, "tok")
-	c = compaction(t, cur, kompact.Options{MaxPreserved: 1}, "summary")
+	c = compaction(t, cur, kimi.Options{MaxPreserved: 1}, "summary")
 	c.TokenCount = 0
 	done, _ := commit(t, st, "tok", c)
 	wantAccount(t, st, "tok", "after a commit without a figure", kompact.TokenAccount{PendingTokens: kompact.EstimateTokens(done.Messages)})
@@ -88,7 +89,7 @@ func testTokens(t *testing.T, st kompact.Store) {
 	appendMsgs(t, st, "tok", []kompact.Message{msg(kompact.RoleUser, "", "q1"), msg(kompact.RoleAssistant, "", "a1"),
 		msg(kompact.RoleUser, "", "q2"), msg(kompact.RoleAssistant, "", "a2")})
 	cur = get(t, st, "tok")
-	c = compaction(t, cur, kompact.Options{MaxPreserved: 1}, "summary")
+	c = compaction(t, cur, kimi.Options{MaxPreserved: 1}, "summary")
 	c.Kind = kompact.RevisionAutoCompaction
 	_, info := commit(t, st, "tok", c)
 	if info.Kind != kompact.RevisionAutoCompaction {
@@ -130,7 +131,7 @@ func testBreaker(t *testing.T, st kompact.Store) {
 	if o := get(t, st, "other"); o.Breaker != (kompact.CompactionBreaker{}) {
 		t.Fatalf("another session's breaker moved: %+v", o.Breaker)
 	}
-	commit(t, st, "b", compaction(t, s, kompact.Options{MaxPreserved: 1}, "summary"))
+	commit(t, st, "b", compaction(t, s, kimi.Options{MaxPreserved: 1}, "summary"))
 	if s := get(t, st, "b"); s.Breaker != (kompact.CompactionBreaker{}) {
 		t.Fatalf("after a committed compaction: breaker %+v, want closed", s.Breaker)
 	}

@@ -1,6 +1,7 @@
 package storetest
 
 import (
+	"kompact/kimi"
 	"slices"
 	"testing"
 
@@ -19,7 +20,7 @@ func undo(t *testing.T, st kompact.Store, id string, rev int64) (*kompact.Stored
 func testUndo(t *testing.T, st kompact.Store) {
 	ctx := t.Context()
 	s0 := create(t, st, &kompact.Session{ID: "s", Messages: conversation()})
-	s1, _ := commit(t, st, "s", compaction(t, s0, kompact.Options{MaxPreserved: 2}, "summary one"))
+	s1, _ := commit(t, st, "s", compaction(t, s0, kimi.Options{MaxPreserved: 2}, "summary one"))
 	if len(s1.Messages) != 4 {
 		t.Fatalf("compacted session: %s", listJSON(s1.Messages))
 	}
@@ -59,7 +60,7 @@ func testUndo(t *testing.T, st kompact.Store) {
 
 	// A range in the middle: the messages before it stay too, and so does
 	// a message appended after the compaction.
-	c3 := compaction(t, u, kompact.Options{Start: u.Messages[4].ID, End: u.Messages[6].ID}, "summary two")
+	c3 := compaction(t, u, kimi.Options{Start: u.Messages[4].ID, End: u.Messages[6].ID}, "summary two")
 	s3, info3 := commit(t, st, "s", c3)
 	s4 := appendMsgs(t, st, "s", []kompact.Message{msg(kompact.RoleUser, "", "one more")})
 	u2, _ := undo(t, st, "s", info3.Rev)
@@ -78,7 +79,7 @@ func testUndo(t *testing.T, st kompact.Store) {
 
 	// A summary changed since (a commit that rewrote it under its id) is a
 	// conflict.
-	c5 := compaction(t, u3, kompact.Options{Start: u3.Messages[4].ID, End: u3.Messages[6].ID}, "summary three")
+	c5 := compaction(t, u3, kimi.Options{Start: u3.Messages[4].ID, End: u3.Messages[6].ID}, "summary three")
 	s5, info5 := commit(t, st, "s", c5)
 	at := slices.IndexFunc(s5.Messages, func(m kompact.Message) bool { return kompact.IsSummary(m) })
 	edited := msg(kompact.RoleUser, s5.Messages[at].ID, kompact.SummaryPrefix+"\nedited by someone")

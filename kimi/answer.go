@@ -1,0 +1,120 @@
+package kimi
+
+import (
+	"kompact"
+)
+
+// Answer is the LLM's reply to a request (a compaction's, or a chat turn's):
+// its content parts (text and think) in order, any tool calls, and the
+// usage when reported.
+type Answer struct {
+	Parts     []kompact.Part
+	ToolCalls []kompact.ToolCall
+	Usage     *kompact.Usage
+}
+
+// answerKind is what an answer holds, as both of its checks see it: the
+// compaction answer's (CheckAnswer) and the chat reply's (checkReply).
+// Each kind is checked before the next: an answer with text that is not
+// blank is answerText whatever else it holds.
+type answerKind int
+
+const (
+	// answerText: a part other than thinking that is not blank (kimi-cli
+	// counts a text part only when text.strip() is not empty; see
+	// IsPythonBlank).
+	answerText answerKind = iota
+	// answerToolCall: no such part, and tool calls.
+	answerToolCall
+	// answerThinkOnly: neither, and thinking (blank text parts may come
+	// with it).
+	answerThinkOnly
+	// answerBlank: only text parts that are blank.
+	answerBlank
+	// answerEmpty: nothing at all.
+	answerEmpty
+)
+
+// kind classifies a.
+func (a Answer) kind() answerKind {
+	blank, think := false, false
+	for i := range a.Parts {
+		switch {
+		case a.Parts[i].Type == kompact.PartThink:
+			think = true
+		case a.Parts[i].Type == kompact.PartText && IsPythonBlank(a.Parts[i].Text):
+			blank = true
+		default:
+			return answerText
+		}
+	}
+	switch {
+	case len(a.ToolCalls) > 0:
+		return answerToolCall
+	case think:
+		return answerThinkOnly
+	case blank:
+		return answerBlank
+	}
+	return answerEmpty
+}
+
+// CheckAnswer returns the error kimi-cli raises for an answer that carries no
+// summary: nothing at all, or thinking and no text that is not blank (text
+// parts that are only white space count as none when there is thinking, as
+// in kimi-cli; see IsPythonBlank). kompact also refuses an answer that has
+// tool calls and no such text. An answer of blank text alone is accepted,
+// as kimi-cli does. The error's code is EEmptyResponse.
+func CheckAnswer(a Answer) error {
+	return a.refuse(compactionRefusals)
+}
+
+// compactionRefusals are the compaction answers CheckAnswer refuses;
+// answerText, and answerBlank as in kimi-cli, are accepted.
+var compactionRefusals = map[answerKind]refusal{
+	answerToolCall:  {ToolCallOnlyMessage, "Retry; the compaction request carries no tools, so this model ignored that. Try another compaction model."},
+	answerThinkOnly: {ThinkOnlyMessage, "Retry, or raise the compaction request's max_tokens so the model has room to answer after reasoning."},
+	answerEmpty:     {EmptyResponseMessage, "Retry; if it persists, check the model name and the provider's status."},
+}
+
+// refusal is what an answer of a kind that is refused is told: the
+// EEmptyResponse error's message and its fix.
+type refusal struct{ message, fix string }
+
+// refuse returns the EEmptyResponse error that refusals holds for a's
+// kind, or nil when it holds none: a is accepted.
+func (a Answer) refuse(refusals map[answerKind]refusal) error {
+	r, ok := refusals[a.kind()]
+	if !ok {
+		return nil
+	}
+	return (&kompact.Error{Code: kompact.EEmptyResponse, Message: r.message}).WithFixes(r.fix)
+}
+
+// IsPythonBlank reports whether s is empty once Python's str.strip() has
+// removed white space from both ends: whether every rune of s is one that
+// Python's str.isspace() accepts (see pythonSpace).
+func IsPythonBlank(s string) bool {
+	for _, r := range s {
+		if !pythonSpace(r) {
+			return false
+		}
+	}
+	return true
+}
+
+// pythonSpace reports whether Python 3's str.isspace() accepts r: tab,
+// line feed, vertical tab, form feed, carriage return, U+001C-U+001F (file,
+// group, record and unit separators), space, U+0085, U+00A0, U+1680,
+// U+2000-U+200A, U+2028, U+2029, U+202F, U+205F and U+3000. That is Go's
+// unicode.IsSpace plus U+001C-U+001F, which Go does not count. U+180E,
+// U+200B and U+FEFF are white space to neither.
+func pythonSpace(r rune) bool {
+	switch {
+	case r >= '\t' && r <= '\r', r >= 0x1c && r <= 0x20, r == 0x85, r == 0xa0, r == 0x1680:
+		return true
+	case r >= 0x2000 && r <= 0x200a, r == 0x2028, r == 0x2029, r == 0x202f, r == 0x205f, r == 0x3000:
+		return true
+	}
+	return false
+}

@@ -1,0 +1,135 @@
+package service
+
+import (
+	"encoding/json"
+	"kompact"
+	"kompact/fidelity"
+	"slices"
+)
+
+// previewJSON is the stored form of a previewed outcome: everything its
+// Result needs to be committed and shown again, except KimiMessages (the
+// kimi-cli export form, which only the CLI uses) of a kompact session.
+type previewJSON struct {
+	Model           string               `json:"model,omitempty"`
+	SessionID       string               `json:"session_id,omitempty"`
+	Agent           string               `json:"agent,omitempty"`
+	CompactionModel string               `json:"compaction_model,omitempty"`
+	Base            []kompact.Message    `json:"base"`
+	Start           int                  `json:"start"`
+	End             int                  `json:"end"`
+	KeepSystem      bool                 `json:"keep_system,omitempty"`
+	Dropped         int                  `json:"dropped,omitempty"`
+	Replacement     []kompact.Message    `json:"replacement"`
+	Summary         string               `json:"summary"`
+	MissingSections []string             `json:"missing_sections,omitempty"`
+	Usage           *kompact.Usage       `json:"usage,omitempty"`
+	Compacted       int                  `json:"compacted"`
+	Preserved       int                  `json:"preserved"`
+	TokensBefore    int                  `json:"tokens_before"`
+	TokensAfter     int                  `json:"tokens_after"`
+	PromptBody      string               `json:"prompt_body,omitempty"`
+	PromptSource    kompact.PromptSource `json:"prompt_source,omitempty"`
+	PromptOrigin    string               `json:"prompt_origin,omitempty"`
+	Fidelity        *kompact.Fidelity    `json:"fidelity,omitempty"`
+	MinRecall       float64              `json:"min_recall,omitempty"`
+	// EstimatedTokenCount is the result's (Result.EstimatedTokenCount),
+	// which the commit records; 0 in a preview kept before it was stored
+	// (a kimi-cli session's had it in Kimi).
+	EstimatedTokenCount int `json:"estimated_token_count,omitempty"`
+	// Kimi is a kimi-cli session's context and the result's token
+	// figure; a kompact session's preview has none.
+	Kimi *previewKimi `json:"kimi,omitempty"`
+}
+
+// previewKimi is what a kimi-cli session's preview holds besides a
+// kompact session's: the context the compaction read. EstimatedTokenCount
+// is read from previews kept before previewJSON held it for every session.
+type previewKimi struct {
+	Context             *kompact.KimiContext `json:"context"`
+	EstimatedTokenCount int                  `json:"estimated_token_count,omitempty"`
+}
+
+// EncodePreview returns the stored form of a compacted outcome (its Result
+// and Model), for Preview.Body.
+func EncodePreview(o kompact.Outcome) ([]byte, error) {
+	r := o.Result
+	if r == nil || r.Span == nil {
+		return nil, kompact.Errorf(kompact.EInternal, "only a compacted outcome can be kept as a preview")
+	}
+	p := r.Span
+	var kimi *previewKimi
+	if p.Session.Kimi != nil {
+		kimi = &previewKimi{Context: p.Session.Kimi}
+	}
+	return json.Marshal(previewJSON{
+		Model: o.Model, SessionID: r.Session.ID, Agent: r.Session.Agent, CompactionModel: r.Session.CompactionModel,
+		Base: p.Session.Messages, Start: p.Start, End: p.End, KeepSystem: p.KeepSystem, Dropped: p.Dropped,
+		Replacement: r.Replacement(), Summary: r.Summary, MissingSections: r.MissingSections, Usage: r.Usage,
+		Compacted: r.Compacted, Preserved: r.Preserved, TokensBefore: r.TokensBefore, TokensAfter: r.TokensAfter,
+		PromptBody: r.Prompt.Body, PromptSource: r.Prompt.Source, PromptOrigin: r.Prompt.Origin, Kimi: kimi,
+		Fidelity: r.Fidelity, MinRecall: r.MinRecall, EstimatedTokenCount: r.EstimatedTokenCount,
+	})
+}
+
+// DecodePreview reads what EncodePreview wrote back into a compacted
+// outcome: its Result commits, shows and takes an edited summary
+// (WithSummary) as the original did; a kompact session's has no
+// KimiMessages.
+func DecodePreview(data []byte) (kompact.Outcome, error) {
+	var pj previewJSON
+	if err := json.Unmarshal(data, &pj); err != nil {
+		return kompact.Outcome{}, kompact.Errorf(kompact.EInternal, "a stored preview does not decode: %w", err)
+	}
+	kept := pj.Start
+	if pj.KeepSystem && pj.Kimi == nil {
+		kept = 1
+	}
+	if pj.End < 0 || pj.End > len(pj.Base) || pj.Start < 0 || pj.Start > pj.End || len(pj.Replacement) != kept+1 {
+		return kompact.Outcome{}, kompact.Errorf(kompact.EInternal, "a stored preview is inconsistent: range [%d, %d) of %d messages, %d replacing", pj.Start, pj.End, len(pj.Base), len(pj.Replacement))
+	}
+	base := &kompact.Session{ID: pj.SessionID, Agent: pj.Agent, CompactionModel: pj.CompactionModel, Messages: pj.Base}
+	compacted := *base
+	compacted.Messages = slices.Concat(pj.Replacement, pj.Base[pj.End:])
+	r := &kompact.Result{
+		Session:        &compacted,
+		SummaryMessage: pj.Replacement[kept],
+		Summary:        pj.Summary, MissingSections: pj.MissingSections, Usage: pj.Usage,
+		Compacted: pj.Compacted, Preserved: pj.Preserved, TokensBefore: pj.TokensBefore, TokensAfter: pj.TokensAfter,
+		Prompt:   kompact.Prompt{Body: pj.PromptBody, Source: pj.PromptSource, Origin: pj.PromptOrigin},
+		Fidelity: pj.Fidelity, EstimatedTokenCount: pj.EstimatedTokenCount,
+		Span:      &kompact.Span{Session: base, Start: pj.Start, End: pj.End, KeepSystem: pj.KeepSystem, Dropped: pj.Dropped},
+		MinRecall: pj.MinRecall,
+	}
+	if r.Fidelity == nil { // kept before fidelity reports
+		f := fidelity.MeasureFidelity(fidelity.SpanArtifacts(r.Span), r.Summary)
+		r.Fidelity = &f
+	}
+	if pj.Kimi != nil {
+		base.Kimi = pj.Kimi.Context
+		r.KimiMessages = compacted.Messages
+		if r.EstimatedTokenCount == 0 {
+			r.EstimatedTokenCount = pj.Kimi.EstimatedTokenCount
+		}
+	}
+	return kompact.Outcome{Status: kompact.OutcomeCompacted, Result: r, Model: pj.Model}, nil
+}
+
+// previewCounts returns the counts (Plan.Counts) of the compaction a
+// stored preview body holds, without decoding its messages.
+func previewCounts(data []byte) (kompact.PlanCounts, error) {
+	var pj struct {
+		Base       []struct{} `json:"base"`
+		Start      int        `json:"start"`
+		End        int        `json:"end"`
+		KeepSystem bool       `json:"keep_system"`
+	}
+	if err := json.Unmarshal(data, &pj); err != nil {
+		return kompact.PlanCounts{}, kompact.Errorf(kompact.EInternal, "a stored preview does not decode: %w", err)
+	}
+	if pj.End < 0 || pj.End > len(pj.Base) || pj.Start < 0 || pj.Start > pj.End || (pj.KeepSystem && pj.End == 0) {
+		return kompact.PlanCounts{}, kompact.Errorf(kompact.EInternal, "a stored preview is inconsistent: range [%d, %d) of %d messages", pj.Start, pj.End, len(pj.Base))
+	}
+	p := kompact.Span{Session: &kompact.Session{Messages: make([]kompact.Message, len(pj.Base))}, Start: pj.Start, End: pj.End, KeepSystem: pj.KeepSystem}
+	return p.Counts(), nil
+}

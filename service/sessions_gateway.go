@@ -1,0 +1,454 @@
+package service
+
+import (
+	"context"
+	"errors"
+	"kompact"
+)
+
+// This file is the compaction gateway's turn (docs/gateway.md): find the
+// session behind a chat-completions request, store the messages it does
+// not have yet, compact when due (sessions_gateway_compact.go) and say
+// what to forward; then record the upstream's usage.
+
+// maxGatewayCandidates is how many of a request's chains the first lookup
+// of its session asks for (gatewayLookup), and how many records beyond
+// one a chain each lookup reads at most.
+const maxGatewayCandidates = 16
+
+// GatewayTurn is what the gateway does with one request: the session it
+// belongs to and what to forward upstream. Head, Summary and From say
+// how: the request's messages [0:Head], then Summary, then the request's
+// messages [From:]; with Summary nil the request goes out as it came.
+type GatewayTurn struct {
+	// SessionID names the session ("" when none could be found or made).
+	SessionID string
+	// Stored says the request's messages are in the session; Skipped says
+	// why not, when they are not ("diverged": the client's history is not
+	// the session's, under an X-Kompact-Session id), and NotStored says
+	// it in one of the GatewayNot* words.
+	Stored    bool
+	Skipped   string
+	NotStored string
+	Head      int
+	Summary   []kompact.Message
+	From      int
+	// Appended counts the messages this request added to the session.
+	Appended int
+	// Compaction is what a compaction due before this turn did (nil when
+	// none was due); Precomputed says it applied a precomputed summary.
+	Compaction  *AutoCompactionReport
+	Precomputed bool
+	// Precompute says a compaction started in the background for a later
+	// turn.
+	Precompute bool
+	// Version and Generation are the session's as the turn left it
+	// (StoredSession.Version and Generation).
+	Version    int64
+	Generation int64
+}
+
+// Why a gateway request was not stored (GatewayTurn.NotStored).
+const (
+	// GatewayNotReadable: a message the gateway cannot read (the legacy
+	// role "function", say); such a conversation is never stored or
+	// compacted.
+	GatewayNotReadable = "unreadable-message"
+	// GatewayNotContinued: the history is not the one of the session
+	// X-Kompact-Session names (the client edited or dropped a message).
+	GatewayNotContinued = "diverged"
+	// GatewayNotKept: the store failed, or keeps no gateway sessions.
+	GatewayNotKept = "store-failed"
+)
+
+// unreadableMessage is the error of a request message the gateway cannot
+// read into kompact's form.
+type unreadableMessage struct{ err error }
+
+func (e *unreadableMessage) Error() string { return e.err.Error() }
+func (e *unreadableMessage) Unwrap() error { return e.err }
+
+// gatewaySession is a gateway session while a turn works on it.
+type gatewaySession struct {
+	id    string
+	rec   *kompact.GatewayRecord
+	state *GatewayState
+	head  *kompact.StoredSession
+	added int
+}
+
+// GatewayAgent returns the agent called name when its gateway is on
+// (gateway.enabled); otherwise ENotFound.
+func (s *Sessions) GatewayAgent(name string) (*kompact.Agent, error) {
+	a, err := kompact.AgentOf(s.agents, name)
+	if err != nil {
+		return nil, err
+	}
+	if !a.Gateway.Enabled {
+		return nil, kompact.Errorf(kompact.ENotFound, "agent %q has no gateway", name).
+			WithFixes("Set agents." + name + ".gateway.enabled: true in the configuration and restart the server (docs/gateway.md).")
+	}
+	return a, nil
+}
+
+// GatewayTurn takes a chat-completions request for agent a's gateway, its
+// conversation named by sessionID (the X-Kompact-Session header) or, when
+// that is "", by ConversationKey. Whatever goes wrong in the bookkeeping,
+// the request is still forwarded: as it came, with Skipped saying why.
+func (s *Sessions) GatewayTurn(ctx context.Context, a *kompact.Agent, sessionID string, conv kompact.Conversation) *GatewayTurn {
+	gs, ok := s.store.(kompact.GatewayStore)
+	if !ok {
+		return &GatewayTurn{Skipped: "the store keeps no gateway sessions", NotStored: GatewayNotKept}
+	}
+	ch := ChainOf(conv)
+	g, err := s.gatewayStore(ctx, a, gs, sessionID, conv, ch, false)
+	for tries := 1; kompact.ErrorCodeOf(err) == kompact.EConflict && tries < 4; tries++ {
+		// Another request of the conversation came between, or the
+		// session was rewritten: read it again first.
+		g, err = s.gatewayStore(ctx, a, gs, sessionID, conv, ch, true)
+	}
+	switch {
+	case err != nil:
+		s.warn(ctx, "gateway: request not stored", "agent", a.Name, "session", sessionID, "error", err.Error())
+		why := GatewayNotKept
+		if errors.As(err, new(*unreadableMessage)) {
+			why = GatewayNotReadable
+		}
+		return &GatewayTurn{SessionID: sessionID, Skipped: kompact.AsError(err).Message, NotStored: why}
+	case g == nil:
+		s.warn(ctx, "gateway: the request's history is not its session's; it is forwarded as sent and not stored",
+			"agent", a.Name, "session", sessionID)
+		return &GatewayTurn{SessionID: sessionID, Skipped: "diverged", NotStored: GatewayNotContinued}
+	}
+	t := &GatewayTurn{SessionID: g.id, Stored: true, Appended: g.added}
+	s.gatewayCompaction(ctx, a, gs, g, ch, t)
+	t.Head, t.Summary, t.From = g.state.forward(ch)
+	if g.head != nil { // nil when the session could not be read after its compaction
+		t.Version, t.Generation = g.head.Version, g.head.Generation
+	}
+	return t
+}
+
+// gatewayStore finds or makes the session of a request and stores the
+// messages it does not have; nil (no error) when the request diverges
+// from the session its X-Kompact-Session names. With verify, or when
+// there is nothing to append, it reads the session's head first and
+// derives the state again when the session was rewritten (gatewayRefresh);
+// otherwise the append itself is refused (EConflict) when the session was
+// rewritten since the state was derived, and the caller retries with
+// verify.
+func (s *Sessions) gatewayStore(ctx context.Context, a *kompact.Agent, gs kompact.GatewayStore, sessionID string, conv kompact.Conversation, ch Chain, verify bool) (*gatewaySession, error) {
+	rec, st, err := s.gatewayFind(ctx, a, gs, sessionID, conv, ch)
+	if err != nil {
+		return nil, err
+	}
+	if rec == nil {
+		if sessionID != "" && st != nil {
+			return nil, nil // the named session's history is not this one
+		}
+		return s.gatewayCreate(ctx, a, gs, sessionID, conv, ch)
+	}
+	g := &gatewaySession{id: rec.SessionID, rec: rec, state: st}
+	if verify || conv.Len() == st.ClientCount {
+		if err := s.gatewayRefresh(ctx, gs, g, ch); err != nil {
+			return nil, err
+		}
+		if !g.state.matches(ch) { // the session lost messages it cannot get back in their place
+			s.warn(ctx, "gateway: the session no longer holds the client's history in order; the request is not stored there",
+				"session", g.id)
+			if sessionID != "" {
+				return nil, nil
+			}
+			return s.gatewayCreate(ctx, a, gs, sessionID, conv, ch)
+		}
+	}
+	if err := s.gatewayAppend(ctx, gs, g, conv, ch); err != nil {
+		return nil, err
+	}
+	return g, s.gatewayRefresh(ctx, gs, g, ch)
+}
+
+// gatewayFind returns the record a request continues and its state; no
+// record when there is none (with the named session's state when it
+// exists but the request does not continue it).
+func (s *Sessions) gatewayFind(ctx context.Context, a *kompact.Agent, gs kompact.GatewayStore, sessionID string, conv kompact.Conversation, ch Chain) (*kompact.GatewayRecord, *GatewayState, error) {
+	if sessionID != "" {
+		if err := kompact.ValidateSessionID(sessionID); err != nil {
+			return nil, nil, err
+		}
+		rec, err := gs.GetGatewayRecord(ctx, sessionID)
+		if kompact.ErrorCodeOf(err) == kompact.ENotFound {
+			return nil, nil, nil
+		}
+		if err != nil {
+			return nil, nil, err
+		}
+		st, err := decodeGatewayState(rec.State)
+		if err == nil {
+			err = s.gatewayAgentOf(ctx, sessionID, st)
+		}
+		if err != nil {
+			return nil, nil, err
+		}
+		if st.Agent != a.Name {
+			s.warn(ctx, "gateway: X-Kompact-Session names another agent's session; the request is forwarded as sent and not stored",
+				"agent", a.Name, "session", sessionID, "session_agent", st.Agent)
+			return nil, st, nil
+		}
+		if !st.matches(ch) {
+			return nil, st, nil
+		}
+		return rec, st, nil
+	}
+	return s.gatewayLookup(ctx, gs, conversationKey(a, conv), ch)
+}
+
+// gatewayLookup returns the record of key that a request with chain ch
+// continues, and its state: of the records whose chain is one of the
+// request's, the one that holds the most of its messages (the newest of
+// equals); none when there is none. It asks for the request's chains from
+// the longest down, a batch at a time, so that a conversation's next turn
+// (a few messages past what its session holds) costs one query however
+// many sessions share the key, and a new conversation one per
+// MaxGatewayChains of its messages.
+func (s *Sessions) gatewayLookup(ctx context.Context, gs kompact.GatewayStore, key string, ch Chain) (*kompact.GatewayRecord, *GatewayState, error) {
+	batch := maxGatewayCandidates
+	for hi := len(ch) - 1; hi >= 1; hi -= batch {
+		if hi < len(ch)-1 {
+			batch = kompact.MaxGatewayChains
+		}
+		chains := make([]string, 0, min(batch, hi))
+		for k := hi; k >= 1 && len(chains) < batch; k-- {
+			chains = append(chains, ch.at(k))
+		}
+		recs, err := gs.FindGatewayRecords(ctx, key, chains, len(chains)+maxGatewayCandidates)
+		if err != nil {
+			return nil, nil, err
+		}
+		var best *kompact.GatewayRecord
+		var bestState *GatewayState
+		for i := range recs {
+			st, err := decodeGatewayState(recs[i].State)
+			if err == nil && st.matches(ch) && (best == nil || st.ClientCount > bestState.ClientCount) {
+				best, bestState = &recs[i], st
+			}
+		}
+		if best != nil {
+			return best, bestState, nil
+		}
+	}
+	return nil, nil, nil
+}
+
+// gatewayAgentOf fills in st.Agent from the session's head when the state
+// was written without it; the next write of the state keeps it.
+func (s *Sessions) gatewayAgentOf(ctx context.Context, id string, st *GatewayState) error {
+	if st.Agent != "" {
+		return nil
+	}
+	head, err := s.store.GetSessionHead(ctx, id)
+	if err != nil {
+		return err
+	}
+	st.Agent = head.Agent
+	return nil
+}
+
+// conversationKey is ConversationKey of conv for agent a, reading roles
+// from the messages.
+func conversationKey(a *kompact.Agent, conv kompact.Conversation) string {
+	return ConversationKey(a.Name, conv, func(i int) kompact.Role {
+		m, err := conv.Message(i)
+		if err != nil {
+			return ""
+		}
+		return m.Role
+	})
+}
+
+// clientMessages reads the request's messages [from:] for the session,
+// each with its gatewayMessageID.
+func clientMessages(conv kompact.Conversation, from int) ([]kompact.Message, error) {
+	msgs := make([]kompact.Message, 0, conv.Len()-from)
+	for i := from; i < conv.Len(); i++ {
+		m, err := conv.Message(i)
+		if err != nil {
+			return nil, &unreadableMessage{err}
+		}
+		m.ID = gatewayMessageID(i)
+		msgs = append(msgs, m)
+	}
+	return msgs, nil
+}
+
+// gatewayCreate makes the session of a new conversation with all its
+// messages.
+func (s *Sessions) gatewayCreate(ctx context.Context, a *kompact.Agent, gs kompact.GatewayStore, sessionID string, conv kompact.Conversation, ch Chain) (*gatewaySession, error) {
+	msgs, err := clientMessages(conv, 0)
+	if err != nil {
+		return nil, err
+	}
+	key, id := "session:"+sessionID, sessionID
+	if sessionID == "" {
+		if s.newID == nil {
+			return nil, kompact.Errorf(kompact.EInternal, "no id source for gateway sessions (SessionsConfig.NewID)")
+		}
+		key, id = conversationKey(a, conv), "gw_"+s.newID()
+	}
+	st := &GatewayState{ClientCount: conv.Len(), ClientChain: ch.at(conv.Len()), Agent: a.Name, DerivedAt: 1}
+	if _, err := gs.CreateGatewaySession(ctx, &kompact.Session{ID: id, Agent: a.Name, Messages: msgs}, key, st.ClientChain, st.encode()); err != nil {
+		return nil, err
+	}
+	head, err := s.store.GetSessionHead(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	return &gatewaySession{id: id, state: st, head: head, added: len(msgs)}, nil
+}
+
+// gatewayAppend appends the request's messages the session does not hold,
+// moving the state's chain on in the same write.
+func (s *Sessions) gatewayAppend(ctx context.Context, gs kompact.GatewayStore, g *gatewaySession, conv kompact.Conversation, ch Chain) error {
+	n := conv.Len()
+	if n == g.state.ClientCount {
+		return nil
+	}
+	msgs, err := clientMessages(conv, g.state.ClientCount)
+	if err != nil {
+		return err
+	}
+	next := *g.state
+	next.ClientCount, next.ClientChain = n, ch.at(n)
+	// Only onto the list the state was derived from: after a rewrite the
+	// session may hold fewer of the client's messages than ClientCount.
+	u := kompact.GatewayUpdate{Chain: next.ClientChain, State: next.encode(), Rewritten: max(next.DerivedAt, 1)}
+	rec, added, err := gs.SwapGatewayRecord(ctx, g.id, g.rec.Seq, u, msgs)
+	if err != nil {
+		return err
+	}
+	g.rec, g.state, g.added = rec, &next, len(msgs)
+	if added != nil && added.Tokens != nil { // the session's head, without reading it again
+		g.head = &kompact.StoredSession{Session: kompact.Session{ID: g.id, Agent: added.Agent}, Version: added.Version, Generation: added.Generation,
+			Tokens: *added.Tokens, Breaker: added.Breaker, Rewritten: added.Rewritten, Gateway: true}
+	}
+	return nil
+}
+
+// gatewayRefresh reads the session's head and, when the session was
+// rewritten since the state was derived (a compaction, a restore, an
+// undo, by anyone), derives it again from the session's messages: the
+// substitution, and how many of the client's messages the session holds
+// (a restore takes back the ones sent after its revision; the client's
+// next request brings them again). A session that no longer holds the
+// client's messages in order gets a state that matches no request.
+func (s *Sessions) gatewayRefresh(ctx context.Context, gs kompact.GatewayStore, g *gatewaySession, ch Chain) error {
+	if g.head == nil {
+		head, err := s.store.GetSessionHead(ctx, g.id)
+		if err != nil {
+			return err
+		}
+		g.head = head
+	}
+	if g.state.DerivedAt == g.head.Rewritten {
+		return nil
+	}
+	sc, head, err := s.scanGatewaySession(ctx, g.id)
+	if err != nil {
+		return err
+	}
+	rec, st, err := s.updateGateway(ctx, gs, g.id, func(st *GatewayState) bool {
+		if st.DerivedAt == head.Rewritten || !st.matches(ch) {
+			return false // derived already, or moved on, by another request
+		}
+		held := sc.held(st.ClientCount)
+		st.DerivedAt = head.Rewritten
+		if held < 0 {
+			st.Sub, st.ClientCount, st.ClientChain = nil, 0, "" // matches no request
+			return true
+		}
+		st.Sub, st.ClientCount, st.ClientChain = sc.result(held, ch), held, ch.at(held)
+		return true
+	})
+	if err != nil {
+		return err
+	}
+	g.rec, g.state = rec, st
+	return nil
+}
+
+// scanGatewaySession reads session id whole, in one snapshot, for what
+// gatewayRefresh derives from it; it returns the scan and the session's
+// head as the snapshot had it.
+func (s *Sessions) scanGatewaySession(ctx context.Context, id string) (*substitutionScan, *kompact.StoredSession, error) {
+	sc := &substitutionScan{count: -1}
+	var head *kompact.StoredSession
+	i := 0
+	err := s.store.StreamSession(ctx, id, func(h *kompact.StoredSession) error { head = h; return nil }, func(b []byte) error {
+		m, err := kompact.DecodeMessage(b, i)
+		if err != nil {
+			return err
+		}
+		i++
+		sc.add(m)
+		return nil
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	return sc, head, nil
+}
+
+// updateGateway changes session id's gateway state with change (which
+// reports whether there is anything to write) and writes it, reading it
+// again when another write came between.
+func (s *Sessions) updateGateway(ctx context.Context, gs kompact.GatewayStore, id string, change func(*GatewayState) bool) (*kompact.GatewayRecord, *GatewayState, error) {
+	for tries := 0; ; tries++ {
+		rec, err := gs.GetGatewayRecord(ctx, id)
+		if err != nil {
+			return nil, nil, err
+		}
+		st, err := decodeGatewayState(rec.State)
+		if err != nil {
+			return nil, nil, err
+		}
+		if !change(st) {
+			return rec, st, nil
+		}
+		next, _, err := gs.SwapGatewayRecord(ctx, id, rec.Seq, kompact.GatewayUpdate{Chain: st.ClientChain, State: st.encode()}, nil)
+		if kompact.ErrorCodeOf(err) == kompact.EConflict && tries < 8 {
+			continue
+		}
+		if err != nil {
+			return nil, nil, err
+		}
+		return next, st, nil
+	}
+}
+
+// GatewayUsage records the usage the upstream reported for a turn's
+// request as the session's token count (kimi-cli's update_token_count
+// with the step's input tokens: the context as the request carried it),
+// unless the session changed since the turn.
+func (s *Sessions) GatewayUsage(ctx context.Context, t *GatewayTurn, u *kompact.Usage) {
+	if !t.Stored || u == nil {
+		return
+	}
+	ctx = context.WithoutCancel(ctx)
+	n := upstreamTokens(u)
+	set := kompact.SessionSettings{TokenCount: &n, At: &kompact.SessionAt{Generation: t.Generation, Version: t.Version}}
+	if _, err := s.store.UpdateSettings(ctx, t.SessionID, set); err != nil && kompact.ErrorCodeOf(err) != kompact.EConflict {
+		s.warn(ctx, "gateway: record the token count", "session", t.SessionID, "error", err.Error())
+	}
+}
+
+// upstreamTokens is the input tokens of an upstream's usage report as the
+// session records them: each figure within [0, MaxTokenFigure], as every
+// figure kompact takes from a provider, and so their sum, so that the
+// trigger's sums cannot overflow (a report of 2^63-1 tokens).
+func upstreamTokens(u *kompact.Usage) int {
+	n := int64(0)
+	for _, f := range []int64{u.InputOther, u.InputCacheRead, u.InputCacheCreation} {
+		n += min(max(f, 0), kompact.MaxTokenFigure)
+	}
+	return int(min(n, kompact.MaxTokenFigure))
+}

@@ -1,0 +1,167 @@
+package service
+
+import (
+	"context"
+	"kompact"
+)
+
+// ListedSession is a stored session as Sessions.List describes it: its
+// SessionInfo, its open previews, and whether this Sessions runs a
+// compaction on it now.
+type ListedSession struct {
+	kompact.SessionInfo
+	// OpenPreviews counts the session's previews that have not expired
+	// (Sessions.Previews lists them).
+	OpenPreviews int `json:"open_previews"`
+	// GatewayPreviews counts those of them that are the gateway's
+	// precomputed summary (0 or 1), which no person needs to review.
+	GatewayPreviews int `json:"gateway_previews,omitempty"`
+	// Running says this Sessions (this process: other instances over the
+	// same store keep their own) runs an action or an automatic compaction
+	// on the session now.
+	Running bool `json:"running"`
+}
+
+// List describes every stored session, in the store's order, with its
+// open previews counted (no preview body is read) and whether a compaction
+// runs on it here.
+func (s *Sessions) List(ctx context.Context) ([]ListedSession, error) {
+	infos, err := s.store.ListSessions(ctx)
+	if err != nil {
+		return nil, err
+	}
+	open, err := s.store.CountPreviews(ctx, s.now())
+	if err != nil {
+		return nil, err
+	}
+	out := make([]ListedSession, len(infos))
+	for i, info := range infos {
+		out[i] = ListedSession{SessionInfo: info, OpenPreviews: open[info.ID], Running: s.Running(info.ID)}
+		if info.Gateway && open[info.ID] > 0 {
+			out[i].GatewayPreviews = s.openPrecomputed(ctx, info.ID)
+		}
+	}
+	return out, nil
+}
+
+// openPrecomputed is 1 when gateway session id's precomputed summary is
+// among its open previews, else 0.
+func (s *Sessions) openPrecomputed(ctx context.Context, id string) int {
+	pid := s.precomputedPreview(ctx, id)
+	if pid == "" {
+		return 0
+	}
+	list, err := s.store.ListPreviews(ctx, id, s.now())
+	if err != nil {
+		return 0
+	}
+	for _, p := range list {
+		if p.ID == pid {
+			return 1
+		}
+	}
+	return 0
+}
+
+// Running reports whether this Sessions runs an action (SessionJob.Run),
+// an automatic compaction or a gateway compaction (before a turn, or a
+// precompute) on session id now.
+func (s *Sessions) Running(id string) bool {
+	return s.auto.has(id) || s.actions.has(id) || s.gateway.has(id)
+}
+
+// Busy refuses the job when a compaction that no person started runs on
+// its session already: an automatic or gateway compaction here, or the
+// gateway's on any instance over the store (its lease). Its result would
+// conflict with that one's, so it is EConflict before any LLM call.
+func (j *SessionJob) Busy(ctx context.Context) error {
+	s := j.s
+	runs := s.auto.has(j.id) || s.gateway.has(j.id)
+	if !runs && j.gateway {
+		runs = s.gatewayLeased(ctx, j.id)
+	}
+	if !runs {
+		return nil
+	}
+	return kompact.Errorf(kompact.EConflict, "an automatic compaction of session %q runs already; this one would conflict with it", j.id).
+		WithFixes("Wait until it ends (the session list marks the session as running), then reload the session and compact again if you still want to.")
+}
+
+// precomputedPreview returns the id of the gateway's precomputed summary
+// of session id, "" when it has none (or is not a gateway session).
+func (s *Sessions) precomputedPreview(ctx context.Context, id string) string {
+	st := s.gatewayStateOf(ctx, id)
+	if st == nil {
+		return ""
+	}
+	return st.PreviewID
+}
+
+// gatewayStateOf returns the gateway state of session id; nil when it is
+// not a gateway session or its state cannot be read.
+func (s *Sessions) gatewayStateOf(ctx context.Context, id string) *GatewayState {
+	gs, ok := s.store.(kompact.GatewayStore)
+	if !ok {
+		return nil
+	}
+	rec, err := gs.GetGatewayRecord(ctx, id)
+	if err != nil {
+		return nil
+	}
+	st, err := decodeGatewayState(rec.State)
+	if err != nil {
+		return nil
+	}
+	return st
+}
+
+// gatewayLeased reports whether a gateway compaction of session id holds
+// its lease now, on any instance; a state it cannot read counts as none.
+func (s *Sessions) gatewayLeased(ctx context.Context, id string) bool {
+	st := s.gatewayStateOf(ctx, id)
+	return st != nil && st.leased("", s.now())
+}
+
+// runCount counts the runs of each session id that concurrent callers
+// start and end. A one-slot channel holds the map, as in runningSet.
+type runCount chan map[string]int
+
+func newRunCount() runCount {
+	r := make(runCount, 1)
+	r <- map[string]int{}
+	return r
+}
+
+// start counts one more run of id; done ends one.
+func (r runCount) start(id string) { r.add(id, 1) }
+func (r runCount) done(id string)  { r.add(id, -1) }
+
+func (r runCount) add(id string, n int) {
+	m := <-r
+	defer func() { r <- m }()
+	if m[id] += n; m[id] <= 0 {
+		delete(m, id)
+	}
+}
+
+// has reports whether a run of id is counted.
+func (r runCount) has(id string) bool {
+	m := <-r
+	defer func() { r <- m }()
+	return m[id] > 0
+}
+
+// RunningCompactions counts the actions and automatic compactions this
+// Sessions runs now, on every session.
+func (s *Sessions) RunningCompactions() int {
+	m := <-s.actions
+	n := 0
+	for _, c := range m {
+		n += c
+	}
+	s.actions <- m
+	a := <-s.auto
+	n += len(a)
+	s.auto <- a
+	return n
+}
