@@ -1,10 +1,5 @@
 package kompact
 
-import (
-	"kompact/internal/artifacts"
-	"slices"
-)
-
 // ArtifactClass is the kind of an artifact (docs/fidelity.md).
 type ArtifactClass string
 
@@ -18,18 +13,11 @@ const (
 	ArtifactTodo       ArtifactClass = "todo"
 )
 
-// artifactClasses maps the scanner's classes to the root's, in report
-// order.
-var artifactClasses = func() (m [len(artifacts.Classes) + 1]ArtifactClass) {
-	for _, c := range artifacts.Classes {
-		m[c] = ArtifactClass(c.String())
-	}
-	return m
-}()
-
 // ArtifactClasses returns the classes in report order: path, command,
 // error, url, identifier, todo.
-func ArtifactClasses() []ArtifactClass { return slices.Clone(artifactClasses[1:]) }
+func ArtifactClasses() []ArtifactClass {
+	return []ArtifactClass{ArtifactPath, ArtifactCommand, ArtifactError, ArtifactURL, ArtifactIdentifier, ArtifactTodo}
+}
 
 // Artifact is one distinct artifact of a range of messages: a path, a
 // command, an error, a URL, an identifier or a TODO item.
@@ -56,6 +44,3 @@ type Artifact struct {
 	// appears in.
 	First, Last int `json:"-"`
 }
-
-// ArtifactClassOf returns the class of the scanner's class c.
-func ArtifactClassOf(c artifacts.Class) ArtifactClass { return artifactClasses[c] }

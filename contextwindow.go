@@ -115,23 +115,6 @@ func ReservedContextSizeFix() string {
 	return fmt.Sprintf("Use at least %d tokens, or remove reserved_context_size to use kimi-cli's %d.", MinReservedContextSize, DefaultReservedContextSize)
 }
 
-// ShouldAutoCompact is kimi-cli's should_auto_compact
-// (src/kimi_cli/soul/compaction.py): compaction is due when tokenCount ≥
-// maxContextSize × triggerRatio (in floating point, as Python computes it)
-// or tokenCount + reservedContextSize ≥ maxContextSize. Like kimi-cli's, it
-// does not look at whether maxContextSize is known; ContextStatus does.
-func ShouldAutoCompact(tokenCount, maxContextSize int, triggerRatio float64, reservedContextSize int) bool {
-	return byRatio(tokenCount, maxContextSize, triggerRatio) || byReserve(tokenCount, maxContextSize, reservedContextSize)
-}
-
-func byRatio(tokenCount, maxContextSize int, triggerRatio float64) bool {
-	return float64(tokenCount) >= float64(maxContextSize)*triggerRatio
-}
-
-func byReserve(tokenCount, maxContextSize, reservedContextSize int) bool {
-	return tokenCount+reservedContextSize >= maxContextSize
-}
-
 // TokenAccount is kimi-cli's Context token accounting
 // (src/kimi_cli/soul/context.py): the token figure last recorded for a
 // session and an estimate for the messages appended since.
@@ -206,35 +189,6 @@ type ContextStatus struct {
 	Reason string `json:"reason"`
 }
 
-// NewContextStatus evaluates account against a context of maxContextSize
-// tokens (≤ 0: unknown) with the thresholds of auto (zero thresholds mean
-// kimi-cli's defaults).
-func NewContextStatus(account TokenAccount, maxContextSize int, auto AutoCompaction) ContextStatus {
-	st := ContextStatus{TokenCount: account.TokenCount, PendingTokens: account.PendingTokens}
-	if maxContextSize <= 0 {
-		st.Reason = ReasonUnknownContextSize
-		return st
-	}
-	auto = auto.Effective()
-	n := account.WithPending()
-	st.MaxContextSize = maxContextSize
-	st.UsageRatio = float64(n) / float64(maxContextSize)
-	ratio := byRatio(n, maxContextSize, auto.TriggerRatio)
-	reserve := byReserve(n, maxContextSize, auto.ReservedContextSize)
-	st.ShouldCompact = ratio || reserve
-	switch {
-	case ratio && reserve:
-		st.Reason = ReasonBoth
-	case ratio:
-		st.Reason = ReasonTriggerRatio
-	case reserve:
-		st.Reason = ReasonReservedContext
-	default:
-		st.Reason = ReasonBelowThreshold
-	}
-	return st
-}
-
 // The reasons AutoCompactionDue gives besides a ContextStatus's.
 const (
 	// ReasonAutoDisabled: the agent's automatic compaction is off.
@@ -242,19 +196,6 @@ const (
 	// ReasonAutoPaused: the session's circuit breaker is open.
 	ReasonAutoPaused = "auto_compaction_paused"
 )
-
-// AutoCompactionDue says whether kompact compacts a session by itself now,
-// and why: the agent's automatic compaction is enabled, the session's
-// breaker is closed, and the status says compaction is due.
-func AutoCompactionDue(auto AutoCompaction, st ContextStatus, b CompactionBreaker) (bool, string) {
-	switch {
-	case !auto.Enabled:
-		return false, ReasonAutoDisabled
-	case b.Paused():
-		return false, ReasonAutoPaused
-	}
-	return st.ShouldCompact, st.Reason
-}
 
 // CompactionTrigger says who started a compaction.
 type CompactionTrigger string
@@ -289,17 +230,4 @@ func (b CompactionBreaker) Record(trigger CompactionTrigger, ok bool) Compaction
 		b.AutoFailures++
 	}
 	return b
-}
-
-// CheckReduction is the guard on automatic compaction, after Gemini CLI's
-// "did not reduce size" check: a result whose token figure (after, the
-// compaction's estimated_token_count) is not below the session's
-// token_count_with_pending (before) is not committed. The error's code is
-// ENotReduced. Manual compactions keep kimi-cli's behaviour and skip it.
-func CheckReduction(before, after int) error {
-	if after < before {
-		return nil
-	}
-	return Errorf(ENotReduced, "the automatic compaction would not reduce the context (%d tokens before, %d after); the session is unchanged", before, after).
-		WithFixes("Compact manually with a shorter max_preserved_messages, or raise compaction.auto.trigger_ratio.")
 }

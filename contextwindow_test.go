@@ -54,7 +54,7 @@ func TestKCPD01ShouldAutoCompact(t *testing.T) {
 		{"kimi-cli with size 0", 0, 0, 0.85, 50000, true, true, true},
 	}
 	for _, c := range cases {
-		got := kompact.ShouldAutoCompact(c.tokens, c.max, c.ratio, c.reserved)
+		got := kimi.ShouldAutoCompact(c.tokens, c.max, c.ratio, c.reserved)
 		if got != c.want {
 			t.Errorf("%s: ShouldAutoCompact(%d, %d, %v, %d) = %v, want %v", c.name, c.tokens, c.max, c.ratio, c.reserved, got, c.want)
 		}
@@ -64,7 +64,7 @@ func TestKCPD01ShouldAutoCompact(t *testing.T) {
 		if c.max <= 0 || c.reserved == 0 {
 			continue // the float cases isolate the ratio with a reserve kompact refuses
 		}
-		st := kompact.NewContextStatus(kompact.TokenAccount{TokenCount: c.tokens}, c.max,
+		st := kimi.NewContextStatus(kompact.TokenAccount{TokenCount: c.tokens}, c.max,
 			kompact.AutoCompaction{TriggerRatio: c.ratio, ReservedContextSize: c.reserved})
 		if want := reasonOf(c.ratioCondition, c.reserveCondition); st.ShouldCompact != c.want || st.Reason != want {
 			t.Errorf("%s: status = %v %q, want %v %q", c.name, st.ShouldCompact, st.Reason, c.want, want)
@@ -88,25 +88,25 @@ func reasonOf(ratio, reserve bool) string {
 // writes the figures the context route answers with.
 func TestKCPD01ContextStatus(t *testing.T) {
 	auto := kompact.DefaultAutoCompaction(true)
-	st := kompact.NewContextStatus(kompact.TokenAccount{TokenCount: 40000, PendingTokens: 9999}, 100000, auto)
+	st := kimi.NewContextStatus(kompact.TokenAccount{TokenCount: 40000, PendingTokens: 9999}, 100000, auto)
 	if st.ShouldCompact || st.Reason != kompact.ReasonBelowThreshold || st.UsageRatio != 0.49999 {
 		t.Errorf("49999 of 100000: %+v", st)
 	}
-	st = kompact.NewContextStatus(kompact.TokenAccount{TokenCount: 40000, PendingTokens: 10000}, 100000, auto)
+	st = kimi.NewContextStatus(kompact.TokenAccount{TokenCount: 40000, PendingTokens: 10000}, 100000, auto)
 	if !st.ShouldCompact || st.Reason != kompact.ReasonReservedContext {
 		t.Errorf("pending tokens must count: %+v", st)
 	}
-	st = kompact.NewContextStatus(kompact.TokenAccount{TokenCount: 90000, PendingTokens: 5000}, 0, auto)
+	st = kimi.NewContextStatus(kompact.TokenAccount{TokenCount: 90000, PendingTokens: 5000}, 0, auto)
 	want := kompact.ContextStatus{TokenCount: 90000, PendingTokens: 5000, Reason: kompact.ReasonUnknownContextSize}
 	if st != want {
 		t.Errorf("unknown size: %+v, want %+v", st, want)
 	}
-	st = kompact.NewContextStatus(kompact.TokenAccount{TokenCount: 90000, PendingTokens: 5000}, -1, auto)
+	st = kimi.NewContextStatus(kompact.TokenAccount{TokenCount: 90000, PendingTokens: 5000}, -1, auto)
 	if st.ShouldCompact || st.Reason != kompact.ReasonUnknownContextSize || st.MaxContextSize != 0 {
 		t.Errorf("negative size: %+v", st)
 	}
 	// Zero thresholds mean kimi-cli's defaults.
-	st = kompact.NewContextStatus(kompact.TokenAccount{TokenCount: 80000, PendingTokens: 5000}, 100000, kompact.AutoCompaction{})
+	st = kimi.NewContextStatus(kompact.TokenAccount{TokenCount: 80000, PendingTokens: 5000}, 100000, kompact.AutoCompaction{})
 	b, _ := json.Marshal(st)
 	wantJSON := `{"token_count":80000,"pending_tokens":5000,"max_context_size":100000,"usage_ratio":0.85,"should_compact":true,"reason":"trigger_ratio_and_reserved_context_size"}`
 	if string(b) != wantJSON {
@@ -248,8 +248,8 @@ func TestAutoCompactionCircuitBreaker(t *testing.T) {
 		t.Fatalf("not paused after three failures in a row: %+v", b)
 	}
 	cfg := kompact.DefaultAutoCompaction(true)
-	due := kompact.NewContextStatus(kompact.TokenAccount{TokenCount: 99000}, 100000, cfg)
-	if run, why := kompact.AutoCompactionDue(cfg, due, b); run || why != kompact.ReasonAutoPaused {
+	due := kimi.NewContextStatus(kompact.TokenAccount{TokenCount: 99000}, 100000, cfg)
+	if run, why := kimi.AutoCompactionDue(cfg, due, b); run || why != kompact.ReasonAutoPaused {
 		t.Fatalf("paused breaker: %v %q", run, why)
 	}
 	b = b.Record(manual, false)
@@ -260,18 +260,18 @@ func TestAutoCompactionCircuitBreaker(t *testing.T) {
 	if b.Paused() || b.AutoFailures != 0 {
 		t.Fatalf("a manual success must resume automatic compaction: %+v", b)
 	}
-	if run, why := kompact.AutoCompactionDue(cfg, due, b); !run || why != kompact.ReasonBoth {
+	if run, why := kimi.AutoCompactionDue(cfg, due, b); !run || why != kompact.ReasonBoth {
 		t.Fatalf("due: %v %q", run, why)
 	}
-	if run, why := kompact.AutoCompactionDue(kompact.DefaultAutoCompaction(false), due, b); run || why != kompact.ReasonAutoDisabled {
+	if run, why := kimi.AutoCompactionDue(kompact.DefaultAutoCompaction(false), due, b); run || why != kompact.ReasonAutoDisabled {
 		t.Fatalf("disabled: %v %q", run, why)
 	}
-	below := kompact.NewContextStatus(kompact.TokenAccount{TokenCount: 10}, 100000, cfg)
-	if run, why := kompact.AutoCompactionDue(cfg, below, b); run || why != kompact.ReasonBelowThreshold {
+	below := kimi.NewContextStatus(kompact.TokenAccount{TokenCount: 10}, 100000, cfg)
+	if run, why := kimi.AutoCompactionDue(cfg, below, b); run || why != kompact.ReasonBelowThreshold {
 		t.Fatalf("below: %v %q", run, why)
 	}
-	unknown := kompact.NewContextStatus(kompact.TokenAccount{TokenCount: 1 << 40}, 0, cfg)
-	if run, why := kompact.AutoCompactionDue(cfg, unknown, b); run || why != kompact.ReasonUnknownContextSize {
+	unknown := kimi.NewContextStatus(kompact.TokenAccount{TokenCount: 1 << 40}, 0, cfg)
+	if run, why := kimi.AutoCompactionDue(cfg, unknown, b); run || why != kompact.ReasonUnknownContextSize {
 		t.Fatalf("unknown size: %v %q", run, why)
 	}
 }
@@ -279,11 +279,11 @@ func TestAutoCompactionCircuitBreaker(t *testing.T) {
 // Gemini CLI's guard: an automatic compaction that does not lower the token
 // count is refused.
 func TestAutoCompactionNoReductionGuard(t *testing.T) {
-	if err := kompact.CheckReduction(1000, 999); err != nil {
+	if err := kimi.CheckReduction(1000, 999); err != nil {
 		t.Errorf("999 < 1000: %v", err)
 	}
 	for _, after := range []int{1000, 1001} {
-		err := kompact.CheckReduction(1000, after)
+		err := kimi.CheckReduction(1000, after)
 		if kompact.ErrorCodeOf(err) != kompact.ENotReduced || !strings.Contains(err.Error(), "1000 tokens before, ") {
 			t.Errorf("after %d: %v", after, err)
 		}

@@ -1,6 +1,7 @@
 package kompact_test
 
 import (
+	"kompact/internal/urlsecret"
 	"strings"
 	"testing"
 
@@ -130,10 +131,10 @@ func TestURLSecrets(t *testing.T) {
 		{"postgres://h/db?password=pw@s3cret", "postgres://h/db?REDACTED", "password"},
 		{"postgres:app:pw@127.0.0.1/db", "REDACTED@127.0.0.1/db", ""},
 	} {
-		if got := kompact.RedactURL(tc.url); got != tc.redacted {
+		if got := urlsecret.RedactURL(tc.url); got != tc.redacted {
 			t.Errorf("RedactURL(%q) = %q, want %q", tc.url, got, tc.redacted)
 		}
-		if got := kompact.SecretQueryParam(tc.url); got != tc.secret {
+		if got := urlsecret.SecretQueryParam(tc.url); got != tc.secret {
 			t.Errorf("SecretQueryParam(%q) = %q, want %q", tc.url, got, tc.secret)
 		}
 	}

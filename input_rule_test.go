@@ -1,6 +1,7 @@
 package kompact_test
 
 import (
+	"kompact/internal/jsontext"
 	"strings"
 	"testing"
 
@@ -72,7 +73,7 @@ func TestDecodeRefusesLoneSurrogates(t *testing.T) {
 		t.Fatalf("data part: %v", err)
 	}
 	for raw, want := range map[string]int{`"\ud800"`: 1, `"ok"`: -1, `"\\ud800"`: -1, `"\\\ud800"`: 3, `"\ud800\udc00"`: -1, `"\udc00\ud800"`: 1, `"\ud800\`: 1} {
-		if got := kompact.LoneSurrogate([]byte(raw)); got != want {
+		if got := jsontext.LoneSurrogate([]byte(raw)); got != want {
 			t.Errorf("LoneSurrogate(%s) = %d, want %d", raw, got, want)
 		}
 	}

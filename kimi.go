@@ -1,8 +1,6 @@
 package kompact
 
 import (
-	"bytes"
-	"encoding/json"
 	"strconv"
 	"strings"
 
@@ -29,34 +27,8 @@ type KimiContext struct {
 	Records []KimiRecord `json:"records"`
 }
 
-// KimiRecord is a metadata line of a kimi-cli file.
-type KimiRecord struct {
-	// At is the index of the session message the line comes before; the
-	// number of messages for a line after the last.
-	At int `json:"at"`
-	// Line is the line as the file has it, without its newline.
-	Line string `json:"line"`
-}
-
 // The lines of kimi-cli's metadata records, as Python's json.dumps writes
 // them (", " and ": " separators, non-ASCII and DEL as \uXXXX).
-
-// KimiSystemPromptLine is the _system_prompt record of prompt.
-func KimiSystemPromptLine(prompt string) string {
-	b := append([]byte(nil), `{"role": "_system_prompt", "content": `...)
-	b = jsonwrite.AppendStringASCII(b, prompt)
-	return string(append(b, '}'))
-}
-
-// KimiCheckpointLine is the _checkpoint record of id.
-func KimiCheckpointLine(id int64) string {
-	return `{"role": "_checkpoint", "id": ` + strconv.FormatInt(id, 10) + "}"
-}
-
-// KimiUsageLine is the _usage record of a token count.
-func KimiUsageLine(tokenCount int64) string {
-	return `{"role": "_usage", "token_count": ` + strconv.FormatInt(tokenCount, 10) + "}"
-}
 
 // History returns how many leading messages of msgs are not kimi-cli
 // history: 1 for the system prompt message, else 0. k may be nil.
@@ -83,42 +55,6 @@ func (k *KimiContext) compacted(msgs []Message, tokenCount int) *KimiContext {
 		KimiRecord{At: off, Line: KimiCheckpointLine(0)},
 		KimiRecord{At: len(msgs), Line: KimiUsageLine(int64(tokenCount))})
 	return out
-}
-
-// Within returns k for a session of n messages: its records at most after
-// the last message (an undo restores the records of a longer list). k is
-// not modified; nil stays nil.
-func (k *KimiContext) Within(n int) *KimiContext {
-	if k == nil {
-		return nil
-	}
-	out := &KimiContext{SystemPrompt: k.SystemPrompt && n > 0, Records: make([]KimiRecord, len(k.Records))}
-	for i, r := range k.Records {
-		out.Records[i] = KimiRecord{At: min(r.At, n), Line: r.Line}
-	}
-	return out
-}
-
-// RestoredTokens returns the token figures kimi-cli restores a file
-// with: token_count from its last _usage line, pending the estimate of the
-// messages after that line. ok is false when k has no readable _usage
-// line (the whole list is estimated, as for any session).
-func (k *KimiContext) RestoredTokens(msgs []Message) (count, pending int, ok bool) {
-	if k == nil {
-		return 0, 0, false
-	}
-	for i := len(k.Records) - 1; i >= 0; i-- {
-		var rec struct {
-			Role       string `json:"role"`
-			TokenCount *int64 `json:"token_count"`
-		}
-		r := k.Records[i]
-		if json.Unmarshal([]byte(r.Line), &rec) != nil || rec.Role != KimiRecordUsage || rec.TokenCount == nil || *rec.TokenCount < 0 {
-			continue
-		}
-		return int(*rec.TokenCount), EstimateTokens(msgs[min(r.At, len(msgs)):]), true
-	}
-	return 0, 0, false
 }
 
 // validateKimi checks a session's kimi-cli context against its n
@@ -169,6 +105,15 @@ func (k *KimiContext) AppendJSON(dst []byte) []byte {
 // MarshalJSON writes AppendJSON's form.
 func (k KimiContext) MarshalJSON() ([]byte, error) { return k.AppendJSON(nil), nil }
 
+// KimiRecord is a metadata line of a kimi-cli file.
+type KimiRecord struct {
+	// At is the index of the session message the line comes before; the
+	// number of messages for a line after the last.
+	At int `json:"at"`
+	// Line is the line as the file has it, without its newline.
+	Line string `json:"line"`
+}
+
 // The roles of kimi-cli's metadata records.
 const (
 	KimiRecordSystemPrompt = "_system_prompt"
@@ -176,21 +121,19 @@ const (
 	KimiRecordUsage        = "_usage"
 )
 
-// LooksLikeKimiContext reports whether data begins as a kimi-cli
-// context.jsonl does: its first non-blank line is a JSON object whose
-// "role" is a metadata record's or a message role. A session document
-// posted or passed by mistake in its place is told apart by it.
-func LooksLikeKimiContext(data []byte) bool {
-	line, _, _ := bytes.Cut(bytes.TrimLeft(data, " \t\r\n"), []byte("\n"))
-	var rec struct {
-		Role string `json:"role"`
-	}
-	if json.Unmarshal(line, &rec) != nil {
-		return false
-	}
-	switch rec.Role {
-	case KimiRecordSystemPrompt, KimiRecordCheckpoint, KimiRecordUsage:
-		return true
-	}
-	return Role(rec.Role).Valid()
+// KimiSystemPromptLine is the _system_prompt record of prompt.
+func KimiSystemPromptLine(prompt string) string {
+	b := append([]byte(nil), `{"role": "_system_prompt", "content": `...)
+	b = jsonwrite.AppendStringASCII(b, prompt)
+	return string(append(b, '}'))
+}
+
+// KimiCheckpointLine is the _checkpoint record of id.
+func KimiCheckpointLine(id int64) string {
+	return `{"role": "_checkpoint", "id": ` + strconv.FormatInt(id, 10) + "}"
+}
+
+// KimiUsageLine is the _usage record of a token count.
+func KimiUsageLine(tokenCount int64) string {
+	return `{"role": "_usage", "token_count": ` + strconv.FormatInt(tokenCount, 10) + "}"
 }

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"kompact/internal/jsontext"
 	"kompact/internal/jsonwrite"
 )
 
@@ -158,7 +159,7 @@ func DecodeMessage(data []byte, index int) (Message, error) {
 		return m, err
 	}
 	if raw, ok := obj["tool_call_id"]; ok && !isNull(raw) {
-		if msg := decodeString(raw, &m.ToolCallID, "must be a string"); msg != "" {
+		if msg := jsontext.DecodeString(raw, &m.ToolCallID, "must be a string"); msg != "" {
 			return m, d.fe("tool_call_id", "%s", msg)
 		}
 		m.HasToolCallID = true
@@ -179,7 +180,7 @@ func (d messageDecoder) fe(field, format string, args ...any) error {
 // object reads the message's keys, rejecting anything but an object with
 // known keys, each given once.
 func (d messageDecoder) object(data []byte) (map[string]json.RawMessage, error) {
-	obj, twice, err := decodeObject(data)
+	obj, twice, err := jsontext.DecodeObject(data)
 	if err != nil || obj == nil {
 		if d.index < 0 {
 			return nil, fmt.Errorf("message: must be a JSON object like {\"role\":\"user\",\"content\":\"...\"}")
@@ -187,7 +188,7 @@ func (d messageDecoder) object(data []byte) (map[string]json.RawMessage, error) 
 		return nil, fmt.Errorf("messages[%d]: must be a JSON object like {\"role\":\"user\",\"content\":\"...\"}", d.index)
 	}
 	if twice != "" {
-		return nil, d.fe(twice, "%s", repeatedMsg)
+		return nil, d.fe(twice, "%s", jsontext.RepeatedMsg)
 	}
 	if k := unknownKey(obj, messageKeys); k != "" {
 		return nil, d.fe(k, "unknown field; a message has only %s", strings.Join(messageKeys, ", "))
@@ -198,7 +199,7 @@ func (d messageDecoder) object(data []byte) (map[string]json.RawMessage, error) 
 // header reads "id", "role" and "name".
 func (d messageDecoder) header(obj map[string]json.RawMessage, m *Message) error {
 	if raw, ok := obj["id"]; ok && !isNull(raw) {
-		if msg := decodeString(raw, &m.ID, "must be a string"); msg != "" {
+		if msg := jsontext.DecodeString(raw, &m.ID, "must be a string"); msg != "" {
 			return d.fe("id", "%s", msg)
 		}
 	}
@@ -207,7 +208,7 @@ func (d messageDecoder) header(obj map[string]json.RawMessage, m *Message) error
 		return d.fe("role", "missing; set it to one of %s", roleList)
 	}
 	var role string
-	if msg := decodeString(raw, &role, "must be a string: one of "+roleList); msg != "" {
+	if msg := jsontext.DecodeString(raw, &role, "must be a string: one of "+roleList); msg != "" {
 		return d.fe("role", "%s", msg)
 	}
 	m.Role = Role(role)
@@ -215,7 +216,7 @@ func (d messageDecoder) header(obj map[string]json.RawMessage, m *Message) error
 		return d.fe("role", "unknown role %q; use one of %s", role, roleList)
 	}
 	if raw, ok := obj["name"]; ok && !isNull(raw) {
-		if msg := decodeString(raw, &m.Name, "must be a string"); msg != "" {
+		if msg := jsontext.DecodeString(raw, &m.Name, "must be a string"); msg != "" {
 			return d.fe("name", "%s", msg)
 		}
 	}
@@ -233,7 +234,7 @@ func (d messageDecoder) content(obj map[string]json.RawMessage, m *Message) erro
 	switch {
 	case len(raw) > 0 && raw[0] == '"':
 		var s string
-		if msg := decodeString(raw, &s, "invalid string"); msg != "" {
+		if msg := jsontext.DecodeString(raw, &s, "invalid string"); msg != "" {
 			return d.fe("content", "%s", msg)
 		}
 		m.Content = []Part{TextPart(s)}
@@ -320,12 +321,12 @@ func decodePart(data []byte) (Part, *partError) {
 
 // partObject reads a part's keys and checks its type and keys.
 func partObject(data []byte) (map[string]json.RawMessage, string, *partError) {
-	obj, twice, err := decodeObject(data)
+	obj, twice, err := jsontext.DecodeObject(data)
 	if err != nil || obj == nil {
 		return nil, "", perr("type", "a part must be a JSON object with a \"type\"")
 	}
 	if twice != "" {
-		return nil, "", perr(twice, "%s", repeatedMsg)
+		return nil, "", perr(twice, "%s", jsontext.RepeatedMsg)
 	}
 	var typ string
 	if raw, ok := obj["type"]; !ok || json.Unmarshal(raw, &typ) != nil {
@@ -347,7 +348,7 @@ func partString(obj map[string]json.RawMessage, typ, key string, dst *string) *p
 	if !ok || isNull(raw) {
 		return perr(key, "missing; a %s part needs a string %q", typ, key)
 	}
-	if msg := decodeString(raw, dst, "must be a string"); msg != "" {
+	if msg := jsontext.DecodeString(raw, dst, "must be a string"); msg != "" {
 		return perr(key, "%s", msg)
 	}
 	return nil
@@ -359,7 +360,7 @@ func decodeThink(obj map[string]json.RawMessage, typ string, p *Part) *partError
 	}
 	if raw, ok := obj["encrypted"]; ok && !isNull(raw) {
 		var e string
-		if msg := decodeString(raw, &e, "must be a string or null"); msg != "" {
+		if msg := jsontext.DecodeString(raw, &e, "must be a string or null"); msg != "" {
 			return perr("encrypted", "%s", msg)
 		}
 		p.Encrypted = &e
@@ -372,12 +373,12 @@ func decodeMedia(obj map[string]json.RawMessage, typ string, p *Part) *partError
 	if !ok || isNull(raw) {
 		return perr(typ, "missing; write {\"type\":%q,%q:{\"url\":\"...\"}}", typ, typ)
 	}
-	media, twice, err := decodeObject(raw)
+	media, twice, err := jsontext.DecodeObject(raw)
 	if err != nil || media == nil {
 		return perr(typ, "must be an object {\"url\":\"...\",\"id\":\"...\"}")
 	}
 	if twice != "" {
-		return perr(typ+"."+twice, "%s", repeatedMsg)
+		return perr(typ+"."+twice, "%s", jsontext.RepeatedMsg)
 	}
 	if k := unknownKey(media, []string{"url", "id"}); k != "" {
 		return perr(typ+"."+k, "unknown field; a media reference has only url and id")
@@ -386,12 +387,12 @@ func decodeMedia(obj map[string]json.RawMessage, typ string, p *Part) *partError
 	if !ok {
 		return perr(typ+".url", "missing or not a string")
 	}
-	if msg := decodeString(u, &p.URL, "missing or not a string"); msg != "" {
+	if msg := jsontext.DecodeString(u, &p.URL, "missing or not a string"); msg != "" {
 		return perr(typ+".url", "%s", msg)
 	}
 	if id, ok := media["id"]; ok && !isNull(id) {
 		var s string
-		if msg := decodeString(id, &s, "must be a string or null"); msg != "" {
+		if msg := jsontext.DecodeString(id, &s, "must be a string or null"); msg != "" {
 			return perr(typ+".id", "%s", msg)
 		}
 		p.MediaID = &s
@@ -403,12 +404,12 @@ var toolCallKeys = []string{"type", "id", "function", "extras"}
 
 func decodeToolCall(data []byte) (ToolCall, *partError) {
 	var c ToolCall
-	obj, twice, err := decodeObject(data)
+	obj, twice, err := jsontext.DecodeObject(data)
 	if err != nil || obj == nil {
 		return c, perr("function", "a tool call must be an object {\"type\":\"function\",\"id\":...,\"function\":{...}}")
 	}
 	if twice != "" {
-		return c, perr(twice, "%s", repeatedMsg)
+		return c, perr(twice, "%s", jsontext.RepeatedMsg)
 	}
 	if k := unknownKey(obj, toolCallKeys); k != "" {
 		return c, perr(k, "unknown field; a tool call has only %s", strings.Join(toolCallKeys, ", "))
@@ -423,19 +424,19 @@ func decodeToolCall(data []byte) (ToolCall, *partError) {
 	if !ok {
 		return c, perr("id", "missing or not a string")
 	}
-	if msg := decodeString(raw, &c.ID, "missing or not a string"); msg != "" {
+	if msg := jsontext.DecodeString(raw, &c.ID, "missing or not a string"); msg != "" {
 		return c, perr("id", "%s", msg)
 	}
 	raw, ok = obj["function"]
 	if !ok {
 		return c, perr("function", "missing; write {\"name\":\"...\",\"arguments\":\"<JSON text>\"}")
 	}
-	fn, twice, err := decodeObject(raw)
+	fn, twice, err := jsontext.DecodeObject(raw)
 	if err != nil || fn == nil {
 		return c, perr("function", "missing; write {\"name\":\"...\",\"arguments\":\"<JSON text>\"}")
 	}
 	if twice != "" {
-		return c, perr("function."+twice, "%s", repeatedMsg)
+		return c, perr("function."+twice, "%s", jsontext.RepeatedMsg)
 	}
 	if k := unknownKey(fn, []string{"name", "arguments"}); k != "" {
 		return c, perr("function."+k, "unknown field; a function has only name and arguments")
@@ -444,12 +445,12 @@ func decodeToolCall(data []byte) (ToolCall, *partError) {
 	if !ok {
 		return c, perr("function.name", "missing or not a string")
 	}
-	if msg := decodeString(n, &c.Name, "missing or not a string"); msg != "" {
+	if msg := jsontext.DecodeString(n, &c.Name, "missing or not a string"); msg != "" {
 		return c, perr("function.name", "%s", msg)
 	}
 	if a, ok := fn["arguments"]; ok && !isNull(a) {
 		var s string
-		if msg := decodeString(a, &s, "must be a string holding JSON text (or null)"); msg != "" {
+		if msg := jsontext.DecodeString(a, &s, "must be a string holding JSON text (or null)"); msg != "" {
 			return c, perr("function.arguments", "%s", msg)
 		}
 		c.Arguments = &s

@@ -1,6 +1,7 @@
 package kompact_test
 
 import (
+	"kompact/kimi"
 	"strings"
 	"testing"
 
@@ -26,19 +27,19 @@ func TestReservedExceedsWindow(t *testing.T) {
 		{kompact.AutoCompaction{TriggerRatio: 0.5, ReservedContextSize: 1000}, 1000, true, 1000},
 		{kompact.AutoCompaction{ReservedContextSize: 4000}, 32768, false, 4900},
 	} {
-		if got := kompact.ReservedExceedsWindow(tc.auto, tc.window); got != tc.exceeds {
+		if got := kimi.ReservedExceedsWindow(tc.auto, tc.window); got != tc.exceeds {
 			t.Errorf("ReservedExceedsWindow(%+v, %d) = %v", tc.auto, tc.window, got)
 		}
-		if got := kompact.SuggestedReservedContextSize(tc.auto, tc.window); got != tc.suggested {
+		if got := kimi.SuggestedReservedContextSize(tc.auto, tc.window); got != tc.suggested {
 			t.Errorf("SuggestedReservedContextSize(%+v, %d) = %d, want %d", tc.auto, tc.window, got, tc.suggested)
 		}
-		if n := tc.suggested; tc.exceeds && n < tc.window && kompact.ShouldAutoCompact(0, tc.window, def.TriggerRatio, n) {
+		if n := tc.suggested; tc.exceeds && n < tc.window && kimi.ShouldAutoCompact(0, tc.window, def.TriggerRatio, n) {
 			t.Errorf("with the suggested %d, an empty context of %d is still due", n, tc.window)
 		}
 	}
 	// The shown thresholds follow the setting: a 32k window with the
 	// default reserved_context_size is due at 0 tokens.
-	if !kompact.ShouldAutoCompact(0, 32768, def.TriggerRatio, def.ReservedContextSize) {
+	if !kimi.ShouldAutoCompact(0, 32768, def.TriggerRatio, def.ReservedContextSize) {
 		t.Error("kimi-cli's trigger changed: a 32k window with the default reserve is not due at 0 tokens")
 	}
 }
@@ -51,17 +52,17 @@ func TestSmallWindowWarning(t *testing.T) {
 		return a
 	}
 	on := kompact.DefaultAutoCompaction(true)
-	w := kompact.SmallWindowWarning(agent(32768, on))
+	w := kimi.SmallWindowWarning(agent(32768, on))
 	for _, want := range []string{`agent "small"`, "32768", "(50000)", "after every turn", "reserved_context_size to 4900"} {
 		if !strings.Contains(w, want) {
 			t.Errorf("warning %q lacks %q", w, want)
 		}
 	}
-	if w := kompact.SmallWindowWarning(agent(900, on)); !strings.Contains(w, "no reserved_context_size avoids it") {
+	if w := kimi.SmallWindowWarning(agent(900, on)); !strings.Contains(w, "no reserved_context_size avoids it") {
 		t.Errorf("a 900-token window: %q", w)
 	}
 	for _, a := range []*kompact.Agent{agent(32768, kompact.DefaultAutoCompaction(false)), agent(0, on), agent(200000, on)} {
-		if w := kompact.SmallWindowWarning(a); w != "" {
+		if w := kimi.SmallWindowWarning(a); w != "" {
 			t.Errorf("agent window %d, auto %v: %q, want none", a.LLM.MaxContextSize, a.Compaction.Auto.Enabled, w)
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"kompact/internal/jsontext"
 	"kompact/internal/jsonwrite"
 )
 
@@ -68,7 +69,7 @@ func RepeatedSessionField(key string) error {
 // decodeSessionPrecisely reads the document with encoding/json, wording
 // every error; DecodeSession then checks the messages.
 func decodeSessionPrecisely(data []byte) (*Session, error) {
-	obj, twice, err := decodeObject(data)
+	obj, twice, err := jsontext.DecodeObject(data)
 	if err != nil {
 		return nil, Errorf(EInvalid, "session is not valid JSON: %w", err).
 			WithFixes(`A session document is a JSON object such as {"messages": [{"role": "user", "content": "hi"}]}.`)
@@ -90,7 +91,7 @@ func decodeSessionPrecisely(data []byte) (*Session, error) {
 		dst *string
 	}{{"id", &s.ID}, {"agent", &s.Agent}, {"compaction_model", &s.CompactionModel}} {
 		if raw, ok := obj[f.key]; ok && !isNull(raw) {
-			if msg := decodeString(raw, f.dst, "must be a string"); msg != "" {
+			if msg := jsontext.DecodeString(raw, f.dst, "must be a string"); msg != "" {
 				return nil, Errorf(EInvalid, "session field %q %s", f.key, msg)
 			}
 		}

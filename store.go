@@ -202,7 +202,7 @@ type Store interface {
 	// the new session's description (its id, version 1, message count,
 	// title and times), not its messages: read them with GetSession or
 	// StreamSession. A kimi-cli session (s.Kimi) gets the token figures
-	// kimi-cli restores its file with (KimiContext.RestoredTokens).
+	// kimi-cli restores its file with (storeutil's kimiRestoredTokens).
 	CreateSession(ctx context.Context, s *Session) (*SessionInfo, error)
 	// ImportSession is CreateSession for a session whose messages come in
 	// batches: head gives the id, agent and compaction model (its messages
@@ -329,7 +329,7 @@ type Store interface {
 	// where it is. It fails with EConflict when the summary message was
 	// changed or removed since, and EInvalid when rev is not a compaction.
 	// A kimi-cli session's context becomes the one the compaction
-	// replaced (KimiContext.Within the new length). Its token figures are
+	// replaced (its kimi-cli context cut to the new length). Its token figures are
 	// a restore's (RestoreRevision). It records a revision
 	// of kind RevisionUndo, and returns the session's description after the
 	// undo and that revision.

@@ -2,6 +2,7 @@ package config
 
 import (
 	"fmt"
+	"kompact/internal/urlsecret"
 	"math"
 	"net/url"
 	"os"
@@ -254,13 +255,13 @@ func (p *parser) checkURL(n *yaml.Node, path, s string) error {
 	case s == "":
 		return p.errorf(n, path, "must not be empty").WithFixes("Set the API root, e.g. base_url: https://api.moonshot.ai/v1.")
 	case err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "":
-		return p.errorf(n, path, "must be an http or https URL, got %q", kompact.RedactURL(s)).
+		return p.errorf(n, path, "must be an http or https URL, got %q", urlsecret.RedactURL(s)).
 			WithFixes("Use the API root with its scheme, e.g. https://api.moonshot.ai/v1 or http://localhost:11434/v1.")
 	case u.User != nil:
 		return p.errorf(n, path, "must not hold a user name or password").
 			WithFixes("Remove the credentials from the URL and put the key in an environment variable named by api_key_env.")
-	case kompact.SecretQueryParam(s) != "":
-		return p.errorf(n, path, "must not carry a credential in its query string (parameter %q)", kompact.SecretQueryParam(s)).
+	case urlsecret.SecretQueryParam(s) != "":
+		return p.errorf(n, path, "must not carry a credential in its query string (parameter %q)", urlsecret.SecretQueryParam(s)).
 			WithFixes("Remove the parameter from the URL and put the key in an environment variable named by api_key_env.")
 	}
 	return nil

@@ -152,7 +152,7 @@ func (c *collector) add(class artifacts.Class, text string) {
 		c.errors = append(c.errors, len(c.list))
 	}
 	r.class, r.text, r.i = class, text, len(c.list)
-	c.list = append(c.list, kompact.Artifact{Class: kompact.ArtifactClassOf(class), Text: text, Message: c.name(), Sent: c.sent, User: c.user,
+	c.list = append(c.list, kompact.Artifact{Class: kompact.ArtifactClass(class.String()), Text: text, Message: c.name(), Sent: c.sent, User: c.user,
 		Thought: c.think, Count: 1, First: c.at, Last: c.at})
 }
 

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"kompact/internal/urlsecret"
 	"net/http"
 	"net/url"
 	"strings"
@@ -150,7 +151,7 @@ func (c *Client) do(ctx context.Context, method, path string, body []byte, out a
 // EUnreachable error.
 func (c *Client) send(ctx context.Context, method, path string, body []byte) (*http.Response, error) {
 	// The base URL is shown only without its credentials and query.
-	base := kompact.RedactURL(strings.TrimSuffix(c.BaseURL, "/"))
+	base := urlsecret.RedactURL(strings.TrimSuffix(c.BaseURL, "/"))
 	target, err := c.endpoint(path)
 	if err != nil {
 		return nil, kompact.Errorf(kompact.EInvalid, "the server address %s is not a URL", base).
@@ -162,7 +163,7 @@ func (c *Client) send(ctx context.Context, method, path string, body []byte) (*h
 	}
 	req, err := http.NewRequestWithContext(ctx, method, target, rd)
 	if err != nil {
-		return nil, fmt.Errorf("request %s: %s", path, kompact.RedactURL(err.Error()))
+		return nil, fmt.Errorf("request %s: %s", path, urlsecret.RedactURL(err.Error()))
 	}
 	req.Header.Set("Accept", "application/json")
 	if body != nil {
@@ -214,7 +215,7 @@ func (c *Client) endpoint(path string) (string, error) {
 // redirectError is the error for a redirect, which the client never
 // follows: a kompact server answers its API paths itself.
 func redirectError(method, path string, resp *http.Response) error {
-	to := kompact.RedactURL(resp.Header.Get("Location"))
+	to := urlsecret.RedactURL(resp.Header.Get("Location"))
 	if to == "" {
 		to = "nowhere"
 	}

@@ -3,6 +3,7 @@ package httpapi
 import (
 	"errors"
 	"io"
+	"kompact/kimicli"
 	"net/http"
 	"net/url"
 	"os"
@@ -178,7 +179,7 @@ const kimiPeek = 256 << 10
 func kimiBody(body *spooled, err error) error {
 	head := make([]byte, kimiPeek)
 	n, _ := body.f.ReadAt(head, 0)
-	if !kompact.LooksLikeKimiContext(head[:n]) {
+	if !kimicli.LooksLikeKimiContext(head[:n]) {
 		return err
 	}
 	return kompact.Errorf(kompact.EInvalid, "the body is a kimi-cli context.jsonl (one JSON record a line), not a session document; "+

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"kompact/internal/jsontext"
 	"net/http"
 	"strconv"
 	"strings"
@@ -94,10 +95,10 @@ func decodeJSON(data []byte, v any, optional bool) error {
 // strictObject refuses what encoding/json takes silently in a request
 // body's fields: a field given twice (it keeps the last) and a lone
 // surrogate escape in a string (it reads U+FFFD), as the session decoders
-// refuse them in messages (kompact.ObjectFault; the messages of a body are
+// refuse them in messages (jsontext.ObjectFault; the messages of a body are
 // checked by kompact.DecodeMessage).
 func strictObject(data []byte) error {
-	key, escape := kompact.ObjectFault(data)
+	key, escape := jsontext.ObjectFault(data)
 	switch {
 	case key == "":
 		return nil

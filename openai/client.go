@@ -8,6 +8,7 @@ package openai
 import (
 	"context"
 	"fmt"
+	"kompact/internal/urlsecret"
 	"kompact/kimi"
 	"net/http"
 	"net/url"
@@ -248,4 +249,4 @@ func checkBaseURL(s string) (*url.URL, error) {
 }
 
 // redactURL hides a URL's credentials and query before it is quoted.
-func redactURL(s string) string { return kompact.RedactURL(s) }
+func redactURL(s string) string { return urlsecret.RedactURL(s) }

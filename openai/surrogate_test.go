@@ -12,7 +12,7 @@ import (
 // (both read answers with this client): it becomes U+FFFD, the
 // replacement character, and the rest of the answer is kept; an escaped
 // pair is the character it encodes. A client's text is refused instead
-// (kompact.LoneSurrogate); an answer is not the client's to fix.
+// (jsontext.LoneSurrogate); an answer is not the client's to fix.
 func TestAnswerLoneSurrogates(t *testing.T) {
 	t.Parallel()
 	chunk := func(content string) string {

@@ -14,6 +14,7 @@ package postgres
 import (
 	"context"
 	"embed"
+	"kompact/internal/urlsecret"
 	"slices"
 	"strings"
 	"time"
@@ -62,7 +63,7 @@ func Open(ctx context.Context, url string, opts ...Option) (*Store, error) {
 		o(st)
 	}
 	if !IsURL(url) {
-		return nil, kompact.Errorf(kompact.EInvalid, "%s is not a postgres:// URL", kompact.RedactURL(url)).
+		return nil, kompact.Errorf(kompact.EInvalid, "%s is not a postgres:// URL", urlsecret.RedactURL(url)).
 			WithFixes("Give a URL like postgres://user@host:5432/dbname.")
 	}
 	if err := checkAt(url); err != nil {

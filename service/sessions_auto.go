@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"kompact"
+	"kompact/kimi"
 	"slices"
 	"time"
 )
@@ -92,16 +93,16 @@ func (s *Sessions) contextOf(ctx context.Context, a *kompact.Agent, acct kompact
 	eff := a.Compaction.Auto.Effective()
 	window := s.contextSizeOf(ctx, a)
 	c := SessionContext{
-		ContextStatus:       kompact.NewContextStatus(acct, window, a.Compaction.Auto),
+		ContextStatus:       kimi.NewContextStatus(acct, window, a.Compaction.Auto),
 		AutoCompaction:      a.AutoCompacts(),
 		AutoFailures:        b.AutoFailures,
 		AutoPaused:          b.Paused(),
 		TriggerRatio:        eff.TriggerRatio,
 		ReservedContextSize: eff.ReservedContextSize,
 	}
-	if kompact.ReservedExceedsWindow(eff, window) {
+	if kimi.ReservedExceedsWindow(eff, window) {
 		c.ReservedExceedsWindow = true
-		c.SuggestedReservedContextSize = kompact.SuggestedReservedContextSize(eff, window)
+		c.SuggestedReservedContextSize = kimi.SuggestedReservedContextSize(eff, window)
 	}
 	return c
 }
@@ -111,7 +112,7 @@ func (s *Sessions) contextOf(ctx context.Context, a *kompact.Agent, acct kompact
 func due(a *kompact.Agent, c SessionContext) (bool, string) {
 	auto := a.Compaction.Auto
 	auto.Enabled = a.AutoCompacts()
-	return kompact.AutoCompactionDue(auto, c.ContextStatus, kompact.CompactionBreaker{AutoFailures: c.AutoFailures})
+	return kimi.AutoCompactionDue(auto, c.ContextStatus, kompact.CompactionBreaker{AutoFailures: c.AutoFailures})
 }
 
 // autoCompact runs compact_conversation on cur with a's own settings as an
@@ -159,7 +160,7 @@ func (s *Sessions) autoRun(ctx context.Context, a *kompact.Agent, cur *kompact.S
 		return nil, s.autoFailed(ctx, cur.ID, rep, AutoFailed, out.Err)
 	}
 	rep.TokensAfter = out.Result.EstimatedTokenCount
-	if err := kompact.CheckReduction(before, out.Result.EstimatedTokenCount); err != nil {
+	if err := kimi.CheckReduction(before, out.Result.EstimatedTokenCount); err != nil {
 		return nil, s.autoFailed(ctx, cur.ID, rep, AutoNotReduced, err)
 	}
 	return &out, rep

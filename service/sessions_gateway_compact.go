@@ -3,6 +3,7 @@ package service
 import (
 	"context"
 	"kompact"
+	"kompact/kimi"
 	"time"
 )
 
@@ -59,7 +60,7 @@ func precomputeDue(a *kompact.Agent, c SessionContext, st *GatewayState, now tim
 	}
 	eff := a.Compaction.Auto.Effective()
 	scaled := int(float64(c.TokenCount+c.PendingTokens) / ratio)
-	return kompact.ShouldAutoCompact(scaled, c.MaxContextSize, eff.TriggerRatio, eff.ReservedContextSize)
+	return kimi.ShouldAutoCompact(scaled, c.MaxContextSize, eff.TriggerRatio, eff.ReservedContextSize)
 }
 
 // takeLease makes owner the holder of session id's compaction lease,

@@ -8,6 +8,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"kompact/kimi"
 
 	"kompact"
 	"kompact/kimicli"
@@ -52,7 +53,7 @@ func (c *compactCommand) contextSize(ctx context.Context, a *kompact.Agent, look
 
 // autoStatus is the context status of the input for --auto and --json.
 func (c *compactCommand) autoStatus(in *compactInput, size int) kompact.ContextStatus {
-	return kompact.NewContextStatus(fileAccount(in), size, in.agent.Compaction.Auto)
+	return kimi.NewContextStatus(fileAccount(in), size, in.agent.Compaction.Auto)
 }
 
 // notDue reports a session that --auto leaves alone and returns exitNoop:

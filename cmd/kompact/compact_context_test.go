@@ -44,7 +44,7 @@ func TestOutcomeContextIsTheSplicedForm(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	st := kompact.NewContextStatus(kompact.RestoreTokenAccount(0, s.Messages), 1000, kompact.DefaultAutoCompaction(true))
+	st := kimi.NewContextStatus(kompact.RestoreTokenAccount(0, s.Messages), 1000, kompact.DefaultAutoCompaction(true))
 	for name, o := range map[string]kompact.Outcome{
 		"compacted": {Status: kompact.OutcomeCompacted, Result: res, Model: "m"},
 		"preview":   {Status: kompact.OutcomePreview, Result: res, Model: "m", PreviewID: "p1"},

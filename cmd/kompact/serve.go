@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"kompact/internal/urlsecret"
 	"kompact/kimi"
 	"log/slog"
 	"net"
@@ -217,7 +218,7 @@ func checkExposure(addr, token string) error {
 func (c *serveCommand) warnUnknownWindows(ctx context.Context, cfg *config.Config, models *openai.Models) {
 	for _, name := range cfg.Names() {
 		a, err := cfg.Agent(name)
-		if err != nil || kompact.UnknownWindowWarning(a, errNoSize) == "" || a.LLM.APIKeyEnv != "" && c.getenv(a.LLM.APIKeyEnv) == "" {
+		if err != nil || kimi.UnknownWindowWarning(a, errNoSize) == "" || a.LLM.APIKeyEnv != "" && c.getenv(a.LLM.APIKeyEnv) == "" {
 			continue
 		}
 		n, err := models.AgentContextSize(ctx, a)
@@ -227,7 +228,7 @@ func (c *serveCommand) warnUnknownWindows(ctx context.Context, cfg *config.Confi
 		if n <= 0 && err == nil {
 			err = errNoSize
 		}
-		if w := kompact.UnknownWindowWarning(a, err); w != "" && n <= 0 {
+		if w := kimi.UnknownWindowWarning(a, err); w != "" && n <= 0 {
 			fmt.Fprintf(c.stderr, "warning: %s\n", w)
 		}
 	}
@@ -285,7 +286,7 @@ func openStore(ctx context.Context, db string, keep, pool int) (kompact.Store, s
 		if err != nil {
 			return nil, "", err
 		}
-		return st, kompact.RedactURL(db), nil
+		return st, urlsecret.RedactURL(db), nil
 	case postgres.NamesPostgres(db):
 		// Never quoted: it may hold a password.
 		return nil, "", kompact.Errorf(kompact.EInvalid, "--db begins with postgres: but is not a postgres:// URL").
@@ -295,7 +296,7 @@ func openStore(ctx context.Context, db string, keep, pool int) (kompact.Store, s
 		return nil, "", kompact.Errorf(kompact.EInvalid, "--db looks like a PostgreSQL key=value connection string, which kompact does not take").
 			WithFixes("Give the database as a URL: postgres://USER:PASSWORD@HOST:5432/DBNAME?sslmode=disable (or put the password in $PGPASSWORD or ~/.pgpass).")
 	case postgres.LooksLikeURL(db):
-		return nil, "", kompact.Errorf(kompact.EInvalid, "--db %s is a URL, but not a postgres:// one; kompact keeps sessions in a SQLite file or a PostgreSQL database", kompact.RedactURL(db)).
+		return nil, "", kompact.Errorf(kompact.EInvalid, "--db %s is a URL, but not a postgres:// one; kompact keeps sessions in a SQLite file or a PostgreSQL database", urlsecret.RedactURL(db)).
 			WithFixes("Give a postgres:// (or postgresql://) URL, or the path of a SQLite file.")
 	}
 	// A path that names no file yet becomes a new, empty database (and

@@ -2,11 +2,11 @@ package main
 
 import (
 	"context"
+	"kompact/internal/urlsecret"
 	"os"
 	"strings"
 	"testing"
 
-	"kompact"
 	"kompact/postgres"
 )
 
@@ -57,7 +57,7 @@ func TestPostgresRedacted(t *testing.T) {
 		"postgres://h/db?sslmode=require":               "postgres://h/db?REDACTED",
 		"postgres://h:5432/db":                          "postgres://h:5432/db",
 	} {
-		if got := kompact.RedactURL(db); got != want {
+		if got := urlsecret.RedactURL(db); got != want {
 			t.Errorf("RedactURL(%q) = %q, want %q", db, got, want)
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"kompact/internal/urlsecret"
 	"net/http"
 	"net/url"
 	"strings"
@@ -96,7 +97,7 @@ func (c *sessionsCommand) Run(ctx context.Context, args []string) (int, error) {
 	}
 	u, err := url.Parse(base)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return exitUsage, usagef("--url %s is not an http:// or https:// address", kompact.RedactURL(base))
+		return exitUsage, usagef("--url %s is not an http:// or https:// address", urlsecret.RedactURL(base))
 	}
 	api := &httpapi.Client{BaseURL: base, Token: token, HTTP: c.client}
 	switch pos[0] {

@@ -1,6 +1,7 @@
 package storetest
 
 import (
+	"kompact/internal/storeutil"
 	"kompact/kimi"
 	"reflect"
 	"slices"
@@ -24,7 +25,7 @@ func testPreviewRestore(t *testing.T, st kompact.Store) {
 			t.Fatalf("%s: PreviewRestore: %v", when, err)
 		}
 		cur, old := get(t, st, "p"), revision(t, st, "p", rev)
-		want := kompact.RestorePreview{Effect: kompact.EffectOfRestore(cur.Messages, old.Before), Revision: old.RevisionInfo, Version: cur.Version}
+		want := kompact.RestorePreview{Effect: storeutil.EffectOfRestore(cur.Messages, old.Before), Revision: old.RevisionInfo, Version: cur.Version}
 		if !reflect.DeepEqual(*got, want) {
 			t.Fatalf("%s: PreviewRestore %+v, want %+v", when, *got, want)
 		}

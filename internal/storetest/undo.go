@@ -1,6 +1,7 @@
 package storetest
 
 import (
+	"kompact/internal/storeutil"
 	"kompact/kimi"
 	"slices"
 	"testing"
@@ -29,7 +30,7 @@ func testUndo(t *testing.T, st kompact.Store) {
 
 	// What a full restore of revision 1 would do instead: drop the summary
 	// and the later messages, bring back the compacted ones.
-	eff := kompact.EffectOfRestore(s2.Messages, revision(t, st, "s", 1).Before)
+	eff := storeutil.EffectOfRestore(s2.Messages, revision(t, st, "s", 1).Before)
 	wantDrops := []string{s1.Messages[1].ID, later[0].ID, later[1].ID}
 	if !slices.Equal(eff.Drops, wantDrops) || len(eff.Adds) != len(s0.Messages)-3 || eff.Messages != len(s0.Messages) {
 		t.Fatalf("restore effect %+v, want drops %v", eff, wantDrops)

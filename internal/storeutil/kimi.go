@@ -84,5 +84,5 @@ func (c *Core) revisionKimi(ctx context.Context, tx Tx, id string, rev int64, n 
 	if err != nil {
 		return nil, err
 	}
-	return encodeKimi(k.Within(int(n))), nil
+	return encodeKimi(kimiWithin(k, int(n))), nil
 }

@@ -38,7 +38,7 @@ func (c *Core) PreviewRestore(ctx context.Context, id string, rev int64) (*kompa
 			thenIDs[i] = then[i].ID
 		}
 		var cmpErr error
-		eff := kompact.RestoreEffectOf(nowIDs, thenIDs, func(i, j int) bool {
+		eff := RestoreEffectOf(nowIDs, thenIDs, func(i, j int) bool {
 			if now[i].BodyID == thenBodies[j] {
 				return true
 			}

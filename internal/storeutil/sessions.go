@@ -64,7 +64,7 @@ func (c *Core) create(ctx context.Context, in *kompact.Session, what string, als
 // createdTokens records the token figures of a new session of msgs.
 func createdTokens(ctx context.Context, tx Tx, id string, kimi *kompact.KimiContext, msgs []kompact.Message) error {
 	// A kimi-cli file's figures are restored as kimi-cli restores them.
-	if count, pending, ok := kimi.RestoredTokens(msgs); ok {
+	if count, pending, ok := kimiRestoredTokens(kimi, msgs); ok {
 		return tx.SetTokens(ctx, id, int64(count), int64(pending), false)
 	}
 	// As if the messages were appended in one call: pending is their

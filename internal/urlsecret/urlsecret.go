@@ -1,4 +1,4 @@
-package kompact
+package urlsecret
 
 import "strings"
 

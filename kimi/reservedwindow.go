@@ -1,6 +1,9 @@
-package kompact
+package kimi
 
-import "fmt"
+import (
+	"fmt"
+	"kompact"
+)
 
 // This file is the advice for a model whose context window is no larger
 // than reserved_context_size. kimi-cli's trigger (ShouldAutoCompact) then
@@ -13,7 +16,7 @@ import "fmt"
 // (kimi-cli's default when unset): then token_count +
 // reserved_context_size ≥ max_context_size whatever the token count, and
 // compaction is always due.
-func ReservedExceedsWindow(auto AutoCompaction, window int) bool {
+func ReservedExceedsWindow(auto kompact.AutoCompaction, window int) bool {
 	return window > 0 && auto.Effective().ReservedContextSize >= window
 }
 
@@ -22,15 +25,15 @@ func ReservedExceedsWindow(auto AutoCompaction, window int) bool {
 // does for kimi-cli's default on large windows: window × (1 −
 // trigger_ratio), rounded down to hundreds, and at least
 // MinReservedContextSize (kimi-cli's bound).
-func SuggestedReservedContextSize(auto AutoCompaction, window int) int {
+func SuggestedReservedContextSize(auto kompact.AutoCompaction, window int) int {
 	n := int(float64(window) * (1 - auto.Effective().TriggerRatio))
-	return max(n-n%100, MinReservedContextSize)
+	return max(n-n%100, kompact.MinReservedContextSize)
 }
 
 // SmallWindowWarning returns what to tell the user when agent a compacts
 // automatically and its llm.max_context_size is set and no larger than its
 // reserved_context_size; "" otherwise.
-func SmallWindowWarning(a *Agent) string {
+func SmallWindowWarning(a *kompact.Agent) string {
 	window, auto := a.LLM.MaxContextSize, a.Compaction.Auto
 	if !a.AutoCompacts() || !ReservedExceedsWindow(auto, window) {
 		return ""
@@ -41,7 +44,7 @@ func SmallWindowWarning(a *Agent) string {
 	if n := SuggestedReservedContextSize(auto, window); n < window {
 		return msg + fmt.Sprintf("; set compaction.auto.reserved_context_size to %d (the window × (1 − trigger_ratio)), so that the trigger ratio decides", n)
 	}
-	return msg + fmt.Sprintf("; no reserved_context_size avoids it (kimi-cli's minimum is %d): use a model with a larger window, or turn compaction.auto off", MinReservedContextSize)
+	return msg + fmt.Sprintf("; no reserved_context_size avoids it (kimi-cli's minimum is %d): use a model with a larger window, or turn compaction.auto off", kompact.MinReservedContextSize)
 }
 
 // UnknownWindowWarning returns what to tell the user when agent a compacts
@@ -50,7 +53,7 @@ func SmallWindowWarning(a *Agent) string {
 // runs unless the provider's model list gives it. cause is why a lookup
 // found no size; nil when none was made (then a Kimi agent, whose
 // provider's list gives the size, needs no warning). "" otherwise.
-func UnknownWindowWarning(a *Agent, cause error) string {
+func UnknownWindowWarning(a *kompact.Agent, cause error) string {
 	if !a.AutoCompacts() || a.LLM.MaxContextSize > 0 || cause == nil && a.LLM.IsKimi() {
 		return ""
 	}

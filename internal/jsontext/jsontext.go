@@ -1,12 +1,4 @@
-package kompact
-
-import (
-	"bytes"
-	"encoding/json"
-	"strconv"
-)
-
-// This file holds the two rules of JSON text that encoding/json does not
+// Package jsontext holds the two rules of JSON text that encoding/json does not
 // apply and kompact does, on every object and string it interprets (a
 // session document, a message, a request body): a key may not be given
 // twice (encoding/json keeps the last, so {"role":"user","role":"system"}
@@ -15,10 +7,17 @@ import (
 // stored would differ from the text sent, as with invalid UTF-8). Data
 // parts and tool call extras are kept as they are sent, raw: kompact does
 // not interpret them, so these rules do not reach inside them.
+package jsontext
 
-// decodeObject decodes data, a JSON object, into its members as
+import (
+	"bytes"
+	"encoding/json"
+	"strconv"
+)
+
+// DecodeObject decodes data, a JSON object, into its members as
 // json.Unmarshal does, and returns the first key given twice, or "".
-func decodeObject(data []byte) (map[string]json.RawMessage, string, error) {
+func DecodeObject(data []byte) (map[string]json.RawMessage, string, error) {
 	var obj map[string]json.RawMessage
 	if err := json.Unmarshal(data, &obj); err != nil || obj == nil {
 		return obj, "", err
@@ -211,11 +210,11 @@ func surrogateMsg(raw []byte, at int) string {
 	return "holds the lone surrogate escape " + string(raw[at:at+6]) + ", which stands for no character; send text as UTF-8 (an escaped surrogate must be one half of a pair)"
 }
 
-// decodeString decodes the JSON string raw into dst as json.Unmarshal
+// DecodeString decodes the JSON string raw into dst as json.Unmarshal
 // does, refusing a lone surrogate escape: notString is the error (a
 // FieldError's message) when raw is not a string, and the other error
 // says which escape it holds.
-func decodeString(raw json.RawMessage, dst *string, notString string) (errMsg string) {
+func DecodeString(raw json.RawMessage, dst *string, notString string) (errMsg string) {
 	if json.Unmarshal(raw, dst) != nil {
 		return notString
 	}
@@ -225,5 +224,5 @@ func decodeString(raw json.RawMessage, dst *string, notString string) (errMsg st
 	return ""
 }
 
-// repeatedMsg says that a key was given twice.
-const repeatedMsg = "given twice; a JSON object names each field once"
+// RepeatedMsg says that a key was given twice.
+const RepeatedMsg = "given twice; a JSON object names each field once"

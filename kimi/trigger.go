@@ -1,0 +1,77 @@
+package kimi
+
+import (
+	"kompact"
+)
+
+// ShouldAutoCompact is kimi-cli's should_auto_compact
+// (src/kimi_cli/soul/compaction.py): compaction is due when tokenCount ≥
+// maxContextSize × triggerRatio (in floating point, as Python computes it)
+// or tokenCount + reservedContextSize ≥ maxContextSize. Like kimi-cli's, it
+// does not look at whether maxContextSize is known; ContextStatus does.
+func ShouldAutoCompact(tokenCount, maxContextSize int, triggerRatio float64, reservedContextSize int) bool {
+	return byRatio(tokenCount, maxContextSize, triggerRatio) || byReserve(tokenCount, maxContextSize, reservedContextSize)
+}
+
+func byRatio(tokenCount, maxContextSize int, triggerRatio float64) bool {
+	return float64(tokenCount) >= float64(maxContextSize)*triggerRatio
+}
+
+func byReserve(tokenCount, maxContextSize, reservedContextSize int) bool {
+	return tokenCount+reservedContextSize >= maxContextSize
+}
+
+// NewContextStatus evaluates account against a context of maxContextSize
+// tokens (≤ 0: unknown) with the thresholds of auto (zero thresholds mean
+// kimi-cli's defaults).
+func NewContextStatus(account kompact.TokenAccount, maxContextSize int, auto kompact.AutoCompaction) kompact.ContextStatus {
+	st := kompact.ContextStatus{TokenCount: account.TokenCount, PendingTokens: account.PendingTokens}
+	if maxContextSize <= 0 {
+		st.Reason = kompact.ReasonUnknownContextSize
+		return st
+	}
+	auto = auto.Effective()
+	n := account.WithPending()
+	st.MaxContextSize = maxContextSize
+	st.UsageRatio = float64(n) / float64(maxContextSize)
+	ratio := byRatio(n, maxContextSize, auto.TriggerRatio)
+	reserve := byReserve(n, maxContextSize, auto.ReservedContextSize)
+	st.ShouldCompact = ratio || reserve
+	switch {
+	case ratio && reserve:
+		st.Reason = kompact.ReasonBoth
+	case ratio:
+		st.Reason = kompact.ReasonTriggerRatio
+	case reserve:
+		st.Reason = kompact.ReasonReservedContext
+	default:
+		st.Reason = kompact.ReasonBelowThreshold
+	}
+	return st
+}
+
+// AutoCompactionDue says whether kompact compacts a session by itself now,
+// and why: the agent's automatic compaction is enabled, the session's
+// breaker is closed, and the status says compaction is due.
+func AutoCompactionDue(auto kompact.AutoCompaction, st kompact.ContextStatus, b kompact.CompactionBreaker) (bool, string) {
+	switch {
+	case !auto.Enabled:
+		return false, kompact.ReasonAutoDisabled
+	case b.Paused():
+		return false, kompact.ReasonAutoPaused
+	}
+	return st.ShouldCompact, st.Reason
+}
+
+// CheckReduction is the guard on automatic compaction, after Gemini CLI's
+// "did not reduce size" check: a result whose token figure (after, the
+// compaction's estimated_token_count) is not below the session's
+// token_count_with_pending (before) is not committed. The error's code is
+// ENotReduced. Manual compactions keep kimi-cli's behaviour and skip it.
+func CheckReduction(before, after int) error {
+	if after < before {
+		return nil
+	}
+	return kompact.Errorf(kompact.ENotReduced, "the automatic compaction would not reduce the context (%d tokens before, %d after); the session is unchanged", before, after).
+		WithFixes("Compact manually with a shorter max_preserved_messages, or raise compaction.auto.trigger_ratio.")
+}
