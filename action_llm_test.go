@@ -177,7 +177,7 @@ func TestCompactorTooLongEvenWithOneMessage(t *testing.T) {
 	if !strings.Contains(out.Err.Message, "even with only the newest 1 message of the range") {
 		t.Errorf("message %q does not say that one message is still too long", out.Err.Message)
 	}
-	if !errors.Is(out.Err, kimi.ErrContextTooLong) {
+	if !errors.Is(out.Err, kompact.ErrContextTooLong) {
 		t.Errorf("%v does not wrap ErrContextTooLong", out.Err)
 	}
 	reqs := srv.Requests()

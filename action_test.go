@@ -18,24 +18,24 @@ type fakeLLM struct {
 	mu       sync.Mutex
 	requests [][]kompact.Message
 	configs  []kompact.RequestConfig
-	answer   func(n int, msgs []kompact.Message) (kimi.Answer, error)
+	answer   func(n int, msgs []kompact.Message) (kompact.Answer, error)
 }
 
-func (f *fakeLLM) Complete(_ context.Context, cfg kompact.RequestConfig, msgs []kompact.Message, progress func(kimi.Progress)) (kimi.Answer, error) {
+func (f *fakeLLM) Complete(_ context.Context, cfg kompact.RequestConfig, msgs []kompact.Message, progress func(kompact.Progress)) (kompact.Answer, error) {
 	f.mu.Lock()
 	f.requests = append(f.requests, msgs)
 	f.configs = append(f.configs, cfg)
 	n := len(f.requests)
 	f.mu.Unlock()
 	if progress != nil {
-		progress(kimi.Progress{Chars: 7})
+		progress(kompact.Progress{Chars: 7})
 	}
 	return f.answer(n, msgs)
 }
 
-func replyWith(text string) func(int, []kompact.Message) (kimi.Answer, error) {
-	return func(int, []kompact.Message) (kimi.Answer, error) {
-		return kimi.Answer{Parts: []kompact.Part{kompact.TextPart(text)}, Usage: &kompact.Usage{InputOther: 100, Output: 20}}, nil
+func replyWith(text string) func(int, []kompact.Message) (kompact.Answer, error) {
+	return func(int, []kompact.Message) (kompact.Answer, error) {
+		return kompact.Answer{Parts: []kompact.Part{kompact.TextPart(text)}, Usage: &kompact.Usage{InputOther: 100, Output: 20}}, nil
 	}
 }
 
@@ -216,14 +216,14 @@ func TestActionsOutcomes(t *testing.T) {
 		{kompact.Errorf(kompact.ELLM, "provider said 500"), kompact.ELLM},
 		{errors.New("boom"), kompact.EInternal},
 	} {
-		failing := &fakeLLM{answer: func(int, []kompact.Message) (kimi.Answer, error) { return kimi.Answer{}, tc.err }}
+		failing := &fakeLLM{answer: func(int, []kompact.Message) (kompact.Answer, error) { return kompact.Answer{}, tc.err }}
 		out := (&kimi.Compactor{LLM: failing}).Execute(ctx, enabledAgent(), conversation(), kompact.ActionRequest{Action: kompact.ActionCompactConversation}, nil)
 		if out.Status != kompact.OutcomeError || out.Err.Code != tc.code {
 			t.Errorf("%v: %+v", tc.err, out)
 		}
 	}
 	// An empty answer is empty_response.
-	empty := &fakeLLM{answer: func(int, []kompact.Message) (kimi.Answer, error) { return kimi.Answer{}, nil }}
+	empty := &fakeLLM{answer: func(int, []kompact.Message) (kompact.Answer, error) { return kompact.Answer{}, nil }}
 	out = (&kimi.Compactor{LLM: empty}).Execute(ctx, enabledAgent(), conversation(), kompact.ActionRequest{Action: kompact.ActionCompactConversation}, nil)
 	if out.Status != kompact.OutcomeError || out.Err.Code != kompact.EEmptyResponse || out.Err.Message != kimi.EmptyResponseMessage {
 		t.Errorf("empty answer: %+v", out)
@@ -232,16 +232,16 @@ func TestActionsOutcomes(t *testing.T) {
 
 func TestContextTooLongDropsOldest(t *testing.T) {
 	// Too long while the request shows more than 2 messages.
-	llm := &fakeLLM{answer: func(n int, msgs []kompact.Message) (kimi.Answer, error) {
+	llm := &fakeLLM{answer: func(n int, msgs []kompact.Message) (kompact.Answer, error) {
 		if countHeaders(msgs[1]) > 2 {
-			return kimi.Answer{}, kompact.Errorf(kompact.ELLM, "400: maximum context length exceeded: %w", kimi.ErrContextTooLong)
+			return kompact.Answer{}, kompact.Errorf(kompact.ELLM, "400: maximum context length exceeded: %w", kompact.ErrContextTooLong)
 		}
 		return replyWith("S")(n, msgs)
 	}}
-	var progress []kimi.Progress
+	var progress []kompact.Progress
 	s := conversation() // 5 messages compacted by default
 	out := (&kimi.Compactor{LLM: llm}).Execute(context.Background(), enabledAgent(), s, kompact.ActionRequest{Action: kompact.ActionCompactConversation},
-		func(p kimi.Progress) { progress = append(progress, p) })
+		func(p kompact.Progress) { progress = append(progress, p) })
 	if out.Status != kompact.OutcomeCompacted {
 		t.Fatalf("outcome %+v", out)
 	}
@@ -269,8 +269,8 @@ func TestContextTooLongDropsOldest(t *testing.T) {
 	}
 
 	// Always too long: an llm_error that says so.
-	always := &fakeLLM{answer: func(int, []kompact.Message) (kimi.Answer, error) {
-		return kimi.Answer{}, kompact.Errorf(kompact.ELLM, "too long: %w", kimi.ErrContextTooLong)
+	always := &fakeLLM{answer: func(int, []kompact.Message) (kompact.Answer, error) {
+		return kompact.Answer{}, kompact.Errorf(kompact.ELLM, "too long: %w", kompact.ErrContextTooLong)
 	}}
 	out = (&kimi.Compactor{LLM: always}).Execute(context.Background(), enabledAgent(), conversation(), kompact.ActionRequest{Action: kompact.ActionCompactConversation}, nil)
 	if out.Status != kompact.OutcomeError || out.Err.Code != kompact.ELLM || !strings.Contains(out.Err.Message, "even with only the newest 1 message of the range") {
@@ -363,9 +363,9 @@ func TestContextTooLongLargeRange(t *testing.T) {
 		}
 		msgs = append(msgs, msg(role, "", "m"+itoa(i)))
 	}
-	llm := &fakeLLM{answer: func(n int, req []kompact.Message) (kimi.Answer, error) {
+	llm := &fakeLLM{answer: func(n int, req []kompact.Message) (kompact.Answer, error) {
 		if countHeaders(req[1]) > 3 {
-			return kimi.Answer{}, kompact.Errorf(kompact.ELLM, "too long: %w", kimi.ErrContextTooLong)
+			return kompact.Answer{}, kompact.Errorf(kompact.ELLM, "too long: %w", kompact.ErrContextTooLong)
 		}
 		return replyWith("S")(n, req)
 	}}

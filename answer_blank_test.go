@@ -45,16 +45,16 @@ func TestThinkAndBlankTextIsEmptyResponse(t *testing.T) {
 	call := []kompact.ToolCall{{ID: "c", Name: "f"}}
 	for _, tc := range []struct {
 		name string
-		a    kimi.Answer
+		a    kompact.Answer
 		msg  string
 	}{
-		{"think and spaces", kimi.Answer{Parts: []kompact.Part{think, kompact.TextPart("  \n ")}}, kimi.ThinkOnlyMessage},
-		{"spaces, think, spaces", kimi.Answer{Parts: []kompact.Part{kompact.TextPart("\t"), think, kompact.TextPart("\u3000\u2028")}}, kimi.ThinkOnlyMessage},
-		{"think and Python-only white space", kimi.Answer{Parts: []kompact.Part{think, kompact.TextPart("\x1c\x1d\x1e\x1f")}}, kimi.ThinkOnlyMessage},
-		{"think and a zero-width space", kimi.Answer{Parts: []kompact.Part{think, kompact.TextPart("\u200b")}}, ""},
-		{"think and text", kimi.Answer{Parts: []kompact.Part{think, kompact.TextPart(" x ")}}, ""},
-		{"blank text alone", kimi.Answer{Parts: []kompact.Part{kompact.TextPart("\x1c \n")}}, ""},
-		{"blank text and a tool call", kimi.Answer{Parts: []kompact.Part{kompact.TextPart(" ")}, ToolCalls: call}, kimi.ToolCallOnlyMessage},
+		{"think and spaces", kompact.Answer{Parts: []kompact.Part{think, kompact.TextPart("  \n ")}}, kimi.ThinkOnlyMessage},
+		{"spaces, think, spaces", kompact.Answer{Parts: []kompact.Part{kompact.TextPart("\t"), think, kompact.TextPart("\u3000\u2028")}}, kimi.ThinkOnlyMessage},
+		{"think and Python-only white space", kompact.Answer{Parts: []kompact.Part{think, kompact.TextPart("\x1c\x1d\x1e\x1f")}}, kimi.ThinkOnlyMessage},
+		{"think and a zero-width space", kompact.Answer{Parts: []kompact.Part{think, kompact.TextPart("\u200b")}}, ""},
+		{"think and text", kompact.Answer{Parts: []kompact.Part{think, kompact.TextPart(" x ")}}, ""},
+		{"blank text alone", kompact.Answer{Parts: []kompact.Part{kompact.TextPart("\x1c \n")}}, ""},
+		{"blank text and a tool call", kompact.Answer{Parts: []kompact.Part{kompact.TextPart(" ")}, ToolCalls: call}, kimi.ToolCallOnlyMessage},
 	} {
 		err := kimi.CheckAnswer(tc.a)
 		if tc.msg == "" {

@@ -33,7 +33,7 @@ func TestCountNotes(t *testing.T) {
 		if c := p.Counts(); c.First() != tc.first || c.Last() != tc.last {
 			t.Errorf("%+v: messages %d-%d, want %d-%d", tc.opt, c.First(), c.Last(), tc.first, tc.last)
 		}
-		r, err := p.Apply(kimi.Answer{Parts: []kompact.Part{kompact.TextPart("S")}})
+		r, err := p.Apply(kompact.Answer{Parts: []kompact.Part{kompact.TextPart("S")}})
 		if err != nil {
 			t.Fatal(err)
 		}

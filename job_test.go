@@ -118,8 +118,8 @@ func TestValidateMessages(t *testing.T) {
 func TestReply(t *testing.T) {
 	a := enabledAgent()
 	a.SystemPrompt = "You are kimi."
-	llm := &fakeLLM{answer: func(int, []kompact.Message) (kimi.Answer, error) {
-		return kimi.Answer{Parts: []kompact.Part{kompact.ThinkPart("hmm"), kompact.TextPart("hello")}}, nil
+	llm := &fakeLLM{answer: func(int, []kompact.Message) (kompact.Answer, error) {
+		return kompact.Answer{Parts: []kompact.Part{kompact.ThinkPart("hmm"), kompact.TextPart("hello")}}, nil
 	}}
 	reply, err := kimi.Reply(context.Background(), llm, a, []kompact.Message{msg("user", "u1", "hi")})
 	if err != nil {
@@ -131,12 +131,12 @@ func TestReply(t *testing.T) {
 	if sent := llm.requests[0]; len(sent) != 2 || sent[0].Role != kompact.RoleSystem || sent[0].Content[0].Text != "You are kimi." || llm.configs[0].Model != "chat-model" {
 		t.Errorf("sent %+v to %s", sent, llm.configs[0].Model)
 	}
-	for want, answer := range map[string]kimi.Answer{
+	for want, answer := range map[string]kompact.Answer{
 		kimi.EmptyReplyMessage:     {},
 		kimi.ThinkOnlyReplyMessage: {Parts: []kompact.Part{kompact.ThinkPart("hmm")}},
 		kimi.ToolCallReplyMessage:  {ToolCalls: []kompact.ToolCall{{ID: "c", Name: "f"}}},
 	} {
-		llm.answer = func(int, []kompact.Message) (kimi.Answer, error) { return answer, nil }
+		llm.answer = func(int, []kompact.Message) (kompact.Answer, error) { return answer, nil }
 		_, err := kimi.Reply(context.Background(), llm, a, nil)
 		if kompact.ErrorCodeOf(err) != kompact.EEmptyResponse || err.Error() != want {
 			t.Errorf("%v, want %q", err, want)
@@ -168,8 +168,8 @@ func TestJobEstimatesTokensWhileTheLLMWorks(t *testing.T) {
 		want := kompact.EstimateTokens(s.Messages)
 		llm := &fakeLLM{answer: replyWith("S")}
 		if fail {
-			llm.answer = func(int, []kompact.Message) (kimi.Answer, error) {
-				return kimi.Answer{}, kompact.Errorf(kompact.ELLM, "down")
+			llm.answer = func(int, []kompact.Message) (kompact.Answer, error) {
+				return kompact.Answer{}, kompact.Errorf(kompact.ELLM, "down")
 			}
 		}
 		job, err := (&kimi.Compactor{LLM: llm}).NewJob(enabledAgent(), s, kompact.ActionRequest{Action: kompact.ActionCompactConversation})

@@ -78,8 +78,8 @@ func prepare(t *testing.T, s *kompact.Session, opt kimi.Options) *kimi.Plan {
 	return p
 }
 
-func answer(text string) kimi.Answer {
-	return kimi.Answer{Parts: []kompact.Part{kompact.ThinkPart("thinking"), kompact.TextPart(text)}, Usage: &kompact.Usage{Output: 10}}
+func answer(text string) kompact.Answer {
+	return kompact.Answer{Parts: []kompact.Part{kompact.ThinkPart("thinking"), kompact.TextPart(text)}, Usage: &kompact.Usage{Output: 10}}
 }
 
 func TestKCP001RequestHasTwoMessages(t *testing.T) {
@@ -296,7 +296,7 @@ func TestKCP007ExplicitRange(t *testing.T) {
 
 func TestKCP008SummaryPrefix(t *testing.T) {
 	p := prepare(t, conversation(), kimi.Options{MaxPreserved: 2})
-	res, err := p.Apply(kimi.Answer{Parts: []kompact.Part{
+	res, err := p.Apply(kompact.Answer{Parts: []kompact.Part{
 		kompact.TextPart("<current_focus>\nA\n</current_focus>"), kompact.ThinkPart("hidden"), kompact.TextPart("\ntail"),
 	}})
 	if err != nil {
@@ -413,7 +413,7 @@ func TestApplyLeavesSessionUntouched(t *testing.T) {
 	s := conversation()
 	before, _ := json.Marshal(s)
 	p := prepare(t, s, kimi.Options{MaxPreserved: 2})
-	if _, err := p.Apply(kimi.Answer{}); kompact.ErrorCodeOf(err) != kompact.EEmptyResponse {
+	if _, err := p.Apply(kompact.Answer{}); kompact.ErrorCodeOf(err) != kompact.EEmptyResponse {
 		t.Fatalf("empty answer: %v", err)
 	}
 	res, err := p.Apply(answer("S"))
@@ -432,14 +432,14 @@ func TestAnswerChecks(t *testing.T) {
 	call := []kompact.ToolCall{{ID: "c", Name: "f"}}
 	for _, tc := range []struct {
 		name string
-		a    kimi.Answer
+		a    kompact.Answer
 		msg  string
 	}{
-		{"nothing", kimi.Answer{}, kimi.EmptyResponseMessage},
-		{"think only", kimi.Answer{Parts: []kompact.Part{kompact.ThinkPart("t")}}, kimi.ThinkOnlyMessage},
-		{"tool call only", kimi.Answer{ToolCalls: call}, kimi.ToolCallOnlyMessage},
-		{"think and tool call", kimi.Answer{Parts: []kompact.Part{kompact.ThinkPart("t")}, ToolCalls: call}, kimi.ToolCallOnlyMessage},
-		{"white space text is a summary", kimi.Answer{Parts: []kompact.Part{kompact.TextPart("  \n ")}}, ""},
+		{"nothing", kompact.Answer{}, kimi.EmptyResponseMessage},
+		{"think only", kompact.Answer{Parts: []kompact.Part{kompact.ThinkPart("t")}}, kimi.ThinkOnlyMessage},
+		{"tool call only", kompact.Answer{ToolCalls: call}, kimi.ToolCallOnlyMessage},
+		{"think and tool call", kompact.Answer{Parts: []kompact.Part{kompact.ThinkPart("t")}, ToolCalls: call}, kimi.ToolCallOnlyMessage},
+		{"white space text is a summary", kompact.Answer{Parts: []kompact.Part{kompact.TextPart("  \n ")}}, ""},
 	} {
 		err := kimi.CheckAnswer(tc.a)
 		if tc.msg == "" {

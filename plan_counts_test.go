@@ -31,7 +31,7 @@ func TestPlanCounts(t *testing.T) {
 		if got != tc.want || got.Before+got.Replaced+got.After != len(s.Messages) {
 			t.Errorf("%s: Counts() = %+v, want %+v", tc.name, got, tc.want)
 		}
-		r, err := p.Apply(kimi.Answer{Parts: []kompact.Part{kompact.TextPart("S")}})
+		r, err := p.Apply(kompact.Answer{Parts: []kompact.Part{kompact.TextPart("S")}})
 		if err != nil {
 			t.Fatal(err)
 		}

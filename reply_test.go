@@ -69,17 +69,17 @@ func TestAnswerChecksAgree(t *testing.T) {
 	call := []kompact.ToolCall{{ID: "c", Name: "f"}}
 	for _, tc := range []struct {
 		name             string
-		a                kimi.Answer
+		a                kompact.Answer
 		compaction, chat string // "" for accepted
 	}{
-		{"text", kimi.Answer{Parts: []kompact.Part{text}}, "", ""},
-		{"text, thinking and a tool call", kimi.Answer{Parts: []kompact.Part{think, blank, text}, ToolCalls: call}, "", ""},
-		{"a tool call", kimi.Answer{ToolCalls: call}, kimi.ToolCallOnlyMessage, kimi.ToolCallReplyMessage},
-		{"blank text, thinking and a tool call", kimi.Answer{Parts: []kompact.Part{blank, think}, ToolCalls: call}, kimi.ToolCallOnlyMessage, kimi.ToolCallReplyMessage},
-		{"thinking", kimi.Answer{Parts: []kompact.Part{think}}, kimi.ThinkOnlyMessage, kimi.ThinkOnlyReplyMessage},
-		{"thinking and blank text", kimi.Answer{Parts: []kompact.Part{think, blank}}, kimi.ThinkOnlyMessage, kimi.ThinkOnlyReplyMessage},
-		{"blank text", kimi.Answer{Parts: []kompact.Part{blank, blank}}, "", kimi.EmptyReplyMessage},
-		{"nothing", kimi.Answer{}, kimi.EmptyResponseMessage, kimi.EmptyReplyMessage},
+		{"text", kompact.Answer{Parts: []kompact.Part{text}}, "", ""},
+		{"text, thinking and a tool call", kompact.Answer{Parts: []kompact.Part{think, blank, text}, ToolCalls: call}, "", ""},
+		{"a tool call", kompact.Answer{ToolCalls: call}, kimi.ToolCallOnlyMessage, kimi.ToolCallReplyMessage},
+		{"blank text, thinking and a tool call", kompact.Answer{Parts: []kompact.Part{blank, think}, ToolCalls: call}, kimi.ToolCallOnlyMessage, kimi.ToolCallReplyMessage},
+		{"thinking", kompact.Answer{Parts: []kompact.Part{think}}, kimi.ThinkOnlyMessage, kimi.ThinkOnlyReplyMessage},
+		{"thinking and blank text", kompact.Answer{Parts: []kompact.Part{think, blank}}, kimi.ThinkOnlyMessage, kimi.ThinkOnlyReplyMessage},
+		{"blank text", kompact.Answer{Parts: []kompact.Part{blank, blank}}, "", kimi.EmptyReplyMessage},
+		{"nothing", kompact.Answer{}, kimi.EmptyResponseMessage, kimi.EmptyReplyMessage},
 	} {
 		check := func(surface string, err error, want string) {
 			t.Helper()
@@ -91,7 +91,7 @@ func TestAnswerChecksAgree(t *testing.T) {
 			}
 		}
 		check("compaction", kimi.CheckAnswer(tc.a), tc.compaction)
-		llm := &fakeLLM{answer: func(int, []kompact.Message) (kimi.Answer, error) { return tc.a, nil }}
+		llm := &fakeLLM{answer: func(int, []kompact.Message) (kompact.Answer, error) { return tc.a, nil }}
 		_, err := kimi.Reply(context.Background(), llm, enabledAgent(), nil)
 		check("chat", err, tc.chat)
 	}
@@ -108,8 +108,8 @@ func TestContinueAppendsNoBlankReply(t *testing.T) {
 	}
 	ctx := context.Background()
 	store := testserver.SQLite(t)
-	llm := &fakeLLM{answer: func(int, []kompact.Message) (kimi.Answer, error) {
-		return kimi.Answer{Parts: []kompact.Part{kompact.ThinkPart("hmm"), kompact.TextPart(" \n")}}, nil
+	llm := &fakeLLM{answer: func(int, []kompact.Message) (kompact.Answer, error) {
+		return kompact.Answer{Parts: []kompact.Part{kompact.ThinkPart("hmm"), kompact.TextPart(" \n")}}, nil
 	}}
 	s := service.NewSessions(service.SessionsConfig{Store: store, Compactor: &kimi.Compactor{LLM: llm}, Agents: agents})
 	if _, err := store.CreateSession(ctx, &kompact.Session{ID: "s", Agent: "manual", Messages: []kompact.Message{msg("user", "u1", "hi")}}); err != nil {

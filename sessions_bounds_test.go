@@ -17,9 +17,9 @@ import (
 // stuckLLM never answers: it waits until its context is done.
 type stuckLLM struct{}
 
-func (stuckLLM) Complete(ctx context.Context, _ kompact.RequestConfig, _ []kompact.Message, _ func(kimi.Progress)) (kimi.Answer, error) {
+func (stuckLLM) Complete(ctx context.Context, _ kompact.RequestConfig, _ []kompact.Message, _ func(kompact.Progress)) (kompact.Answer, error) {
 	<-ctx.Done()
-	return kimi.Answer{}, &kompact.Error{Code: kompact.ELLM, Message: "cancelled", Err: ctx.Err()}
+	return kompact.Answer{}, &kompact.Error{Code: kompact.ELLM, Message: "cancelled", Err: ctx.Err()}
 }
 
 // TestSessionsContinueDeadline: a continue turn's reply obeys the agent's

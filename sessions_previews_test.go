@@ -93,7 +93,7 @@ type blockingLLM struct {
 	release chan struct{}
 }
 
-func (l *blockingLLM) Complete(ctx context.Context, cfg kompact.RequestConfig, msgs []kompact.Message, p func(kimi.Progress)) (kimi.Answer, error) {
+func (l *blockingLLM) Complete(ctx context.Context, cfg kompact.RequestConfig, msgs []kompact.Message, p func(kompact.Progress)) (kompact.Answer, error) {
 	l.entered <- struct{}{}
 	<-l.release
 	return l.sessionsLLM.Complete(ctx, cfg, msgs, p)

@@ -34,14 +34,14 @@ type sessionsLLM struct {
 	usage *kompact.Usage
 }
 
-func (l *sessionsLLM) Complete(_ context.Context, cfg kompact.RequestConfig, _ []kompact.Message, _ func(kimi.Progress)) (kimi.Answer, error) {
+func (l *sessionsLLM) Complete(_ context.Context, cfg kompact.RequestConfig, _ []kompact.Message, _ func(kompact.Progress)) (kompact.Answer, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if cfg.Model == "compact-model" {
 		l.compactions++
-		return kimi.Answer{Parts: []kompact.Part{kompact.TextPart(l.summary)}, Usage: l.usage}, nil
+		return kompact.Answer{Parts: []kompact.Part{kompact.TextPart(l.summary)}, Usage: l.usage}, nil
 	}
-	return kimi.Answer{Parts: []kompact.Part{kompact.TextPart("reply")}, Usage: &kompact.Usage{InputOther: 300, Output: 7}}, nil
+	return kompact.Answer{Parts: []kompact.Part{kompact.TextPart("reply")}, Usage: &kompact.Usage{InputOther: 300, Output: 7}}, nil
 }
 
 // fullSummary has every section a summary should have.

@@ -53,9 +53,9 @@ func TestResultWarnings(t *testing.T) {
 	}
 
 	// Dropped to fit the context window.
-	llm := &fakeLLM{answer: func(n int, msgs []kompact.Message) (kimi.Answer, error) {
+	llm := &fakeLLM{answer: func(n int, msgs []kompact.Message) (kompact.Answer, error) {
 		if countHeaders(msgs[1]) > 2 {
-			return kimi.Answer{}, kompact.Errorf(kompact.ELLM, "too long: %w", kimi.ErrContextTooLong)
+			return kompact.Answer{}, kompact.Errorf(kompact.ELLM, "too long: %w", kompact.ErrContextTooLong)
 		}
 		return replyWith(good)(n, msgs)
 	}}
@@ -98,12 +98,12 @@ func TestSummaryOnlyRangeIsNoop(t *testing.T) {
 // TestProgressMerge: a coalesced report keeps the text of the one it
 // replaces, unless that one belongs to another request or attempt.
 func TestProgressMerge(t *testing.T) {
-	a := kimi.Progress{Round: 1, Attempt: 1, Chars: 3, Delta: "abc"}
-	b := kimi.Progress{Round: 1, Attempt: 1, Chars: 5, Delta: "de"}
+	a := kompact.Progress{Round: 1, Attempt: 1, Chars: 3, Delta: "abc"}
+	b := kompact.Progress{Round: 1, Attempt: 1, Chars: 5, Delta: "de"}
 	if got := b.Merge(a); got.Delta != "abcde" || got.Chars != 5 {
 		t.Errorf("merged %+v", got)
 	}
-	retry := kimi.Progress{Round: 1, Attempt: 2, Chars: 2, Delta: "xy"}
+	retry := kompact.Progress{Round: 1, Attempt: 2, Chars: 2, Delta: "xy"}
 	if got := retry.Merge(a); got.Delta != "xy" {
 		t.Errorf("a retry kept the failed attempt's text: %+v", got)
 	}

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"kompact/kimi"
 	"kompact/service"
 	"log/slog"
 	"net/http"
@@ -75,7 +74,7 @@ func (s *Server) runAction(w http.ResponseWriter, r *http.Request) error {
 	}
 	defer release()
 	opts := service.ActionOptions{Preview: req.Preview, HoldOnWarnings: req.HoldOnWarnings && !req.AcceptWarnings}
-	run := func(ctx context.Context, progress func(kimi.Progress)) kompact.Outcome {
+	run := func(ctx context.Context, progress func(kompact.Progress)) kompact.Outcome {
 		return job.Run(ctx, opts, progress)
 	}
 	if !wantsEvents(r) {
@@ -138,7 +137,7 @@ func wantsEvents(r *http.Request) bool {
 // action runs on and commits (or not) exactly as it would have. A client
 // that goes away by itself cancels the action, as one that waits for a
 // plain answer does.
-func (s *Server) streamAction(w http.ResponseWriter, r *http.Request, run func(context.Context, func(kimi.Progress)) kompact.Outcome) {
+func (s *Server) streamAction(w http.ResponseWriter, r *http.Request, run func(context.Context, func(kompact.Progress)) kompact.Outcome) {
 	rc := http.NewResponseController(w)
 	h := w.Header()
 	h.Set("Content-Type", "text/event-stream")
@@ -224,7 +223,7 @@ const DefaultSSEBuffer = 1 << 20
 // report, with the text of the ones it replaced.
 type eventQueue struct {
 	mu      sync.Mutex
-	latest  kimi.Progress
+	latest  kompact.Progress
 	pending bool
 	limit   int
 	notify  chan struct{}
@@ -236,7 +235,7 @@ type eventQueue struct {
 
 // progress queues p, keeping the text the client has not seen; past the
 // limit it cuts the client off and drops what is queued.
-func (q *eventQueue) progress(p kimi.Progress) {
+func (q *eventQueue) progress(p kompact.Progress) {
 	if q.cutOff.Load() {
 		return
 	}
@@ -247,7 +246,7 @@ func (q *eventQueue) progress(p kimi.Progress) {
 	q.latest, q.pending = p, true
 	over := len(p.Delta) > q.limit
 	if over {
-		q.latest, q.pending = kimi.Progress{}, false
+		q.latest, q.pending = kompact.Progress{}, false
 	}
 	q.mu.Unlock()
 	if over {
@@ -262,7 +261,7 @@ func (q *eventQueue) progress(p kimi.Progress) {
 }
 
 // take returns the queued progress, if any, and empties the queue.
-func (q *eventQueue) take() (kimi.Progress, bool) {
+func (q *eventQueue) take() (kompact.Progress, bool) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	p, ok := q.latest, q.pending

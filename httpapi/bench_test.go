@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"kompact/kimi"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
@@ -23,8 +22,8 @@ import (
 // instantLLM answers every request at once with a fixed summary.
 type instantLLM struct{}
 
-func (instantLLM) Complete(context.Context, kompact.RequestConfig, []kompact.Message, func(kimi.Progress)) (kimi.Answer, error) {
-	return kimi.Answer{Parts: []kompact.Part{kompact.TextPart(summaryText)}, Usage: &kompact.Usage{InputOther: 1000, Output: 20}}, nil
+func (instantLLM) Complete(context.Context, kompact.RequestConfig, []kompact.Message, func(kompact.Progress)) (kompact.Answer, error) {
+	return kompact.Answer{Parts: []kompact.Part{kompact.TextPart(summaryText)}, Usage: &kompact.Usage{InputOther: 1000, Output: 20}}, nil
 }
 
 // benchMessages returns n user/assistant messages of about 2 KB of text

@@ -3,7 +3,6 @@ package httpapi
 import (
 	"context"
 	"io"
-	"kompact/kimi"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -18,14 +17,14 @@ import (
 // gatedLLM answers with a fixed summary once gate is closed.
 type gatedLLM struct{ gate chan struct{} }
 
-func (l gatedLLM) Complete(ctx context.Context, _ kompact.RequestConfig, _ []kompact.Message, progress func(kimi.Progress)) (kimi.Answer, error) {
+func (l gatedLLM) Complete(ctx context.Context, _ kompact.RequestConfig, _ []kompact.Message, progress func(kompact.Progress)) (kompact.Answer, error) {
 	select {
 	case <-l.gate:
 	case <-ctx.Done():
-		return kimi.Answer{}, kompact.Errorf(kompact.ELLM, "cancelled: %w", ctx.Err())
+		return kompact.Answer{}, kompact.Errorf(kompact.ELLM, "cancelled: %w", ctx.Err())
 	}
-	progress(kimi.Progress{Chars: 7})
-	return kimi.Answer{Parts: []kompact.Part{kompact.TextPart("summary")}}, nil
+	progress(kompact.Progress{Chars: 7})
+	return kompact.Answer{Parts: []kompact.Part{kompact.TextPart("summary")}}, nil
 }
 
 // newGatedServer is a server on a fresh store holding session "s", with
@@ -40,7 +39,7 @@ func newGatedServer(t *testing.T, limits Limits) (*Server, *httptest.Server, gat
 // newServerOnS is a server with llm and limits on a fresh store holding
 // session "s" of 4 messages; its test client's answers are held to the
 // OpenAPI document (checkServer).
-func newServerOnS(t *testing.T, llm kimi.LLM, limits Limits) (*Server, *httptest.Server, kompact.Store) {
+func newServerOnS(t *testing.T, llm kompact.LLM, limits Limits) (*Server, *httptest.Server, kompact.Store) {
 	t.Helper()
 	store := testserver.SQLite(t)
 	s := New(Config{Store: store, Agents: config.Default(), LLM: llm, Limits: limits})

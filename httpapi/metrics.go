@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
-	"kompact/kimi"
 	"log/slog"
 	"net/http"
 	"strconv"
@@ -93,13 +92,13 @@ func (m *metrics) storeFailed(op string, err error) {
 // measuredLLM times an LLM's calls and counts their retries (the progress
 // reports that say the client waits before sending again).
 type measuredLLM struct {
-	kimi.LLM
+	kompact.LLM
 	m *metrics
 }
 
-func (l measuredLLM) Complete(ctx context.Context, cfg kompact.RequestConfig, msgs []kompact.Message, progress func(kimi.Progress)) (kimi.Answer, error) {
+func (l measuredLLM) Complete(ctx context.Context, cfg kompact.RequestConfig, msgs []kompact.Message, progress func(kompact.Progress)) (kompact.Answer, error) {
 	start := time.Now()
-	a, err := l.LLM.Complete(ctx, cfg, msgs, func(p kimi.Progress) {
+	a, err := l.LLM.Complete(ctx, cfg, msgs, func(p kompact.Progress) {
 		if p.Waiting != "" {
 			l.m.llmRetries.Inc()
 		}

@@ -45,7 +45,7 @@ type Config struct {
 	// means none.
 	Agents kompact.Agents
 	// LLM serves the compaction and "continue" calls.
-	LLM kimi.LLM
+	LLM kompact.LLM
 	// Prompt resolves an agent's compaction prompt, e.g. kimicli's
 	// Finder.AgentPrompt; nil means the agent's inline prompt, else the
 	// built-in one.

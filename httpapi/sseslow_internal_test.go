@@ -3,7 +3,6 @@ package httpapi
 import (
 	"context"
 	"io"
-	"kompact/kimi"
 	"net"
 	"net/http"
 	"strings"
@@ -20,16 +19,16 @@ type floodLLM struct {
 	done    chan struct{}
 }
 
-func (l floodLLM) Complete(ctx context.Context, _ kompact.RequestConfig, _ []kompact.Message, progress func(kimi.Progress)) (kimi.Answer, error) {
+func (l floodLLM) Complete(ctx context.Context, _ kompact.RequestConfig, _ []kompact.Message, progress func(kompact.Progress)) (kompact.Answer, error) {
 	defer close(l.done)
 	delta := strings.Repeat("d", l.size)
 	for i := 1; i <= l.n; i++ {
 		if err := ctx.Err(); err != nil {
-			return kimi.Answer{}, kompact.Errorf(kompact.ELLM, "cancelled: %v", err)
+			return kompact.Answer{}, kompact.Errorf(kompact.ELLM, "cancelled: %v", err)
 		}
-		progress(kimi.Progress{Chars: i * l.size, Delta: delta})
+		progress(kompact.Progress{Chars: i * l.size, Delta: delta})
 	}
-	return kimi.Answer{Parts: []kompact.Part{kompact.TextPart("summary")}}, nil
+	return kompact.Answer{Parts: []kompact.Part{kompact.TextPart("summary")}}, nil
 }
 
 // TestSSEClientThatNeverReads: a client that asks for events and never

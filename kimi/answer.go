@@ -4,15 +4,6 @@ import (
 	"kompact"
 )
 
-// Answer is the LLM's reply to a request (a compaction's, or a chat turn's):
-// its content parts (text and think) in order, any tool calls, and the
-// usage when reported.
-type Answer struct {
-	Parts     []kompact.Part
-	ToolCalls []kompact.ToolCall
-	Usage     *kompact.Usage
-}
-
 // answerKind is what an answer holds, as both of its checks see it: the
 // compaction answer's (CheckAnswer) and the chat reply's (checkReply).
 // Each kind is checked before the next: an answer with text that is not
@@ -36,7 +27,7 @@ const (
 )
 
 // kind classifies a.
-func (a Answer) kind() answerKind {
+func kindOf(a kompact.Answer) answerKind {
 	blank, think := false, false
 	for i := range a.Parts {
 		switch {
@@ -65,8 +56,8 @@ func (a Answer) kind() answerKind {
 // in kimi-cli; see IsPythonBlank). kompact also refuses an answer that has
 // tool calls and no such text. An answer of blank text alone is accepted,
 // as kimi-cli does. The error's code is EEmptyResponse.
-func CheckAnswer(a Answer) error {
-	return a.refuse(compactionRefusals)
+func CheckAnswer(a kompact.Answer) error {
+	return refuse(a, compactionRefusals)
 }
 
 // compactionRefusals are the compaction answers CheckAnswer refuses;
@@ -83,8 +74,8 @@ type refusal struct{ message, fix string }
 
 // refuse returns the EEmptyResponse error that refusals holds for a's
 // kind, or nil when it holds none: a is accepted.
-func (a Answer) refuse(refusals map[answerKind]refusal) error {
-	r, ok := refusals[a.kind()]
+func refuse(a kompact.Answer, refusals map[answerKind]refusal) error {
+	r, ok := refusals[kindOf(a)]
 	if !ok {
 		return nil
 	}

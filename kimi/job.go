@@ -15,7 +15,7 @@ type Job struct {
 	Config kompact.RequestConfig
 	// Timeout bounds all the LLM calls of Run together.
 	Timeout time.Duration
-	llm     LLM
+	llm     kompact.LLM
 }
 
 // NewJob checks that the action is available for a, resolves the prompt
@@ -74,12 +74,12 @@ func (c *Compactor) prompt(a *kompact.Agent) (kompact.Prompt, error) {
 // MaxContextRetries times. All its LLM calls together must finish within
 // j.Timeout (DefaultLLMTimeout when 0); past it, Run stops them and fails
 // with an ELLM error. The job's session is never modified.
-func (j *Job) Run(ctx context.Context, progress func(Progress)) kompact.Outcome {
+func (j *Job) Run(ctx context.Context, progress func(kompact.Progress)) kompact.Outcome {
 	if j.Plan.Noop {
 		return kompact.Outcome{Status: kompact.OutcomeNoop, Reason: j.Plan.Reason}
 	}
 	if j.llm == nil {
-		return kompact.ErrorOutcome(kompact.Errorf(kompact.EInternal, "no LLM client configured"))
+		return kompact.ErrorOutcome(kompact.Errorf(kompact.EInternal, "no kompact.LLM client configured"))
 	}
 	timeout := j.Timeout
 	if timeout <= 0 {
@@ -103,7 +103,7 @@ func (j *Job) Run(ctx context.Context, progress func(Progress)) kompact.Outcome 
 
 // attempts sends the request, leaving out older messages while the
 // provider says it is too long.
-func (j *Job) attempts(ctx context.Context, progress func(Progress)) kompact.Outcome {
+func (j *Job) attempts(ctx context.Context, progress func(kompact.Progress)) kompact.Outcome {
 	cur := j.Plan
 	for attempt := 1; ; attempt++ {
 		answer, err := j.send(ctx, cur, attempt, progress)
@@ -114,7 +114,7 @@ func (j *Job) attempts(ctx context.Context, progress func(Progress)) kompact.Out
 			}
 			return kompact.Outcome{Status: kompact.OutcomeCompacted, Result: res, Model: j.Config.Model}
 		}
-		if !errors.Is(err, ErrContextTooLong) {
+		if !errors.Is(err, kompact.ErrContextTooLong) {
 			return j.failed(err)
 		}
 		next := cur.DropOldest()
@@ -127,8 +127,8 @@ func (j *Job) attempts(ctx context.Context, progress func(Progress)) kompact.Out
 
 // send sends the request of plan p, reporting progress as request number
 // attempt.
-func (j *Job) send(ctx context.Context, p *Plan, attempt int, progress func(Progress)) (Answer, error) {
-	report := func(pr Progress) {
+func (j *Job) send(ctx context.Context, p *Plan, attempt int, progress func(kompact.Progress)) (kompact.Answer, error) {
+	report := func(pr kompact.Progress) {
 		if progress != nil {
 			pr.Round = attempt
 			pr.Attempt = max(pr.Attempt, 1)
@@ -136,7 +136,7 @@ func (j *Job) send(ctx context.Context, p *Plan, attempt int, progress func(Prog
 			progress(pr)
 		}
 	}
-	report(Progress{})
+	report(kompact.Progress{})
 	return j.llm.Complete(ctx, j.Config, p.RequestMessages(), report)
 }
 
@@ -240,12 +240,12 @@ type deadlineError struct {
 }
 
 func (d *deadlineError) Error() string {
-	return fmt.Sprintf("the compaction's LLM calls did not finish within %s", d.timeout)
+	return fmt.Sprintf("the compaction's kompact.LLM calls did not finish within %s", d.timeout)
 }
 
 // typed is the ELLM error of a job whose deadline passed.
 func (d *deadlineError) typed(model string) error {
-	e := kompact.Errorf(kompact.ELLM, "the LLM calls of this compaction (model %s, all attempts together) did not finish within %s, the overall deadline; nothing was changed",
+	e := kompact.Errorf(kompact.ELLM, "the kompact.LLM calls of this compaction (model %s, all attempts together) did not finish within %s, the overall deadline; nothing was changed",
 		model, d.timeout).
 		WithFixes("Raise the agent's compaction.timeout (e.g. timeout: 20m) if the model needs longer for a summary, or compact a shorter range; retry when the provider is less busy.")
 	e.Err = d.err

@@ -18,7 +18,7 @@ const (
 // parts. An answer without text that is not blank (see IsPythonBlank) is
 // an EEmptyResponse error, whatever else it holds; nothing is appended for
 // it.
-func Reply(ctx context.Context, llm LLM, a *kompact.Agent, history []kompact.Message) (kompact.Message, error) {
+func Reply(ctx context.Context, llm kompact.LLM, a *kompact.Agent, history []kompact.Message) (kompact.Message, error) {
 	m, _, err := ReplyWithUsage(ctx, llm, a, history)
 	return m, err
 }
@@ -26,9 +26,9 @@ func Reply(ctx context.Context, llm LLM, a *kompact.Agent, history []kompact.Mes
 // ReplyWithUsage is Reply that also returns the usage the provider reported
 // for the turn, nil when it reported none: kimi-cli records its total as the
 // session's token count after the turn (TokenAccount.AfterTurn).
-func ReplyWithUsage(ctx context.Context, llm LLM, a *kompact.Agent, history []kompact.Message) (kompact.Message, *kompact.Usage, error) {
+func ReplyWithUsage(ctx context.Context, llm kompact.LLM, a *kompact.Agent, history []kompact.Message) (kompact.Message, *kompact.Usage, error) {
 	if llm == nil {
-		return kompact.Message{}, nil, kompact.Errorf(kompact.EInternal, "no LLM client configured")
+		return kompact.Message{}, nil, kompact.Errorf(kompact.EInternal, "no kompact.LLM client configured")
 	}
 	msgs := make([]kompact.Message, 0, len(history)+1)
 	if a.SystemPrompt != "" {
@@ -53,8 +53,8 @@ func ReplyWithUsage(ctx context.Context, llm LLM, a *kompact.Agent, history []ko
 
 // checkReply refuses a chat answer without reply text: one whose text
 // parts are all blank (see Answer.kind), whatever else it holds.
-func checkReply(a Answer) error {
-	return a.refuse(replyRefusals)
+func checkReply(a kompact.Answer) error {
+	return refuse(a, replyRefusals)
 }
 
 // replyRefusals are the chat answers checkReply refuses: all but

@@ -64,7 +64,7 @@ func summaryMessage(summary string) kompact.Message {
 // Apply builds the compacted session from the LLM's answer. It fails with
 // EEmptyResponse when the answer holds no summary (see CheckAnswer), and
 // leaves p.Session untouched in every case.
-func (p *Plan) Apply(a Answer) (*kompact.Result, error) {
+func (p *Plan) Apply(a kompact.Answer) (*kompact.Result, error) {
 	if p.Noop {
 		return nil, kompact.Errorf(kompact.EInvalid, "nothing to apply: %s", p.Reason)
 	}

@@ -152,7 +152,7 @@ func TestContextExampleRoundTrip(t *testing.T) {
 	}
 	// The example's _usage of 17 means the scripted answer reported 12
 	// output tokens: 12 + (len("thanks") + len("You're welcome.")) / 4.
-	res, err := plan.Apply(kimi.Answer{Parts: []kompact.Part{kompact.TextPart("<current_focus>\nDemo.\n</current_focus>")}, Usage: &kompact.Usage{Output: 12}})
+	res, err := plan.Apply(kompact.Answer{Parts: []kompact.Part{kompact.TextPart("<current_focus>\nDemo.\n</current_focus>")}, Usage: &kompact.Usage{Output: 12}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -112,7 +112,7 @@ func TestKimiSessionCompactsAsCompactKimi(t *testing.T) {
 
 // prepareApply prepares a compaction of s and applies answer a to it; a
 // no-op is a nil plan.
-func prepareApply(t *testing.T, s *kompact.Session, opt kimi.Options, a kimi.Answer) (*kimi.Plan, *kompact.Result) {
+func prepareApply(t *testing.T, s *kompact.Session, opt kimi.Options, a kompact.Answer) (*kimi.Plan, *kompact.Result) {
 	t.Helper()
 	p, err := kimi.Prepare(s, opt)
 	if err != nil {
@@ -130,7 +130,7 @@ func prepareApply(t *testing.T, s *kompact.Session, opt kimi.Options, a kimi.Ans
 
 // compactKimi is compact --kimi's path: the request's JSON and the file
 // written ("" for a no-op).
-func compactKimi(t *testing.T, file []byte, opt kimi.Options, a kimi.Answer) (string, string) {
+func compactKimi(t *testing.T, file []byte, opt kimi.Options, a kompact.Answer) (string, string) {
 	c := kimicli.ParseContext(file)
 	p, res := prepareApply(t, &kompact.Session{Messages: c.Messages()}, opt, a)
 	if p == nil {
@@ -140,7 +140,7 @@ func compactKimi(t *testing.T, file []byte, opt kimi.Options, a kimi.Answer) (st
 }
 
 // compactStored is the service's path over store st.
-func compactStored(t *testing.T, st kompact.Store, file []byte, opt kimi.Options, a kimi.Answer) (string, string) {
+func compactStored(t *testing.T, st kompact.Store, file []byte, opt kimi.Options, a kompact.Answer) (string, string) {
 	s, _ := kimicli.ImportContext(file)
 	info, err := st.CreateSession(t.Context(), s)
 	if err != nil {

@@ -11,7 +11,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"kompact/kimi"
 	"mime"
 	"net/http"
 	"strconv"
@@ -127,7 +126,7 @@ func maxLineFor(maxAnswer int64) int {
 }
 
 // attempt sends the request once and reads the answer.
-func (r *request) attempt(ctx context.Context) (kimi.Answer, *failure) {
+func (r *request) attempt(ctx context.Context) (kompact.Answer, *failure) {
 	// Once the attempt's context is done (deferred calls run in reverse
 	// order), wait for the body's encoders: none outlives the attempt.
 	defer r.body.wait()
@@ -150,27 +149,27 @@ func (r *request) attempt(ctx context.Context) (kimi.Answer, *failure) {
 
 	// The caller's cancellation wins over everything else.
 	if cerr := ctx.Err(); cerr != nil {
-		return kimi.Answer{}, &failure{kind: failCanceled, err: cerr}
+		return kompact.Answer{}, &failure{kind: failCanceled, err: cerr}
 	}
 	if cp.status >= 400 {
-		return kimi.Answer{}, r.statusFailure(cp)
+		return kompact.Answer{}, r.statusFailure(cp)
 	}
 	if streamErr != nil {
-		return kimi.Answer{}, streamErr
+		return kompact.Answer{}, streamErr
 	}
 	if err == nil && cp.readErr == nil {
 		if cp.jsonBody != nil {
 			if len(cp.jsonBody) > min(cp.maxLine, maxJSONBody) {
-				return kimi.Answer{}, &failure{kind: failLineTooLong, err: &lineTooLong{limit: min(cp.maxLine, maxJSONBody)}}
+				return kompact.Answer{}, &failure{kind: failLineTooLong, err: &lineTooLong{limit: min(cp.maxLine, maxJSONBody)}}
 			}
 			if isErrorObject(cp.jsonBody) {
-				return kimi.Answer{}, &failure{kind: failStreamError, provider: ParseProviderError(cp.jsonBody)}
+				return kompact.Answer{}, &failure{kind: failStreamError, provider: ParseProviderError(cp.jsonBody)}
 			}
 			if err := st.completion(cp.jsonBody); err != nil {
-				return kimi.Answer{}, &failure{kind: failMalformed, err: err}
+				return kompact.Answer{}, &failure{kind: failMalformed, err: err}
 			}
 			if f := st.overCap(); f != nil {
-				return kimi.Answer{}, f
+				return kompact.Answer{}, f
 			}
 			st.report(true)
 			return acc.Answer(), nil
@@ -181,28 +180,28 @@ func (r *request) attempt(ctx context.Context) (kimi.Answer, *failure) {
 		}
 	}
 	if actx.Err() != nil {
-		return kimi.Answer{}, &failure{kind: failTimeout, err: actx.Err(), timeout: r.timeout}
+		return kompact.Answer{}, &failure{kind: failTimeout, err: actx.Err(), timeout: r.timeout}
 	}
 	var se *ssestream.StreamError
 	var syn *json.SyntaxError
 	switch {
 	case errors.As(err, &se):
-		return kimi.Answer{}, &failure{kind: failStreamError, provider: ParseProviderError(se.Event.Data), err: err}
+		return kompact.Answer{}, &failure{kind: failStreamError, provider: ParseProviderError(se.Event.Data), err: err}
 	case errors.As(err, &syn):
-		return kimi.Answer{}, &failure{kind: failMalformed, err: err}
+		return kompact.Answer{}, &failure{kind: failMalformed, err: err}
 	case errors.As(err, new(*lineTooLong)), errors.Is(err, bufio.ErrTooLong):
-		return kimi.Answer{}, &failure{kind: failLineTooLong, err: err}
+		return kompact.Answer{}, &failure{kind: failLineTooLong, err: err}
 	case errors.Is(err, io.ErrUnexpectedEOF):
-		return kimi.Answer{}, &failure{kind: failCut, err: err}
+		return kompact.Answer{}, &failure{kind: failCut, err: err}
 	case err != nil:
-		return kimi.Answer{}, &failure{kind: failConnection, err: err}
+		return kompact.Answer{}, &failure{kind: failConnection, err: err}
 	case cp.readErr != nil:
-		return kimi.Answer{}, &failure{kind: failConnection, err: cp.readErr}
+		return kompact.Answer{}, &failure{kind: failConnection, err: cp.readErr}
 	case st.chunks == 0 && cp.contentType != "" && cp.contentType != "text/event-stream":
-		return kimi.Answer{}, &failure{kind: failMalformed,
+		return kompact.Answer{}, &failure{kind: failMalformed,
 			err: fmt.Errorf("it answered with %s instead of an event stream", cp.contentType)}
 	}
-	return kimi.Answer{}, &failure{kind: failCut}
+	return kompact.Answer{}, &failure{kind: failCut}
 }
 
 // send posts the body and returns the answer's event stream. It does not

@@ -9,7 +9,6 @@ import (
 	"context"
 	"fmt"
 	"kompact/internal/urlsecret"
-	"kompact/kimi"
 	"net/http"
 	"net/url"
 	"os"
@@ -95,7 +94,7 @@ type Client struct {
 	Sleep func(ctx context.Context, d time.Duration) error
 }
 
-var _ kimi.LLM = (*Client)(nil)
+var _ kompact.LLM = (*Client)(nil)
 
 // verifiedKey is the context key of ContextWithVerified's document.
 type verifiedKey struct{}
@@ -184,25 +183,25 @@ func APIKey(getenv func(string) string, cfg kompact.RequestConfig) (string, erro
 //
 // msgs are read while the request is sent, by another goroutine, and no
 // longer once Complete has returned; they must not change meanwhile.
-func (c *Client) Complete(ctx context.Context, cfg kompact.RequestConfig, msgs []kompact.Message, progress func(kimi.Progress)) (kimi.Answer, error) {
+func (c *Client) Complete(ctx context.Context, cfg kompact.RequestConfig, msgs []kompact.Message, progress func(kompact.Progress)) (kompact.Answer, error) {
 	if progress == nil {
-		progress = func(kimi.Progress) {}
+		progress = func(kompact.Progress) {}
 	}
 	base, err := checkBaseURL(cfg.BaseURL)
 	if err != nil {
-		return kimi.Answer{}, err
+		return kompact.Answer{}, err
 	}
 	if cfg.Model == "" {
-		return kimi.Answer{}, kompact.Errorf(kompact.EInvalid, "the agent's LLM has no model to send the compaction request to").
+		return kompact.Answer{}, kompact.Errorf(kompact.EInvalid, "the agent's LLM has no model to send the compaction request to").
 			WithFixes("Set the agent's llm.model, or compaction.compaction_model.")
 	}
 	key, err := APIKey(c.Getenv, cfg)
 	if err != nil {
-		return kimi.Answer{}, err
+		return kompact.Answer{}, err
 	}
 	body, err := newStreamedBody(cfg, msgs, verifiedOf(ctx))
 	if err != nil {
-		return kimi.Answer{}, err
+		return kompact.Answer{}, err
 	}
 
 	opts := []option.RequestOption{

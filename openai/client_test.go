@@ -96,13 +96,13 @@ func llmError(t *testing.T, err error, code kompact.ErrorCode) *kompact.Error {
 }
 
 // completeSmall asks c, through srv, for the compaction of smallRequest.
-func completeSmall(t *testing.T, c *openai.Client, srv *fakellm.Server, progress func(kimi.Progress)) (kimi.Answer, error) {
+func completeSmall(t *testing.T, c *openai.Client, srv *fakellm.Server, progress func(kompact.Progress)) (kompact.Answer, error) {
 	t.Helper()
 	return c.Complete(context.Background(), fakeConfig(srv), smallRequest(t), progress)
 }
 
 // mustComplete is completeSmall for a completion that must succeed.
-func mustComplete(t *testing.T, c *openai.Client, srv *fakellm.Server, progress func(kimi.Progress)) kimi.Answer {
+func mustComplete(t *testing.T, c *openai.Client, srv *fakellm.Server, progress func(kompact.Progress)) kompact.Answer {
 	t.Helper()
 	a, err := completeSmall(t, c, srv, progress)
 	if err != nil {
@@ -160,7 +160,7 @@ func partsString(parts []kompact.Part) string {
 	return strings.Join(out, " | ")
 }
 
-func answerText(a kimi.Answer) string {
+func answerText(a kompact.Answer) string {
 	var b strings.Builder
 	for _, p := range a.Parts {
 		if p.Type == kompact.PartText {
@@ -639,7 +639,7 @@ func TestClientDoesNotRetryClientErrors(t *testing.T) {
 			if strings.Contains(e.Message, "attempts") {
 				t.Errorf("message %q speaks of retries", e.Message)
 			}
-			if errors.Is(err, kimi.ErrContextTooLong) {
+			if errors.Is(err, kompact.ErrContextTooLong) {
 				t.Errorf("%d taken for a context-length error", tt.status)
 			}
 			if fixes := strings.Join(e.Fixes, " "); !strings.Contains(fixes, tt.fix) {
@@ -927,7 +927,7 @@ func TestClientContextTooLong(t *testing.T) {
 			srv.SetDefault(tt.reply)
 			_, err := completeSmall(t, c, srv, nil)
 			llmError(t, err, kompact.ELLM)
-			if !errors.Is(err, kimi.ErrContextTooLong) {
+			if !errors.Is(err, kompact.ErrContextTooLong) {
 				t.Errorf("%v does not wrap ErrContextTooLong", err)
 			}
 			if n := len(srv.Requests()); n != 1 || len(sl.all()) != 0 {
@@ -946,7 +946,7 @@ func TestClientContextTooLong(t *testing.T) {
 			srv.SetDefault(r)
 			_, err := completeSmall(t, c, srv, nil)
 			llmError(t, err, kompact.ELLM)
-			if errors.Is(err, kimi.ErrContextTooLong) {
+			if errors.Is(err, kompact.ErrContextTooLong) {
 				t.Errorf("%v taken for a context-length error", err)
 			}
 		}

@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"kompact/kimi"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -96,7 +95,7 @@ func (e *HTTPError) Error() string {
 // Unwrap returns kompact.ErrContextTooLong for an input too long, else nil.
 func (e *HTTPError) Unwrap() error {
 	if e.ContextTooLong {
-		return kimi.ErrContextTooLong
+		return kompact.ErrContextTooLong
 	}
 	return nil
 }
@@ -120,7 +119,7 @@ func (e *StreamError) Error() string {
 // Unwrap returns kompact.ErrContextTooLong for an input too long, else nil.
 func (e *StreamError) Unwrap() error {
 	if e.ContextTooLong {
-		return kimi.ErrContextTooLong
+		return kompact.ErrContextTooLong
 	}
 	return nil
 }

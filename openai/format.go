@@ -383,7 +383,7 @@ func (a *Accumulator) ToolCall(index int, id, name, args string) {
 func (a *Accumulator) Usage(u kompact.Usage) { a.usage = &u }
 
 // Answer returns what has been received.
-func (a *Accumulator) Answer() kimi.Answer {
+func (a *Accumulator) Answer() kompact.Answer {
 	parts := a.parts
 	switch a.curType {
 	case kompact.PartText:
@@ -395,7 +395,7 @@ func (a *Accumulator) Answer() kimi.Answer {
 	if a.calls != nil {
 		calls = append([]kompact.ToolCall(nil), a.calls...)
 	}
-	return kimi.Answer{Parts: parts, ToolCalls: calls, Usage: a.usage}
+	return kompact.Answer{Parts: parts, ToolCalls: calls, Usage: a.usage}
 }
 
 // ---------------------------------------------------------------------------

@@ -3,7 +3,6 @@ package openai_test
 import (
 	"bytes"
 	"encoding/json"
-	"kompact/kimi"
 	"reflect"
 	"sort"
 	"testing"
@@ -500,7 +499,7 @@ func TestAccumulatorAnswerMidStream(t *testing.T) {
 // adds must not share memory with parts the accumulator finishes later.
 func TestAccumulatorAnswerSnapshots(t *testing.T) {
 	var a openai.Accumulator
-	var answers []kimi.Answer
+	var answers []kompact.Answer
 	var wants [][]kompact.Part
 	var done []kompact.Part
 	for i := 0; i < 9; i++ {

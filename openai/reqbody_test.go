@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"io"
-	"kompact/kimi"
 	"net/http"
 	"net/http/httptest"
 	"runtime"
@@ -278,7 +277,7 @@ func TestClientContextTooLongBeforeBodyIsRead(t *testing.T) {
 	}))
 	defer srv.Close()
 	_, err := (&openai.Client{MaxRetries: -1}).Complete(context.Background(), kompact.RequestConfig{BaseURL: srv.URL + "/v1", Model: "m"}, msgs, nil)
-	if !errors.Is(err, kimi.ErrContextTooLong) {
+	if !errors.Is(err, kompact.ErrContextTooLong) {
 		t.Fatalf("error %v does not wrap ErrContextTooLong", err)
 	}
 }

@@ -6,7 +6,6 @@ package openai
 import (
 	"context"
 	"fmt"
-	"kompact/kimi"
 	"math/rand/v2"
 	"strconv"
 	"time"
@@ -26,7 +25,7 @@ type request struct {
 	key      string
 	cfg      kompact.RequestConfig
 	host     string
-	progress func(kimi.Progress)
+	progress func(kompact.Progress)
 	timeout  time.Duration
 	// maxAnswer caps the answer, in bytes.
 	maxAnswer int64
@@ -35,18 +34,18 @@ type request struct {
 }
 
 // report passes p on with the attempt it belongs to.
-func (r *request) report(p kimi.Progress) {
+func (r *request) report(p kompact.Progress) {
 	p.Attempt, p.MaxAttempts = r.try, r.maxTries
 	r.progress(p)
 }
 
-func (r *request) run(ctx context.Context) (kimi.Answer, error) {
+func (r *request) run(ctx context.Context) (kompact.Answer, error) {
 	maxAttempts := r.client.maxRetries() + 1
 	r.maxTries = maxAttempts
 	for attempt := 1; ; attempt++ {
 		r.try = attempt
 		if err := ctx.Err(); err != nil {
-			return kimi.Answer{}, r.canceled(err)
+			return kompact.Answer{}, r.canceled(err)
 		}
 		answer, f := r.attempt(ctx)
 		if f.lengthRequired() && r.body.count() {
@@ -58,24 +57,24 @@ func (r *request) run(ctx context.Context) (kimi.Answer, error) {
 			return answer, nil
 		}
 		if f.kind == failCanceled {
-			return kimi.Answer{}, r.canceled(f.err)
+			return kompact.Answer{}, r.canceled(f.err)
 		}
 		if !f.retryable() {
-			return kimi.Answer{}, r.fail(f, "")
+			return kompact.Answer{}, r.fail(f, "")
 		}
 		if attempt >= maxAttempts {
-			return kimi.Answer{}, r.fail(f, "gave up after "+attempts(attempt))
+			return kompact.Answer{}, r.fail(f, "gave up after "+attempts(attempt))
 		}
 		d := r.delay(f, attempt)
 		if deadline, ok := ctx.Deadline(); ok && time.Until(deadline) < d {
-			return kimi.Answer{}, r.fail(f, fmt.Sprintf(
+			return kompact.Answer{}, r.fail(f, fmt.Sprintf(
 				"gave up after %s: the next retry, in %s, would come after the deadline", attempts(attempt), formatWait(d)))
 		}
 		r.try = attempt + 1
-		r.report(kimi.Progress{Waiting: fmt.Sprintf("attempt %d of %d, retrying in %s: %s",
+		r.report(kompact.Progress{Waiting: fmt.Sprintf("attempt %d of %d, retrying in %s: %s",
 			attempt+1, maxAttempts, waitText(d), f.short()), RetryIn: d.Seconds()})
 		if err := r.client.sleep(ctx, d); err != nil {
-			return kimi.Answer{}, r.canceled(err)
+			return kompact.Answer{}, r.canceled(err)
 		}
 	}
 }

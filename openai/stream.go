@@ -6,7 +6,6 @@ package openai
 
 import (
 	"encoding/json"
-	"kompact/kimi"
 	"strconv"
 	"strings"
 	"time"
@@ -20,7 +19,7 @@ import (
 // streamState turns chunks into the accumulator's calls.
 type streamState struct {
 	acc      *Accumulator
-	progress func(kimi.Progress)
+	progress func(kompact.Progress)
 	// maxBytes caps acc.Bytes: the answer cap.
 	maxBytes int64
 	finished bool
@@ -46,7 +45,7 @@ func (st *streamState) report(final bool) {
 		return
 	}
 	st.lastChars, st.lastReport = st.acc.Chars, now
-	st.progress(kimi.Progress{Chars: st.acc.Chars, Delta: st.delta.String()})
+	st.progress(kompact.Progress{Chars: st.acc.Chars, Delta: st.delta.String()})
 	st.delta.Reset()
 }
 

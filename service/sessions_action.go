@@ -55,7 +55,7 @@ func (s *Sessions) NewJob(st *kompact.StoredSession, a *kompact.Agent, req kompa
 // them. A result that cannot be committed or kept is an error outcome.
 // While it runs, Sessions.Running reports the session. A session whose
 // compaction runs already (Busy) is an error outcome, without an LLM call.
-func (j *SessionJob) Run(ctx context.Context, opts ActionOptions, progress func(kimi.Progress)) kompact.Outcome {
+func (j *SessionJob) Run(ctx context.Context, opts ActionOptions, progress func(kompact.Progress)) kompact.Outcome {
 	if err := j.Busy(ctx); err != nil {
 		return kompact.ErrorOutcome(err)
 	}

@@ -15,7 +15,7 @@ import (
 // replyWithin asks a's LLM for the reply to history (ReplyWithUsage)
 // within a.LLM.ReplyTimeout(); past it, the call is stopped and the turn
 // fails with an ELLM error naming the deadline.
-func replyWithin(ctx context.Context, llm kimi.LLM, a *kompact.Agent, history []kompact.Message) (kompact.Message, *kompact.Usage, error) {
+func replyWithin(ctx context.Context, llm kompact.LLM, a *kompact.Agent, history []kompact.Message) (kompact.Message, *kompact.Usage, error) {
 	deadline := &replyDeadline{timeout: a.LLM.ReplyTimeout()}
 	ctx, cancel := context.WithTimeoutCause(ctx, deadline.timeout, deadline)
 	defer cancel()

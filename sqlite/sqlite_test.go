@@ -479,7 +479,7 @@ func TestKeptBodyIsReused(t *testing.T) {
 		if err != nil || p.Noop {
 			t.Fatalf("compaction %d: %v %+v", i, err, p)
 		}
-		res, err := p.Apply(kimi.Answer{Parts: []kompact.Part{kompact.TextPart(fmt.Sprint("summary ", i))}})
+		res, err := p.Apply(kompact.Answer{Parts: []kompact.Part{kompact.TextPart(fmt.Sprint("summary ", i))}})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -30,7 +30,7 @@ const configEnv = "KOMPACT_CONFIG"
 type compactCommand struct {
 	*env
 	// llm replaces the OpenAI-compatible client in tests.
-	llm kimi.LLM
+	llm kompact.LLM
 	// isTerminal says whether stderr is a terminal; nil means check.
 	isTerminal func() bool
 }
@@ -477,7 +477,7 @@ type spinner struct {
 	w      io.Writer
 	label  string
 	mu     sync.Mutex
-	last   kimi.Progress
+	last   kompact.Progress
 	done   chan struct{}
 	wg     sync.WaitGroup
 	active bool
@@ -524,7 +524,7 @@ func (c *compactCommand) spinner(label string) *spinner {
 	return s
 }
 
-func (s *spinner) update(p kimi.Progress) {
+func (s *spinner) update(p kompact.Progress) {
 	s.mu.Lock()
 	s.last = p
 	s.mu.Unlock()

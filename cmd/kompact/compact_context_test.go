@@ -40,7 +40,7 @@ func TestOutcomeContextIsTheSplicedForm(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := p.Apply(kimi.Answer{Parts: []kompact.Part{kompact.TextPart("<current_focus>x</current_focus>")}, Usage: &kompact.Usage{Output: 5}})
+	res, err := p.Apply(kompact.Answer{Parts: []kompact.Part{kompact.TextPart("<current_focus>x</current_focus>")}, Usage: &kompact.Usage{Output: 5}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -25,7 +25,7 @@ import (
 type evalCommand struct {
 	*env
 	// llm replaces the OpenAI-compatible client in tests.
-	llm kimi.LLM
+	llm kompact.LLM
 }
 
 // evalFlags are the command line of kompact eval.

@@ -61,7 +61,7 @@ func sharedPrefix(ft fact, facts []fact, prefix string) bool {
 // session and counts, per class, the answers that hold their fact. A
 // reply the continue path refuses (empty, only thinking, a tool call)
 // holds nothing; any other error stops the run.
-func probe(ctx context.Context, llm kimi.LLM, agent *kompact.Agent, sc scenario, compacted *kompact.Session) (map[kompact.ArtifactClass]int, error) {
+func probe(ctx context.Context, llm kompact.LLM, agent *kompact.Agent, sc scenario, compacted *kompact.Session) (map[kompact.ArtifactClass]int, error) {
 	found := map[kompact.ArtifactClass]int{}
 	for _, ft := range sc.facts {
 		answer, err := probeAnswer(ctx, llm, agent, compacted.Messages, probeQuestion(ft, sc.facts))
@@ -78,7 +78,7 @@ func probe(ctx context.Context, llm kimi.LLM, agent *kompact.Agent, sc scenario,
 
 // probeAnswer is the text of the model's reply to question after history,
 // within the agent's llm.timeout; "" for a reply without text.
-func probeAnswer(ctx context.Context, llm kimi.LLM, agent *kompact.Agent, history []kompact.Message, question string) (string, error) {
+func probeAnswer(ctx context.Context, llm kompact.LLM, agent *kompact.Agent, history []kompact.Message, question string) (string, error) {
 	ctx, cancel := context.WithTimeout(ctx, agent.LLM.ReplyTimeout())
 	defer cancel()
 	msgs := append(append(make([]kompact.Message, 0, len(history)+1), history...),

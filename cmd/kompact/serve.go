@@ -33,7 +33,7 @@ const tokenEnv = "KOMPACT_TOKEN"
 type serveCommand struct {
 	*env
 	// llm replaces the OpenAI-compatible client in tests.
-	llm kimi.LLM
+	llm kompact.LLM
 	// onListen, when set, is called with the address once the server
 	// listens (tests use it).
 	onListen func(net.Addr)

@@ -3,7 +3,6 @@ package main
 import (
 	"bufio"
 	"context"
-	"kompact/kimi"
 	"net/http"
 	"os"
 	"os/exec"
@@ -27,10 +26,10 @@ const serveChildEnv = "KOMPACT_TEST_SERVE_CHILD"
 // waits for its context to end.
 type blockingLLM struct{}
 
-func (blockingLLM) Complete(ctx context.Context, _ kompact.RequestConfig, _ []kompact.Message, _ func(kimi.Progress)) (kimi.Answer, error) {
+func (blockingLLM) Complete(ctx context.Context, _ kompact.RequestConfig, _ []kompact.Message, _ func(kompact.Progress)) (kompact.Answer, error) {
 	os.Stderr.WriteString("test: the LLM call started\n")
 	<-ctx.Done()
-	return kimi.Answer{}, ctx.Err()
+	return kompact.Answer{}, ctx.Err()
 }
 
 // TestServeSecondInterrupt: Ctrl-C on serve while a compaction runs says

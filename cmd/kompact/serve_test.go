@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"kompact/kimi"
 	"net"
 	"net/http"
 	"os"
@@ -46,8 +45,8 @@ func TestServeRefusesAnOpenAddressWithoutAToken(t *testing.T) {
 // summaryLLM answers every call with a fixed summary.
 type summaryLLM struct{}
 
-func (summaryLLM) Complete(context.Context, kompact.RequestConfig, []kompact.Message, func(kimi.Progress)) (kimi.Answer, error) {
-	return kimi.Answer{Parts: []kompact.Part{kompact.TextPart("summary")}}, nil
+func (summaryLLM) Complete(context.Context, kompact.RequestConfig, []kompact.Message, func(kompact.Progress)) (kompact.Answer, error) {
+	return kompact.Answer{Parts: []kompact.Part{kompact.TextPart("summary")}}, nil
 }
 
 // TestServeLimitFlags: --max-preview-bytes must be more than 0 and

@@ -21,7 +21,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"kompact/kimi"
+	"kompact"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -649,19 +649,19 @@ func completion(req Request, reply *Reply) map[string]any {
 // concurrent use.
 type ProgressLog struct {
 	mu  sync.Mutex
-	all []kimi.Progress
+	all []kompact.Progress
 }
 
 // Add records one report.
-func (p *ProgressLog) Add(pr kimi.Progress) {
+func (p *ProgressLog) Add(pr kompact.Progress) {
 	p.mu.Lock()
 	p.all = append(p.all, pr)
 	p.mu.Unlock()
 }
 
 // List returns the reports so far, in order.
-func (p *ProgressLog) List() []kimi.Progress {
+func (p *ProgressLog) List() []kompact.Progress {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	return append([]kimi.Progress(nil), p.all...)
+	return append([]kompact.Progress(nil), p.all...)
 }

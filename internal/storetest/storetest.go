@@ -490,7 +490,7 @@ func compaction(t *testing.T, s *kompact.StoredSession, opt kimi.Options, summar
 	if p.Noop {
 		t.Fatalf("nothing to compact: %s", p.Reason)
 	}
-	res, err := p.Apply(kimi.Answer{Parts: []kompact.Part{kompact.TextPart(summary)}})
+	res, err := p.Apply(kompact.Answer{Parts: []kompact.Part{kompact.TextPart(summary)}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -1125,7 +1125,7 @@ func (r *concurrentRun) compact(t *testing.T) {
 		r.commitErr = err
 		return
 	}
-	res, err := p.Apply(kimi.Answer{Parts: []kompact.Part{kompact.TextPart("the summary")}})
+	res, err := p.Apply(kompact.Answer{Parts: []kompact.Part{kompact.TextPart("the summary")}})
 	if err != nil {
 		r.commitErr = err
 		return

@@ -10,7 +10,6 @@ package vectors
 import (
 	"encoding/json"
 	"fmt"
-	"kompact/kimi"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -231,7 +230,7 @@ func JSONEqual(got, want []byte) (bool, string) {
 
 // Answer plays the vector's scripted stream through the same accumulator the
 // LLM client uses, giving the answer kimi-cli's code received.
-func (v *Vector) Answer() kimi.Answer {
+func (v *Vector) Answer() kompact.Answer {
 	var acc openai.Accumulator
 	calls := 0
 	for _, it := range v.LLM.Stream {
