@@ -7,7 +7,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"kompact/kimi"
 	"regexp"
 	"strings"
 	"testing"
@@ -16,6 +15,7 @@ import (
 	"kompact"
 	"kompact/internal/fakellm"
 	"kompact/openai"
+	"kompact/service"
 )
 
 // e2eHeader matches the header part of one compacted message.
@@ -43,13 +43,13 @@ func e2eAgent(srv *fakellm.Server) *kompact.Agent {
 		Name: "kimi",
 		LLM:  kompact.LLMConfig{BaseURL: srv.URL(), Model: "kimi-k2", APIKeyEnv: "E2E_KEY"},
 		Compaction: kompact.CompactionConfig{
-			Enabled: true, Type: kompact.CompactionType,
+			Enabled: true, Type: kompact.DefaultCompactionType,
 		},
 	}
 }
 
-func e2eCompactor() *kimi.Compactor {
-	return &kimi.Compactor{LLM: &openai.Client{
+func e2eCompactor() *service.Compactor {
+	return &service.Compactor{LLM: &openai.Client{
 		Getenv: func(string) string { return "sk-e2e" },
 		Sleep:  func(ctx context.Context, _ time.Duration) error { return ctx.Err() },
 	}}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"kompact/kimi"
+	"kompact/service"
 	"strings"
 	"sync"
 	"testing"
@@ -102,7 +103,7 @@ func TestKCP013DisabledActionsError(t *testing.T) {
 	otherType := enabledAgent()
 	otherType.Compaction.Type = "gemini"
 	llm := &fakeLLM{answer: replyWith("S")}
-	c := &kimi.Compactor{LLM: llm}
+	c := &service.Compactor{LLM: llm}
 	for _, a := range []*kompact.Agent{disabled, otherType, nil} {
 		for _, req := range []kompact.ActionRequest{
 			{Action: kompact.ActionCompactConversation},
@@ -141,7 +142,7 @@ func TestKCP014ActionUsesMergedConfig(t *testing.T) {
 		llm := &fakeLLM{answer: replyWith("S")}
 		s := conversation()
 		s.CompactionModel = tc.sessionModel
-		out := (&kimi.Compactor{LLM: llm}).Execute(context.Background(), a, s, kompact.ActionRequest{Action: kompact.ActionCompactConversation}, nil)
+		out := (&service.Compactor{LLM: llm}).Execute(context.Background(), a, s, kompact.ActionRequest{Action: kompact.ActionCompactConversation}, nil)
 		if out.Status != kompact.OutcomeCompacted {
 			t.Fatalf("outcome %+v", out)
 		}
@@ -166,7 +167,7 @@ func TestKCP014ActionUsesMergedConfig(t *testing.T) {
 
 func TestActionsOutcomes(t *testing.T) {
 	llm := &fakeLLM{answer: replyWith("<current_focus>x</current_focus>")}
-	c := &kimi.Compactor{LLM: llm}
+	c := &service.Compactor{LLM: llm}
 	ctx := context.Background()
 
 	out := c.Execute(ctx, enabledAgent(), conversation(), kompact.ActionRequest{Action: kompact.ActionCompactUpToHere, MessageID: "a1"}, nil)
@@ -217,14 +218,14 @@ func TestActionsOutcomes(t *testing.T) {
 		{errors.New("boom"), kompact.EInternal},
 	} {
 		failing := &fakeLLM{answer: func(int, []kompact.Message) (kompact.Answer, error) { return kompact.Answer{}, tc.err }}
-		out := (&kimi.Compactor{LLM: failing}).Execute(ctx, enabledAgent(), conversation(), kompact.ActionRequest{Action: kompact.ActionCompactConversation}, nil)
+		out := (&service.Compactor{LLM: failing}).Execute(ctx, enabledAgent(), conversation(), kompact.ActionRequest{Action: kompact.ActionCompactConversation}, nil)
 		if out.Status != kompact.OutcomeError || out.Err.Code != tc.code {
 			t.Errorf("%v: %+v", tc.err, out)
 		}
 	}
 	// An empty answer is empty_response.
 	empty := &fakeLLM{answer: func(int, []kompact.Message) (kompact.Answer, error) { return kompact.Answer{}, nil }}
-	out = (&kimi.Compactor{LLM: empty}).Execute(ctx, enabledAgent(), conversation(), kompact.ActionRequest{Action: kompact.ActionCompactConversation}, nil)
+	out = (&service.Compactor{LLM: empty}).Execute(ctx, enabledAgent(), conversation(), kompact.ActionRequest{Action: kompact.ActionCompactConversation}, nil)
 	if out.Status != kompact.OutcomeError || out.Err.Code != kompact.EEmptyResponse || out.Err.Message != kimi.EmptyResponseMessage {
 		t.Errorf("empty answer: %+v", out)
 	}
@@ -240,7 +241,7 @@ func TestContextTooLongDropsOldest(t *testing.T) {
 	}}
 	var progress []kompact.Progress
 	s := conversation() // 5 messages compacted by default
-	out := (&kimi.Compactor{LLM: llm}).Execute(context.Background(), enabledAgent(), s, kompact.ActionRequest{Action: kompact.ActionCompactConversation},
+	out := (&service.Compactor{LLM: llm}).Execute(context.Background(), enabledAgent(), s, kompact.ActionRequest{Action: kompact.ActionCompactConversation},
 		func(p kompact.Progress) { progress = append(progress, p) })
 	if out.Status != kompact.OutcomeCompacted {
 		t.Fatalf("outcome %+v", out)
@@ -272,7 +273,7 @@ func TestContextTooLongDropsOldest(t *testing.T) {
 	always := &fakeLLM{answer: func(int, []kompact.Message) (kompact.Answer, error) {
 		return kompact.Answer{}, kompact.Errorf(kompact.ELLM, "too long: %w", kompact.ErrContextTooLong)
 	}}
-	out = (&kimi.Compactor{LLM: always}).Execute(context.Background(), enabledAgent(), conversation(), kompact.ActionRequest{Action: kompact.ActionCompactConversation}, nil)
+	out = (&service.Compactor{LLM: always}).Execute(context.Background(), enabledAgent(), conversation(), kompact.ActionRequest{Action: kompact.ActionCompactConversation}, nil)
 	if out.Status != kompact.OutcomeError || out.Err.Code != kompact.ELLM || !strings.Contains(out.Err.Message, "even with only the newest 1 message of the range") {
 		t.Fatalf("outcome %+v", out)
 	}
@@ -369,7 +370,7 @@ func TestContextTooLongLargeRange(t *testing.T) {
 		}
 		return replyWith("S")(n, req)
 	}}
-	out := (&kimi.Compactor{LLM: llm}).Execute(context.Background(), enabledAgent(), sess(msgs...), kompact.ActionRequest{Action: kompact.ActionCompactConversation}, nil)
+	out := (&service.Compactor{LLM: llm}).Execute(context.Background(), enabledAgent(), sess(msgs...), kompact.ActionRequest{Action: kompact.ActionCompactConversation}, nil)
 	if out.Status != kompact.OutcomeCompacted || out.Result.Dropped() < 1995 || out.Result.Compacted != 1998 {
 		t.Fatalf("outcome %s err %+v", out.Status, out.Err)
 	}

@@ -6,8 +6,9 @@ import (
 	"time"
 )
 
-// CompactionType is the only compaction type kompact implements.
-const CompactionType = "kimi"
+// DefaultCompactionType is the compaction type the examples and the
+// configuration's fixes name: kimi-cli's (package kimi).
+const DefaultCompactionType = "kimi"
 
 // Agent is a named agent configuration: its system prompt, its LLM and how
 // its conversations are compacted.
@@ -111,9 +112,10 @@ func (c *CompactionConfig) LLMTimeout() time.Duration {
 }
 
 // CompactionEnabled reports whether the compaction actions exist for a: the
-// compaction block is enabled and of type "kimi".
+// compaction block is enabled and of a registered type
+// (RegisterCompactionType).
 func (a *Agent) CompactionEnabled() bool {
-	return a != nil && a.Compaction.Enabled && a.Compaction.Type == CompactionType
+	return a != nil && a.Compaction.Enabled && compactionTypes[a.Compaction.Type] != nil
 }
 
 // MaxPreserved returns the configured max_preserved_messages, or the default.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"kompact/fidelity"
 	"kompact/kimi"
+	"kompact/service"
 	"slices"
 	"strings"
 	"testing"
@@ -133,7 +134,7 @@ func TestAppendixPicks(t *testing.T) {
 		{1000, "- todo: keep the parity\n- error: panic: nil map\n- path: internal/parse/lexer.go\n- identifier: ParseFloat\n- identifier: ScanDigits\n"},
 	} {
 		llm := &fakeLLM{answer: replyWith("<current_focus>x</current_focus>")}
-		out := (&kimi.Compactor{LLM: llm}).Execute(context.Background(), a, s,
+		out := (&service.Compactor{LLM: llm}).Execute(context.Background(), a, s,
 			kompact.ActionRequest{Action: kompact.ActionCompactConversation, End: "a1", AppendixTokens: new(c.tokens)}, nil)
 		if out.Status != kompact.OutcomeCompacted {
 			t.Fatalf("outcome %s: %v", out.Status, out.Err)

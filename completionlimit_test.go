@@ -2,6 +2,7 @@ package kompact_test
 
 import (
 	"kompact/kimi"
+	"kompact/service"
 	"testing"
 
 	"kompact"
@@ -16,8 +17,8 @@ func TestCompletionLimit(t *testing.T) {
 	moonshot.LLM.BaseURL = "https://api.moonshot.ai/v1"
 	moonshot.SystemPrompt = "You are a coding agent working in the user's repository."
 	other := enabledAgent()
-	c := &kimi.Compactor{}
-	job := func(a *kompact.Agent, fields map[string]any) *kimi.Job {
+	c := &service.Compactor{}
+	job := func(a *kompact.Agent, fields map[string]any) *service.Job {
 		b := *a
 		b.LLM.Settings = fields
 		j, err := c.NewJob(&b, conversation(), kompact.ActionRequest{Action: kompact.ActionCompactConversation})
@@ -27,7 +28,7 @@ func TestCompletionLimit(t *testing.T) {
 		return j
 	}
 	j := job(moonshot, nil)
-	request, next := kimi.CompactionInputEstimates(j.Plan, moonshot.SystemPrompt, nil)
+	request, next := kimi.CompactionInputEstimates(j.Plan.(*kimi.Plan), moonshot.SystemPrompt, nil)
 	input := max(request, next) + kompact.CompletionSafetyMargin
 	if request <= 0 || next <= 0 {
 		t.Fatalf("estimates %d, %d", request, next)
@@ -55,7 +56,7 @@ func TestCompletionLimit(t *testing.T) {
 		j := job(tc.agent, tc.fields)
 		a := *tc.agent
 		a.LLM.Settings = tc.fields
-		field, got, ok := kimi.CompletionLimit(&a, j.Plan, j.Config.Fields, tc.size)
+		field, got, ok := kimi.CompletionLimit(&a, j.Plan.(*kimi.Plan), j.Config.Fields, tc.size)
 		if ok != tc.wantFound || field != tc.field || got != tc.want {
 			t.Errorf("%s: %q = %d (%v), want %q = %d (%v)", tc.name, field, got, ok, tc.field, tc.want, tc.wantFound)
 		}

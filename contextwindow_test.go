@@ -3,6 +3,7 @@ package kompact_test
 import (
 	"encoding/json"
 	"kompact/kimi"
+	"kompact/service"
 	"strings"
 	"testing"
 
@@ -249,7 +250,7 @@ func TestAutoCompactionCircuitBreaker(t *testing.T) {
 	}
 	cfg := kompact.DefaultAutoCompaction(true)
 	due := kimi.NewContextStatus(kompact.TokenAccount{TokenCount: 99000}, 100000, cfg)
-	if run, why := kimi.AutoCompactionDue(cfg, due, b); run || why != kompact.ReasonAutoPaused {
+	if run, why := service.AutoCompactionDue(cfg, due, b); run || why != kompact.ReasonAutoPaused {
 		t.Fatalf("paused breaker: %v %q", run, why)
 	}
 	b = b.Record(manual, false)
@@ -260,18 +261,18 @@ func TestAutoCompactionCircuitBreaker(t *testing.T) {
 	if b.Paused() || b.AutoFailures != 0 {
 		t.Fatalf("a manual success must resume automatic compaction: %+v", b)
 	}
-	if run, why := kimi.AutoCompactionDue(cfg, due, b); !run || why != kompact.ReasonBoth {
+	if run, why := service.AutoCompactionDue(cfg, due, b); !run || why != kompact.ReasonBoth {
 		t.Fatalf("due: %v %q", run, why)
 	}
-	if run, why := kimi.AutoCompactionDue(kompact.DefaultAutoCompaction(false), due, b); run || why != kompact.ReasonAutoDisabled {
+	if run, why := service.AutoCompactionDue(kompact.DefaultAutoCompaction(false), due, b); run || why != kompact.ReasonAutoDisabled {
 		t.Fatalf("disabled: %v %q", run, why)
 	}
 	below := kimi.NewContextStatus(kompact.TokenAccount{TokenCount: 10}, 100000, cfg)
-	if run, why := kimi.AutoCompactionDue(cfg, below, b); run || why != kompact.ReasonBelowThreshold {
+	if run, why := service.AutoCompactionDue(cfg, below, b); run || why != kompact.ReasonBelowThreshold {
 		t.Fatalf("below: %v %q", run, why)
 	}
 	unknown := kimi.NewContextStatus(kompact.TokenAccount{TokenCount: 1 << 40}, 0, cfg)
-	if run, why := kimi.AutoCompactionDue(cfg, unknown, b); run || why != kompact.ReasonUnknownContextSize {
+	if run, why := service.AutoCompactionDue(cfg, unknown, b); run || why != kompact.ReasonUnknownContextSize {
 		t.Fatalf("unknown size: %v %q", run, why)
 	}
 }
@@ -279,11 +280,11 @@ func TestAutoCompactionCircuitBreaker(t *testing.T) {
 // Gemini CLI's guard: an automatic compaction that does not lower the token
 // count is refused.
 func TestAutoCompactionNoReductionGuard(t *testing.T) {
-	if err := kimi.CheckReduction(1000, 999); err != nil {
+	if err := service.CheckReduction(1000, 999); err != nil {
 		t.Errorf("999 < 1000: %v", err)
 	}
 	for _, after := range []int{1000, 1001} {
-		err := kimi.CheckReduction(1000, after)
+		err := service.CheckReduction(1000, after)
 		if kompact.ErrorCodeOf(err) != kompact.ENotReduced || !strings.Contains(err.Error(), "1000 tokens before, ") {
 			t.Errorf("after %d: %v", after, err)
 		}

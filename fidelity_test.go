@@ -18,7 +18,7 @@ import (
 func fidelityRun(t *testing.T, a *kompact.Agent, req kompact.ActionRequest, summary string) (kompact.Outcome, []kompact.Message) {
 	t.Helper()
 	llm := &fakeLLM{answer: replyWith(summary)}
-	comp := &kimi.Compactor{LLM: llm}
+	comp := &service.Compactor{LLM: llm}
 	if req.Action == "" {
 		req.Action = kompact.ActionCompactConversation
 		req.End = "t1"
@@ -176,7 +176,7 @@ func TestAppendix(t *testing.T) {
 	if none.Result.Summary != summary {
 		t.Errorf("appendix_tokens 0: %q", none.Result.Summary)
 	}
-	if _, err := (&kimi.Compactor{LLM: &fakeLLM{}}).NewJob(a, artifactSession(), kompact.ActionRequest{Action: kompact.ActionCompactConversation, AppendixTokens: new(-1)}); kompact.ErrorCodeOf(err) != kompact.EInvalid {
+	if _, err := (&service.Compactor{LLM: &fakeLLM{}}).NewJob(a, artifactSession(), kompact.ActionRequest{Action: kompact.ActionCompactConversation, AppendixTokens: new(-1)}); kompact.ErrorCodeOf(err) != kompact.EInvalid {
 		t.Errorf("appendix_tokens -1: %v", err)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"kompact/kimi"
+	"kompact/service"
 	"strconv"
 	"strings"
 	"testing"
@@ -15,13 +16,13 @@ import (
 // request; the result derives its commit and its edited form from its plan.
 func TestJobModelOverrideAndCommit(t *testing.T) {
 	llm := &fakeLLM{answer: replyWith("S")}
-	c := &kimi.Compactor{LLM: llm}
+	c := &service.Compactor{LLM: llm}
 	s := conversation()
 	job, err := c.NewJob(enabledAgent(), s, kompact.ActionRequest{Action: kompact.ActionCompactConversation, Start: "u2", End: "a2", Model: "one-run-model"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if job.Config.Model != "one-run-model" || job.Plan.Noop {
+	if job.Config.Model != "one-run-model" || job.Plan.About().Noop {
 		t.Fatalf("job %+v", job)
 	}
 	out := job.Run(context.Background(), nil)
@@ -172,7 +173,7 @@ func TestJobEstimatesTokensWhileTheLLMWorks(t *testing.T) {
 				return kompact.Answer{}, kompact.Errorf(kompact.ELLM, "down")
 			}
 		}
-		job, err := (&kimi.Compactor{LLM: llm}).NewJob(enabledAgent(), s, kompact.ActionRequest{Action: kompact.ActionCompactConversation})
+		job, err := (&service.Compactor{LLM: llm}).NewJob(enabledAgent(), s, kompact.ActionRequest{Action: kompact.ActionCompactConversation})
 		if err != nil {
 			t.Fatal(err)
 		}

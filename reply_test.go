@@ -111,7 +111,7 @@ func TestContinueAppendsNoBlankReply(t *testing.T) {
 	llm := &fakeLLM{answer: func(int, []kompact.Message) (kompact.Answer, error) {
 		return kompact.Answer{Parts: []kompact.Part{kompact.ThinkPart("hmm"), kompact.TextPart(" \n")}}, nil
 	}}
-	s := service.NewSessions(service.SessionsConfig{Store: store, Compactor: &kimi.Compactor{LLM: llm}, Agents: agents})
+	s := service.NewSessions(service.SessionsConfig{Store: store, Compactor: &service.Compactor{LLM: llm}, Agents: agents})
 	if _, err := store.CreateSession(ctx, &kompact.Session{ID: "s", Agent: "manual", Messages: []kompact.Message{msg("user", "u1", "hi")}}); err != nil {
 		t.Fatal(err)
 	}

@@ -2,6 +2,7 @@ package kompact_test
 
 import (
 	"kompact/kimi"
+	"kompact/service"
 	"strings"
 	"testing"
 
@@ -27,10 +28,10 @@ func TestReservedExceedsWindow(t *testing.T) {
 		{kompact.AutoCompaction{TriggerRatio: 0.5, ReservedContextSize: 1000}, 1000, true, 1000},
 		{kompact.AutoCompaction{ReservedContextSize: 4000}, 32768, false, 4900},
 	} {
-		if got := kimi.ReservedExceedsWindow(tc.auto, tc.window); got != tc.exceeds {
+		if got := service.ReservedExceedsWindow(tc.auto, tc.window); got != tc.exceeds {
 			t.Errorf("ReservedExceedsWindow(%+v, %d) = %v", tc.auto, tc.window, got)
 		}
-		if got := kimi.SuggestedReservedContextSize(tc.auto, tc.window); got != tc.suggested {
+		if got := service.SuggestedReservedContextSize(tc.auto, tc.window); got != tc.suggested {
 			t.Errorf("SuggestedReservedContextSize(%+v, %d) = %d, want %d", tc.auto, tc.window, got, tc.suggested)
 		}
 		if n := tc.suggested; tc.exceeds && n < tc.window && kimi.ShouldAutoCompact(0, tc.window, def.TriggerRatio, n) {
@@ -48,21 +49,21 @@ func TestSmallWindowWarning(t *testing.T) {
 	agent := func(window int, auto kompact.AutoCompaction) *kompact.Agent {
 		a := &kompact.Agent{Name: "small"}
 		a.LLM.MaxContextSize = window
-		a.Compaction.Enabled, a.Compaction.Type, a.Compaction.Auto = true, kompact.CompactionType, auto
+		a.Compaction.Enabled, a.Compaction.Type, a.Compaction.Auto = true, kompact.DefaultCompactionType, auto
 		return a
 	}
 	on := kompact.DefaultAutoCompaction(true)
-	w := kimi.SmallWindowWarning(agent(32768, on))
+	w := service.SmallWindowWarning(agent(32768, on))
 	for _, want := range []string{`agent "small"`, "32768", "(50000)", "after every turn", "reserved_context_size to 4900"} {
 		if !strings.Contains(w, want) {
 			t.Errorf("warning %q lacks %q", w, want)
 		}
 	}
-	if w := kimi.SmallWindowWarning(agent(900, on)); !strings.Contains(w, "no reserved_context_size avoids it") {
+	if w := service.SmallWindowWarning(agent(900, on)); !strings.Contains(w, "no reserved_context_size avoids it") {
 		t.Errorf("a 900-token window: %q", w)
 	}
 	for _, a := range []*kompact.Agent{agent(32768, kompact.DefaultAutoCompaction(false)), agent(0, on), agent(200000, on)} {
-		if w := kimi.SmallWindowWarning(a); w != "" {
+		if w := service.SmallWindowWarning(a); w != "" {
 			t.Errorf("agent window %d, auto %v: %q, want none", a.LLM.MaxContextSize, a.Compaction.Auto.Enabled, w)
 		}
 	}

@@ -3,7 +3,6 @@ package kompact_test
 import (
 	"context"
 	"errors"
-	"kompact/kimi"
 	"kompact/service"
 	"strings"
 	"testing"
@@ -37,7 +36,7 @@ func TestSessionsContinueDeadline(t *testing.T) {
 		t.Fatal(err)
 	}
 	store := testserver.SQLite(t)
-	s := service.NewSessions(service.SessionsConfig{Store: store, Compactor: &kimi.Compactor{LLM: stuckLLM{}}, Agents: agents})
+	s := service.NewSessions(service.SessionsConfig{Store: store, Compactor: &service.Compactor{LLM: stuckLLM{}}, Agents: agents})
 	ctx := context.Background()
 	if _, err := store.CreateSession(ctx, &kompact.Session{ID: "s", Agent: "quick"}); err != nil {
 		t.Fatal(err)

@@ -38,7 +38,7 @@ func (f *rereadFailing) GetSession(ctx context.Context, id string) (*kompact.Sto
 func (e *sessionsEnv) withStore(st kompact.Store) {
 	agents := mustAgents(e.t)
 	e.s = service.NewSessions(service.SessionsConfig{
-		Store: st, Compactor: &kimi.Compactor{LLM: e.llm}, Agents: agents,
+		Store: st, Compactor: &service.Compactor{LLM: e.llm}, Agents: agents,
 		NewID: func() string { e.ids++; return fmt.Sprint("x", e.ids) },
 	})
 }
@@ -153,7 +153,7 @@ func TestEditedSummaryMeasuredForKimiSessions(t *testing.T) {
 			sess.Kimi = &kompact.KimiContext{SystemPrompt: true}
 		}
 		llm := &fakeLLM{answer: replyWith("Edited summary.go")}
-		out := (&kimi.Compactor{LLM: llm}).Execute(context.Background(), enabledAgent(), sess,
+		out := (&service.Compactor{LLM: llm}).Execute(context.Background(), enabledAgent(), sess,
 			kompact.ActionRequest{Action: kompact.ActionCompactConversation, End: "t1"}, nil)
 		if out.Status != kompact.OutcomeCompacted {
 			t.Fatalf("kimi %v: %s %+v", kimiForm, out.Status, out.Err)

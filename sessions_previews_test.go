@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"kompact/kimi"
 	"kompact/service"
 	"strings"
 	"testing"
@@ -104,7 +103,7 @@ func (l *blockingLLM) Complete(ctx context.Context, cfg kompact.RequestConfig, m
 func TestSessionsRunningActions(t *testing.T) {
 	e := newSessionsEnv(t, kompact.PreviewLimits{})
 	llm := &blockingLLM{sessionsLLM: sessionsLLM{summary: fullSummary()}, entered: make(chan struct{}), release: make(chan struct{})}
-	e.s = service.NewSessions(service.SessionsConfig{Store: e.store, Compactor: &kimi.Compactor{LLM: llm}, Agents: mustAgents(t), NewID: func() string { return "1" }})
+	e.s = service.NewSessions(service.SessionsConfig{Store: e.store, Compactor: &service.Compactor{LLM: llm}, Agents: mustAgents(t), NewID: func() string { return "1" }})
 	e.create("s", "manual")
 	e.create("t", "manual")
 	done := make(chan kompact.Outcome)
@@ -130,7 +129,7 @@ func TestSessionsRunningActions(t *testing.T) {
 func TestSessionsRunningAutoCompaction(t *testing.T) {
 	e := newSessionsEnv(t, kompact.PreviewLimits{})
 	llm := &blockingLLM{sessionsLLM: sessionsLLM{summary: fullSummary()}, entered: make(chan struct{}), release: make(chan struct{})}
-	e.s = service.NewSessions(service.SessionsConfig{Store: e.store, Compactor: &kimi.Compactor{LLM: llm}, Agents: mustAgents(t)})
+	e.s = service.NewSessions(service.SessionsConfig{Store: e.store, Compactor: &service.Compactor{LLM: llm}, Agents: mustAgents(t)})
 	e.create("s", "auto")
 	done := make(chan error)
 	go func() {

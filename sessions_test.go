@@ -3,7 +3,6 @@ package kompact_test
 import (
 	"context"
 	"fmt"
-	"kompact/kimi"
 	"kompact/service"
 	"strings"
 	"sync"
@@ -69,7 +68,7 @@ func newSessionsEnv(t *testing.T, previews kompact.PreviewLimits) *sessionsEnv {
 	}
 	e := &sessionsEnv{t: t, store: testserver.SQLite(t), llm: &sessionsLLM{summary: fullSummary()}}
 	e.s = service.NewSessions(service.SessionsConfig{
-		Store: e.store, Compactor: &kimi.Compactor{LLM: e.llm}, Agents: agents, Previews: previews,
+		Store: e.store, Compactor: &service.Compactor{LLM: e.llm}, Agents: agents, Previews: previews,
 		NewID: func() string { e.ids++; return fmt.Sprint(e.ids) },
 	})
 	return e

@@ -3,7 +3,7 @@ package kompact_test
 import (
 	"context"
 	"encoding/json"
-	"kompact/kimi"
+	"kompact/service"
 	"strings"
 	"testing"
 
@@ -30,7 +30,7 @@ func TestResultWarnings(t *testing.T) {
 		msg(kompact.RoleAssistant, "a1", strings.Repeat("long answer ", 40)),
 		msg(kompact.RoleUser, "u2", "q"), msg(kompact.RoleAssistant, "a2", "a"),
 	)
-	out := (&kimi.Compactor{LLM: &fakeLLM{answer: replyWith(good)}}).Execute(ctx, enabledAgent(), long, kompact.ActionRequest{Action: kompact.ActionCompactConversation}, nil)
+	out := (&service.Compactor{LLM: &fakeLLM{answer: replyWith(good)}}).Execute(ctx, enabledAgent(), long, kompact.ActionRequest{Action: kompact.ActionCompactConversation}, nil)
 	if out.Status != kompact.OutcomeCompacted || len(out.Warnings()) != 0 {
 		t.Fatalf("outcome %+v, warnings %v", out, out.Warnings())
 	}
@@ -40,7 +40,7 @@ func TestResultWarnings(t *testing.T) {
 	}
 
 	// No sections and a summary longer than what it replaces.
-	out = (&kimi.Compactor{LLM: &fakeLLM{answer: replyWith(strings.Repeat("chatter ", 200))}}).Execute(ctx, enabledAgent(), conversation(), kompact.ActionRequest{Action: kompact.ActionCompactConversation}, nil)
+	out = (&service.Compactor{LLM: &fakeLLM{answer: replyWith(strings.Repeat("chatter ", 200))}}).Execute(ctx, enabledAgent(), conversation(), kompact.ActionRequest{Action: kompact.ActionCompactConversation}, nil)
 	if got := warningCodes(out.Warnings()); got != "all_sections_missing,tokens_not_reduced" {
 		t.Fatalf("warnings %q", got)
 	}
@@ -59,7 +59,7 @@ func TestResultWarnings(t *testing.T) {
 		}
 		return replyWith(good)(n, msgs)
 	}}
-	out = (&kimi.Compactor{LLM: llm}).Execute(ctx, enabledAgent(), long, kompact.ActionRequest{Action: kompact.ActionCompactConversation, End: "a2"}, nil)
+	out = (&service.Compactor{LLM: llm}).Execute(ctx, enabledAgent(), long, kompact.ActionRequest{Action: kompact.ActionCompactConversation, End: "a2"}, nil)
 	if got := warningCodes(out.Warnings()); got != "dropped_messages" || !strings.Contains(out.Warnings()[0].Message, "2 of the 4 compacted messages") {
 		t.Fatalf("warnings %+v", out.Warnings())
 	}
@@ -82,14 +82,14 @@ func TestSummaryOnlyRangeIsNoop(t *testing.T) {
 		sess(kimiForm, msg(kompact.RoleUser, "u", "q"), msg(kompact.RoleAssistant, "a", "a")),
 	} {
 		llm := &fakeLLM{answer: replyWith("S")}
-		out := (&kimi.Compactor{LLM: llm}).Execute(context.Background(), enabledAgent(), s, kompact.ActionRequest{Action: kompact.ActionCompactConversation}, nil)
+		out := (&service.Compactor{LLM: llm}).Execute(context.Background(), enabledAgent(), s, kompact.ActionRequest{Action: kompact.ActionCompactConversation}, nil)
 		if out.Status != kompact.OutcomeNoop || !strings.Contains(out.Reason, `message "sum" is an earlier summary`) || len(llm.requests) != 0 {
 			t.Errorf("outcome %+v after %d requests", out, len(llm.requests))
 		}
 	}
 	// A summary with a message after it in the range is compacted.
 	s := sess(summary, msg(kompact.RoleUser, "u1", "q1"), msg(kompact.RoleUser, "u", "q"), msg(kompact.RoleAssistant, "a", "a"))
-	out := (&kimi.Compactor{LLM: &fakeLLM{answer: replyWith("S")}}).Execute(context.Background(), enabledAgent(), s, kompact.ActionRequest{Action: kompact.ActionCompactConversation}, nil)
+	out := (&service.Compactor{LLM: &fakeLLM{answer: replyWith("S")}}).Execute(context.Background(), enabledAgent(), s, kompact.ActionRequest{Action: kompact.ActionCompactConversation}, nil)
 	if out.Status != kompact.OutcomeCompacted {
 		t.Errorf("outcome %+v", out)
 	}

@@ -676,7 +676,7 @@ func TestKCP020DefaultConfigEnablesKimiCompaction(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !a.Compaction.Enabled || a.Compaction.Type != kompact.CompactionType {
+		if !a.Compaction.Enabled || a.Compaction.Type != kompact.DefaultCompactionType {
 			t.Errorf("%s: compaction enabled=%v type=%q, want true, kimi", name, a.Compaction.Enabled, a.Compaction.Type)
 		}
 		var ids []string

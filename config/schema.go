@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"time"
 
@@ -382,13 +383,13 @@ func (p *parser) compaction(e entry, path, agent string) (kompact.CompactionConf
 	if s.err != nil {
 		return c, s.err
 	}
-	if c.Enabled && c.Type != kompact.CompactionType {
+	if _, err := kompact.LookupCompactionType(c.Type); c.Enabled && err != nil {
 		if x, ok := s.f["type"]; ok {
-			p.warnf(x.val, path, "compaction is enabled but type is %q, not %q: the compaction actions are unavailable for agent %s",
-				c.Type, kompact.CompactionType, agent)
+			p.warnf(x.val, path, "compaction is enabled but type is %q, not %s: the compaction actions are unavailable for agent %s",
+				c.Type, registeredTypes(), agent)
 		} else {
 			p.warnf(e.key, path, "compaction is enabled but type is not set: the compaction actions are unavailable for agent %s (add type: %s)",
-				agent, kompact.CompactionType)
+				agent, kompact.DefaultCompactionType)
 		}
 	}
 	return c, nil
@@ -546,4 +547,14 @@ func (p *parser) timeout(n *yaml.Node, path string) (time.Duration, error) {
 		return 0, p.errorf(n, path, "must be a positive duration such as 10m, got %q", n.Value).WithFixes(fix)
 	}
 	return d, nil
+}
+
+// registeredTypes names the registered compaction types for a warning:
+// "kimi", or "a" or "b".
+func registeredTypes() string {
+	var names []string
+	for _, n := range kompact.CompactionTypeNames() {
+		names = append(names, strconv.Quote(n))
+	}
+	return strings.Join(names, " or ")
 }

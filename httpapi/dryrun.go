@@ -2,10 +2,10 @@ package httpapi
 
 import (
 	"context"
-	"kompact/kimi"
 	"net/http"
 
 	"kompact"
+	"kompact/service"
 	"kompact/sessionjson"
 )
 
@@ -46,21 +46,22 @@ func (s *Server) dryRun(w http.ResponseWriter, r *http.Request, req actionReques
 }
 
 // openOutline reads session id as a dry run needs it, streamed from the
-// store: its description, each message's kompact.Outline and the code
+// store: its description, each message's outline (its compaction type's Outline) and the code
 // points of its text (Message.TextLen), never its text. The session's
 // agent comes with it, as with Sessions.Open.
 func (s *Server) openOutline(ctx context.Context, id string) (*kompact.StoredSession, *kompact.Agent, []int, error) {
 	var stored *kompact.StoredSession
 	var lens []int
+	var t kompact.CompactionType
 	err := s.sessions.Stream(ctx, id, func(h *kompact.StoredSession) error {
-		stored = h
+		stored, t = h, s.sessions.CompactionTypeOf(h.Agent)
 		return nil
 	}, func(b []byte) error {
 		m, err := sessionjson.DecodeStoredMessage(b, len(lens))
 		if err != nil {
 			return err
 		}
-		stored.Messages = append(stored.Messages, kimi.Outline(&m))
+		stored.Messages = append(stored.Messages, t.Outline(&m))
 		lens = append(lens, m.TextLen())
 		return nil
 	})
@@ -74,13 +75,13 @@ func (s *Server) openOutline(ctx context.Context, id string) (*kompact.StoredSes
 // dryRunOf describes job's plan, made on outlines; lens are the text
 // lengths of the session's messages, for the estimate of those the summary
 // would replace (kompact.EstimateTokens).
-func dryRunOf(job *kimi.Job, lens []int) dryRun {
-	p := job.Plan
-	d := dryRun{Status: "dry_run", Noop: p.Noop, Reason: p.Reason, Messages: len(p.Session.Messages), Model: job.Config.Model}
+func dryRunOf(job *service.Job, lens []int) dryRun {
+	p := job.Plan.About()
+	d := dryRun{Status: "dry_run", Noop: p.Noop, Reason: p.Reason, Messages: len(p.Span.Session.Messages), Model: job.Config.Model}
 	if p.Noop {
 		return d
 	}
-	c := p.Counts()
+	c := job.Plan.Counts()
 	d.First, d.Last = c.First(), c.Last()
 	d.Replaced, d.Preserved = c.Replaced, c.After
 	chars := 0

@@ -10,6 +10,7 @@ import (
 	"kompact"
 	"kompact/config"
 	"kompact/internal/testserver"
+	"kompact/kimi"
 )
 
 // wholeDryRun is a dry run's answer as it was made before it planned on
@@ -26,7 +27,7 @@ func wholeDryRun(t *testing.T, s *Server, r *http.Request, id string, req action
 		status, body := s.outcomeBody(r, kompact.ErrorOutcome(err))
 		return status, append(body, '\n')
 	}
-	p := job.Job.Plan
+	p := job.Job.Plan.(*kimi.Plan)
 	d := dryRun{Status: "dry_run", Noop: p.Noop, Reason: p.Reason, Messages: len(p.Session.Messages), Model: job.Job.Config.Model}
 	if !p.Noop {
 		c := p.Counts()

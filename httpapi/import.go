@@ -3,7 +3,6 @@ package httpapi
 import (
 	"errors"
 	"io"
-	"kompact/kimicli"
 	"net/http"
 	"net/url"
 	"os"
@@ -179,7 +178,7 @@ const kimiPeek = 256 << 10
 func kimiBody(body *spooled, err error) error {
 	head := make([]byte, kimiPeek)
 	n, _ := body.f.ReadAt(head, 0)
-	if !kimicli.LooksLikeKimiContext(head[:n]) {
+	if !kompact.LooksLikeKimiContext(head[:n]) {
 		return err
 	}
 	return kompact.Errorf(kompact.EInvalid, "the body is a kimi-cli context.jsonl (one JSON record a line), not a session document; "+

@@ -12,7 +12,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"io"
-	"kompact/kimi"
 	"kompact/service"
 	"log/slog"
 	"net"
@@ -142,7 +141,7 @@ func New(cfg Config) *Server {
 	s.log = slog.New(requestIDHandler{s.log.Handler()})
 	s.sessions = service.NewSessions(service.SessionsConfig{
 		Store:       s.cfg.Store,
-		Compactor:   &kimi.Compactor{LLM: s.cfg.LLM, Prompt: cfg.Prompt},
+		Compactor:   &service.Compactor{LLM: s.cfg.LLM, Prompt: cfg.Prompt},
 		Agents:      s.agents,
 		ContextSize: cfg.ContextSize,
 		Previews:    cfg.Previews,

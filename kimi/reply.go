@@ -28,7 +28,7 @@ func Reply(ctx context.Context, llm kompact.LLM, a *kompact.Agent, history []kom
 // session's token count after the turn (TokenAccount.AfterTurn).
 func ReplyWithUsage(ctx context.Context, llm kompact.LLM, a *kompact.Agent, history []kompact.Message) (kompact.Message, *kompact.Usage, error) {
 	if llm == nil {
-		return kompact.Message{}, nil, kompact.Errorf(kompact.EInternal, "no kompact.LLM client configured")
+		return kompact.Message{}, nil, kompact.Errorf(kompact.EInternal, "no LLM client configured")
 	}
 	msgs := make([]kompact.Message, 0, len(history)+1)
 	if a.SystemPrompt != "" {

@@ -307,7 +307,7 @@ func TestClientKCP004RequestBody(t *testing.T) {
 			"max_tokens": 2048, "top_p": 0.9, "temperature": 0.7,
 			"tools": []any{map[string]any{"type": "function", "function": map[string]any{"name": "Shell"}}},
 		}},
-		Compaction: kompact.CompactionConfig{Enabled: true, Type: kompact.CompactionType, SettingsOverrides: map[string]any{
+		Compaction: kompact.CompactionConfig{Enabled: true, Type: kompact.DefaultCompactionType, SettingsOverrides: map[string]any{
 			"temperature": 0.2,
 			"tools":       []any{map[string]any{"type": "function", "function": map[string]any{"name": "ReadFile"}}},
 			"tool_choice": "required",
@@ -384,7 +384,7 @@ func TestClientKCP014ModelPrecedence(t *testing.T) {
 			}
 			agent := &kompact.Agent{
 				LLM: kompact.LLMConfig{BaseURL: srv.URL(), Model: tt.llm, Settings: map[string]any{"model": "settings-model"}},
-				Compaction: kompact.CompactionConfig{Enabled: true, Type: kompact.CompactionType,
+				Compaction: kompact.CompactionConfig{Enabled: true, Type: kompact.DefaultCompactionType,
 					CompactionModel: tt.compaction, SettingsOverrides: overrides},
 			}
 			if _, err := c.Complete(context.Background(), kompact.EffectiveRequest(agent, s), plan.RequestMessages(), nil); err != nil {

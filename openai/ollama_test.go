@@ -3,7 +3,6 @@ package openai_test
 import (
 	"bytes"
 	"context"
-	"kompact/kimi"
 	"strings"
 	"testing"
 	"time"
@@ -11,6 +10,7 @@ import (
 	"kompact"
 	"kompact/internal/testenv"
 	"kompact/openai"
+	"kompact/service"
 )
 
 // TestKCP017OllamaIntegration compacts a session holding a tool message with
@@ -38,9 +38,9 @@ func TestKCP017OllamaIntegration(t *testing.T) {
 	agent := &kompact.Agent{
 		Name:       "ollama",
 		LLM:        kompact.LLMConfig{BaseURL: base, Model: model, Settings: map[string]any{"temperature": 0}},
-		Compaction: kompact.CompactionConfig{Enabled: true, Type: kompact.CompactionType},
+		Compaction: kompact.CompactionConfig{Enabled: true, Type: kompact.DefaultCompactionType},
 	}
-	c := &kimi.Compactor{LLM: &openai.Client{RequestTimeout: 2 * time.Minute}}
+	c := &service.Compactor{LLM: &openai.Client{RequestTimeout: 2 * time.Minute}}
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	out := c.Execute(ctx, agent, s, kompact.ActionRequest{Action: kompact.ActionCompactConversation}, nil)

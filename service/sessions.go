@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"kompact"
-	"kompact/kimi"
 	"time"
 )
 
@@ -24,7 +23,7 @@ import (
 // Create one with NewSessions. Its methods may be called concurrently.
 type Sessions struct {
 	store       kompact.Store
-	comp        *kimi.Compactor
+	comp        *Compactor
 	agents      kompact.Agents
 	contextSize func(context.Context, *kompact.Agent) (int, error)
 	previews    kompact.PreviewLimits
@@ -46,7 +45,7 @@ type SessionsConfig struct {
 	// Store keeps the sessions.
 	Store kompact.Store
 	// Compactor runs the actions; its LLM answers continue turns too.
-	Compactor *kimi.Compactor
+	Compactor *Compactor
 	// Agents are the agents sessions may use.
 	Agents kompact.Agents
 	// ContextSize returns the context size of an agent's model in tokens
@@ -85,7 +84,7 @@ func NewSessions(cfg SessionsConfig) *Sessions {
 		auto: newRunningSet(), actions: newRunCount(), gateway: newRunCount(),
 	}
 	if s.comp == nil {
-		s.comp = &kimi.Compactor{}
+		s.comp = &Compactor{}
 	}
 	if s.now == nil {
 		s.now = time.Now

@@ -3,7 +3,6 @@ package service
 import (
 	"context"
 	"kompact"
-	"kompact/kimi"
 )
 
 // ActionOptions say what becomes of an action's compacted result.
@@ -20,7 +19,7 @@ type ActionOptions struct {
 // Job says what it compacts and how it asks; Run runs it and commits the
 // result at the version the session was read at, or keeps it as a preview.
 type SessionJob struct {
-	Job   *kimi.Job
+	Job   *Job
 	s     *Sessions
 	agent *kompact.Agent
 	id    string

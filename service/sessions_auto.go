@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"kompact"
-	"kompact/kimi"
 	"slices"
 	"time"
 )
@@ -93,16 +92,16 @@ func (s *Sessions) contextOf(ctx context.Context, a *kompact.Agent, acct kompact
 	eff := a.Compaction.Auto.Effective()
 	window := s.contextSizeOf(ctx, a)
 	c := SessionContext{
-		ContextStatus:       kimi.NewContextStatus(acct, window, a.Compaction.Auto),
+		ContextStatus:       TypeFor(a).ContextStatus(acct, window, a.Compaction.Auto),
 		AutoCompaction:      a.AutoCompacts(),
 		AutoFailures:        b.AutoFailures,
 		AutoPaused:          b.Paused(),
 		TriggerRatio:        eff.TriggerRatio,
 		ReservedContextSize: eff.ReservedContextSize,
 	}
-	if kimi.ReservedExceedsWindow(eff, window) {
+	if ReservedExceedsWindow(eff, window) {
 		c.ReservedExceedsWindow = true
-		c.SuggestedReservedContextSize = kimi.SuggestedReservedContextSize(eff, window)
+		c.SuggestedReservedContextSize = SuggestedReservedContextSize(eff, window)
 	}
 	return c
 }
@@ -112,7 +111,7 @@ func (s *Sessions) contextOf(ctx context.Context, a *kompact.Agent, acct kompact
 func due(a *kompact.Agent, c SessionContext) (bool, string) {
 	auto := a.Compaction.Auto
 	auto.Enabled = a.AutoCompacts()
-	return kimi.AutoCompactionDue(auto, c.ContextStatus, kompact.CompactionBreaker{AutoFailures: c.AutoFailures})
+	return AutoCompactionDue(auto, c.ContextStatus, kompact.CompactionBreaker{AutoFailures: c.AutoFailures})
 }
 
 // autoCompact runs compact_conversation on cur with a's own settings as an
@@ -160,7 +159,7 @@ func (s *Sessions) autoRun(ctx context.Context, a *kompact.Agent, cur *kompact.S
 		return nil, s.autoFailed(ctx, cur.ID, rep, AutoFailed, out.Err)
 	}
 	rep.TokensAfter = out.Result.EstimatedTokenCount
-	if err := kimi.CheckReduction(before, out.Result.EstimatedTokenCount); err != nil {
+	if err := CheckReduction(before, out.Result.EstimatedTokenCount); err != nil {
 		return nil, s.autoFailed(ctx, cur.ID, rep, AutoNotReduced, err)
 	}
 	return &out, rep

@@ -3,7 +3,6 @@ package service
 import (
 	"context"
 	"kompact"
-	"kompact/kimi"
 	"time"
 )
 
@@ -52,15 +51,14 @@ func (s *Sessions) gatewayCompaction(ctx context.Context, a *kompact.Agent, gs k
 // precomputeDue says whether a session with context c should compact in
 // the background now: the precompute is on, automatic compaction can run,
 // the token count has reached gateway.precompute_ratio of the count at
-// which kimi-cli's trigger fires, and no summary is ready or being made.
+// which the agent's compaction type's trigger fires, and no summary is ready or being made.
 func precomputeDue(a *kompact.Agent, c SessionContext, st *GatewayState, now time.Time) bool {
 	ratio := a.Gateway.Precompute()
 	if ratio <= 0 || !a.AutoCompacts() || c.AutoPaused || c.MaxContextSize <= 0 || st.PreviewID != "" || st.leased("", now) {
 		return false
 	}
-	eff := a.Compaction.Auto.Effective()
 	scaled := int(float64(c.TokenCount+c.PendingTokens) / ratio)
-	return kimi.ShouldAutoCompact(scaled, c.MaxContextSize, eff.TriggerRatio, eff.ReservedContextSize)
+	return TypeFor(a).ContextStatus(kompact.TokenAccount{TokenCount: scaled}, c.MaxContextSize, a.Compaction.Auto).ShouldCompact
 }
 
 // takeLease makes owner the holder of session id's compaction lease,

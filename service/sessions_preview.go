@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"kompact"
-	"kompact/kimi"
 	"strings"
 	"time"
 )
@@ -99,7 +98,7 @@ func (s *Sessions) ApplyPreview(ctx context.Context, id, pid string, summary *st
 	}
 	res := pv.outcome.Result
 	if summary != nil {
-		res = kimi.WithSummary(res, *summary)
+		res = s.CompactionTypeOf(res.Session.Agent).WithSummary(res, *summary)
 	}
 	ctx = withTrigger(ctx, logManual)
 	out := s.commit(ctx, id, pv.read, kompact.Outcome{Status: kompact.OutcomeCompacted, Result: res, Model: pv.outcome.Model}, s.paused(ctx, id), pid)

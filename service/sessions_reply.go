@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"kompact"
-	"kompact/kimi"
 	"time"
 )
 
@@ -12,14 +11,14 @@ import (
 // finish within the agent's llm.timeout, as a compaction's within
 // compaction.timeout.
 
-// replyWithin asks a's LLM for the reply to history (ReplyWithUsage)
+// replyWithin asks a's LLM for the reply to history (its compaction type's Reply)
 // within a.LLM.ReplyTimeout(); past it, the call is stopped and the turn
 // fails with an ELLM error naming the deadline.
 func replyWithin(ctx context.Context, llm kompact.LLM, a *kompact.Agent, history []kompact.Message) (kompact.Message, *kompact.Usage, error) {
 	deadline := &replyDeadline{timeout: a.LLM.ReplyTimeout()}
 	ctx, cancel := context.WithTimeoutCause(ctx, deadline.timeout, deadline)
 	defer cancel()
-	reply, usage, err := kimi.ReplyWithUsage(ctx, llm, a, history)
+	reply, usage, err := TypeFor(a).Reply(ctx, llm, a, history)
 	if err != nil && context.Cause(ctx) == deadline {
 		return kompact.Message{}, nil, deadline.typed(a.LLM.Model, err)
 	}

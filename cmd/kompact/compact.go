@@ -8,7 +8,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"kompact/kimi"
 	"os"
 	"strings"
 	"sync"
@@ -19,6 +18,7 @@ import (
 	"kompact/internal/atomicfile"
 	"kompact/kimicli"
 	"kompact/openai"
+	"kompact/service"
 	"kompact/sessionjson"
 )
 
@@ -89,7 +89,7 @@ func (c *compactCommand) Run(ctx context.Context, args []string) (int, error) {
 	// The context size: looked up for --auto and for Kimi agents (whose
 	// requests carry the completion budget), else llm.max_context_size; a
 	// Kimi agent's job that sends nothing needs no budget, nor the look-up.
-	size := c.contextSize(ctx, in.agent, f.auto || in.agent.LLM.IsKimi() && !job.Plan.Noop)
+	size := c.contextSize(ctx, in.agent, f.auto || in.agent.LLM.IsKimi() && !job.Plan.About().Noop)
 	if f.auto {
 		st := c.autoStatus(in, size)
 		if !st.ShouldCompact {
@@ -105,7 +105,7 @@ func (c *compactCommand) Run(ctx context.Context, args []string) (int, error) {
 }
 
 // modelFailed is the error outcome of err for job, naming its model.
-func modelFailed(job *kimi.Job, err error) kompact.Outcome {
+func modelFailed(job *service.Job, err error) kompact.Outcome {
 	out := kompact.ErrorOutcome(err)
 	out.Model = job.Config.Model
 	return out
@@ -114,8 +114,8 @@ func modelFailed(job *kimi.Job, err error) kompact.Outcome {
 // keyOf checks that the API key a job's request needs is set, unless the
 // job makes no LLM call or its check waits (for --auto, until the session
 // is due).
-func keyOf(job *kimi.Job, wait bool, getenv func(string) string) error {
-	if wait || job.Plan.Noop {
+func keyOf(job *service.Job, wait bool, getenv func(string) string) error {
+	if wait || job.Plan.About().Noop {
 		return nil
 	}
 	_, err := openai.APIKey(getenv, job.Config)
@@ -271,14 +271,14 @@ func (c *compactCommand) outIsInput(f *compactFlags) {
 // compactor returns the Compactor with the command's LLM client and
 // kimi-cli's prompt lookup, which it starts at once, to overlap reading the
 // session.
-func (c *compactCommand) compactor() *kimi.Compactor {
+func (c *compactCommand) compactor() *service.Compactor {
 	finder := &kimicli.Finder{Getenv: c.getenv}
 	finder.Prefetch()
 	llm := c.llm
 	if llm == nil {
 		llm = &openai.Client{Getenv: c.getenv}
 	}
-	return &kimi.Compactor{LLM: llm, Prompt: finder.AgentPrompt}
+	return &service.Compactor{LLM: llm, Prompt: finder.AgentPrompt}
 }
 
 // finish writes a compacted session, prints the outcome and returns the
@@ -351,14 +351,14 @@ func (c *compactCommand) printWarnings(w io.Writer, o kompact.Outcome) {
 
 // execute runs the action's job, with a progress display on
 // stderr when it is a terminal.
-func (c *compactCommand) execute(ctx context.Context, job *kimi.Job, in *compactInput, size int) kompact.Outcome {
-	if job.Plan.Noop {
+func (c *compactCommand) execute(ctx context.Context, job *service.Job, in *compactInput, size int) kompact.Outcome {
+	if job.Plan.About().Noop {
 		return job.Run(ctx, nil)
 	}
 	if n := job.LimitCompletion(in.agent, size); n > 0 {
 		fmt.Fprintf(c.stderr, "completion budget: %d tokens of a %d-token context\n", n, size)
 	}
-	fmt.Fprintln(c.stderr, job.Plan.Prompt.Describe())
+	fmt.Fprintln(c.stderr, job.Plan.About().Prompt.Describe())
 	sp := c.spinner(fmt.Sprintf("compacting %s with %s", kompact.CountOf(job.Plan.Counts().Replaced, "message"), job.Config.Model))
 	defer sp.stop()
 	return job.Run(ctx, sp.update)

@@ -8,11 +8,11 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"kompact/kimi"
 
 	"kompact"
 	"kompact/kimicli"
 	"kompact/openai"
+	"kompact/service"
 )
 
 // fileAccount is the token account of the input as kimi-cli restores a
@@ -53,7 +53,7 @@ func (c *compactCommand) contextSize(ctx context.Context, a *kompact.Agent, look
 
 // autoStatus is the context status of the input for --auto and --json.
 func (c *compactCommand) autoStatus(in *compactInput, size int) kompact.ContextStatus {
-	return kimi.NewContextStatus(fileAccount(in), size, in.agent.Compaction.Auto)
+	return service.TypeFor(in.agent).ContextStatus(fileAccount(in), size, in.agent.Compaction.Auto)
 }
 
 // notDue reports a session that --auto leaves alone and returns exitNoop:

@@ -4,10 +4,10 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"kompact/kimi"
 	"strings"
 
 	"kompact/config"
+	"kompact/service"
 )
 
 // configCommand inspects agent configuration files: "config reference",
@@ -121,7 +121,7 @@ func (c *configCommand) printWarnings(cfg *config.Config) {
 		fmt.Fprintf(c.stderr, "warning: %s\n", w)
 	}
 	for _, name := range cfg.Names() {
-		for _, w := range []string{kimi.SmallWindowWarning(cfg.Agents[name]), kimi.UnknownWindowWarning(cfg.Agents[name], nil)} {
+		for _, w := range []string{service.SmallWindowWarning(cfg.Agents[name]), service.UnknownWindowWarning(cfg.Agents[name], nil)} {
 			if w != "" {
 				fmt.Fprintf(c.stderr, "warning: %s\n", w)
 			}

@@ -7,7 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"kompact/fidelity"
-	"kompact/kimi"
+	"kompact/service"
 	"math/rand/v2"
 	"os"
 	"strconv"
@@ -306,7 +306,7 @@ func ratio(kept, n int) float64 {
 
 // compactOnce compacts one scenario as compact does; the outcome is a
 // compacted one.
-func (c *evalCommand) compactOnce(ctx context.Context, comp *kimi.Compactor, agent *kompact.Agent, sc scenario, f *evalFlags, size int) (kompact.Outcome, error) {
+func (c *evalCommand) compactOnce(ctx context.Context, comp *service.Compactor, agent *kompact.Agent, sc scenario, f *evalFlags, size int) (kompact.Outcome, error) {
 	job, err := comp.NewJob(agent, sc.session, kompact.ActionRequest{Action: kompact.ActionCompactConversation, AppendixTokens: f.appendixTokens})
 	if err != nil {
 		return kompact.Outcome{}, err

@@ -1,7 +1,8 @@
 package main
 
 import (
-	"kompact/kimi"
+	"kompact/fidelity"
+	"kompact/service"
 	"strings"
 
 	"kompact"
@@ -11,12 +12,15 @@ import (
 // its class, in the messages a compaction of sc replaces, and notes
 // whether the request sends it: a fact that does not occur could never be
 // kept, and would be counted as lost (issue 28 §2).
-func checkFacts(comp *kimi.Compactor, agent *kompact.Agent, sc *scenario) error {
+func checkFacts(comp *service.Compactor, agent *kompact.Agent, sc *scenario) error {
 	job, err := comp.NewJob(agent, sc.session, kompact.ActionRequest{Action: kompact.ActionCompactConversation})
 	if err != nil {
 		return err
 	}
-	arts := job.Plan.Artifacts()
+	var arts []kompact.Artifact
+	if info := job.Plan.About(); !info.Noop {
+		arts = fidelity.SpanArtifacts(&info.Span)
+	}
 	sc.sent = make([]bool, len(sc.facts))
 	for i, ft := range sc.facts {
 		a, other := findFact(arts, ft)

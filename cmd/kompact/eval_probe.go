@@ -4,7 +4,7 @@ import (
 	"context"
 	"errors"
 	"kompact/fidelity"
-	"kompact/kimi"
+	"kompact/service"
 	"strings"
 
 	"kompact"
@@ -83,7 +83,7 @@ func probeAnswer(ctx context.Context, llm kompact.LLM, agent *kompact.Agent, his
 	defer cancel()
 	msgs := append(append(make([]kompact.Message, 0, len(history)+1), history...),
 		kompact.Message{Role: kompact.RoleUser, Content: []kompact.Part{kompact.TextPart(question)}})
-	reply, err := kimi.Reply(ctx, llm, agent, msgs)
+	reply, _, err := service.TypeFor(agent).Reply(ctx, llm, agent, msgs)
 	var ke *kompact.Error
 	if errors.As(err, &ke) && ke.Code == kompact.EEmptyResponse {
 		return "", nil

@@ -6,7 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"kompact/kimi"
+	"kompact/service"
 	"strconv"
 
 	"kompact"
@@ -67,10 +67,10 @@ func (c *requestCommand) Run(_ context.Context, args []string) (int, error) {
 	if err != nil {
 		return exitError, err
 	}
-	plan := job.Plan
-	fmt.Fprintln(c.stderr, plan.Prompt.Describe())
-	if plan.Noop {
-		fmt.Fprintf(c.stderr, "nothing to compact: %s\n", plan.Reason)
+	plan, info := job.Plan, job.Plan.About()
+	fmt.Fprintln(c.stderr, info.Prompt.Describe())
+	if info.Noop {
+		fmt.Fprintf(c.stderr, "nothing to compact: %s\n", info.Reason)
 		return exitNoop, nil
 	}
 	fmt.Fprintln(c.stderr, planLine(plan, in.agent.Name, job.Config.Model))
@@ -91,24 +91,24 @@ func (c *requestCommand) Run(_ context.Context, args []string) (int, error) {
 // report, the HTTP dry run and the page do (Plan.Counts): "compacts 4
 // messages (#2-#5 of 7) into one summary (agent A, model M); 1 kept before
 // it, 2 after it".
-func planLine(plan *kimi.Plan, agent, model string) string {
+func planLine(plan kompact.CompactionPlan, agent, model string) string {
 	c := plan.Counts()
 	span := "#" + strconv.Itoa(c.First())
 	if c.Last() != c.First() {
 		span += "-#" + strconv.Itoa(c.Last())
 	}
 	return fmt.Sprintf("compacts %s (%s of %d) into one summary (agent %s, model %s); %d kept before it, %d after it",
-		kompact.CountOf(c.Replaced, "message"), span, len(plan.Session.Messages), agent, model, c.Before, c.After)
+		kompact.CountOf(c.Replaced, "message"), span, c.Before+c.Replaced+c.After, agent, model, c.Before, c.After)
 }
 
 // compactor returns the Compactor that prepares the job: the agent's
 // prompt as compact resolves it, or the body of promptFile.
-func (c *requestCommand) compactor(promptFile string) *kimi.Compactor {
+func (c *requestCommand) compactor(promptFile string) *service.Compactor {
 	prompt := (&kimicli.Finder{Getenv: c.getenv}).AgentPrompt
 	if promptFile != "" {
 		prompt = func(*kompact.Agent) (kompact.Prompt, error) { return kimicli.ReadPromptFile(promptFile) }
 	}
-	return &kimi.Compactor{Prompt: prompt}
+	return &service.Compactor{Prompt: prompt}
 }
 
 // writeRequest writes the body of rc's request for msgs and a newline to w

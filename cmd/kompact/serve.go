@@ -7,7 +7,7 @@ import (
 	"io"
 	"io/fs"
 	"kompact/internal/urlsecret"
-	"kompact/kimi"
+	"kompact/service"
 	"log/slog"
 	"net"
 	"net/netip"
@@ -218,7 +218,7 @@ func checkExposure(addr, token string) error {
 func (c *serveCommand) warnUnknownWindows(ctx context.Context, cfg *config.Config, models *openai.Models) {
 	for _, name := range cfg.Names() {
 		a, err := cfg.Agent(name)
-		if err != nil || kimi.UnknownWindowWarning(a, errNoSize) == "" || a.LLM.APIKeyEnv != "" && c.getenv(a.LLM.APIKeyEnv) == "" {
+		if err != nil || service.UnknownWindowWarning(a, errNoSize) == "" || a.LLM.APIKeyEnv != "" && c.getenv(a.LLM.APIKeyEnv) == "" {
 			continue
 		}
 		n, err := models.AgentContextSize(ctx, a)
@@ -228,7 +228,7 @@ func (c *serveCommand) warnUnknownWindows(ctx context.Context, cfg *config.Confi
 		if n <= 0 && err == nil {
 			err = errNoSize
 		}
-		if w := kimi.UnknownWindowWarning(a, err); w != "" && n <= 0 {
+		if w := service.UnknownWindowWarning(a, err); w != "" && n <= 0 {
 			fmt.Fprintf(c.stderr, "warning: %s\n", w)
 		}
 	}

@@ -1,0 +1,115 @@
+package kompact
+
+import (
+	"context"
+	"slices"
+	"strings"
+)
+
+// CompactionType is one way of compacting a session: how it selects what to
+// replace and asks the model for a summary, how it reads the answer into
+// the messages that replace the range, and when it compacts by itself. An
+// agent's compaction.type names one. A type is a package that registers
+// itself (RegisterCompactionType); kimi-cli's, "kimi", is package kimi.
+// The service runs every type one way: it plans, sends the plan's request
+// (shrinking it while the provider says it is too long), applies the
+// answer, measures its fidelity and commits the result.
+type CompactionType interface {
+	// Name is the compaction.type value that selects the type.
+	Name() string
+	// Plan selects what action req compacts in session s of agent a and
+	// builds the request that asks for it, with prompt (the zero Prompt
+	// means the agent's inline prompt, else the type's own). It makes no
+	// LLM call. Nothing to compact is a no-op plan; a range that does not
+	// fit the session is an error.
+	Plan(a *Agent, s *Session, req ActionRequest, prompt Prompt) (CompactionPlan, error)
+	// Outline returns what of m Plan reads, so that a dry run can plan a
+	// long session without holding its texts.
+	Outline(m *Message) Message
+	// ContextStatus is the type's trigger: how full account is in a
+	// context of window tokens (≤ 0: unknown) with the thresholds of auto,
+	// and whether it is due.
+	ContextStatus(account TokenAccount, window int, auto AutoCompaction) ContextStatus
+	// WithSummary returns r, a result of this type, with a person's summary
+	// in place of the model's; r is not modified.
+	WithSummary(r *Result, summary string) *Result
+	// Reply asks llm for agent a's reply to history: a conversation turn.
+	Reply(ctx context.Context, llm LLM, a *Agent, history []Message) (Message, *Usage, error)
+}
+
+// CompactionPlan is one prepared compaction of a type (CompactionType.Plan).
+// A plan is not modified once made: Shrink makes another.
+type CompactionPlan interface {
+	// About says what the plan compacts, or why it compacts nothing.
+	About() PlanInfo
+	// Counts divides the session's messages as the compaction would (a
+	// no-op replaces none).
+	Counts() PlanCounts
+	// RequestMessages are the messages of the plan's request; nil for a
+	// no-op.
+	RequestMessages() []Message
+	// LimitCompletion returns the request fields with the completion limit
+	// the type sends for agent a and a context of window tokens (≤ 0:
+	// unknown), and that limit; fields as they are and 0 when none is sent.
+	// fields is not modified.
+	LimitCompletion(a *Agent, fields map[string]any, window int) (map[string]any, int)
+	// Shrink returns the plan with the oldest messages it still shows left
+	// out of its request, for a provider that says it is too long; the
+	// range it replaces stays. Nil when it cannot shrink further.
+	Shrink() CompactionPlan
+	// Apply reads the model's answer into the compacted session. It fails
+	// with EEmptyResponse when the answer holds no summary and never
+	// modifies the session.
+	Apply(answer Answer) (*Result, error)
+	// TokensBefore estimates the session's tokens before the compaction,
+	// once for the plan and those Shrink makes; safe for concurrent use.
+	TokensBefore() int
+}
+
+// PlanInfo says what a plan compacts (CompactionPlan.About).
+type PlanInfo struct {
+	// Noop is true when there is nothing to compact; Reason says why.
+	Noop   bool
+	Reason string
+	// Span is what the plan replaces; of a no-op, only its Session is set.
+	Span Span
+	// Prompt is the prompt its request asks with (a no-op's too).
+	Prompt Prompt
+}
+
+// compactionTypes are the registered types by name. They are registered by
+// the init functions of their packages, before anything reads them.
+var compactionTypes = map[string]CompactionType{}
+
+// RegisterCompactionType makes t available under t.Name() to agents whose
+// compaction.type names it. It is meant to be called from the init
+// function of t's package; a second type of one name panics.
+func RegisterCompactionType(t CompactionType) {
+	name := t.Name()
+	if _, dup := compactionTypes[name]; dup || name == "" {
+		panic("kompact: compaction type " + name + " registered twice or without a name")
+	}
+	compactionTypes[name] = t
+}
+
+// CompactionTypeNames returns the names of the registered compaction types,
+// sorted.
+func CompactionTypeNames() []string {
+	names := make([]string, 0, len(compactionTypes))
+	for n := range compactionTypes {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	return names
+}
+
+// LookupCompactionType returns the registered type called name. An unknown
+// name is an EDisabled error that lists the registered types.
+func LookupCompactionType(name string) (CompactionType, error) {
+	if t, ok := compactionTypes[name]; ok {
+		return t, nil
+	}
+	names := CompactionTypeNames()
+	return nil, Errorf(EDisabled, "there is no compaction type %q; the registered types are %s", name, strings.Join(names, ", ")).
+		WithFixes("Set the agent's compaction.type to one of: " + strings.Join(names, ", ") + ".")
+}
