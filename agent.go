@@ -1,7 +1,6 @@
 package kompact
 
 import (
-	"slices"
 	"strings"
 	"time"
 )
@@ -139,48 +138,6 @@ type RequestConfig struct {
 	// with an ELLM error wrapping ErrAnswerTooLarge. 0 means
 	// DefaultMaxAnswerBytes. It is not sent.
 	MaxAnswerBytes int64
-}
-
-// EffectiveRequest merges the request configuration of a compaction call for
-// session s: the agent's settings, then the compaction settings_overrides,
-// then the model (the session's compaction_model, else the agent's
-// compaction_model, else settings_overrides' model, else the agent's model),
-// then the fields that are never sent (the model field, tool fields and
-// reserved fields; see RequestField) removed unconditionally.
-func EffectiveRequest(a *Agent, s *Session) RequestConfig {
-	fields := make(map[string]any, len(a.LLM.Settings)+len(a.Compaction.SettingsOverrides))
-	for k, v := range a.LLM.Settings {
-		fields[k] = v
-	}
-	for k, v := range a.Compaction.SettingsOverrides {
-		fields[k] = v
-	}
-	model := a.LLM.Model
-	if m, ok := a.Compaction.SettingsOverrides["model"].(string); ok && m != "" {
-		model = m
-	}
-	if a.Compaction.CompactionModel != "" {
-		model = a.Compaction.CompactionModel
-	}
-	if s != nil && s.CompactionModel != "" {
-		model = s.CompactionModel
-	}
-	for k := range fields {
-		if !IsSentField(k) {
-			delete(fields, k)
-		}
-	}
-	return RequestConfig{BaseURL: a.LLM.BaseURL, APIKeyEnv: a.LLM.APIKeyEnv, Model: model, Fields: fields, MaxAnswerBytes: a.LLM.MaxAnswerBytes}
-}
-
-// SortedFieldNames returns the keys of fields in order.
-func SortedFieldNames(fields map[string]any) []string {
-	keys := make([]string, 0, len(fields))
-	for k := range fields {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }
 
 // ChatRequest returns the request configuration of a's own chat calls (a

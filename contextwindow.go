@@ -6,8 +6,6 @@ package kompact
 // (see docs/compaction.md, "The context window"); each function names the
 // kimi-cli source it follows.
 
-import "fmt"
-
 // kimi-cli's loop-control defaults and limits (src/kimi_cli/config.py) and
 // the constants of its completion budget (src/kimi_cli/llm.py).
 const (
@@ -69,50 +67,6 @@ func (c AutoCompaction) Effective() AutoCompaction {
 		c.ReservedContextSize = DefaultReservedContextSize
 	}
 	return c
-}
-
-// Validate checks the thresholds against kimi-cli's bounds
-// (src/kimi_cli/config.py; TriggerRatioInBounds,
-// ReservedContextSizeInBounds): 0.5 ≤ trigger_ratio ≤ 0.99 and
-// reserved_context_size ≥ 1000 (and at most MaxTokenFigure). Zero values
-// are not checked: they mean the defaults. The error's code is EInvalid.
-func (c AutoCompaction) Validate() error {
-	if c.TriggerRatio != 0 && !TriggerRatioInBounds(c.TriggerRatio) {
-		return Errorf(EInvalid, "compaction.auto.trigger_ratio is %v; it must be between %v and %v", c.TriggerRatio, MinTriggerRatio, MaxTriggerRatio).
-			WithFixes(TriggerRatioFix())
-	}
-	if n := c.ReservedContextSize; n != 0 && !ReservedContextSizeInBounds(int64(n)) {
-		if n > MinReservedContextSize {
-			return Errorf(EInvalid, "compaction.auto.reserved_context_size is %d; it must be at most %d tokens", n, int64(MaxTokenFigure)).
-				WithFixes(ReservedContextSizeFix())
-		}
-		return Errorf(EInvalid, "compaction.auto.reserved_context_size is %d; it must be at least %d tokens", n, MinReservedContextSize).
-			WithFixes(ReservedContextSizeFix())
-	}
-	return nil
-}
-
-// TriggerRatioInBounds reports whether r is a compaction_trigger_ratio
-// kimi-cli accepts: from MinTriggerRatio to MaxTriggerRatio, both
-// inclusive (NaN is not).
-func TriggerRatioInBounds(r float64) bool { return r >= MinTriggerRatio && r <= MaxTriggerRatio }
-
-// ReservedContextSizeInBounds reports whether n tokens is a
-// reserved_context_size kompact accepts: at least MinReservedContextSize
-// (kimi-cli's bound) and at most MaxTokenFigure.
-func ReservedContextSizeInBounds(n int64) bool {
-	return n >= MinReservedContextSize && n <= MaxTokenFigure
-}
-
-// TriggerRatioFix is the fix of a compaction_trigger_ratio out of bounds.
-func TriggerRatioFix() string {
-	return fmt.Sprintf("Use a ratio between %v and %v, or remove trigger_ratio to use kimi-cli's %v.", MinTriggerRatio, MaxTriggerRatio, DefaultTriggerRatio)
-}
-
-// ReservedContextSizeFix is the fix of a reserved_context_size out of
-// bounds.
-func ReservedContextSizeFix() string {
-	return fmt.Sprintf("Use at least %d tokens, or remove reserved_context_size to use kimi-cli's %d.", MinReservedContextSize, DefaultReservedContextSize)
 }
 
 // TokenAccount is kimi-cli's Context token accounting

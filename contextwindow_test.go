@@ -2,6 +2,7 @@ package kompact_test
 
 import (
 	"encoding/json"
+	"kompact/config"
 	"kompact/kimi"
 	"kompact/service"
 	"strings"
@@ -132,7 +133,7 @@ func TestKCPD01AutoCompactionValidate(t *testing.T) {
 		{0.85, kompact.MaxTokenFigure, ""}, {0.85, kompact.MaxTokenFigure + 1, "reserved_context_size"},
 	}
 	for _, c := range cases {
-		err := kompact.AutoCompaction{Enabled: true, TriggerRatio: c.ratio, ReservedContextSize: c.reserved}.Validate()
+		err := config.ValidateAutoCompaction(kompact.AutoCompaction{Enabled: true, TriggerRatio: c.ratio, ReservedContextSize: c.reserved})
 		switch {
 		case c.field == "" && err != nil:
 			t.Errorf("%v, %d: %v", c.ratio, c.reserved, err)
@@ -153,21 +154,21 @@ func TestKCPD01AutoCompactionValidate(t *testing.T) {
 // figures.
 func TestAutoCompactionBoundsOneRule(t *testing.T) {
 	for _, r := range []float64{0.49, 0.5, 0.85, 0.99, 0.991, 0, 1} {
-		err := kompact.AutoCompaction{TriggerRatio: r}.Validate()
-		if r != 0 && (err == nil) == !kompact.TriggerRatioInBounds(r) {
-			t.Errorf("trigger_ratio %v: in bounds %v, Validate %v", r, kompact.TriggerRatioInBounds(r), err)
+		err := config.ValidateAutoCompaction(kompact.AutoCompaction{TriggerRatio: r})
+		if r != 0 && (err == nil) == !config.TriggerRatioInBounds(r) {
+			t.Errorf("trigger_ratio %v: in bounds %v, Validate %v", r, config.TriggerRatioInBounds(r), err)
 		}
 	}
 	for _, n := range []int64{-1, 999, 1000, 50000, kompact.MaxTokenFigure, kompact.MaxTokenFigure + 1} {
-		err := kompact.AutoCompaction{ReservedContextSize: int(n)}.Validate()
-		if (err == nil) == !kompact.ReservedContextSizeInBounds(n) {
-			t.Errorf("reserved_context_size %d: in bounds %v, Validate %v", n, kompact.ReservedContextSizeInBounds(n), err)
+		err := config.ValidateAutoCompaction(kompact.AutoCompaction{ReservedContextSize: int(n)})
+		if (err == nil) == !config.ReservedContextSizeInBounds(n) {
+			t.Errorf("reserved_context_size %d: in bounds %v, Validate %v", n, config.ReservedContextSizeInBounds(n), err)
 		}
 	}
-	if got, want := kompact.TriggerRatioFix(), "Use a ratio between 0.5 and 0.99, or remove trigger_ratio to use kimi-cli's 0.85."; got != want {
+	if got, want := config.TriggerRatioFix(), "Use a ratio between 0.5 and 0.99, or remove trigger_ratio to use kimi-cli's 0.85."; got != want {
 		t.Errorf("TriggerRatioFix() = %q, want %q", got, want)
 	}
-	if got, want := kompact.ReservedContextSizeFix(), "Use at least 1000 tokens, or remove reserved_context_size to use kimi-cli's 50000."; got != want {
+	if got, want := config.ReservedContextSizeFix(), "Use at least 1000 tokens, or remove reserved_context_size to use kimi-cli's 50000."; got != want {
 		t.Errorf("ReservedContextSizeFix() = %q, want %q", got, want)
 	}
 }

@@ -84,7 +84,7 @@ func TestRequestFieldTable(t *testing.T) {
 	a := enabledAgent()
 	a.LLM.Settings = map[string]any{"temperature": 0.5, "n": 3, "tool_choice": "auto", "thinking": true}
 	a.Compaction.SettingsOverrides = map[string]any{"parallel_tool_calls": true, "stream_options": 1}
-	for name, rc := range map[string]kompact.RequestConfig{"compaction": kompact.EffectiveRequest(a, nil), "chat": kompact.ChatRequest(a)} {
+	for name, rc := range map[string]kompact.RequestConfig{"compaction": service.EffectiveRequest(a, nil), "chat": kompact.ChatRequest(a)} {
 		if len(rc.Fields) != 2 || rc.Fields["temperature"] != 0.5 || rc.Fields["thinking"] != true {
 			t.Errorf("%s request fields %v", name, rc.Fields)
 		}

@@ -459,10 +459,10 @@ func TestMissingSections(t *testing.T) {
 	for _, n := range kompact.SectionNames {
 		all += "<" + n + ">x</" + n + ">\n"
 	}
-	if m := kompact.MissingSections(all); len(m) != 0 {
+	if m := kimi.MissingSections(all); len(m) != 0 {
 		t.Errorf("all present, reported %v", m)
 	}
-	if m := kompact.MissingSections("<current_focus>x</current_focus><code_state>"); strings.Join(m, ",") != "environment,completed_tasks,active_issues,code_state,important_context" {
+	if m := kimi.MissingSections("<current_focus>x</current_focus><code_state>"); strings.Join(m, ",") != "environment,completed_tasks,active_issues,code_state,important_context" {
 		t.Errorf("missing = %v", m)
 	}
 	p := prepare(t, conversation(), kimi.Options{MaxPreserved: 2})

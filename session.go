@@ -174,11 +174,3 @@ func (s *Session) Locate(ref string) (int, error) {
 	return 0, Errorf(ENotFound, "no message has the id %q", ref).
 		WithFixes("Use the id of a message in this session, or #N for the N-th message (1-based).")
 }
-
-// MessageName names message i for people: its id, or #N.
-func (s *Session) MessageName(i int) string {
-	if id := s.Messages[i].ID; id != "" {
-		return "message " + strconv.Quote(id)
-	}
-	return "message #" + strconv.Itoa(i+1)
-}

@@ -1,9 +1,7 @@
 package kompact
 
 import (
-	"bytes"
 	"context"
-	"strconv"
 	"time"
 )
 
@@ -335,38 +333,4 @@ type Store interface {
 	// undo and that revision.
 	UndoCompaction(ctx context.Context, id string, rev int64) (*SessionInfo, *RevisionInfo, error)
 	Close() error
-}
-
-// Rebase applies a commit to the session's current messages: Replacement,
-// then current[c.End:]. It fails with EConflict when current[:c.End]
-// differs from c.Base[:c.End] (a compacted or kept message was changed,
-// removed or reordered since the compaction read the session). Messages
-// appended after the compacted range are kept.
-func Rebase(current []Message, c Commit) ([]Message, error) {
-	if c.End < 0 || c.End > len(c.Base) {
-		return nil, Errorf(EInvalid, "commit end %d is outside the base's %d messages", c.End, len(c.Base))
-	}
-	if len(current) < c.End {
-		return nil, Errorf(EConflict, "the session has %s now, fewer than the %d this compaction replaces", CountOf(len(current), "message"), c.End).
-			WithFixes("Reload the session and compact again.")
-	}
-	var a, b []byte
-	for i := 0; i < c.End; i++ {
-		a = current[i].AppendJSON(a[:0])
-		b = c.Base[i].AppendJSON(b[:0])
-		if !bytes.Equal(a, b) {
-			return nil, Errorf(EConflict, "message %s changed while the compaction ran", messageRef(current[i], i)).
-				WithFixes("Reload the session and compact again; nothing was written.")
-		}
-	}
-	out := make([]Message, 0, len(c.Replacement)+len(current)-c.End)
-	out = append(out, c.Replacement...)
-	return append(out, current[c.End:]...), nil
-}
-
-func messageRef(m Message, i int) string {
-	if m.ID != "" {
-		return strconv.Quote(m.ID)
-	}
-	return "#" + strconv.Itoa(i+1)
 }

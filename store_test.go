@@ -1,6 +1,7 @@
 package kompact_test
 
 import (
+	"kompact/internal/storeutil"
 	"kompact/kimi"
 	"testing"
 
@@ -17,7 +18,7 @@ func TestRebaseKeepsAppendedMessages(t *testing.T) {
 	c := res.Commit()
 	// Two messages arrive while the LLM runs.
 	current := append(append([]kompact.Message(nil), base...), msg("user", "u4", "late"), msg("assistant", "a4", "later"))
-	got, err := kompact.Rebase(current, c)
+	got, err := storeutil.Rebase(current, c)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -27,7 +28,7 @@ func TestRebaseKeepsAppendedMessages(t *testing.T) {
 	// A middle range keeps the messages before it.
 	p = prepare(t, &kompact.Session{Messages: base}, kimi.Options{Start: "u2", End: "a2"})
 	res, _ = p.Apply(answer("S"))
-	got, err = kompact.Rebase(current, res.Commit())
+	got, err = storeutil.Rebase(current, res.Commit())
 	if err != nil || ids(got) != "sys,u1,a1,<user>,u3,a3,u4,a4" {
 		t.Fatalf("middle range: %s %v", ids(got), err)
 	}
@@ -45,14 +46,14 @@ func TestRebaseConflicts(t *testing.T) {
 		"truncated": base[:3],
 		"reordered": append([]kompact.Message{base[1], base[0]}, base[2:]...),
 	} {
-		if _, err := kompact.Rebase(current, c); kompact.ErrorCodeOf(err) != kompact.EConflict {
+		if _, err := storeutil.Rebase(current, c); kompact.ErrorCodeOf(err) != kompact.EConflict {
 			t.Errorf("%s: %v, want conflict", name, err)
 		}
 	}
 	// A change in the preserved tail is no conflict: the current tail wins.
 	tail := append([]kompact.Message(nil), base...)
 	tail[6] = msg("assistant", "a3", "rewritten tail")
-	got, err := kompact.Rebase(tail, c)
+	got, err := storeutil.Rebase(tail, c)
 	if err != nil || got[len(got)-1].Content[0].Text != "rewritten tail" {
 		t.Fatalf("tail change: %v", err)
 	}

@@ -39,7 +39,7 @@ type Config struct {
 	// Source is the YAML text as it was read.
 	Source []byte
 	// Warnings are problems that are not errors, located like errors, e.g.
-	// a compaction block that is enabled with a type other than "kimi".
+	// a compaction block that is enabled with a type that is not registered.
 	Warnings []string
 }
 

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"flag"
+	"kompact/service"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -780,7 +781,7 @@ func TestKCP014CompactionModelPrecedence(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			rc := kompact.EffectiveRequest(a, &kompact.Session{CompactionModel: tc.session})
+			rc := service.EffectiveRequest(a, &kompact.Session{CompactionModel: tc.session})
 			if rc.Model != tc.want {
 				t.Errorf("model %q, want %q", rc.Model, tc.want)
 			}
@@ -806,7 +807,7 @@ func TestKCP004SettingsOverridesCannotEnableTools(t *testing.T) {
 		!strings.Contains(c.Warnings[1], "settings_overrides.tool_choice: ignored") {
 		t.Errorf("warnings %q", c.Warnings)
 	}
-	rc := kompact.EffectiveRequest(c.Agents["kimi"], nil)
+	rc := service.EffectiveRequest(c.Agents["kimi"], nil)
 	want := map[string]any{"temperature": 0.2, "max_tokens": int64(1000), "thinking": map[string]any{"type": "enabled"}}
 	if !reflect.DeepEqual(rc.Fields, want) {
 		t.Errorf("fields %#v, want %#v", rc.Fields, want)
@@ -826,7 +827,7 @@ func TestKCP004SettingsOverridesCannotEnableTools(t *testing.T) {
 		t.Errorf("warnings %q", c.Warnings)
 	}
 	want = map[string]any{"thinking": map[string]any{"type": "enabled"}}
-	if rc = kompact.EffectiveRequest(c.Agents["kimi"], nil); !reflect.DeepEqual(rc.Fields, want) {
+	if rc = service.EffectiveRequest(c.Agents["kimi"], nil); !reflect.DeepEqual(rc.Fields, want) {
 		t.Errorf("fields %#v, want %#v", rc.Fields, want)
 	}
 	if rc = kompact.ChatRequest(c.Agents["kimi"]); !reflect.DeepEqual(rc.Fields, want) {

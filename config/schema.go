@@ -477,15 +477,15 @@ func (p *parser) auto(e entry, path string) (kompact.AutoCompaction, error) {
 	var a kompact.AutoCompaction
 	s := p.section(e.val, path, autoFields)
 	read(s, "enabled", &a.Enabled, p.boolean)
-	if n, fpath, ok := read(s, "trigger_ratio", &a.TriggerRatio, p.number); ok && !kompact.TriggerRatioInBounds(a.TriggerRatio) {
+	if n, fpath, ok := read(s, "trigger_ratio", &a.TriggerRatio, p.number); ok && !TriggerRatioInBounds(a.TriggerRatio) {
 		s.err = p.errorf(n, fpath, "must be between %v and %v, got %s", kompact.MinTriggerRatio, kompact.MaxTriggerRatio, n.Value).
-			WithFixes(kompact.TriggerRatioFix())
+			WithFixes(TriggerRatioFix())
 	}
 	var reserved int64
 	if n, fpath, ok := read(s, "reserved_context_size", &reserved, p.integer); ok {
-		if !kompact.ReservedContextSizeInBounds(reserved) {
+		if !ReservedContextSizeInBounds(reserved) {
 			s.err = p.errorf(n, fpath, "must be at least %d tokens, got %d", kompact.MinReservedContextSize, reserved).
-				WithFixes(kompact.ReservedContextSizeFix())
+				WithFixes(ReservedContextSizeFix())
 		}
 		a.ReservedContextSize = int(reserved)
 	}

@@ -1,6 +1,7 @@
 package config
 
 import (
+	"kompact/service"
 	"strings"
 	"testing"
 	"time"
@@ -65,7 +66,7 @@ func TestLLMBounds(t *testing.T) {
 	if a.LLM.MaxAnswerBytes != 65536 || a.LLM.AnswerLimit() != 65536 || a.LLM.ReplyTimeout() != 2*time.Minute {
 		t.Errorf("MaxAnswerBytes %d, ReplyTimeout %s", a.LLM.MaxAnswerBytes, a.LLM.ReplyTimeout())
 	}
-	if kompact.EffectiveRequest(a, nil).MaxAnswerBytes != 65536 || kompact.ChatRequest(a).MaxAnswerBytes != 65536 {
+	if service.EffectiveRequest(a, nil).MaxAnswerBytes != 65536 || kompact.ChatRequest(a).MaxAnswerBytes != 65536 {
 		t.Error("the cap does not reach the request configurations")
 	}
 	y, err := c.EffectiveYAML()

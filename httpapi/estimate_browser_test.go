@@ -3,6 +3,7 @@ package httpapi_test
 import (
 	"encoding/json"
 	"fmt"
+	"kompact/kimi"
 	"slices"
 	"strings"
 	"testing"
@@ -195,7 +196,7 @@ func TestBrowserEstimateAndSectionsMatchServer(t *testing.T) {
 		}
 	}
 	for i, text := range texts {
-		want := kompact.MissingSections(text)
+		want := kimi.MissingSections(text)
 		if want == nil {
 			want = []string{}
 		}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"kompact/internal/bytesize"
 	"kompact/internal/jsontext"
 	"net/http"
 	"strconv"
@@ -56,7 +57,7 @@ func bodyReadError(err error, flag string) error {
 // which serve's flag sets, whether its Content-Length says so or its
 // bytes do. The limit is written for people ("32 MiB").
 func bodyTooLarge(limit int64, flag string) error {
-	return kompact.Errorf(ETooLarge, "the request body exceeds the server's limit of %s (%s)", kompact.FormatBytes(limit), flag).
+	return kompact.Errorf(ETooLarge, "the request body exceeds the server's limit of %s (%s)", bytesize.FormatBytes(limit), flag).
 		WithFixes("Send a smaller body, or restart the server with a larger " + flag + ".")
 }
 

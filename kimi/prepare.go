@@ -293,7 +293,7 @@ func prepare(s *kompact.Session, opt Options) (*Plan, error) {
 		end = cut
 	}
 	if i, ok := onlySummary(msgs, start, end); ok {
-		return noop(s, s.MessageName(i)+" is an earlier summary and the only message to compact; compacting it again would not make the session smaller"), nil
+		return noop(s, messageName(s, i)+" is an earlier summary and the only message to compact; compacting it again would not make the session smaller"), nil
 	}
 	prompt := promptOf(opt)
 	p := &Plan{
@@ -407,12 +407,12 @@ func checkToolPairs(s *kompact.Session, start, end int) error {
 			}
 			if cut == start {
 				return kompact.Errorf(kompact.EInvalid, "the range starts at %s, but %s holds the tool call that %s answers; the call would be kept without its result",
-					s.MessageName(cut), s.MessageName(at), s.MessageName(i)).
-					WithFixes("Start the range at " + s.MessageName(at) + " instead, or after " + s.MessageName(last) + ".")
+					messageName(s, cut), messageName(s, at), messageName(s, i)).
+					WithFixes("Start the range at " + messageName(s, at) + " instead, or after " + messageName(s, last) + ".")
 			}
 			return kompact.Errorf(kompact.EInvalid, "the range ends at %s, but %s answers the tool call in %s; the result would be kept without its call",
-				s.MessageName(cut-1), s.MessageName(i), s.MessageName(at)).
-				WithFixes("End the range at " + s.MessageName(last) + " instead, or before " + s.MessageName(at) + ".")
+				messageName(s, cut-1), messageName(s, i), messageName(s, at)).
+				WithFixes("End the range at " + messageName(s, last) + " instead, or before " + messageName(s, at) + ".")
 		}
 	}
 	return nil
@@ -437,4 +437,12 @@ func (p *Plan) Artifacts() []kompact.Artifact {
 		return nil
 	}
 	return fidelity.SpanArtifacts(&p.Span)
+}
+
+// messageName names message i of s for people: its id, or #N.
+func messageName(s *kompact.Session, i int) string {
+	if id := s.Messages[i].ID; id != "" {
+		return "message " + strconv.Quote(id)
+	}
+	return "message #" + strconv.Itoa(i+1)
 }

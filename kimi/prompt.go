@@ -47,7 +47,7 @@ be copied precisely. Merge repeated discussion into single points. Summarise
 long code as its signature plus the lines that matter; keep short snippets
 whole. Do not invent anything that is not in the transcript.
 
-kompact.Answer with exactly these six sections, in this order, and nothing outside
+Answer with exactly these six sections, in this order, and nothing outside
 them:
 
 <current_focus>

@@ -40,7 +40,7 @@ func WithSummary(r *kompact.Result, summary string) *kompact.Result {
 	sess.Messages = msgs
 	out.Session, out.KimiMessages = &sess, kimi
 	out.SummaryMessage, out.Summary = msgs[at], summary
-	out.MissingSections = kompact.MissingSections(summary)
+	out.MissingSections = MissingSections(summary)
 	f := fidelity.MeasureFidelity(fidelity.SpanArtifacts(p), summary)
 	out.Fidelity = &f
 	off := p.Session.Kimi.History(msgs)
@@ -115,7 +115,7 @@ func (p *Plan) Apply(a kompact.Answer) (*kompact.Result, error) {
 		SummaryMessage:  msg,
 		Summary:         summary,
 		KimiMessages:    kimi,
-		MissingSections: kompact.MissingSections(summary),
+		MissingSections: MissingSections(summary),
 		Usage:           a.Usage,
 		Compacted:       p.End - p.Start,
 		Preserved:       len(after),

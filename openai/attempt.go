@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"kompact/internal/bytesize"
 	"mime"
 	"net/http"
 	"strconv"
@@ -109,7 +110,7 @@ func (w *sseWatcher) Read(p []byte) (int, error) {
 type lineTooLong struct{ limit int }
 
 func (e *lineTooLong) Error() string {
-	return "an event line longer than " + kompact.FormatBytes(int64(e.limit))
+	return "an event line longer than " + bytesize.FormatBytes(int64(e.limit))
 }
 
 // maxSDKLine is the longest line the SDK's event-stream decoder reads

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"kompact/kimi"
+	"kompact/service"
 	"net/http"
 	"reflect"
 	"strings"
@@ -313,7 +314,7 @@ func TestClientKCP004RequestBody(t *testing.T) {
 			"tool_choice": "required",
 		}},
 	}
-	cfg := kompact.EffectiveRequest(agent, s)
+	cfg := service.EffectiveRequest(agent, s)
 	msgs := plan.RequestMessages()
 	if _, err := c.Complete(context.Background(), cfg, msgs, nil); err != nil {
 		t.Fatal(err)
@@ -387,7 +388,7 @@ func TestClientKCP014ModelPrecedence(t *testing.T) {
 				Compaction: kompact.CompactionConfig{Enabled: true, Type: kompact.DefaultCompactionType,
 					CompactionModel: tt.compaction, SettingsOverrides: overrides},
 			}
-			if _, err := c.Complete(context.Background(), kompact.EffectiveRequest(agent, s), plan.RequestMessages(), nil); err != nil {
+			if _, err := c.Complete(context.Background(), service.EffectiveRequest(agent, s), plan.RequestMessages(), nil); err != nil {
 				t.Fatal(err)
 			}
 			reqs := srv.Requests()

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"kompact/internal/bytesize"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -247,7 +248,7 @@ func (r *request) fail(f *failure, gaveUp string) error {
 // tooLarge words the error of an answer past the cap, or of an event
 // line too long to read.
 func (r *request) tooLarge(f *failure, where string) (string, []string) {
-	limit := kompact.FormatBytes(r.maxAnswer)
+	limit := bytesize.FormatBytes(r.maxAnswer)
 	fixes := []string{fmt.Sprintf("Raise the agent's llm.max_answer_bytes (now %s) if answers this long are expected; otherwise check the model and its settings (max_tokens): nothing was written.", limit)}
 	if f.kind == failLineTooLong {
 		return fmt.Sprintf("%s sent %s in its stream, more than an answer of at most %s (llm.max_answer_bytes) needs; the call was stopped and nothing was written",

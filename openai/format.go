@@ -271,7 +271,7 @@ func bodySize(model string, msgs []kompact.Message) int {
 // and "stream_options", and the closing brace.
 func requestTail(fields map[string]any) ([]byte, error) {
 	var dst []byte
-	for _, k := range kompact.SortedFieldNames(fields) {
+	for _, k := range SortedFieldNames(fields) {
 		if !kompact.IsSentField(k) {
 			continue
 		}

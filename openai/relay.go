@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"kompact/internal/bytesize"
 
 	"kompact"
 )
@@ -136,7 +137,7 @@ func (r *relay) events(atEOF bool) error {
 }
 
 func (r *relay) tooLong() error {
-	return kompact.Errorf(kompact.ELLM, "the upstream sent an event longer than %s; the relay stopped", kompact.FormatBytes(int64(r.max)))
+	return kompact.Errorf(kompact.ELLM, "the upstream sent an event longer than %s; the relay stopped", bytesize.FormatBytes(int64(r.max)))
 }
 
 // write passes on buf[from:to] and flushes.

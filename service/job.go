@@ -35,7 +35,7 @@ func (c *Compactor) NewJob(a *kompact.Agent, s *kompact.Session, req kompact.Act
 	if err != nil {
 		return nil, err
 	}
-	rc := kompact.EffectiveRequest(a, s)
+	rc := EffectiveRequest(a, s)
 	if req.Model != "" {
 		rc.Model = req.Model
 	}

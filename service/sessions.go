@@ -108,7 +108,7 @@ func NewSessions(cfg SessionsConfig) *Sessions {
 // unknown agent is EInvalid: the session or the request names an agent
 // that Agents lacks.
 func (s *Sessions) Agent(name string) (*kompact.Agent, error) {
-	a, err := kompact.AgentOf(s.agents, name)
+	a, err := AgentOf(s.agents, name)
 	if err != nil {
 		var e *kompact.Error
 		if errors.As(err, &e) && e.Code == kompact.ENotFound {

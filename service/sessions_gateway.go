@@ -80,7 +80,7 @@ type gatewaySession struct {
 // GatewayAgent returns the agent called name when its gateway is on
 // (gateway.enabled); otherwise ENotFound.
 func (s *Sessions) GatewayAgent(name string) (*kompact.Agent, error) {
-	a, err := kompact.AgentOf(s.agents, name)
+	a, err := AgentOf(s.agents, name)
 	if err != nil {
 		return nil, err
 	}

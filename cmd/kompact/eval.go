@@ -203,7 +203,7 @@ func (c *evalCommand) measure(ctx context.Context, f *evalFlags, agent *kompact.
 	comp := cc.compactor()
 	// A missing API key is said first, before the context size is looked
 	// up (a look-up without the key fails too, and only warns).
-	if _, err := openai.APIKey(c.getenv, kompact.EffectiveRequest(agent, nil)); err != nil {
+	if _, err := openai.APIKey(c.getenv, service.EffectiveRequest(agent, nil)); err != nil {
 		return nil, err
 	}
 	size := cc.contextSize(ctx, agent, agent.LLM.IsKimi())

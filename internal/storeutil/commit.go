@@ -33,7 +33,7 @@ type CommitPlan struct {
 // matches) and claims the replacement's ids.
 func PlanCommit(c kompact.Commit) (*CommitPlan, error) {
 	if c.End < 0 || c.End > len(c.Base) {
-		_, err := kompact.Rebase(nil, c) // reports the bad end
+		_, err := Rebase(nil, c) // reports the bad end
 		return nil, err
 	}
 	repl, given, err := checked(c.Replacement, "replacement")
