@@ -6,14 +6,12 @@ import (
 	"strings"
 )
 
-// CompactionType is one way of compacting a session: how it selects what to
-// replace and asks the model for a summary, how it reads the answer into
-// the messages that replace the range, and when it compacts by itself. An
-// agent's compaction.type names one. A type is a package that registers
-// itself (RegisterCompactionType); kimi-cli's, "kimi", is package kimi.
-// The service runs every type one way: it plans, sends the plan's request
-// (shrinking it while the provider says it is too long), applies the
-// answer, measures its fidelity and commits the result.
+// CompactionType is one way of compacting a session, named by an agent's
+// compaction.type: what it replaces, how it asks for the summary and reads
+// the answer, and when it compacts by itself. A type is a package that
+// registers itself (RegisterCompactionType); kimi-cli's is package kimi.
+// The service runs every type one way (plan, send, shrink while too long,
+// apply, commit).
 type CompactionType interface {
 	// Name is the compaction.type value that selects the type.
 	Name() string
@@ -77,8 +75,8 @@ type PlanInfo struct {
 	Prompt Prompt
 }
 
-// compactionTypes are the registered types by name. They are registered by
-// the init functions of their packages, before anything reads them.
+// compactionTypes are the registered types by name, set by the init
+// functions of their packages.
 var compactionTypes = map[string]CompactionType{}
 
 // RegisterCompactionType makes t available under t.Name() to agents whose
@@ -92,8 +90,7 @@ func RegisterCompactionType(t CompactionType) {
 	compactionTypes[name] = t
 }
 
-// CompactionTypeNames returns the names of the registered compaction types,
-// sorted.
+// CompactionTypeNames returns the registered types' names, sorted.
 func CompactionTypeNames() []string {
 	names := make([]string, 0, len(compactionTypes))
 	for n := range compactionTypes {

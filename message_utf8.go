@@ -83,20 +83,3 @@ func (f *utf8Fields) bytes(name string, b []byte) {
 		f.bad = name
 	}
 }
-
-// FirstBadUTF8 returns the offset of the first byte of b that is not part
-// of valid UTF-8, or -1.
-func FirstBadUTF8(b []byte) int {
-	if utf8.Valid(b) {
-		return -1
-	}
-	at := 0
-	for at < len(b) {
-		r, n := utf8.DecodeRune(b[at:])
-		if r == utf8.RuneError && n <= 1 {
-			break
-		}
-		at += n
-	}
-	return at
-}

@@ -3,6 +3,7 @@ package httpapi
 import (
 	"errors"
 	"io"
+	"kompact/internal/jsontext"
 	"kompact/service"
 	"mime"
 	"net"
@@ -370,7 +371,7 @@ func CheckToken(token string) error {
 // be: a decoder would silently replace the bad bytes (or, in a data part,
 // keep them), and the stored session would differ from what was sent.
 func checkUTF8(body []byte) error {
-	if at := kompact.FirstBadUTF8(body); at >= 0 {
+	if at := jsontext.FirstBadUTF8(body); at >= 0 {
 		return invalidUTF8At(int64(at))
 	}
 	return nil

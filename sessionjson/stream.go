@@ -8,6 +8,7 @@ import (
 
 	"kompact"
 	"kompact/internal/jsonscan"
+	"kompact/internal/jsontext"
 	"kompact/internal/jsonwrite"
 )
 
@@ -365,10 +366,10 @@ func (s *SessionStream) decode(doc []byte, tailAt int, tailOff int64) (*kompact.
 	if valid {
 		return sess, err
 	}
-	if at := kompact.FirstBadUTF8(doc[:tailAt]); at >= 0 && tailAt > 0 {
+	if at := jsontext.FirstBadUTF8(doc[:tailAt]); at >= 0 && tailAt > 0 {
 		return nil, &UTF8Error{At: int64(s.bom + at)}
 	}
-	return nil, &UTF8Error{At: tailOff + int64(max(kompact.FirstBadUTF8(doc[tailAt:]), 0))}
+	return nil, &UTF8Error{At: tailOff + int64(max(jsontext.FirstBadUTF8(doc[tailAt:]), 0))}
 }
 
 // fill reads more of the body into buf, growing it when it is full.

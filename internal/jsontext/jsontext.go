@@ -13,6 +13,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"strconv"
+	"unicode/utf8"
 )
 
 // DecodeObject decodes data, a JSON object, into its members as
@@ -226,3 +227,20 @@ func DecodeString(raw json.RawMessage, dst *string, notString string) (errMsg st
 
 // RepeatedMsg says that a key was given twice.
 const RepeatedMsg = "given twice; a JSON object names each field once"
+
+// FirstBadUTF8 returns the offset of the first byte of b that is not part
+// of valid UTF-8, or -1.
+func FirstBadUTF8(b []byte) int {
+	if utf8.Valid(b) {
+		return -1
+	}
+	at := 0
+	for at < len(b) {
+		r, n := utf8.DecodeRune(b[at:])
+		if r == utf8.RuneError && n <= 1 {
+			break
+		}
+		at += n
+	}
+	return at
+}
