@@ -5,6 +5,7 @@ import (
 	"kompact/fidelity"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // CompactorSystemPrompt is the system message of every compaction request,
@@ -59,10 +60,11 @@ type Plan struct {
 	// Fidelity is the options' Fidelity: Apply uses it.
 	Fidelity     kompact.FidelityOptions
 	instructions string
-	// tokensBefore is the session's token estimate, made once: Job.Run
+	// tokensBefore is the session's token estimate, made once (a
+	// sync.OnceValue, shared by the copies DropOldest makes): Job.Run
 	// starts it while the LLM works, Apply waits for it. Nil in a Plan
 	// built by hand, where Apply makes it.
-	tokensBefore *estimate
+	tokensBefore func() int
 }
 
 // TokensBefore estimates the whole session's tokens (EstimateTokens), once
@@ -71,32 +73,7 @@ func (p *Plan) TokensBefore() int {
 	if p.tokensBefore == nil {
 		return kompact.EstimateTokens(p.Session.Messages)
 	}
-	return p.tokensBefore.get()
-}
-
-// estimate is a token estimate made by its first caller; the others wait
-// for it.
-type estimate struct {
-	msgs []kompact.Message
-	turn chan struct{} // holds the one turn to make it
-	done chan struct{} // closed once n is set
-	n    int
-}
-
-func newEstimate(msgs []kompact.Message) *estimate {
-	e := &estimate{msgs: msgs, turn: make(chan struct{}, 1), done: make(chan struct{})}
-	e.turn <- struct{}{}
-	return e
-}
-
-func (e *estimate) get() int {
-	select {
-	case <-e.turn:
-		e.n = kompact.EstimateTokens(e.msgs)
-		close(e.done)
-	case <-e.done:
-	}
-	return e.n
+	return p.tokensBefore()
 }
 
 // DropOldest returns a copy of p whose request leaves out the oldest quarter
@@ -303,7 +280,7 @@ func prepare(s *kompact.Session, opt Options) (*Plan, error) {
 		Fidelity: opt.Fidelity,
 
 		instructions: opt.Instructions,
-		tokensBefore: newEstimate(msgs),
+		tokensBefore: sync.OnceValue(func() int { return kompact.EstimateTokens(msgs) }),
 	}
 	if err := checkToolPairs(s, start, end); err != nil {
 		return nil, err

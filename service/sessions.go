@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"kompact"
+	"sync"
 	"time"
 )
 
@@ -81,7 +82,6 @@ func NewSessions(cfg SessionsConfig) *Sessions {
 	s := &Sessions{
 		store: cfg.Store, comp: cfg.Compactor, agents: cfg.Agents, contextSize: cfg.ContextSize,
 		previews: cfg.Previews, slots: cfg.Slots, now: cfg.Now, newID: cfg.NewID, warn: cfg.Warn, info: cfg.Info,
-		auto: newRunningSet(), actions: newRunCount(), gateway: newRunCount(),
 	}
 	if s.comp == nil {
 		s.comp = &Compactor{}
@@ -155,38 +155,43 @@ func (s *Sessions) contextSizeOf(ctx context.Context, a *kompact.Agent) int {
 	return max(n, 0)
 }
 
-// runningSet is a set of session ids that concurrent callers change. A
-// one-slot channel holds the map: taking it from the channel is holding
-// the lock.
-type runningSet chan map[string]bool
-
-func newRunningSet() runningSet {
-	r := make(runningSet, 1)
-	r <- map[string]bool{}
-	return r
+// runningSet is a set of session ids that concurrent callers change.
+type runningSet struct {
+	mu  sync.Mutex
+	ids map[string]bool
 }
 
 // start adds id, and reports whether it was not in the set yet.
-func (r runningSet) start(id string) bool {
-	m := <-r
-	defer func() { r <- m }()
-	if m[id] {
+func (r *runningSet) start(id string) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.ids[id] {
 		return false
 	}
-	m[id] = true
+	if r.ids == nil {
+		r.ids = map[string]bool{}
+	}
+	r.ids[id] = true
 	return true
 }
 
 // done removes id.
-func (r runningSet) done(id string) {
-	m := <-r
-	delete(m, id)
-	r <- m
+func (r *runningSet) done(id string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	delete(r.ids, id)
 }
 
 // has reports whether id is in the set.
-func (r runningSet) has(id string) bool {
-	m := <-r
-	defer func() { r <- m }()
-	return m[id]
+func (r *runningSet) has(id string) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.ids[id]
+}
+
+// size is how many ids the set holds.
+func (r *runningSet) size() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return len(r.ids)
 }

@@ -3,6 +3,7 @@ package service
 import (
 	"context"
 	"kompact"
+	"sync"
 )
 
 // ListedSession is a stored session as Sessions.List describes it: its
@@ -123,45 +124,47 @@ func (s *Sessions) gatewayLeased(ctx context.Context, id string) bool {
 }
 
 // runCount counts the runs of each session id that concurrent callers
-// start and end. A one-slot channel holds the map, as in runningSet.
-type runCount chan map[string]int
-
-func newRunCount() runCount {
-	r := make(runCount, 1)
-	r <- map[string]int{}
-	return r
+// start and end.
+type runCount struct {
+	mu   sync.Mutex
+	runs map[string]int
 }
 
 // start counts one more run of id; done ends one.
-func (r runCount) start(id string) { r.add(id, 1) }
-func (r runCount) done(id string)  { r.add(id, -1) }
+func (r *runCount) start(id string) { r.add(id, 1) }
+func (r *runCount) done(id string)  { r.add(id, -1) }
 
-func (r runCount) add(id string, n int) {
-	m := <-r
-	defer func() { r <- m }()
-	if m[id] += n; m[id] <= 0 {
-		delete(m, id)
+func (r *runCount) add(id string, n int) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.runs == nil {
+		r.runs = map[string]int{}
+	}
+	if r.runs[id] += n; r.runs[id] <= 0 {
+		delete(r.runs, id)
 	}
 }
 
 // has reports whether a run of id is counted.
-func (r runCount) has(id string) bool {
-	m := <-r
-	defer func() { r <- m }()
-	return m[id] > 0
+func (r *runCount) has(id string) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.runs[id] > 0
+}
+
+// total is the number of runs counted, of every id.
+func (r *runCount) total() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	n := 0
+	for _, c := range r.runs {
+		n += c
+	}
+	return n
 }
 
 // RunningCompactions counts the actions and automatic compactions this
 // Sessions runs now, on every session.
 func (s *Sessions) RunningCompactions() int {
-	m := <-s.actions
-	n := 0
-	for _, c := range m {
-		n += c
-	}
-	s.actions <- m
-	a := <-s.auto
-	n += len(a)
-	s.auto <- a
-	return n
+	return s.actions.total() + s.auto.size()
 }
