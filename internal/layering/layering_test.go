@@ -1,7 +1,7 @@
 // Package layering holds kompact's package graph (issue 30), in the style of
 // pkgsite's internal/tests/deps: a table of what each package may import,
-// checked against go list. docs/architecture.md draws the same graph; a
-// change to one is a change to the other.
+// checked against go list. docs/architecture.md draws the same graph, and
+// TestArchitectureMap holds its table to this one.
 package layering
 
 import (
@@ -11,8 +11,10 @@ import (
 	"go/token"
 	"io"
 	"maps"
+	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -372,4 +374,58 @@ func TestCompactionTypesImportedBlank(t *testing.T) {
 			t.Errorf("service/types.go does not import the compaction type %s: add `_ \"kompact/%s\"`", typ, typ)
 		}
 	}
+}
+
+// TestArchitectureMap holds the graph's table in docs/architecture.md
+// ("| package | imports |") to allowed and modules: each row's packages
+// import exactly the kompact packages and modules its second column names
+// (notes in parentheses aside), and every package has a row.
+func TestArchitectureMap(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("..", "..", "docs", "architecture.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, table, ok := strings.Cut(string(data), "| package | imports |\n| --- | --- |\n")
+	if !ok {
+		t.Fatal("docs/architecture.md has no table headed | package | imports |")
+	}
+	note := regexp.MustCompile(`\([^)]*\)`)
+	quoted := regexp.MustCompile("`([^`]+)`")
+	drawn := map[string]bool{}
+	for _, line := range strings.Split(table, "\n") {
+		cells := strings.Split(line, "|")
+		if len(cells) != 4 {
+			break
+		}
+		var kompact, mods []string
+		for _, m := range quoted.FindAllStringSubmatch(note.ReplaceAllString(cells[2], ""), -1) {
+			if first, _, _ := strings.Cut(m[1], "/"); strings.Contains(first, ".") {
+				mods = append(mods, m[1])
+			} else {
+				kompact = append(kompact, m[1])
+			}
+		}
+		for _, m := range quoted.FindAllStringSubmatch(cells[1], -1) {
+			name := m[1]
+			drawn[name] = true
+			want, ok := allowed[name]
+			if !ok {
+				t.Errorf("docs/architecture.md's map has a row for %s, which the layering table has not", name)
+				continue
+			}
+			if !sameSet(kompact, want) || !sameSet(mods, modules[name]) {
+				t.Errorf("docs/architecture.md's map says %s imports %v and the modules %v; the layering table says %v and %v", name, kompact, mods, want, modules[name])
+			}
+		}
+	}
+	for _, name := range slices.Sorted(maps.Keys(allowed)) {
+		if !drawn[name] {
+			t.Errorf("docs/architecture.md's map has no row for %s", name)
+		}
+	}
+}
+
+// sameSet says whether a and b hold the same strings.
+func sameSet(a, b []string) bool {
+	return slices.Equal(slices.Sorted(slices.Values(a)), slices.Sorted(slices.Values(b)))
 }
