@@ -31,8 +31,7 @@ type StoredSession struct {
 	// Tokens is the session's token account (kimi-cli's Context figures):
 	// see Store.SetTokenCount and Commit.TokenCount. GetSession fills it.
 	Tokens TokenAccount
-	// Breaker is the session's automatic-compaction circuit breaker.
-	// GetSession fills it.
+	// Breaker is the automatic-compaction circuit breaker; GetSession fills it.
 	Breaker CompactionBreaker
 	// Rewritten is the session's version after its latest rewrite (a
 	// compaction, restore or undo; its creation when there was none): a
@@ -41,12 +40,11 @@ type StoredSession struct {
 	Rewritten int64
 	// Gateway marks a gateway session (SessionInfo.Gateway).
 	Gateway bool
-	// Generation tells this session apart from any other the store kept
-	// under its id: a session deleted and created (or imported) again
-	// starts its versions and message ids again, and only its generation
-	// differs. It is not 0 and does not change while the session lives.
-	// Commit.Generation carries it. GetSession, GetSessionHead and
-	// StreamSession fill it.
+	// Generation tells this session apart from any other the store kept under
+	// its id: a session deleted and created (or imported) again starts its
+	// versions and message ids again, and only its generation differs. It is
+	// not 0 and does not change while the session lives. Commit.Generation
+	// carries it. GetSession, GetSessionHead and StreamSession fill it.
 	Generation int64
 }
 
@@ -136,11 +134,10 @@ type Revision struct {
 // Without it, a store compares Base[:End] with what it holds.
 //
 // Generation is the session's generation that Base was read at
-// (StoredSession.Generation): the promise of Version holds only with it,
-// since a session deleted and created again under its id starts its
-// versions again. A commit whose Generation is not the session's fails
-// with EConflict (the session it read is gone) and writes nothing; when
-// it is 0, the store trusts no version and compares Base[:End].
+// (StoredSession.Generation): the promise of Version holds only with it.
+// A commit whose Generation is not the session's fails with EConflict
+// (the session it read is gone) and writes nothing; when it is 0, the
+// store trusts no version and compares Base[:End].
 //
 // TokenCount, when > 0, is the session's token figure after the commit (the
 // result's EstimatedTokenCount, as kimi-cli's compact_context records it):
@@ -194,6 +191,17 @@ type Appended struct {
 // method atomic: a failed call changes nothing. Errors are *Error values
 // with ENotFound, EConflict or EInvalid where those apply.
 type Store interface {
+	SessionStore
+	RevisionStore
+	PreviewStore
+	TokenStore
+	// Ping reports whether the store answers.
+	Ping(ctx context.Context) error
+	Close() error
+}
+
+// SessionStore is the Store's role of sessions and their messages.
+type SessionStore interface {
 	// CreateSession stores a new session. A session ValidateSession
 	// refuses is EInvalid. An empty s.ID gets a new id and messages without
 	// an id get one; a taken id is EConflict. It returns
@@ -224,8 +232,8 @@ type Store interface {
 	// until its next commit or recorded figure.
 	GetSessionHead(ctx context.Context, id string) (*StoredSession, error)
 	// StreamSession reads session id in one snapshot without holding its
-	// messages in memory: it calls head with the session (Messages nil),
-	// (its kimi-cli context set), then body with each message's stored JSON form (exactly
+	// messages in memory: it calls head with the session (Messages nil,
+	// its kimi-cli context set), then body with each message's stored JSON form (exactly
 	// Message.AppendJSON), in order. body's bytes are valid only during the
 	// call. An error from head or body ends the read and is returned.
 	StreamSession(ctx context.Context, id string, head func(*StoredSession) error, body func([]byte) error) error
@@ -245,13 +253,16 @@ type Store interface {
 	// not change the version. A new session's title is DefaultTitle of its
 	// messages, and an append sets it while it is "".
 	SetTitle(ctx context.Context, id string, title string) (*SessionInfo, error)
-	// UpdateSettings makes the whole change set in one write, after
-	// checking all of it (SessionSettings.Check): a change refused in part
-	// (EInvalid) or failed writes nothing. Each field is written as
-	// SetCompactionModel, SetTitle and SetTokenCount write it (the version
-	// changes only with the compaction model). It returns the session's
-	// description after the change.
+	// UpdateSettings makes the whole change set in one write, after checking
+	// all of it (SessionSettings.Check): a change refused in part (EInvalid) or
+	// failed writes nothing. Each field is written as SetCompactionModel,
+	// SetTitle and SetTokenCount write it (the version changes only with the
+	// compaction model). It returns the session's description after the change.
 	UpdateSettings(ctx context.Context, id string, set SessionSettings) (*SessionInfo, error)
+}
+
+// RevisionStore is the Store's role of rewrites and their revisions.
+type RevisionStore interface {
 	// CommitCompaction applies c (see Rebase) and records a revision holding
 	// the message list as it was just before; c.Replacement is checked as
 	// AppendMessages checks its messages. Its cost follows the replaced
@@ -269,24 +280,36 @@ type Store interface {
 	// Message.AppendJSON), in order. body's bytes are valid only during
 	// the call. An error from head or body ends the read and is returned.
 	StreamRevision(ctx context.Context, id string, rev int64, head func(*RevisionInfo) error, body func([]byte) error) error
-	// PreviewRestore says what RestoreRevision(id, rev) would do now,
-	// changing nothing: the RestorePreview of the session's messages and
-	// the revision's (EffectOfRestore), in one snapshot. It reads their
-	// ids and where their bodies are, and the bodies of the messages only
-	// that hold one id in both lists under two stored bodies: not the
-	// sessions' messages.
+	// PreviewRestore says what RestoreRevision(id, rev) would do now, changing
+	// nothing: the RestorePreview of the session's messages and the revision's
+	// (EffectOfRestore), in one snapshot. It reads their ids and where their
+	// bodies are, and the bodies of the messages only that hold one id in both
+	// lists under two stored bodies: not the sessions' messages.
 	PreviewRestore(ctx context.Context, id string, rev int64) (*RestorePreview, error)
 	// RestoreRevision puts back the messages a revision holds; it records a
-	// revision of its own, so a restore can be undone too. The restored
-	// list has no recorded token figure: token_count becomes 0 and
-	// pending_tokens the estimate of the whole list (kimi-cli's restore of
-	// a context without a usage record), which the store works out without
-	// reading the messages (from their text lengths, kept when they were
-	// stored), so that GetSessionHead need not. The session's kimi-cli context
-	// becomes the one the revision keeps, when it keeps one. It returns
-	// the session's description after the restore and the revision
-	// recorded.
+	// revision of its own, so a restore can be undone too. The restored list
+	// has no recorded token figure: token_count becomes 0 and pending_tokens
+	// the estimate of the whole list (kimi-cli's restore of a context without
+	// a usage record), which the store works out without reading the messages
+	// (from their text lengths, kept when they were stored), so that
+	// GetSessionHead need not. The session's kimi-cli context becomes the one
+	// the revision keeps, when it keeps one. It returns the session's
+	// description after the restore and the revision recorded.
 	RestoreRevision(ctx context.Context, id string, rev int64) (*SessionInfo, *RevisionInfo, error)
+	// UndoCompaction undoes compaction revision rev while keeping what
+	// happened since: the summary message that compaction wrote is replaced by
+	// exactly the messages it replaced, and every other message stays where it
+	// is. It fails with EConflict when the summary message was changed or
+	// removed since, and EInvalid when rev is not a compaction. A kimi-cli
+	// session's context becomes the one the compaction replaced, cut to the
+	// new length. Its token figures are a restore's (RestoreRevision). It
+	// records a revision of kind RevisionUndo, and returns the session's
+	// description after the undo and that revision.
+	UndoCompaction(ctx context.Context, id string, rev int64) (*SessionInfo, *RevisionInfo, error)
+}
+
+// PreviewStore is the Store's role of previews (Preview).
+type PreviewStore interface {
 	// PutPreview keeps p (its ID, session, version and body) until
 	// p.ExpiresAt. It first drops the previews expired at now, then those
 	// that expire first while lim.MaxCount or more are kept or their bodies
@@ -308,29 +331,18 @@ type Store interface {
 	// not expired at now; a session without any is not in the map. It
 	// reads no body.
 	CountPreviews(ctx context.Context, now time.Time) (map[string]int, error)
-	// Ping reports whether the store answers.
-	Ping(ctx context.Context) error
+}
+
+// TokenStore is the Store's role of token figures and breakers.
+type TokenStore interface {
 	// SetTokenCount records the token figure a provider reported for the
-	// session, kimi-cli's update_token_count: token_count becomes n (≥ 0)
-	// and pending_tokens 0. Appends add the estimate of the appended
-	// messages to pending_tokens (TokenAccount.Append). Token figures and
-	// the breaker are bookkeeping: they change neither the version nor
-	// updated_at.
+	// session, kimi-cli's update_token_count: token_count becomes n (≥ 0) and
+	// pending_tokens 0. Appends add the estimate of the appended messages to
+	// pending_tokens (TokenAccount.Append). Token figures and the breaker are
+	// bookkeeping: they change neither the version nor updated_at.
 	SetTokenCount(ctx context.Context, id string, n int) error
 	// RecordAutoFailure counts one more automatic compaction of the session
 	// that failed (CompactionBreaker.Record) and returns the breaker after.
 	// A committed compaction of any kind closes it again.
 	RecordAutoFailure(ctx context.Context, id string) (CompactionBreaker, error)
-	// UndoCompaction undoes compaction revision rev while keeping what
-	// happened since: the summary message that compaction wrote is replaced
-	// by exactly the messages it replaced, and every other message stays
-	// where it is. It fails with EConflict when the summary message was
-	// changed or removed since, and EInvalid when rev is not a compaction.
-	// A kimi-cli session's context becomes the one the compaction
-	// replaced (its kimi-cli context cut to the new length). Its token figures are
-	// a restore's (RestoreRevision). It records a revision
-	// of kind RevisionUndo, and returns the session's description after the
-	// undo and that revision.
-	UndoCompaction(ctx context.Context, id string, rev int64) (*SessionInfo, *RevisionInfo, error)
-	Close() error
 }

@@ -10,7 +10,7 @@ import (
 )
 
 // listed returns the ids ListPreviews gives for session at now, in order.
-func listed(t *testing.T, st kompact.Store, session string, now time.Time) string {
+func listed(t *testing.T, st kompact.PreviewStore, session string, now time.Time) string {
 	t.Helper()
 	list, err := st.ListPreviews(t.Context(), session, now)
 	if err != nil {
@@ -24,7 +24,7 @@ func listed(t *testing.T, st kompact.Store, session string, now time.Time) strin
 }
 
 // counted returns CountPreviews at now as text.
-func counted(t *testing.T, st kompact.Store, now time.Time) string {
+func counted(t *testing.T, st kompact.PreviewStore, now time.Time) string {
 	t.Helper()
 	n, err := st.CountPreviews(t.Context(), now)
 	if err != nil {
@@ -111,7 +111,7 @@ func testPreviewList(t *testing.T, st kompact.Store) {
 // checkGetPreview: GetPreview of session's preview want reads it and
 // leaves it kept, twice alike; not through the other session, nor an
 // unknown id.
-func checkGetPreview(t *testing.T, st kompact.Store, session, other string, at time.Time, want *kompact.Preview) {
+func checkGetPreview(t *testing.T, st kompact.PreviewStore, session, other string, at time.Time, want *kompact.Preview) {
 	t.Helper()
 	ctx := t.Context()
 	for range 2 {

@@ -19,7 +19,7 @@ func previewAt(id, session string, version int64, size int, exp time.Time) *komp
 	return &kompact.Preview{ID: id, SessionID: session, Version: version, Body: body, ExpiresAt: exp}
 }
 
-func putPreview(t *testing.T, st kompact.Store, p *kompact.Preview, now time.Time, lim kompact.PreviewLimits) {
+func putPreview(t *testing.T, st kompact.PreviewStore, p *kompact.Preview, now time.Time, lim kompact.PreviewLimits) {
 	t.Helper()
 	if err := st.PutPreview(t.Context(), p, now, lim); err != nil {
 		t.Fatalf("PutPreview %s: %v", p.ID, err)
@@ -28,7 +28,7 @@ func putPreview(t *testing.T, st kompact.Store, p *kompact.Preview, now time.Tim
 
 // kept reports which of ids the store still has for session, taking (and
 // so removing) those it has.
-func kept(t *testing.T, st kompact.Store, session string, now time.Time, ids ...string) string {
+func kept(t *testing.T, st kompact.PreviewStore, session string, now time.Time, ids ...string) string {
 	t.Helper()
 	var out []string
 	for _, id := range ids {

@@ -393,7 +393,7 @@ func setModel(t *testing.T, st kompact.Store, id, model string) *kompact.StoredS
 	return after
 }
 
-func revisions(t *testing.T, st kompact.Store, id string) []kompact.RevisionInfo {
+func revisions(t *testing.T, st kompact.RevisionStore, id string) []kompact.RevisionInfo {
 	t.Helper()
 	out, err := st.ListRevisions(t.Context(), id)
 	if err != nil {
@@ -402,7 +402,7 @@ func revisions(t *testing.T, st kompact.Store, id string) []kompact.RevisionInfo
 	return out
 }
 
-func revision(t *testing.T, st kompact.Store, id string, rev int64) *kompact.Revision {
+func revision(t *testing.T, st kompact.RevisionStore, id string, rev int64) *kompact.Revision {
 	t.Helper()
 	out, err := st.GetRevision(t.Context(), id, rev)
 	if err != nil {

@@ -14,7 +14,8 @@ import (
 
 // Core is the part of a kompact.Store both stores share: every method's
 // algorithm, written once over the store's DB. A store embeds it and adds
-// Ping and Close.
+// Ping and Close; Core itself is each role of a Store (SessionStore,
+// RevisionStore, PreviewStore, TokenStore) and a GatewayStore.
 type Core struct {
 	db   DB
 	name string // "sqlite store": the start of internal errors
@@ -26,6 +27,14 @@ type Core struct {
 	last time.Time     // the latest time handed out: times only grow
 	tick time.Duration // the database's time precision
 }
+
+var (
+	_ kompact.SessionStore  = (*Core)(nil)
+	_ kompact.RevisionStore = (*Core)(nil)
+	_ kompact.PreviewStore  = (*Core)(nil)
+	_ kompact.TokenStore    = (*Core)(nil)
+	_ kompact.GatewayStore  = (*Core)(nil)
+)
 
 // NewCore returns the Core of the store called name over db, keeping the
 // newest keep revisions of a session (0 keeps them all) and handing out
