@@ -1,6 +1,7 @@
 package kompact_test
 
 import (
+	"kompact/internal/pystr"
 	"kompact/kimi"
 	"testing"
 
@@ -26,12 +27,12 @@ func TestIsPythonBlankMatchesPython(t *testing.T) {
 		if r >= 0xd800 && r <= 0xdfff {
 			continue
 		}
-		if got := kimi.IsPythonBlank(string(r)); got != want[r] {
-			t.Errorf("IsPythonBlank(%U) = %v, want %v", r, got, want[r])
+		if got := pystr.IsBlank(string(r)); got != want[r] {
+			t.Errorf("pystr.IsBlank(%U) = %v, want %v", r, got, want[r])
 		}
 	}
-	if !kimi.IsPythonBlank("") || !kimi.IsPythonBlank(" \t\x1f\u3000") || kimi.IsPythonBlank(" x ") {
-		t.Error("IsPythonBlank of a string")
+	if !pystr.IsBlank("") || !pystr.IsBlank(" \t\x1f\u3000") || pystr.IsBlank(" x ") {
+		t.Error("pystr.IsBlank of a string")
 	}
 }
 

@@ -66,3 +66,7 @@ type FidelityOptions struct {
 	// a preserved_artifacts section.
 	AppendixTokens int
 }
+
+// AppendixSection names the section the appendix adds after the summary's
+// six (docs/fidelity.md, "The appendix").
+const AppendixSection = "preserved_artifacts"

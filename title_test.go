@@ -1,7 +1,7 @@
 package kompact_test
 
 import (
-	"kompact/service"
+	"kompact/internal/title"
 	"strings"
 	"testing"
 	"time"
@@ -16,14 +16,14 @@ import (
 // or id, ignoring case.
 func TestTitles(t *testing.T) {
 	summary := msg(kompact.RoleUser, "s", kompact.SummaryPrefix+"\nold")
-	if got := service.DefaultTitle([]kompact.Message{msg(kompact.RoleSystem, "", "sys"), summary, msg(kompact.RoleUser, "", "  Fix\n the   build ", "please")}); got != "Fix the build please" {
+	if got := title.DefaultTitle([]kompact.Message{msg(kompact.RoleSystem, "", "sys"), summary, msg(kompact.RoleUser, "", "  Fix\n the   build ", "please")}); got != "Fix the build please" {
 		t.Errorf("default title %q", got)
 	}
-	if got := service.DefaultTitle([]kompact.Message{msg(kompact.RoleAssistant, "", "hi")}); got != "" {
+	if got := title.DefaultTitle([]kompact.Message{msg(kompact.RoleAssistant, "", "hi")}); got != "" {
 		t.Errorf("no user message: %q", got)
 	}
-	long := service.DefaultTitle([]kompact.Message{msg(kompact.RoleUser, "", strings.Repeat("ä", 200))})
-	if utf8.RuneCountInString(long) != service.DefaultTitleLen || !strings.HasSuffix(long, "…") || !utf8.ValidString(long) {
+	long := title.DefaultTitle([]kompact.Message{msg(kompact.RoleUser, "", strings.Repeat("ä", 200))})
+	if utf8.RuneCountInString(long) != title.DefaultTitleLen || !strings.HasSuffix(long, "…") || !utf8.ValidString(long) {
 		t.Errorf("long title %q (%d code points)", long, utf8.RuneCountInString(long))
 	}
 	if got, err := kompact.CleanTitle(" a\tb\u2028c "); err != nil || got != "a b c" {
@@ -32,7 +32,7 @@ func TestTitles(t *testing.T) {
 	if _, err := kompact.CleanTitle(strings.Repeat("x", kompact.MaxTitleLen+1)); err == nil || kompact.AsError(err).Code != kompact.EInvalid {
 		t.Errorf("a long title: %v", err)
 	}
-	if !service.MatchesQuery("s_abc", "Flaky Test", "flaky ABC") || service.MatchesQuery("s_abc", "Flaky Test", "flaky zzz") {
+	if !title.MatchesQuery("s_abc", "Flaky Test", "flaky ABC") || title.MatchesQuery("s_abc", "Flaky Test", "flaky zzz") {
 		t.Error("MatchesQuery")
 	}
 }
@@ -46,7 +46,7 @@ func TestDefaultTitlePlainText(t *testing.T) {
 		msg(kompact.RoleUser, "", "<system>CHECKPOINT 0</system>"),
 		msg(kompact.RoleUser, "", "Hello 👋 — list files"),
 	}
-	if got := service.DefaultTitle(kimi); got != "Hello 👋 — list files" {
+	if got := title.DefaultTitle(kimi); got != "Hello 👋 — list files" {
 		t.Errorf("kimi-cli import: title %q", got)
 	}
 	for _, c := range []struct{ text, want string }{
@@ -64,22 +64,22 @@ func TestDefaultTitlePlainText(t *testing.T) {
 		{"[not a link] and (parens)", "[not a link] and (parens)"},
 		{"#hashtag stays, #5 too", "#hashtag stays, #5 too"},
 	} {
-		if got := service.DefaultTitle([]kompact.Message{msg(kompact.RoleUser, "", c.text)}); got != c.want {
+		if got := title.DefaultTitle([]kompact.Message{msg(kompact.RoleUser, "", c.text)}); got != c.want {
 			t.Errorf("title of %q: %q, want %q", c.text, got, c.want)
 		}
 	}
 	// A long message: the title comes from its start, quickly, whatever
 	// its markup (the emphasis scan is quadratic in a line's length).
 	start := time.Now()
-	huge := service.DefaultTitle([]kompact.Message{msg(kompact.RoleUser, "", "<system>"+strings.Repeat("n", 10000)+"</system>**Big** "+strings.Repeat("*a _b [d ", 250000))})
-	if !strings.HasPrefix(huge, "Big *a _b [d *a _b [d") || utf8.RuneCountInString(huge) > service.DefaultTitleLen || !strings.HasSuffix(huge, "…") {
+	huge := title.DefaultTitle([]kompact.Message{msg(kompact.RoleUser, "", "<system>"+strings.Repeat("n", 10000)+"</system>**Big** "+strings.Repeat("*a _b [d ", 250000))})
+	if !strings.HasPrefix(huge, "Big *a _b [d *a _b [d") || utf8.RuneCountInString(huge) > title.DefaultTitleLen || !strings.HasSuffix(huge, "…") {
 		t.Errorf("title of a long message: %q", huge)
 	}
 	if d := time.Since(start); d > 2*time.Second {
 		t.Errorf("the title of a 2 MB message took %v", d)
 	}
 	// A user message of notes only is skipped, as one without text is.
-	if got := service.DefaultTitle([]kompact.Message{msg(kompact.RoleUser, "", "<system>CHECKPOINT 0</system>")}); got != "" {
+	if got := title.DefaultTitle([]kompact.Message{msg(kompact.RoleUser, "", "<system>CHECKPOINT 0</system>")}); got != "" {
 		t.Errorf("notes only: %q", got)
 	}
 }

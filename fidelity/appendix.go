@@ -6,14 +6,10 @@ import (
 	"strings"
 )
 
-// AppendixSection names the section the appendix adds after the summary's
-// six (docs/fidelity.md, "The appendix").
-const AppendixSection = "preserved_artifacts"
-
 // The tags of the appendix's section.
 const (
-	appendixOpen  = "<" + AppendixSection + ">"
-	appendixClose = "</" + AppendixSection + ">"
+	appendixOpen  = "<" + kompact.AppendixSection + ">"
+	appendixClose = "</" + kompact.AppendixSection + ">"
 )
 
 // WithAppendix measures the model's summary against arts and, when

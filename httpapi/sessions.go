@@ -4,7 +4,7 @@ import (
 	"cmp"
 	"context"
 	"encoding/json"
-	"kompact/fidelity"
+	"kompact/internal/title"
 	"kompact/service"
 	"net/http"
 	"slices"
@@ -27,7 +27,7 @@ func (s *Server) listSessions(w http.ResponseWriter, r *http.Request) error {
 		list = []service.ListedSession{}
 	}
 	if q := r.URL.Query().Get("q"); q != "" {
-		list = slices.DeleteFunc(list, func(i service.ListedSession) bool { return !service.MatchesQuery(i.ID, i.Title, q) })
+		list = slices.DeleteFunc(list, func(i service.ListedSession) bool { return !title.MatchesQuery(i.ID, i.Title, q) })
 	}
 	// Newest first: the most recently updated, then the most recently
 	// created.
@@ -275,7 +275,7 @@ type compactionFormat struct {
 }
 
 func (s *Server) compactionFormat(w http.ResponseWriter, r *http.Request) error {
-	writeJSON(w, http.StatusOK, compactionFormat{SummaryPrefix: kompact.SummaryPrefix, Sections: kompact.SectionNames, AppendixSection: fidelity.AppendixSection})
+	writeJSON(w, http.StatusOK, compactionFormat{SummaryPrefix: kompact.SummaryPrefix, Sections: kompact.SectionNames, AppendixSection: kompact.AppendixSection})
 	return nil
 }
 

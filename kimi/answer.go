@@ -2,6 +2,7 @@ package kimi
 
 import (
 	"kompact"
+	"kompact/internal/pystr"
 )
 
 // answerKind is what an answer holds, as both of its checks see it: the
@@ -13,7 +14,7 @@ type answerKind int
 const (
 	// answerText: a part other than thinking that is not blank (kimi-cli
 	// counts a text part only when text.strip() is not empty; see
-	// IsPythonBlank).
+	// pystr.IsBlank).
 	answerText answerKind = iota
 	// answerToolCall: no such part, and tool calls.
 	answerToolCall
@@ -33,7 +34,7 @@ func kindOf(a kompact.Answer) answerKind {
 		switch {
 		case a.Parts[i].Type == kompact.PartThink:
 			think = true
-		case a.Parts[i].Type == kompact.PartText && IsPythonBlank(a.Parts[i].Text):
+		case a.Parts[i].Type == kompact.PartText && pystr.IsBlank(a.Parts[i].Text):
 			blank = true
 		default:
 			return answerText
@@ -53,7 +54,7 @@ func kindOf(a kompact.Answer) answerKind {
 // CheckAnswer returns the error kimi-cli raises for an answer that carries no
 // summary: nothing at all, or thinking and no text that is not blank (text
 // parts that are only white space count as none when there is thinking, as
-// in kimi-cli; see IsPythonBlank). kompact also refuses an answer that has
+// in kimi-cli; see pystr.IsBlank). kompact also refuses an answer that has
 // tool calls and no such text. An answer of blank text alone is accepted,
 // as kimi-cli does. The error's code is EEmptyResponse.
 func CheckAnswer(a kompact.Answer) error {
@@ -80,32 +81,4 @@ func refuse(a kompact.Answer, refusals map[answerKind]refusal) error {
 		return nil
 	}
 	return (&kompact.Error{Code: kompact.EEmptyResponse, Message: r.message}).WithFixes(r.fix)
-}
-
-// IsPythonBlank reports whether s is empty once Python's str.strip() has
-// removed white space from both ends: whether every rune of s is one that
-// Python's str.isspace() accepts (see pythonSpace).
-func IsPythonBlank(s string) bool {
-	for _, r := range s {
-		if !pythonSpace(r) {
-			return false
-		}
-	}
-	return true
-}
-
-// pythonSpace reports whether Python 3's str.isspace() accepts r: tab,
-// line feed, vertical tab, form feed, carriage return, U+001C-U+001F (file,
-// group, record and unit separators), space, U+0085, U+00A0, U+1680,
-// U+2000-U+200A, U+2028, U+2029, U+202F, U+205F and U+3000. That is Go's
-// unicode.IsSpace plus U+001C-U+001F, which Go does not count. U+180E,
-// U+200B and U+FEFF are white space to neither.
-func pythonSpace(r rune) bool {
-	switch {
-	case r >= '\t' && r <= '\r', r >= 0x1c && r <= 0x20, r == 0x85, r == 0xa0, r == 0x1680:
-		return true
-	case r >= 0x2000 && r <= 0x200a, r == 0x2028, r == 0x2029, r == 0x202f, r == 0x205f, r == 0x3000:
-		return true
-	}
-	return false
 }

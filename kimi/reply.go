@@ -15,7 +15,7 @@ const (
 // Reply asks a's LLM for the next message of a conversation: a's system
 // prompt, then history, sent with a's own request settings (ChatRequest).
 // It returns the assistant message to append: the answer's text and think
-// parts. An answer without text that is not blank (see IsPythonBlank) is
+// parts. An answer without text that is not blank (see pystr.IsBlank) is
 // an EEmptyResponse error, whatever else it holds; nothing is appended for
 // it.
 func Reply(ctx context.Context, llm kompact.LLM, a *kompact.Agent, history []kompact.Message) (kompact.Message, error) {

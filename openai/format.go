@@ -6,12 +6,12 @@ package openai
 import (
 	"encoding/json"
 	"io"
-	"kompact/kimi"
 	"strings"
 	"unicode/utf8"
 
 	"kompact"
 	"kompact/internal/jsonwrite"
+	"kompact/internal/pystr"
 	"kompact/sessionjson"
 )
 
@@ -110,7 +110,7 @@ func contentShapeOf(m *kompact.Message) contentShape {
 			continue
 		case kompact.PartText:
 			nText++
-			if blank && !kimi.IsPythonBlank(m.Content[i].Text) {
+			if blank && !pystr.IsBlank(m.Content[i].Text) {
 				blank = false
 			}
 		case kompact.PartData:

@@ -1,7 +1,7 @@
 package storetest
 
 import (
-	"kompact/service"
+	"kompact/internal/title"
 	"strings"
 	"testing"
 
@@ -15,11 +15,11 @@ import (
 func testUpdateSettings(t *testing.T, st kompact.Store) {
 	ctx := t.Context()
 	s := create(t, st, &kompact.Session{ID: "s", Agent: "a", CompactionModel: "before", Messages: conversation()})
-	n, model, title := 777, "after", "renamed"
+	n, model, renamed := 777, "after", "renamed"
 	long, longTitle, negative := strings.Repeat("m", 300), strings.Repeat("t", kompact.MaxTitleLen+1), -1
 	for _, set := range []kompact.SessionSettings{
 		{TokenCount: &n, CompactionModel: &long},
-		{TokenCount: &n, Title: &title, CompactionModel: &long},
+		{TokenCount: &n, Title: &renamed, CompactionModel: &long},
 		{CompactionModel: &model, Title: &longTitle},
 		{CompactionModel: &model, TokenCount: &negative},
 	} {
@@ -27,17 +27,17 @@ func testUpdateSettings(t *testing.T, st kompact.Store) {
 		_, err := st.UpdateSettings(ctx, "s", set)
 		wantCode(t, err, kompact.EInvalid, "a settings change refused in part")
 		unchanged(t, "a settings change refused in part", before, snapshot(t, st, "s"))
-		if now := get(t, st, "s"); now.Tokens != tokens || listSessions(t, st)[0].Title != service.DefaultTitle(s.Messages) {
+		if now := get(t, st, "s"); now.Tokens != tokens || listSessions(t, st)[0].Title != title.DefaultTitle(s.Messages) {
 			t.Fatalf("a settings change refused in part wrote: tokens %+v (were %+v), title %q", now.Tokens, tokens, listSessions(t, st)[0].Title)
 		}
 	}
 
-	info, err := st.UpdateSettings(ctx, "s", kompact.SessionSettings{TokenCount: &n, CompactionModel: &model, Title: &title})
+	info, err := st.UpdateSettings(ctx, "s", kompact.SessionSettings{TokenCount: &n, CompactionModel: &model, Title: &renamed})
 	if err != nil {
 		t.Fatal(err)
 	}
 	now := get(t, st, "s")
-	if info.CompactionModel != model || info.Title != title || info.Version != s.Version+1 || now.Version != info.Version ||
+	if info.CompactionModel != model || info.Title != renamed || info.Version != s.Version+1 || now.Version != info.Version ||
 		now.Tokens.TokenCount != n || now.Tokens.PendingTokens != 0 {
 		t.Fatalf("after the change: %+v, tokens %+v", *info, now.Tokens)
 	}

@@ -1,7 +1,7 @@
 package storetest
 
 import (
-	"kompact/service"
+	"kompact/internal/title"
 	"strings"
 	"testing"
 
@@ -36,7 +36,7 @@ func testTitles(t *testing.T, st kompact.Store) {
 	}
 	appendMsgs(t, st, "e", []kompact.Message{msg(kompact.RoleUser, "", long)})
 	appendMsgs(t, st, "e", []kompact.Message{msg(kompact.RoleUser, "", "second")})
-	if got := info(t, st, "e").Title; got != service.DefaultTitle([]kompact.Message{msg(kompact.RoleUser, "", long)}) || !strings.HasSuffix(got, "…") {
+	if got := info(t, st, "e").Title; got != title.DefaultTitle([]kompact.Message{msg(kompact.RoleUser, "", long)}) || !strings.HasSuffix(got, "…") {
 		t.Fatalf("title after appends %q", got)
 	}
 

@@ -2,7 +2,7 @@ package storeutil
 
 import (
 	"context"
-	"kompact/service"
+	"kompact/internal/title"
 	"strconv"
 	"strings"
 	"time"
@@ -110,7 +110,7 @@ func (im *importer) add(ctx context.Context, batch []kompact.Message) error {
 		im.chars += msgs[i].TextLen()
 	}
 	if im.row.Title == "" {
-		im.row.Title = service.DefaultTitle(msgs)
+		im.row.Title = title.DefaultTitle(msgs)
 	}
 	return nil
 }
@@ -167,7 +167,7 @@ func (im *importer) whole(ctx context.Context, next func() ([]kompact.Message, e
 	if _, err := im.tx.DeleteSession(ctx, row.ID); err != nil {
 		return err
 	}
-	row.N, row.NextMsg, row.Title = int64(len(msgs)), nextMsg, service.DefaultTitle(msgs)
+	row.N, row.NextMsg, row.Title = int64(len(msgs)), nextMsg, title.DefaultTitle(msgs)
 	if err := insertSession(ctx, im.tx, row); err != nil {
 		return err
 	}

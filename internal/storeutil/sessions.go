@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"kompact/service"
+	"kompact/internal/title"
 	"time"
 
 	"kompact"
@@ -36,7 +36,7 @@ func (c *Core) create(ctx context.Context, in *kompact.Session, what string, als
 	err = c.db.Write(ctx, what, func(tx Tx) error {
 		now := c.now(time.Time{})
 		row = &SessionRow{ID: in.ID, Agent: in.Agent, Model: in.CompactionModel, Version: 1, Created: now, Updated: now,
-			N: int64(len(msgs)), NextMsg: next, NextRev: 1, Rewritten: 1, Title: service.DefaultTitle(msgs)}
+			N: int64(len(msgs)), NextMsg: next, NextRev: 1, Rewritten: 1, Title: title.DefaultTitle(msgs)}
 		if err := insertSession(ctx, tx, row); err != nil {
 			return err
 		}
@@ -276,7 +276,7 @@ func (c *Core) appendTo(ctx context.Context, tx Tx, row *SessionRow, msgs []komp
 	row.Version++
 	row.Updated = c.now(row.Updated)
 	if row.Title == "" {
-		row.Title = service.DefaultTitle(msgs)
+		row.Title = title.DefaultTitle(msgs)
 	}
 	if err := tx.SaveSession(ctx, row); err != nil {
 		return nil, err
@@ -355,7 +355,7 @@ func (c *Core) UpdateSettings(ctx context.Context, id string, set kompact.Sessio
 			if err != nil {
 				return err
 			}
-			row.Title = service.DefaultTitle(msgs)
+			row.Title = title.DefaultTitle(msgs)
 		}
 		if set.TokenCount != nil {
 			return one(id)(tx.SetTokenCount(ctx, id, *set.TokenCount))

@@ -1,4 +1,7 @@
-package service
+// Package title names sessions for people: the default title of a
+// session's messages (the first user text, made plain) and the list's
+// search.
+package title
 
 import (
 	"kompact"
