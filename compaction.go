@@ -40,24 +40,20 @@ type CompactionType interface {
 type CompactionPlan interface {
 	// About says what the plan compacts, or why it compacts nothing.
 	About() PlanInfo
-	// Counts divides the session's messages as the compaction would (a
-	// no-op replaces none).
+	// Counts divides the session as the compaction would (a no-op: none).
 	Counts() PlanCounts
-	// RequestMessages are the messages of the plan's request; nil for a
-	// no-op.
+	// RequestMessages are the plan's request's messages; nil for a no-op.
 	RequestMessages() []Message
-	// LimitCompletion returns the request fields with the completion limit
+	// LimitCompletion returns a copy of fields with the completion limit
 	// the type sends for agent a and a context of window tokens (≤ 0:
-	// unknown), and that limit; fields as they are and 0 when none is sent.
-	// fields is not modified.
+	// unknown), and the limit; fields itself and 0 when none is sent.
 	LimitCompletion(a *Agent, fields map[string]any, window int) (map[string]any, int)
 	// Shrink returns the plan with the oldest messages it still shows left
 	// out of its request, for a provider that says it is too long; the
 	// range it replaces stays. Nil when it cannot shrink further.
 	Shrink() CompactionPlan
-	// Apply reads the model's answer into the compacted session. It fails
-	// with EEmptyResponse when the answer holds no summary and never
-	// modifies the session.
+	// Apply reads the model's answer into the compacted session (never
+	// modifying the session); no summary in it is EEmptyResponse.
 	Apply(answer Answer) (*Result, error)
 	// TokensBefore estimates the session's tokens before the compaction,
 	// once for the plan and those Shrink makes; safe for concurrent use.

@@ -10,7 +10,7 @@ import (
 )
 
 // TestHTTPAPICallsNoStore keeps httpapi a transport over the service: every
-// store read and write of a route goes through kompact.Sessions, so no
+// store read and write of a route goes through service.Sessions, so no
 // non-test file calls a method on the store (a selector chain ending in
 // .Store.M( or .rawStore.M() but the health ping (Ping), outside the
 // metrics decorator's own methods (receiver measuredStore).
@@ -44,7 +44,7 @@ func TestHTTPAPICallsNoStore(t *testing.T) {
 					return true
 				}
 				if x, ok := m.X.(*ast.SelectorExpr); ok && (x.Sel.Name == "Store" || x.Sel.Name == "rawStore") && m.Sel.Name != "Ping" {
-					t.Errorf("%s: httpapi calls the store's %s itself; call kompact.Sessions", fset.Position(call.Pos()), m.Sel.Name)
+					t.Errorf("%s: httpapi calls the store's %s itself; call service.Sessions", fset.Position(call.Pos()), m.Sel.Name)
 				}
 				return true
 			})
