@@ -237,6 +237,14 @@ type SessionStore interface {
 	// Message.AppendJSON), in order. body's bytes are valid only during the
 	// call. An error from head or body ends the read and is returned.
 	StreamSession(ctx context.Context, id string, head func(*StoredSession) error, body func([]byte) error) error
+	// StreamWindow reads the window w of session id's messages (w passed
+	// MessageWindow.Check) in one snapshot, without reading the rest: it
+	// calls head with the window's WindowHead, then body with each of its
+	// messages' stored JSON form (as StreamSession's body), in order: at
+	// most w.Limit, none for an offset at or past the end. An Around that
+	// no live message of the session has is ENotFound (NoMessageError).
+	// Its cost follows w.Limit, not the session's length.
+	StreamWindow(ctx context.Context, id string, w MessageWindow, head func(*WindowHead) error, body func([]byte) error) error
 	ListSessions(ctx context.Context) ([]SessionInfo, error)
 	DeleteSession(ctx context.Context, id string) error
 	// AppendMessages adds messages at the end, giving ids to those without,

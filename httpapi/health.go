@@ -20,7 +20,7 @@ type writeHealth struct{ failing atomic.Int64 }
 // readOps are the store calls that do not write.
 var readOps = map[string]bool{
 	"get_session": true, "list_sessions": true, "list_revisions": true, "get_revision": true,
-	"stream_session": true, "stream_revision": true, "close": true,
+	"stream_session": true, "stream_window": true, "stream_revision": true, "close": true,
 }
 
 // note records the outcome of the store call op, whose error had code

@@ -255,6 +255,12 @@ func (s measuredStore) StreamSession(ctx context.Context, id string, head func(*
 	return err
 }
 
+func (s measuredStore) StreamWindow(ctx context.Context, id string, w kompact.MessageWindow, head func(*kompact.WindowHead) error, body func([]byte) error) error {
+	err := s.st.StreamWindow(ctx, id, w, head, body)
+	s.m.storeFailed("stream_window", err)
+	return err
+}
+
 func (s measuredStore) UpdateSettings(ctx context.Context, id string, set kompact.SessionSettings) (*kompact.SessionInfo, error) {
 	out, err := s.st.UpdateSettings(ctx, id, set)
 	s.m.storeFailed("update_settings", err)

@@ -62,6 +62,17 @@ func (s *Sessions) Stream(ctx context.Context, id string, head func(*kompact.Sto
 	return s.store.StreamSession(ctx, id, head, body)
 }
 
+// Window reads the window w of session id's messages without reading the
+// rest of the session (Store.StreamWindow), once MessageWindow.Check
+// accepts w: head gets the window's description, then body each of its
+// stored message bodies in order.
+func (s *Sessions) Window(ctx context.Context, id string, w kompact.MessageWindow, head func(*kompact.WindowHead) error, body func([]byte) error) error {
+	if err := w.Check(); err != nil {
+		return err
+	}
+	return s.store.StreamWindow(ctx, id, w, head, body)
+}
+
 // StreamRevision reads revision rev of session id without holding its
 // messages (Store.StreamRevision): head gets the revision's description,
 // then body each stored message body of its list (Revision.Before).

@@ -23,9 +23,8 @@ func (t stmts) ReadRefs(ctx context.Context, id string, from, to int64) ([]store
 
 // EachBody passes on the bodies as the driver hands them out, uncopied:
 // each in a buffer of its own (OwnedBodies).
-func (t stmts) EachBody(ctx context.Context, id string, from int64, fn func([]byte) error) error {
-	rows, err := t.tx.QueryContext(ctx, `SELECT `+ownedBody+` FROM messages m JOIN bodies b ON b.id = m.body_id
-		WHERE m.session_id = ? AND m.dead IS NULL AND m.pos >= ? ORDER BY m.pos`, id, from)
+func (t stmts) EachBody(ctx context.Context, id string, from, to int64, fn func([]byte) error) error {
+	rows, err := t.tx.QueryContext(ctx, eachBodyQuery, id, from, to)
 	var body sql.RawBytes // one variable for all rows: each row's body is a new buffer
 	return each(rows, err, func(r *sql.Rows) error {
 		if err := r.Scan(&body); err != nil {
@@ -34,6 +33,10 @@ func (t stmts) EachBody(ctx context.Context, id string, from int64, fn func([]by
 		return fn(body)
 	})
 }
+
+// eachBodyQuery is EachBody's query: a range of messages_live.
+const eachBodyQuery = `SELECT ` + ownedBody + ` FROM messages m JOIN bodies b ON b.id = m.body_id
+		WHERE m.session_id = ? AND m.dead IS NULL AND m.pos >= ? AND m.pos < ? ORDER BY m.pos`
 
 // ownedBody selects the body of the bodies row b as a BLOB. The driver
 // (modernc.org/sqlite) returns a TEXT value as a new string per row, which

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"database/sql"
 	"fmt"
+	"math"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -52,7 +53,7 @@ func TestOwnedBodies(t *testing.T) {
 			t.Fatal("the SQLite store does not say its bodies are owned")
 		}
 		var live [][]byte
-		if err := s.EachBody(ctx, "s", 0, func(body []byte) error {
+		if err := s.EachBody(ctx, "s", 0, math.MaxInt64, func(body []byte) error {
 			live = append(live, body)
 			return nil
 		}); err != nil {

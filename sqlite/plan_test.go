@@ -63,3 +63,21 @@ func explain(t *testing.T, st *Store, query string, args ...any) []string {
 	}
 	return plan
 }
+
+// TestWindowReadsARange (issue 34 §1): a window's bodies are read by an
+// index range of the session's positions, and the message it is around is
+// looked up in messages_live_by_id, so that a window read follows the
+// window, not the session.
+func TestWindowReadsARange(t *testing.T) {
+	st, err := Open(filepath.Join(t.TempDir(), "k.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	if got := strings.Join(explain(t, st, eachBodyQuery, "s", 10, 20), "; "); !strings.Contains(got, "(session_id=? AND pos>? AND pos<?)") || strings.Contains(got, "SCAN") {
+		t.Errorf("the window read's plan is %q, want a range of the session's positions", got)
+	}
+	if got := strings.Join(explain(t, st, liveMessageQuery, "s", "m1"), "; "); !strings.Contains(got, "messages_live_by_id") {
+		t.Errorf("the message lookup's plan is %q, want a lookup in messages_live_by_id", got)
+	}
+}

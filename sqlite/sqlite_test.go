@@ -545,3 +545,9 @@ func createRead(t *testing.T, st *Store, in *kompact.Session) *kompact.StoredSes
 	}
 	return s
 }
+
+// TestWindowMemory: a window of a 100k-message session is read without
+// the rest of it (storetest.RunWindowMemory).
+func TestWindowMemory(t *testing.T) {
+	storetest.RunWindowMemory(t, openTemp(t))
+}

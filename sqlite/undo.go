@@ -20,7 +20,10 @@ func (t stmts) AddedBy(ctx context.Context, id string, rev, before int64) ([]sto
 	return collect(rows, err, 0, scanPosRef)
 }
 
+// liveMessageQuery is LiveMessage's: a lookup in messages_live_by_id.
+const liveMessageQuery = `SELECT pos, body_id FROM messages WHERE session_id = ? AND dead IS NULL AND id = ?`
+
 func (t stmts) LiveMessage(ctx context.Context, id, msgID string) (pos, bodyID int64, err error) {
-	err = t.tx.QueryRowContext(ctx, `SELECT pos, body_id FROM messages WHERE session_id = ? AND dead IS NULL AND id = ?`, id, msgID).Scan(&pos, &bodyID)
+	err = t.tx.QueryRowContext(ctx, liveMessageQuery, id, msgID).Scan(&pos, &bodyID)
 	return pos, bodyID, err
 }

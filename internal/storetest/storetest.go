@@ -69,6 +69,7 @@ func Run(t *testing.T, open func(t *testing.T) kompact.Store) {
 		{"PreviewList", testPreviewList},
 		{"StreamSession", testStreamSession},
 		{"StreamRevision", testStreamRevision},
+		{"Window", testWindow},
 		{"Tokens", testTokens},
 		{"Breaker", testBreaker},
 		{"Kimi", testKimi},

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"math"
 	"sync"
 	"time"
 
@@ -109,7 +110,7 @@ func Corrupt(store, what string, err error) error {
 func (c *Core) messages(ctx context.Context, tx Tx, id string, from, want int64) ([]kompact.Message, error) {
 	msgs := make([]kompact.Message, 0, max(want, 0))
 	decode := bodyDecoder(tx)
-	err := tx.EachBody(ctx, id, from, func(body []byte) error {
+	err := tx.EachBody(ctx, id, from, math.MaxInt64, func(body []byte) error {
 		m, err := decode(body, len(msgs))
 		if err != nil {
 			return Corrupt(c.name, fmt.Sprintf("message %d of session %q", len(msgs)+1, id), err)

@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"kompact/internal/title"
+	"math"
 	"time"
 
 	"kompact"
@@ -171,7 +172,7 @@ func (c *Core) StreamSession(ctx context.Context, id string, head func(*kompact.
 			return stop
 		}
 		var n int64
-		err = tx.EachBody(ctx, id, row.FirstPos, func(b []byte) error {
+		err = tx.EachBody(ctx, id, row.FirstPos, math.MaxInt64, func(b []byte) error {
 			n++
 			stop = body(b)
 			return stop

@@ -41,9 +41,10 @@ type Tx interface {
 	// at positions [from, to), in order.
 	ReadRefs(ctx context.Context, id string, from, to int64) ([]Ref, error)
 	// EachBody passes on the stored bodies of the session's live messages
-	// from position from on, in order. body is valid only during the call,
-	// unless OwnedBodies says otherwise.
-	EachBody(ctx context.Context, id string, from int64, fn func(body []byte) error) error
+	// at positions [from, to), in order, reading no other (an index range
+	// of (session_id, pos)). body is valid only during the call, unless
+	// OwnedBodies says otherwise.
+	EachBody(ctx context.Context, id string, from, to int64, fn func(body []byte) error) error
 	// OwnedBodies reports whether EachBody and EachRevisionBody hand each
 	// body over in a buffer of its own, fresh for the row and shared with
 	// nothing: fn may then keep it and write it (SQLite's driver allocates
