@@ -60,6 +60,7 @@ var invalidRequests = map[string]string{
 	"TestGatewayCheckerCatchesDrift":             "a chat request without messages, to see it caught",
 	"TestGatewayErrorBodies":                     "an X-Kompact-Session outside the session id rule, a chat request without messages",
 	"TestGatewaySafetyHeaders":                   "a gateway path that does not exist, a chat request declared text/html",
+	"TestMessagesWindowBounded":                  "windows whose limit, offset or around is out of bounds",
 }
 
 // bodyCheckLimit is the largest body checked against its schema: the

@@ -95,7 +95,7 @@ func TestOpenAPIExamples(t *testing.T) {
 		}
 	}
 	files, _ := filepath.Glob("testdata/outcome_*.golden")
-	for _, f := range append(files, "testdata/stored_session.golden") {
+	for _, f := range append(files, "testdata/stored_session.golden", "testdata/message_window.golden") {
 		name := strings.TrimSuffix(filepath.Base(f), ".golden")
 		if !used[name] {
 			t.Errorf("no example of the document is %s", f)

@@ -239,6 +239,7 @@ func (s *Server) apiRoutes() []route {
 		{"POST /v1/sessions/import", s.importSession},
 		{"GET /v1/sessions/{id}", s.getSession},
 		{"DELETE /v1/sessions/{id}", s.deleteSession},
+		{"GET /v1/sessions/{id}/messages", s.getMessages},
 		{"POST /v1/sessions/{id}/messages", s.appendMessages},
 		{"PATCH /v1/sessions/{id}/settings", s.updateSettings},
 		{"GET /v1/sessions/{id}/context", s.getContext},
