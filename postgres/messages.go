@@ -20,9 +20,12 @@ func (t stmts) ReadRefs(ctx context.Context, id string, from, to int64) ([]store
 }
 
 // EachBody passes on the bodies as they arrive, uncopied.
+// eachBodyQuery is EachBody's query: a range of a (session_id, pos) index.
+const eachBodyQuery = `SELECT b.body FROM messages m JOIN bodies b ON b.id = m.body_id
+		WHERE m.session_id = $1 AND m.dead IS NULL AND m.pos >= $2 AND m.pos < $3 ORDER BY m.pos`
+
 func (t stmts) EachBody(ctx context.Context, id string, from, to int64, fn func([]byte) error) error {
-	rows, err := t.tx.Query(ctx, `SELECT b.body FROM messages m JOIN bodies b ON b.id = m.body_id
-		WHERE m.session_id = $1 AND m.dead IS NULL AND m.pos >= $2 AND m.pos < $3 ORDER BY m.pos`, id, from, to)
+	rows, err := t.tx.Query(ctx, eachBodyQuery, id, from, to)
 	if err != nil {
 		return err
 	}

@@ -54,6 +54,25 @@ func TestRetireReadsTheRange(t *testing.T) {
 	}
 }
 
+// TestWindowReadsTheRange (issue 34 §1): a window's bodies are read by a
+// range of a (session_id, pos) index, so that a window read follows the
+// window, not the session.
+func TestWindowReadsTheRange(t *testing.T) {
+	st := openSchema(t)
+	ctx := t.Context()
+	if _, err := st.CreateSession(ctx, &kompact.Session{ID: "s", Messages: storetest.BenchSession(500)}); err != nil {
+		t.Fatal(err)
+	}
+	plan := explain(t, st, eachBodyQuery, "s", 200, 300)
+	ranged := false
+	for _, line := range plan {
+		ranged = ranged || strings.Contains(line, "Index Cond:") && strings.Contains(line, "(pos >= ") && strings.Contains(line, "(pos < ")
+	}
+	if !ranged {
+		t.Errorf("the window read's plan does not read a range of positions from an index:\n%s", strings.Join(plan, "\n"))
+	}
+}
+
 // TestGatewayFindUsesIndex: finding a conversation key's records looks
 // the key up in gateway_records_by_key rather than reading the table, on a
 // table without statistics yet and after ANALYZE: the gateway's lookup
