@@ -29,7 +29,7 @@ func TestCompletionLimit(t *testing.T) {
 	}
 	j := job(moonshot, nil)
 	request, next := kimi.CompactionInputEstimates(j.Plan.(*kimi.Plan), moonshot.SystemPrompt, nil)
-	input := max(request, next) + kompact.CompletionSafetyMargin
+	input := max(request, next) + kimi.CompletionSafetyMargin
 	if request <= 0 || next <= 0 {
 		t.Fatalf("estimates %d, %d", request, next)
 	}

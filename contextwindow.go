@@ -1,13 +1,11 @@
 package kompact
 
-// This file holds the context-window arithmetic kimi-cli uses to decide when
-// to compact on its own and how long a compaction answer may be, as pure
-// functions. The facts come from MoonshotAI/kimi-cli at commit 4a550eff
-// (see docs/compaction.md, "The context window"); each function names the
-// kimi-cli source it follows.
+// This file holds the context window's vocabulary: the compaction.auto
+// block, a session's token account, its status and its breaker. The facts
+// come from MoonshotAI/kimi-cli at commit 4a550eff (docs/compaction.md, "The
+// context window"); its trigger and budget are package kimi's.
 
-// kimi-cli's loop-control defaults and limits (src/kimi_cli/config.py) and
-// the constants of its completion budget (src/kimi_cli/llm.py).
+// kimi-cli's loop-control defaults and limits (src/kimi_cli/config.py).
 const (
 	// DefaultTriggerRatio is compaction_trigger_ratio's default.
 	DefaultTriggerRatio = 0.85
@@ -24,13 +22,6 @@ const (
 	// setting or a provider (a context size, reserved_context_size): 2^40,
 	// far beyond any model's, so that every figure fits an int.
 	MaxTokenFigure = 1 << 40
-	// CompletionSafetyMargin is added to the estimated input of a
-	// compaction request before the completion budget is derived
-	// (DEFAULT_COMPLETION_TOKEN_SAFETY_MARGIN).
-	CompletionSafetyMargin = 1024
-	// MediaTokenEstimate is the request estimate of one image, audio or
-	// video part (MEDIA_TOKEN_ESTIMATE).
-	MediaTokenEstimate = 2000
 )
 
 // AutoCompactionFailureLimit is how many automatic compactions of one

@@ -399,7 +399,7 @@ func TestCompactionBudgetReservesNextRequest(t *testing.T) {
 		t.Fatalf("estimates: request %d, next %d; want next 4226 above request", request, next)
 	}
 	limit := kimi.CompactionCompletionTokens(8192, request, next, nil, kompact.DefaultReservedContextSize)
-	if limit != 2942 || next+kompact.CompletionSafetyMargin+limit > 8192 {
+	if limit != 2942 || next+kimi.CompletionSafetyMargin+limit > 8192 {
 		t.Fatalf("limit %d, want 2942", limit)
 	}
 	noop, _ := kimi.Prepare(sess(msg(kompact.RoleUser, "", "abcd")), kimi.Options{MaxPreserved: 2})

@@ -365,10 +365,10 @@ func TestKCP010PromptResolution(t *testing.T) {
 			t.Errorf("built-in prompt does not ask for <%s>", name)
 		}
 	}
-	if d := b.Describe(); !strings.Contains(d, "built-in") || !strings.Contains(d, "not kimi-cli's own text") {
+	if d := kimi.DescribePrompt(b); !strings.Contains(d, "built-in") || !strings.Contains(d, "not kimi-cli's own text") {
 		t.Errorf("Describe() = %q", d)
 	}
-	if d := file.Describe(); !strings.Contains(d, "/p") || !strings.Contains(d, "not the genuine") {
+	if d := kimi.DescribePrompt(file); !strings.Contains(d, "/p") || !strings.Contains(d, "not the genuine") {
 		t.Errorf("Describe() = %q", d)
 	}
 	// The zero prompt in Options means the built-in one.

@@ -1,8 +1,6 @@
 package kompact
 
 import (
-	"bytes"
-	"encoding/json"
 	"strconv"
 	"strings"
 
@@ -138,23 +136,4 @@ func KimiCheckpointLine(id int64) string {
 // KimiUsageLine is the _usage record of a token count.
 func KimiUsageLine(tokenCount int64) string {
 	return `{"role": "_usage", "token_count": ` + strconv.FormatInt(tokenCount, 10) + "}"
-}
-
-// LooksLikeKimiContext reports whether data begins as a kimi-cli
-// context.jsonl does: its first non-blank line is a JSON object whose
-// "role" is a metadata record's or a message role. A session document
-// posted or passed by mistake in its place is told apart by it.
-func LooksLikeKimiContext(data []byte) bool {
-	line, _, _ := bytes.Cut(bytes.TrimLeft(data, " \t\r\n"), []byte("\n"))
-	var rec struct {
-		Role string `json:"role"`
-	}
-	if json.Unmarshal(line, &rec) != nil {
-		return false
-	}
-	switch rec.Role {
-	case KimiRecordSystemPrompt, KimiRecordCheckpoint, KimiRecordUsage:
-		return true
-	}
-	return Role(rec.Role).Valid()
 }

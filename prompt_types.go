@@ -39,32 +39,3 @@ func (p Prompt) Genuine() bool {
 	sum := sha256.Sum256([]byte(p.Body))
 	return fmt.Sprintf("%x", sum) == KimiPromptSHA256
 }
-
-// Describe says in one line which prompt is in effect and whether it is the
-// genuine kimi-cli prompt.
-func (p Prompt) Describe() string {
-	where := ""
-	if p.Origin != "" {
-		where = " (" + p.Origin + ")"
-	}
-	var what string
-	switch p.Source {
-	case PromptInline:
-		what = "the agent configuration's inline prompt"
-	case PromptFile:
-		what = "prompt file" + where
-	case PromptKimiCLI:
-		what = "kimi-cli's installed compact.md" + where
-	case PromptBuiltin:
-		what = "kompact's built-in prompt"
-	default:
-		what = "prompt of unknown source" + where
-	}
-	if p.Genuine() {
-		return "prompt: " + what + ": the genuine kimi-cli prompt (sha256 " + KimiPromptSHA256[:12] + "…)"
-	}
-	if p.Source == PromptBuiltin {
-		return "prompt: " + what + ", not kimi-cli's own text; install kimi-cli or set KIMI_CLI_PATH for exact parity"
-	}
-	return "prompt: " + what + ", not the genuine kimi-cli prompt"
-}

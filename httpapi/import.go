@@ -172,13 +172,13 @@ const kimiPeek = 256 << 10
 
 // kimiBody is the answer to a session document import that was refused
 // with err: when the body is a kimi-cli context.jsonl
-// (kompact.LooksLikeKimiContext), an error that says so and how to import
+// (sessionjson.LooksLikeKimiContext), an error that says so and how to import
 // it, else err. The route does not import it as one unasked: a body is
 // read in the format the query names.
 func kimiBody(body *spooled, err error) error {
 	head := make([]byte, kimiPeek)
 	n, _ := body.f.ReadAt(head, 0)
-	if !kompact.LooksLikeKimiContext(head[:n]) {
+	if !sessionjson.LooksLikeKimiContext(head[:n]) {
 		return err
 	}
 	return kompact.Errorf(kompact.EInvalid, "the body is a kimi-cli context.jsonl (one JSON record a line), not a session document; "+

@@ -1,9 +1,5 @@
 package kimi
 
-import (
-	"kompact"
-)
-
 // ComputeMaxCompletionTokens is kimi-cli's compute_max_completion_tokens
 // (src/kimi_cli/llm.py). With a known context size (> 0) it is
 // max(1, min(budget, max(1, maxContextSize − max(0, inputTokens)))), where a
@@ -35,7 +31,18 @@ func ComputeMaxCompletionTokens(maxContextSize, inputTokens int, budget *int, fa
 func CompactionCompletionTokens(maxContextSize, requestTokens, nextRequestTokens int, budget *int, reservedContextSize int) int {
 	input := max(requestTokens, nextRequestTokens)
 	if maxContextSize > 0 {
-		input += kompact.CompletionSafetyMargin
+		input += CompletionSafetyMargin
 	}
 	return ComputeMaxCompletionTokens(maxContextSize, input, budget, reservedContextSize)
 }
+
+// The constants of kimi-cli's completion budget (src/kimi_cli/llm.py).
+const (
+	// CompletionSafetyMargin is added to the estimated input of a
+	// compaction request before the completion budget is derived
+	// (DEFAULT_COMPLETION_TOKEN_SAFETY_MARGIN).
+	CompletionSafetyMargin = 1024
+	// MediaTokenEstimate is the request estimate of one image, audio or
+	// video part (MEDIA_TOKEN_ESTIMATE).
+	MediaTokenEstimate = 2000
+)

@@ -69,7 +69,7 @@ func estimateMessageTokens(m *kompact.Message) int {
 		case p.Type == kompact.PartThink:
 			n += EstimateStringTokens(p.Think)
 		case p.Type.IsMedia():
-			n += kompact.MediaTokenEstimate
+			n += MediaTokenEstimate
 		default:
 			n += EstimateStringTokens(string(p.AppendJSON(nil)))
 		}

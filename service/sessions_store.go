@@ -67,7 +67,7 @@ func (s *Sessions) Stream(ctx context.Context, id string, head func(*kompact.Sto
 // accepts w: head gets the window's description, then body each of its
 // stored message bodies in order.
 func (s *Sessions) Window(ctx context.Context, id string, w kompact.MessageWindow, head func(*kompact.WindowHead) error, body func([]byte) error) error {
-	if err := w.Check(); err != nil {
+	if err := checkWindow(w); err != nil {
 		return err
 	}
 	return s.store.StreamWindow(ctx, id, w, head, body)

@@ -229,7 +229,7 @@ func (e *env) readInput(path string) ([]byte, error) {
 // suggest, with FILE where the path goes.
 func kimiFileError(err error, path string, data []byte, cmdline string) error {
 	err = withPosition(err, data)
-	if !kompact.LooksLikeKimiContext(data) {
+	if !sessionjson.LooksLikeKimiContext(data) {
 		return err
 	}
 	fix := "Pass --kimi to read it as kimi-cli's session file."

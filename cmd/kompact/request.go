@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"kompact/kimi"
 	"kompact/service"
 	"strconv"
 
@@ -68,7 +69,7 @@ func (c *requestCommand) Run(_ context.Context, args []string) (int, error) {
 		return exitError, err
 	}
 	plan, info := job.Plan, job.Plan.About()
-	fmt.Fprintln(c.stderr, info.Prompt.Describe())
+	fmt.Fprintln(c.stderr, kimi.DescribePrompt(info.Prompt))
 	if info.Noop {
 		fmt.Fprintf(c.stderr, "nothing to compact: %s\n", info.Reason)
 		return exitNoop, nil

@@ -350,7 +350,7 @@ func TestRequestNoopNamesThePrompt(t *testing.T) {
 	if status != exitNoop || stdout != "" {
 		t.Fatalf("status %d, stdout %q", status, stdout)
 	}
-	want := kimi.BuiltinPrompt().Describe() + "\nnothing to compact: "
+	want := kimi.DescribePrompt(kimi.BuiltinPrompt()) + "\nnothing to compact: "
 	if !strings.HasPrefix(stderr, want) {
 		t.Errorf("stderr %q, want it to start with %q", stderr, want)
 	}

@@ -63,7 +63,7 @@ var allowed = map[string][]string{
 	"httpapi": {"kompact", "service", "openai", "sessionjson",
 		"internal/bytesize", "internal/didyoumean", "internal/jsontext", "internal/title", "internal/urlsecret"},
 	// cmd/kompact wires the packages together.
-	"cmd/kompact": {"kompact", "config", "fidelity", "httpapi", "kimicli", "openai", "postgres",
+	"cmd/kompact": {"kompact", "config", "fidelity", "httpapi", "kimi", "kimicli", "openai", "postgres",
 		"service", "sessionjson", "sqlite", "internal/atomicfile", "internal/didyoumean", "internal/urlsecret"},
 
 	// Pure helpers.

@@ -21,12 +21,12 @@ func (c *Core) StreamWindow(ctx context.Context, id string, w kompact.MessageWin
 		if w.Around != "" {
 			pos, _, err := tx.LiveMessage(ctx, id, w.Around)
 			if noRow(err) {
-				return kompact.NoMessageError(id, w.Around)
+				return NoMessageError(id, w.Around)
 			}
 			if err != nil {
 				return err
 			}
-			h.Offset = kompact.WindowStart(pos-row.FirstPos, row.N, w.Limit)
+			h.Offset = WindowStart(pos-row.FirstPos, row.N, w.Limit)
 		}
 		from := row.FirstPos + min(h.Offset, row.N)
 		to := min(from+int64(w.Limit), row.FirstPos+row.N)
