@@ -17,6 +17,8 @@ type ActionRequest struct {
 	// MessageID (compact_up_to_here) names the anchor message.
 	MessageID    string `json:"message_id,omitempty"`
 	Instructions string `json:"instructions,omitempty"`
+	// SessionInstructions: the service puts StoredSession.Instructions here.
+	SessionInstructions string `json:"-"`
 	// Model, when set, is the compaction model for this run only: it
 	// overrides the session's and the agent's (see EffectiveRequest).
 	Model string `json:"model,omitempty"`

@@ -84,6 +84,9 @@ type CompactionConfig struct {
 	// Prompt is an inline prompt body; PromptFile names a file holding one.
 	Prompt     string
 	PromptFile string
+	// Instructions are standing focus instructions for every compaction
+	// (CheckInstructions), joined before the session's and the run's.
+	Instructions string
 	// SettingsOverrides are request fields merged over the agent's settings
 	// for compaction calls. They cannot enable tools.
 	SettingsOverrides map[string]any

@@ -7,26 +7,23 @@ import (
 )
 
 // CompactionType is one way of compacting a session, named by an agent's
-// compaction.type: what it replaces, how it asks for the summary and reads
-// the answer, and when it compacts by itself. A type is a package that
-// registers itself (RegisterCompactionType); kimi-cli's is package kimi.
-// The service runs every type one way (plan, send, shrink while too long,
-// apply, commit).
+// compaction.type: what it replaces, how it asks for the summary and reads the answer,
+// and when it compacts by itself. A type is a package that registers itself
+// (RegisterCompactionType); kimi-cli's is package kimi. The service runs every type one
+// way (plan, send, shrink while too long, apply, commit).
 type CompactionType interface {
 	// Name is the compaction.type value that selects the type.
 	Name() string
-	// Plan selects what action req compacts in session s of agent a and
-	// builds the request that asks for it, with prompt (the zero Prompt
-	// means the agent's inline prompt, else the type's own). It makes no
-	// LLM call. Nothing to compact is a no-op plan; a range that does not
-	// fit the session is an error.
+	// Plan selects what action req compacts in session s of agent a and builds the
+	// request that asks for it, with prompt (the zero Prompt means the agent's inline
+	// prompt, else the type's own). It makes no LLM call. Nothing to compact is a no-op
+	// plan; a range that does not fit the session is an error.
 	Plan(a *Agent, s *Session, req ActionRequest, prompt Prompt) (CompactionPlan, error)
 	// Outline returns what of m Plan reads, so that a dry run can plan a
 	// long session without holding its texts.
 	Outline(m *Message) Message
-	// ContextStatus is the type's trigger: how full account is in a
-	// context of window tokens (≤ 0: unknown) with the thresholds of auto,
-	// and whether it is due.
+	// ContextStatus is the type's trigger: how full account is in a context of window
+	// tokens (≤ 0: unknown) with the thresholds of auto, and whether it is due.
 	ContextStatus(account TokenAccount, window int, auto AutoCompaction) ContextStatus
 	// WithSummary returns r, a result of this type, with a person's summary
 	// in place of the model's; r is not modified.
@@ -69,6 +66,8 @@ type PlanInfo struct {
 	Span Span
 	// Prompt is the prompt its request asks with (a no-op's too).
 	Prompt Prompt
+	// Instructions is the custom instruction it asks with, joined.
+	Instructions string
 }
 
 // compactionTypes are the registered types by name, set by the init

@@ -2,12 +2,10 @@ package kompact
 
 import "context"
 
-// This file is what the compaction gateway (gateway.go, docs/gateway.md)
-// needs from a store and from the surface that reads a chat-completions
-// request.
+// This file is what the compaction gateway (gateway.go, docs/gateway.md) needs from a
+// store and from the surface that reads a chat-completions request.
 
-// MaxGatewayChains is how many chains one FindGatewayRecords takes at
-// most.
+// MaxGatewayChains is how many chains one FindGatewayRecords takes at most.
 const MaxGatewayChains = 1000
 
 // GatewayConfig is an agent's "gateway" block: whether the agent answers
@@ -76,25 +74,22 @@ type GatewayRecord struct {
 // stores are). Deleting a session deletes its record; a session's record
 // lives as long as the session.
 type GatewayStore interface {
-	// CreateGatewaySession creates s as CreateSession does, with the
-	// record (key, chain, state; Seq 1), in one write. A taken id is
-	// EConflict.
+	// CreateGatewaySession creates s as CreateSession does, with the record (key,
+	// chain, state; Seq 1), in one write. A taken id is EConflict.
 	CreateGatewaySession(ctx context.Context, s *Session, key, chain string, state []byte) (*SessionInfo, error)
 	// GetGatewayRecord returns the record of session id; ENotFound when
 	// there is no such session or it is not a gateway session.
 	GetGatewayRecord(ctx context.Context, id string) (*GatewayRecord, error)
-	// FindGatewayRecords returns the records with key whose Chain is one
-	// of chains (every record of key when chains is nil), the one created
-	// last first, at most limit of them (16 when limit <= 0). It takes at
-	// most MaxGatewayChains chains.
+	// FindGatewayRecords returns the records with key whose Chain is one of chains
+	// (every record of key when chains is nil), the one created last first, at most
+	// limit of them (16 when limit <= 0). It takes at most MaxGatewayChains chains.
 	FindGatewayRecords(ctx context.Context, key string, chains []string, limit int) ([]GatewayRecord, error)
-	// SwapGatewayRecord replaces the state of session id's record with
-	// u.State when its Seq is still seq and, when u.Rewritten is not 0,
-	// the session's Rewritten is still u.Rewritten (else EConflict, and
-	// nothing changes), and appends msgs (none is allowed) to the session
-	// in the same write, checked as AppendMessages checks them. It
-	// returns the record after the swap, and what the append changed (nil
-	// without msgs).
+	// SwapGatewayRecord replaces the state of session id's record with u.State when its
+	// Seq is still seq and, when u.Rewritten is not 0, the session's Rewritten is still
+	// u.Rewritten (else EConflict, and nothing changes), and appends msgs (none is
+	// allowed) to the session in the same write, checked as AppendMessages checks them.
+	// It returns the record after the swap, and what the append changed (nil without
+	// msgs).
 	SwapGatewayRecord(ctx context.Context, id string, seq int64, u GatewayUpdate, msgs []Message) (*GatewayRecord, *Appended, error)
 }
 

@@ -1,6 +1,7 @@
 package kompact_test
 
 import (
+	"bytes"
 	"encoding/json"
 	"kompact/kimi"
 	"strings"
@@ -404,6 +405,55 @@ func TestKCP011CustomInstructions(t *testing.T) {
 			}
 			if strings.Contains(parts[len(parts)-2].Text, "Custom") {
 				t.Error("instructions leaked into another part")
+			}
+		})
+	}
+}
+
+// TestKCP011StandingInstructions: the agent's compaction.instructions, the
+// session's standing instructions (ActionRequest.SessionInstructions, which
+// the service fills) and the run's instructions become the one custom
+// instruction of kimi-cli's format, in that order, one paragraph each
+// (issue 33 §2). With none, the request is the one Prepare makes without
+// instructions, byte for byte; with only the run's, the one kimi-cli makes.
+func TestKCP011StandingInstructions(t *testing.T) {
+	const intro = "\n\n**User's Custom Compaction Instruction:**\nThe user has specifically requested the following focus during compaction. You MUST prioritize this instruction above the default compression priorities:\n"
+	body := kompact.Prompt{Body: "P\n", Source: kompact.PromptInline}
+	plain := prepare(t, conversation(), kimi.Options{MaxPreserved: 2, Prompt: body}).Transcript
+	for _, tc := range []struct{ name, agent, session, run, want string }{
+		{"none", "", "", "", ""},
+		{"agent only", "Keep the schema.", "", "", "Keep the schema."},
+		{"session only", "", "Keep the API paths.", "", "Keep the API paths."},
+		{"run only, as kimi-cli sends it", "", "", "  the bug\n", "  the bug\n"},
+		{"all three", "Keep the schema.", "Keep the API paths.\nAnd the flags.", "The login bug.", "Keep the schema.\n\nKeep the API paths.\nAnd the flags.\n\nThe login bug."},
+		{"agent and run", "Keep the schema.", "", "The login bug.", "Keep the schema.\n\nThe login bug."},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			a := &kompact.Agent{Compaction: kompact.CompactionConfig{Enabled: true, Type: kimi.Name, MaxPreservedMessages: new(2), Instructions: tc.agent}}
+			req := kompact.ActionRequest{Action: kompact.ActionCompactConversation, SessionInstructions: tc.session, Instructions: tc.run}
+			cp, err := kimi.Type{}.Plan(a, conversation(), req, body)
+			if err != nil {
+				t.Fatal(err)
+			}
+			p := cp.(*kimi.Plan)
+			parts := p.Transcript.Content
+			want := "\nP\n"
+			if tc.want != "" {
+				want += intro + tc.want
+			}
+			if got := parts[len(parts)-1].Text; got != want {
+				t.Errorf("prompt part %q, want %q", got, want)
+			}
+			if got := p.About().Instructions; got != tc.want {
+				t.Errorf("About().Instructions %q, want %q", got, tc.want)
+			}
+			if q := p.DropOldest(); q != nil {
+				if got := q.Transcript.Content[len(q.Transcript.Content)-1].Text; got != want {
+					t.Errorf("after DropOldest: prompt part %q, want %q", got, want)
+				}
+			}
+			if tc.want == "" && !bytes.Equal(p.Transcript.AppendJSON(nil), plain.AppendJSON(nil)) {
+				t.Errorf("with no instructions the request changed:\n%s\n%s", p.Transcript.AppendJSON(nil), plain.AppendJSON(nil))
 			}
 		})
 	}

@@ -10,11 +10,13 @@ import (
 // not nil is set, the others are left as they are. CompactionModel sets
 // (or, with "", clears) the per-session model; Title renames the session
 // ("" gives it its default title again); TokenCount records a provider's
-// token figure (Store.SetTokenCount).
+// token figure (Store.SetTokenCount); Instructions sets (or clears) the
+// session's standing compaction instructions (StoredSession.Instructions).
 type SessionSettings struct {
 	CompactionModel *string
 	Title           *string
 	TokenCount      *int
+	Instructions    *string
 	// At, when set, makes the change conditional: it is made only while
 	// the session is the one At names (the same generation and version),
 	// else it fails with EConflict and writes nothing. The gateway records
@@ -31,13 +33,13 @@ type SessionAt struct {
 
 // Empty reports whether s changes nothing.
 func (s SessionSettings) Empty() bool {
-	return s.CompactionModel == nil && s.Title == nil && s.TokenCount == nil
+	return s.CompactionModel == nil && s.Title == nil && s.TokenCount == nil && s.Instructions == nil
 }
 
 // Check checks every field s sets, before anything is written: a model
 // ValidateCompactionModel accepts, a title CleanTitle accepts, a token
-// count of 0 or more. Errors are EInvalid. It returns s with its title
-// cleaned.
+// count of 0 or more, instructions CheckInstructions accepts. Errors are
+// EInvalid. It returns s with its title cleaned.
 func (s SessionSettings) Check() (SessionSettings, error) {
 	if s.CompactionModel != nil {
 		if err := ValidateCompactionModel(*s.CompactionModel); err != nil {
@@ -55,7 +57,24 @@ func (s SessionSettings) Check() (SessionSettings, error) {
 		return s, Errorf(EInvalid, `"token_count" is %d; it must be 0 or more`, *s.TokenCount).
 			WithFixes("Send the provider's usage total for the session (prompt + completion tokens of its last turn).")
 	}
+	if s.Instructions != nil {
+		return s, CheckInstructions(`"instructions"`, *s.Instructions)
+	}
 	return s, nil
+}
+
+// MaxInstructionsLen bounds standing compaction instructions (an agent's
+// compaction.instructions, a session's "instructions"), in code points.
+const MaxInstructionsLen = 4000
+
+// CheckInstructions is EInvalid when standing instructions (field names
+// them) are longer than MaxInstructionsLen code points.
+func CheckInstructions(field, s string) error {
+	if n := utf8.RuneCountInString(s); n > MaxInstructionsLen {
+		return Errorf(EInvalid, "%s has %d characters; standing instructions are at most %d", field, n, MaxInstructionsLen).
+			WithFixes("Keep to the focus every compaction needs (" + strconv.Itoa(MaxInstructionsLen) + " characters at most); give a one-off focus as the run's instructions.")
+	}
+	return nil
 }
 
 // MaxTitleLen bounds a title a person gives, in code points.

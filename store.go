@@ -10,6 +10,7 @@ type SessionInfo struct {
 	ID              string `json:"id"`
 	Agent           string `json:"agent"`
 	CompactionModel string `json:"compaction_model,omitempty"`
+	Instructions    string `json:"instructions,omitempty"` // StoredSession.Instructions
 	// Title names the session for people (see DefaultTitle, CleanTitle).
 	Title     string    `json:"title"`
 	Messages  int       `json:"messages"`
@@ -33,13 +34,15 @@ type StoredSession struct {
 	Tokens TokenAccount
 	// Breaker is the automatic-compaction circuit breaker; GetSession fills it.
 	Breaker CompactionBreaker
-	// Rewritten is the session's version after its latest rewrite (a
-	// compaction, restore or undo; its creation when there was none): a
-	// session whose Rewritten is unchanged has only grown since.
-	// GetSession and GetSessionHead fill it.
+	// Rewritten is the session's version after its latest rewrite (a compaction,
+	// restore or undo; its creation when there was none): a session whose Rewritten is
+	// unchanged has only grown since. GetSession and GetSessionHead fill it.
 	Rewritten int64
 	// Gateway marks a gateway session (SessionInfo.Gateway).
 	Gateway bool
+	// Instructions are the session's standing compaction instructions
+	// (SessionSettings.Instructions); every read of the session fills it.
+	Instructions string
 	// Generation tells this session apart from any other the store kept under
 	// its id: a session deleted and created (or imported) again starts its
 	// versions and message ids again, and only its generation differs. It is
@@ -53,18 +56,16 @@ type StoredSession struct {
 // with the message bodies only they hold.
 const DefaultKeepRevisions = 50
 
-// DefaultMaxSessionMessages is how many messages a store keeps in one
-// session unless it is told otherwise (SessionLimiter): a million, ten
-// times the largest session measured (100k messages, 239 MB), so that no
-// real session meets it while a runaway client cannot grow one without
-// bound.
+// DefaultMaxSessionMessages is how many messages a store keeps in one session unless it
+// is told otherwise (SessionLimiter): a million, ten times the largest session measured
+// (100k messages, 239 MB), so that no real session meets it while a runaway client
+// cannot grow one without bound.
 const DefaultMaxSessionMessages = 1_000_000
 
-// SessionLimiter is a Store that bounds the messages of a session: a
-// create, import, append, restore or undo that would leave a session with
-// more than n messages fails with SessionTooLargeError and changes
-// nothing (a write that shrinks a session is always taken). n <= 0 means
-// DefaultMaxSessionMessages.
+// SessionLimiter is a Store that bounds the messages of a session: a create, import,
+// append, restore or undo that would leave a session with more than n messages fails
+// with SessionTooLargeError and changes nothing (a write that shrinks a session is
+// always taken). n <= 0 means DefaultMaxSessionMessages.
 type SessionLimiter interface {
 	LimitSessionMessages(n int)
 }
@@ -156,12 +157,11 @@ type Commit struct {
 	TokenCount  int
 	// Fidelity, when set, is recorded with the revision (RevisionInfo).
 	Fidelity *Fidelity
-	// Kimi, when not nil, is the kimi-cli context of a kimi-cli session
-	// after the commit (Session.Kimi), its places counted in Replacement
-	// and the base's messages after End; the messages appended since
-	// follow its last record. The store keeps the context the session had
-	// before with the revision, for a restore or an undo. Nil leaves the
-	// session's context as it is.
+	// Kimi, when not nil, is the kimi-cli context of a kimi-cli session after the
+	// commit (Session.Kimi), its places counted in Replacement and the base's messages
+	// after End; the messages appended since follow its last record. The store keeps
+	// the context the session had before with the revision, for a restore or an undo.
+	// Nil leaves the session's context as it is.
 	Kimi *KimiContext
 }
 
@@ -202,34 +202,31 @@ type Store interface {
 
 // SessionStore is the Store's role of sessions and their messages.
 type SessionStore interface {
-	// CreateSession stores a new session. A session ValidateSession
-	// refuses is EInvalid. An empty s.ID gets a new id and messages without
-	// an id get one; a taken id is EConflict. It returns
-	// the new session's description (its id, version 1, message count,
-	// title and times), not its messages: read them with GetSession or
-	// StreamSession. A kimi-cli session (s.Kimi) gets the token figures
-	// kimi-cli restores its file with (storeutil's kimiRestoredTokens).
+	// CreateSession stores a new session. A session ValidateSession refuses is
+	// EInvalid. An empty s.ID gets a new id and messages without an id get one; a taken
+	// id is EConflict. It returns the new session's description (its id, version 1,
+	// message count, title and times), not its messages: read them with GetSession or
+	// StreamSession. A kimi-cli session (s.Kimi) gets the token figures kimi-cli
+	// restores its file with (storeutil's kimiRestoredTokens).
 	CreateSession(ctx context.Context, s *Session) (*SessionInfo, error)
-	// ImportSession is CreateSession for a session whose messages come in
-	// batches: head gives the id, agent and compaction model (its messages
-	// are not read), and next each batch in turn, none at the end; head
-	// and the batches are checked as CreateSession checks a session. It is
-	// one write: an error from next or in any batch leaves no session (a
-	// *Error from next comes back as it is, another is EInternal). The
-	// store holds a batch at a time, whatever the session's length.
+	// ImportSession is CreateSession for a session whose messages come in batches: head
+	// gives the id, agent and compaction model (its messages are not read), and next
+	// each batch in turn, none at the end; head and the batches are checked as
+	// CreateSession checks a session. It is one write: an error from next or in any
+	// batch leaves no session (a *Error from next comes back as it is, another is
+	// EInternal). The store holds a batch at a time, whatever the session's length.
 	ImportSession(ctx context.Context, head *Session, next func() ([]Message, error)) (*SessionInfo, error)
 	// GetSession reads the session: its messages, its kimi-cli context
 	// (Session.Kimi, as CreateSession was given it or a commit, restore or
 	// undo made it), its token account and breaker.
 	GetSession(ctx context.Context, id string) (*StoredSession, error)
-	// GetSessionHead is GetSession without the messages (Messages nil):
-	// the session's description, token account, breaker and kimi-cli
-	// context. Its cost does not follow the session's length, except for a
-	// session whose token figure must be estimated from all its messages:
-	// one stored before kompact kept token figures, committed without a
-	// figure (Commit.TokenCount 0), or restored or undone to a list
-	// holding messages stored before kompact kept their text lengths,
-	// until its next commit or recorded figure.
+	// GetSessionHead is GetSession without the messages (Messages nil): the session's
+	// description, token account, breaker and kimi-cli context. Its cost does not
+	// follow the session's length, except for a session whose token figure must be
+	// estimated from all its messages: one stored before kompact kept token figures,
+	// committed without a figure (Commit.TokenCount 0), or restored or undone to a list
+	// holding messages stored before kompact kept their text lengths, until its next
+	// commit or recorded figure.
 	GetSessionHead(ctx context.Context, id string) (*StoredSession, error)
 	// StreamSession reads session id in one snapshot without holding its
 	// messages in memory: it calls head with the session (Messages nil,
@@ -247,11 +244,10 @@ type SessionStore interface {
 	StreamWindow(ctx context.Context, id string, w MessageWindow, head func(*WindowHead) error, body func([]byte) error) error
 	ListSessions(ctx context.Context) ([]SessionInfo, error)
 	DeleteSession(ctx context.Context, id string) error
-	// AppendMessages adds messages at the end, giving ids to those without,
-	// and returns the new version and the appended messages. They are
-	// checked as CreateSession checks a session's (MessageCheck with
-	// AllMessageRules); an id the session has is EConflict. Its cost
-	// follows the appended messages, not the session's length.
+	// AppendMessages adds messages at the end, giving ids to those without, and returns
+	// the new version and the appended messages. They are checked as CreateSession
+	// checks a session's (MessageCheck with AllMessageRules); an id the session has is
+	// EConflict. Its cost follows the appended messages, not the session's length.
 	AppendMessages(ctx context.Context, id string, msgs []Message) (*Appended, error)
 	// SetCompactionModel sets (or, with "", clears) the per-session model
 	// and returns the session's description after the change.
@@ -261,32 +257,30 @@ type SessionStore interface {
 	// not change the version. A new session's title is DefaultTitle of its
 	// messages, and an append sets it while it is "".
 	SetTitle(ctx context.Context, id string, title string) (*SessionInfo, error)
-	// UpdateSettings makes the whole change set in one write, after checking
-	// all of it (SessionSettings.Check): a change refused in part (EInvalid) or
-	// failed writes nothing. Each field is written as SetCompactionModel,
-	// SetTitle and SetTokenCount write it (the version changes only with the
-	// compaction model). It returns the session's description after the change.
+	// UpdateSettings makes the whole change set in one write, after checking all of it
+	// (SessionSettings.Check): a change refused in part (EInvalid) or failed writes nothing.
+	// Each field is written as SetCompactionModel, SetTitle and SetTokenCount write it (the
+	// version changes only with the compaction model and the instructions). It returns the
+	// session's description after the change.
 	UpdateSettings(ctx context.Context, id string, set SessionSettings) (*SessionInfo, error)
 }
 
 // RevisionStore is the Store's role of rewrites and their revisions.
 type RevisionStore interface {
-	// CommitCompaction applies c (see Rebase) and records a revision holding
-	// the message list as it was just before; c.Replacement is checked as
-	// AppendMessages checks its messages. Its cost follows the replaced
-	// range and the messages appended since c.Version, not the session's
-	// length, when c.Version is set. It returns what changed: the session's
-	// description after the commit (its new version and message count) and
-	// the revision recorded.
+	// CommitCompaction applies c (see Rebase) and records a revision holding the
+	// message list as it was just before; c.Replacement is checked as AppendMessages
+	// checks its messages. Its cost follows the replaced range and the messages
+	// appended since c.Version, not the session's length, when c.Version is set. It
+	// returns what changed: the session's description after the commit (its new version
+	// and message count) and the revision recorded.
 	CommitCompaction(ctx context.Context, id string, c Commit) (*SessionInfo, *RevisionInfo, error)
 	ListRevisions(ctx context.Context, id string) ([]RevisionInfo, error)
 	GetRevision(ctx context.Context, id string, rev int64) (*Revision, error)
-	// StreamRevision is GetRevision without holding the revision's
-	// messages in memory, in one snapshot: it calls head with the
-	// revision's description, then body with each message of its list
-	// (Revision.Before) in its stored JSON form (exactly
-	// Message.AppendJSON), in order. body's bytes are valid only during
-	// the call. An error from head or body ends the read and is returned.
+	// StreamRevision is GetRevision without holding the revision's messages in memory,
+	// in one snapshot: it calls head with the revision's description, then body with
+	// each message of its list (Revision.Before) in its stored JSON form (exactly
+	// Message.AppendJSON), in order. body's bytes are valid only during the call. An
+	// error from head or body ends the read and is returned.
 	StreamRevision(ctx context.Context, id string, rev int64, head func(*RevisionInfo) error, body func([]byte) error) error
 	// PreviewRestore says what RestoreRevision(id, rev) would do now, changing
 	// nothing: the RestorePreview of the session's messages and the revision's
@@ -294,25 +288,23 @@ type RevisionStore interface {
 	// bodies are, and the bodies of the messages only that hold one id in both
 	// lists under two stored bodies: not the sessions' messages.
 	PreviewRestore(ctx context.Context, id string, rev int64) (*RestorePreview, error)
-	// RestoreRevision puts back the messages a revision holds; it records a
-	// revision of its own, so a restore can be undone too. The restored list
-	// has no recorded token figure: token_count becomes 0 and pending_tokens
-	// the estimate of the whole list (kimi-cli's restore of a context without
-	// a usage record), which the store works out without reading the messages
-	// (from their text lengths, kept when they were stored), so that
-	// GetSessionHead need not. The session's kimi-cli context becomes the one
-	// the revision keeps, when it keeps one. It returns the session's
+	// RestoreRevision puts back the messages a revision holds; it records a revision of
+	// its own, so a restore can be undone too. The restored list has no recorded token
+	// figure: token_count becomes 0 and pending_tokens the estimate of the whole list
+	// (kimi-cli's restore of a context without a usage record), which the store works
+	// out without reading the messages (from their text lengths, kept when they were
+	// stored), so that GetSessionHead need not. The session's kimi-cli context becomes
+	// the one the revision keeps, when it keeps one. It returns the session's
 	// description after the restore and the revision recorded.
 	RestoreRevision(ctx context.Context, id string, rev int64) (*SessionInfo, *RevisionInfo, error)
-	// UndoCompaction undoes compaction revision rev while keeping what
-	// happened since: the summary message that compaction wrote is replaced by
-	// exactly the messages it replaced, and every other message stays where it
-	// is. It fails with EConflict when the summary message was changed or
-	// removed since, and EInvalid when rev is not a compaction. A kimi-cli
-	// session's context becomes the one the compaction replaced, cut to the
-	// new length. Its token figures are a restore's (RestoreRevision). It
-	// records a revision of kind RevisionUndo, and returns the session's
-	// description after the undo and that revision.
+	// UndoCompaction undoes compaction revision rev while keeping what happened since:
+	// the summary message that compaction wrote is replaced by exactly the messages it
+	// replaced, and every other message stays where it is. It fails with EConflict when
+	// the summary message was changed or removed since, and EInvalid when rev is not a
+	// compaction. A kimi-cli session's context becomes the one the compaction replaced,
+	// cut to the new length. Its token figures are a restore's (RestoreRevision). It
+	// records a revision of kind RevisionUndo, and returns the session's description
+	// after the undo and that revision.
 	UndoCompaction(ctx context.Context, id string, rev int64) (*SessionInfo, *RevisionInfo, error)
 }
 
@@ -335,9 +327,8 @@ type PreviewStore interface {
 	// not expired at now, the one that expires last first (the newest),
 	// without reading their bodies. An unknown session is ENotFound.
 	ListPreviews(ctx context.Context, sessionID string, now time.Time) ([]PreviewInfo, error)
-	// CountPreviews returns how many previews each session has that have
-	// not expired at now; a session without any is not in the map. It
-	// reads no body.
+	// CountPreviews returns how many previews each session has that have not expired at
+	// now; a session without any is not in the map. It reads no body.
 	CountPreviews(ctx context.Context, now time.Time) (map[string]int, error)
 }
 

@@ -46,7 +46,7 @@ func TestParseErrors(t *testing.T) {
 		{"unknown llm key without a suggestion", base + "      frobnicate: 1\n", 6, "agents.kimi.llm.frobnicate",
 			"unknown field (fields: base_url, model, api_key_env, max_context_size, max_answer_bytes, timeout, temperature, max_tokens, top_p, extra_body)", ""},
 		{"unknown compaction key", base + "    compaction:\n      enable: true\n", 7, "agents.kimi.compaction.enable",
-			`unknown field; did you mean "enabled"? (fields: enabled, type, max_preserved_messages, compaction_model, prompt, prompt_file, settings_overrides, timeout, auto, fidelity)`, ""},
+			`unknown field; did you mean "enabled"? (fields: enabled, type, max_preserved_messages, compaction_model, prompt, prompt_file, instructions, settings_overrides, timeout, auto, fidelity)`, ""},
 		// compaction.auto and llm.max_context_size, with kimi-cli's bounds.
 		{"trigger_ratio below 0.5", base + "    compaction:\n      auto: {trigger_ratio: 0.49}\n", 7, "agents.kimi.compaction.auto.trigger_ratio", "must be between 0.5 and 0.99, got 0.49", ""},
 		{"trigger_ratio above 0.99", base + "    compaction:\n      auto: {trigger_ratio: 1}\n", 7, "agents.kimi.compaction.auto.trigger_ratio", "must be between 0.5 and 0.99, got 1", ""},
@@ -117,6 +117,9 @@ func TestParseErrors(t *testing.T) {
 		// Prompts.
 		{"prompt and prompt_file", base + "    compaction:\n      prompt: Summarize.\n      prompt_file: compact.md\n", 8, "agents.kimi.compaction.prompt_file",
 			"prompt and prompt_file are both set; use one", ""},
+		{"instructions too long (issue 33)", base + "    compaction:\n      instructions: " + strings.Repeat("é", kompact.MaxInstructionsLen+1) + "\n", 7, "agents.kimi.compaction.instructions",
+			"the text has 4001 characters; standing instructions are at most 4000", ""},
+		{"instructions not a string", base + "    compaction:\n      instructions: [a]\n", 7, "agents.kimi.compaction.instructions", "a string", ""},
 
 		// Agents and the default agent.
 		{"default_agent names a missing agent", "default_agent: kimmi\n" + base, 1, "default_agent", `no agent named "kimmi" (agents: kimi)`, ""},
@@ -207,7 +210,7 @@ func TestUnknownFieldMessage(t *testing.T) {
 	doc := "agents:\n  kimi:\n    llm: {base_url: 'https://api.moonshot.ai/v1', model: m}\n" +
 		"    compaction:\n      type: kimi\n\n\n\n      enable: true\n"
 	_, err := Parse([]byte(doc), "agents.yaml")
-	want := `agents.yaml:9: agents.kimi.compaction.enable: unknown field; did you mean "enabled"? (fields: enabled, type, max_preserved_messages, compaction_model, prompt, prompt_file, settings_overrides, timeout, auto, fidelity)`
+	want := `agents.yaml:9: agents.kimi.compaction.enable: unknown field; did you mean "enabled"? (fields: enabled, type, max_preserved_messages, compaction_model, prompt, prompt_file, instructions, settings_overrides, timeout, auto, fidelity)`
 	if err == nil || err.Error() != want {
 		t.Fatalf("error %v\nwant  %s", err, want)
 	}
@@ -900,5 +903,33 @@ func TestFidelityConfig(t *testing.T) {
 	}
 	if !strings.Contains(string(out), "fidelity:\n") || !strings.Contains(string(out), "min_recall: 0.5") || !strings.Contains(string(out), "appendix_tokens: 300") {
 		t.Fatalf("written back without the fidelity block:\n%s", out)
+	}
+}
+
+// TestCompactionInstructions: compaction.instructions is read as written
+// (the longest allowed too: MaxInstructionsLen code points, not bytes), and
+// written back by the configuration's YAML (issue 33 §2).
+func TestCompactionInstructions(t *testing.T) {
+	for _, text := range []string{"Keep the schema.\nAnd the flags.", strings.Repeat("é", kompact.MaxInstructionsLen)} {
+		doc := base + "    compaction:\n      enabled: true\n      type: kimi\n      instructions: " + strconv.Quote(text) + "\n"
+		c, err := Parse([]byte(doc), "agents.yaml")
+		if err != nil {
+			t.Fatal(err)
+		}
+		a, err := c.Agent("kimi")
+		if err != nil || a.Compaction.Instructions != text {
+			t.Fatalf("instructions %q, %v; want %q", a.Compaction.Instructions, err, text)
+		}
+		out, err := c.EffectiveYAML()
+		if err != nil {
+			t.Fatal(err)
+		}
+		back, err := Parse(out, "agents.yaml")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if b, _ := back.Agent("kimi"); b.Compaction.Instructions != text {
+			t.Fatalf("written back: %q\n%s", b.Compaction.Instructions, out)
+		}
 	}
 }

@@ -22,7 +22,7 @@ var (
 	topFields        = []string{"default_agent", "agents"}
 	agentFields      = []string{"system_prompt", "llm", "compaction", "gateway"}
 	llmFields        = []string{"base_url", "model", "api_key_env", "max_context_size", "max_answer_bytes", "timeout", "temperature", "max_tokens", "top_p", "extra_body"}
-	compactionFields = []string{"enabled", "type", "max_preserved_messages", "compaction_model", "prompt", "prompt_file", "settings_overrides", "timeout", "auto", "fidelity"}
+	compactionFields = []string{"enabled", "type", "max_preserved_messages", "compaction_model", "prompt", "prompt_file", "instructions", "settings_overrides", "timeout", "auto", "fidelity"}
 	autoFields       = []string{"enabled", "trigger_ratio", "reserved_context_size"}
 	fidelityFields   = []string{"min_recall", "appendix_tokens"}
 	gatewayFields    = []string{"enabled", "forward_authorization", "precompute_ratio", "stream_usage"}
@@ -359,6 +359,7 @@ func (p *parser) compaction(e entry, path, agent string) (kompact.CompactionConf
 	}{{"type", &c.Type}, {"compaction_model", &c.CompactionModel}, {"prompt", &c.Prompt}, {"prompt_file", &c.PromptFile}} {
 		read(s, f.name, f.dst, p.str)
 	}
+	read(s, "instructions", &c.Instructions, p.instructions)
 	var preserved int64
 	if n, fpath, ok := read(s, "max_preserved_messages", &preserved, p.integer); ok {
 		if preserved < math.MinInt32 || preserved > math.MaxInt32 {

@@ -1,8 +1,11 @@
 package config
 
 import (
+	"errors"
 	"fmt"
 	"math"
+
+	"kompact"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -110,4 +113,18 @@ func (p *parser) scalar(n *yaml.Node, path string) (any, error) {
 		return nil, p.errorf(n, path, "unsupported value tag %s", tag).
 			WithFixes("Remove the tag; values must be strings, numbers, booleans, null, lists or mappings.")
 	}
+}
+
+// instructions reads standing compaction instructions: a string
+// kompact.CheckInstructions accepts.
+func (p *parser) instructions(n *yaml.Node, path string) (string, error) {
+	s, err := p.str(n, path)
+	if err != nil {
+		return "", err
+	}
+	var ke *kompact.Error
+	if errors.As(kompact.CheckInstructions("the text", s), &ke) {
+		return "", p.errorf(n, path, "%s", ke.Message).WithFixes(ke.Fixes...)
+	}
+	return s, nil
 }

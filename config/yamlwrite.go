@@ -126,6 +126,7 @@ func compactionNode(cc kompact.CompactionConfig) (*yaml.Node, error) {
 	addField(comp, "max_preserved_messages", mp)
 	for _, f := range []struct{ name, value string }{
 		{"compaction_model", cc.CompactionModel}, {"prompt", cc.Prompt}, {"prompt_file", cc.PromptFile},
+		{"instructions", cc.Instructions},
 	} {
 		if f.value != "" {
 			addField(comp, f.name, strNode(f.value))

@@ -25,6 +25,9 @@ type dryRun struct {
 	Preserved       int    `json:"preserved_messages"`
 	EstimatedTokens int    `json:"estimated_tokens"`
 	Model           string `json:"model"`
+	// Instructions is the custom instruction the request would carry: the
+	// agent's, the session's and the run's joined (absent when none).
+	Instructions string `json:"instructions,omitempty"`
 }
 
 // dryRun plans the action on the session's outline (openOutline) and
@@ -77,7 +80,7 @@ func (s *Server) openOutline(ctx context.Context, id string) (*kompact.StoredSes
 // would replace (kompact.EstimateTokens).
 func dryRunOf(job *service.Job, lens []int) dryRun {
 	p := job.Plan.About()
-	d := dryRun{Status: "dry_run", Noop: p.Noop, Reason: p.Reason, Messages: len(p.Span.Session.Messages), Model: job.Config.Model}
+	d := dryRun{Status: "dry_run", Noop: p.Noop, Reason: p.Reason, Messages: len(p.Span.Session.Messages), Model: job.Config.Model, Instructions: p.Instructions}
 	if p.Noop {
 		return d
 	}

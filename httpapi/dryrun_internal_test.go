@@ -28,7 +28,7 @@ func wholeDryRun(t *testing.T, s *Server, r *http.Request, id string, req action
 		return status, append(body, '\n')
 	}
 	p := job.Job.Plan.(*kimi.Plan)
-	d := dryRun{Status: "dry_run", Noop: p.Noop, Reason: p.Reason, Messages: len(p.Session.Messages), Model: job.Job.Config.Model}
+	d := dryRun{Status: "dry_run", Noop: p.Noop, Reason: p.Reason, Messages: len(p.Session.Messages), Model: job.Job.Config.Model, Instructions: p.About().Instructions}
 	if !p.Noop {
 		c := p.Counts()
 		d.First, d.Last = c.Before+1, c.Before+c.Replaced

@@ -204,6 +204,9 @@ type settingsRequest struct {
 	// TokenCount is a provider's token figure for the session (its last
 	// usage total), recorded as kimi-cli's update_token_count does.
 	TokenCount *int `json:"token_count"`
+	// Instructions are the session's standing compaction instructions
+	// ("" clears them).
+	Instructions *string `json:"instructions"`
 }
 
 func (s *Server) updateSettings(w http.ResponseWriter, r *http.Request) error {
@@ -211,13 +214,14 @@ func (s *Server) updateSettings(w http.ResponseWriter, r *http.Request) error {
 	if err := s.decodeBody(w, r, &req, false); err != nil {
 		return err
 	}
-	if (kompact.SessionSettings{CompactionModel: req.CompactionModel, Title: req.Title, TokenCount: req.TokenCount}).Empty() {
-		return kompact.Errorf(kompact.EInvalid, `the body has none of "compaction_model", "title" and "token_count"`).
+	set := kompact.SessionSettings{CompactionModel: req.CompactionModel, Title: req.Title, TokenCount: req.TokenCount, Instructions: req.Instructions}
+	if set.Empty() {
+		return kompact.Errorf(kompact.EInvalid, `the body has none of "compaction_model", "title", "token_count" and "instructions"`).
 			WithFixes(`Send {"compaction_model": "model-name"}, or {"compaction_model": ""} to use the agent's model again.`,
 				`Send {"title": "a name"} to rename the session, or {"title": ""} for its default title.`,
-				`Send {"token_count": N} to record the provider's usage total for the session.`)
+				`Send {"token_count": N} to record the provider's usage total for the session.`,
+				`Send {"instructions": "focus"} to give every compaction of the session a focus, or {"instructions": ""} to drop it.`)
 	}
-	set := kompact.SessionSettings{CompactionModel: req.CompactionModel, Title: req.Title, TokenCount: req.TokenCount}
 	if _, err := s.sessions.UpdateSettings(r.Context(), r.PathValue("id"), set); err != nil {
 		return err
 	}

@@ -2,7 +2,11 @@ package httpapi_test
 
 import (
 	"strings"
+	"sync"
 	"testing"
+
+	"kompact"
+	"kompact/internal/fakellm"
 )
 
 // A settings change that is refused in part writes nothing: the whole
@@ -41,5 +45,90 @@ func TestSettingsRefusedWritesNothing(t *testing.T) {
 	c := e.must(200, "GET", "/v1/sessions/s/context", nil)
 	if num(t, c, "token_count") != 777 || got["compaction_model"] != "after" || title() != "renamed" || num(t, got, "version") != num(t, before, "version")+1 {
 		t.Fatalf("all three: %v, context %v", got, c)
+	}
+}
+
+// TestSettingsInstructions: a session's standing instructions (issue 33
+// §2) are set with PATCH …/settings, shown in its description, joined
+// after the agent's compaction.instructions and before the run's into the
+// one custom instruction of every compaction (KCP-011): the dry run shows
+// the joined text, a manual action and an automatic compaction send it. Too
+// long is 400 invalid_request and writes nothing; "" clears them.
+func TestSettingsInstructions(t *testing.T) {
+	const intro = "**User's Custom Compaction Instruction:**\nThe user has specifically requested the following focus during compaction. You MUST prioritize this instruction above the default compression priorities:\n"
+	agents := strings.Replace(autoAgents, "      compaction_model: compact-model\n", "      compaction_model: compact-model\n      instructions: Keep the schema.\n", 1)
+	e := newAPIEnv(t, apiOptions{agents: agents})
+	var mu sync.Mutex
+	var sent []string // the compaction requests' text
+	e.llm.SetFunc(func(req fakellm.Request) fakellm.Reply {
+		if req.Model() == "compact-model" {
+			mu.Lock()
+			sent = append(sent, req.Text())
+			mu.Unlock()
+			return summaryAnswer(10)
+		}
+		return fakellm.Answer(fakellm.Text("the reply")).WithUsage(fakellm.Usage{PromptTokens: 300, CompletionTokens: 7})
+	})
+	last := func() string {
+		mu.Lock()
+		defer mu.Unlock()
+		if len(sent) == 0 {
+			t.Fatal("no compaction request")
+		}
+		return sent[len(sent)-1]
+	}
+	listed := func(id string) map[string]any {
+		for _, s := range e.must(200, "GET", "/v1/sessions", nil)["sessions"].([]any) {
+			if m := s.(map[string]any); m["id"] == id {
+				return m
+			}
+		}
+		t.Fatalf("no session %s", id)
+		return nil
+	}
+	dryRun := func(id string, body map[string]any) map[string]any {
+		body["dry_run"] = true
+		return e.must(200, "POST", "/v1/sessions/"+id+"/actions/compact_conversation", body)
+	}
+	dry := func(id string, body map[string]any) any { return dryRun(id, body)["instructions"] }
+	e.must(201, "POST", "/v1/sessions", autoSession("s", "auto"))
+	e.must(201, "POST", "/v1/sessions", autoSession("plain", "manual"))
+	if got, ok := dryRun("plain", map[string]any{})["instructions"]; ok {
+		t.Fatalf("a dry run with no instructions answers %q", got)
+	}
+	if _, ok := listed("s")["instructions"]; ok || dry("s", map[string]any{}) != "Keep the schema." {
+		t.Fatalf("the agent's instructions alone: listed %v, dry run %v", listed("s"), dry("s", map[string]any{}))
+	}
+
+	before := listed("s")["version"]
+	wantError(t, e.do("PATCH", "/v1/sessions/s/settings", map[string]any{"instructions": strings.Repeat("x", kompact.MaxInstructionsLen+1)}), 400, "invalid_request", "at most 4000")
+	if m := listed("s"); m["version"] != before || m["instructions"] != nil {
+		t.Fatalf("too long instructions wrote: %v", m)
+	}
+	e.must(200, "PATCH", "/v1/sessions/s/settings", map[string]any{"instructions": "Keep the API paths."})
+	if m := listed("s"); m["instructions"] != "Keep the API paths." || num(t, m, "version") != int(before.(float64))+1 {
+		t.Fatalf("after setting: %v", m)
+	}
+	const joined = "Keep the schema.\n\nKeep the API paths.\n\nThe login bug."
+	if got := dry("s", map[string]any{"instructions": "The login bug."}); got != joined {
+		t.Fatalf("dry run: %q, want %q", got, joined)
+	}
+
+	// An automatic compaction sends the agent's and the session's.
+	e.must(200, "POST", "/v1/sessions/s/continue", map[string]any{"content": strings.Repeat("x", 1000)})
+	if got := last(); !strings.HasSuffix(got, intro+"Keep the schema.\n\nKeep the API paths.") {
+		t.Fatalf("the automatic compaction's request ends %q", got[max(0, len(got)-300):])
+	}
+	// A manual action adds the run's.
+	e.must(201, "POST", "/v1/sessions", autoSession("m", "auto"))
+	e.must(200, "PATCH", "/v1/sessions/m/settings", map[string]any{"instructions": "Keep the API paths."})
+	e.must(200, "POST", "/v1/sessions/m/actions/compact_conversation", map[string]any{"instructions": "The login bug."})
+	if got := last(); !strings.HasSuffix(got, intro+joined) {
+		t.Fatalf("the action's request ends %q", got[max(0, len(got)-300):])
+	}
+
+	e.must(200, "PATCH", "/v1/sessions/s/settings", map[string]any{"instructions": ""})
+	if m := listed("s"); m["instructions"] != nil || dry("s", map[string]any{"instructions": "The login bug."}) != "Keep the schema.\n\nThe login bug." {
+		t.Fatalf("after clearing: %v", m)
 	}
 }

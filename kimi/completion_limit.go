@@ -64,10 +64,10 @@ func intField(fields map[string]any, name string) *int {
 	return &n
 }
 
-// optionsOf returns the Options that select what req compacts, with
-// maxPreserved trailing messages kept when the range has no end.
-func optionsOf(req kompact.ActionRequest, maxPreserved int) (Options, error) {
-	opt := Options{MaxPreserved: maxPreserved, Instructions: req.Instructions}
+// optionsOf returns the Options that select what req compacts for agent
+// a, with its max_preserved_messages and its instructions (JoinInstructions).
+func optionsOf(a *kompact.Agent, req kompact.ActionRequest) (Options, error) {
+	opt := Options{MaxPreserved: a.Compaction.MaxPreserved(), Instructions: JoinInstructions(a.Compaction.Instructions, req.SessionInstructions, req.Instructions)}
 	if n := req.AppendixTokens; n != nil {
 		if *n < 0 || *n > kompact.MaxTokenFigure {
 			return opt, kompact.Errorf(kompact.EInvalid, "appendix_tokens must be a number of tokens from 0 to %d, got %d", int64(kompact.MaxTokenFigure), *n).

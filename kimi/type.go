@@ -20,10 +20,11 @@ func init() { kompact.RegisterCompactionType(Type{}) }
 func (Type) Name() string { return Name }
 
 // Plan selects what req compacts in s (Prepare) with the agent's
-// max_preserved_messages, fidelity settings and prompt: prompt, or the
-// agent's inline prompt, else the built-in one.
+// max_preserved_messages, fidelity settings and prompt (prompt, or the
+// agent's inline prompt, else the built-in one), and the instructions of
+// the agent, the session and the run joined (JoinInstructions).
 func (Type) Plan(a *kompact.Agent, s *kompact.Session, req kompact.ActionRequest, prompt kompact.Prompt) (kompact.CompactionPlan, error) {
-	opt, err := optionsOf(req, a.Compaction.MaxPreserved())
+	opt, err := optionsOf(a, req)
 	if err != nil {
 		return nil, err
 	}
@@ -62,7 +63,7 @@ func (Type) Reply(ctx context.Context, llm kompact.LLM, a *kompact.Agent, histor
 
 // About says what the plan compacts.
 func (p *Plan) About() kompact.PlanInfo {
-	return kompact.PlanInfo{Noop: p.Noop, Reason: p.Reason, Span: p.Span, Prompt: p.Prompt}
+	return kompact.PlanInfo{Noop: p.Noop, Reason: p.Reason, Span: p.Span, Prompt: p.Prompt, Instructions: p.instructions}
 }
 
 // Shrink is DropOldest, as a CompactionPlan.

@@ -39,8 +39,10 @@ type readAt struct{ version, generation int64 }
 func readOf(st *kompact.StoredSession) readAt { return readAt{st.Version, st.Generation} }
 
 // NewJob prepares action req on stored session st of agent a (see
-// Compactor.NewJob). It makes no LLM call.
+// Compactor.NewJob), with the session's standing instructions
+// (req.SessionInstructions). It makes no LLM call.
 func (s *Sessions) NewJob(st *kompact.StoredSession, a *kompact.Agent, req kompact.ActionRequest) (*SessionJob, error) {
+	req.SessionInstructions = st.Instructions
 	job, err := s.comp.NewJob(a, &st.Session, req)
 	if err != nil {
 		return nil, err

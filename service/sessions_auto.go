@@ -136,15 +136,16 @@ func (s *Sessions) autoCompact(ctx context.Context, a *kompact.Agent, cur *kompa
 	return rep
 }
 
-// autoRun runs compact_conversation on cur with a's own settings as an
-// automatic compaction, without committing it: the outcome when its
-// result would lower the token count (CheckReduction), else nil and the
-// report of the no-op or the failure (which counts in the breaker).
+// autoRun runs compact_conversation on cur with a's own settings (and
+// cur's standing instructions) as an automatic compaction, without
+// committing it: the outcome when its result would lower the token count
+// (CheckReduction), else nil and the report of the no-op or the failure
+// (which counts in the breaker).
 func (s *Sessions) autoRun(ctx context.Context, a *kompact.Agent, cur *kompact.StoredSession) (*kompact.Outcome, AutoCompactionReport) {
 	before := cur.Tokens.WithPending()
 	rep := AutoCompactionReport{TokensBefore: before}
 	s.logStart(ctx, cur.ID)
-	job, err := s.comp.NewJob(a, &cur.Session, kompact.ActionRequest{Action: kompact.ActionCompactConversation})
+	job, err := s.comp.NewJob(a, &cur.Session, kompact.ActionRequest{Action: kompact.ActionCompactConversation, SessionInstructions: cur.Instructions})
 	if err != nil {
 		return nil, s.autoFailed(ctx, cur.ID, rep, AutoFailed, err)
 	}

@@ -70,6 +70,10 @@ func (c *requestCommand) Run(_ context.Context, args []string) (int, error) {
 	}
 	plan, info := job.Plan, job.Plan.About()
 	fmt.Fprintln(c.stderr, kimi.DescribePrompt(info.Prompt))
+	if info.Instructions != "" {
+		// The agent's compaction.instructions and --instructions, joined.
+		fmt.Fprintf(c.stderr, "custom instruction: %q\n", info.Instructions)
+	}
 	if info.Noop {
 		fmt.Fprintf(c.stderr, "nothing to compact: %s\n", info.Reason)
 		return exitNoop, nil

@@ -370,3 +370,64 @@ func TestRequestSyntaxErrorNamesLineAndColumn(t *testing.T) {
 		t.Errorf("status %d, stderr:\n%s\nwant it to start with:\n%s", status, stderr, want)
 	}
 }
+
+// TestRequestStandingInstructions: the agent's compaction.instructions and
+// --instructions are joined, in that order, into the request's one custom
+// instruction (KCP-011, issue 33 §2), and request says the joined text on
+// stderr; without either, stderr says nothing of instructions.
+func TestRequestStandingInstructions(t *testing.T) {
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "agents.yaml")
+	writeConfigTestFile(t, cfg, `agents:
+  chat:
+    llm: {base_url: "http://127.0.0.1:1/v1", model: chat-model}
+    compaction: {enabled: true, type: kimi, instructions: "Keep the schema."}
+  plain:
+    llm: {base_url: "http://127.0.0.1:1/v1", model: chat-model}
+    compaction: {enabled: true, type: kimi}
+`)
+	path := filepath.Join("..", "..", "examples", "session.json")
+	env := map[string]string{"HOME": t.TempDir()}
+	const intro = "**User's Custom Compaction Instruction:**\nThe user has specifically requested the following focus during compaction. You MUST prioritize this instruction above the default compression priorities:\n"
+	for _, tc := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"agent", []string{"--agent", "chat"}, "Keep the schema."},
+		{"agent and run", []string{"--agent", "chat", "--instructions", "The login bug."}, "Keep the schema.\n\nThe login bug."},
+		{"run", []string{"--agent", "plain", "--instructions", "The login bug."}, "The login bug."},
+		{"none", []string{"--agent", "plain"}, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			args := append(append([]string{"request", "--config", cfg}, tc.args...), path)
+			status, stdout, stderr := runCLI(t, "", env, args...)
+			if status != exitOK {
+				t.Fatalf("status %d: %s", status, stderr)
+			}
+			var body struct {
+				Messages []struct {
+					Content json.RawMessage `json:"content"`
+				} `json:"messages"`
+			}
+			var parts []struct{ Text string }
+			if err := json.Unmarshal([]byte(stdout), &body); err != nil || len(body.Messages) != 2 {
+				t.Fatalf("%v: %s", err, stdout)
+			}
+			if err := json.Unmarshal(body.Messages[1].Content, &parts); err != nil || len(parts) == 0 {
+				t.Fatalf("%v: %s", err, stdout)
+			}
+			last := parts[len(parts)-1].Text
+			line := fmt.Sprintf("custom instruction: %q\n", tc.want)
+			if tc.want == "" {
+				if strings.Contains(last, "Custom Compaction Instruction") || strings.Contains(stderr, "custom instruction") {
+					t.Fatalf("no instructions, yet: %q / %q", last, stderr)
+				}
+				return
+			}
+			if !strings.HasSuffix(last, intro+tc.want) || !strings.Contains(stderr, line) {
+				t.Fatalf("prompt part ends %q, stderr %q; want %q and %q", last[max(0, len(last)-200):], stderr, tc.want, line)
+			}
+		})
+	}
+}

@@ -2,6 +2,7 @@ package storetest
 
 import (
 	"kompact/internal/title"
+	"kompact/kimi"
 	"strings"
 	"testing"
 
@@ -17,7 +18,9 @@ func testUpdateSettings(t *testing.T, st kompact.Store) {
 	s := create(t, st, &kompact.Session{ID: "s", Agent: "a", CompactionModel: "before", Messages: conversation()})
 	n, model, renamed := 777, "after", "renamed"
 	long, longTitle, negative := strings.Repeat("m", 300), strings.Repeat("t", kompact.MaxTitleLen+1), -1
+	longInstr, focus := strings.Repeat("é", kompact.MaxInstructionsLen+1), "Keep the schema."
 	for _, set := range []kompact.SessionSettings{
+		{TokenCount: &n, CompactionModel: &model, Instructions: &longInstr},
 		{TokenCount: &n, CompactionModel: &long},
 		{TokenCount: &n, Title: &renamed, CompactionModel: &long},
 		{CompactionModel: &model, Title: &longTitle},
@@ -43,6 +46,48 @@ func testUpdateSettings(t *testing.T, st kompact.Store) {
 	}
 	_, err = st.UpdateSettings(ctx, "nope", kompact.SessionSettings{TokenCount: &n})
 	wantCode(t, err, kompact.ENotFound, "settings of no session")
+	testInstructions(t, st, focus)
+}
+
+// testInstructions: a session's standing instructions (issue 33 §2) are
+// stored with it, as its compaction model is: set (the version goes up,
+// as a compaction would now ask otherwise), read back by every read of the
+// session and its description, kept by a commit, and cleared with "".
+func testInstructions(t *testing.T, st kompact.Store, focus string) {
+	ctx := t.Context()
+	s := create(t, st, &kompact.Session{ID: "i", Agent: "a", Messages: conversation()})
+	if got := get(t, st, "i").Instructions; got != "" {
+		t.Fatalf("a new session has instructions %q", got)
+	}
+	multi := focus + "\n\nAnd the flags ✓."
+	info, err := st.UpdateSettings(ctx, "i", kompact.SessionSettings{Instructions: &multi})
+	if err != nil {
+		t.Fatal(err)
+	}
+	head, err := st.GetSessionHead(ctx, "i")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var listed string
+	for _, in := range listSessions(t, st) {
+		if in.ID == "i" {
+			listed = in.Instructions
+		}
+	}
+	if info.Instructions != multi || info.Version != s.Version+1 || get(t, st, "i").Instructions != multi || head.Instructions != multi || listed != multi {
+		t.Fatalf("after setting: info %+v, session %q, head %q, listed %q", *info, get(t, st, "i").Instructions, head.Instructions, listed)
+	}
+	var streamed string
+	if err := st.StreamSession(ctx, "i", func(h *kompact.StoredSession) error { streamed = h.Instructions; return nil }, func([]byte) error { return nil }); err != nil || streamed != multi {
+		t.Fatalf("streamed head: %q, %v", streamed, err)
+	}
+	if after, _ := commit(t, st, "i", compaction(t, get(t, st, "i"), kimi.Options{MaxPreserved: 2}, "summary")); after.Instructions != multi {
+		t.Fatalf("after a compaction: %q", after.Instructions)
+	}
+	empty := ""
+	if info, err = st.UpdateSettings(ctx, "i", kompact.SessionSettings{Instructions: &empty}); err != nil || info.Instructions != "" || get(t, st, "i").Instructions != "" {
+		t.Fatalf("after clearing: %+v, %v", info, err)
+	}
 }
 
 // testUpdateSettingsAt: a change made at a session's generation and

@@ -331,8 +331,10 @@ func (c *Core) SetTitle(ctx context.Context, id string, title string) (*kompact.
 }
 
 // UpdateSettings checks the whole change (kompact.SessionSettings.Check)
-// and makes it in one write: the compaction model (the version goes up),
-// the title, and the token figure (as SetTokenCount records it).
+// and makes it in one write: the compaction model and the standing
+// instructions (the version goes up with either: they change what a
+// compaction sends), the title, and the token figure (as SetTokenCount
+// records it).
 func (c *Core) UpdateSettings(ctx context.Context, id string, set kompact.SessionSettings) (*kompact.SessionInfo, error) {
 	set, err := set.Check()
 	if err != nil {
@@ -345,6 +347,11 @@ func (c *Core) UpdateSettings(ctx context.Context, id string, set kompact.Sessio
 		}
 		if set.CompactionModel != nil {
 			row.Model = *set.CompactionModel
+		}
+		if set.Instructions != nil {
+			row.Instructions = *set.Instructions
+		}
+		if set.CompactionModel != nil || set.Instructions != nil {
 			row.Version++
 			row.Updated = c.now(row.Updated)
 		}

@@ -204,13 +204,14 @@ type SessionRow struct {
 	NextMsg, NextRev int64
 	Rewritten        int64 // the version after the latest compaction, restore or undo
 	Title            string
-	Generation       int64 // tells the session from others once under its id (written once)
-	Gateway          bool  // the session has a gateway record (read, never written)
+	Generation       int64  // tells the session from others once under its id (written once)
+	Instructions     string // the session's standing compaction instructions
+	Gateway          bool   // the session has a gateway record (read, never written)
 }
 
 // SessionCols are the sessions table's columns a SessionRow holds, in the
 // order of its fields (Gateway aside), in both stores' SQL.
-const SessionCols = `id, agent, compaction_model, version, created_at, updated_at, first_pos, n_messages, next_msg, next_rev, rewritten_version, title, generation`
+const SessionCols = `id, agent, compaction_model, version, created_at, updated_at, first_pos, n_messages, next_msg, next_rev, rewritten_version, title, generation, instructions`
 
 // SessionSelect is what a read of a session's row selects: its columns,
 // and whether it has a gateway record (one primary-key lookup).
@@ -223,6 +224,7 @@ func (r *SessionRow) Info() kompact.SessionInfo {
 		Agent:           r.Agent,
 		CompactionModel: r.Model,
 		Title:           r.Title,
+		Instructions:    r.Instructions,
 		Messages:        int(r.N),
 		Version:         r.Version,
 		CreatedAt:       r.Created,
@@ -240,12 +242,13 @@ func (r *SessionRow) Stored(msgs []kompact.Message) *kompact.StoredSession {
 			CompactionModel: r.Model,
 			Messages:        msgs,
 		},
-		Version:    r.Version,
-		CreatedAt:  r.Created,
-		UpdatedAt:  r.Updated,
-		Rewritten:  r.Rewritten,
-		Gateway:    r.Gateway,
-		Generation: r.Generation,
+		Version:      r.Version,
+		CreatedAt:    r.Created,
+		UpdatedAt:    r.Updated,
+		Rewritten:    r.Rewritten,
+		Gateway:      r.Gateway,
+		Generation:   r.Generation,
+		Instructions: r.Instructions,
 	}
 }
 
