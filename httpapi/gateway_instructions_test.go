@@ -1,0 +1,71 @@
+package httpapi_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	sdk "github.com/openai/openai-go/v3"
+
+	"kompact/config"
+	"kompact/httpapi"
+	"kompact/internal/testserver"
+	"kompact/openai"
+)
+
+// TestGatewayStandingInstructions: the gateway's compaction sends the
+// agent's compaction.instructions and the gateway session's own (PATCH
+// …/settings), joined in that order into kimi-cli's one custom instruction
+// (KCP-011, issue 33 §2), as every other compaction does.
+func TestGatewayStandingInstructions(t *testing.T) {
+	up := newFakeUpstream(t)
+	doc := strings.Replace(testserver.GatewayAgents(up.srv.URL+"/v1", testserver.Gateway{Auto: true}),
+		"      compaction_model: compact-model\n", "      compaction_model: compact-model\n      instructions: Keep the schema.\n", 1)
+	cfg, err := config.Parse([]byte(doc), "agents.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	getenv := func(string) string { return "" }
+	s := httpapi.New(httpapi.Config{
+		Store: testserver.SQLite(t), Agents: cfg,
+		LLM:      &openai.Client{Getenv: getenv, MaxRetries: -1},
+		Upstream: &openai.Upstream{Getenv: getenv},
+		Logger:   slog.New(slog.NewTextHandler(testLog{t}, &slog.HandlerOptions{Level: slog.LevelWarn})),
+	})
+	srv := httptest.NewServer(httpapi.CheckedHandler(t, s.Handler()))
+	t.Cleanup(srv.Close)
+
+	c := newGatewayClient(srv.URL)
+	cv := &conversation{msgs: []sdk.ChatCompletionMessageParamUnion{sdk.SystemMessage("You are a careful agent.")}}
+	id := cv.turn(t, c, 1, false).Get("X-Kompact-Session")
+	body, _ := json.Marshal(map[string]any{"instructions": "Keep the API paths."})
+	req, _ := http.NewRequest("PATCH", srv.URL+"/v1/sessions/"+id+"/settings", bytes.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil || resp.StatusCode != 200 {
+		t.Fatalf("PATCH settings: %v %v", resp, err)
+	}
+	resp.Body.Close()
+	for i := 2; i <= 14; i++ {
+		if _, n := up.chats(); n > 0 {
+			break
+		}
+		cv.turn(t, c, i, false)
+	}
+	up.mu.Lock()
+	defer up.mu.Unlock()
+	const want = "**User's Custom Compaction Instruction:**\\nThe user has specifically requested the following focus during compaction. You MUST prioritize this instruction above the default compression priorities:\\nKeep the schema.\\n\\nKeep the API paths.\"}]"
+	for _, call := range up.calls {
+		if call.compaction {
+			if !bytes.Contains(call.body, []byte(want)) {
+				t.Fatalf("the gateway's compaction request lacks the joined instructions:\n%s", call.body[max(0, len(call.body)-400):])
+			}
+			return
+		}
+	}
+	t.Fatal("the gateway never compacted")
+}
