@@ -4,13 +4,13 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"kompact/kimi"
-	"kompact/service"
 	"strings"
 	"sync"
 	"testing"
 
 	"kompact"
+	"kompact/kimi"
+	"kompact/service"
 )
 
 // fakeLLM is a hand-written kompact.LLM: it records requests and answers

@@ -1,11 +1,11 @@
 package kompact_test
 
 import (
-	"kompact/internal/pystr"
-	"kompact/kimi"
 	"testing"
 
 	"kompact"
+	"kompact/internal/pystr"
+	"kompact/kimi"
 )
 
 // pythonIsSpace is the set of code points Python 3's str.isspace()

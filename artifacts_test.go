@@ -3,14 +3,14 @@ package kompact_test
 import (
 	"context"
 	"fmt"
-	"kompact/fidelity"
-	"kompact/kimi"
-	"kompact/service"
 	"slices"
 	"strings"
 	"testing"
 
 	"kompact"
+	"kompact/fidelity"
+	"kompact/kimi"
+	"kompact/service"
 )
 
 func artifactSession() *kompact.Session {

@@ -1,16 +1,16 @@
 package kompact_test
 
 import (
-	"kompact/fidelity"
-	"kompact/kimi"
 	"math/rand/v2"
 	"strconv"
 	"strings"
 	"testing"
 
 	"kompact"
+	"kompact/fidelity"
 	"kompact/internal/cputime"
 	"kompact/internal/vectors"
+	"kompact/kimi"
 	"kompact/openai"
 )
 

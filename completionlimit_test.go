@@ -1,11 +1,11 @@
 package kompact_test
 
 import (
-	"kompact/kimi"
-	"kompact/service"
 	"testing"
 
 	"kompact"
+	"kompact/kimi"
+	"kompact/service"
 )
 
 // TestCompletionLimit: a compaction request carries kimi-cli's completion

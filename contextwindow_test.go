@@ -2,13 +2,13 @@ package kompact_test
 
 import (
 	"encoding/json"
-	"kompact/config"
-	"kompact/kimi"
-	"kompact/service"
 	"strings"
 	"testing"
 
 	"kompact"
+	"kompact/config"
+	"kompact/kimi"
+	"kompact/service"
 )
 
 // The boundary cases of kimi-cli's should_auto_compact

@@ -1,10 +1,10 @@
 package kompact_test
 
 import (
-	"kompact/kimi"
 	"testing"
 
 	"kompact"
+	"kompact/kimi"
 )
 
 // TestCountNotes: the notes a compaction writes count in the singular and

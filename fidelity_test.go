@@ -3,14 +3,14 @@ package kompact_test
 import (
 	"context"
 	"encoding/json"
-	"kompact/fidelity"
-	"kompact/kimi"
-	"kompact/service"
 	"slices"
 	"strings"
 	"testing"
 
 	"kompact"
+	"kompact/fidelity"
+	"kompact/kimi"
+	"kompact/service"
 )
 
 // fidelityRun compacts artifactSession through a Job for agent a with req

@@ -3,12 +3,12 @@ package kompact_test
 import (
 	"bytes"
 	"encoding/json"
-	"kompact/kimi"
 	"strings"
 	"testing"
 
 	"kompact"
 	"kompact/internal/vectors"
+	"kompact/kimi"
 )
 
 // FuzzPrepare feeds arbitrary session JSON and selections to the core and

@@ -1,11 +1,11 @@
 package kompact_test
 
 import (
-	"kompact/internal/urlsecret"
 	"strings"
 	"testing"
 
 	"kompact"
+	"kompact/internal/urlsecret"
 )
 
 // TestSessionIDErrorNamesTheByte: the error of an id with a byte outside

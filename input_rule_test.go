@@ -1,11 +1,11 @@
 package kompact_test
 
 import (
-	"kompact/internal/jsontext"
 	"strings"
 	"testing"
 
 	"kompact"
+	"kompact/internal/jsontext"
 )
 
 // TestDecodeRefusesRepeatedKeys (issue 21 §5): a key given twice in any

@@ -3,13 +3,13 @@ package kompact_test
 import (
 	"context"
 	"errors"
-	"kompact/kimi"
-	"kompact/service"
 	"strconv"
 	"strings"
 	"testing"
 
 	"kompact"
+	"kompact/kimi"
+	"kompact/service"
 )
 
 // TestJobModelOverrideAndCommit: NewJob carries ActionRequest.Model into the

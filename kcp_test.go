@@ -3,11 +3,11 @@ package kompact_test
 import (
 	"bytes"
 	"encoding/json"
-	"kompact/kimi"
 	"strings"
 	"testing"
 
 	"kompact"
+	"kompact/kimi"
 )
 
 // msg builds a message: role, id and text parts.

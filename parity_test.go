@@ -4,11 +4,11 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"kompact/kimi"
 	"testing"
 
 	"kompact"
 	"kompact/internal/vectors"
+	"kompact/kimi"
 	"kompact/openai"
 )
 

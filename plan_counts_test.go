@@ -1,10 +1,10 @@
 package kompact_test
 
 import (
-	"kompact/kimi"
 	"testing"
 
 	"kompact"
+	"kompact/kimi"
 )
 
 // TestPlanCounts: a compaction's counts, as every surface gives them (the

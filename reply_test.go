@@ -2,14 +2,14 @@ package kompact_test
 
 import (
 	"context"
-	"kompact/kimi"
-	"kompact/service"
 	"testing"
 
 	"kompact"
 	"kompact/config"
 	"kompact/internal/fakellm"
 	"kompact/internal/testserver"
+	"kompact/kimi"
+	"kompact/service"
 )
 
 // TestReplyRefusesBlankText: a chat reply whose text parts are only white

@@ -1,12 +1,12 @@
 package kompact_test
 
 import (
-	"kompact/kimi"
-	"kompact/service"
 	"strings"
 	"testing"
 
 	"kompact"
+	"kompact/kimi"
+	"kompact/service"
 )
 
 // A window no larger than reserved_context_size makes compaction always

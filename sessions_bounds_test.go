@@ -3,15 +3,15 @@ package kompact_test
 import (
 	"context"
 	"errors"
-	"kompact/internal/bytesize"
-	"kompact/service"
 	"strings"
 	"testing"
 	"time"
 
 	"kompact"
 	"kompact/config"
+	"kompact/internal/bytesize"
 	"kompact/internal/testserver"
+	"kompact/service"
 )
 
 // stuckLLM never answers: it waits until its context is done.

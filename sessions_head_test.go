@@ -3,12 +3,12 @@ package kompact_test
 import (
 	"context"
 	"fmt"
-	"kompact/service"
 	"runtime"
 	"strings"
 	"testing"
 
 	"kompact"
+	"kompact/service"
 )
 
 // The context route's work does not follow the session's length: on a

@@ -3,13 +3,13 @@ package kompact_test
 import (
 	"context"
 	"fmt"
-	"kompact/kimi"
-	"kompact/service"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	"kompact"
+	"kompact/kimi"
+	"kompact/service"
 )
 
 // rereadFailing is a store whose reads of a session fail once a compaction

@@ -4,12 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"kompact/service"
 	"strings"
 	"testing"
 
 	"kompact"
 	"kompact/config"
+	"kompact/service"
 )
 
 // listed returns Sessions.List as "id:open_previews:running" items.

@@ -2,11 +2,11 @@ package kompact_test
 
 import (
 	"context"
-	"kompact/service"
 	"strings"
 	"testing"
 
 	"kompact"
+	"kompact/service"
 )
 
 // A compaction that read a session neither commits into nor keeps a

@@ -3,11 +3,11 @@ package kompact_test
 import (
 	"context"
 	"errors"
-	"kompact/service"
 	"strings"
 	"testing"
 
 	"kompact"
+	"kompact/service"
 )
 
 // The one-step workflows of Sessions (sessions_store.go) over a real

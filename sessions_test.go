@@ -3,7 +3,6 @@ package kompact_test
 import (
 	"context"
 	"fmt"
-	"kompact/service"
 	"strings"
 	"sync"
 	"testing"
@@ -11,6 +10,7 @@ import (
 	"kompact"
 	"kompact/config"
 	"kompact/internal/testserver"
+	"kompact/service"
 )
 
 // The tests of kompact.Sessions run it over a real store; the HTTP API's

@@ -1,11 +1,11 @@
 package kompact_test
 
 import (
-	"kompact/internal/storeutil"
-	"kompact/kimi"
 	"testing"
 
 	"kompact"
+	"kompact/internal/storeutil"
+	"kompact/kimi"
 )
 
 func TestRebaseKeepsAppendedMessages(t *testing.T) {

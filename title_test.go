@@ -1,13 +1,13 @@
 package kompact_test
 
 import (
-	"kompact/internal/title"
 	"strings"
 	"testing"
 	"time"
 	"unicode/utf8"
 
 	"kompact"
+	"kompact/internal/title"
 )
 
 // TestTitles: the default title is the first user message that is not a

@@ -3,11 +3,11 @@ package kompact_test
 import (
 	"context"
 	"encoding/json"
-	"kompact/service"
 	"strings"
 	"testing"
 
 	"kompact"
+	"kompact/service"
 )
 
 func warningCodes(ws []kompact.Warning) string {

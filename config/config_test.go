@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"flag"
-	"kompact/service"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -13,6 +12,7 @@ import (
 	"testing"
 
 	"kompact"
+	"kompact/service"
 )
 
 var update = flag.Bool("update", false, "rewrite docs/reference/default-config.md")

@@ -2,7 +2,6 @@ package config
 
 import (
 	"fmt"
-	"kompact/internal/urlsecret"
 	"math"
 	"net/url"
 	"os"
@@ -13,8 +12,8 @@ import (
 	"time"
 
 	"go.yaml.in/yaml/v3"
-
 	"kompact"
+	"kompact/internal/urlsecret"
 )
 
 // The fields of each mapping, in the order the docs list them.

@@ -1,12 +1,12 @@
 package config
 
 import (
-	"kompact/service"
 	"strings"
 	"testing"
 	"time"
 
 	"kompact"
+	"kompact/service"
 )
 
 // TestCompactionTimeout: compaction.timeout is a positive duration that

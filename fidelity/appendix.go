@@ -1,9 +1,10 @@
 package fidelity
 
 import (
-	"kompact"
 	"slices"
 	"strings"
+
+	"kompact"
 )
 
 // The tags of the appendix's section.

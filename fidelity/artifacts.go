@@ -1,11 +1,11 @@
 package fidelity
 
 import (
-	"kompact"
 	"slices"
 	"strconv"
 	"strings"
 
+	"kompact"
 	"kompact/internal/artifacts"
 )
 

@@ -1,9 +1,9 @@
 package fidelity
 
 import (
-	"kompact"
 	"strings"
 
+	"kompact"
 	"kompact/internal/artifacts"
 )
 

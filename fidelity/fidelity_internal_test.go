@@ -1,12 +1,12 @@
 package fidelity
 
 import (
-	"kompact"
 	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
 
+	"kompact"
 	"kompact/internal/artifacts"
 )
 

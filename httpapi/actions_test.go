@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"context"
 	"fmt"
-	"kompact/kimi"
 	"log/slog"
 	"net"
 	"net/http"
@@ -19,6 +18,7 @@ import (
 	"kompact/httpapi"
 	"kompact/internal/fakellm"
 	"kompact/internal/golden"
+	"kompact/kimi"
 	"kompact/sqlite"
 )
 

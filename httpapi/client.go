@@ -7,12 +7,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"kompact/internal/urlsecret"
 	"net/http"
 	"net/url"
 	"strings"
 
 	"kompact"
+	"kompact/internal/urlsecret"
 )
 
 // Client calls a kompact server's HTTP API (docs/http-api.md). It decodes

@@ -6,8 +6,9 @@ package httpapi
 
 import (
 	"context"
-	"kompact/service"
 	"net/http"
+
+	"kompact/service"
 )
 
 func (s *Server) getContext(w http.ResponseWriter, r *http.Request) error {

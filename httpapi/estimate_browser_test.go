@@ -3,14 +3,13 @@ package httpapi_test
 import (
 	"encoding/json"
 	"fmt"
-	"kompact/kimi"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/chromedp/chromedp"
-
 	"kompact"
+	"kompact/kimi"
 )
 
 // estimateTexts are texts whose code points are easy to miscount: empty,

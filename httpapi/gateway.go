@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/base64"
 	"errors"
-	"kompact/service"
 	"net/http"
 	"strings"
 	"time"
@@ -12,6 +11,7 @@ import (
 
 	"kompact"
 	"kompact/openai"
+	"kompact/service"
 )
 
 // This file is the compaction gateway's HTTP surface (docs/gateway.md):

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"kompact/service"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
@@ -14,12 +13,12 @@ import (
 
 	sdk "github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
-
 	"kompact"
 	"kompact/config"
 	"kompact/httpapi"
 	"kompact/internal/testserver"
 	"kompact/openai"
+	"kompact/service"
 )
 
 // The gateway's edges (issue 29's low items, issue 28 §4): another agent's

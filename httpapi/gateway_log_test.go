@@ -2,7 +2,6 @@ package httpapi_test
 
 import (
 	"fmt"
-	"kompact/service"
 	"log/slog"
 	"net/http/httptest"
 	"strconv"
@@ -11,10 +10,10 @@ import (
 
 	sdk "github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
-
 	"kompact"
 	"kompact/httpapi"
 	"kompact/internal/testserver"
+	"kompact/service"
 )
 
 // The gateway's compactions in the server's log (issue 28 §5): the

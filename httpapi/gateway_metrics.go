@@ -1,11 +1,11 @@
 package httpapi
 
 import (
-	"kompact/service"
 	"strconv"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
+	"kompact/service"
 )
 
 // gatewayMetrics are the gateway's Prometheus metrics (docs/gateway.md,

@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"kompact/service"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
@@ -19,12 +18,12 @@ import (
 
 	sdk "github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
-
 	"kompact"
 	"kompact/config"
 	"kompact/httpapi"
 	"kompact/internal/testserver"
 	"kompact/openai"
+	"kompact/service"
 )
 
 // The gateway's tests (issue 22) drive conversations through

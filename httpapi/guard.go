@@ -3,8 +3,6 @@ package httpapi
 import (
 	"errors"
 	"io"
-	"kompact/internal/jsontext"
-	"kompact/service"
 	"mime"
 	"net"
 	"net/http"
@@ -17,6 +15,8 @@ import (
 	"time"
 
 	"kompact"
+	"kompact/internal/jsontext"
+	"kompact/service"
 )
 
 // BodyTimeout is how long a client has to send a request body, from the

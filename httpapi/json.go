@@ -5,14 +5,14 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
-	"kompact/internal/bytesize"
-	"kompact/internal/jsontext"
 	"net/http"
 	"strconv"
 	"strings"
 	"time"
 
 	"kompact"
+	"kompact/internal/bytesize"
+	"kompact/internal/jsontext"
 )
 
 // readBody reads the request body, up to the server's limit, and checks

@@ -5,8 +5,9 @@ package httpapi
 // (sessions_preview.go in the root).
 
 import (
-	"kompact/service"
 	"net/http"
+
+	"kompact/service"
 )
 
 // listPreviews answers a session's open previews, the newest first.

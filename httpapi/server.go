@@ -12,7 +12,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"io"
-	"kompact/service"
 	"log/slog"
 	"net"
 	"net/http"
@@ -21,6 +20,7 @@ import (
 	"time"
 
 	"kompact"
+	"kompact/service"
 )
 
 // DefaultMaxBody is the request body limit when Config.MaxBody is 0.

@@ -4,13 +4,13 @@ import (
 	"cmp"
 	"context"
 	"encoding/json"
-	"kompact/internal/title"
-	"kompact/service"
 	"net/http"
 	"slices"
 	"strconv"
 
 	"kompact"
+	"kompact/internal/title"
+	"kompact/service"
 	"kompact/sessionjson"
 )
 

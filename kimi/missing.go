@@ -1,8 +1,9 @@
 package kimi
 
 import (
-	"kompact"
 	"strings"
+
+	"kompact"
 )
 
 // MissingSections returns the names from SectionNames whose opening or

@@ -1,8 +1,9 @@
 package kimi
 
 import (
-	"kompact"
 	"strings"
+
+	"kompact"
 )
 
 // Outline returns m as far as planning a compaction reads it (Prepare and

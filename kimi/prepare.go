@@ -1,11 +1,12 @@
 package kimi
 
 import (
-	"kompact"
-	"kompact/fidelity"
 	"strconv"
 	"strings"
 	"sync"
+
+	"kompact"
+	"kompact/fidelity"
 )
 
 // CompactorSystemPrompt is the system message of every compaction request,

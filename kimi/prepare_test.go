@@ -1,10 +1,11 @@
 package kimi
 
 import (
-	"kompact"
 	"strings"
 	"sync"
 	"testing"
+
+	"kompact"
 )
 
 func estimateSession() *kompact.Session {

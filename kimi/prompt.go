@@ -1,9 +1,10 @@
 package kimi
 
 import (
-	"kompact"
 	"strings"
 	"unicode/utf8"
+
+	"kompact"
 )
 
 // ResolvePrompt returns the first candidate with a non-empty body, or the

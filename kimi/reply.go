@@ -2,6 +2,7 @@ package kimi
 
 import (
 	"context"
+
 	"kompact"
 )
 

@@ -1,10 +1,11 @@
 package kimi
 
 import (
-	"kompact"
-	"kompact/fidelity"
 	"slices"
 	"strings"
+
+	"kompact"
+	"kompact/fidelity"
 )
 
 // The messages of kimi-cli's APIEmptyResponseError, which kompact reports

@@ -2,7 +2,6 @@ package kimicli_test
 
 import (
 	"encoding/json"
-	"kompact/kimi"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,6 +9,7 @@ import (
 
 	"kompact"
 	"kompact/internal/vectors"
+	"kompact/kimi"
 	"kompact/kimicli"
 )
 

@@ -2,13 +2,13 @@ package kimicli
 
 import (
 	"fmt"
-	"kompact/kimi"
 	"os"
 	"path/filepath"
 	"sort"
 	"sync"
 
 	"kompact"
+	"kompact/kimi"
 )
 
 // PathEnv names the environment variable that points at a kimi-cli

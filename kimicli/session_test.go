@@ -1,7 +1,6 @@
 package kimicli_test
 
 import (
-	"kompact/kimi"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,6 +9,7 @@ import (
 	"kompact"
 	"kompact/internal/testserver"
 	"kompact/internal/vectors"
+	"kompact/kimi"
 	"kompact/kimicli"
 )
 

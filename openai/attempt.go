@@ -11,7 +11,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"kompact/internal/bytesize"
 	"mime"
 	"net/http"
 	"strconv"
@@ -21,8 +20,8 @@ import (
 	sdk "github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
 	"github.com/openai/openai-go/v3/packages/ssestream"
-
 	"kompact"
+	"kompact/internal/bytesize"
 )
 
 // capture is what the SDK middleware saw of one attempt's response.

@@ -3,7 +3,6 @@ package openai_test
 import (
 	"context"
 	"io"
-	"kompact/kimi"
 	"net/http"
 	"net/http/httptest"
 	"strconv"
@@ -12,6 +11,7 @@ import (
 
 	"kompact"
 	"kompact/internal/fakellm"
+	"kompact/kimi"
 	"kompact/openai"
 )
 

@@ -8,7 +8,6 @@ package openai
 import (
 	"context"
 	"fmt"
-	"kompact/internal/urlsecret"
 	"net/http"
 	"net/url"
 	"os"
@@ -16,8 +15,8 @@ import (
 
 	sdk "github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
-
 	"kompact"
+	"kompact/internal/urlsecret"
 	"kompact/sessionjson"
 )
 

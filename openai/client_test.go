@@ -6,8 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"kompact/kimi"
-	"kompact/service"
 	"net/http"
 	"reflect"
 	"strings"
@@ -17,7 +15,9 @@ import (
 
 	"kompact"
 	"kompact/internal/fakellm"
+	"kompact/kimi"
 	"kompact/openai"
+	"kompact/service"
 )
 
 // sleepLog records the waits the client asks for instead of sleeping.

@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"kompact/internal/bytesize"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -16,6 +15,7 @@ import (
 	"time"
 
 	"kompact"
+	"kompact/internal/bytesize"
 )
 
 // failure is why an attempt failed.

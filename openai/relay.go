@@ -9,9 +9,9 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
-	"kompact/internal/bytesize"
 
 	"kompact"
+	"kompact/internal/bytesize"
 )
 
 // DefaultMaxEvent bounds one relayed event when RelayStream is given no

@@ -14,7 +14,6 @@ package postgres
 import (
 	"context"
 	"embed"
-	"kompact/internal/urlsecret"
 	"slices"
 	"strings"
 	"time"
@@ -22,9 +21,9 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
-
 	"kompact"
 	"kompact/internal/storeutil"
+	"kompact/internal/urlsecret"
 )
 
 var _ kompact.Store = (*Store)(nil)

@@ -2,9 +2,10 @@ package service
 
 import (
 	"errors"
-	"kompact"
 	"slices"
 	"strings"
+
+	"kompact"
 )
 
 // AgentOf returns the agent called name from agents, as Agents.Agent does,

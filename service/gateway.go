@@ -4,10 +4,11 @@ import (
 	"crypto/sha256"
 	"encoding/json"
 	"fmt"
-	"kompact"
 	"strconv"
 	"strings"
 	"time"
+
+	"kompact"
 )
 
 // This file is the compaction gateway's pure part (docs/gateway.md): how a

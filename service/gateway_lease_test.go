@@ -2,10 +2,11 @@ package service
 
 import (
 	"context"
-	"kompact"
 	"sync"
 	"testing"
 	"time"
+
+	"kompact"
 )
 
 // memGatewayStore keeps gateway records in memory: only what the lease

@@ -2,9 +2,10 @@ package service
 
 import (
 	"context"
-	"kompact"
 	"testing"
 	"time"
+
+	"kompact"
 )
 
 // failingGets is a memGatewayStore whose first fail GetGatewayRecord calls

@@ -2,8 +2,9 @@ package service
 
 import (
 	"crypto/sha256"
-	"kompact"
 	"testing"
+
+	"kompact"
 )
 
 // fakeConv is a Conversation of plain messages whose digest is that of

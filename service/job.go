@@ -4,8 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"kompact"
 	"time"
+
+	"kompact"
 )
 
 // Job is a prepared compaction of any type: what to compact (Plan,

@@ -2,9 +2,10 @@ package service
 
 import (
 	"encoding/json"
+	"slices"
+
 	"kompact"
 	"kompact/fidelity"
-	"slices"
 )
 
 // previewJSON is the stored form of a previewed outcome: everything its

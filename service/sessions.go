@@ -3,9 +3,10 @@ package service
 import (
 	"context"
 	"errors"
-	"kompact"
 	"sync"
 	"time"
+
+	"kompact"
 )
 
 // Sessions holds the workflows of stored sessions, over a Store, a

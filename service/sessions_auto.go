@@ -3,9 +3,10 @@ package service
 import (
 	"context"
 	"errors"
-	"kompact"
 	"slices"
 	"time"
+
+	"kompact"
 )
 
 // This file is the context window of a stored session and automatic

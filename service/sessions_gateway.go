@@ -3,6 +3,7 @@ package service
 import (
 	"context"
 	"errors"
+
 	"kompact"
 )
 

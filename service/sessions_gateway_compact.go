@@ -2,8 +2,9 @@ package service
 
 import (
 	"context"
-	"kompact"
 	"time"
+
+	"kompact"
 )
 
 // This file is the gateway's compaction (docs/gateway.md, "Compaction"):

@@ -2,8 +2,9 @@ package service
 
 import (
 	"context"
-	"kompact"
 	"sync"
+
+	"kompact"
 )
 
 // ListedSession is a stored session as Sessions.List describes it: its

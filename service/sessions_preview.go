@@ -3,9 +3,10 @@ package service
 import (
 	"context"
 	"errors"
-	"kompact"
 	"strings"
 	"time"
+
+	"kompact"
 )
 
 // Previews live in the store (Store.PutPreview), for PreviewTTL, within

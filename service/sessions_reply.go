@@ -3,8 +3,9 @@ package service
 import (
 	"context"
 	"fmt"
-	"kompact"
 	"time"
+
+	"kompact"
 )
 
 // This file bounds a continue turn's reply: all its LLM attempts together

@@ -2,8 +2,9 @@ package service
 
 import (
 	"fmt"
-	"kompact"
 	"unicode/utf8"
+
+	"kompact"
 )
 
 // checkWindow refuses a window whose limit is out of bounds, whose offset is

@@ -3,12 +3,12 @@ package sessionjson_test
 import (
 	"bytes"
 	"io"
-	"kompact/kimi"
 	"runtime"
 	"testing"
 
 	"kompact"
 	"kompact/internal/vectors"
+	"kompact/kimi"
 	"kompact/openai"
 	"kompact/sessionjson"
 )

@@ -3,6 +3,7 @@ package sessionjson
 import (
 	"bytes"
 	"encoding/json"
+
 	"kompact"
 )
 

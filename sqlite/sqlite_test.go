@@ -7,7 +7,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"kompact/kimi"
 	"os"
 	"path/filepath"
 	"strings"
@@ -18,6 +17,7 @@ import (
 	"kompact"
 	"kompact/internal/storetest"
 	"kompact/internal/storeutil"
+	"kompact/kimi"
 )
 
 func TestConformance(t *testing.T) {

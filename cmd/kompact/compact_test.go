@@ -3,7 +3,6 @@ package main
 import (
 	"encoding/json"
 	"io"
-	"kompact/kimi"
 	"os"
 	"path/filepath"
 	"strings"
@@ -13,6 +12,7 @@ import (
 	"kompact/internal/fakellm"
 	"kompact/internal/golden"
 	"kompact/internal/vectors"
+	"kompact/kimi"
 )
 
 const compactSession = `{"id":"s1","agent":"fake","messages":[

@@ -6,15 +6,15 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"kompact/fidelity"
-	"kompact/service"
 	"math/rand/v2"
 	"os"
 	"strconv"
 	"strings"
 
 	"kompact"
+	"kompact/fidelity"
 	"kompact/openai"
+	"kompact/service"
 	"kompact/sessionjson"
 )
 

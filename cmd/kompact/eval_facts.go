@@ -1,11 +1,11 @@
 package main
 
 import (
-	"kompact/fidelity"
-	"kompact/service"
 	"strings"
 
 	"kompact"
+	"kompact/fidelity"
+	"kompact/service"
 )
 
 // checkFacts makes sure each planted fact of sc occurs, as an artifact of

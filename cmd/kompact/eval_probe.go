@@ -3,11 +3,11 @@ package main
 import (
 	"context"
 	"errors"
-	"kompact/fidelity"
-	"kompact/service"
 	"strings"
 
 	"kompact"
+	"kompact/fidelity"
+	"kompact/service"
 )
 
 // This file is kompact eval's --probe: after a compaction, the agent's

@@ -6,13 +6,13 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"kompact/kimi"
-	"kompact/service"
 	"strconv"
 
 	"kompact"
+	"kompact/kimi"
 	"kompact/kimicli"
 	"kompact/openai"
+	"kompact/service"
 	"kompact/sessionjson"
 )
 

@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"kompact/kimi"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -15,6 +14,7 @@ import (
 	"kompact/internal/fakellm"
 	"kompact/internal/golden"
 	"kompact/internal/vectors"
+	"kompact/kimi"
 )
 
 // runCLI runs the command line in-process with the given environment.

@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"kompact/internal/urlsecret"
-	"kompact/service"
 	"log/slog"
 	"net"
 	"net/netip"
@@ -19,9 +17,11 @@ import (
 	"kompact"
 	"kompact/config"
 	"kompact/httpapi"
+	"kompact/internal/urlsecret"
 	"kompact/kimicli"
 	"kompact/openai"
 	"kompact/postgres"
+	"kompact/service"
 	"kompact/sqlite"
 )
 

@@ -2,11 +2,11 @@ package main
 
 import (
 	"context"
-	"kompact/internal/urlsecret"
 	"os"
 	"strings"
 	"testing"
 
+	"kompact/internal/urlsecret"
 	"kompact/postgres"
 )
 

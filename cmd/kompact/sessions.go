@@ -5,7 +5,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"kompact/internal/urlsecret"
 	"net/http"
 	"net/url"
 	"strings"
@@ -15,6 +14,7 @@ import (
 	"kompact"
 	"kompact/httpapi"
 	"kompact/internal/atomicfile"
+	"kompact/internal/urlsecret"
 	"kompact/kimicli"
 	"kompact/sessionjson"
 )

@@ -21,13 +21,14 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"kompact"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"kompact"
 )
 
 // Item is one delta of a streamed answer: exactly one of Text, Think and

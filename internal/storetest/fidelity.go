@@ -2,10 +2,10 @@ package storetest
 
 import (
 	"encoding/json"
-	"kompact/kimi"
 	"testing"
 
 	"kompact"
+	"kompact/kimi"
 )
 
 // testFidelity: a compaction's fidelity report is recorded with its

@@ -3,12 +3,12 @@ package storetest
 import (
 	"bytes"
 	"fmt"
-	"kompact/kimi"
 	"slices"
 	"sync"
 	"testing"
 
 	"kompact"
+	"kompact/kimi"
 )
 
 // The compaction gateway's store side (kompact.GatewayStore, issue 22):

@@ -2,11 +2,11 @@ package storetest
 
 import (
 	"fmt"
-	"kompact/kimi"
 	"strings"
 	"testing"
 
 	"kompact"
+	"kompact/kimi"
 )
 
 // testSessionHead: GetSessionHead is GetSession without the messages, with

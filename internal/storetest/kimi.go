@@ -2,10 +2,10 @@ package storetest
 
 import (
 	"bytes"
-	"kompact/kimi"
 	"testing"
 
 	"kompact"
+	"kompact/kimi"
 )
 
 // kimiSession is a kimi-cli session as an import makes it: its system

@@ -1,11 +1,11 @@
 package storetest
 
 import (
-	"kompact/kimi"
 	"strings"
 	"testing"
 
 	"kompact"
+	"kompact/kimi"
 )
 
 // testInputRule (issue 21 §5): the message id rule (kompact.MessageIDRule)

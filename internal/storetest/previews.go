@@ -3,12 +3,12 @@ package storetest
 import (
 	"bytes"
 	"fmt"
-	"kompact/kimi"
 	"strings"
 	"testing"
 	"time"
 
 	"kompact"
+	"kompact/kimi"
 )
 
 // previewAt returns a preview of session with a body of size bytes that

@@ -2,12 +2,12 @@ package storetest
 
 import (
 	"fmt"
-	"kompact/kimi"
 	"slices"
 	"testing"
 	"time"
 
 	"kompact"
+	"kompact/kimi"
 )
 
 // testCommitAfterRecreate: a compaction that read a session commits into

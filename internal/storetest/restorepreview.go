@@ -1,13 +1,13 @@
 package storetest
 
 import (
-	"kompact/internal/storeutil"
-	"kompact/kimi"
 	"reflect"
 	"slices"
 	"testing"
 
 	"kompact"
+	"kompact/internal/storeutil"
+	"kompact/kimi"
 )
 
 // testPreviewRestore: PreviewRestore is EffectOfRestore of the session's

@@ -2,10 +2,10 @@ package storetest
 
 import (
 	"fmt"
-	"kompact/kimi"
 	"testing"
 
 	"kompact"
+	"kompact/kimi"
 )
 
 // Retention is what the retention test needs from a store: a new, empty

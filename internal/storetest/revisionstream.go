@@ -1,10 +1,10 @@
 package storetest
 
 import (
-	"kompact/kimi"
 	"testing"
 
 	"kompact"
+	"kompact/kimi"
 )
 
 // testStreamRevision: StreamRevision gives a revision's description, as

@@ -1,12 +1,12 @@
 package storetest
 
 import (
-	"kompact/internal/title"
-	"kompact/kimi"
 	"strings"
 	"testing"
 
 	"kompact"
+	"kompact/internal/title"
+	"kompact/kimi"
 )
 
 // testUpdateSettings: a settings change is checked whole before its one

@@ -22,7 +22,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"kompact/kimi"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -30,6 +29,7 @@ import (
 	"time"
 
 	"kompact"
+	"kompact/kimi"
 )
 
 // Run runs the conformance suite. open returns a new, empty store; every

@@ -1,11 +1,11 @@
 package storetest
 
 import (
-	"kompact/internal/title"
 	"strings"
 	"testing"
 
 	"kompact"
+	"kompact/internal/title"
 )
 
 func info(t *testing.T, st kompact.Store, id string) kompact.SessionInfo {

@@ -1,10 +1,10 @@
 package storetest
 
 import (
-	"kompact/kimi"
 	"testing"
 
 	"kompact"
+	"kompact/kimi"
 )
 
 // The token-accounting and breaker cases (issue 12): they run with the rest

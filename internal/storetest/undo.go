@@ -1,12 +1,12 @@
 package storetest
 
 import (
-	"kompact/internal/storeutil"
-	"kompact/kimi"
 	"slices"
 	"testing"
 
 	"kompact"
+	"kompact/internal/storeutil"
+	"kompact/kimi"
 )
 
 func undo(t *testing.T, st kompact.Store, id string, rev int64) (*kompact.StoredSession, *kompact.RevisionInfo) {

@@ -2,12 +2,12 @@ package storeutil
 
 import (
 	"context"
-	"kompact/internal/title"
 	"strconv"
 	"strings"
 	"time"
 
 	"kompact"
+	"kompact/internal/title"
 )
 
 // ImportSession stores a new session as CreateSession does, its messages

@@ -2,6 +2,7 @@ package storeutil
 
 import (
 	"encoding/json"
+
 	"kompact"
 )
 

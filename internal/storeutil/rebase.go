@@ -2,8 +2,9 @@ package storeutil
 
 import (
 	"bytes"
-	"kompact"
 	"strconv"
+
+	"kompact"
 )
 
 // Rebase applies a commit to the session's current messages: Replacement,

@@ -2,6 +2,7 @@ package storeutil
 
 import (
 	"bytes"
+
 	"kompact"
 )
 

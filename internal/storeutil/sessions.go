@@ -4,11 +4,11 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"kompact/internal/title"
 	"math"
 	"time"
 
 	"kompact"
+	"kompact/internal/title"
 )
 
 // Sessions: creating, reading, listing, deleting, appending, settings.

@@ -4,9 +4,10 @@
 package title
 
 import (
-	"kompact"
 	"strings"
 	"unicode/utf8"
+
+	"kompact"
 )
 
 // DefaultTitleLen bounds a default title, in code points (an ellipsis
