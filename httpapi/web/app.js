@@ -20,6 +20,7 @@ import { initHistory } from "./history.js";
 import { initCovers } from "./covers.js";
 import { initContinue } from "./continue.js";
 import { initTitle } from "./title.js";
+import { initStanding } from "./standing.js";
 
 async function loadHealth() {
   try {
@@ -79,6 +80,7 @@ function init() {
   initCovers();
   initContinue();
   initTitle();
+  initStanding();
   window.addEventListener("hashchange", onRoute);
   loadAll();
 }

@@ -122,6 +122,7 @@ function renderSession() {
     h("code", { class: "session-id", "data-testid": "session-id" }, s.id),
     h("span", { class: "agent-tag" }, s.agent || "no agent"),
     s.compaction_model ? h("span", null, "compaction model ", h("code", null, s.compaction_model)) : null,
+    h("span", { id: "session-instructions", class: "badge badge-quiet instructions-mark", "data-testid": "instructions-mark" }), // standing.js fills it
     h("span", { "data-testid": "message-count" }, plural(s.messages.length, "message")),
     h("span", { "data-testid": "session-tokens", title: "The server's estimate: text characters / 4" }, approx(estimateTokens(s.messages))),
     h("span", { class: "session-context", id: "session-context" }),

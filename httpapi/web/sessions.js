@@ -280,11 +280,17 @@ async function importText(name, text, format, agent, id) {
   }
 }
 
-// renameSession gives session id a new title ("" for its default one).
-export async function renameSession(id, title) {
-  const s = await call("PATCH", `sessions/${encodeURIComponent(id)}/settings`, { title });
+// updateSettings changes session id's settings (PATCH …/settings), then
+// lists the sessions again, which carry them.
+export async function updateSettings(id, settings) {
+  const s = await call("PATCH", `sessions/${encodeURIComponent(id)}/settings`, settings);
   await loadSessions();
   return s;
+}
+
+// renameSession gives session id a new title ("" for its default one).
+export function renameSession(id, title) {
+  return updateSettings(id, { title });
 }
 
 // askDelete asks before deleting session id, then deletes it.
