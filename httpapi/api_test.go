@@ -398,7 +398,7 @@ func TestWrongMethodNamesTheMethods(t *testing.T) {
 	for _, c := range []struct{ method, path, fix string }{
 		{"PUT", "/v1/sessions/s1", "This path answers GET and DELETE, not PUT."},
 		{"DELETE", "/v1/agents", "This path answers GET, not DELETE."},
-		{"GET", "/v1/sessions/s1/messages", "This path answers POST, not GET."},
+		{"PUT", "/v1/sessions/s1/messages", "This path answers GET and POST, not PUT."},
 		{"PUT", "/v1/sessions", "This path answers GET and POST, not PUT."},
 		{"GET", "/v1/nothing-here", ""},
 	} {
