@@ -11,14 +11,15 @@ import (
 	"strings"
 	"testing"
 
-	sdk "github.com/openai/openai-go/v3"
-	"github.com/openai/openai-go/v3/option"
 	"kompact"
 	"kompact/config"
 	"kompact/httpapi"
 	"kompact/internal/testserver"
 	"kompact/openai"
 	"kompact/service"
+
+	sdk "github.com/openai/openai-go/v3"
+	"github.com/openai/openai-go/v3/option"
 )
 
 // The gateway's edges (issue 29's low items, issue 28 §4): another agent's
@@ -32,6 +33,14 @@ func edgeGateway(t *testing.T, up *fakeUpstream, logs *testserver.Buffer) *httpt
 	t.Helper()
 	yaml := testserver.GatewayAgents(up.srv.URL+"/v1", testserver.Gateway{Auto: true}) +
 		fmt.Sprintf("  other: {llm: {base_url: %s, model: chat-model, max_context_size: 10000}, gateway: {enabled: true}}\n", up.srv.URL+"/v1")
+	return gatewayServerOf(t, yaml, logs)
+}
+
+// gatewayServerOf starts a server of the agents in yaml over a throwaway
+// SQLite store, the LLM and the upstream reached with no key and no
+// retries, its warnings going to logs.
+func gatewayServerOf(t *testing.T, yaml string, logs io.Writer) *httptest.Server {
+	t.Helper()
 	cfg, err := config.Parse([]byte(yaml), "agents.yaml")
 	if err != nil {
 		t.Fatal(err)

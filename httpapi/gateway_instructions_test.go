@@ -3,18 +3,13 @@ package httpapi_test
 import (
 	"bytes"
 	"encoding/json"
-	"log/slog"
 	"net/http"
-	"net/http/httptest"
 	"strings"
 	"testing"
 
 	sdk "github.com/openai/openai-go/v3"
 
-	"kompact/config"
-	"kompact/httpapi"
 	"kompact/internal/testserver"
-	"kompact/openai"
 )
 
 // TestGatewayStandingInstructions: the gateway's compaction sends the
@@ -25,19 +20,7 @@ func TestGatewayStandingInstructions(t *testing.T) {
 	up := newFakeUpstream(t)
 	doc := strings.Replace(testserver.GatewayAgents(up.srv.URL+"/v1", testserver.Gateway{Auto: true}),
 		"      compaction_model: compact-model\n", "      compaction_model: compact-model\n      instructions: Keep the schema.\n", 1)
-	cfg, err := config.Parse([]byte(doc), "agents.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	getenv := func(string) string { return "" }
-	s := httpapi.New(httpapi.Config{
-		Store: testserver.SQLite(t), Agents: cfg,
-		LLM:      &openai.Client{Getenv: getenv, MaxRetries: -1},
-		Upstream: &openai.Upstream{Getenv: getenv},
-		Logger:   slog.New(slog.NewTextHandler(testLog{t}, &slog.HandlerOptions{Level: slog.LevelWarn})),
-	})
-	srv := httptest.NewServer(httpapi.CheckedHandler(t, s.Handler()))
-	t.Cleanup(srv.Close)
+	srv := gatewayServerOf(t, doc, testLog{t})
 
 	c := newGatewayClient(srv.URL)
 	cv := &conversation{msgs: []sdk.ChatCompletionMessageParamUnion{sdk.SystemMessage("You are a careful agent.")}}
