@@ -1,0 +1,82 @@
+package kcvectors
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"kompact/internal/testenv"
+	"kompact/internal/vectors"
+)
+
+// TestKimiCodeTextsNotInTheProject fails when a line of Kimi Code's texts
+// (../shared/kimi-code/texts) or of kimi-cli's compact.md appears in a tracked file,
+// as written or escaped in a JSON string: third-party texts are read from ../shared in
+// tests and from the user's installation at run time, never kept in the project. It
+// looks for every line, sentence and clause of 30 characters or more.
+func TestKimiCodeTextsNotInTheProject(t *testing.T) {
+	var lines []string
+	texts := Texts(t)
+	body, _ := vectors.KimiPrompt(t)
+	for _, b := range append([]string{body}, mapValues(texts)...) {
+		// Lines, cut at template variables, then sentences, then clauses.
+		b = templateVar.ReplaceAllString(b, "\n")
+		b += "\n" + strings.ReplaceAll(b, ". ", ".\n")
+		b += "\n" + clause.ReplaceAllString(b, "\n")
+		for _, l := range strings.Split(b, "\n") {
+			if l = strings.TrimSpace(l); len(l) >= 30 {
+				lines = append(lines, l, jsonEscape(l))
+			}
+		}
+	}
+	root := filepath.Join(Dir(), "..", "..", "..")
+	out, err := exec.Command("git", "-C", root, "ls-files", "-z").Output()
+	testenv.Require(t, err == nil, "git ls-files failed", "run the tests in a git checkout with git installed")
+	n := 0
+	for _, f := range strings.Split(strings.TrimRight(string(out), "\x00"), "\x00") {
+		data, err := os.ReadFile(filepath.Join(root, f))
+		if err != nil {
+			continue // deleted in the work tree
+		}
+		n++
+		for _, l := range lines {
+			if bytes.Contains(data, []byte(l)) {
+				t.Errorf("%s holds a line of a third-party text: %.60q", f, l)
+				break
+			}
+		}
+	}
+	if n < 100 || len(lines) < 40 {
+		t.Fatalf("checked %d files for %d lines: the guard checked too little", n, len(lines))
+	}
+}
+
+// TestFillRestoresTexts: filling the placeholders of a case restores the texts Kimi Code
+// sent (the instruction piece before its custom instruction is there, whole).
+func TestFillRestoresTexts(t *testing.T) {
+	texts := Texts(t)
+	for _, c := range Cases(t) {
+		b := c.Read(t, texts, "compaction_1/compaction_request.json")
+		if bytes.Contains(b, []byte("{{kimi-code:")) {
+			t.Errorf("%s: a placeholder is left", c.Name)
+		}
+		first := strings.SplitN(texts["compaction-instruction.md"], "\n", 2)[0]
+		if !bytes.Contains(b, []byte(first)) {
+			t.Errorf("%s: the filled request lacks the instruction's first line", c.Name)
+		}
+	}
+}
+
+var clause = regexp.MustCompile(`[:;,—] `)
+
+func mapValues(m map[string]string) []string {
+	var out []string
+	for _, f := range TextFiles {
+		out = append(out, m[f])
+	}
+	return out
+}
