@@ -35,7 +35,7 @@ func TestBrowserGatewayPrecomputeApart(t *testing.T) {
 	e := gatewayPageEnv(t, up, testserver.Gateway{Auto: true, Precompute: 0.8})
 	c := newGatewayClient(e.srv.URL, option.WithHeader("X-Kompact-Session", "apart"))
 	cv := &conversation{msgs: []sdk.ChatCompletionMessageParamUnion{sdk.SystemMessage("sys")}}
-	_, done := turnsUntilCompacting(t, up, c, cv)
+	_, done := turnsUntilCompacting(t, up, c, cv, e.srv.URL, "apart")
 	<-done
 	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(20 * time.Millisecond) {
 		if p := e.apiList("/v1/sessions/apart/previews", "previews"); len(p) == 1 && p[0]["gateway"] == true {
@@ -101,7 +101,7 @@ func TestBrowserGatewayRunningNoCompact(t *testing.T) {
 	openGate := shutGate(t, up)
 	c := newGatewayClient(e.srv.URL, option.WithHeader("X-Kompact-Session", "held"))
 	cv := &conversation{msgs: []sdk.ChatCompletionMessageParamUnion{sdk.SystemMessage("sys")}}
-	_, done := turnsUntilCompacting(t, up, c, cv)
+	_, done := turnsUntilCompacting(t, up, c, cv, e.srv.URL, "held")
 	compact := `document.querySelector('[data-testid="compact-conversation"]')`
 	e.open("/#/s/held")
 	e.waitFor("the session", `document.querySelectorAll('[data-testid="message"]').length > 2`)

@@ -31,8 +31,11 @@ func (f *fakeUpstream) compactionCalls() int {
 // compaction call (which up's shut gate holds): it returns the number of
 // the turn sent last and a channel that gets its headers once it is
 // answered (a turn that reaches the trigger while a precompute runs waits
-// for it).
-func turnsUntilCompacting(t *testing.T, up *fakeUpstream, c *gatewayClient, cv *conversation) (int, chan http.Header) {
+// for it). A turn answered before its precompute's call reached the
+// upstream (the session, id on the server at base, is listed running) ends
+// the turns too: the next turn could apply the precompute before the test
+// sees it.
+func turnsUntilCompacting(t *testing.T, up *fakeUpstream, c *gatewayClient, cv *conversation, base, id string) (int, chan http.Header) {
 	t.Helper()
 	for i := 1; i <= 30; i++ {
 		done := make(chan http.Header, 1)
@@ -40,7 +43,7 @@ func turnsUntilCompacting(t *testing.T, up *fakeUpstream, c *gatewayClient, cv *
 		for {
 			select {
 			case h := <-done:
-				if up.compactionCalls() > 0 {
+				if up.compactionCalls() > 0 || precomputeCalling(t, up, base, id) {
 					done <- h
 					return i, done
 				}
@@ -55,6 +58,22 @@ func turnsUntilCompacting(t *testing.T, up *fakeUpstream, c *gatewayClient, cv *
 	}
 	t.Fatal("the conversation never compacted")
 	return 0, nil
+}
+
+// precomputeCalling says whether session id, on the server at base, runs
+// a compaction after its turn was answered (a precompute), and then waits
+// until the compaction's call reaches the upstream.
+func precomputeCalling(t *testing.T, up *fakeUpstream, base, id string) bool {
+	t.Helper()
+	if !listedRunning(t, base, id) {
+		return false
+	}
+	for deadline := time.Now().Add(60 * time.Second); up.compactionCalls() == 0; time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the precompute never called the upstream")
+		}
+	}
+	return true
 }
 
 // shutGate holds up's compaction answers until the returned function is
@@ -123,7 +142,7 @@ func TestGatewayCompactionRunning(t *testing.T) {
 			srv := newGatewayServerLimits(t, testserver.SQLite(t), up, testserver.Gateway{Auto: true, Precompute: precompute}, httpapi.Limits{})
 			c := newGatewayClient(srv.URL, option.WithHeader("X-Kompact-Session", "busy-1"))
 			cv := &conversation{msgs: []sdk.ChatCompletionMessageParamUnion{sdk.SystemMessage("sys")}}
-			_, done := turnsUntilCompacting(t, up, c, cv)
+			_, done := turnsUntilCompacting(t, up, c, cv, srv.URL, "busy-1")
 			if !listedRunning(t, srv.URL, "busy-1") {
 				t.Error("the list says running: false while the gateway compacts the session")
 			}
@@ -170,7 +189,7 @@ func TestGatewayCompactionSlots(t *testing.T) {
 			srv := newGatewayServerLimits(t, testserver.SQLite(t), up, testserver.Gateway{Auto: true, Precompute: precompute}, httpapi.Limits{MaxActions: 1})
 			a := newGatewayClient(srv.URL, option.WithHeader("X-Kompact-Session", "slot-a"))
 			cvA := &conversation{msgs: []sdk.ChatCompletionMessageParamUnion{sdk.SystemMessage("sys a")}}
-			_, doneA := turnsUntilCompacting(t, up, a, cvA)
+			_, doneA := turnsUntilCompacting(t, up, a, cvA, srv.URL, "slot-a")
 			// A /v1 action finds the slot taken.
 			if status, b := postStatus(t, srv.URL, "/v1/sessions/slot-a/actions/compact_conversation", `{}`); status != 409 && status != 429 {
 				t.Fatalf("a /v1 action while the gateway's compaction holds the one slot: %d %s", status, b)
@@ -226,7 +245,7 @@ func TestGatewayPrecomputeShownApart(t *testing.T) {
 	srv := newGatewayServerLimits(t, testserver.SQLite(t), up, testserver.Gateway{Auto: true, Precompute: 0.8}, httpapi.Limits{})
 	c := newGatewayClient(srv.URL, option.WithHeader("X-Kompact-Session", "apart"))
 	cv := &conversation{msgs: []sdk.ChatCompletionMessageParamUnion{sdk.SystemMessage("sys")}}
-	_, done := turnsUntilCompacting(t, up, c, cv)
+	_, done := turnsUntilCompacting(t, up, c, cv, srv.URL, "apart")
 	<-done
 	type listed struct {
 		PreviewID string `json:"preview_id"`
