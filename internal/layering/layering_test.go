@@ -62,6 +62,8 @@ var allowed = map[string][]string{
 	// config nor kimicli, nor a store, even indirectly: reachNever).
 	"httpapi": {"kompact", "service", "openai", "sessionjson",
 		"internal/bytesize", "internal/didyoumean", "internal/jsontext", "internal/title", "internal/urlsecret"},
+	// Kimi Code's compaction and its session files (the standard library only).
+	"kimicode": {},
 	// cmd/kompact wires the packages together.
 	"cmd/kompact": {"kompact", "config", "fidelity", "httpapi", "kimi", "kimicli", "openai", "postgres",
 		"service", "sessionjson", "sqlite", "internal/atomicfile", "internal/didyoumean", "internal/urlsecret"},

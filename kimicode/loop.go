@@ -1,0 +1,120 @@
+package kimicode
+
+import (
+	"encoding/json"
+	"fmt"
+)
+
+// loopEvent is a context.append_loop_event's event.
+type loopEvent struct {
+	Type       string          `json:"type"`
+	UUID       string          `json:"uuid"`
+	StepUUID   string          `json:"stepUuid"`
+	Part       json.RawMessage `json:"part"`
+	ToolCallID string          `json:"toolCallId"`
+	Name       string          `json:"name"`
+	Args       json.RawMessage `json:"args"`
+	Result     struct {
+		Output  json.RawMessage `json:"output"`
+		Note    string          `json:"note"`
+		IsError bool            `json:"isError"`
+	} `json:"result"`
+}
+
+// toolErrorPrefix is what Kimi Code puts before the output of a tool call that failed.
+const toolErrorPrefix = "<system>ERROR: Tool execution failed.</system>\n"
+
+// event folds one loop event: a step opens an assistant message, its parts and tool calls
+// fill it, tool results wait, and the step's end puts the results after it in the order
+// of the calls.
+func (f *fold) event(raw json.RawMessage) error {
+	var e loopEvent
+	if err := json.Unmarshal(raw, &e); err != nil {
+		return err
+	}
+	w := f.w
+	switch e.Type {
+	case "step.begin":
+		f.steps[e.UUID] = len(w.Context)
+		w.Context = append(w.Context, Message{Role: "assistant"})
+	case "content.part":
+		i, ok := f.steps[e.StepUUID]
+		if !ok {
+			return fmt.Errorf("a content part of step %s, which is not open", e.StepUUID)
+		}
+		p, err := decodePart(e.Part)
+		if err != nil {
+			return err
+		}
+		w.Context[i].Parts = append(w.Context[i].Parts, p)
+	case "tool.call":
+		i, ok := f.steps[e.StepUUID]
+		if !ok {
+			return fmt.Errorf("a tool call of step %s, which is not open", e.StepUUID)
+		}
+		args := string(e.Args)
+		if len(e.Args) == 0 {
+			args = "{}"
+		}
+		w.Context[i].ToolCalls = append(w.Context[i].ToolCalls, ToolCall{ID: e.ToolCallID, Name: e.Name, Arguments: args})
+	case "tool.result":
+		f.results[e.ToolCallID] = toolMessage(e)
+	case "step.end":
+		f.flush(e.UUID)
+	}
+	return nil
+}
+
+func toolMessage(e loopEvent) Message {
+	var out string
+	if err := json.Unmarshal(e.Result.Output, &out); err != nil {
+		out = string(e.Result.Output)
+	}
+	if e.Result.Note != "" {
+		out += "\n" + e.Result.Note
+	}
+	if e.Result.IsError {
+		out = toolErrorPrefix + out
+	}
+	return Message{Role: "tool", ToolCallID: e.ToolCallID, Parts: []Part{{Type: "text", Text: out}}}
+}
+
+// flush closes step uuid: an empty assistant message goes, the results of its calls
+// follow it.
+func (f *fold) flush(uuid string) {
+	i, ok := f.steps[uuid]
+	if !ok {
+		return
+	}
+	delete(f.steps, uuid)
+	w := f.w
+	a := w.Context[i]
+	if len(a.Parts) == 0 && len(a.ToolCalls) == 0 {
+		w.Context = append(w.Context[:i], w.Context[i+1:]...)
+		for k, j := range f.steps {
+			if j > i {
+				f.steps[k] = j - 1
+			}
+		}
+		return
+	}
+	for _, c := range a.ToolCalls {
+		if m, ok := f.results[c.ID]; ok {
+			w.Context = append(w.Context, m)
+			delete(f.results, c.ID)
+		}
+	}
+}
+
+// flushAll closes every open step.
+func (f *fold) flushAll() {
+	for len(f.steps) > 0 {
+		last, at := "", -1
+		for k, i := range f.steps {
+			if i > at {
+				last, at = k, i
+			}
+		}
+		f.flush(last)
+	}
+}
