@@ -20,8 +20,10 @@ type Agent struct {
 	Gateway GatewayConfig
 }
 
-// LLMConfig says how to reach an agent's OpenAI-compatible LLM.
+// LLMConfig says how to reach an agent's LLM.
 type LLMConfig struct {
+	// API is llm.api: "" (chat completions) or "anthropic" (Messages).
+	API string
 	// BaseURL is the API root, e.g. https://api.moonshot.ai/v1.
 	BaseURL string
 	Model   string
@@ -131,6 +133,7 @@ func (c *CompactionConfig) MaxPreserved() int {
 // RequestConfig is everything needed to send one compaction request, after
 // merging: where to send it, which model, and the other body fields.
 type RequestConfig struct {
+	API       string // LLMConfig.API
 	BaseURL   string
 	APIKeyEnv string
 	Model     string
@@ -153,7 +156,7 @@ func ChatRequest(a *Agent) RequestConfig {
 			fields[k] = v
 		}
 	}
-	return RequestConfig{BaseURL: a.LLM.BaseURL, APIKeyEnv: a.LLM.APIKeyEnv, Model: a.LLM.Model, Fields: fields, MaxAnswerBytes: a.LLM.MaxAnswerBytes}
+	return RequestConfig{API: a.LLM.API, BaseURL: a.LLM.BaseURL, APIKeyEnv: a.LLM.APIKeyEnv, Model: a.LLM.Model, Fields: fields, MaxAnswerBytes: a.LLM.MaxAnswerBytes}
 }
 
 // DefaultMaxPreserved is kimi-cli's default number of trailing user/assistant

@@ -44,7 +44,7 @@ func TestParseErrors(t *testing.T) {
 		{"unknown llm key", base + "      temprature: 0.5\n", 6, "agents.kimi.llm.temprature",
 			`unknown field; did you mean "temperature"?`, ""},
 		{"unknown llm key without a suggestion", base + "      frobnicate: 1\n", 6, "agents.kimi.llm.frobnicate",
-			"unknown field (fields: base_url, model, api_key_env, max_context_size, max_answer_bytes, timeout, temperature, max_tokens, top_p, extra_body)", ""},
+			"unknown field (fields: base_url, model, api_key_env, max_context_size, max_answer_bytes, timeout, temperature, max_tokens, top_p, extra_body, api)", ""},
 		{"unknown compaction key", base + "    compaction:\n      enable: true\n", 7, "agents.kimi.compaction.enable",
 			`unknown field; did you mean "enabled"? (fields: enabled, type, max_preserved_messages, compaction_model, prompt, prompt_file, instructions, settings_overrides, timeout, auto, fidelity)`, ""},
 		// compaction.auto and llm.max_context_size, with kimi-cli's bounds.

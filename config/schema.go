@@ -20,7 +20,7 @@ import (
 var (
 	topFields        = []string{"default_agent", "agents"}
 	agentFields      = []string{"system_prompt", "llm", "compaction", "gateway"}
-	llmFields        = []string{"base_url", "model", "api_key_env", "max_context_size", "max_answer_bytes", "timeout", "temperature", "max_tokens", "top_p", "extra_body"}
+	llmFields        = []string{"base_url", "model", "api_key_env", "max_context_size", "max_answer_bytes", "timeout", "temperature", "max_tokens", "top_p", "extra_body", "api"}
 	compactionFields = []string{"enabled", "type", "max_preserved_messages", "compaction_model", "prompt", "prompt_file", "instructions", "settings_overrides", "timeout", "auto", "fidelity"}
 	autoFields       = []string{"enabled", "trigger_ratio", "reserved_context_size"}
 	fidelityFields   = []string{"min_recall", "appendix_tokens"}
@@ -163,6 +163,26 @@ func (p *parser) gateway(e entry, path string) (kompact.GatewayConfig, error) {
 	return g, s.err
 }
 
+// anthropicAPI is llm.api's value for Anthropic's Messages API
+// (anthropic.API).
+const anthropicAPI = "anthropic"
+
+// api reads llm.api: "openai" (the default) or "anthropic".
+func (p *parser) api(n *yaml.Node, path string) (string, error) {
+	s, err := p.str(n, path)
+	if err != nil {
+		return "", err
+	}
+	switch s {
+	case "", "openai":
+		return "", nil
+	case anthropicAPI:
+		return s, nil
+	}
+	return "", p.errorf(n, path, "must be openai or anthropic, got %q", s).
+		WithFixes("Write api: openai for a chat-completions API (the default), api: anthropic for Anthropic's Messages API.")
+}
+
 func (p *parser) llm(e entry, path string) (kompact.LLMConfig, error) {
 	var l kompact.LLMConfig
 	s := p.section(e.val, path, llmFields)
@@ -183,6 +203,7 @@ func (p *parser) llm(e entry, path string) (kompact.LLMConfig, error) {
 	if strings.TrimSpace(l.Model) == "" {
 		return l, p.errorf(at, join(path, "model"), "must not be empty").WithFixes("Name the model, e.g. model: kimi-k2-turbo-preview.")
 	}
+	read(s, "api", &l.API, p.api)
 	read(s, "api_key_env", &l.APIKeyEnv, p.apiKeyEnv)
 	read(s, "max_context_size", &l.MaxContextSize, func(n *yaml.Node, path string) (int, error) { return p.tokens(n, path, 0) })
 	read(s, "max_answer_bytes", &l.MaxAnswerBytes, p.answerBytes)

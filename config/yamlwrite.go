@@ -78,6 +78,9 @@ func agentNode(a *kompact.Agent) (*yaml.Node, error) {
 // settings kompact knows by name and the others under extra_body.
 func llmNode(l *kompact.LLMConfig) (*yaml.Node, error) {
 	llm := &yaml.Node{Kind: yaml.MappingNode}
+	if l.API != "" {
+		addField(llm, "api", strNode(l.API))
+	}
 	addField(llm, "base_url", strNode(l.BaseURL))
 	addField(llm, "model", strNode(l.Model))
 	if l.APIKeyEnv != "" {

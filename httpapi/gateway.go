@@ -10,6 +10,7 @@ import (
 	"unicode"
 
 	"kompact"
+	"kompact/anthropic"
 	"kompact/openai"
 	"kompact/service"
 )
@@ -55,6 +56,8 @@ func (s *Server) gatewayAPIRoutes() []route {
 	return []route{
 		{"POST /gateway/{agent}/v1/chat/completions", s.gatewayChat},
 		{"GET /gateway/{agent}/v1/models", s.gatewayModels},
+		{"POST /gateway/{agent}/v1/messages", s.gatewayMessages},
+		{"POST /gateway/{agent}/v1/messages/count_tokens", s.gatewayCountTokens},
 	}
 }
 
@@ -108,7 +111,7 @@ func (s *Server) gatewayChat(w http.ResponseWriter, r *http.Request) error {
 		return upstreamFailed(err)
 	}
 	defer resp.Body.Close()
-	usage, err := s.relayUpstream(w, r, resp, askUsage, turnHeaders(turn))
+	usage, err := s.relayUpstream(w, r, resp, relayFace{strip: askUsage}, turnHeaders(turn))
 	if err == nil || errors.Is(err, errRelayCut) {
 		s.metrics.gateway.forwarded(resp.StatusCode)
 	}
@@ -165,7 +168,7 @@ func (s *Server) gatewayModels(w http.ResponseWriter, r *http.Request) error {
 		return upstreamFailed(err)
 	}
 	defer resp.Body.Close()
-	_, err = s.relayUpstream(w, r, resp, false, nil)
+	_, err = s.relayUpstream(w, r, resp, relayFace{}, nil)
 	return err
 }
 
@@ -184,11 +187,20 @@ func checkSessionHeader(id string) error {
 }
 
 // gatewayAgent returns the agent of the request's path when its gateway is
-// on and the server can reach upstreams.
+// on, speaks the route's protocol (llm.api: the Messages routes' is
+// anthropic, the others' openai) and the server can reach upstreams.
 func (s *Server) gatewayAgent(r *http.Request) (*kompact.Agent, error) {
 	a, err := s.sessions.GatewayAgent(r.PathValue("agent"))
 	if err != nil {
 		return nil, err
+	}
+	if messages := isMessagesPath(r.URL.Path); messages != anthropic.IsAnthropic(a.LLM) {
+		api, face := "openai", "/v1/chat/completions"
+		if anthropic.IsAnthropic(a.LLM) {
+			api, face = "anthropic", "/v1/messages"
+		}
+		return nil, kompact.Errorf(kompact.ENotFound, "agent %q speaks llm.api: %s; its gateway answers %s", a.Name, api, face).
+			WithFixes("Point the client at the route of the agent's protocol, or set agents." + a.Name + ".llm.api to the protocol its upstream speaks (docs/gateway.md).")
 	}
 	if s.cfg.Upstream == nil {
 		return nil, kompact.Errorf(kompact.EInternal, "the server has no upstream transport for the gateway")
@@ -265,6 +277,10 @@ func (s *Server) writeGatewayError(w http.ResponseWriter, r *http.Request, err e
 	e := s.publicError(r, err)
 	retryLater(w, e.Code)
 	s.metrics.gateway.forwarded(StatusOf(e.Code))
+	if isMessagesPath(r.URL.Path) {
+		writeJSON(w, StatusOf(e.Code), messagesErrorOf(e, StatusOf(e.Code)))
+		return
+	}
 	writeJSON(w, StatusOf(e.Code), gatewayErrorBody{Error: gatewayError{
 		Message: e.Message, Type: "kompact_error", Code: string(e.Code), Fixes: e.Fixes,
 	}})
@@ -300,10 +316,14 @@ func (s *Server) gatewayAuthorize(h http.Handler) http.Handler {
 	})
 }
 
-// gatewayToken reports whether r carries the server's token.
+// gatewayToken reports whether r carries the server's token: on the
+// Messages face, x-api-key may carry it too (ANTHROPIC_API_KEY).
 func (s *Server) gatewayToken(r *http.Request) bool {
 	if t := r.Header.Get(HeaderToken); t != "" {
 		return s.isToken(t)
+	}
+	if k := r.Header.Get("X-Api-Key"); k != "" && isMessagesPath(r.URL.Path) && s.isToken(k) {
+		return true
 	}
 	return s.validToken(r.Header.Get("Authorization"))
 }

@@ -8,8 +8,10 @@ import (
 	"mime"
 	"net/http"
 	"strconv"
+	"strings"
 
 	"kompact"
+	"kompact/anthropic"
 	"kompact/openai"
 )
 
@@ -41,7 +43,7 @@ var errRelayCut = errors.New("the relay of the upstream's answer failed midway")
 // errRelayCut. An answer that is neither application/json nor
 // text/event-stream is not relayed: it is an ELLM error. It returns the
 // usage the answer reported.
-func (s *Server) relayUpstream(w http.ResponseWriter, r *http.Request, resp *http.Response, strip bool, own func(http.Header)) (*kompact.Usage, error) {
+func (s *Server) relayUpstream(w http.ResponseWriter, r *http.Request, resp *http.Response, face relayFace, own func(http.Header)) (*kompact.Usage, error) {
 	if own != nil {
 		own(w.Header())
 	}
@@ -49,9 +51,9 @@ func (s *Server) relayUpstream(w http.ResponseWriter, r *http.Request, resp *htt
 		unrelay(w.Header())
 		return nil, err
 	}
-	relayHeaders(w.Header(), resp)
+	relayHeaders(w.Header(), resp, face.messages)
 	pw := &pendingStatus{ResponseWriter: w, status: resp.StatusCode}
-	usage, err := relayAnswer(pw, resp, strip)
+	usage, err := face.relay(pw, resp)
 	if err == nil {
 		pw.send()
 		return usage, nil
@@ -100,14 +102,38 @@ func relayFailed(err error) error {
 // one relayable checked).
 var relayedHeaders = []string{"Cache-Control", "Retry-After", "X-Request-Id", "Openai-Processing-Ms", "Openai-Model"}
 
+// messagesHeaders are the ones the Messages face passes on besides them,
+// with every Anthropic-* header (the rate limits, the organization).
+var messagesHeaders = []string{"Request-Id", "X-Should-Retry"}
+
+// relayFace says how an answer is relayed: as the Messages face's, and
+// whether the usage chunk the gateway asked for is stripped (the chat
+// face's stream_usage).
+type relayFace struct {
+	messages bool
+	strip    bool
+}
+
+// relay passes the answer on (relayAnswer, relayMessages).
+func (f relayFace) relay(w http.ResponseWriter, resp *http.Response) (*kompact.Usage, error) {
+	if f.messages {
+		return relayMessages(w, resp)
+	}
+	return relayAnswer(w, resp, f.strip)
+}
+
 // relayHeaders copies the relayed headers of resp into dst. An answer
 // that is not a stream keeps its Content-Length, so that the client has it
 // whole as soon as its bytes are relayed (the gateway's bookkeeping after
 // it does not hold it up).
-func relayHeaders(dst http.Header, resp *http.Response) {
+func relayHeaders(dst http.Header, resp *http.Response, messages bool) {
 	ct := resp.Header.Get("Content-Type")
 	dst.Set("Content-Type", ct)
-	for _, k := range relayedHeaders {
+	names := relayedHeaders
+	if messages {
+		names = append(append(names[:len(names):len(names)], messagesHeaders...), anthropicHeaders(resp.Header)...)
+	}
+	for _, k := range names {
 		if v := resp.Header.Values(k); len(v) > 0 {
 			if k == "X-Request-Id" {
 				k = "X-Upstream-Request-Id" // the server's own request id stays
@@ -127,6 +153,20 @@ func unrelay(h http.Header) {
 	for _, k := range append(relayedHeaders, "Content-Type", "Content-Length", "X-Upstream-Request-Id", HeaderForwarded) {
 		h.Del(k)
 	}
+	for _, k := range append(messagesHeaders, anthropicHeaders(h)...) {
+		h.Del(k)
+	}
+}
+
+// anthropicHeaders are the names of h's Anthropic-* headers.
+func anthropicHeaders(h http.Header) []string {
+	var names []string
+	for k := range h {
+		if strings.HasPrefix(k, "Anthropic-") {
+			names = append(names, k)
+		}
+	}
+	return names
 }
 
 // pendingStatus writes its status with the first byte of the body (or at
@@ -174,6 +214,27 @@ func relayAnswer(w http.ResponseWriter, resp *http.Response, strip bool) (*kompa
 		return nil, err
 	}
 	return openai.CompletionUsage(kept.Bytes()), nil
+}
+
+// relayMessages passes a Messages answer on as it arrives and returns the
+// usage it reports: a stream event by event (pings and all, nothing left
+// out), any other answer as its bytes come.
+func relayMessages(w http.ResponseWriter, resp *http.Response) (*kompact.Usage, error) {
+	rc := http.NewResponseController(w)
+	flush := func() { _ = rc.Flush() }
+	mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
+	if resp.StatusCode == http.StatusOK && mt == "text/event-stream" {
+		var su anthropic.StreamUsage
+		err := openai.RelayEvents(w, flush, resp.Body, maxStreamEvent, su.Event)
+		return su.Usage(), err
+	}
+	var kept bytes.Buffer
+	keep := &limitedBuffer{buf: &kept, max: maxUsageBody}
+	_, err := io.Copy(w, io.TeeReader(resp.Body, keep))
+	if err != nil || resp.StatusCode != http.StatusOK || keep.over {
+		return nil, err
+	}
+	return anthropic.BodyUsage(kept.Bytes()), nil
 }
 
 // limitedBuffer keeps what is written to it up to max bytes, and notes

@@ -84,6 +84,10 @@ type Config struct {
 	// Upstream sends the gateway's requests to agents' LLMs, e.g.
 	// openai.Upstream; nil answers the gateway's routes with an error.
 	Upstream Upstream
+	// Messages sends the gateway's Messages requests (agents with
+	// llm.api: anthropic), e.g. anthropic.Upstream; nil means an
+	// anthropic.Upstream that reads keys with os.Getenv.
+	Messages MessagesUpstream
 }
 
 // Server serves the HTTP API. Create it with New.

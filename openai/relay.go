@@ -44,25 +44,36 @@ const relayReadSize = 32 << 10
 // before any of it is passed on (the events before it are); so does a
 // failure to read src. A failure to write dst is returned as it is.
 func RelayStream(dst io.Writer, flush func(), src io.Reader, strip bool, maxEvent int) (*kompact.Usage, error) {
+	var cu chatUsage
+	err := RelayEvents(dst, flush, src, maxEvent, func(data []byte) bool { return cu.read(data) && strip })
+	return cu.usage, err
+}
+
+// RelayEvents relays the server-sent events of src to dst as RelayStream
+// does, with each event's data (its "data:" lines joined by "\n") given
+// to read; an event for which read reports true is not passed on. Any
+// protocol's stream goes through it: RelayStream reads chat-completions
+// usage with it, the Messages face its own.
+func RelayEvents(dst io.Writer, flush func(), src io.Reader, maxEvent int, read func(data []byte) bool) error {
 	if maxEvent <= 0 {
 		maxEvent = DefaultMaxEvent
 	}
-	r := relay{dst: dst, flush: flush, strip: strip, max: maxEvent, buf: make([]byte, 0, relayReadSize)}
+	r := relay{dst: dst, flush: flush, read: read, max: maxEvent, buf: make([]byte, 0, relayReadSize)}
 	for {
-		n, err := r.read(src)
+		n, err := r.fill(src)
 		if n > 0 {
 			if werr := r.events(false); werr != nil {
-				return r.usage, werr
+				return werr
 			}
 		}
 		if errors.Is(err, io.EOF) {
-			return r.usage, r.events(true)
+			return r.events(true)
 		}
 		if err != nil {
-			return r.usage, kompact.Errorf(kompact.ELLM, "the upstream's stream broke off: %s", errorText(err))
+			return kompact.Errorf(kompact.ELLM, "the upstream's stream broke off: %s", errorText(err))
 		}
 		if len(r.buf)-r.start > r.max {
-			return r.usage, r.tooLong()
+			return r.tooLong()
 		}
 	}
 }
@@ -73,18 +84,17 @@ func RelayStream(dst io.Writer, flush func(), src io.Reader, strip bool, maxEven
 type relay struct {
 	dst   io.Writer
 	flush func()
-	strip bool
+	read  func(data []byte) bool
 	max   int
 	buf   []byte
 	start int
 	scan  int
 	line  int
-	usage *kompact.Usage
 }
 
-// read appends what src has to buf, making room first: the bytes passed
+// fill appends what src has to buf, making room first: the bytes passed
 // on are dropped, and buf grows when an event fills it.
-func (r *relay) read(src io.Reader) (int, error) {
+func (r *relay) fill(src io.Reader) (int, error) {
 	if r.start > 0 {
 		n := copy(r.buf, r.buf[r.start:])
 		r.buf = r.buf[:n]
@@ -115,7 +125,7 @@ func (r *relay) events(atEOF bool) error {
 			}
 			return r.tooLong()
 		}
-		if r.readUsage(r.buf[r.start:end]) && r.strip {
+		if r.readEvent(r.buf[r.start:end]) {
 			if err := r.write(pending, r.start); err != nil {
 				return err
 			}
@@ -130,7 +140,7 @@ func (r *relay) events(atEOF bool) error {
 			}
 			return r.tooLong()
 		}
-		r.readUsage(r.buf[r.start:])
+		r.readEvent(r.buf[r.start:])
 		r.start = len(r.buf)
 	}
 	return r.write(pending, r.start)
@@ -188,16 +198,24 @@ func (r *relay) nextEnd(atEOF bool) (int, bool) {
 	return 0, false
 }
 
-// readUsage reads the usage report of the event ev, if it has one, and
-// says whether it is a usage chunk to strip.
-func (r *relay) readUsage(ev []byte) bool {
-	data := eventData(ev)
+// readEvent gives the data of the event ev to read, and says whether it
+// is not to be passed on.
+func (r *relay) readEvent(ev []byte) bool {
+	return r.read != nil && r.read(eventData(ev))
+}
+
+// chatUsage reads the usage reports of a chat-completions stream.
+type chatUsage struct{ usage *kompact.Usage }
+
+// read reads the usage report of an event's data, if it has one, and says
+// whether it is a usage chunk (one RelayStream strips when asked).
+func (cu *chatUsage) read(data []byte) bool {
 	if len(data) == 0 || data[0] != '{' || !bytes.Contains(data, []byte(`"usage"`)) {
 		return false
 	}
 	u, has, choices := chunkUsage(data)
 	if u != nil {
-		r.usage = u
+		cu.usage = u
 	}
 	return has && !choices
 }

@@ -33,5 +33,5 @@ func EffectiveRequest(a *kompact.Agent, s *kompact.Session) kompact.RequestConfi
 			delete(fields, k)
 		}
 	}
-	return kompact.RequestConfig{BaseURL: a.LLM.BaseURL, APIKeyEnv: a.LLM.APIKeyEnv, Model: model, Fields: fields, MaxAnswerBytes: a.LLM.MaxAnswerBytes}
+	return kompact.RequestConfig{API: a.LLM.API, BaseURL: a.LLM.BaseURL, APIKeyEnv: a.LLM.APIKeyEnv, Model: model, Fields: fields, MaxAnswerBytes: a.LLM.MaxAnswerBytes}
 }

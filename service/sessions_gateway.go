@@ -97,16 +97,38 @@ func (s *Sessions) GatewayAgent(name string) (*kompact.Agent, error) {
 // that is "", by ConversationKey. Whatever goes wrong in the bookkeeping,
 // the request is still forwarded: as it came, with Skipped saying why.
 func (s *Sessions) GatewayTurn(ctx context.Context, a *kompact.Agent, sessionID string, conv kompact.Conversation) *GatewayTurn {
+	return s.GatewayTurnWith(ctx, a, GatewayNaming{SessionID: sessionID}, conv)
+}
+
+// GatewayNaming says how a gateway request names its conversation, and
+// what the gateway may do to it.
+type GatewayNaming struct {
+	// SessionID is the X-Kompact-Session header's id ("" for none).
+	SessionID string
+	// Key, when SessionID is "", names the conversation instead of
+	// ConversationKey (the Messages face's "claude-code:" and Claude
+	// Code's session id); NewID is the id its first session gets (taken:
+	// NewID and a suffix; "" or not a session id: a new gw_ id).
+	Key, NewID string
+	// StoreOnly stores the conversation and precomputes its compaction,
+	// but never compacts before a turn nor changes what is forwarded: the
+	// client compacts on its own side (Claude Code).
+	StoreOnly bool
+}
+
+// GatewayTurnWith is GatewayTurn with the conversation named by n.
+func (s *Sessions) GatewayTurnWith(ctx context.Context, a *kompact.Agent, n GatewayNaming, conv kompact.Conversation) *GatewayTurn {
 	gs, ok := s.store.(kompact.GatewayStore)
 	if !ok {
 		return &GatewayTurn{Skipped: "the store keeps no gateway sessions", NotStored: GatewayNotKept}
 	}
+	sessionID := n.SessionID
 	ch := ChainOf(conv)
-	g, err := s.gatewayStore(ctx, a, gs, sessionID, conv, ch, false)
+	g, err := s.gatewayStore(ctx, a, gs, n, conv, ch, false)
 	for tries := 1; kompact.ErrorCodeOf(err) == kompact.EConflict && tries < 4; tries++ {
 		// Another request of the conversation came between, or the
 		// session was rewritten: read it again first.
-		g, err = s.gatewayStore(ctx, a, gs, sessionID, conv, ch, true)
+		g, err = s.gatewayStore(ctx, a, gs, n, conv, ch, true)
 	}
 	switch {
 	case err != nil:
@@ -122,8 +144,12 @@ func (s *Sessions) GatewayTurn(ctx context.Context, a *kompact.Agent, sessionID 
 		return &GatewayTurn{SessionID: sessionID, Skipped: "diverged", NotStored: GatewayNotContinued}
 	}
 	t := &GatewayTurn{SessionID: g.id, Stored: true, Appended: g.added}
-	s.gatewayCompaction(ctx, a, gs, g, ch, t)
-	t.Head, t.Summary, t.From = g.state.forward(ch)
+	if n.StoreOnly {
+		s.gatewayPrecompute(ctx, a, gs, g, t)
+	} else {
+		s.gatewayCompaction(ctx, a, gs, g, ch, t)
+		t.Head, t.Summary, t.From = g.state.forward(ch)
+	}
 	if g.head != nil { // nil when the session could not be read after its compaction
 		t.Version, t.Generation = g.head.Version, g.head.Generation
 	}
@@ -138,8 +164,9 @@ func (s *Sessions) GatewayTurn(ctx context.Context, a *kompact.Agent, sessionID 
 // otherwise the append itself is refused (EConflict) when the session was
 // rewritten since the state was derived, and the caller retries with
 // verify.
-func (s *Sessions) gatewayStore(ctx context.Context, a *kompact.Agent, gs kompact.GatewayStore, sessionID string, conv kompact.Conversation, ch Chain, verify bool) (*gatewaySession, error) {
-	rec, st, err := s.gatewayFind(ctx, a, gs, sessionID, conv, ch)
+func (s *Sessions) gatewayStore(ctx context.Context, a *kompact.Agent, gs kompact.GatewayStore, n GatewayNaming, conv kompact.Conversation, ch Chain, verify bool) (*gatewaySession, error) {
+	sessionID := n.SessionID
+	rec, st, err := s.gatewayFind(ctx, a, gs, n, conv, ch)
 	if err != nil {
 		return nil, err
 	}
@@ -147,7 +174,7 @@ func (s *Sessions) gatewayStore(ctx context.Context, a *kompact.Agent, gs kompac
 		if sessionID != "" && st != nil {
 			return nil, nil // the named session's history is not this one
 		}
-		return s.gatewayCreate(ctx, a, gs, sessionID, conv, ch)
+		return s.gatewayCreate(ctx, a, gs, n, conv, ch)
 	}
 	g := &gatewaySession{id: rec.SessionID, rec: rec, state: st}
 	if verify || conv.Len() == st.ClientCount {
@@ -160,7 +187,7 @@ func (s *Sessions) gatewayStore(ctx context.Context, a *kompact.Agent, gs kompac
 			if sessionID != "" {
 				return nil, nil
 			}
-			return s.gatewayCreate(ctx, a, gs, sessionID, conv, ch)
+			return s.gatewayCreate(ctx, a, gs, n, conv, ch)
 		}
 	}
 	if err := s.gatewayAppend(ctx, gs, g, conv, ch); err != nil {
@@ -172,8 +199,8 @@ func (s *Sessions) gatewayStore(ctx context.Context, a *kompact.Agent, gs kompac
 // gatewayFind returns the record a request continues and its state; no
 // record when there is none (with the named session's state when it
 // exists but the request does not continue it).
-func (s *Sessions) gatewayFind(ctx context.Context, a *kompact.Agent, gs kompact.GatewayStore, sessionID string, conv kompact.Conversation, ch Chain) (*kompact.GatewayRecord, *GatewayState, error) {
-	if sessionID != "" {
+func (s *Sessions) gatewayFind(ctx context.Context, a *kompact.Agent, gs kompact.GatewayStore, n GatewayNaming, conv kompact.Conversation, ch Chain) (*kompact.GatewayRecord, *GatewayState, error) {
+	if sessionID := n.SessionID; sessionID != "" {
 		if err := kompact.ValidateSessionID(sessionID); err != nil {
 			return nil, nil, err
 		}
@@ -201,7 +228,16 @@ func (s *Sessions) gatewayFind(ctx context.Context, a *kompact.Agent, gs kompact
 		}
 		return rec, st, nil
 	}
-	return s.gatewayLookup(ctx, gs, conversationKey(a, conv), ch)
+	return s.gatewayLookup(ctx, gs, n.key(a, conv), ch)
+}
+
+// key is the conversation key of a request that names no session: Key,
+// or ConversationKey.
+func (n GatewayNaming) key(a *kompact.Agent, conv kompact.Conversation) string {
+	if n.Key != "" {
+		return n.Key
+	}
+	return conversationKey(a, conv)
 }
 
 // gatewayLookup returns the record of key that a request with chain ch
@@ -284,20 +320,30 @@ func clientMessages(conv kompact.Conversation, from int) ([]kompact.Message, err
 
 // gatewayCreate makes the session of a new conversation with all its
 // messages.
-func (s *Sessions) gatewayCreate(ctx context.Context, a *kompact.Agent, gs kompact.GatewayStore, sessionID string, conv kompact.Conversation, ch Chain) (*gatewaySession, error) {
+func (s *Sessions) gatewayCreate(ctx context.Context, a *kompact.Agent, gs kompact.GatewayStore, n GatewayNaming, conv kompact.Conversation, ch Chain) (*gatewaySession, error) {
 	msgs, err := clientMessages(conv, 0)
 	if err != nil {
 		return nil, err
 	}
-	key, id := "session:"+sessionID, sessionID
-	if sessionID == "" {
+	key, id := "session:"+n.SessionID, n.SessionID
+	if n.SessionID == "" {
 		if s.newID == nil {
 			return nil, kompact.Errorf(kompact.EInternal, "no id source for gateway sessions (SessionsConfig.NewID)")
 		}
-		key, id = conversationKey(a, conv), "gw_"+s.newID()
+		key, id = n.key(a, conv), "gw_"+s.newID()
+		if n.NewID != "" && kompact.ValidateSessionID(n.NewID) == nil {
+			id = n.NewID
+		}
 	}
 	st := &GatewayState{ClientCount: conv.Len(), ClientChain: ch.at(conv.Len()), Agent: a.Name, DerivedAt: 1}
-	if _, err := gs.CreateGatewaySession(ctx, &kompact.Session{ID: id, Agent: a.Name, Messages: msgs}, key, st.ClientChain, st.encode()); err != nil {
+	_, err = gs.CreateGatewaySession(ctx, &kompact.Session{ID: id, Agent: a.Name, Messages: msgs}, key, st.ClientChain, st.encode())
+	if kompact.ErrorCodeOf(err) == kompact.EConflict && n.SessionID == "" && id == n.NewID {
+		// The client's id names an earlier history of the conversation
+		// (Claude Code's after its own compaction): a session beside it.
+		id = continuedID(n.NewID, s.newID())
+		_, err = gs.CreateGatewaySession(ctx, &kompact.Session{ID: id, Agent: a.Name, Messages: msgs}, key, st.ClientChain, st.encode())
+	}
+	if err != nil {
 		return nil, err
 	}
 	head, err := s.store.GetSessionHead(ctx, id)
@@ -305,6 +351,20 @@ func (s *Sessions) gatewayCreate(ctx context.Context, a *kompact.Agent, gs kompa
 		return nil, err
 	}
 	return &gatewaySession{id: id, state: st, head: head, added: len(msgs)}, nil
+}
+
+// continuedID is the id of a later session of the conversation whose
+// first session is id: id, "-" and the start of a new id, within the
+// session id rule's length.
+func continuedID(id, fresh string) string {
+	if len(fresh) > 12 {
+		fresh = fresh[:12]
+	}
+	fresh = "-" + fresh
+	if len(id)+len(fresh) > kompact.MaxSessionIDLen {
+		id = id[:kompact.MaxSessionIDLen-len(fresh)]
+	}
+	return id + fresh
 }
 
 // gatewayAppend appends the request's messages the session does not hold,

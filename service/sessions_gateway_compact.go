@@ -49,6 +49,19 @@ func (s *Sessions) gatewayCompaction(ctx context.Context, a *kompact.Agent, gs k
 	}
 }
 
+// gatewayPrecompute starts the precompute when the session has reached
+// gateway.precompute_ratio of the trigger (a due compaction too): the
+// turn of a client that compacts on its own side (GatewayNaming.StoreOnly).
+func (s *Sessions) gatewayPrecompute(ctx context.Context, a *kompact.Agent, gs kompact.GatewayStore, g *gatewaySession, t *GatewayTurn) {
+	if g.head == nil {
+		return
+	}
+	c := s.contextOf(ctx, a, g.head.Tokens, g.head.Breaker)
+	if precomputeDue(a, c, g.state, s.now()) {
+		t.Precompute = s.startPrecompute(ctx, a, gs, g.id)
+	}
+}
+
 // precomputeDue says whether a session with context c should compact in
 // the background now: the precompute is on, automatic compaction can run,
 // the token count has reached gateway.precompute_ratio of the count at

@@ -15,6 +15,7 @@ import (
 	"syscall"
 
 	"kompact"
+	"kompact/anthropic"
 	"kompact/config"
 	"kompact/httpapi"
 	"kompact/internal/urlsecret"
@@ -262,6 +263,7 @@ func (c *serveCommand) server(cfg *config.Config, store kompact.Store, opts serv
 		ContextSize: models.AgentContextSize,
 		// The gateway's upstream calls (docs/gateway.md).
 		Upstream: &openai.Upstream{Getenv: c.getenv},
+		Messages: &anthropic.Upstream{Getenv: c.getenv},
 	})
 }
 

@@ -47,6 +47,9 @@ var allowed = map[string][]string{
 	// openai is an adapter: no engine (which texts a request leaves out is
 	// internal/pystr's rule, shared with kimi's answer checks).
 	"openai": {"kompact", "sessionjson", "internal/bytesize", "internal/jsonscan", "internal/jsonwrite", "internal/pystr", "internal/urlsecret"},
+	// anthropic is the Messages API's adapter: the gateway's Messages face
+	// and kompact's own calls for api: anthropic agents.
+	"anthropic": {"kompact", "internal/urlsecret"},
 	// kimicli reads and writes kimi-cli's files; its prompt Finder makes
 	// the kimi engine's prompt (kimi.NewPrompt, kimi.ResolvePrompt).
 	"kimicli": {"kompact", "sessionjson", "kimi", "internal/atomicfile", "internal/jsonwrite"},
@@ -60,12 +63,12 @@ var allowed = map[string][]string{
 
 	// Surfaces: httpapi is a transport over the service (it reaches neither
 	// config nor kimicli, nor a store, even indirectly: reachNever).
-	"httpapi": {"kompact", "service", "openai", "sessionjson",
+	"httpapi": {"kompact", "service", "anthropic", "openai", "sessionjson",
 		"internal/bytesize", "internal/didyoumean", "internal/jsontext", "internal/title", "internal/urlsecret"},
 	// Kimi Code's compaction and its session files (the standard library only).
 	"kimicode": {},
 	// cmd/kompact wires the packages together.
-	"cmd/kompact": {"kompact", "config", "fidelity", "httpapi", "kimi", "kimicli", "openai", "postgres",
+	"cmd/kompact": {"kompact", "anthropic", "config", "fidelity", "httpapi", "kimi", "kimicli", "openai", "postgres",
 		"service", "sessionjson", "sqlite", "internal/atomicfile", "internal/didyoumean", "internal/urlsecret"},
 
 	// Pure helpers.
@@ -82,10 +85,11 @@ var allowed = map[string][]string{
 	"internal/urlsecret":  {},
 
 	// Test support: used by tests only.
-	"internal/cmd/gotest": {},
-	"internal/fakellm":    {"kompact"},
-	"internal/golden":     {},
-	"internal/layering":   {},
+	"internal/cmd/gotest":    {},
+	"internal/fakeanthropic": {},
+	"internal/fakellm":       {"kompact"},
+	"internal/golden":        {},
+	"internal/layering":      {},
 	// The stores' conformance suite compacts with the kimi engine
 	// (kimi.Options, kimi.Prepare) and checks the default title.
 	"internal/storetest":   {"kompact", "kimi", "internal/storeutil", "internal/title"},
@@ -119,7 +123,7 @@ var reachNever = map[string][]string{
 // typeNever is what a compaction type, and fidelity, never depend on: the
 // service, the surfaces, the adapters and the stores. A type reaches them
 // through the vocabulary's ports.
-var typeNever = []string{"service", "httpapi", "cmd/kompact", "openai", "config", "kimicli",
+var typeNever = []string{"service", "httpapi", "cmd/kompact", "openai", "anthropic", "config", "kimicli",
 	"sqlite", "postgres", "internal/storeutil"}
 
 // namesTypes lists the packages that may import a compaction type's

@@ -1,0 +1,189 @@
+package anthropic
+
+// This file is the Messages face's transport: it sends a client's request
+// to the agent's upstream with the client's body and headers as they came
+// (the credentials and the transport's own headers apart) and hands back
+// the answer unread (docs/gateway.md, "Claude Code").
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"os"
+	"strings"
+
+	"kompact"
+	"kompact/internal/urlsecret"
+)
+
+// DefaultBaseURL is Anthropic's API root, as ANTHROPIC_BASE_URL has it
+// (without /v1).
+const DefaultBaseURL = "https://api.anthropic.com"
+
+// Upstream sends the gateway's Messages requests to an agent's upstream.
+// The zero value is ready to use; it is safe for concurrent use as long as
+// its fields are not changed. It never retries (the client retries its own
+// calls) and never reads the answer: the caller relays it and closes its
+// body. It follows a redirect only to the same scheme and host. The API key
+// never appears in an error.
+type Upstream struct {
+	// HTTPClient sends the requests (its redirect policy replaced);
+	// nil means http.DefaultClient.
+	HTTPClient *http.Client
+	// Getenv reads the variable llm.api_key_env names; nil means
+	// os.Getenv.
+	Getenv func(string) string
+}
+
+// Send POSTs body to {llm.BaseURL}/v1/{path} (path "messages" or
+// "messages/count_tokens"; a base URL that ends in /v1 is not given
+// another) with the client's query rawQuery and the client's headers as
+// ForwardHeaders keeps them. Unless forward (gateway.forward_authorization:
+// the client's own x-api-key or Authorization goes as it came), the
+// client's credentials are dropped and x-api-key is the value of the
+// variable llm.api_key_env names (none when it names none; unset is
+// EInvalid). A base URL that is not http(s) is EInvalid; a request that
+// could not be sent is ELLM. Any answer, an error status too, is returned
+// as it came.
+func (u *Upstream) Send(ctx context.Context, llm kompact.LLMConfig, path, rawQuery string, client http.Header, body []byte, forward bool) (*http.Response, error) {
+	base, err := baseURL(llm.BaseURL)
+	if err != nil {
+		return nil, err
+	}
+	h := ForwardHeaders(client)
+	if !forward {
+		h.Del("Authorization")
+		h.Del("X-Api-Key")
+		key, err := apiKey(u.Getenv, llm.APIKeyEnv)
+		if err != nil {
+			return nil, err
+		}
+		if key != "" {
+			h.Set("X-Api-Key", key)
+		}
+	}
+	target := endpoint(base, path)
+	target.RawQuery = rawQuery
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, target.String(), bytes.NewReader(body))
+	if err != nil {
+		return nil, kompact.Errorf(kompact.EInvalid, "the agent's llm.base_url %q cannot be used: %s", urlsecret.RedactURL(llm.BaseURL), errorText(err))
+	}
+	req.Header = h
+	if req.Header.Get("Content-Type") == "" {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	resp, err := sameHostClient(u.HTTPClient).Do(req)
+	if err != nil {
+		return nil, upstreamError(base, err)
+	}
+	return resp, nil
+}
+
+// endpoint is base's path joined with v1/path, unless base's path ends in
+// /v1 already.
+func endpoint(base *url.URL, path string) *url.URL {
+	if strings.HasSuffix(strings.TrimSuffix(base.Path, "/"), "/v1") {
+		return base.JoinPath(path)
+	}
+	return base.JoinPath("v1", path)
+}
+
+// notForwarded are the request headers that never go upstream: the
+// connection's own (hop by hop), the ones the transport sets (Host,
+// Content-Length, Accept-Encoding: it asks for gzip and decompresses, so
+// that the relay reads the answer), and the server's token header.
+var notForwarded = []string{"Connection", "Keep-Alive", "Proxy-Authorization", "Proxy-Connection", "Te", "Trailer",
+	"Transfer-Encoding", "Upgrade", "Host", "Content-Length", "Accept-Encoding"}
+
+// ForwardHeaders returns the client's request headers as they go upstream:
+// every one, values and order kept, but notForwarded, those the client's
+// Connection header names, and kompact's own X-Kompact-* headers.
+func ForwardHeaders(client http.Header) http.Header {
+	h := client.Clone()
+	if h == nil {
+		h = http.Header{}
+	}
+	for _, v := range h.Values("Connection") {
+		for _, name := range strings.Split(v, ",") {
+			h.Del(strings.TrimSpace(name))
+		}
+	}
+	for _, k := range notForwarded {
+		h.Del(k)
+	}
+	for k := range h {
+		if strings.HasPrefix(k, "X-Kompact-") {
+			delete(h, k)
+		}
+	}
+	return h
+}
+
+// baseURL checks llm.base_url: an http(s) URL with a host.
+func baseURL(s string) (*url.URL, error) {
+	if s == "" {
+		s = DefaultBaseURL
+	}
+	u, err := url.Parse(s)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return nil, kompact.Errorf(kompact.EInvalid, "the agent's llm.base_url %q is not an http(s) URL", urlsecret.RedactURL(s)).
+			WithFixes("Set llm.base_url to the Messages API's root, e.g. " + DefaultBaseURL + ".")
+	}
+	return u, nil
+}
+
+// apiKey reads the key variable env names ("" when it names none).
+func apiKey(getenv func(string) string, env string) (string, error) {
+	if env == "" {
+		return "", nil
+	}
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	if key := getenv(env); key != "" {
+		return key, nil
+	}
+	return "", kompact.Errorf(kompact.EInvalid, "%s is not set: the agent's LLM needs an API key", env).
+		WithFixes(fmt.Sprintf("Set it (export %s=<your key>) where kompact runs; for kompact serve, set it and restart the server.", env))
+}
+
+// sameHostClient is hc (nil: http.DefaultClient) following redirects to
+// the same scheme and host only, at most ten.
+func sameHostClient(hc *http.Client) *http.Client {
+	if hc == nil {
+		hc = http.DefaultClient
+	}
+	c := *hc
+	c.CheckRedirect = func(req *http.Request, via []*http.Request) error {
+		first := via[0].URL
+		if req.URL.Scheme != first.Scheme || req.URL.Host != first.Host {
+			return fmt.Errorf("it redirected to %s://%s, which is not followed: the request carries the API key", req.URL.Scheme, req.URL.Host)
+		}
+		if len(via) >= 10 {
+			return errors.New("stopped after 10 redirects")
+		}
+		return nil
+	}
+	return &c
+}
+
+// upstreamError words a failed send, naming the host only.
+func upstreamError(base *url.URL, err error) error {
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return &kompact.Error{Code: kompact.ELLM, Message: fmt.Sprintf("the request to the upstream at %s was stopped: %s", base.Host, errorText(err)), Err: err}
+	}
+	return (&kompact.Error{Code: kompact.ELLM, Message: fmt.Sprintf("the upstream at %s could not be reached: %s", base.Host, errorText(err)), Err: err}).
+		WithFixes("Check the agent's llm.base_url and that the provider is up.")
+}
+
+// errorText is err's text without the URL a *url.Error adds.
+func errorText(err error) string {
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		return ue.Err.Error()
+	}
+	return err.Error()
+}

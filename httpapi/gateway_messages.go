@@ -1,0 +1,201 @@
+package httpapi
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"strings"
+	"time"
+
+	"kompact"
+	"kompact/anthropic"
+	"kompact/service"
+)
+
+// This file is the gateway's Messages face (docs/gateway.md, "Claude
+// Code"): Anthropic's Messages API at /gateway/{agent}/v1/messages, for
+// agents whose llm.api is anthropic. The client's body and headers go
+// upstream as they came and the answer comes back as it came; the
+// conversation is kept as a gateway session, which kompact never rewrites
+// on the way (the client compacts on its own side).
+
+// MessagesUpstream sends the Messages face's requests to an agent's LLM
+// and returns the answer unread, e.g. anthropic.Upstream: path is
+// "messages" or "messages/count_tokens", rawQuery and client the client's
+// query and headers; forward sends the client's own credentials instead
+// of the agent's key.
+type MessagesUpstream interface {
+	Send(ctx context.Context, llm kompact.LLMConfig, path, rawQuery string, client http.Header, body []byte, forward bool) (*http.Response, error)
+}
+
+// HeaderClaudeCodeSession is the header in which Claude Code names its
+// session; the gateway session of such a conversation has that id.
+const HeaderClaudeCodeSession = "X-Claude-Code-Session-Id"
+
+// isMessagesPath reports whether path is one of the Messages face's,
+// whose errors are answered in Anthropic's form.
+func isMessagesPath(path string) bool {
+	return isGatewayPath(path) && (strings.HasSuffix(path, "/v1/messages") || strings.HasSuffix(path, "/v1/messages/count_tokens"))
+}
+
+// messagesUpstream is the configured MessagesUpstream, or the default
+// anthropic.Upstream.
+func (s *Server) messagesUpstream() MessagesUpstream {
+	if s.cfg.Messages != nil {
+		return s.cfg.Messages
+	}
+	return &anthropic.Upstream{}
+}
+
+// gatewayMessages forwards one Messages request, keeping its conversation
+// as a session.
+func (s *Server) gatewayMessages(w http.ResponseWriter, r *http.Request) error {
+	start := time.Now()
+	a, forward, err := s.messagesAgent(r)
+	if err != nil {
+		return err
+	}
+	naming, err := messagesNaming(r)
+	if err != nil {
+		return err
+	}
+	body, err := s.readRawBody(w, r)
+	if err != nil {
+		return err
+	}
+	req, err := s.parseMessagesRequest(body)
+	if err != nil {
+		return err
+	}
+	turn := s.sessions.GatewayTurnWith(r.Context(), a, naming, req)
+	s.metrics.gateway.turn(turn, 0, time.Since(start))
+	resp, err := s.messagesUpstream().Send(r.Context(), a.LLM, "messages", r.URL.RawQuery, r.Header, body, forward)
+	if err != nil {
+		if turn.Stored {
+			w.Header().Set(HeaderSession, turn.SessionID)
+		}
+		return upstreamFailed(err)
+	}
+	defer resp.Body.Close()
+	usage, err := s.relayUpstream(w, r, resp, relayFace{messages: true}, turnHeaders(turn))
+	if err == nil || errors.Is(err, errRelayCut) {
+		s.metrics.gateway.forwarded(resp.StatusCode)
+	}
+	s.sessions.GatewayUsage(r.Context(), turn, usage)
+	return err
+}
+
+// gatewayCountTokens forwards a count_tokens request as it came: Claude
+// Code's window accounting stays its own.
+func (s *Server) gatewayCountTokens(w http.ResponseWriter, r *http.Request) error {
+	a, forward, err := s.messagesAgent(r)
+	if err != nil {
+		return err
+	}
+	body, err := s.readRawBody(w, r)
+	if err != nil {
+		return err
+	}
+	resp, err := s.messagesUpstream().Send(r.Context(), a.LLM, "messages/count_tokens", r.URL.RawQuery, r.Header, body, forward)
+	if err != nil {
+		return upstreamFailed(err)
+	}
+	defer resp.Body.Close()
+	_, err = s.relayUpstream(w, r, resp, relayFace{messages: true}, nil)
+	if err == nil || errors.Is(err, errRelayCut) {
+		s.metrics.gateway.forwarded(resp.StatusCode)
+	}
+	return err
+}
+
+// messagesAgent returns the agent of a Messages request and whether the
+// client's own credentials go upstream (gateway.forward_authorization):
+// then the request must carry a key of its own, x-api-key or
+// Authorization, that is not the server's token (401 otherwise: the
+// agent's key is not spent instead).
+func (s *Server) messagesAgent(r *http.Request) (*kompact.Agent, bool, error) {
+	a, err := s.gatewayAgent(r)
+	if err != nil || !a.Gateway.ForwardAuthorization {
+		return a, false, err
+	}
+	key, auth := r.Header.Get("X-Api-Key"), r.Header.Get("Authorization")
+	own := strings.TrimSpace(key) != "" || strings.TrimSpace(auth) != ""
+	if !own || (key != "" && s.carriesToken(key)) || (auth != "" && s.carriesToken(auth)) {
+		return nil, false, kompact.Errorf(EUnauthorized, "the agent %q sends the client's own key upstream (gateway.forward_authorization), and this request has none", a.Name).
+			WithFixes("Send your own API key for the upstream as the client's key (x-api-key, ANTHROPIC_API_KEY).",
+				"On a server with a token, send the server's token in the header X-Kompact-Token, never as the API key.")
+	}
+	return a, true, nil
+}
+
+// messagesNaming says how a Messages request names its conversation:
+// X-Kompact-Session as on the chat face; else Claude Code's session id
+// (the conversation's key, and its first session's id); else
+// ConversationKey. The gateway only stores it (StoreOnly).
+func messagesNaming(r *http.Request) (service.GatewayNaming, error) {
+	n := service.GatewayNaming{SessionID: r.Header.Get(HeaderSession), StoreOnly: true}
+	if err := checkSessionHeader(n.SessionID); err != nil {
+		return n, err
+	}
+	if cc := r.Header.Get(HeaderClaudeCodeSession); n.SessionID == "" && cc != "" {
+		n.Key, n.NewID = "claude-code:"+cc, cc
+	}
+	return n, nil
+}
+
+// parseMessagesRequest reads a Messages request of at most
+// --max-request-messages messages (413 past it); one without messages is
+// refused (400).
+func (s *Server) parseMessagesRequest(body []byte) (*anthropic.Request, error) {
+	req, err := anthropic.ParseRequest(body, s.guard.maxMessages)
+	if tooMany := (*anthropic.TooManyMessagesError)(nil); errors.As(err, &tooMany) {
+		return nil, s.guard.checkChatMessages(tooMany.Max + 1)
+	}
+	if err == nil && req.Len() == 0 {
+		return nil, kompact.Errorf(kompact.EInvalid, `the request's "messages" is empty`).
+			WithFixes(`Send the conversation in "messages": at least one message.`)
+	}
+	return req, err
+}
+
+// messagesErrorBody is Anthropic's error form, with kompact's code and
+// fixes in the error object.
+type messagesErrorBody struct {
+	Type  string        `json:"type"`
+	Error messagesError `json:"error"`
+}
+
+type messagesError struct {
+	Type    string   `json:"type"`
+	Message string   `json:"message"`
+	Code    string   `json:"code"`
+	Fixes   []string `json:"fixes"`
+}
+
+// messagesErrorType is Anthropic's error type of an HTTP status.
+func messagesErrorType(status int) string {
+	switch status {
+	case http.StatusBadRequest, http.StatusUnsupportedMediaType, http.StatusConflict:
+		return "invalid_request_error"
+	case http.StatusUnauthorized:
+		return "authentication_error"
+	case http.StatusForbidden:
+		return "permission_error"
+	case http.StatusNotFound:
+		return "not_found_error"
+	case http.StatusRequestEntityTooLarge:
+		return "request_too_large"
+	case http.StatusTooManyRequests:
+		return "rate_limit_error"
+	case http.StatusServiceUnavailable:
+		return "overloaded_error"
+	}
+	return "api_error"
+}
+
+// messagesErrorOf is e in Anthropic's error form.
+func messagesErrorOf(e *kompact.Error, status int) messagesErrorBody {
+	return messagesErrorBody{Type: "error", Error: messagesError{
+		Type: messagesErrorType(status), Message: e.Message, Code: string(e.Code), Fixes: e.Fixes,
+	}}
+}
