@@ -37,9 +37,8 @@ func (r *Request) Apply(a Answer, wirePath, source string, now int64) *Outcome {
 		start = w.Applied[n-1]
 	}
 	overhead := w.Overhead()
-	// What Kimi Code adds after the model's text counts as summary output.
-	added := EstimateText(text) - EstimateText(r.Texts.Prefix()+"\n"+jsTrim(a.Text))
-	out := a.CompletionTokens + added
+	// The footer counts as summary output.
+	out := a.CompletionTokens + EstimateText(trimEnd(r.Texts.FooterText(wirePath, s.windowLines())))
 	return &Outcome{
 		Source: source, Instruction: r.Instruction, Summary: s.WithTodos(), ContextSummary: text,
 		PromptTokens: a.PromptTokens, CachedTokens: a.CachedTokens, CompletionTokens: a.CompletionTokens,

@@ -70,13 +70,8 @@ func toolMessage(e loopEvent) Message {
 	if err := json.Unmarshal(e.Result.Output, &out); err != nil {
 		out = string(e.Result.Output)
 	}
-	if e.Result.Note != "" {
-		out += "\n" + e.Result.Note
-	}
-	if e.Result.IsError {
-		out = toolErrorPrefix + out
-	}
-	return Message{Role: "tool", ToolCallID: e.ToolCallID, Parts: []Part{{Type: "text", Text: out}}}
+	return Message{Role: "tool", ToolCallID: e.ToolCallID, Parts: []Part{{Type: "text", Text: out}},
+		Note: e.Result.Note, Failed: e.Result.IsError}
 }
 
 // flush closes step uuid: an empty assistant message goes, the results of its calls

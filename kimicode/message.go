@@ -9,6 +9,23 @@ type Message struct {
 	ToolCalls  []ToolCall
 	ToolCallID string
 	Origin     Origin
+	// Note and Failed are a tool result's note and error flag: Kimi Code sends them with
+	// the output (ToolContent) but does not count them in its estimate.
+	Note   string
+	Failed bool
+}
+
+// ToolContent is a tool result as Kimi Code sends it: the error line, the output, the
+// note.
+func (m *Message) ToolContent() string {
+	out := m.Text()
+	if m.Note != "" {
+		out += "\n" + m.Note
+	}
+	if m.Failed {
+		out = toolErrorPrefix + out
+	}
+	return out
 }
 
 // Part is one content part: text, thinking, or another kind kept as recorded.

@@ -70,7 +70,7 @@ func ChatMessages(ms []Message) []object {
 		case "assistant":
 			out = append(out, assistantObject(&m))
 		case "tool":
-			out = append(out, object{{"role", "tool"}, {"tool_call_id", m.ToolCallID}, {"content", m.Text()}})
+			out = append(out, object{{"role", "tool"}, {"tool_call_id", m.ToolCallID}, {"content", m.ToolContent()}})
 		default:
 			group := []Message{m}
 			for ownInput(&m) && i+1 < len(ms) && ms[i+1].Role == "user" && ownInput(&ms[i+1]) {

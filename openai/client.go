@@ -202,7 +202,30 @@ func (c *Client) Complete(ctx context.Context, cfg kompact.RequestConfig, msgs [
 	if err != nil {
 		return kompact.Answer{}, err
 	}
+	return c.send(ctx, cfg, base, key, body, progress)
+}
 
+// CompleteBody sends body, a whole streaming chat-completions request body made
+// elsewhere (Kimi Code's compaction request: kimicode.Request.Body), as it is, to cfg's
+// base URL with cfg's API key, and returns the answer as Complete does (the same
+// retries, answer cap and errors). cfg.Model is not used: the body names its model.
+func (c *Client) CompleteBody(ctx context.Context, cfg kompact.RequestConfig, body []byte, progress func(kompact.Progress)) (kompact.Answer, error) {
+	if progress == nil {
+		progress = func(kompact.Progress) {}
+	}
+	base, err := checkBaseURL(cfg.BaseURL)
+	if err != nil {
+		return kompact.Answer{}, err
+	}
+	key, err := APIKey(c.Getenv, cfg)
+	if err != nil {
+		return kompact.Answer{}, err
+	}
+	return c.send(ctx, cfg, base, key, &streamedBody{rc: cfg, raw: body, size: int64(len(body))}, progress)
+}
+
+// send sends body with the SDK, retrying as the Client says.
+func (c *Client) send(ctx context.Context, cfg kompact.RequestConfig, base *url.URL, key string, body *streamedBody, progress func(kompact.Progress)) (kompact.Answer, error) {
 	opts := []option.RequestOption{
 		option.WithBaseURL(cfg.BaseURL),
 		option.WithMaxRetries(0),

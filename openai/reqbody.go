@@ -32,6 +32,8 @@ type streamedBody struct {
 	msgs []kompact.Message
 	// v is the run's document (ContextWithVerified), for WithVerified.
 	v sessionjson.Verified
+	// raw, when not nil, is the whole body, sent as it is (CompleteBody).
+	raw []byte
 	// size is the body's length once count has run, else -1.
 	size int64
 	// encoders counts the openings of the body not yet done with: encoding
@@ -56,9 +58,18 @@ func (b *streamedBody) count() bool {
 	}
 	var n byteCounter
 	// The fields were checked by newStreamedBody: no error is left.
-	_ = WriteRequestBody(&n, b.rc, b.msgs, WithVerified(b.v))
+	_ = b.write(&n)
 	b.size = int64(n)
 	return true
+}
+
+// write writes the body to w: raw as it is, else encoded from the messages.
+func (b *streamedBody) write(w io.Writer) error {
+	if b.raw != nil {
+		_, err := w.Write(b.raw)
+		return err
+	}
+	return WriteRequestBody(w, b.rc, b.msgs, WithVerified(b.v))
 }
 
 // byteCounter counts the bytes written to it.
@@ -105,7 +116,7 @@ func (o *openedBody) WriteTo(w io.Writer) (int64, error) {
 	}
 	defer o.b.encoders.Done()
 	sw := &stoppableWriter{w: w, ctx: o.ctx, closed: o.closed}
-	err := WriteRequestBody(sw, o.b.rc, o.b.msgs, WithVerified(o.b.v))
+	err := o.b.write(sw)
 	return sw.n, err
 }
 
@@ -175,7 +186,7 @@ func (b *streamedBody) pipe(ctx context.Context) *io.PipeReader {
 		defer b.encoders.Done()
 		defer stop()
 		// A nil error closes the pipe with io.EOF: the end of the body.
-		pw.CloseWithError(WriteRequestBody(pw, b.rc, b.msgs, WithVerified(b.v)))
+		pw.CloseWithError(b.write(pw))
 	}()
 	return pr
 }

@@ -44,6 +44,7 @@ type compactFlags struct {
 	maxPreserved               *int
 	appendixTokens             *int
 	asJSON, kimi, strict, auto bool
+	kimiCode, dryRun           bool
 	input                      string
 }
 
@@ -69,6 +70,9 @@ func (c *compactCommand) Run(ctx context.Context, args []string) (int, error) {
 	f, status, err := c.parse(args)
 	if f == nil {
 		return status, err
+	}
+	if f.kimiCode {
+		return c.runKimiCode(ctx, f)
 	}
 	c.outIsInput(f)
 	comp := c.compactor()
@@ -133,6 +137,8 @@ func (c *compactCommand) parse(args []string) (*compactFlags, int, error) {
 	fs.BoolVar(&f.strict, "strict", false, "treat the result's warnings (messages left out, no sections, no smaller) as an error: write nothing, exit 4")
 	fs.BoolVar(&f.auto, "auto", false, "compact only when kimi-cli's trigger says it is due (the agent's compaction.auto thresholds); otherwise exit 3 with the figures")
 	fs.BoolVar(&f.kimi, "kimi", false, "SESSION is a kimi-cli context.jsonl: rewrite it as kimi-cli's /compact would, keeping the old file as context_N.jsonl")
+	fs.BoolVar(&f.kimiCode, "kimi-code", false, "SESSION is a Kimi Code session folder (or its agents/main/wire.jsonl): append the records Kimi Code's own /compact appends (docs/kimi-code.md)")
+	fs.BoolVar(&f.dryRun, "dry-run", false, "with --kimi-code: say what would be sent and written, call no LLM, write nothing")
 	pos, err := parseFlags(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
 		return nil, exitOK, nil
@@ -145,6 +151,9 @@ func (c *compactCommand) parse(args []string) (*compactFlags, int, error) {
 	}
 	if err := f.check(); err != nil {
 		return nil, exitUsage, err
+	}
+	if f.dryRun && !f.kimiCode {
+		return nil, exitUsage, usagef("--dry-run goes with --kimi-code; for other sessions, kompact request shows what would be sent")
 	}
 	f.input = pos[0]
 	if f.out == "" && f.input == "-" {
@@ -180,6 +189,9 @@ func (f *compactFlags) register(fs *flag.FlagSet) {
 
 // check rejects flags that cannot go together.
 func (f *compactFlags) check() error {
+	if f.kimi && f.kimiCode {
+		return usagef("--kimi (a kimi-cli context.jsonl) and --kimi-code (a Kimi Code session folder) cannot go together")
+	}
 	if f.upTo != "" && (f.start != "" || f.end != "") {
 		return usagef("--up-to compacts the prefix through a message; it cannot be combined with --start or --end")
 	}

@@ -36,6 +36,7 @@ func (c *requestCommand) parse(args []string) (*requestFlags, int, error) {
 	f := &requestFlags{}
 	f.register(fs)
 	fs.BoolVar(&f.kimi, "kimi", false, "SESSION is a kimi-cli context.jsonl")
+	fs.BoolVar(&f.kimiCode, "kimi-code", false, "SESSION is a Kimi Code session folder (or its agents/main/wire.jsonl): print the request Kimi Code 2.1.0 would send")
 	fs.StringVar(&f.promptFile, "prompt-file", "", "read the prompt body from this file instead of the agent's prompt")
 	fs.IntVar(&f.contextSize, "max-context-size", 0, "the model's context size in tokens, for kimi-cli's completion budget (default: the agent's llm.max_context_size; nothing is looked up)")
 	pos, err := parseArgs(fs, args, 1, "exactly one session file (or - for stdin)")
@@ -59,6 +60,9 @@ func (c *requestCommand) Run(_ context.Context, args []string) (int, error) {
 	f, status, err := c.parse(args)
 	if f == nil {
 		return status, err
+	}
+	if f.kimiCode {
+		return c.runKimiCodeRequest(f)
 	}
 	in, err := (&compactCommand{env: c.env}).load(&f.compactFlags)
 	if err != nil {

@@ -80,3 +80,11 @@ func mapValues(m map[string]string) []string {
 	}
 	return out
 }
+
+// TestWorkspaceID: Kimi Code's folder name of a work dir, as the harness's template.py
+// computes it (its encodeWorkDirKey).
+func TestWorkspaceID(t *testing.T) {
+	if got := WorkspaceID("/tmp/x/work"); got != "wd_work_8915b7f5e21c" {
+		t.Fatalf("WorkspaceID = %s", got)
+	}
+}

@@ -5,6 +5,8 @@
 package kcvectors
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -14,6 +16,7 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"time"
 
 	"kompact/internal/vectors"
 )
@@ -159,7 +162,12 @@ type Env struct {
 func (e Env) Untemplate(data []byte) []byte {
 	s := strings.NewReplacer("$KIMI_CODE_HOME", e.Home, "$WORK_DIR", e.Work, "$SESSION_ID", e.SessionID,
 		"$WORKSPACE_ID", e.WorkspaceID, "$DATE", e.Date, "$ISOTIME", "2026-01-01T00:00:00.000Z",
-		`"$TIME"`, "1767225600000").Replace(string(data))
+	).Replace(string(data))
+	n := int64(0)
+	s = timePlaceholder.ReplaceAllStringFunc(s, func(string) string {
+		n++
+		return fmt.Sprint(1767225600000 + n)
+	})
 	s = uuidPlaceholder.ReplaceAllStringFunc(s, func(m string) string {
 		var n int
 		fmt.Sscan(m[len("$UUID_"):], &n)
@@ -175,6 +183,7 @@ func (e Env) Untemplate(data []byte) []byte {
 
 var (
 	uuidPlaceholder = regexp.MustCompile(`\$UUID_\d+`)
+	timePlaceholder = regexp.MustCompile(`"\$TIME"`)
 	msgPlaceholder  = regexp.MustCompile(`\$MSG_ID_\d+`)
 )
 
@@ -186,4 +195,111 @@ func (c *Case) Read(t testing.TB, texts map[string]string, rel string) []byte {
 		t.Fatal(err)
 	}
 	return Fill(t, texts, b)
+}
+
+// WorkspaceID is Kimi Code's folder name for the sessions of workDir (its
+// encodeWorkDirKey): wd_<slug of the base name>_<first 12 hex of SHA-256 of the path>.
+func WorkspaceID(workDir string) string {
+	norm := strings.TrimRight(strings.ReplaceAll(workDir, `\`, "/"), "/")
+	name := norm[strings.LastIndex(norm, "/")+1:]
+	if name == "" {
+		name = norm
+	}
+	slug := strings.Trim(slugRun.ReplaceAllString(strings.ToLower(name), "-"), "-")
+	if len(slug) > 40 {
+		slug = strings.Trim(slug[:40], "-")
+	}
+	if slug == "" || slug == "." || slug == ".." {
+		slug = "workspace"
+	}
+	sum := sha256.Sum256([]byte(norm))
+	return "wd_" + slug + "_" + hex.EncodeToString(sum[:])[:12]
+}
+
+var slugRun = regexp.MustCompile(`[^a-z0-9._-]+`)
+
+// Materialized is a recorded session laid out as Kimi Code keeps it.
+type Materialized struct {
+	Env
+	// SessionDir is …/sessions/<workspace>/<session_id>.
+	SessionDir string
+}
+
+// Materialize lays out the session of compaction dir of c (its session_before) in a fresh
+// Kimi Code home whose config.toml points the recorded model at baseURL, with the case's
+// files in a work dir named work.
+func (c *Case) Materialize(t testing.TB, texts map[string]string, dir, baseURL string) *Materialized {
+	t.Helper()
+	root := t.TempDir()
+	m := &Materialized{Env: Env{Home: filepath.Join(root, "home"), Work: filepath.Join(root, "work"),
+		SessionID: "session_7f3c1b2a-5d4e-4f60-8a71-92b3c4d5e6f7", Date: time.Now().Format("2006-01-02")}}
+	m.WorkspaceID = WorkspaceID(m.Work)
+	m.SessionDir = filepath.Join(m.Home, "sessions", m.WorkspaceID, m.SessionID)
+	var files map[string]string
+	if err := json.Unmarshal(c.Read(t, texts, "files.json"), &files); err != nil {
+		t.Fatal(err)
+	}
+	config := fmt.Sprintf(kimiCodeConfig, baseURL, c.MaxContextSize)
+	write := map[string][]byte{filepath.Join(m.Home, "config.toml"): []byte(config)}
+	for name, body := range files {
+		write[filepath.Join(m.Work, name)] = []byte(body)
+	}
+	for _, rel := range []string{"state.json", "agents/main/wire.jsonl"} {
+		write[filepath.Join(m.SessionDir, rel)] = m.Untemplate(c.Read(t, texts, dir+"/session_before/"+rel))
+	}
+	for path, body := range write {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, body, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.MkdirAll(m.Work, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+// kimiCodeConfig is the harness's config.toml: the recorded model alias "mock" on an
+// OpenAI-compatible server.
+const kimiCodeConfig = `default_model = "mock"
+telemetry = false
+
+[providers.mock]
+type = "openai"
+base_url = "%s"
+api_key = "sk-test"
+
+[models.mock]
+provider = "mock"
+model = "mock-model"
+max_context_size = %d
+capabilities = [ "tool_use" ]
+`
+
+// Package writes a stand-in for Kimi Code's package folder (dist/main.mjs) holding texts
+// where kompact looks for them in the real bundle, for tests that run kompact without a
+// Kimi Code installation; it returns the folder (KIMI_CODE_PATH).
+func Package(t testing.TB, texts map[string]string) string {
+	t.Helper()
+	lit := func(name string) string {
+		b, _ := json.Marshal(texts[name])
+		return string(b)
+	}
+	elision := strings.NewReplacer(`\`, `\\`, "`", "\\`").Replace(texts["elision-note.txt"])
+	elision = strings.ReplaceAll(elision, "${omitted_tokens}", "${String(omittedTokens)}")
+	src := "var compaction_instruction_default = " + lit("compaction-instruction.md") + ";\n" +
+		"var compaction_summary_prefix_default = " + lit("compaction-summary-prefix.md") + ";\n" +
+		"var context_recovery_footer_default = " + lit("context-recovery-footer.md") + ";\n" +
+		"function buildCompactionElisionText(omittedTokens) {\n\treturn wrapSystemReminder(`" + elision + "`);\n}\n" +
+		"function buildCompactionContinuationText() {\n\treturn wrapSystemReminder(" + lit("continuation-note.txt") + ");\n}\n"
+	dir := filepath.Join(t.TempDir(), "kimi-code")
+	if err := os.MkdirAll(filepath.Join(dir, "dist"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "dist", "main.mjs"), []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dir
 }

@@ -68,7 +68,7 @@ var allowed = map[string][]string{
 	// Kimi Code's compaction and its session files (the standard library only).
 	"kimicode": {},
 	// cmd/kompact wires the packages together.
-	"cmd/kompact": {"kompact", "anthropic", "config", "fidelity", "httpapi", "kimi", "kimicli", "openai", "postgres",
+	"cmd/kompact": {"kompact", "anthropic", "config", "fidelity", "httpapi", "kimi", "kimicli", "kimicode", "openai", "postgres",
 		"service", "sessionjson", "sqlite", "internal/atomicfile", "internal/didyoumean", "internal/urlsecret"},
 
 	// Pure helpers.

@@ -1,0 +1,222 @@
+package main
+
+// kompact compact --kimi-code and request --kimi-code: a Kimi Code 2.1.0 session folder
+// compacted as Kimi Code's own /compact does (docs/kimi-code.md).
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"strings"
+	"time"
+
+	"kompact"
+	"kompact/internal/atomicfile"
+	"kompact/kimicode"
+	"kompact/openai"
+	"kompact/service"
+)
+
+// kimiCodeInput is a Kimi Code session read for a compaction.
+type kimiCodeInput struct {
+	sess *kimicode.Session
+	wire *kimicode.Wire
+	// data and fp are wire.jsonl as it was read: the records are appended to data,
+	// provided the file still holds it.
+	data []byte
+	fp   atomicfile.Fingerprint
+	req  *kimicode.Request
+	// agent is the kompact agent whose LLM compact calls (nil for request without one).
+	agent *kompact.Agent
+}
+
+// loadKimiCode reads the session folder f.input, Kimi Code's texts (a warning on stderr
+// when they are not Kimi Code's) and the model's context size: the Kimi Code home's
+// config.toml, else the agent's llm.max_context_size, else contextSize.
+func (e *env) loadKimiCode(f *compactFlags, contextSize int) (*kimiCodeInput, error) {
+	texts, warning := (&kimicode.Finder{Getenv: e.getenv}).Find()
+	if warning != "" {
+		fmt.Fprintln(e.stderr, warning)
+	}
+	sess, err := kimicode.OpenSession(f.input)
+	if err != nil {
+		return nil, kompact.Errorf(kompact.EInvalid, "%w", err).
+			WithFixes("Pass a Kimi Code session folder (…/sessions/<workspace>/<session_id>/) or its agents/main/wire.jsonl.")
+	}
+	in := &kimiCodeInput{sess: sess}
+	if in.data, in.fp, err = atomicfile.ReadFile(sess.WirePath); err != nil {
+		return nil, kompact.Errorf(kompact.EInvalid, "read the session's wire.jsonl: %w", err)
+	}
+	if in.wire, err = kimicode.ReadWire(bytes.NewReader(in.data), texts); err != nil {
+		return nil, kompact.Errorf(kompact.EInvalid, "%s: %w", sess.WirePath, err).
+			WithFixes("Compact this session with Kimi Code itself (/compact): kompact reads Kimi Code 2.1.0's records only.")
+	}
+	if cfg, err := loadConfig(f.configPath, e.getenv); err == nil {
+		in.agent, _ = cfg.Agent(f.agentName)
+	}
+	window := e.kimiCodeWindow(sess, in.wire.ModelAlias)
+	if window <= 0 && in.agent != nil {
+		window = in.agent.LLM.MaxContextSize
+	}
+	if window <= 0 {
+		window = contextSize
+	}
+	if window <= 0 {
+		return nil, kompact.Errorf(kompact.EInvalid, "the context size of model %q is unknown", in.wire.ModelAlias).
+			WithFixes("Set max_context_size in the Kimi Code home's config.toml, the agent's llm.max_context_size, or pass --max-context-size N.")
+	}
+	in.req = &kimicode.Request{Wire: in.wire, SessionID: sess.ID, Window: window, Instruction: f.instructions, Texts: texts}
+	return in, nil
+}
+
+// kimiCodeWindow is max_context_size of the model alias in the session's Kimi Code home
+// (the folder above sessions/, else $KIMI_CODE_HOME); 0 when unknown.
+func (e *env) kimiCodeWindow(sess *kimicode.Session, alias string) int {
+	home := sess.Home
+	if home == "" {
+		home = e.getenv("KIMI_CODE_HOME")
+	}
+	if home == "" {
+		return 0
+	}
+	n, err := kimicode.ContextSize(home, alias)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "warning: %v\n", err)
+	}
+	return n
+}
+
+// kimiCodeLine says what a Kimi Code compaction replaces.
+func kimiCodeLine(in *kimiCodeInput) string {
+	return fmt.Sprintf("compacts the %s of Kimi Code session %s into one summary (model %s, a %d-token context, max_tokens %d)",
+		kompact.CountOf(len(in.wire.Context), "context message"), in.sess.ID, in.wire.Model, in.req.Window, kimicode.MaxTokens(in.req.Window))
+}
+
+// runKimiCode is compact --kimi-code: the request, the agent's LLM, the six records
+// appended to wire.jsonl (nothing changes on disk when anything fails).
+func (c *compactCommand) runKimiCode(ctx context.Context, f *compactFlags) (int, error) {
+	in, err := c.loadKimiCode(f, 0)
+	if err != nil {
+		return exitError, err
+	}
+	if len(in.wire.Context) == 0 {
+		fmt.Fprintln(c.stderr, "nothing to compact: the session's context is empty")
+		return exitNoop, nil
+	}
+	if in.agent == nil {
+		_, err := loadAgent(f, c.getenv)
+		return exitError, err
+	}
+	fmt.Fprintln(c.stderr, kimiCodeLine(in))
+	if f.dryRun {
+		fmt.Fprintf(c.stdout, "dry run: would send %d bytes to %s and append 6 records to %s (lines %d-%d)\n",
+			len(in.req.Body()), in.agent.LLM.BaseURL, in.sess.WirePath, in.wire.Lines+1, in.wire.Lines+6)
+		return exitOK, nil
+	}
+	rc := service.EffectiveRequest(in.agent, nil)
+	answer, err := (&openai.Client{Getenv: c.getenv}).CompleteBody(ctx, rc, in.req.Body(), nil)
+	if err != nil {
+		return exitError, err
+	}
+	a := kimicode.Answer{Text: answerText(answer)}
+	if u := answer.Usage; u != nil {
+		a.PromptTokens, a.CachedTokens, a.CompletionTokens = int(u.InputOther+u.InputCacheRead), int(u.InputCacheRead), int(u.Output)
+	}
+	if strings.TrimSpace(a.Text) == "" {
+		return exitError, kompact.Errorf(kompact.EEmptyResponse, "the model's answer holds no summary; %s was not changed", in.sess.WirePath)
+	}
+	o := in.req.Apply(a, in.sess.WirePath, "manual", time.Now().UnixMilli())
+	if err := appendRecords(in, kimicode.Records(in.wire, o)); err != nil {
+		return exitError, err
+	}
+	return c.kimiCodeReport(f, in, o)
+}
+
+// loadAgent is the agent f names, for its error.
+func loadAgent(f *compactFlags, getenv func(string) string) (*kompact.Agent, error) {
+	cfg, err := loadConfig(f.configPath, getenv)
+	if err != nil {
+		return nil, err
+	}
+	return cfg.Agent(f.agentName)
+}
+
+// answerText is the text of an answer.
+func answerText(a kompact.Answer) string {
+	var b strings.Builder
+	for _, p := range a.Parts {
+		if p.Type == kompact.PartText {
+			b.WriteString(p.Text)
+		}
+	}
+	return b.String()
+}
+
+// appendRecords writes wire.jsonl anew, atomically, as it was read with recs after it,
+// provided it still holds what was read (else nothing is written: EConflict).
+func appendRecords(in *kimiCodeInput, recs []byte) error {
+	path := in.sess.WirePath
+	if err := atomicfile.Check(path, in.fp); err != nil {
+		return err
+	}
+	st, err := os.Stat(path)
+	if err != nil {
+		return err
+	}
+	data := in.data
+	if len(data) > 0 && data[len(data)-1] != '\n' {
+		return kompact.Errorf(kompact.EConflict, "%s does not end with a newline: Kimi Code may be writing it; it was not changed", path).
+			WithFixes("Close Kimi Code's session and run kompact again.")
+	}
+	out := make([]byte, 0, len(data)+len(recs))
+	out = append(append(out, data...), recs...)
+	if err := atomicfile.Write(path, out, st.Mode().Perm()); err != nil {
+		return kompact.Errorf(kompact.EInternal, "%s was not changed: %w", path, err)
+	}
+	return nil
+}
+
+// kimiCodeReport prints what a Kimi Code compaction did: a report, or --json's outcome.
+func (c *compactCommand) kimiCodeReport(f *compactFlags, in *kimiCodeInput, o *kimicode.Outcome) (int, error) {
+	if f.asJSON {
+		b, err := json.MarshalIndent(map[string]any{
+			"status": "compacted", "session": in.sess.ID, "wire": in.sess.WirePath, "model": in.wire.Model,
+			"compacted_count": o.CompactedCount, "kept_user_messages": o.Handoff.Kept, "elided": o.Handoff.Elided,
+			"tokens_before": o.TokensBefore, "tokens_after": o.TokensAfter, "summary": o.Summary,
+			"records": map[string]int{"first_line": in.wire.Lines + 1, "last_line": in.wire.Lines + 6},
+			"usage":   map[string]int{"input": o.PromptTokens, "input_cache_read": o.CachedTokens, "output": o.CompletionTokens},
+		}, "", "  ")
+		if err != nil {
+			return exitError, err
+		}
+		_, err = c.stdout.Write(append(b, '\n'))
+		return exitOK, err
+	}
+	fmt.Fprintf(c.stdout, "compacted %s into one summary (model %s); kept %s\n",
+		kompact.CountOf(o.CompactedCount, "context message"), in.wire.Model, kompact.CountOf(o.Handoff.Kept, "user message"))
+	fmt.Fprintf(c.stdout, "estimated tokens: %d -> %d\n", o.TokensBefore, o.TokensAfter)
+	fmt.Fprintf(c.stdout, "compaction call: %d input tokens (%d cached), %d output tokens\n", o.PromptTokens, o.CachedTokens, o.CompletionTokens)
+	fmt.Fprintf(c.stdout, "wrote %s (6 records appended, lines %d-%d); resume with: kimi -r %s\n",
+		in.sess.WirePath, in.wire.Lines+1, in.wire.Lines+6, in.sess.ID)
+	return exitOK, nil
+}
+
+// runKimiCodeRequest is request --kimi-code: the body of the compaction request Kimi
+// Code would send, on stdout.
+func (c *requestCommand) runKimiCodeRequest(f *requestFlags) (int, error) {
+	in, err := c.loadKimiCode(&f.compactFlags, f.contextSize)
+	if err != nil {
+		return exitError, err
+	}
+	if len(in.wire.Context) == 0 {
+		fmt.Fprintln(c.stderr, "nothing to compact: the session's context is empty")
+		return exitNoop, nil
+	}
+	fmt.Fprintln(c.stderr, kimiCodeLine(in))
+	if _, err := c.stdout.Write(append(in.req.Body(), '\n')); err != nil {
+		return exitError, fmt.Errorf("write stdout: %w", err)
+	}
+	return exitOK, nil
+}
