@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"kompact"
+	"kompact/anthropic"
 	"kompact/config"
 	"kompact/internal/atomicfile"
 	"kompact/kimi"
@@ -289,7 +290,7 @@ func (c *compactCommand) compactor() *service.Compactor {
 	finder.Prefetch()
 	llm := c.llm
 	if llm == nil {
-		llm = &openai.Client{Getenv: c.getenv}
+		llm = anthropic.Either{Messages: &anthropic.Client{Getenv: c.getenv}, Other: &openai.Client{Getenv: c.getenv}}
 	}
 	return &service.Compactor{LLM: llm, Prompt: finder.AgentPrompt}
 }
