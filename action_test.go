@@ -51,7 +51,7 @@ func enabledAgent() *kompact.Agent {
 }
 
 func TestKCP012UIElements(t *testing.T) {
-	both := []string{kompact.ActionCompactConversation, kompact.ActionCompactUpToHere}
+	both := []string{kompact.ActionCompactConversation, kompact.ActionCompactUpToHere, kompact.ActionPruneToolResults}
 	idsOf := func(els []kompact.UIElement) []string {
 		var out []string
 		for _, e := range els {
@@ -70,8 +70,8 @@ func TestKCP012UIElements(t *testing.T) {
 		agent *kompact.Agent
 		want  []string
 	}{
-		{"global enumeration (no config) lists both", nil, both},
-		{"enabled kimi agent lists both", enabledAgent(), both},
+		{"global enumeration (no config) lists all three", nil, both},
+		{"enabled kimi agent lists all three", enabledAgent(), both},
 		{"disabled agent lists none", disabled, nil},
 		{"type not kimi lists none", otherType, nil},
 		{"no type lists none", noType, nil},

@@ -4,6 +4,8 @@ package kompact
 const (
 	ActionCompactConversation = "compact_conversation"
 	ActionCompactUpToHere     = "compact_up_to_here"
+	// ActionPruneToolResults clears old, long tool outputs (docs/compaction.md).
+	ActionPruneToolResults = "prune_tool_results"
 )
 
 // ActionRequest is a session action to execute.
@@ -45,9 +47,8 @@ type UIParam struct {
 }
 
 // UIElements returns the actions a client should offer for agent a: both
-// compaction actions when compaction is enabled, none when it is not. With
-// no agent (a == nil, the global enumeration) both are returned, so the
-// actions stay discoverable.
+// compaction actions and the prune when compaction is enabled, none when it
+// is not. With no agent (a == nil, the global enumeration) all are returned.
 func UIElements(a *Agent) []UIElement {
 	if a != nil && !a.CompactionEnabled() {
 		return []UIElement{}
@@ -68,5 +69,9 @@ func UIElements(a *Agent) []UIElement {
 				{Name: "instructions", Type: "string", Description: "what the summary should focus on"},
 			},
 		},
+		{ID: ActionPruneToolResults, Label: "Prune old tool output", Kind: "session_action", Params: []UIParam{
+			{Name: "keep_recent", Type: "integer", Description: "the latest tool exchanges kept whole; default 5"},
+			{Name: "min_chars", Type: "integer", Description: "only outputs longer than this are cleared; default 2000"},
+		}},
 	}
 }

@@ -101,6 +101,15 @@ type CompactionConfig struct {
 	// Fidelity is the "fidelity" block: the low_fidelity warning's
 	// threshold and the preserved_artifacts appendix (docs/fidelity.md).
 	Fidelity FidelityOptions
+	// Prune is the "prune" block: tool-output pruning before a summary.
+	Prune PruneOptions
+}
+
+// PruneOptions are a tool-output pruning's settings (docs/compaction.md); a
+// nil KeepRecent or MinChars means the default.
+type PruneOptions struct {
+	Enabled              bool
+	KeepRecent, MinChars *int
 }
 
 // DefaultLLMTimeout is the overall deadline of one action's LLM calls when

@@ -87,6 +87,8 @@ const (
 	RevisionRestore        = "restore"
 	// RevisionUndo is an undo of a compaction (Store.UndoCompaction).
 	RevisionUndo = "undo"
+	// RevisionPrune cleared old tool outputs (ActionPruneToolResults); it can be undone.
+	RevisionPrune = "prune"
 )
 
 // IsCompaction reports whether a revision of kind kind is a compaction,

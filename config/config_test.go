@@ -13,6 +13,7 @@ import (
 
 	"kompact"
 	"kompact/service"
+	"kompact/toolprune"
 )
 
 var update = flag.Bool("update", false, "rewrite docs/reference/default-config.md")
@@ -46,7 +47,7 @@ func TestParseErrors(t *testing.T) {
 		{"unknown llm key without a suggestion", base + "      frobnicate: 1\n", 6, "agents.kimi.llm.frobnicate",
 			"unknown field (fields: base_url, model, api_key_env, max_context_size, max_answer_bytes, timeout, temperature, max_tokens, top_p, extra_body, api)", ""},
 		{"unknown compaction key", base + "    compaction:\n      enable: true\n", 7, "agents.kimi.compaction.enable",
-			`unknown field; did you mean "enabled"? (fields: enabled, type, max_preserved_messages, compaction_model, prompt, prompt_file, instructions, settings_overrides, timeout, auto, fidelity)`, ""},
+			`unknown field; did you mean "enabled"? (fields: enabled, type, max_preserved_messages, compaction_model, prompt, prompt_file, instructions, settings_overrides, timeout, auto, fidelity, prune)`, ""},
 		// compaction.auto and llm.max_context_size, with kimi-cli's bounds.
 		{"trigger_ratio below 0.5", base + "    compaction:\n      auto: {trigger_ratio: 0.49}\n", 7, "agents.kimi.compaction.auto.trigger_ratio", "must be between 0.5 and 0.99, got 0.49", ""},
 		{"trigger_ratio above 0.99", base + "    compaction:\n      auto: {trigger_ratio: 1}\n", 7, "agents.kimi.compaction.auto.trigger_ratio", "must be between 0.5 and 0.99, got 1", ""},
@@ -210,7 +211,7 @@ func TestUnknownFieldMessage(t *testing.T) {
 	doc := "agents:\n  kimi:\n    llm: {base_url: 'https://api.moonshot.ai/v1', model: m}\n" +
 		"    compaction:\n      type: kimi\n\n\n\n      enable: true\n"
 	_, err := Parse([]byte(doc), "agents.yaml")
-	want := `agents.yaml:9: agents.kimi.compaction.enable: unknown field; did you mean "enabled"? (fields: enabled, type, max_preserved_messages, compaction_model, prompt, prompt_file, instructions, settings_overrides, timeout, auto, fidelity)`
+	want := `agents.yaml:9: agents.kimi.compaction.enable: unknown field; did you mean "enabled"? (fields: enabled, type, max_preserved_messages, compaction_model, prompt, prompt_file, instructions, settings_overrides, timeout, auto, fidelity, prune)`
 	if err == nil || err.Error() != want {
 		t.Fatalf("error %v\nwant  %s", err, want)
 	}
@@ -666,7 +667,7 @@ func TestKCP012ConfigDisabledCompaction(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !c.Agents["kimi"].CompactionEnabled() || len(kompact.UIElements(c.Agents["kimi"])) != 2 {
+	if !c.Agents["kimi"].CompactionEnabled() || len(kompact.UIElements(c.Agents["kimi"])) != 3 {
 		t.Error("enabled: true, type: kimi does not enable the actions")
 	}
 }
@@ -687,7 +688,7 @@ func TestKCP020DefaultConfigEnablesKimiCompaction(t *testing.T) {
 		for _, el := range kompact.UIElements(a) {
 			ids = append(ids, el.ID)
 		}
-		if want := []string{kompact.ActionCompactConversation, kompact.ActionCompactUpToHere}; !reflect.DeepEqual(ids, want) {
+		if want := []string{kompact.ActionCompactConversation, kompact.ActionCompactUpToHere, kompact.ActionPruneToolResults}; !reflect.DeepEqual(ids, want) {
 			t.Errorf("%s: actions %v, want %v", name, ids, want)
 		}
 	}
@@ -717,8 +718,8 @@ func TestKCP020ReferenceIsCurrent(t *testing.T) {
 	for _, s := range []string{
 		"DO NOT EDIT",
 		"go run ./cmd/kompact config reference > docs/reference/default-config.md",
-		"| `kimi` | `kimi-k2-turbo-preview` | `https://api.moonshot.ai/v1` | `MOONSHOT_API_KEY` | (none) | yes | `kimi` | 2 | (the agent's model) | compact_conversation, compact_up_to_here |",
-		"| `kimi-thinking` | `kimi-k2-thinking` | `https://api.moonshot.ai/v1` | `MOONSHOT_API_KEY` | `{\"temperature\":1}` | yes | `kimi` | 2 | (the agent's model) | compact_conversation, compact_up_to_here |",
+		"| `kimi` | `kimi-k2-turbo-preview` | `https://api.moonshot.ai/v1` | `MOONSHOT_API_KEY` | (none) | yes | `kimi` | 2 | (the agent's model) | compact_conversation, compact_up_to_here, prune_tool_results |",
+		"| `kimi-thinking` | `kimi-k2-thinking` | `https://api.moonshot.ai/v1` | `MOONSHOT_API_KEY` | `{\"temperature\":1}` | yes | `kimi` | 2 | (the agent's model) | compact_conversation, compact_up_to_here, prune_tool_results |",
 		"```yaml\n" + string(defaultYAML) + "```\n",
 	} {
 		if !bytes.Contains(want, []byte(s)) {
@@ -930,6 +931,40 @@ func TestCompactionInstructions(t *testing.T) {
 		}
 		if b, _ := back.Agent("kimi"); b.Compaction.Instructions != text {
 			t.Fatalf("written back: %q\n%s", b.Compaction.Instructions, out)
+		}
+	}
+}
+
+// TestCompactionPrune: compaction.prune's three fields are read (unset
+// ones stay nil: toolprune's defaults), written back by EffectiveYAML, and
+// bounded like the action's body fields (toolprune.MaxSetting).
+func TestCompactionPrune(t *testing.T) {
+	doc := base + "    compaction:\n      enabled: true\n      type: kimi\n      prune: {enabled: true, min_chars: 0}\n"
+	c, err := Parse([]byte(doc), "agents.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, _ := c.Agent("kimi")
+	if p := a.Compaction.Prune; !p.Enabled || p.KeepRecent != nil || p.MinChars == nil || *p.MinChars != 0 {
+		t.Fatalf("prune %+v", p)
+	}
+	out, err := c.EffectiveYAML()
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := Parse(out, "agents.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := back.Agent("kimi"); !reflect.DeepEqual(b.Compaction.Prune, a.Compaction.Prune) {
+		t.Fatalf("written back: %+v\n%s", b.Compaction.Prune, out)
+	}
+	if MaxPruneSetting != toolprune.MaxSetting {
+		t.Errorf("MaxPruneSetting %d, toolprune.MaxSetting %d", MaxPruneSetting, toolprune.MaxSetting)
+	}
+	for _, bad := range []string{"{keep_recent: -1}", "{min_chars: 1000001}", "{enabled: yes please}", "{keep: 3}"} {
+		if _, err := Parse([]byte(base+"    compaction:\n      enabled: true\n      type: kimi\n      prune: "+bad+"\n"), "agents.yaml"); kompact.ErrorCodeOf(err) != kompact.EInvalid {
+			t.Errorf("prune: %s: %v", bad, err)
 		}
 	}
 }

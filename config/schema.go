@@ -21,9 +21,10 @@ var (
 	topFields        = []string{"default_agent", "agents"}
 	agentFields      = []string{"system_prompt", "llm", "compaction", "gateway"}
 	llmFields        = []string{"base_url", "model", "api_key_env", "max_context_size", "max_answer_bytes", "timeout", "temperature", "max_tokens", "top_p", "extra_body", "api"}
-	compactionFields = []string{"enabled", "type", "max_preserved_messages", "compaction_model", "prompt", "prompt_file", "instructions", "settings_overrides", "timeout", "auto", "fidelity"}
+	compactionFields = []string{"enabled", "type", "max_preserved_messages", "compaction_model", "prompt", "prompt_file", "instructions", "settings_overrides", "timeout", "auto", "fidelity", "prune"}
 	autoFields       = []string{"enabled", "trigger_ratio", "reserved_context_size"}
 	fidelityFields   = []string{"min_recall", "appendix_tokens"}
+	pruneFields      = []string{"enabled", "keep_recent", "min_chars"}
 	gatewayFields    = []string{"enabled", "forward_authorization", "precompute_ratio", "stream_usage"}
 )
 
@@ -401,6 +402,9 @@ func (p *parser) compaction(e entry, path, agent string) (kompact.CompactionConf
 	if x, fpath, ok := s.get("fidelity"); ok && s.err == nil {
 		c.Fidelity, s.err = p.fidelity(x, fpath)
 	}
+	if x, fpath, ok := s.get("prune"); ok && s.err == nil {
+		c.Prune, s.err = p.prune(x, fpath)
+	}
 	if s.err != nil {
 		return c, s.err
 	}
@@ -534,6 +538,31 @@ func (p *parser) fidelity(e entry, path string) (kompact.FidelityOptions, error)
 		f.AppendixTokens = int(tokens)
 	}
 	return f, s.err
+}
+
+// MaxPruneSetting bounds compaction.prune's keep_recent and min_chars
+// (toolprune.MaxSetting, which the action's body fields have too).
+const MaxPruneSetting = 1_000_000
+
+// prune reads compaction.prune: enabled, and keep_recent and min_chars
+// from 0 to MaxPruneSetting (unset: toolprune's defaults, 5 and 2000).
+func (p *parser) prune(e entry, path string) (kompact.PruneOptions, error) {
+	var o kompact.PruneOptions
+	s := p.section(e.val, path, pruneFields)
+	read(s, "enabled", &o.Enabled, p.boolean)
+	for _, f := range []struct {
+		name, fix string
+		dst       **int
+	}{{"keep_recent", "the latest tool exchanges kept whole, e.g. 5", &o.KeepRecent}, {"min_chars", "the characters an output must pass to be cleared, e.g. 2000", &o.MinChars}} {
+		var v int64
+		if n, fpath, ok := read(s, f.name, &v, p.integer); ok {
+			if v < 0 || v > MaxPruneSetting {
+				s.err = p.errorf(n, fpath, "must be from 0 to %d, got %d", MaxPruneSetting, v).WithFixes("Use " + f.fix + ", or remove it for the default.")
+			}
+			*f.dst = new(int(v))
+		}
+	}
+	return o, s.err
 }
 
 // The bounds of llm.max_answer_bytes.

@@ -114,8 +114,8 @@ func llmNode(l *kompact.LLMConfig) (*yaml.Node, error) {
 	return llm, nil
 }
 
-// compactionNode is an agent's compaction block, with its auto and
-// fidelity blocks when they are set.
+// compactionNode is an agent's compaction block, with its auto, fidelity
+// and prune blocks when they are set.
 func compactionNode(cc kompact.CompactionConfig) (*yaml.Node, error) {
 	comp := &yaml.Node{Kind: yaml.MappingNode}
 	addField(comp, "enabled", boolNode(cc.Enabled))
@@ -158,6 +158,19 @@ func compactionNode(cc kompact.CompactionConfig) (*yaml.Node, error) {
 		addField(fn, "min_recall", floatNode(fo.MinRecall))
 		addField(fn, "appendix_tokens", intNode(fo.AppendixTokens))
 		addField(comp, "fidelity", fn)
+	}
+	if po := cc.Prune; po.Enabled || po.KeepRecent != nil || po.MinChars != nil {
+		pn := &yaml.Node{Kind: yaml.MappingNode}
+		addField(pn, "enabled", boolNode(po.Enabled))
+		for _, f := range []struct {
+			name string
+			v    *int
+		}{{"keep_recent", po.KeepRecent}, {"min_chars", po.MinChars}} {
+			if f.v != nil {
+				addField(pn, f.name, intNode(*f.v))
+			}
+		}
+		addField(comp, "prune", pn)
 	}
 	return comp, nil
 }

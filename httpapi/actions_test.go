@@ -119,7 +119,7 @@ func TestNoopAndDisabled(t *testing.T) {
 	if ui := e.must(200, "GET", "/v1/sessions/off/ui-elements", nil)["ui_elements"].([]any); len(ui) != 0 {
 		t.Errorf("ui elements of a disabled agent: %v", ui)
 	}
-	if ui := e.must(200, "GET", "/v1/sessions/short/ui-elements", nil)["ui_elements"].([]any); len(ui) != 2 {
+	if ui := e.must(200, "GET", "/v1/sessions/short/ui-elements", nil)["ui_elements"].([]any); len(ui) != 3 {
 		t.Errorf("ui elements of an enabled agent: %v", ui)
 	}
 	wantError(t, e.do("GET", "/v1/sessions/nope/ui-elements", nil), 404, "not_found")

@@ -260,7 +260,8 @@ func TestHealthAgentsAndPage(t *testing.T) {
 		t.Errorf("compaction format %v", format)
 	}
 	ui := e.must(200, "GET", "/v1/ui-elements", nil)["ui_elements"].([]any)
-	if len(ui) != 2 || ui[0].(map[string]any)["id"] != kompact.ActionCompactConversation || ui[1].(map[string]any)["id"] != kompact.ActionCompactUpToHere {
+	if len(ui) != 3 || ui[0].(map[string]any)["id"] != kompact.ActionCompactConversation || ui[1].(map[string]any)["id"] != kompact.ActionCompactUpToHere ||
+		ui[2].(map[string]any)["id"] != kompact.ActionPruneToolResults {
 		t.Errorf("global ui elements %v", ui)
 	}
 	page := e.do("GET", "/", nil)

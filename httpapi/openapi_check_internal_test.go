@@ -44,6 +44,7 @@ var invalidRequests = map[string]string{
 	"TestKCPD01ContextRoute":                     "a negative token_count",
 	"TestSettingsRefusedWritesNothing":           "a title longer than 200 characters, a negative token_count, each with valid settings",
 	"TestSettingsInstructions":                   "instructions longer than 4000 characters",
+	"TestPruneToolResultsRefusals":               "keep_recent and min_chars out of bounds, an unknown field",
 	"TestBrowserStandingInstructions":            "instructions longer than 4000 characters, saved from the page for the error it shows",
 	"TestBodiesMustBeJSON":                       "bodies that are not declared application/json",
 	"TestImportKimiContext":                      "an unknown format, kimi-cli files without a record",

@@ -57,6 +57,7 @@ const (
 	AutoNotDue      AutoStatus = "not_due"     // not due, or not enabled: Reason says which
 	AutoAlreadyRuns AutoStatus = "running"     // one runs for the session already
 	AutoBusy        AutoStatus = "busy"        // due, but no action slot was free (--max-actions): a later append or turn tries again
+	AutoPruned      AutoStatus = "pruned"      // compaction.prune cleared old tool output, which brought the session under the trigger: no summary
 )
 
 // AutoCompactionReport is what an automatic compaction did, as the
@@ -66,8 +67,10 @@ type AutoCompactionReport struct {
 	// Reason is the trigger's reason (the Reason* constants) or, for a
 	// no-op, why there was nothing to compact.
 	Reason string `json:"reason,omitempty"`
-	// Revision is the revision a committed compaction recorded.
-	Revision int64 `json:"revision,omitempty"`
+	// Revision is the revision a committed compaction recorded;
+	// PruneRevision the prune revision compaction.prune recorded before it.
+	Revision      int64 `json:"revision,omitempty"`
+	PruneRevision int64 `json:"prune_revision,omitempty"`
 	// TokensBefore is the session's token_count_with_pending before;
 	// TokensAfter the compaction's estimated_token_count.
 	TokensBefore int `json:"tokens_before,omitempty"`
@@ -120,7 +123,12 @@ func due(a *kompact.Agent, c SessionContext) (bool, string) {
 // result included, counts in the session's breaker; the session is then
 // unchanged. It returns the report.
 func (s *Sessions) autoCompact(ctx context.Context, a *kompact.Agent, cur *kompact.StoredSession) AutoCompactionReport {
+	cur, pruneRev, pruned := s.autoPrune(ctx, a, cur)
+	if pruned != nil {
+		return *pruned
+	}
 	out, rep := s.autoRun(ctx, a, cur)
+	rep.PruneRevision = pruneRev
 	if out == nil {
 		return rep
 	}

@@ -20,6 +20,7 @@ type commandInfo struct {
 var commands = []commandInfo{
 	{"compact", "[flags] SESSION.json", "compact a session file with its agent's LLM"},
 	{"request", "[flags] SESSION.json", "print the compaction request compact would send (a dry run)"},
+	{"prune", "[flags] SESSION.json", "clear the text of old, long tool results (no LLM call)"},
 	{"eval", "[flags] [SESSION.json]", "measure which planted facts an agent's summaries keep, over several runs"},
 	{"config", "reference|show|check", "the agent configuration"},
 	{"serve", "[flags]", "serve the HTTP API and the web page"},
@@ -37,7 +38,7 @@ func usage(w io.Writer) {
 	fmt.Fprint(w, `
 Run "kompact help COMMAND" (or "kompact COMMAND -h") for a command's flags.
 
-Exit status: 0 done, 1 error, 2 wrong usage, 3 nothing to compact, 4 warnings with --strict (nothing written).
+Exit status: 0 done, 1 error, 2 wrong usage, 3 nothing to compact or prune, 4 warnings with --strict (nothing written).
 `)
 }
 

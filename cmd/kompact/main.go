@@ -95,6 +95,8 @@ func newCommand(name string, e *env) command {
 		return &compactCommand{env: e}
 	case "request":
 		return &requestCommand{env: e}
+	case "prune":
+		return &pruneCommand{env: e}
 	case "eval":
 		return &evalCommand{env: e}
 	case "config":

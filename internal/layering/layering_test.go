@@ -36,11 +36,13 @@ var allowed = map[string][]string{
 	// compaction type: the vocabulary only (and fidelity).
 	"fidelity": {"kompact", "internal/artifacts"},
 	"kimi":     {"kompact", "fidelity", "internal/pystr"},
+	// Tool-output pruning: a rule on messages, like fidelity's.
+	"toolprune": {"kompact", "fidelity", "internal/artifacts"},
 
 	// The service: Sessions, the generic job, the gateway's workflow. It
 	// names no compaction type: service/types.go links them with a blank
 	// import (TestCompactionTypesImportedBlank).
-	"service": {"kompact", "fidelity", "kimi"},
+	"service": {"kompact", "fidelity", "kimi", "toolprune"},
 
 	// Codecs and adapters.
 	"sessionjson": {"kompact", "internal/jsonscan", "internal/jsontext", "internal/jsonwrite"},
@@ -69,7 +71,7 @@ var allowed = map[string][]string{
 	"kimicode": {},
 	// cmd/kompact wires the packages together.
 	"cmd/kompact": {"kompact", "anthropic", "config", "fidelity", "httpapi", "kimi", "kimicli", "kimicode", "openai", "postgres",
-		"service", "sessionjson", "sqlite", "internal/atomicfile", "internal/didyoumean", "internal/urlsecret"},
+		"service", "sessionjson", "sqlite", "toolprune", "internal/atomicfile", "internal/didyoumean", "internal/urlsecret"},
 
 	// Pure helpers.
 	"internal/artifacts":  {"internal/jsonscan"},
@@ -116,8 +118,9 @@ var modules = map[string][]string{
 // indirectly. The rules for every compaction type (those whose non-test
 // files call kompact.RegisterCompactionType) are typeNever.
 var reachNever = map[string][]string{
-	"fidelity": typeNever,
-	"httpapi":  {"config", "kimicli", "sqlite", "postgres", "internal/storeutil"},
+	"fidelity":  typeNever,
+	"toolprune": typeNever,
+	"httpapi":   {"config", "kimicli", "sqlite", "postgres", "internal/storeutil"},
 }
 
 // typeNever is what a compaction type, and fidelity, never depend on: the

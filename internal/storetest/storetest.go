@@ -62,6 +62,7 @@ func Run(t *testing.T, open func(t *testing.T) kompact.Store) {
 		{"CommitAfterRecreate", testCommitAfterRecreate},
 		{"Restore", testRestore},
 		{"Undo", testUndo},
+		{"UndoPrune", testUndoPrune},
 		{"Titles", testTitles},
 		{"Concurrency", testConcurrency},
 		{"Previews", testPreviews},

@@ -100,6 +100,12 @@ func (c *Core) UndoCompaction(ctx context.Context, id string, rev int64) (*kompa
 // records the undo.
 func (c *Core) undo(ctx context.Context, tx Tx, row *SessionRow, rev int64) (*kompact.RevisionInfo, error) {
 	id := row.ID
+	if info, legacy, err := loadRevision(ctx, tx, id, rev); err != nil || info.Kind == kompact.RevisionPrune && !legacy {
+		if err != nil {
+			return nil, err
+		}
+		return c.undoPrune(ctx, tx, row, rev)
+	}
 	head, restored, at, err := undoRows(ctx, tx, row, rev)
 	if err != nil {
 		return nil, err
@@ -187,7 +193,7 @@ func compactionRows(ctx context.Context, tx Tx, id string, rev int64) (restored 
 // (recorded by an older kompact).
 func notUndoable(rev int64, kind string) error {
 	if !kompact.IsCompaction(kind) {
-		return kompact.Errorf(kompact.EInvalid, "revision %d is a %s, not a compaction; only a compaction can be undone", rev, kind).
+		return kompact.Errorf(kompact.EInvalid, "revision %d is a %s, not a compaction; only a compaction or a prune can be undone", rev, kind).
 			WithFixes("Restore the revision instead (it replaces the whole message list).")
 	}
 	return kompact.Errorf(kompact.EInvalid, "revision %d was recorded by an older kompact and cannot be undone", rev).

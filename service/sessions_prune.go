@@ -1,0 +1,112 @@
+package service
+
+import (
+	"context"
+
+	"kompact"
+	"kompact/toolprune"
+)
+
+// This file is the prune_tool_results action on a stored session and the
+// pruning automatic compaction runs first when the agent's
+// compaction.prune is enabled (docs/compaction.md, "Pruning tool output").
+
+// pruneOptions returns the settings of a pruning for agent a: those given
+// (o's KeepRecent and MinChars when set), else the agent's
+// compaction.prune values, else the defaults.
+func pruneOptions(a *kompact.Agent, o kompact.PruneOptions) toolprune.Options {
+	eff := a.Compaction.Prune
+	if o.KeepRecent != nil {
+		eff.KeepRecent = o.KeepRecent
+	}
+	if o.MinChars != nil {
+		eff.MinChars = o.MinChars
+	}
+	return toolprune.OptionsOf(eff)
+}
+
+// Prune runs prune_tool_results on session id with the settings o (see
+// pruneOptions) and commits it at the version it read, as a prune revision
+// that Undo takes back: messages appended meanwhile stay, and a session
+// rewritten meanwhile is EConflict, with nothing written. It makes no LLM
+// call and takes no action slot. An unknown session is the error; what
+// the action itself met (settings out of bounds, compaction disabled for
+// the agent, a compaction running, a conflict) is an error outcome.
+func (s *Sessions) Prune(ctx context.Context, id string, o kompact.PruneOptions) (*toolprune.Outcome, error) {
+	cur, a, err := s.Open(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	opts := pruneOptions(a, o)
+	if err := opts.Check(); err != nil {
+		return toolprune.ErrorOutcome(err), nil
+	}
+	if _, err := typeOf(a); err != nil {
+		return toolprune.ErrorOutcome(err), nil
+	}
+	if s.auto.has(id) || s.gateway.has(id) || s.actions.has(id) || cur.Gateway && s.gatewayLeased(ctx, id) {
+		return toolprune.ErrorOutcome(kompact.Errorf(kompact.EConflict, "a compaction of session %q runs; a prune now would conflict with it", id).
+			WithFixes("Wait until it ends (the session list marks the session as running), then prune again.")), nil
+	}
+	r := toolprune.Prune(cur.Messages, opts)
+	if r.Noop() {
+		return &toolprune.Outcome{Status: toolprune.StatusNoop, Reason: toolprune.NoopReason(opts), Prune: r.Report()}, nil
+	}
+	info, rev, err := s.commitPrune(ctx, cur, r, "")
+	if err != nil {
+		out := toolprune.ErrorOutcome(err)
+		out.Prune = r.Report()
+		return out, nil
+	}
+	return &toolprune.Outcome{Status: toolprune.StatusPruned, Revision: rev.Rev, Version: info.Version, Prune: r.Report()}, nil
+}
+
+// commitPrune stores pruning r of cur at the version cur was read, its
+// note after how (e.g. "automatically "), and logs it.
+func (s *Sessions) commitPrune(ctx context.Context, cur *kompact.StoredSession, r *toolprune.Result, how string) (*kompact.SessionInfo, *kompact.RevisionInfo, error) {
+	c := r.Commit(cur.Tokens)
+	c.Note = how + c.Note
+	c.Version, c.Generation = cur.Version, cur.Generation
+	info, rev, err := s.store.CommitCompaction(context.WithoutCancel(ctx), cur.ID, c)
+	if err != nil {
+		return nil, nil, err
+	}
+	s.info(ctx, "tool output pruned", "session", cur.ID, "revision", rev.Rev, "cleared", len(r.Cleared),
+		"tokens_before", r.TokensBefore, "tokens_after", r.TokensAfter)
+	return info, rev, nil
+}
+
+// autoPrune is the first step of an automatic compaction of cur when a's
+// compaction.prune is enabled: it prunes and commits, then reads the
+// session again. It returns the session to summarise (cur when nothing was
+// cleared) and the prune revision, and, when the pruning brought the
+// session under the trigger (or failed), the report that ends the
+// automatic compaction.
+func (s *Sessions) autoPrune(ctx context.Context, a *kompact.Agent, cur *kompact.StoredSession) (*kompact.StoredSession, int64, *AutoCompactionReport) {
+	opts := pruneOptions(a, kompact.PruneOptions{})
+	if !a.Compaction.Prune.Enabled || opts.Check() != nil {
+		return cur, 0, nil
+	}
+	r := toolprune.Prune(cur.Messages, opts)
+	if r.Noop() {
+		return cur, 0, nil
+	}
+	rep := AutoCompactionReport{TokensBefore: cur.Tokens.WithPending()}
+	_, rev, err := s.commitPrune(ctx, cur, r, "automatically ")
+	if err != nil {
+		rep = s.autoFailed(ctx, cur.ID, rep, AutoFailed, err)
+		return nil, 0, &rep
+	}
+	rep.PruneRevision = rev.Rev
+	next, err := s.store.GetSession(ctx, cur.ID)
+	if err != nil {
+		rep = s.autoFailed(ctx, cur.ID, rep, AutoFailed, err)
+		return nil, rev.Rev, &rep
+	}
+	rep.TokensAfter = next.Tokens.WithPending()
+	if ok, _ := due(a, s.contextOf(ctx, a, next.Tokens, next.Breaker)); !ok {
+		rep.Status = AutoPruned // the commit closed the breaker, as a compaction's does
+		return nil, rev.Rev, &rep
+	}
+	return next, rev.Rev, nil
+}
