@@ -140,23 +140,15 @@ func jsLiteral(src string) (string, error) {
 	return "", errors.New("an unclosed string literal")
 }
 
+// singleEscapes are JavaScript's one-character escapes.
+var singleEscapes = map[byte]string{'n': "\n", 't': "\t", 'r': "\r", 'b': "\b", 'f': "\f", 'v': "\v", '0': "\x00"}
+
 // jsEscape decodes the escape after a backslash: the text and the bytes it took.
 func jsEscape(s string) (string, int, error) {
+	if c, ok := singleEscapes[s[0]]; ok {
+		return c, 1, nil
+	}
 	switch s[0] {
-	case 'n':
-		return "\n", 1, nil
-	case 't':
-		return "\t", 1, nil
-	case 'r':
-		return "\r", 1, nil
-	case 'b':
-		return "\b", 1, nil
-	case 'f':
-		return "\f", 1, nil
-	case 'v':
-		return "\v", 1, nil
-	case '0':
-		return "\x00", 1, nil
 	case 'x':
 		if len(s) >= 3 {
 			n, err := strconv.ParseUint(s[1:3], 16, 8)

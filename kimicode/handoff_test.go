@@ -34,42 +34,38 @@ func appended(t *testing.T, c *kcvectors.Case, raw map[string]string, dir string
 // footer's line windows, the TODO list, the head, elision note and tail of long input.
 func TestHandoffVectors(t *testing.T) {
 	texts, raw := sharedTexts(t)
-	for _, c := range kcvectors.Cases(t) {
-		for _, cp := range c.Compactions {
-			t.Run(c.Name+"/"+cp.Dir, func(t *testing.T) {
-				w := readWire(t, c, raw, cp.Dir+"/session_before/agents/main/wire.jsonl")
-				s := kimicode.Summary{Model: cp.SummaryResponse.Text, Todos: w.Todos, WirePath: wirePath,
-					Applied: w.Applied, ApplyLine: w.Lines + kimicode.RecordsBeforeApply + 1}
-				text := s.Text(texts)
-				rec := appended(t, c, raw, cp.Dir)["context.apply_compaction"]
-				var want string
-				_ = json.Unmarshal(rec["contextSummary"], &want)
-				if text != want {
-					t.Errorf("contextSummary:\n got %q\nwant %q", text, want)
-				}
-				h := kimicode.Rebuild(w.Context, text, texts)
-				var kept int
-				_ = json.Unmarshal(rec["keptUserMessageCount"], &kept)
-				if h.Kept != kept {
-					t.Errorf("kept %d user messages, Kimi Code %d", h.Kept, kept)
-				}
-				if head, ok := rec["keptHeadUserMessageCount"]; ok != h.Elided || (ok && string(head) != itoa(h.KeptHead)) {
-					t.Errorf("keptHeadUserMessageCount %s, kompact elided=%v head=%d", head, h.Elided, h.KeptHead)
-				}
-				var after struct{ Messages []json.RawMessage }
-				_ = json.Unmarshal(c.Read(t, raw, cp.Dir+"/after_request.json"), &after)
-				got := kimicode.ChatMessageBytes(h.Messages)
-				if len(after.Messages) < len(got)+1 {
-					t.Fatalf("the next request has %d messages, the rebuilt context %d", len(after.Messages), len(got))
-				}
-				for i, g := range got {
-					if !bytes.Equal(g, after.Messages[i+1]) {
-						t.Errorf("message %d:\n got %.500s\nwant %.500s", i+1, g, after.Messages[i+1])
-					}
-				}
-			})
+	kcvectors.EachCompaction(t, func(t *testing.T, c *kcvectors.Case, cp kcvectors.Compaction) {
+		w := readWire(t, c, raw, cp.Dir+"/session_before/agents/main/wire.jsonl")
+		s := kimicode.Summary{Model: cp.SummaryResponse.Text, Todos: w.Todos, WirePath: wirePath,
+			Applied: w.Applied, ApplyLine: w.Lines + kimicode.RecordsBeforeApply + 1}
+		text := s.Text(texts)
+		rec := appended(t, c, raw, cp.Dir)["context.apply_compaction"]
+		var want string
+		_ = json.Unmarshal(rec["contextSummary"], &want)
+		if text != want {
+			t.Errorf("contextSummary:\n got %q\nwant %q", text, want)
 		}
-	}
+		h := kimicode.Rebuild(w.Context, text, texts)
+		var kept int
+		_ = json.Unmarshal(rec["keptUserMessageCount"], &kept)
+		if h.Kept != kept {
+			t.Errorf("kept %d user messages, Kimi Code %d", h.Kept, kept)
+		}
+		if head, ok := rec["keptHeadUserMessageCount"]; ok != h.Elided || (ok && string(head) != itoa(h.KeptHead)) {
+			t.Errorf("keptHeadUserMessageCount %s, kompact elided=%v head=%d", head, h.Elided, h.KeptHead)
+		}
+		var after struct{ Messages []json.RawMessage }
+		_ = json.Unmarshal(c.Read(t, raw, cp.Dir+"/after_request.json"), &after)
+		got := kimicode.ChatMessageBytes(h.Messages)
+		if len(after.Messages) < len(got)+1 {
+			t.Fatalf("the next request has %d messages, the rebuilt context %d", len(after.Messages), len(got))
+		}
+		for i, g := range got {
+			if !bytes.Equal(g, after.Messages[i+1]) {
+				t.Errorf("message %d:\n got %.500s\nwant %.500s", i+1, g, after.Messages[i+1])
+			}
+		}
+	})
 }
 
 func itoa(n int) string {

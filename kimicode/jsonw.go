@@ -61,24 +61,22 @@ func writeValue(b *bytes.Buffer, v any) {
 	case object:
 		v.write(b)
 	case []object:
-		b.WriteByte('[')
-		for i, o := range v {
-			if i > 0 {
-				b.WriteByte(',')
-			}
-			o.write(b)
-		}
-		b.WriteByte(']')
+		writeArray(b, len(v), func(i int) { v[i].write(b) })
 	case []json.RawMessage:
-		b.WriteByte('[')
-		for i, o := range v {
-			if i > 0 {
-				b.WriteByte(',')
-			}
-			b.Write(o)
-		}
-		b.WriteByte(']')
+		writeArray(b, len(v), func(i int) { b.Write(v[i]) })
 	}
+}
+
+// writeArray writes a JSON array of n elements, each written by elem.
+func writeArray(b *bytes.Buffer, n int, elem func(i int)) {
+	b.WriteByte('[')
+	for i := range n {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		elem(i)
+	}
+	b.WriteByte(']')
 }
 
 func itoa(n int) string {

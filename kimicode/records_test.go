@@ -16,43 +16,39 @@ import (
 // is laid out with paths as long as the recording's), but the times.
 func TestRecordVectors(t *testing.T) {
 	texts, raw := sharedTexts(t)
-	for _, c := range kcvectors.Cases(t) {
-		for _, cp := range c.Compactions {
-			t.Run(c.Name+"/"+cp.Dir, func(t *testing.T) {
-				// The recording's paths (record.py's scratch folder): the estimates count
-				// their characters.
-				e := recordingEnv(c.Name)
-				w, err := kimicode.ReadWire(bytes.NewReader(e.Untemplate(c.Read(t, raw, cp.Dir+"/session_before/agents/main/wire.jsonl"))), texts)
-				if err != nil {
-					t.Fatal(err)
-				}
-				r := &kimicode.Request{Wire: w, SessionID: e.SessionID, Window: c.MaxContextSize, Instruction: cp.Instruction, Texts: texts}
-				u := cp.SummaryResponse.Usage
-				o := r.Apply(kimicode.Answer{Text: cp.SummaryResponse.Text, PromptTokens: u.PromptTokens, CompletionTokens: u.CompletionTokens},
-					filepath.Join(e.Home, "sessions", e.WorkspaceID, e.SessionID, "agents", "main", "wire.jsonl"), cp.Source, 0)
-				got := bytes.Split(bytes.TrimSpace(kimicode.Records(w, o)), []byte("\n"))
-				want := bytes.Split(bytes.TrimSpace(e.Untemplate(c.Read(t, raw, cp.Dir+"/appended.jsonl"))), []byte("\n"))
-				if len(got) != len(want) {
-					t.Fatalf("%d records, Kimi Code %d", len(got), len(want))
-				}
-				for i := range want {
-					var g, wv map[string]json.RawMessage
-					_ = json.Unmarshal(got[i], &g)
-					_ = json.Unmarshal(want[i], &wv)
-					if len(g) != len(wv) {
-						t.Errorf("record %d: keys %v, Kimi Code's %v", i, keys(g), keys(wv))
-					}
-					for k, v := range wv {
-						switch {
-						case k == "time":
-						case !bytes.Equal(g[k], v):
-							t.Errorf("record %d %s: %.300s, Kimi Code %.300s", i, k, g[k], v)
-						}
-					}
-				}
-			})
+	kcvectors.EachCompaction(t, func(t *testing.T, c *kcvectors.Case, cp kcvectors.Compaction) {
+		// The recording's paths (record.py's scratch folder): the estimates count
+		// their characters.
+		e := recordingEnv(c.Name)
+		w, err := kimicode.ReadWire(bytes.NewReader(e.Untemplate(c.Read(t, raw, cp.Dir+"/session_before/agents/main/wire.jsonl"))), texts)
+		if err != nil {
+			t.Fatal(err)
 		}
-	}
+		r := &kimicode.Request{Wire: w, SessionID: e.SessionID, Window: c.MaxContextSize, Instruction: cp.Instruction, Texts: texts}
+		u := cp.SummaryResponse.Usage
+		o := r.Apply(kimicode.Answer{Text: cp.SummaryResponse.Text, PromptTokens: u.PromptTokens, CompletionTokens: u.CompletionTokens},
+			filepath.Join(e.Home, "sessions", e.WorkspaceID, e.SessionID, "agents", "main", "wire.jsonl"), cp.Source, 0)
+		got := bytes.Split(bytes.TrimSpace(kimicode.Records(w, o)), []byte("\n"))
+		want := bytes.Split(bytes.TrimSpace(e.Untemplate(c.Read(t, raw, cp.Dir+"/appended.jsonl"))), []byte("\n"))
+		if len(got) != len(want) {
+			t.Fatalf("%d records, Kimi Code %d", len(got), len(want))
+		}
+		for i := range want {
+			var g, wv map[string]json.RawMessage
+			_ = json.Unmarshal(got[i], &g)
+			_ = json.Unmarshal(want[i], &wv)
+			if len(g) != len(wv) {
+				t.Errorf("record %d: keys %v, Kimi Code's %v", i, keys(g), keys(wv))
+			}
+			for k, v := range wv {
+				switch {
+				case k == "time":
+				case !bytes.Equal(g[k], v):
+					t.Errorf("record %d %s: %.300s, Kimi Code %.300s", i, k, g[k], v)
+				}
+			}
+		}
+	})
 }
 
 // recordingEnv has values as long as the recording's: record.py's default scratch folder

@@ -36,21 +36,17 @@ func readWire(t *testing.T, c *kcvectors.Case, raw map[string]string, rel string
 // the body Kimi Code 2.1.0 sent, byte for byte (issue 31).
 func TestRequestVectors(t *testing.T) {
 	texts, raw := sharedTexts(t)
-	for _, c := range kcvectors.Cases(t) {
-		for _, cp := range c.Compactions {
-			t.Run(c.Name+"/"+cp.Dir, func(t *testing.T) {
-				w := readWire(t, c, raw, cp.Dir+"/session_before/agents/main/wire.jsonl")
-				if w.Lines != cp.WireLinesBefore {
-					t.Errorf("lines = %d, recorded %d", w.Lines, cp.WireLinesBefore)
-				}
-				r := &kimicode.Request{Wire: w, SessionID: "$SESSION_ID", Window: c.MaxContextSize, Instruction: cp.Instruction, Texts: texts}
-				got, want := r.Body(), c.Read(t, raw, cp.Dir+"/compaction_request.json")
-				if !bytes.Equal(got, want) {
-					t.Errorf("request differs:\n%s", firstDiff(t, got, want))
-				}
-			})
+	kcvectors.EachCompaction(t, func(t *testing.T, c *kcvectors.Case, cp kcvectors.Compaction) {
+		w := readWire(t, c, raw, cp.Dir+"/session_before/agents/main/wire.jsonl")
+		if w.Lines != cp.WireLinesBefore {
+			t.Errorf("lines = %d, recorded %d", w.Lines, cp.WireLinesBefore)
 		}
-	}
+		r := &kimicode.Request{Wire: w, SessionID: "$SESSION_ID", Window: c.MaxContextSize, Instruction: cp.Instruction, Texts: texts}
+		got, want := r.Body(), c.Read(t, raw, cp.Dir+"/compaction_request.json")
+		if !bytes.Equal(got, want) {
+			t.Errorf("request differs:\n%s", firstDiff(t, got, want))
+		}
+	})
 }
 
 // firstDiff names the first message that differs.

@@ -143,14 +143,10 @@ func loadAgent(f *compactFlags, getenv func(string) string) (*kompact.Agent, err
 	return cfg.Agent(f.agentName)
 }
 
-// answerText is the text of an answer.
+// answerText is the text of an answer's text parts.
 func answerText(a kompact.Answer) string {
 	var b strings.Builder
-	for _, p := range a.Parts {
-		if p.Type == kompact.PartText {
-			b.WriteString(p.Text)
-		}
-	}
+	(&kompact.Message{Content: a.Parts}).Texts(func(s string) { b.WriteString(s) })
 	return b.String()
 }
 

@@ -109,24 +109,36 @@ func Dir() string {
 
 // Case is one recorded case (its case.json).
 type Case struct {
-	Name           string `json:"name"`
-	Dir            string `json:"-"`
-	MaxContextSize int    `json:"max_context_size"`
-	Compactions    []struct {
-		Dir             string `json:"dir"`
-		Source          string `json:"source"`
-		Instruction     string `json:"instruction"`
-		TurnBoundary    bool   `json:"turn_boundary"`
-		NextPrompt      string `json:"next_prompt"`
-		WireLinesBefore int    `json:"wire_lines_before"`
-		SummaryResponse struct {
-			Text  string `json:"text"`
-			Usage struct {
-				PromptTokens     int `json:"prompt_tokens"`
-				CompletionTokens int `json:"completion_tokens"`
-			} `json:"usage"`
-		} `json:"summary_response"`
-	} `json:"compactions"`
+	Name           string       `json:"name"`
+	Dir            string       `json:"-"`
+	MaxContextSize int          `json:"max_context_size"`
+	Compactions    []Compaction `json:"compactions"`
+}
+
+// Compaction is one compaction of a case (case.json's compactions).
+type Compaction struct {
+	Dir             string `json:"dir"`
+	Source          string `json:"source"`
+	Instruction     string `json:"instruction"`
+	TurnBoundary    bool   `json:"turn_boundary"`
+	NextPrompt      string `json:"next_prompt"`
+	WireLinesBefore int    `json:"wire_lines_before"`
+	SummaryResponse struct {
+		Text  string `json:"text"`
+		Usage struct {
+			PromptTokens     int `json:"prompt_tokens"`
+			CompletionTokens int `json:"completion_tokens"`
+		} `json:"usage"`
+	} `json:"summary_response"`
+}
+
+// EachCompaction runs fn as a subtest for every compaction of every case.
+func EachCompaction(t *testing.T, fn func(t *testing.T, c *Case, cp Compaction)) {
+	for _, c := range Cases(t) {
+		for _, cp := range c.Compactions {
+			t.Run(c.Name+"/"+cp.Dir, func(t *testing.T) { fn(t, c, cp) })
+		}
+	}
 }
 
 // Cases returns every recorded case, sorted by name.
