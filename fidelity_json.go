@@ -2,13 +2,12 @@ package kompact
 
 import "encoding/json"
 
-// UnmarshalJSON decodes a fidelity report. A report stored before
-// sent_kept and sent_recall existed (issue 28) gets them from its counts
-// and its lost list: exactly when the list names every lost artifact (at
-// most MaxLost were lost), else counting each lost artifact it leaves out
-// as sent, the lowest figure the report allows. An appendix without the
-// model's sent figures gets the lowest its counts allow too: the model's
-// summary kept at most the final one's kept artifacts that were not sent.
+// UnmarshalJSON decodes a fidelity report. A report stored before sent_kept and sent_recall
+// existed (issue 28) gets them from its counts and its lost list: exactly when the list names
+// every lost artifact (at most MaxLost were lost), else counting each lost artifact it leaves
+// out as sent, the lowest figure the report allows. An appendix without the model's sent
+// figures gets the lowest its counts allow too: the model's summary kept at most the final
+// one's kept artifacts that were not sent.
 func (f *Fidelity) UnmarshalJSON(data []byte) error {
 	type plain Fidelity
 	var v struct {
@@ -36,8 +35,8 @@ func (f *Fidelity) UnmarshalJSON(data []byte) error {
 	return f.appendixFigures(data)
 }
 
-// appendixFigures gives an old report's appendix its model_sent_kept and
-// model_sent_recall when data, the report, lacks them.
+// appendixFigures gives an old report's appendix its model_sent_kept and model_sent_recall when
+// data, the report, lacks them.
 func (f *Fidelity) appendixFigures(data []byte) error {
 	if f.Appendix == nil {
 		return nil

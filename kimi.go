@@ -7,31 +7,28 @@ import (
 	"kompact/internal/jsonwrite"
 )
 
-// This file is the kimi-cli side of a stored session: what marks a
-// session as a kimi-cli context.jsonl's and keeps what of that file is not
-// one of its messages, so that the file comes back byte for byte and a
-// compaction writes it as kimi-cli's /compact does (docs/kimi-cli.md,
-// "Sessions in the service").
+// This file is the kimi-cli side of a stored session: what marks a session as a kimi-cli
+// context.jsonl's and keeps what of that file is not one of its messages, so that the file
+// comes back byte for byte and a compaction writes it as kimi-cli's /compact does
+// (docs/kimi-cli.md, "Sessions in the service").
 
-// KimiContext marks a session as a kimi-cli context.jsonl's (Session.Kimi)
-// and keeps the file's metadata lines, exactly as read, at their places
-// among the messages. A kompact session has none.
+// KimiContext marks a session as a kimi-cli context.jsonl's (Session.Kimi) and keeps the file's
+// metadata lines, exactly as read, at their places among the messages. A kompact session has
+// none.
 type KimiContext struct {
-	// SystemPrompt says that the session's first message is the file's
-	// system prompt: the file holds it as a _system_prompt record (in
-	// Records), not as a message line, and it is not part of the history a
-	// compaction reads.
+	// SystemPrompt says that the session's first message is the file's system prompt: the file
+	// holds it as a _system_prompt record (in Records), not as a message line, and it is not
+	// part of the history a compaction reads.
 	SystemPrompt bool `json:"system_prompt,omitempty"`
-	// Records are the _system_prompt, _checkpoint and _usage lines, in file
-	// order.
+	// Records are the _system_prompt, _checkpoint and _usage lines, in file order.
 	Records []KimiRecord `json:"records"`
 }
 
-// The lines of kimi-cli's metadata records, as Python's json.dumps writes
-// them (", " and ": " separators, non-ASCII and DEL as \uXXXX).
+// The lines of kimi-cli's metadata records, as Python's json.dumps writes them (", " and ": "
+// separators, non-ASCII and DEL as \uXXXX).
 
-// History returns how many leading messages of msgs are not kimi-cli
-// history: 1 for the system prompt message, else 0. k may be nil.
+// History returns how many leading messages of msgs are not kimi-cli history: 1 for the system
+// prompt message, else 0. k may be nil.
 func (k *KimiContext) History(msgs []Message) int {
 	if k != nil && k.SystemPrompt && len(msgs) > 0 {
 		return 1
@@ -39,12 +36,11 @@ func (k *KimiContext) History(msgs []Message) int {
 	return 0
 }
 
-// compacted returns the context after a compaction whose committed list
-// begins with msgs (kimi-cli's compacted history, after the system prompt
-// message when there is one): what kimi-cli writes in a new file, the
-// _system_prompt record, checkpoint 0, the messages, then _usage with
-// tokenCount (KimiSystemPromptLine and the others). Messages appended
-// after msgs follow the _usage line.
+// compacted returns the context after a compaction whose committed list begins with msgs
+// (kimi-cli's compacted history, after the system prompt message when there is one): what
+// kimi-cli writes in a new file, the _system_prompt record, checkpoint 0, the messages, then
+// _usage with tokenCount (KimiSystemPromptLine and the others). Messages appended after msgs
+// follow the _usage line.
 func (k *KimiContext) compacted(msgs []Message, tokenCount int) *KimiContext {
 	off := k.History(msgs)
 	out := &KimiContext{SystemPrompt: off == 1}
@@ -57,9 +53,9 @@ func (k *KimiContext) compacted(msgs []Message, tokenCount int) *KimiContext {
 	return out
 }
 
-// validateKimi checks a session's kimi-cli context against its n
-// messages: the records in order, within the list, one line each, and
-// the system prompt message a system message with one text part.
+// validateKimi checks a session's kimi-cli context against its n messages: the records in
+// order, within the list, one line each, and the system prompt message a system message with
+// one text part.
 func validateKimi(k *KimiContext, msgs []Message) error {
 	if k == nil {
 		return nil
@@ -81,8 +77,8 @@ func validateKimi(k *KimiContext, msgs []Message) error {
 	return nil
 }
 
-// AppendJSON appends k's JSON form: {"system_prompt":true,"records":[...]}
-// (system_prompt only when set).
+// AppendJSON appends k's JSON form: {"system_prompt":true,"records":[...]} (system_prompt only
+// when set).
 func (k *KimiContext) AppendJSON(dst []byte) []byte {
 	dst = append(dst, '{')
 	if k.SystemPrompt {
@@ -107,8 +103,8 @@ func (k KimiContext) MarshalJSON() ([]byte, error) { return k.AppendJSON(nil), n
 
 // KimiRecord is a metadata line of a kimi-cli file.
 type KimiRecord struct {
-	// At is the index of the session message the line comes before; the
-	// number of messages for a line after the last.
+	// At is the index of the session message the line comes before; the number of messages for
+	// a line after the last.
 	At int `json:"at"`
 	// Line is the line as the file has it, without its newline.
 	Line string `json:"line"`

@@ -11,8 +11,8 @@ import (
 	"kompact/internal/jsonwrite"
 )
 
-// MarshalJSON writes m in kompact's neutral form: kimi-cli's Message with
-// "content" always a list, null fields left out, and "id" when set.
+// MarshalJSON writes m in kompact's neutral form: kimi-cli's Message with "content" always a
+// list, null fields left out, and "id" when set.
 func (m Message) MarshalJSON() ([]byte, error) {
 	return m.AppendJSON(nil), nil
 }
@@ -39,8 +39,8 @@ func (m *Message) AppendJSON(dst []byte) []byte {
 	return append(dst, '}')
 }
 
-// AppendToolCallID appends `,"tool_call_id":` and the id when m answers a
-// tool call (even with an empty id), and nothing otherwise.
+// AppendToolCallID appends `,"tool_call_id":` and the id when m answers a tool call (even with
+// an empty id), and nothing otherwise.
 func (m *Message) AppendToolCallID(dst []byte) []byte {
 	if !m.HasToolCallID && m.ToolCallID == "" {
 		return dst
@@ -109,8 +109,8 @@ func (c *ToolCall) AppendJSON(dst []byte) []byte {
 	return append(dst, '}')
 }
 
-// FieldError is a decoding error located at a field of a message. Index is
-// the message's 0-based position, Field a path such as "content[2].type".
+// FieldError is a decoding error located at a field of a message. Index is the message's
+// 0-based position, Field a path such as "content[2].type".
 type FieldError struct {
 	Index int
 	Field string
@@ -124,9 +124,8 @@ func (e *FieldError) Error() string {
 	return fmt.Sprintf("messages[%d].%s: %s", e.Index, e.Field, e.Msg)
 }
 
-// UnmarshalJSON reads m from kimi-cli's Message JSON form ("content" a string
-// or a list of parts) with an optional "id". Unknown keys, roles and part
-// types are errors.
+// UnmarshalJSON reads m from kimi-cli's Message JSON form ("content" a string or a list of
+// parts) with an optional "id". Unknown keys, roles and part types are errors.
 func (m *Message) UnmarshalJSON(data []byte) error {
 	msg, err := DecodeMessage(data, -1)
 	if err != nil {
@@ -138,10 +137,9 @@ func (m *Message) UnmarshalJSON(data []byte) error {
 
 var messageKeys = []string{"id", "role", "name", "content", "tool_calls", "tool_call_id"}
 
-// DecodeMessage decodes one message. index is used in error messages
-// (pass -1 when the message stands alone). It is the reference decoder:
-// the message shares no memory with data, and sessionjson's fast pass hands
-// it every case it is unsure of.
+// DecodeMessage decodes one message. index is used in error messages (pass -1 when the message
+// stands alone). It is the reference decoder: the message shares no memory with data, and
+// sessionjson's fast pass hands it every case it is unsure of.
 func DecodeMessage(data []byte, index int) (Message, error) {
 	d := messageDecoder{index: index}
 	var m Message
@@ -177,8 +175,8 @@ func (d messageDecoder) fe(field, format string, args ...any) error {
 	return &FieldError{Index: d.index, Field: field, Msg: fmt.Sprintf(format, args...)}
 }
 
-// object reads the message's keys, rejecting anything but an object with
-// known keys, each given once.
+// object reads the message's keys, rejecting anything but an object with known keys, each given
+// once.
 func (d messageDecoder) object(data []byte) (map[string]json.RawMessage, error) {
 	obj, twice, err := jsontext.DecodeObject(data)
 	if err != nil || obj == nil {
@@ -259,9 +257,9 @@ func (d messageDecoder) toolCalls(obj map[string]json.RawMessage, m *Message) er
 	return err
 }
 
-// decodeList reads the list at field (raw), each item with decode. When raw
-// is not a list the error says notList; a bad item j is reported as
-// field[j].<the item's field>, with the items before it decoded.
+// decodeList reads the list at field (raw), each item with decode. When raw is not a list the
+// error says notList; a bad item j is reported as field[j].<the item's field>, with the items
+// before it decoded.
 func decodeList[T any](d messageDecoder, field string, raw json.RawMessage, notList string, decode func([]byte) (T, *partError)) ([]T, error) {
 	var items []json.RawMessage
 	if err := json.Unmarshal(raw, &items); err != nil {

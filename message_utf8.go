@@ -5,19 +5,16 @@ import (
 	"unicode/utf8"
 )
 
-// ValidateUTF8 reports the first string of msgs that is not valid UTF-8:
-// ids, names, text, think, signatures, URLs, media ids, data parts, tool
-// calls and their arguments and extras. Stored sessions must be valid
-// UTF-8 throughout, so that every reader (JSON encoders, the web page,
-// kimi-cli) sees the same text. The error is an EInvalid one naming the
-// field.
+// ValidateUTF8 reports the first string of msgs that is not valid UTF-8: ids, names, text,
+// think, signatures, URLs, media ids, data parts, tool calls and their arguments and extras.
+// Stored sessions must be valid UTF-8 throughout, so that every reader (JSON encoders, the web
+// page, kimi-cli) sees the same text. The error is an EInvalid one naming the field.
 func ValidateUTF8(msgs []Message) error {
 	c := MessageCheck{Rules: RuleUTF8}
 	return c.Check(msgs)
 }
 
-// invalidUTF8Field names the first field of m that is not valid UTF-8, or
-// returns "".
+// invalidUTF8Field names the first field of m that is not valid UTF-8, or returns "".
 func invalidUTF8Field(m *Message) string {
 	var f utf8Fields
 	f.str("id", m.ID)
@@ -32,8 +29,8 @@ func invalidUTF8Field(m *Message) string {
 	return invalidUTF8Item("tool_calls", m.ToolCalls, (*utf8Fields).toolCall)
 }
 
-// invalidUTF8Item names the first field of items that is not valid UTF-8,
-// as field[j].<the item's field>, or returns "".
+// invalidUTF8Item names the first field of items that is not valid UTF-8, as field[j].<the
+// item's field>, or returns "".
 func invalidUTF8Item[T any](field string, items []T, check func(*utf8Fields, *T)) string {
 	for j := range items {
 		var f utf8Fields
@@ -45,8 +42,8 @@ func invalidUTF8Item[T any](field string, items []T, check func(*utf8Fields, *T)
 	return ""
 }
 
-// utf8Fields checks fields in turn and keeps the name of the first one that
-// is not valid UTF-8; once one is found, the rest are not read.
+// utf8Fields checks fields in turn and keeps the name of the first one that is not valid UTF-8;
+// once one is found, the rest are not read.
 type utf8Fields struct{ bad string }
 
 func (f *utf8Fields) part(p *Part) {

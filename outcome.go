@@ -81,6 +81,7 @@ type resultJSON struct {
 	TokensBefore    int        `json:"estimated_tokens_before"`
 	TokensAfter     int        `json:"estimated_tokens_after"`
 	Dropped         int        `json:"dropped_messages"`
+	Pinned          int        `json:"pinned_messages,omitempty"` // Span.Pinned, kept after the summary
 	Prompt          promptJSON `json:"prompt"`
 	Fidelity        *Fidelity  `json:"fidelity"`
 }
@@ -97,7 +98,9 @@ func (o Outcome) MarshalJSON() ([]byte, error) {
 			Prompt:   promptJSON{Source: r.Prompt.Source, Origin: r.Prompt.Origin, Genuine: r.Prompt.Genuine()},
 			Fidelity: r.Fidelity,
 		}
-		out.Warnings = r.Warnings()
+		if out.Warnings = r.Warnings(); r.Span != nil {
+			out.Result.Pinned = len(r.Span.Pinned)
+		}
 		if out.Warnings == nil {
 			out.Warnings = []Warning{}
 		}

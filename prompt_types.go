@@ -6,8 +6,8 @@ import (
 )
 
 // KimiPromptSHA256 is the SHA-256 of kimi-cli's own compaction prompt
-// (src/kimi_cli/prompts/compact.md at kimi-cli 1.49.0, 1858 bytes). kompact
-// does not contain that text; it recognises it by this hash.
+// (src/kimi_cli/prompts/compact.md at kimi-cli 1.49.0, 1858 bytes). kompact does not contain
+// that text; it recognises it by this hash.
 const KimiPromptSHA256 = "24753a19a3c0dfabc5545a103666a559cc7dd8caa963715fdc6ca7dd787a0e0a"
 
 // PromptSource says where the compaction prompt body came from.
@@ -17,8 +17,8 @@ type PromptSource string
 const (
 	// PromptInline is the agent configuration's "prompt" field.
 	PromptInline PromptSource = "inline"
-	// PromptFile is a file named by the configuration's "prompt_file" or by a
-	// command-line flag.
+	// PromptFile is a file named by the configuration's "prompt_file" or by a command-line
+	// flag.
 	PromptFile PromptSource = "prompt_file"
 	// PromptKimiCLI is kimi-cli's own compact.md, found on this machine.
 	PromptKimiCLI PromptSource = "kimi-cli"

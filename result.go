@@ -15,10 +15,10 @@ func IsSummary(m Message) bool {
 }
 
 // PlanCounts divide a session's messages as a compaction does: Before
-// stay before the summary, the summary replaces Replaced, and After stay
-// after it, verbatim. They add up to the session's length.
+// stay before the summary, the summary replaces Replaced, Pinned (of the
+// range) and After stay after it, verbatim. They add up to the session's length.
 type PlanCounts struct {
-	Before, Replaced, After int
+	Before, Replaced, After, Pinned int
 }
 
 // First and Last are the 1-based numbers of the first and the last message
@@ -27,7 +27,15 @@ type PlanCounts struct {
 func (c PlanCounts) First() int { return c.Before + 1 }
 
 // Last: see First.
-func (c PlanCounts) Last() int { return c.Before + c.Replaced }
+func (c PlanCounts) Last() int { return c.Before + c.Replaced + c.Pinned }
+
+// PinnedNote is ", N pinned kept" when c keeps pinned messages, else "".
+func (c PlanCounts) PinnedNote() string {
+	if c.Pinned == 0 {
+		return ""
+	}
+	return ", " + CountOf(c.Pinned, "pinned message") + " kept"
+}
 
 // Usage is the token usage of an LLM call, in kimi-cli's (kosong's) terms.
 type Usage struct {
@@ -108,8 +116,10 @@ func (r *Result) SummaryAt() int { return len(r.Span.Kept()) }
 func (r *Result) Base() []Message { return r.Span.Session.Messages }
 
 // Replacement returns the messages that replace Base()[:End of the range]:
-// the kept messages, then the summary message.
-func (r *Result) Replacement() []Message { return r.Session.Messages[:r.SummaryAt()+1] }
+// the kept messages, the summary message, then the range's pinned ones.
+func (r *Result) Replacement() []Message {
+	return r.Session.Messages[:r.SummaryAt()+1+len(r.Span.Pinned)]
+}
 
 // Replaced counts the messages the summary replaces (Counts().Replaced): a
 // kept leading system message is not among them, though the request shows
@@ -129,7 +139,7 @@ func (r *Result) Commit() Commit {
 		End:         r.Span.End,
 		Replacement: r.Replacement(),
 		Kind:        RevisionCompaction,
-		Note:        "compacted " + CountOf(r.Replaced(), "message"),
+		Note:        "compacted " + CountOf(r.Replaced(), "message") + r.Counts().PinnedNote(),
 		TokenCount:  r.EstimatedTokenCount,
 		Fidelity:    r.Fidelity,
 		Kimi:        r.kimiAfter(),

@@ -1,7 +1,6 @@
 package kompact
 
-// SectionNames are the six XML sections a compaction summary should contain,
-// in order.
+// SectionNames are the six XML sections a compaction summary should contain, in order.
 var SectionNames = []string{
 	"current_focus",
 	"environment",

@@ -25,12 +25,15 @@ type Session struct {
 	// (see KimiContext). The session document (AppendJSON) does not hold
 	// it.
 	Kimi *KimiContext
+	// Pinned names the messages a compaction keeps verbatim (their ids, or #N
+	// without one): docs/compaction.md, "Pinned messages". Nil: none.
+	Pinned []string
 }
 
-var sessionKeys = []string{"id", "agent", "compaction_model", "messages"}
+var sessionKeys = []string{"id", "agent", "compaction_model", "pinned", "messages"}
 
 // DecodeSession reads a session document: a JSON object with "messages" and
-// optionally "id", "agent" and "compaction_model". {"messages": [...]} alone
+// optionally "id", "agent", "compaction_model" and "pinned". {"messages": [...]} alone
 // is a valid document. Errors name the field (and message index) at fault.
 //
 // It is the reference decoder: its session shares no memory with data (its
@@ -96,6 +99,15 @@ func decodeSessionPrecisely(data []byte) (*Session, error) {
 			}
 		}
 	}
+	var pins []json.RawMessage
+	if raw, ok := obj["pinned"]; ok && !isNull(raw) && json.Unmarshal(raw, &pins) != nil {
+		return nil, Errorf(EInvalid, `session field "pinned" must be a list of message ids`)
+	}
+	for i := range pins {
+		if s.Pinned = append(s.Pinned, ""); isNull(pins[i]) || jsontext.DecodeString(pins[i], &s.Pinned[i], "x") != "" {
+			return nil, Errorf(EInvalid, `session field "pinned" item %d must be a message id (a string)`, i)
+		}
+	}
 	raw, ok := obj["messages"]
 	if !ok || isNull(raw) {
 		return nil, Errorf(EInvalid, `session has no "messages" list`).
@@ -149,6 +161,13 @@ func (s *Session) AppendJSONHead(dst []byte) []byte {
 			dst = jsonwrite.AppendString(dst, f.val)
 			dst = append(dst, ',')
 		}
+	}
+	if s.Pinned != nil {
+		dst = append(dst, `"pinned":[`...)
+		for i := range s.Pinned {
+			dst = append(jsonwrite.AppendString(dst, s.Pinned[i]), ',')
+		}
+		dst = append(dst[:len(dst)-min(len(s.Pinned), 1)], "],"...)
 	}
 	return append(dst, `"messages":[`...)
 }

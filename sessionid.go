@@ -8,10 +8,9 @@ const MaxSessionIDLen = 128
 // SessionIDRule says which session ids are valid; errors quote it.
 const SessionIDRule = "a session id is 1 to 128 bytes of ASCII letters, digits, '-', '_', '.' and ':', and is not \".\" or \"..\""
 
-// ValidateSessionID reports whether id may name a session: it must be
-// 1 to MaxSessionIDLen bytes of ASCII letters, digits, '-', '_', '.' and
-// ':', and not "." or ".." (which no URL path can reach). The error is an
-// EInvalid one that states the rule.
+// ValidateSessionID reports whether id may name a session: it must be 1 to MaxSessionIDLen
+// bytes of ASCII letters, digits, '-', '_', '.' and ':', and not "." or ".." (which no URL path
+// can reach). The error is an EInvalid one that states the rule.
 func ValidateSessionID(id string) error {
 	switch {
 	case id == "":
@@ -33,8 +32,8 @@ func ValidateSessionID(id string) error {
 	return nil
 }
 
-// byteName names a byte for an error: a printable ASCII character with
-// its code ("'/' (byte 0x2f)"), any other byte by its code alone.
+// byteName names a byte for an error: a printable ASCII character with its code ("'/' (byte
+// 0x2f)"), any other byte by its code alone.
 func byteName(c byte) string {
 	if ' ' <= c && c <= '~' {
 		return fmt.Sprintf("%q (byte 0x%02x)", rune(c), c)

@@ -11,12 +11,14 @@ import (
 // (or, with "", clears) the per-session model; Title renames the session
 // ("" gives it its default title again); TokenCount records a provider's
 // token figure (Store.SetTokenCount); Instructions sets (or clears) the
-// session's standing compaction instructions (StoredSession.Instructions).
+// session's standing compaction instructions (StoredSession.Instructions);
+// Pinned replaces the session's pinned message ids (Session.Pinned).
 type SessionSettings struct {
 	CompactionModel *string
 	Title           *string
 	TokenCount      *int
 	Instructions    *string
+	Pinned          *[]string
 	// At, when set, makes the change conditional: it is made only while
 	// the session is the one At names (the same generation and version),
 	// else it fails with EConflict and writes nothing. The gateway records
@@ -33,7 +35,7 @@ type SessionAt struct {
 
 // Empty reports whether s changes nothing.
 func (s SessionSettings) Empty() bool {
-	return s.CompactionModel == nil && s.Title == nil && s.TokenCount == nil && s.Instructions == nil
+	return s.CompactionModel == nil && s.Title == nil && s.TokenCount == nil && s.Instructions == nil && s.Pinned == nil
 }
 
 // Check checks every field s sets, before anything is written: a model
@@ -62,6 +64,9 @@ func (s SessionSettings) Check() (SessionSettings, error) {
 	}
 	return s, nil
 }
+
+// MaxPinned bounds how many messages a session pins (Session.Pinned).
+const MaxPinned = 1000
 
 // MaxInstructionsLen bounds standing compaction instructions (an agent's
 // compaction.instructions, a session's "instructions"), in code points.

@@ -15,6 +15,9 @@ type Span struct {
 	// Dropped counts the oldest compacted messages left out of the request
 	// to fit the model's context window. They are still replaced.
 	Dropped int
+	// Pinned are the indexes of the range's pinned messages, in order: kept
+	// verbatim right after the summary (the service's pins, not the type's).
+	Pinned []int
 }
 
 // Compacted returns the messages of the range, the ones the request shows
@@ -37,6 +40,6 @@ func (s *Span) Kept() []Message {
 // keeps after it. Every surface that describes a compaction (the HTTP dry
 // run, the CLI's report) gives these figures.
 func (s *Span) Counts() PlanCounts {
-	before := len(s.Kept())
-	return PlanCounts{Before: before, Replaced: s.End - before, After: len(s.Session.Messages) - s.End}
+	before, pinned := len(s.Kept()), len(s.Pinned)
+	return PlanCounts{Before: before, Replaced: s.End - before - pinned, Pinned: pinned, After: len(s.Session.Messages) - s.End}
 }

@@ -7,10 +7,11 @@ import (
 
 // SessionInfo describes a stored session in listings.
 type SessionInfo struct {
-	ID              string `json:"id"`
-	Agent           string `json:"agent"`
-	CompactionModel string `json:"compaction_model,omitempty"`
-	Instructions    string `json:"instructions,omitempty"` // StoredSession.Instructions
+	ID              string   `json:"id"`
+	Agent           string   `json:"agent"`
+	CompactionModel string   `json:"compaction_model,omitempty"`
+	Instructions    string   `json:"instructions,omitempty"` // StoredSession.Instructions
+	Pinned          []string `json:"pinned,omitempty"`       // Session.Pinned
 	// Title names the session for people (see DefaultTitle, CleanTitle).
 	Title     string    `json:"title"`
 	Messages  int       `json:"messages"`

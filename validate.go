@@ -7,14 +7,13 @@ import (
 	"unicode/utf8"
 )
 
-// This file holds the rules a session and its messages meet, in one place:
-// the reference decoder, the stores and the HTTP API all apply them.
+// This file holds the rules a session and its messages meet, in one place: the reference
+// decoder, the stores and the HTTP API all apply them.
 
-// ValidateSession checks a session before it is stored: its id, when it
-// has one, follows SessionIDRule (ValidateSessionID; a store assigns one
-// otherwise), its compaction model ValidateCompactionModel, and its
-// messages pass ValidateMessages and ValidateUTF8.
-// Every store checks what it is given with it. Errors are EInvalid.
+// ValidateSession checks a session before it is stored: its id, when it has one, follows
+// SessionIDRule (ValidateSessionID; a store assigns one otherwise), its compaction model
+// ValidateCompactionModel, and its messages pass ValidateMessages and ValidateUTF8. Every store
+// checks what it is given with it. Errors are EInvalid.
 func ValidateSession(s *Session) error {
 	if s == nil {
 		return Errorf(EInvalid, "no session given")
@@ -43,9 +42,8 @@ const MessageIDRule = "a message id is at most 128 bytes of UTF-8 text without c
 // MaxCompactionModelLen is the longest compaction model name, in bytes.
 const MaxCompactionModelLen = 256
 
-// ValidateCompactionModel checks a session's compaction model: at most
-// MaxCompactionModelLen bytes of UTF-8 text without control characters
-// ("" means the agent's). Errors are EInvalid.
+// ValidateCompactionModel checks a session's compaction model: at most MaxCompactionModelLen
+// bytes of UTF-8 text without control characters ("" means the agent's). Errors are EInvalid.
 func ValidateCompactionModel(model string) error {
 	fix := "Use the name of a model of the agent's provider, or \"\" for the agent's own."
 	if len(model) > MaxCompactionModelLen {
@@ -60,13 +58,12 @@ func ValidateCompactionModel(model string) error {
 	return nil
 }
 
-// ValidMessageID reports whether id follows MessageIDRule (its UTF-8
-// aside, which is RuleUTF8's): a decoder that checks forms itself hands a
-// message whose id does not to one that words the error.
+// ValidMessageID reports whether id follows MessageIDRule (its UTF-8 aside, which is
+// RuleUTF8's): a decoder that checks forms itself hands a message whose id does not to one that
+// words the error.
 func ValidMessageID(id string) bool { return validateMessageID(id, "", 0) == nil }
 
-// validateMessageID checks message i's id against MessageIDRule (its
-// UTF-8 is RuleUTF8's).
+// validateMessageID checks message i's id against MessageIDRule (its UTF-8 is RuleUTF8's).
 func validateMessageID(id, field string, i int) error {
 	if len(id) > MaxMessageIDLen {
 		return Errorf(EInvalid, "%s[%d].id is %d bytes long; %s", field, i, len(id), MessageIDRule).
@@ -79,9 +76,8 @@ func validateMessageID(id, field string, i int) error {
 	return nil
 }
 
-// controlAt returns the offset of the first control character of s (C0,
-// DEL or C1), or -1. Bytes that are not valid UTF-8 are not control
-// characters.
+// controlAt returns the offset of the first control character of s (C0, DEL or C1), or -1.
+// Bytes that are not valid UTF-8 are not control characters.
 func controlAt(s string) int {
 	for i, r := range s {
 		if r != utf8.RuneError && unicode.IsControl(r) {
@@ -91,12 +87,11 @@ func controlAt(s string) int {
 	return -1
 }
 
-// ValidateMessages checks a message list that did not come from
-// DecodeMessage (a store's input, a decoded request): every role and part
-// type is known, every data part holds valid JSON and every tool call's
-// extras a JSON object, and no two messages share an id (which would make
-// range selection ambiguous). Errors are EInvalid and name the field at
-// fault as messages[i]....
+// ValidateMessages checks a message list that did not come from DecodeMessage (a store's input,
+// a decoded request): every role and part type is known, every data part holds valid JSON and
+// every tool call's extras a JSON object, and no two messages share an id (which would make
+// range selection ambiguous). Errors are EInvalid and name the field at fault as
+// messages[i]....
 func ValidateMessages(msgs []Message) error {
 	c := MessageCheck{Rules: RuleForm | RuleUniqueIDs}
 	return c.Check(msgs)
@@ -107,9 +102,9 @@ type MessageRules uint8
 
 // The message rules.
 const (
-	// RuleForm: the role and every part type are known (Roles,
-	// PartTypes), the id follows MessageIDRule (its UTF-8 is RuleUTF8's),
-	// data parts hold JSON and tool call extras a JSON object (or null).
+	// RuleForm: the role and every part type are known (Roles, PartTypes), the id follows
+	// MessageIDRule (its UTF-8 is RuleUTF8's), data parts hold JSON and tool call extras a JSON
+	// object (or null).
 	RuleForm MessageRules = 1 << iota
 	// RuleUniqueIDs: no two messages of the list share an id.
 	RuleUniqueIDs
@@ -120,17 +115,16 @@ const (
 	AllMessageRules = RuleForm | RuleUniqueIDs | RuleUTF8
 )
 
-// MessageCheck applies the message rules to a list of messages, given
-// whole or in parts (a store's import batches, say): Check may be called
-// for each part in turn, and the ids of earlier parts count. Errors are
-// EInvalid and name the field at fault as Field[i]..., i counting from the
-// list's start. The zero value applies no rule.
+// MessageCheck applies the message rules to a list of messages, given whole or in parts (a
+// store's import batches, say): Check may be called for each part in turn, and the ids of
+// earlier parts count. Errors are EInvalid and name the field at fault as Field[i]..., i
+// counting from the list's start. The zero value applies no rule.
 type MessageCheck struct {
 	// Field names the list in errors; "" means "messages".
 	Field string
 	Rules MessageRules
-	// CopyIDs keeps copies of the ids seen, for parts whose memory is
-	// reused once Check returns (a stream decoder's batches).
+	// CopyIDs keeps copies of the ids seen, for parts whose memory is reused once Check returns
+	// (a stream decoder's batches).
 	CopyIDs bool
 
 	n    int            // messages checked so far
@@ -208,8 +202,7 @@ func validateForm(m *Message, field string, i int) error {
 	return nil
 }
 
-// validExtras reports whether b may be a tool call's extras: nothing, a
-// JSON object or null.
+// validExtras reports whether b may be a tool call's extras: nothing, a JSON object or null.
 func validExtras(b []byte) bool {
 	if len(b) == 0 {
 		return true

@@ -15,16 +15,20 @@ import (
 // messages the summary would replace (a leading system message stays, so
 // it is not among them).
 type dryRun struct {
-	Status          string `json:"status"` // always "dry_run"
-	Noop            bool   `json:"noop"`
-	Reason          string `json:"reason,omitempty"`
-	First           int    `json:"first,omitempty"`
-	Last            int    `json:"last,omitempty"`
-	Messages        int    `json:"messages"`
-	Replaced        int    `json:"replaced_messages"`
-	Preserved       int    `json:"preserved_messages"`
-	EstimatedTokens int    `json:"estimated_tokens"`
-	Model           string `json:"model"`
+	Status    string `json:"status"` // always "dry_run"
+	Noop      bool   `json:"noop"`
+	Reason    string `json:"reason,omitempty"`
+	First     int    `json:"first,omitempty"`
+	Last      int    `json:"last,omitempty"`
+	Messages  int    `json:"messages"`
+	Replaced  int    `json:"replaced_messages"`
+	Preserved int    `json:"preserved_messages"`
+	// Pinned counts the range's pinned messages, kept verbatim after the
+	// summary (absent when none); PinnedIDs names them.
+	Pinned          int      `json:"pinned_messages,omitempty"`
+	PinnedIDs       []string `json:"pinned,omitempty"`
+	EstimatedTokens int      `json:"estimated_tokens"`
+	Model           string   `json:"model"`
 	// Instructions is the custom instruction the request would carry: the
 	// agent's, the session's and the run's joined (absent when none).
 	Instructions string `json:"instructions,omitempty"`
@@ -86,10 +90,14 @@ func dryRunOf(job *service.Job, lens []int) dryRun {
 	}
 	c := job.Plan.Counts()
 	d.First, d.Last = c.First(), c.Last()
-	d.Replaced, d.Preserved = c.Replaced, c.After
-	chars := 0
-	for _, n := range lens[c.Before : c.Before+c.Replaced] {
-		chars += n
+	d.Replaced, d.Preserved, d.Pinned = c.Replaced, c.After, c.Pinned
+	chars, pinned := 0, p.Span.Pinned
+	for i := c.Before; i < c.Last(); i++ {
+		if len(pinned) > 0 && pinned[0] == i {
+			d.PinnedIDs, pinned = append(d.PinnedIDs, p.Span.Session.Messages[i].ID), pinned[1:]
+			continue
+		}
+		chars += lens[i]
 	}
 	d.EstimatedTokens = kompact.CharsToTokens(chars)
 	return d

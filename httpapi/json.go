@@ -246,6 +246,7 @@ func (j *storedJSON) UnmarshalJSON(data []byte) error {
 		ID              string               `json:"id"`
 		Agent           string               `json:"agent"`
 		CompactionModel string               `json:"compaction_model"`
+		Pinned          []string             `json:"pinned"`
 		Messages        []kompact.Message    `json:"messages"`
 		Version         int64                `json:"version"`
 		CreatedAt       time.Time            `json:"created_at"`
@@ -256,7 +257,7 @@ func (j *storedJSON) UnmarshalJSON(data []byte) error {
 		return err
 	}
 	j.s = &kompact.StoredSession{
-		Session: kompact.Session{ID: v.ID, Agent: v.Agent, CompactionModel: v.CompactionModel, Messages: v.Messages, Kimi: v.Kimi},
+		Session: kompact.Session{ID: v.ID, Agent: v.Agent, CompactionModel: v.CompactionModel, Pinned: v.Pinned, Messages: v.Messages, Kimi: v.Kimi},
 		Version: v.Version, CreatedAt: v.CreatedAt, UpdatedAt: v.UpdatedAt,
 	}
 	return nil

@@ -207,6 +207,8 @@ type settingsRequest struct {
 	// Instructions are the session's standing compaction instructions
 	// ("" clears them).
 	Instructions *string `json:"instructions"`
+	// Pinned replaces the session's pinned message ids ([] unpins all).
+	Pinned *[]string `json:"pinned"`
 }
 
 func (s *Server) updateSettings(w http.ResponseWriter, r *http.Request) error {
@@ -214,13 +216,14 @@ func (s *Server) updateSettings(w http.ResponseWriter, r *http.Request) error {
 	if err := s.decodeBody(w, r, &req, false); err != nil {
 		return err
 	}
-	set := kompact.SessionSettings{CompactionModel: req.CompactionModel, Title: req.Title, TokenCount: req.TokenCount, Instructions: req.Instructions}
+	set := kompact.SessionSettings{CompactionModel: req.CompactionModel, Title: req.Title, TokenCount: req.TokenCount, Instructions: req.Instructions, Pinned: req.Pinned}
 	if set.Empty() {
-		return kompact.Errorf(kompact.EInvalid, `the body has none of "compaction_model", "title", "token_count" and "instructions"`).
+		return kompact.Errorf(kompact.EInvalid, `the body has none of "compaction_model", "title", "token_count", "instructions" and "pinned"`).
 			WithFixes(`Send {"compaction_model": "model-name"}, or {"compaction_model": ""} to use the agent's model again.`,
 				`Send {"title": "a name"} to rename the session, or {"title": ""} for its default title.`,
 				`Send {"token_count": N} to record the provider's usage total for the session.`,
-				`Send {"instructions": "focus"} to give every compaction of the session a focus, or {"instructions": ""} to drop it.`)
+				`Send {"instructions": "focus"} to give every compaction of the session a focus, or {"instructions": ""} to drop it.`,
+				`Send {"pinned": ["message-id", ...]} to keep those messages verbatim in every compaction, or {"pinned": []} to unpin all.`)
 	}
 	if _, err := s.sessions.UpdateSettings(r.Context(), r.PathValue("id"), set); err != nil {
 		return err

@@ -13,7 +13,7 @@ import (
 type sessionRow = storeutil.SessionRow
 
 func scanSession(sc pgx.Row, r *sessionRow) error {
-	if err := sc.Scan(&r.ID, &r.Agent, &r.Model, &r.Version, &r.Created, &r.Updated, &r.FirstPos, &r.N, &r.NextMsg, &r.NextRev, &r.Rewritten, &r.Title, &r.Generation, &r.Instructions, &r.Gateway); err != nil {
+	if err := sc.Scan(&r.ID, &r.Agent, &r.Model, &r.Version, &r.Created, &r.Updated, &r.FirstPos, &r.N, &r.NextMsg, &r.NextRev, &r.Rewritten, &r.Title, &r.Generation, &r.Instructions, &r.Pinned, &r.Gateway); err != nil {
 		return err
 	}
 	r.Created, r.Updated = r.Created.UTC(), r.Updated.UTC()
@@ -36,15 +36,15 @@ func (t stmts) LoadSession(ctx context.Context, id string) (*sessionRow, error) 
 }
 
 func (t stmts) InsertSession(ctx context.Context, r *sessionRow) (bool, error) {
-	n, err := affected(t.tx.Exec(ctx, `INSERT INTO sessions (`+storeutil.SessionCols+`) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) ON CONFLICT (id) DO NOTHING`,
-		r.ID, r.Agent, r.Model, r.Version, r.Created, r.Updated, r.FirstPos, r.N, r.NextMsg, r.NextRev, r.Rewritten, r.Title, r.Generation, r.Instructions))
+	n, err := affected(t.tx.Exec(ctx, `INSERT INTO sessions (`+storeutil.SessionCols+`) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15) ON CONFLICT (id) DO NOTHING`,
+		r.ID, r.Agent, r.Model, r.Version, r.Created, r.Updated, r.FirstPos, r.N, r.NextMsg, r.NextRev, r.Rewritten, r.Title, r.Generation, r.Instructions, r.Pinned))
 	return n == 1, err
 }
 
 func (t stmts) SaveSession(ctx context.Context, r *sessionRow) error {
 	_, err := t.tx.Exec(ctx, `UPDATE sessions SET compaction_model = $1, version = $2, updated_at = $3, first_pos = $4, n_messages = $5,
-		next_msg = $6, next_rev = $7, rewritten_version = $8, title = $9, instructions = $10 WHERE id = $11`,
-		r.Model, r.Version, r.Updated, r.FirstPos, r.N, r.NextMsg, r.NextRev, r.Rewritten, r.Title, r.Instructions, r.ID)
+		next_msg = $6, next_rev = $7, rewritten_version = $8, title = $9, instructions = $10, pinned = $11 WHERE id = $12`,
+		r.Model, r.Version, r.Updated, r.FirstPos, r.N, r.NextMsg, r.NextRev, r.Rewritten, r.Title, r.Instructions, r.Pinned, r.ID)
 	return err
 }
 

@@ -36,6 +36,9 @@ func (c *Compactor) NewJob(a *kompact.Agent, s *kompact.Session, req kompact.Act
 	if err != nil {
 		return nil, err
 	}
+	if plan, err = pinPlan(t, a, s, req, prompt, plan); err != nil {
+		return nil, err
+	}
 	rc := EffectiveRequest(a, s)
 	if req.Model != "" {
 		rc.Model = req.Model

@@ -12,15 +12,18 @@ import (
 // Result needs to be committed and shown again, except KimiMessages (the
 // kimi-cli export form, which only the CLI uses) of a kompact session.
 type previewJSON struct {
-	Model           string               `json:"model,omitempty"`
-	SessionID       string               `json:"session_id,omitempty"`
-	Agent           string               `json:"agent,omitempty"`
-	CompactionModel string               `json:"compaction_model,omitempty"`
-	Base            []kompact.Message    `json:"base"`
-	Start           int                  `json:"start"`
-	End             int                  `json:"end"`
-	KeepSystem      bool                 `json:"keep_system,omitempty"`
-	Dropped         int                  `json:"dropped,omitempty"`
+	Model           string            `json:"model,omitempty"`
+	SessionID       string            `json:"session_id,omitempty"`
+	Agent           string            `json:"agent,omitempty"`
+	CompactionModel string            `json:"compaction_model,omitempty"`
+	Base            []kompact.Message `json:"base"`
+	Start           int               `json:"start"`
+	End             int               `json:"end"`
+	KeepSystem      bool              `json:"keep_system,omitempty"`
+	Dropped         int               `json:"dropped,omitempty"`
+	// Pinned are the range's pinned messages (kompact.Span.Pinned), which
+	// Replacement holds after the summary.
+	Pinned          []int                `json:"pinned,omitempty"`
 	Replacement     []kompact.Message    `json:"replacement"`
 	Summary         string               `json:"summary"`
 	MissingSections []string             `json:"missing_sections,omitempty"`
@@ -65,7 +68,7 @@ func EncodePreview(o kompact.Outcome) ([]byte, error) {
 	}
 	return json.Marshal(previewJSON{
 		Model: o.Model, SessionID: r.Session.ID, Agent: r.Session.Agent, CompactionModel: r.Session.CompactionModel,
-		Base: p.Session.Messages, Start: p.Start, End: p.End, KeepSystem: p.KeepSystem, Dropped: p.Dropped,
+		Base: p.Session.Messages, Start: p.Start, End: p.End, KeepSystem: p.KeepSystem, Dropped: p.Dropped, Pinned: p.Pinned,
 		Replacement: r.Replacement(), Summary: r.Summary, MissingSections: r.MissingSections, Usage: r.Usage,
 		Compacted: r.Compacted, Preserved: r.Preserved, TokensBefore: r.TokensBefore, TokensAfter: r.TokensAfter,
 		PromptBody: r.Prompt.Body, PromptSource: r.Prompt.Source, PromptOrigin: r.Prompt.Origin, Kimi: kimi,
@@ -86,7 +89,7 @@ func DecodePreview(data []byte) (kompact.Outcome, error) {
 	if pj.KeepSystem && pj.Kimi == nil {
 		kept = 1
 	}
-	if pj.End < 0 || pj.End > len(pj.Base) || pj.Start < 0 || pj.Start > pj.End || len(pj.Replacement) != kept+1 {
+	if pj.End < 0 || pj.End > len(pj.Base) || pj.Start < 0 || pj.Start > pj.End || len(pj.Replacement) != kept+1+len(pj.Pinned) || !pinsIn(pj.Pinned, pj.Start, pj.End) {
 		return kompact.Outcome{}, kompact.Errorf(kompact.EInternal, "a stored preview is inconsistent: range [%d, %d) of %d messages, %d replacing", pj.Start, pj.End, len(pj.Base), len(pj.Replacement))
 	}
 	base := &kompact.Session{ID: pj.SessionID, Agent: pj.Agent, CompactionModel: pj.CompactionModel, Messages: pj.Base}
@@ -99,7 +102,7 @@ func DecodePreview(data []byte) (kompact.Outcome, error) {
 		Compacted: pj.Compacted, Preserved: pj.Preserved, TokensBefore: pj.TokensBefore, TokensAfter: pj.TokensAfter,
 		Prompt:   kompact.Prompt{Body: pj.PromptBody, Source: pj.PromptSource, Origin: pj.PromptOrigin},
 		Fidelity: pj.Fidelity, EstimatedTokenCount: pj.EstimatedTokenCount,
-		Span:      &kompact.Span{Session: base, Start: pj.Start, End: pj.End, KeepSystem: pj.KeepSystem, Dropped: pj.Dropped},
+		Span:      &kompact.Span{Session: base, Start: pj.Start, End: pj.End, KeepSystem: pj.KeepSystem, Dropped: pj.Dropped, Pinned: pj.Pinned},
 		MinRecall: pj.MinRecall,
 	}
 	if r.Fidelity == nil { // kept before fidelity reports
@@ -124,13 +127,24 @@ func previewCounts(data []byte) (kompact.PlanCounts, error) {
 		Start      int        `json:"start"`
 		End        int        `json:"end"`
 		KeepSystem bool       `json:"keep_system"`
+		Pinned     []int      `json:"pinned"`
 	}
 	if err := json.Unmarshal(data, &pj); err != nil {
 		return kompact.PlanCounts{}, kompact.Errorf(kompact.EInternal, "a stored preview does not decode: %w", err)
 	}
-	if pj.End < 0 || pj.End > len(pj.Base) || pj.Start < 0 || pj.Start > pj.End || (pj.KeepSystem && pj.End == 0) {
+	if pj.End < 0 || pj.End > len(pj.Base) || pj.Start < 0 || pj.Start > pj.End || (pj.KeepSystem && pj.End == 0) || !pinsIn(pj.Pinned, pj.Start, pj.End) {
 		return kompact.PlanCounts{}, kompact.Errorf(kompact.EInternal, "a stored preview is inconsistent: range [%d, %d) of %d messages", pj.Start, pj.End, len(pj.Base))
 	}
-	p := kompact.Span{Session: &kompact.Session{Messages: make([]kompact.Message, len(pj.Base))}, Start: pj.Start, End: pj.End, KeepSystem: pj.KeepSystem}
+	p := kompact.Span{Session: &kompact.Session{Messages: make([]kompact.Message, len(pj.Base))}, Start: pj.Start, End: pj.End, KeepSystem: pj.KeepSystem, Pinned: pj.Pinned}
 	return p.Counts(), nil
+}
+
+// pinsIn reports whether pinned are indexes of [start, end), in order.
+func pinsIn(pinned []int, start, end int) bool {
+	for k, i := range pinned {
+		if i < start || i >= end || k > 0 && i <= pinned[k-1] {
+			return false
+		}
+	}
+	return true
 }

@@ -99,7 +99,7 @@ func (s *Sessions) ApplyPreview(ctx context.Context, id, pid string, summary *st
 	}
 	res := pv.outcome.Result
 	if summary != nil {
-		res = s.CompactionTypeOf(res.Session.Agent).WithSummary(res, *summary)
+		res = withSummary(s.CompactionTypeOf(res.Session.Agent), res, *summary)
 	}
 	ctx = withTrigger(ctx, logManual)
 	out := s.commit(ctx, id, pv.read, kompact.Outcome{Status: kompact.OutcomeCompacted, Result: res, Model: pv.outcome.Model}, s.paused(ctx, id), pid)

@@ -130,12 +130,23 @@ func scanSessionSplit(data []byte, splitMin int) (*kompact.Session, bool) {
 			return once(&seen, 2) && s.OptString(&sess.Agent)
 		case "compaction_model":
 			return once(&seen, 4) && s.OptString(&sess.CompactionModel)
+		case "pinned":
+			return once(&seen, 16) && s.pinned(sess)
 		case "messages":
 			return once(&seen, 8) && s.messages(sess)
 		}
 		return false
 	})
 	return sess, ok && seen&8 != 0 && s.AtEnd()
+}
+
+// pinned reads the session's pinned message ids (null: none).
+func (s *scanner) pinned(sess *kompact.Session) bool {
+	return s.Null() || s.List(2, func() bool {
+		id, ok := s.Str()
+		sess.Pinned = append(sess.Pinned, id)
+		return ok
+	})
 }
 
 // scanner is the JSON cursor reading kompact's shapes (scan.go).

@@ -66,7 +66,7 @@ func NewSessionStream(r io.Reader, batchBytes int) *SessionStream {
 }
 
 // Head reads the document up to its messages list and returns the fields
-// given before it (id, agent, compaction_model).
+// given before it (id, agent, compaction_model, pinned).
 func (s *SessionStream) Head() (*kompact.Session, error) {
 	for {
 		switch s.tryPrefix() {
@@ -166,7 +166,7 @@ func (s *SessionStream) headFrom(prefix []byte, at int) prefixResult {
 		return prefixOther
 	}
 	s.prefix = doc[:len(prefix)]
-	s.head = kompact.Session{ID: sess.ID, Agent: sess.Agent, CompactionModel: sess.CompactionModel}
+	s.head = kompact.Session{ID: sess.ID, Agent: sess.Agent, CompactionModel: sess.CompactionModel, Pinned: sess.Pinned}
 	s.final = s.head
 	s.i, s.mark, s.state = at, at, streamList
 	return prefixDone

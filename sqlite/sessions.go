@@ -15,7 +15,7 @@ type sessionRow = storeutil.SessionRow
 
 func scanSession(sc scanner, r *sessionRow) error {
 	var created, updated string
-	if err := sc.Scan(&r.ID, &r.Agent, &r.Model, &r.Version, &created, &updated, &r.FirstPos, &r.N, &r.NextMsg, &r.NextRev, &r.Rewritten, &r.Title, &r.Generation, &r.Instructions, &r.Gateway); err != nil {
+	if err := sc.Scan(&r.ID, &r.Agent, &r.Model, &r.Version, &created, &updated, &r.FirstPos, &r.N, &r.NextMsg, &r.NextRev, &r.Rewritten, &r.Title, &r.Generation, &r.Instructions, &r.Pinned, &r.Gateway); err != nil {
 		return err
 	}
 	var err1, err2 error
@@ -38,16 +38,16 @@ func (t stmts) LoadSession(ctx context.Context, id string) (*sessionRow, error) 
 }
 
 func (t stmts) InsertSession(ctx context.Context, r *sessionRow) (bool, error) {
-	res, err := t.tx.ExecContext(ctx, `INSERT INTO sessions (`+storeutil.SessionCols+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING`,
-		r.ID, r.Agent, r.Model, r.Version, formatTime(r.Created), formatTime(r.Updated), r.FirstPos, r.N, r.NextMsg, r.NextRev, r.Rewritten, r.Title, r.Generation, r.Instructions)
+	res, err := t.tx.ExecContext(ctx, `INSERT INTO sessions (`+storeutil.SessionCols+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING`,
+		r.ID, r.Agent, r.Model, r.Version, formatTime(r.Created), formatTime(r.Updated), r.FirstPos, r.N, r.NextMsg, r.NextRev, r.Rewritten, r.Title, r.Generation, r.Instructions, r.Pinned)
 	n, err := affected(res, err)
 	return n == 1, err
 }
 
 func (t stmts) SaveSession(ctx context.Context, r *sessionRow) error {
 	_, err := t.tx.ExecContext(ctx, `UPDATE sessions SET compaction_model = ?, version = ?, updated_at = ?, first_pos = ?, n_messages = ?,
-		next_msg = ?, next_rev = ?, rewritten_version = ?, title = ?, instructions = ? WHERE id = ?`,
-		r.Model, r.Version, formatTime(r.Updated), r.FirstPos, r.N, r.NextMsg, r.NextRev, r.Rewritten, r.Title, r.Instructions, r.ID)
+		next_msg = ?, next_rev = ?, rewritten_version = ?, title = ?, instructions = ?, pinned = ? WHERE id = ?`,
+		r.Model, r.Version, formatTime(r.Updated), r.FirstPos, r.N, r.NextMsg, r.NextRev, r.Rewritten, r.Title, r.Instructions, r.Pinned, r.ID)
 	return err
 }
 

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -44,6 +45,7 @@ type compactFlags struct {
 	instructions, model        string
 	maxPreserved               *int
 	appendixTokens             *int
+	pins                       pinList
 	asJSON, kimi, strict, auto bool
 	kimiCode, dryRun           bool
 	input                      string
@@ -55,6 +57,8 @@ type compactInput struct {
 	sess  *kompact.Session
 	kctx  *kimicli.ContextFile
 	agent *kompact.Agent
+	// pinned is the file's own "pinned": the run's --pin are not written.
+	pinned []string
 	// status is the context status --auto checked, nil without --auto.
 	status *kompact.ContextStatus
 	// fp is the input file as it was read: writing in place checks that
@@ -184,6 +188,7 @@ func (f *compactFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.instructions, "instructions", "", "custom focus appended to the prompt")
 	fs.StringVar(&f.model, "model", "", "compaction model for this run (overrides the session's and the agent's)")
 	maxPreservedFlag(fs, &f.maxPreserved)
+	fs.Var(&f.pins, "pin", "keep this message (an id, or #N) verbatim after the summary, with its whole tool exchange, for this run; repeatable (the session's own \"pinned\" count too)")
 	fs.Var(optionalInt{&f.appendixTokens}, "appendix-tokens",
 		"append the artifacts the summary lost, in at most `N` estimated tokens, as a preserved_artifacts section, instead of the agent's compaction.fidelity.appendix_tokens (0: none); the request does not change")
 }
@@ -207,6 +212,30 @@ func (f *compactFlags) request() kompact.ActionRequest {
 	}
 	return kompact.ActionRequest{Action: kompact.ActionCompactConversation, Start: f.start, End: f.end, Instructions: f.instructions, Model: f.model,
 		AppendixTokens: f.appendixTokens}
+}
+
+// pinList collects --pin values.
+type pinList []string
+
+func (l *pinList) String() string { return strings.Join(*l, ",") }
+
+func (l *pinList) Set(v string) error {
+	*l = append(*l, v)
+	return nil
+}
+
+// pinFor adds the run's pins to s's own, each naming one of its messages.
+func pinFor(s *kompact.Session, pins []string) error {
+	for _, ref := range pins {
+		if _, err := s.Locate(ref); err != nil {
+			return kompact.Errorf(kompact.EInvalid, "--pin %s: %s", ref, kompact.AsError(err).Message).
+				WithFixes("Pin a message id of the session, or #N for its N-th message (1-based).")
+		}
+	}
+	if len(pins) > 0 {
+		s.Pinned = append(slices.Clip(s.Pinned), pins...)
+	}
+	return nil
 }
 
 // load reads the configuration and the session, and picks the agent.
@@ -238,6 +267,10 @@ func (c *compactCommand) load(f *compactFlags) (*compactInput, error) {
 		name = in.sess.Agent
 	}
 	if in.agent, err = cfg.Agent(name); err != nil {
+		return nil, err
+	}
+	in.pinned = in.sess.Pinned
+	if err := pinFor(in.sess, f.pins); err != nil {
 		return nil, err
 	}
 	if f.maxPreserved != nil {
@@ -384,7 +417,9 @@ func (c *compactCommand) execute(ctx context.Context, job *service.Job, in *comp
 // link is written through to its target. It returns where it wrote and
 // the backup's name.
 func (c *compactCommand) write(input, out string, in *compactInput, s *kompact.Session) (written, backup string, err error) {
-	data := append(s.AppendJSON(nil), '\n')
+	doc := *s
+	doc.Pinned = in.pinned
+	data := append(doc.AppendJSON(nil), '\n')
 	return c.emit(input, out, data, func() (string, error) {
 		return atomicfile.ReplaceWithBackup(input, data, in.fp)
 	})
@@ -451,8 +486,8 @@ func (c *compactCommand) report(o kompact.Outcome, agent *kompact.Agent, written
 	}
 	r := o.Result
 	n := r.Counts()
-	fmt.Fprintf(w, "compacted %s into one summary (agent %s, model %s); %d kept before it, %d after it\n",
-		kompact.CountOf(n.Replaced, "message"), agent.Name, o.Model, n.Before, n.After)
+	fmt.Fprintf(w, "compacted %s into one summary (agent %s, model %s); %d kept before it%s, %d after it\n",
+		kompact.CountOf(n.Replaced, "message"), agent.Name, o.Model, n.Before, pinnedAfter(n), n.After)
 	fmt.Fprintf(w, "estimated tokens: %d -> %d\n", r.TokensBefore, r.TokensAfter)
 	if r.Usage != nil {
 		fmt.Fprintf(w, "compaction call: %d input tokens (%d cached), %d output tokens\n", r.Usage.Input(), r.Usage.InputCacheRead, r.Usage.Output)

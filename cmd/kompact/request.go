@@ -106,8 +106,17 @@ func planLine(plan kompact.CompactionPlan, agent, model string) string {
 	if c.Last() != c.First() {
 		span += "-#" + strconv.Itoa(c.Last())
 	}
-	return fmt.Sprintf("compacts %s (%s of %d) into one summary (agent %s, model %s); %d kept before it, %d after it",
-		kompact.CountOf(c.Replaced, "message"), span, c.Before+c.Replaced+c.After, agent, model, c.Before, c.After)
+	return fmt.Sprintf("compacts %s (%s of %d) into one summary (agent %s, model %s); %d kept before it%s, %d after it",
+		kompact.CountOf(c.Replaced, "message"), span, c.Before+c.Replaced+c.Pinned+c.After, agent, model, c.Before, pinnedAfter(c), c.After)
+}
+
+// pinnedAfter says how many pinned messages c keeps right after the
+// summary: "" when none.
+func pinnedAfter(c kompact.PlanCounts) string {
+	if c.Pinned == 0 {
+		return ""
+	}
+	return fmt.Sprintf(", %d pinned right after it", c.Pinned)
 }
 
 // compactor returns the Compactor that prepares the job: the agent's

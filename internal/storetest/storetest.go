@@ -56,6 +56,7 @@ func Run(t *testing.T, open func(t *testing.T) kompact.Store) {
 		{"SetCompactionModel", testSetCompactionModel},
 		{"UpdateSettings", testUpdateSettings},
 		{"UpdateSettingsAt", testUpdateSettingsAt},
+		{"Pinned", testPinned},
 		{"CommitCompaction", testCommitCompaction},
 		{"Conflict", testConflict},
 		{"CommitAfterRewrite", testCommitAfterRewrite},

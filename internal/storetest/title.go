@@ -1,6 +1,7 @@
 package storetest
 
 import (
+	"reflect"
 	"strings"
 	"testing"
 
@@ -45,7 +46,7 @@ func testTitles(t *testing.T, st kompact.Store) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got.Title != "Flaky test hunt" || got.Version != before.Version || info(t, st, "s") != *got {
+	if got.Title != "Flaky test hunt" || got.Version != before.Version || !reflect.DeepEqual(info(t, st, "s"), *got) {
 		t.Fatalf("SetTitle reported %+v; listed %+v", *got, info(t, st, "s"))
 	}
 	checkGet(t, st, before)

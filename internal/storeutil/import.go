@@ -23,15 +23,19 @@ func (c *Core) ImportSession(ctx context.Context, head *kompact.Session, next fu
 	if err := kompact.ValidateSession(headOnly(head)); err != nil {
 		return nil, err
 	}
+	pins, err := newPinSet(head.Pinned)
+	if err != nil {
+		return nil, err
+	}
 	var row *SessionRow
-	err := c.db.Write(ctx, "import session", func(tx Tx) error {
+	err = c.db.Write(ctx, "import session", func(tx Tx) error {
 		now := c.now(time.Time{})
 		row = &SessionRow{ID: head.ID, Agent: head.Agent, Model: head.CompactionModel, Version: 1, Created: now, Updated: now,
 			NextMsg: 1, NextRev: 1, Rewritten: 1}
 		if err := insertSession(ctx, tx, row); err != nil {
 			return err
 		}
-		im := &importer{c: c, tx: tx, row: row,
+		im := &importer{c: c, tx: tx, row: row, pins: pins,
 			check: kompact.MessageCheck{Rules: kompact.AllMessageRules, CopyIDs: true}}
 		for {
 			batch, err := next()
@@ -72,6 +76,8 @@ type importer struct {
 	redo     bool
 	// batch is the batch read when redo was found (not stored).
 	batch []kompact.Message
+	// pins resolves the document's pinned refs as the messages go by.
+	pins *pinSet
 }
 
 // add checks and stores a batch.
@@ -105,6 +111,7 @@ func (im *importer) add(ctx context.Context, batch []kompact.Message) error {
 	if err := im.tx.InsertMessages(ctx, im.row.ID, im.row.N, 0, msgs, nil); err != nil {
 		return err
 	}
+	im.pins.see(msgs, im.row.N)
 	im.row.N += int64(len(msgs))
 	for i := range msgs {
 		im.chars += msgs[i].TextLen()
@@ -126,6 +133,10 @@ func counterID(id string) (int64, bool) {
 
 // finish records the session's count, counter, title and tokens.
 func (im *importer) finish(ctx context.Context) error {
+	var err error
+	if im.row.Pinned, err = im.pins.column(); err != nil {
+		return err
+	}
 	if err := im.tx.SaveSession(ctx, im.row); err != nil {
 		return err
 	}
@@ -162,6 +173,9 @@ func (im *importer) whole(ctx context.Context, next func() ([]kompact.Message, e
 	}
 	msgs, nextMsg, err := NewSession(&kompact.Session{Messages: msgs})
 	if err != nil {
+		return err
+	}
+	if row.Pinned, err = pinnedColumn(im.pins.refs, msgs); err != nil {
 		return err
 	}
 	if _, err := im.tx.DeleteSession(ctx, row.ID); err != nil {

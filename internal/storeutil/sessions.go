@@ -33,11 +33,15 @@ func (c *Core) create(ctx context.Context, in *kompact.Session, what string, als
 	if err := c.fits(in.ID, 0, int64(len(msgs))); err != nil {
 		return nil, err
 	}
+	pinned, err := pinnedColumn(in.Pinned, msgs)
+	if err != nil {
+		return nil, err
+	}
 	var row *SessionRow
 	err = c.db.Write(ctx, what, func(tx Tx) error {
 		now := c.now(time.Time{})
 		row = &SessionRow{ID: in.ID, Agent: in.Agent, Model: in.CompactionModel, Version: 1, Created: now, Updated: now,
-			N: int64(len(msgs)), NextMsg: next, NextRev: 1, Rewritten: 1, Title: title.DefaultTitle(msgs)}
+			N: int64(len(msgs)), NextMsg: next, NextRev: 1, Rewritten: 1, Title: title.DefaultTitle(msgs), Pinned: pinned}
 		if err := insertSession(ctx, tx, row); err != nil {
 			return err
 		}
@@ -331,10 +335,10 @@ func (c *Core) SetTitle(ctx context.Context, id string, title string) (*kompact.
 }
 
 // UpdateSettings checks the whole change (kompact.SessionSettings.Check)
-// and makes it in one write: the compaction model and the standing
-// instructions (the version goes up with either: they change what a
-// compaction sends), the title, and the token figure (as SetTokenCount
-// records it).
+// and makes it in one write: the compaction model, the standing
+// instructions and the pinned messages (the version goes up with each:
+// they change what a compaction sends or keeps), the title, and the token
+// figure (as SetTokenCount records it).
 func (c *Core) UpdateSettings(ctx context.Context, id string, set kompact.SessionSettings) (*kompact.SessionInfo, error) {
 	set, err := set.Check()
 	if err != nil {
@@ -351,7 +355,14 @@ func (c *Core) UpdateSettings(ctx context.Context, id string, set kompact.Sessio
 		if set.Instructions != nil {
 			row.Instructions = *set.Instructions
 		}
-		if set.CompactionModel != nil || set.Instructions != nil {
+		if set.Pinned != nil {
+			pinned, err := livePinned(ctx, tx, id, *set.Pinned)
+			if err != nil {
+				return err
+			}
+			row.Pinned = pinned
+		}
+		if set.CompactionModel != nil || set.Instructions != nil || set.Pinned != nil {
 			row.Version++
 			row.Updated = c.now(row.Updated)
 		}

@@ -206,12 +206,13 @@ type SessionRow struct {
 	Title            string
 	Generation       int64  // tells the session from others once under its id (written once)
 	Instructions     string // the session's standing compaction instructions
+	Pinned           string // the session's pinned message ids, a JSON list ('' none)
 	Gateway          bool   // the session has a gateway record (read, never written)
 }
 
 // SessionCols are the sessions table's columns a SessionRow holds, in the
 // order of its fields (Gateway aside), in both stores' SQL.
-const SessionCols = `id, agent, compaction_model, version, created_at, updated_at, first_pos, n_messages, next_msg, next_rev, rewritten_version, title, generation, instructions`
+const SessionCols = `id, agent, compaction_model, version, created_at, updated_at, first_pos, n_messages, next_msg, next_rev, rewritten_version, title, generation, instructions, pinned`
 
 // SessionSelect is what a read of a session's row selects: its columns,
 // and whether it has a gateway record (one primary-key lookup).
@@ -225,6 +226,7 @@ func (r *SessionRow) Info() kompact.SessionInfo {
 		CompactionModel: r.Model,
 		Title:           r.Title,
 		Instructions:    r.Instructions,
+		Pinned:          DecodePinned(r.Pinned),
 		Messages:        int(r.N),
 		Version:         r.Version,
 		CreatedAt:       r.Created,
@@ -241,6 +243,7 @@ func (r *SessionRow) Stored(msgs []kompact.Message) *kompact.StoredSession {
 			Agent:           r.Agent,
 			CompactionModel: r.Model,
 			Messages:        msgs,
+			Pinned:          DecodePinned(r.Pinned),
 		},
 		Version:      r.Version,
 		CreatedAt:    r.Created,

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 
 	"kompact"
 )
@@ -18,16 +19,29 @@ type PosRef struct {
 // SplitCompaction tells, from the rows a compaction revision removed and
 // the rows it added before the end of that range (both in position order),
 // which removed messages an undo restores (those after the kept ones it
-// wrote again) and which added row is its summary (the last). ok is false
-// when the rows are not those of a compaction.
-func SplitCompaction(removed, added []PosRef) (restored []Ref, summary Ref, ok bool) {
+// wrote again), which added row is its summary (the last one that repeats
+// no removed message) and which it kept after the summary (the range's
+// pinned messages, written again). ok is false when the rows are not those
+// of a compaction.
+func SplitCompaction(removed, added []PosRef) (restored []Ref, summary Ref, pinned []Ref, ok bool) {
 	if len(removed) == 0 || len(added) == 0 || len(added) > len(removed) {
-		return nil, Ref{}, false
+		return nil, Ref{}, nil, false
 	}
-	for _, r := range removed[len(added)-1:] {
+	was := make(map[string]bool, len(removed))
+	for _, r := range removed {
+		was[r.ID] = true
+	}
+	at := len(added) - 1
+	for at > 0 && was[added[at].ID] {
+		at--
+	}
+	for _, r := range added[at+1:] {
+		pinned = append(pinned, r.Ref)
+	}
+	for _, r := range removed[at:] {
 		restored = append(restored, r.Ref)
 	}
-	return restored, added[len(added)-1].Ref, true
+	return restored, added[at].Ref, pinned, true
 }
 
 // RestoredRows returns messages carrying only the ids of head (the kept
@@ -106,10 +120,11 @@ func (c *Core) undo(ctx context.Context, tx Tx, row *SessionRow, rev int64) (*ko
 		}
 		return c.undoPrune(ctx, tx, row, rev)
 	}
-	head, restored, at, err := undoRows(ctx, tx, row, rev)
+	head, restored, kept, at, err := undoRows(ctx, tx, row, rev)
 	if err != nil {
 		return nil, err
 	}
+	// at: the summary's position, or the last pinned message's after it.
 	if err := tx.RetireMessages(ctx, id, row.NextRev, row.FirstPos, at+1); err != nil {
 		return nil, err
 	}
@@ -124,11 +139,11 @@ func (c *Core) undo(ctx context.Context, tx Tx, row *SessionRow, rev int64) (*ko
 	if err := tx.InsertMessages(ctx, id, first, row.NextRev, msgs, bodyIDs); err != nil {
 		return nil, err
 	}
-	kimi, err := c.revisionKimi(ctx, tx, id, rev, row.N+int64(restored)-1)
+	kimi, err := c.revisionKimi(ctx, tx, id, rev, row.N+int64(restored-1-kept))
 	if err != nil {
 		return nil, err
 	}
-	info, err := c.rewritten(ctx, tx, row, kompact.RevisionUndo, UndoNote(rev, restored), nil, first, row.N+int64(restored)-1)
+	info, err := c.rewritten(ctx, tx, row, kompact.RevisionUndo, UndoNote(rev, restored-kept), nil, first, row.N+int64(restored-1-kept))
 	if err != nil {
 		return nil, err
 	}
@@ -148,44 +163,57 @@ func (c *Core) undo(ctx context.Context, tx Tx, row *SessionRow, rev int64) (*ko
 
 // undoRows reads what undoing compaction revision rev writes again: the
 // live messages before its summary, then the ones it replaced (restored
-// of them), and the summary's position at.
-func undoRows(ctx context.Context, tx Tx, row *SessionRow, rev int64) (head []Ref, restored int, at int64, err error) {
-	back, summary, err := compactionRows(ctx, tx, row.ID, rev)
+// of them, of which kept are the pinned ones it kept after the summary),
+// and the position at of the summary or of the last of those.
+func undoRows(ctx context.Context, tx Tx, row *SessionRow, rev int64) (head []Ref, restored, kept int, at int64, err error) {
+	back, summary, pinned, err := compactionRows(ctx, tx, row.ID, rev)
 	if err != nil {
-		return nil, 0, 0, err
+		return nil, 0, 0, 0, err
 	}
 	if at, err = liveSummary(ctx, tx, row.ID, rev, summary); err != nil {
-		return nil, 0, 0, err
+		return nil, 0, 0, 0, err
 	}
 	if head, err = tx.ReadRefs(ctx, row.ID, row.FirstPos, at); err != nil {
-		return nil, 0, 0, err
+		return nil, 0, 0, 0, err
 	}
-	return append(head, back...), len(back), at, nil
+	if len(pinned) > 0 {
+		after, err := tx.ReadRefs(ctx, row.ID, at+1, at+1+int64(len(pinned)))
+		if err != nil {
+			return nil, 0, 0, 0, err
+		}
+		if !slices.Equal(after, pinned) {
+			return nil, 0, 0, 0, kompact.Errorf(kompact.EConflict, "the pinned messages revision %d kept after its summary are no longer right after it", rev).
+				WithFixes(undoFix)
+		}
+		at += int64(len(pinned))
+	}
+	return append(head, back...), len(back), len(pinned), at, nil
 }
 
 // compactionRows reads what compaction revision rev did: the messages it
-// replaced (without the kept ones it wrote again) and its summary row.
-func compactionRows(ctx context.Context, tx Tx, id string, rev int64) (restored []Ref, summary Ref, err error) {
+// replaced (without the kept ones it wrote again), its summary row, and
+// the pinned ones it wrote again after the summary.
+func compactionRows(ctx context.Context, tx Tx, id string, rev int64) (restored []Ref, summary Ref, pinned []Ref, err error) {
 	info, legacy, err := loadRevision(ctx, tx, id, rev)
 	if err != nil {
-		return nil, Ref{}, err
+		return nil, Ref{}, nil, err
 	}
 	if !kompact.IsCompaction(info.Kind) || legacy {
-		return nil, Ref{}, notUndoable(rev, info.Kind)
+		return nil, Ref{}, nil, notUndoable(rev, info.Kind)
 	}
 	removed, err := tx.RemovedBy(ctx, id, rev)
 	if err != nil || len(removed) == 0 {
-		return nil, Ref{}, errors.Join(err, notUndoable(rev, info.Kind))
+		return nil, Ref{}, nil, errors.Join(err, notUndoable(rev, info.Kind))
 	}
 	added, err := tx.AddedBy(ctx, id, rev, removed[len(removed)-1].Pos+1)
 	if err != nil {
-		return nil, Ref{}, errors.Join(err, notUndoable(rev, info.Kind))
+		return nil, Ref{}, nil, errors.Join(err, notUndoable(rev, info.Kind))
 	}
-	restored, summary, ok := SplitCompaction(removed, added)
+	restored, summary, pinned, ok := SplitCompaction(removed, added)
 	if !ok {
-		return nil, Ref{}, notUndoable(rev, info.Kind)
+		return nil, Ref{}, nil, notUndoable(rev, info.Kind)
 	}
-	return restored, summary, nil
+	return restored, summary, pinned, nil
 }
 
 // notUndoable is the error of a revision that is not a compaction the

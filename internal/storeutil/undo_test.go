@@ -11,16 +11,21 @@ func TestSplitCompaction(t *testing.T) {
 	// and the summary.
 	removed := []PosRef{pr("sys", 1, 0), pr("u1", 2, 1), pr("a1", 3, 2)}
 	added := []PosRef{pr("sys", 1, 1), pr("sum", 9, 2)}
-	restored, summary, ok := SplitCompaction(removed, added)
-	if !ok || summary != (Ref{"sum", 9}) || !reflect.DeepEqual(restored, []Ref{{"u1", 2}, {"a1", 3}}) {
-		t.Fatalf("SplitCompaction = %v, %v, %v; want u1, a1 restored and the summary sum", restored, summary, ok)
+	restored, summary, pinned, ok := SplitCompaction(removed, added)
+	if !ok || summary != (Ref{"sum", 9}) || !reflect.DeepEqual(restored, []Ref{{"u1", 2}, {"a1", 3}}) || pinned != nil {
+		t.Fatalf("SplitCompaction = %v, %v, %v, %v; want u1, a1 restored and the summary sum", restored, summary, pinned, ok)
+	}
+	// The same with a1 pinned: kept, written again, after the summary.
+	restored, summary, pinned, ok = SplitCompaction(removed, append(added, pr("a1", 3, 3)))
+	if !ok || summary != (Ref{"sum", 9}) || !reflect.DeepEqual(restored, []Ref{{"u1", 2}, {"a1", 3}}) || !reflect.DeepEqual(pinned, []Ref{{"a1", 3}}) {
+		t.Fatalf("SplitCompaction with a pin = %v, %v, %v, %v", restored, summary, pinned, ok)
 	}
 	for name, c := range map[string][2][]PosRef{
 		"nothing removed": {nil, added},
 		"nothing added":   {removed, nil},
 		"more added":      {removed[:1], added},
 	} {
-		if _, _, ok := SplitCompaction(c[0], c[1]); ok {
+		if _, _, _, ok := SplitCompaction(c[0], c[1]); ok {
 			t.Errorf("%s: ok, want not a compaction", name)
 		}
 	}
