@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -197,6 +198,9 @@ type substitutionScan struct {
 	// came out of place before any summary: the session has a hole.
 	next int
 	gap  bool
+	// pinned are the session's pinned ids: a compaction keeps its range's
+	// right after the summary, so the substitution holds them too.
+	pinned []string
 }
 
 // add takes the session's next message; it reports whether the
@@ -211,7 +215,7 @@ func (sc *substitutionScan) add(m kompact.Message) bool {
 		}
 	case len(sc.summary) == 0 && i == sc.head:
 		sc.head++
-	case i < 0:
+	case i < 0 || len(sc.summary) > 0 && slices.Contains(sc.pinned, m.ID):
 		sc.summary = append(sc.summary, m)
 	default:
 		sc.count, sc.done, sc.next = i, true, i+1

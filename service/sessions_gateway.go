@@ -444,7 +444,7 @@ func (s *Sessions) scanGatewaySession(ctx context.Context, id string) (*substitu
 	sc := &substitutionScan{count: -1}
 	var head *kompact.StoredSession
 	i := 0
-	err := s.store.StreamSession(ctx, id, func(h *kompact.StoredSession) error { head = h; return nil }, func(b []byte) error {
+	err := s.store.StreamSession(ctx, id, func(h *kompact.StoredSession) error { head, sc.pinned = h, h.Pinned; return nil }, func(b []byte) error {
 		m, err := kompact.DecodeMessage(b, i)
 		if err != nil {
 			return err
