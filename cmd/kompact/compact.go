@@ -188,7 +188,7 @@ func (f *compactFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.instructions, "instructions", "", "custom focus appended to the prompt")
 	fs.StringVar(&f.model, "model", "", "compaction model for this run (overrides the session's and the agent's)")
 	maxPreservedFlag(fs, &f.maxPreserved)
-	fs.Var(&f.pins, "pin", "keep this message (an id, or #N) verbatim after the summary, with its whole tool exchange, for this run; repeatable (the session's own \"pinned\" count too)")
+	fs.Var(&f.pins, "pin", "keep message `ID` (or #N) verbatim after the summary, with its whole tool exchange, for this run; repeatable (the session's own \"pinned\" count too)")
 	fs.Var(optionalInt{&f.appendixTokens}, "appendix-tokens",
 		"append the artifacts the summary lost, in at most `N` estimated tokens, as a preserved_artifacts section, instead of the agent's compaction.fidelity.appendix_tokens (0: none); the request does not change")
 }
