@@ -136,3 +136,35 @@ func TestAllPinnedIsNoop(t *testing.T) {
 		t.Errorf("plan %+v, counts %+v", info, job.Plan.Counts())
 	}
 }
+
+// TestPinnedPreviewEdited: a pinned compaction kept as a preview keeps
+// its pins through the stored preview; applied with a person's summary,
+// the session gets that summary, then the pinned message, then the tail,
+// and the pin survives.
+func TestPinnedPreviewEdited(t *testing.T) {
+	e := newSessionsEnv(t, kompact.PreviewLimits{})
+	e.create("s", "manual")
+	pins := []string{"m2"}
+	if _, err := e.s.UpdateSettings(context.Background(), "s", kompact.SessionSettings{Pinned: &pins}); err != nil {
+		t.Fatal(err)
+	}
+	pv := e.run("s", service.ActionOptions{Preview: true})
+	if pv.Status != kompact.OutcomePreview || pv.Result.Counts().Pinned != 1 {
+		t.Fatalf("preview %s, counts %+v", pv.Status, pv.Result.Counts())
+	}
+	edited := "<current_focus>\nedited\n</current_focus>"
+	out, err := e.s.ApplyPreview(context.Background(), "s", pv.PreviewID, &edited)
+	if err != nil || out.Status != kompact.OutcomeCompacted {
+		t.Fatalf("apply: %+v, %v", out, err)
+	}
+	st, err := e.store.GetSession(context.Background(), "s")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := ids(st.Messages); !strings.HasSuffix(got, ",m2,m3,m4") || len(st.Messages) != 4 || !strings.HasSuffix(st.Messages[0].Content[0].Text, edited) || !reflect.DeepEqual(st.Pinned, pins) {
+		t.Fatalf("applied: %s, summary %q, pinned %v", got, st.Messages[0].Content[0].Text, st.Pinned)
+	}
+	if out.Result.Fidelity == nil || out.Result.Counts() != (kompact.PlanCounts{Replaced: 1, Pinned: 1, After: 2}) {
+		t.Fatalf("applied result: counts %+v", out.Result.Counts())
+	}
+}
