@@ -157,7 +157,11 @@ func (c *compactCommand) parse(args []string) (*compactFlags, int, error) {
 	if err := f.check(); err != nil {
 		return nil, exitUsage, err
 	}
-	if f.dryRun && !f.kimiCode {
+	if f.kimiCode {
+		if err := f.checkKimiCode(); err != nil {
+			return nil, exitUsage, err
+		}
+	} else if f.dryRun {
 		return nil, exitUsage, usagef("--dry-run goes with --kimi-code; for other sessions, kompact request shows what would be sent")
 	}
 	f.input = pos[0]

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"kompact"
+	"kompact/fidelity"
 	"kompact/internal/atomicfile"
 	"kompact/kimicode"
 	"kompact/openai"
@@ -131,7 +132,41 @@ func (c *compactCommand) runKimiCode(ctx context.Context, f *compactFlags) (int,
 	if err := appendRecords(in, kimicode.Records(in.wire, o)); err != nil {
 		return exitError, err
 	}
-	return c.kimiCodeReport(f, in, o)
+	fid := fidelity.MeasureFidelity(fidelity.Artifacts(kompactMessages(in.wire.Context)), o.Summary)
+	return c.kimiCodeReport(f, in, o, &fid)
+}
+
+// kompactMessages are a Kimi Code context's messages as kompact's, as the request sends
+// them (tool-call arguments and tool results included), for the fidelity report.
+func kompactMessages(ms []kimicode.Message) []kompact.Message {
+	out := make([]kompact.Message, 0, len(ms))
+	for i := range ms {
+		m := &ms[i]
+		text := m.Text()
+		if m.Role == "tool" {
+			text = m.ToolContent()
+		}
+		km := kompact.Message{Role: kompact.Role(m.Role), Content: []kompact.Part{kompact.TextPart(text)}, ToolCallID: m.ToolCallID}
+		for _, c := range m.ToolCalls {
+			args := c.Arguments
+			km.ToolCalls = append(km.ToolCalls, kompact.ToolCall{ID: c.ID, Name: c.Name, Arguments: &args})
+		}
+		out = append(out, km)
+	}
+	return out
+}
+
+// checkKimiCodeFlags rejects the flags --kimi-code does not take: Kimi Code compacts
+// the whole context, with the session's model, and writes to its own wire.jsonl.
+func (f *compactFlags) checkKimiCode() error {
+	for flag, set := range map[string]bool{"--start": f.start != "", "--end": f.end != "", "--up-to": f.upTo != "",
+		"--model": f.model != "", "--max-preserved": f.maxPreserved != nil, "--appendix-tokens": f.appendixTokens != nil,
+		"--auto": f.auto, "--strict": f.strict, "-o": f.out != ""} {
+		if set {
+			return usagef("%s does not go with --kimi-code: Kimi Code compacts the whole context with the session's model and appends to its wire.jsonl", flag)
+		}
+	}
+	return nil
 }
 
 // loadAgent is the agent f names, for its error.
@@ -175,14 +210,15 @@ func appendRecords(in *kimiCodeInput, recs []byte) error {
 }
 
 // kimiCodeReport prints what a Kimi Code compaction did: a report, or --json's outcome.
-func (c *compactCommand) kimiCodeReport(f *compactFlags, in *kimiCodeInput, o *kimicode.Outcome) (int, error) {
+func (c *compactCommand) kimiCodeReport(f *compactFlags, in *kimiCodeInput, o *kimicode.Outcome, fid *kompact.Fidelity) (int, error) {
 	if f.asJSON {
 		b, err := json.MarshalIndent(map[string]any{
 			"status": "compacted", "session": in.sess.ID, "wire": in.sess.WirePath, "model": in.wire.Model,
 			"compacted_count": o.CompactedCount, "kept_user_messages": o.Handoff.Kept, "elided": o.Handoff.Elided,
 			"tokens_before": o.TokensBefore, "tokens_after": o.TokensAfter, "summary": o.Summary,
-			"records": map[string]int{"first_line": in.wire.Lines + 1, "last_line": in.wire.Lines + 6},
-			"usage":   map[string]int{"input": o.PromptTokens, "input_cache_read": o.CachedTokens, "output": o.CompletionTokens},
+			"records":  map[string]int{"first_line": in.wire.Lines + 1, "last_line": in.wire.Lines + 6},
+			"usage":    map[string]int{"input": o.PromptTokens, "input_cache_read": o.CachedTokens, "output": o.CompletionTokens},
+			"fidelity": fid,
 		}, "", "  ")
 		if err != nil {
 			return exitError, err
@@ -194,6 +230,7 @@ func (c *compactCommand) kimiCodeReport(f *compactFlags, in *kimiCodeInput, o *k
 		kompact.CountOf(o.CompactedCount, "context message"), in.wire.Model, kompact.CountOf(o.Handoff.Kept, "user message"))
 	fmt.Fprintf(c.stdout, "estimated tokens: %d -> %d\n", o.TokensBefore, o.TokensAfter)
 	fmt.Fprintf(c.stdout, "compaction call: %d input tokens (%d cached), %d output tokens\n", o.PromptTokens, o.CachedTokens, o.CompletionTokens)
+	fmt.Fprintln(c.stdout, fidelityLine(fid))
 	fmt.Fprintf(c.stdout, "wrote %s (6 records appended, lines %d-%d); resume with: kimi -r %s\n",
 		in.sess.WirePath, in.wire.Lines+1, in.wire.Lines+6, in.sess.ID)
 	return exitOK, nil

@@ -103,7 +103,7 @@ func TestCompactKimiCode(t *testing.T) {
 			if status != exitOK {
 				t.Fatalf("status %d: %s", status, stderr)
 			}
-			if !strings.Contains(stdout, "6 records appended") {
+			if !strings.Contains(stdout, "6 records appended") || !strings.Contains(stdout, "artifacts kept: ") {
 				t.Errorf("report: %s", stdout)
 			}
 			reqs := srv.Requests()
@@ -136,6 +136,12 @@ func TestCompactKimiCode(t *testing.T) {
 		if status, stdout, _ := runCLI(t, "", environ, "compact", "--kimi-code", "--dry-run", m.SessionDir); status != exitOK ||
 			!strings.Contains(stdout, "dry run") || mustRead(t, wire) != before {
 			t.Fatalf("--dry-run: status %d, %q", status, stdout)
+		}
+		for _, flag := range [][]string{{"--auto"}, {"--up-to", "m1"}, {"--model", "x"}, {"-o", "out.jsonl"}, {"--kimi"}} {
+			args := append(append([]string{"compact", "--kimi-code"}, flag...), m.SessionDir)
+			if status, _, stderr := runCLI(t, "", environ, args...); status != exitUsage || mustRead(t, wire) != before {
+				t.Errorf("%v: status %d (%s), want a usage error and nothing written", flag, status, stderr)
+			}
 		}
 	})
 }
