@@ -24,6 +24,8 @@ type GatewayConfig struct {
 	// StreamUsage asks the upstream for usage in streams the client did
 	// not ask it for (nil: true), and does not pass that chunk on.
 	StreamUsage *bool
+	// Compaction is gateway.compaction: "wait" waits for a running precompute to answer a client's own compaction request.
+	Compaction string
 }
 
 // DefaultPrecomputeRatio is gateway.precompute_ratio's default.

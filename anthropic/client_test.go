@@ -127,7 +127,9 @@ func TestEither(t *testing.T) {
 	fake := fakeanthropic.New(t, func(fakeanthropic.Request) fakeanthropic.Answer {
 		return fakeanthropic.Answer{Events: fakeanthropic.TextStream("m", "via messages", fakeanthropic.Usage{Input: 1})}
 	})
-	other := llmFunc(func() (kompact.Answer, error) { return kompact.Answer{Parts: []kompact.Part{kompact.TextPart("via other")}}, nil })
+	other := llmFunc(func() (kompact.Answer, error) {
+		return kompact.Answer{Parts: []kompact.Part{kompact.TextPart("via other")}}, nil
+	})
 	e := anthropic.Either{Messages: client(&noSleep{}), Other: other}
 	msgs := []kompact.Message{{Role: kompact.RoleUser, Content: []kompact.Part{kompact.TextPart("hi")}}}
 	for api, want := range map[string]string{anthropic.API: "via messages", "": "via other"} {

@@ -97,6 +97,11 @@ func (r *Request) Message(i int) (kompact.Message, error) {
 	return m, nil
 }
 
+// Head is the request's first n messages, as a conversation of their own.
+func (r *Request) Head(n int) *Request {
+	return &Request{Model: r.Model, Stream: r.Stream, messages: r.messages[:n]}
+}
+
 // wireMessage is a message of a Messages request.
 type wireMessage struct {
 	Role    string          `json:"role"`

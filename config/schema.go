@@ -25,7 +25,7 @@ var (
 	autoFields       = []string{"enabled", "trigger_ratio", "reserved_context_size"}
 	fidelityFields   = []string{"min_recall", "appendix_tokens"}
 	pruneFields      = []string{"enabled", "keep_recent", "min_chars"}
-	gatewayFields    = []string{"enabled", "forward_authorization", "precompute_ratio", "stream_usage"}
+	gatewayFields    = []string{"enabled", "forward_authorization", "precompute_ratio", "stream_usage", "compaction"}
 )
 
 // ownFields are the request settings that have their own llm fields. What
@@ -161,7 +161,22 @@ func (p *parser) gateway(e entry, path string) (kompact.GatewayConfig, error) {
 	if _, _, ok := read(s, "stream_usage", &usage, p.boolean); ok {
 		g.StreamUsage = &usage
 	}
+	read(s, "compaction", &g.Compaction, p.gatewayCompaction)
 	return g, s.err
+}
+
+// gatewayCompaction reads gateway.compaction: "forward" (the default) or
+// "wait".
+func (p *parser) gatewayCompaction(n *yaml.Node, path string) (string, error) {
+	s, err := p.str(n, path)
+	if err != nil || s == "" || s == "forward" {
+		return "", err
+	}
+	if s != "wait" {
+		return "", p.errorf(n, path, "must be forward or wait, got %q", s).
+			WithFixes("Write compaction: wait to have a client's own compaction request wait for a running precompute, or leave it out (forward: it goes upstream).")
+	}
+	return s, nil
 }
 
 // anthropicAPI is llm.api's value for Anthropic's Messages API

@@ -68,7 +68,7 @@ func agentNode(a *kompact.Agent) (*yaml.Node, error) {
 	}
 	addField(n, "compaction", comp)
 	n.Content[len(n.Content)-2].LineComment = "# actions: " + actionList(a)
-	if g := a.Gateway; g.Enabled || g.ForwardAuthorization || g.PrecomputeRatio != nil || g.StreamUsage != nil {
+	if g := a.Gateway; g.Enabled || g.ForwardAuthorization || g.PrecomputeRatio != nil || g.StreamUsage != nil || g.Compaction != "" {
 		addField(n, "gateway", gatewayNode(g))
 	}
 	return n, nil
@@ -182,6 +182,9 @@ func gatewayNode(g kompact.GatewayConfig) *yaml.Node {
 	addField(gn, "forward_authorization", boolNode(g.ForwardAuthorization))
 	addField(gn, "precompute_ratio", floatNode(g.Precompute()))
 	addField(gn, "stream_usage", boolNode(g.AskStreamUsage()))
+	if g.Compaction != "" {
+		addField(gn, "compaction", strNode(g.Compaction))
+	}
 	return gn
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"strconv"
 	"strings"
 	"time"
 
@@ -67,7 +68,19 @@ func (s *Server) gatewayMessages(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	turn := s.sessions.GatewayTurnWith(r.Context(), a, naming, req)
+	var turn *service.GatewayTurn
+	if req.IsCompaction(r.Header.Get("User-Agent")) && req.Len() > 1 {
+		// Claude Code's own compaction request: the history before its
+		// instruction is stored (it may end with an answer the session
+		// has not seen), the instruction never; then it is answered from
+		// a ready summary, or forwarded.
+		turn = s.sessions.GatewayTurnWith(r.Context(), a, naming, req.Head(req.Len()-1))
+		if sum := s.sessions.GatewayAnswerCompaction(r.Context(), a, naming, req, a.Gateway.Compaction == "wait"); sum != nil {
+			return s.answerCompaction(w, r, req, sum)
+		}
+	} else {
+		turn = s.sessions.GatewayTurnWith(r.Context(), a, naming, req)
+	}
 	s.metrics.gateway.turn(turn, 0, time.Since(start))
 	resp, err := s.messagesUpstream().Send(r.Context(), a.LLM, "messages", r.URL.RawQuery, r.Header, body, forward)
 	if err != nil {
@@ -83,6 +96,38 @@ func (s *Server) gatewayMessages(w http.ResponseWriter, r *http.Request) error {
 	}
 	s.sessions.GatewayUsage(r.Context(), turn, usage)
 	return err
+}
+
+// answerCompaction answers a compaction request from the summary sum
+// committed for it, in the Messages format (streamed when the request
+// streams): one text block, the summary in <summary> tags (Claude Code
+// keeps what they hold), the client's recent messages that the summary
+// does not cover after it; usage reporting the compacted context, so that
+// the client does not compact again at once.
+func (s *Server) answerCompaction(w http.ResponseWriter, r *http.Request, req *anthropic.Request, sum *service.GatewaySummary) error {
+	text := "<summary>\n" + sum.Summary
+	if sum.Recent != "" {
+		text += "\n\nThe most recent messages, which the summary above does not cover:\n\n" + sum.Recent
+	}
+	text += "\n</summary>"
+	ans := &anthropic.Answer{ID: "msg_kompact_" + sum.SessionID + "_" + strconv.FormatInt(sum.Revision, 10), Model: req.Model, Text: text,
+		InputTokens: sum.Tokens, OutputTokens: max(len(text)/4, 1)}
+	h := w.Header()
+	h.Set(HeaderSession, sum.SessionID)
+	h.Set(HeaderForwarded, "answered")
+	s.metrics.gateway.forwarded(http.StatusOK)
+	if !req.Stream {
+		writeRaw(w, http.StatusOK, ans.JSON())
+		return nil
+	}
+	h.Set("Content-Type", "text/event-stream")
+	h.Set("Cache-Control", "no-cache")
+	w.WriteHeader(http.StatusOK)
+	rc := http.NewResponseController(w)
+	if err := ans.Stream(w, func() { _ = rc.Flush() }); err != nil {
+		return errRelayCut
+	}
+	return nil
 }
 
 // gatewayCountTokens forwards a count_tokens request as it came: Claude
