@@ -22,8 +22,7 @@ type Agent struct {
 
 // LLMConfig says how to reach an agent's LLM.
 type LLMConfig struct {
-	// API is llm.api: "" (chat completions) or "anthropic" (Messages).
-	API string
+	API string // llm.api: "" (chat completions) or "anthropic" (Messages)
 	// BaseURL is the API root, e.g. https://api.moonshot.ai/v1.
 	BaseURL string
 	Model   string

@@ -24,8 +24,7 @@ type GatewayConfig struct {
 	// StreamUsage asks the upstream for usage in streams the client did
 	// not ask it for (nil: true), and does not pass that chunk on.
 	StreamUsage *bool
-	// Compaction is gateway.compaction: "wait" waits for a running precompute to answer a client's own compaction request.
-	Compaction string
+	Compaction  string // gateway.compaction: "wait" (a client's compaction request waits for a precompute) or ""
 }
 
 // DefaultPrecomputeRatio is gateway.precompute_ratio's default.
