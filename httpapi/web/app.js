@@ -21,6 +21,7 @@ import { initCovers } from "./covers.js";
 import { initContinue } from "./continue.js";
 import { initTitle } from "./title.js";
 import { initStanding } from "./standing.js";
+import { initPins } from "./pins.js";
 
 async function loadHealth() {
   try {
@@ -81,6 +82,7 @@ function init() {
   initContinue();
   initTitle();
   initStanding();
+  initPins();
   window.addEventListener("hashchange", onRoute);
   loadAll();
 }

@@ -116,7 +116,8 @@ export function spanText(span) {
 // #59–#61; #1 stays first."
 function planText(p) {
   const span = (a, b) => (a === b ? `#${a}` : `#${a}–#${b}`);
-  let text = `Will compact ${span(p.first, p.last)} (${plural(p.replaced_messages, "message")}, ${approx(p.estimated_tokens)})`;
+  const pinned = p.pinned_messages ? `; ${p.pinned_messages.toLocaleString()} pinned stay verbatim after the summary` : "";
+  let text = `Will compact ${span(p.first, p.last)} (${plural(p.replaced_messages, "message")}, ${approx(p.estimated_tokens)}${pinned})`;
   text += p.preserved_messages ? `, keep ${span(p.last + 1, p.messages)}` : ", keep nothing after it";
   if (p.first > 1) text += `; ${span(1, p.first - 1)} ${p.first === 2 ? "stays" : "stay"} before the summary`;
   return text + ".";
@@ -428,7 +429,7 @@ function compactedCard(o, applied) {
     h(
       "ul",
       { class: "facts" },
-      h("li", null, `${plural(r.replaced_messages ?? r.compacted_messages ?? 0, "message")} replaced by one summary; ${(r.preserved_messages ?? 0).toLocaleString()} kept after it.`),
+      h("li", null, `${plural(r.replaced_messages ?? r.compacted_messages ?? 0, "message")} replaced by one summary; ${r.pinned_messages ? `${r.pinned_messages.toLocaleString()} pinned and ` : ""}${(r.preserved_messages ?? 0).toLocaleString()} kept after it.`),
       r.estimated_tokens_before !== undefined ? h("li", null, `Estimated tokens: ${r.estimated_tokens_before.toLocaleString()} → ${(r.estimated_tokens_after ?? 0).toLocaleString()}.`) : null,
       o.model ? h("li", null, "Model: ", h("code", null, o.model)) : null,
       u ? h("li", null, `Compaction call: ${(u.input_other + u.input_cache_read + u.input_cache_creation).toLocaleString()} input tokens (${u.input_cache_read.toLocaleString()} cached), ${u.output.toLocaleString()} output tokens.`) : null,

@@ -290,6 +290,7 @@ export function downloadSession() {
   if (!s) return;
   const doc = { id: s.id, agent: s.agent, messages: s.messages };
   if (s.compaction_model) doc.compaction_model = s.compaction_model;
+  if (s.pinned) doc.pinned = s.pinned;
   const blob = new Blob([JSON.stringify(doc, null, 2) + "\n"], { type: "application/json" });
   const url = URL.createObjectURL(blob);
   const a = h("a", { href: url, download: `${s.id}.json` });

@@ -1,0 +1,58 @@
+package httpapi_test
+
+import (
+	"strings"
+	"testing"
+
+	"kompact/internal/fakellm"
+)
+
+// TestBrowserPinnedMessages (issue 33 §1): each message has a Pin toggle;
+// pinning a tool result sends PATCH …/settings {"pinned": ["t2"]}, marks it
+// "pinned" and the rest of its exchange (a1 with the calls, t1) "pinned with
+// its tool exchange"; the plan says the pinned messages stay; Compact keeps
+// them verbatim right after the summary, still marked; Unpin clears the list.
+func TestBrowserPinnedMessages(t *testing.T) {
+	marks := `JSON.stringify([...document.querySelectorAll('[data-testid="message"]')].filter(m => m.querySelector('[data-testid="pin-mark"]')).map(m => m.dataset.id + ":" + m.querySelector('[data-testid="pin-mark"]').textContent))`
+	atWidth(t, browserOptions{}, func(e *browserEnv, shot func(string) string) {
+		e.llm.SetDefault(fakellm.Answer(fakellm.Text("<current_focus>\nthe failing tests\n</current_focus>")))
+		e.importSession(toolSession(t, "pins")) // sys sum u1 a1(c1,c2) t1 t2 a2(c3) t3 a3 u3 a4(c5) t5 a5
+		e.open("/#/s/pins")
+		e.waitFor("the toggles", `document.querySelectorAll('[data-testid="pin-toggle"]').length === 13`)
+		if got := e.evalString(marks); got != "[]" {
+			t.Errorf("marks before any pin: %s", got)
+		}
+		e.click(`[data-id="t2"] [data-testid="pin-toggle"]`)
+		e.waitFor("the marks", `document.querySelector('[data-id="t2"] [data-testid="pin-toggle"]').textContent === "Unpin"`)
+		want := `["a1:pinned with its tool exchange","t1:pinned with its tool exchange","t2:pinned"]`
+		if got := e.evalString(marks); got != want {
+			t.Errorf("marks %s, want %s", got, want)
+		}
+		if got := e.listed("pins")["pinned"]; jsonText(t, got) != `["t2"]` {
+			t.Errorf("stored pins %v", got)
+		}
+		e.waitFor("the plan", `document.querySelector('[data-testid="will-compact"]').textContent.includes("(6 messages, ~51 tokens; 3 pinned stay verbatim after the summary), keep #11–#13")`)
+		e.viewportShot(shot("browser-pinned"))
+
+		e.click(`[data-testid="compact-conversation"]`)
+		e.waitFor("the compaction", `document.querySelector('[data-testid="message"][data-kind="summary"] [data-testid="summary-covers"]') && document.querySelectorAll('[data-testid="message"]').length === 8`)
+		var ids []string
+		for _, m := range e.storedMessages("pins") {
+			ids = append(ids, m["id"].(string))
+		}
+		if got := strings.Join(ids[2:5], ","); got != "a1,t1,t2" || ids[0] != "sys" {
+			t.Errorf("compacted session %v: the pinned exchange is not right after the summary", ids)
+		}
+		e.waitFor("the marks after it", `document.querySelectorAll('[data-testid="pin-mark"]').length === 3`)
+		if card := e.evalString(`document.querySelector('[data-testid="outcome"]').textContent`); !strings.Contains(card, "6 messages replaced by one summary; 3 pinned and 3 kept after it.") {
+			t.Errorf("outcome card %q", card)
+		}
+		e.screenshot(shot("browser-pinned-compacted"))
+
+		e.click(`[data-id="t2"] [data-testid="pin-toggle"]`)
+		e.waitFor("no marks", `document.querySelectorAll('[data-testid="pin-mark"]').length === 0`)
+		if got, ok := e.listed("pins")["pinned"]; ok {
+			t.Errorf("after Unpin the session still pins %v", got)
+		}
+	})
+}
