@@ -8,6 +8,7 @@ import (
 
 	"kompact"
 	"kompact/service"
+	"kompact/toolprune"
 )
 
 // toolConversation is [sys, u1, a1 (calls c1 and c2), t1, t2, a1b, u2, a2,
@@ -166,5 +167,32 @@ func TestPinnedPreviewEdited(t *testing.T) {
 	}
 	if out.Result.Fidelity == nil || out.Result.Counts() != (kompact.PlanCounts{Replaced: 1, Pinned: 1, After: 2}) {
 		t.Fatalf("applied result: counts %+v", out.Result.Counts())
+	}
+}
+
+// TestPruneLeavesPinsAlone (issue 33 §1 with §3): a prune clears no
+// pinned tool result, nor one whose call is pinned; the others it clears
+// as before.
+func TestPruneLeavesPinsAlone(t *testing.T) {
+	s := sess(msg(kompact.RoleSystem, "s", "system"), msg(kompact.RoleUser, "u", "fix the build"))
+	for i := range 4 {
+		call := msg(kompact.RoleAssistant, "a"+itoa(i), "running")
+		call.ToolCalls = []kompact.ToolCall{{ID: "c" + itoa(i), Name: "run"}}
+		res := msg(kompact.RoleTool, "t"+itoa(i), strings.Repeat("build output line\n", 300))
+		res.ToolCallID, res.HasToolCallID = "c"+itoa(i), true
+		s.Messages = append(s.Messages, call, res)
+	}
+	s.Pinned = []string{"a0", "t1"}
+	opts := toolprune.Options{KeepRecent: 1, MinChars: 2000, Pinned: service.PinnedIndexes(s)}
+	r := toolprune.Prune(s.Messages, opts)
+	var cleared []string
+	for _, c := range r.Cleared {
+		cleared = append(cleared, c.Message)
+	}
+	if strings.Join(cleared, ",") != "t2" {
+		t.Errorf("cleared %v, want t2 only (t0's call and t1 are pinned, t3 is recent)", cleared)
+	}
+	if got := service.PinnedIndexes(sess()); got != nil {
+		t.Errorf("no pins: %v", got)
 	}
 }

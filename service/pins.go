@@ -93,6 +93,20 @@ func pinnedIn(s *kompact.Session, span kompact.Span) []int {
 	return out
 }
 
+// PinnedIndexes returns the indexes of s's pinned messages and of the
+// rest of their tool exchanges, in the whole session: what a prune leaves
+// alone (toolprune.Options.Pinned); nil when s pins none.
+func PinnedIndexes(s *kompact.Session) map[int]bool {
+	if len(s.Pinned) == 0 {
+		return nil
+	}
+	out := map[int]bool{}
+	for _, i := range pinnedIn(s, kompact.Span{Session: s, End: len(s.Messages)}) {
+		out[i] = true
+	}
+	return out
+}
+
 // viewOf returns the session without the pinned messages of msgs (base's
 // or a result's in base form, whose pinned ones are at p.span.Pinned).
 func (p *pinning) viewOf(msgs []kompact.Message) *kompact.Session {

@@ -48,6 +48,7 @@ func (s *Sessions) Prune(ctx context.Context, id string, o kompact.PruneOptions)
 		return toolprune.ErrorOutcome(kompact.Errorf(kompact.EConflict, "a compaction of session %q runs; a prune now would conflict with it", id).
 			WithFixes("Wait until it ends (the session list marks the session as running), then prune again.")), nil
 	}
+	opts.Pinned = PinnedIndexes(&cur.Session)
 	r := toolprune.Prune(cur.Messages, opts)
 	if r.Noop() {
 		return &toolprune.Outcome{Status: toolprune.StatusNoop, Reason: toolprune.NoopReason(opts), Prune: r.Report()}, nil
@@ -87,6 +88,7 @@ func (s *Sessions) autoPrune(ctx context.Context, a *kompact.Agent, cur *kompact
 	if !a.Compaction.Prune.Enabled || opts.Check() != nil {
 		return cur, 0, nil
 	}
+	opts.Pinned = PinnedIndexes(&cur.Session)
 	r := toolprune.Prune(cur.Messages, opts)
 	if r.Noop() {
 		return cur, 0, nil

@@ -34,6 +34,9 @@ const MarkerPrefix = "[tool output cleared by kompact: "
 // Options are one pruning's settings.
 type Options struct {
 	KeepRecent, MinChars int
+	// Pinned are the indexes of messages never cleared: the session's
+	// pinned messages and their tool exchanges (service.PinnedIndexes).
+	Pinned map[int]bool
 }
 
 // OptionsOf returns o's settings with the defaults for those not set.
@@ -98,7 +101,8 @@ func (r *Result) Noop() bool { return len(r.Cleared) == 0 }
 
 // Prune clears the text of every tool result of msgs older than the last
 // o.KeepRecent tool exchanges whose text is longer than o.MinChars code
-// points (and longer than its marker), and was not cleared already. msgs
+// points (and longer than its marker), and was not cleared already nor is
+// pinned (o.Pinned). msgs
 // is not modified. It takes time linear in the size of msgs.
 func Prune(msgs []kompact.Message, o Options) *Result {
 	r := &Result{Base: msgs, Messages: msgs, Options: o}
@@ -118,7 +122,7 @@ func Prune(msgs []kompact.Message, o Options) *Result {
 			names[c.ID] = c.Name
 		}
 		n := m.TextLen()
-		if m.Role != kompact.RoleTool || n <= o.MinChars || cleared(m) {
+		if m.Role != kompact.RoleTool || n <= o.MinChars || cleared(m) || o.Pinned[i] {
 			continue
 		}
 		marker := Marker(toolName(m, names), n, m)

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"kompact"
+	"kompact/service"
 	"kompact/sessionjson"
 	"kompact/toolprune"
 )
@@ -77,6 +78,7 @@ func (c *pruneCommand) Run(_ context.Context, args []string) (int, error) {
 	if err != nil {
 		return exitError, err
 	}
+	opts.Pinned = service.PinnedIndexes(in.sess) // the file's own pins
 	r := toolprune.Prune(in.sess.Messages, opts)
 	out := toolprune.Outcome{Status: toolprune.StatusPruned, Prune: r.Report()}
 	if r.Noop() {
