@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/url"
 	"os"
+	"slices"
 	"sync"
 
 	"kompact"
@@ -244,10 +245,12 @@ func lateFields(head *kompact.Session, final kompact.Session, q url.Values) erro
 		field = "agent"
 	case final.CompactionModel != head.CompactionModel:
 		field = "compaction_model"
+	case !slices.Equal(final.Pinned, head.Pinned):
+		field = "pinned"
 	}
 	if field == "" {
 		return nil
 	}
 	return kompact.Errorf(kompact.EInvalid, "session field %q comes after \"messages\"; an import reads the session in one pass", field).
-		WithFixes(`Put "id", "agent" and "compaction_model" before "messages", or give the id and agent in the query (?id=...&agent=...).`)
+		WithFixes(`Put "id", "agent", "compaction_model" and "pinned" before "messages", or give the id and agent in the query (?id=...&agent=...).`)
 }

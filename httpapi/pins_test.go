@@ -156,3 +156,23 @@ func TestGatewayPinned(t *testing.T) {
 		t.Fatal("the gateway never compacted")
 	}
 }
+
+// TestImportPinned: a streamed import's "pinned" (before the messages;
+// ids or #N) is stored as the ids its messages got, and the session's
+// export holds it; one after the messages is refused, as the other fields
+// are, and one naming no message too, storing nothing.
+func TestImportPinned(t *testing.T) {
+	e := newAPIEnv(t, apiOptions{})
+	pinned := func(id, pins, extra string) string {
+		return strings.Replace(longDoc(id, 8000, extra), `"messages":[`, `"pinned":`+pins+`,"messages":[`, 1)
+	}
+	got := e.must(201, "POST", "/v1/sessions/import", pinned("long", `["#2","#7000","#2"]`, ""))
+	if ids, _ := json.Marshal(got["pinned"]); string(ids) != `["m_2","m_7000"]` {
+		t.Fatalf("imported pins %s", ids)
+	}
+	wantError(t, e.do("POST", "/v1/sessions/import", longDoc("late", 3, `,"pinned":["#1"]`)), 400, "invalid_request", `"pinned" comes after "messages"`)
+	wantError(t, e.do("POST", "/v1/sessions/import", pinned("none", `["#9000"]`, "")), 400, "invalid_request", `"#9000"`)
+	if n := len(e.must(200, "GET", "/v1/sessions", nil)["sessions"].([]any)); n != 1 {
+		t.Errorf("%d sessions, want 1 (the refused imports store nothing)", n)
+	}
+}

@@ -232,6 +232,15 @@ func sessionSamples() [][]byte {
 		[]byte(`{"messages":[{"role":"user","id":"\udc00","name":"\ud83d\ude00\ud83d","content":"\\ud800"}]}`),
 		[]byte(`{"compaction_model":"\ud800","messages":[{"role":"tool","tool_call_id":"\ud800","content":[{"type":"think","think":"t","encrypted":"\udbff"}]}]}`),
 		[]byte(`{"messages":[{"role":"user","id":"a\u0000b","content":"x"}]}`),
+		[]byte(`{"id":"p","pinned":["a","#2"],"messages":[{"id":"a","role":"user","content":"x"},{"role":"user","content":"y"}]}`),
+		[]byte(`{"pinned":[],"messages":[{"role":"user","content":"x"}]}`),
+		[]byte(`{"pinned":null,"messages":[{"role":"user","content":"x"}]}`),
+		[]byte(`{"pinned":[null],"messages":[{"role":"user","content":"x"}]}`),
+		[]byte(`{"pinned":"a","messages":[{"role":"user","content":"x"}]}`),
+		[]byte(`{"pinned":[1],"messages":[{"role":"user","content":"x"}]}`),
+		[]byte(`{"pinned":["\ud800"],"messages":[{"role":"user","content":"x"}]}`),
+		[]byte(`{"pinned":["a"],"pinned":["b"],"messages":[{"id":"a","role":"user","content":"x"}]}`),
+		[]byte(`{"messages":[{"id":"a","role":"user","content":"x"}],"pinned":["a"]}`),
 	)
 	return docs
 }

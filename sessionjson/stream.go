@@ -333,7 +333,7 @@ func (s *SessionStream) slow() ([]kompact.Message, error) {
 	if len(sess.Messages) < s.n || !s.standIns(sess.Messages[:s.n]) {
 		return nil, kompact.RepeatedSessionField("messages")
 	}
-	s.final = kompact.Session{ID: sess.ID, Agent: sess.Agent, CompactionModel: sess.CompactionModel}
+	s.final = kompact.Session{ID: sess.ID, Agent: sess.Agent, CompactionModel: sess.CompactionModel, Pinned: sess.Pinned}
 	s.state = streamDone
 	out := sess.Messages[s.n:]
 	s.n = len(sess.Messages)
