@@ -47,6 +47,7 @@ func TestBrowserPinnedMessages(t *testing.T) {
 		if card := e.evalString(`document.querySelector('[data-testid="outcome"]').textContent`); !strings.Contains(card, "6 messages replaced by one summary; 3 pinned and 3 kept after it.") {
 			t.Errorf("outcome card %q", card)
 		}
+		e.waitFor("the report's pinned line", `(document.querySelector('[data-testid="fidelity-pinned"]') || {}).textContent?.includes("hold 2 artifacts")`)
 		e.screenshot(shot("browser-pinned-compacted"))
 
 		e.click(`[data-id="t2"] [data-testid="pin-toggle"]`)

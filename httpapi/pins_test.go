@@ -5,12 +5,10 @@ import (
 	"encoding/json"
 	"net/http"
 	"strings"
-	"sync"
 	"testing"
 
 	sdk "github.com/openai/openai-go/v3"
 
-	"kompact/internal/fakellm"
 	"kompact/internal/testserver"
 )
 
@@ -23,17 +21,7 @@ import (
 // was; an automatic compaction keeps its pins too.
 func TestSettingsPinned(t *testing.T) {
 	e := newAutoEnv(t)
-	var mu sync.Mutex
-	var sent []string
-	e.llm.SetFunc(func(req fakellm.Request) fakellm.Reply {
-		if req.Model() == "compact-model" {
-			mu.Lock()
-			sent = append(sent, req.Text())
-			mu.Unlock()
-			return summaryAnswer(10)
-		}
-		return fakellm.Answer(fakellm.Text("the reply")).WithUsage(fakellm.Usage{PromptTokens: 300, CompletionTokens: 7})
-	})
+	last := recordCompactions(t, e)
 	e.must(201, "POST", "/v1/sessions", autoSession("p", "manual"))
 	before := e.must(200, "GET", "/v1/sessions/p", nil)
 	bad := wantError(t, e.do("PATCH", "/v1/sessions/p/settings", map[string]any{"pinned": []string{"m2", "nope"}}), 400, "invalid_request", `"nope"`)
@@ -59,10 +47,7 @@ func TestSettingsPinned(t *testing.T) {
 	if num(t, res, "pinned_messages") != 1 || num(t, res, "replaced_messages") != 1 {
 		t.Fatalf("result %v", res)
 	}
-	mu.Lock()
-	req := sent[len(sent)-1]
-	mu.Unlock()
-	if strings.Contains(req, strings.Repeat("b", 100)) || !strings.Contains(req, strings.Repeat("a", 100)) {
+	if req := last(); strings.Contains(req, strings.Repeat("b", 100)) || !strings.Contains(req, strings.Repeat("a", 100)) {
 		t.Fatal("the request shows the pinned message, or not the other one")
 	}
 	s := e.must(200, "GET", "/v1/sessions/p", nil)

@@ -58,25 +58,7 @@ func TestSettingsInstructions(t *testing.T) {
 	const intro = "**User's Custom Compaction Instruction:**\nThe user has specifically requested the following focus during compaction. You MUST prioritize this instruction above the default compression priorities:\n"
 	agents := strings.Replace(autoAgents, "      compaction_model: compact-model\n", "      compaction_model: compact-model\n      instructions: Keep the schema.\n", 1)
 	e := newAPIEnv(t, apiOptions{agents: agents})
-	var mu sync.Mutex
-	var sent []string // the compaction requests' text
-	e.llm.SetFunc(func(req fakellm.Request) fakellm.Reply {
-		if req.Model() == "compact-model" {
-			mu.Lock()
-			sent = append(sent, req.Text())
-			mu.Unlock()
-			return summaryAnswer(10)
-		}
-		return fakellm.Answer(fakellm.Text("the reply")).WithUsage(fakellm.Usage{PromptTokens: 300, CompletionTokens: 7})
-	})
-	last := func() string {
-		mu.Lock()
-		defer mu.Unlock()
-		if len(sent) == 0 {
-			t.Fatal("no compaction request")
-		}
-		return sent[len(sent)-1]
-	}
+	last := recordCompactions(t, e)
 	listed := func(id string) map[string]any {
 		for _, s := range e.must(200, "GET", "/v1/sessions", nil)["sessions"].([]any) {
 			if m := s.(map[string]any); m["id"] == id {
@@ -130,5 +112,31 @@ func TestSettingsInstructions(t *testing.T) {
 	e.must(200, "PATCH", "/v1/sessions/s/settings", map[string]any{"instructions": ""})
 	if m := listed("s"); m["instructions"] != nil || dry("s", map[string]any{"instructions": "The login bug."}) != "Keep the schema.\n\nThe login bug." {
 		t.Fatalf("after clearing: %v", m)
+	}
+}
+
+// recordCompactions has e's LLM answer compaction requests (compact-model)
+// with summaryAnswer(10) and chat requests with a reply of 300 + 7 tokens,
+// and returns the text of the latest compaction request.
+func recordCompactions(t *testing.T, e *apiEnv) (last func() string) {
+	var mu sync.Mutex
+	var sent []string // the compaction requests' text
+	e.llm.SetFunc(func(req fakellm.Request) fakellm.Reply {
+		if req.Model() == "compact-model" {
+			mu.Lock()
+			sent = append(sent, req.Text())
+			mu.Unlock()
+			return summaryAnswer(10)
+		}
+		return fakellm.Answer(fakellm.Text("the reply")).WithUsage(fakellm.Usage{PromptTokens: 300, CompletionTokens: 7})
+	})
+	return func() string {
+		t.Helper()
+		mu.Lock()
+		defer mu.Unlock()
+		if len(sent) == 0 {
+			t.Fatal("no compaction request")
+		}
+		return sent[len(sent)-1]
 	}
 }

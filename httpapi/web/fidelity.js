@@ -94,6 +94,9 @@ export function fidelityReport(f, { messages = [], rev = 0, testid = "fidelity" 
     f.artifacts ? h("p", { class: "fidelity-classes", "data-testid": "fidelity-classes" }, capital(classesText(f))) : null,
     f.appendix ? h("p", { "data-testid": "fidelity-appendix" }, appendixText(f)) : null,
     f.not_sent ? h("p", { class: "fidelity-not-sent", "data-testid": "fidelity-not-sent" }, notSentText(f)) : null,
+    f.pinned
+      ? h("p", { "data-testid": "fidelity-pinned" }, `The pinned messages, kept verbatim after the summary, hold ${plural(f.pinned, "artifact")}; one they share with the summarised messages counts as kept.`)
+      : null,
   ]);
   const lost = f.lost || [];
   for (const [c, , many] of CLASSES) {
