@@ -22,6 +22,7 @@ import { initContinue } from "./continue.js";
 import { initTitle } from "./title.js";
 import { initStanding } from "./standing.js";
 import { initPins } from "./pins.js";
+import { initPrune } from "./prune.js";
 
 async function loadHealth() {
   try {
@@ -83,6 +84,7 @@ function init() {
   initTitle();
   initStanding();
   initPins();
+  initPrune();
   window.addEventListener("hashchange", onRoute);
   loadAll();
 }

@@ -15,7 +15,7 @@ let revisions = [];
 
 // KINDS names the kinds of revision for people; an automatic compaction
 // stands out from one a person started.
-const KINDS = { compaction: "compaction", auto_compaction: "automatic compaction", restore: "restore", undo: "undo" };
+const KINDS = { compaction: "compaction", auto_compaction: "automatic compaction", prune: "prune", restore: "restore", undo: "undo" };
 
 // setRevisions shows a list of revisions, or the error that kept it.
 function setRevisions(list, err) {
