@@ -44,7 +44,11 @@ func (s *Sessions) Prune(ctx context.Context, id string, o kompact.PruneOptions)
 	if _, err := typeOf(a); err != nil {
 		return toolprune.ErrorOutcome(err), nil
 	}
-	if s.auto.has(id) || s.gateway.has(id) || s.actions.has(id) || cur.Gateway && s.gatewayLeased(ctx, id) {
+	if cur.Gateway {
+		return toolprune.ErrorOutcome(kompact.Errorf(kompact.EInvalid, "session %q is a gateway session: the gateway forwards its client's own messages, so a prune would not change what it sends", id).
+			WithFixes("Enable compaction.prune for the gateway's agent: its compactions then prune first.")), nil
+	}
+	if s.auto.has(id) || s.gateway.has(id) || s.actions.has(id) {
 		return toolprune.ErrorOutcome(kompact.Errorf(kompact.EConflict, "a compaction of session %q runs; a prune now would conflict with it", id).
 			WithFixes("Wait until it ends (the session list marks the session as running), then prune again.")), nil
 	}
@@ -82,7 +86,9 @@ func (s *Sessions) commitPrune(ctx context.Context, cur *kompact.StoredSession, 
 // session again. It returns the session to summarise (cur when nothing was
 // cleared) and the prune revision, and, when the pruning brought the
 // session under the trigger (or failed), the report that ends the
-// automatic compaction.
+// automatic compaction. A gateway session is summarised whatever the
+// prune did: the gateway forwards its client's own messages but for those
+// a summary replaces, so only the summary changes what it sends.
 func (s *Sessions) autoPrune(ctx context.Context, a *kompact.Agent, cur *kompact.StoredSession) (*kompact.StoredSession, int64, *AutoCompactionReport) {
 	opts := pruneOptions(a, kompact.PruneOptions{})
 	if !a.Compaction.Prune.Enabled || opts.Check() != nil {
@@ -106,7 +112,7 @@ func (s *Sessions) autoPrune(ctx context.Context, a *kompact.Agent, cur *kompact
 		return nil, rev.Rev, &rep
 	}
 	rep.TokensAfter = next.Tokens.WithPending()
-	if ok, _ := due(a, s.contextOf(ctx, a, next.Tokens, next.Breaker)); !ok {
+	if ok, _ := due(a, s.contextOf(ctx, a, next.Tokens, next.Breaker)); !ok && !cur.Gateway {
 		rep.Status = AutoPruned // the commit closed the breaker, as a compaction's does
 		return nil, rev.Rev, &rep
 	}

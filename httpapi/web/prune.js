@@ -2,19 +2,23 @@
 // header's "Prune tool output…" form, which asks the server to clear the
 // text of old, long tool results (POST …/actions/prune_tool_results, no
 // LLM call), says what it cleared and offers to undo it. The button shows
-// only when the session's agent offers the action (ui-elements).
+// only when the session's agent offers the action (ui-elements), and not on
+// a gateway session.
 
 import { $, clear, errorBox, h, plural } from "./dom.js";
 import { call, outcome } from "./api.js";
 import { view } from "./state.js";
 import { on } from "./events.js";
-import { loadSessions } from "./sessions.js";
+import { isGatewaySession, loadSessions } from "./sessions.js";
 import { reloadSession } from "./conversation.js";
 
 const ACTION = "prune_tool_results";
 
+// showButton shows the button when the agent offers the action, but not on
+// a gateway session (the gateway forwards its client's own messages: it
+// prunes when it compacts).
 function showButton() {
-  const offered = view.id && view.actions.has(ACTION);
+  const offered = view.id && view.actions.has(ACTION) && !isGatewaySession(view.id);
   $("prune-session").hidden = !offered;
   if (!offered) closeForm(false);
 }
