@@ -71,10 +71,13 @@ func (s *Server) gatewayMessages(w http.ResponseWriter, r *http.Request) error {
 	var turn *service.GatewayTurn
 	if req.IsCompaction(r.Header.Get("User-Agent")) && req.Len() > 1 {
 		// Claude Code's own compaction request: the history before its
-		// instruction is stored (it may end with an answer the session
-		// has not seen), the instruction never; then it is answered from
-		// a ready summary, or forwarded.
-		turn = s.sessions.GatewayTurnWith(r.Context(), a, naming, req.Head(req.Len()-1))
+		// instruction is stored when it continues the session (it may end
+		// with an answer the session has not seen; Claude Code may also
+		// have reshaped it), the instruction never; then it is answered
+		// from a ready summary, or forwarded.
+		head := naming
+		head.Continue = true
+		turn = s.sessions.GatewayTurnWith(r.Context(), a, head, req.Head(req.Len()-1))
 		if sum := s.sessions.GatewayAnswerCompaction(r.Context(), a, naming, req, a.Gateway.Compaction == "wait"); sum != nil {
 			return s.answerCompaction(w, r, req, sum)
 		}
@@ -100,16 +103,17 @@ func (s *Server) gatewayMessages(w http.ResponseWriter, r *http.Request) error {
 
 // answerCompaction answers a compaction request from the summary sum
 // committed for it, in the Messages format (streamed when the request
-// streams): one text block, the summary in <summary> tags (Claude Code
-// keeps what they hold), the client's recent messages that the summary
-// does not cover after it; usage reporting the compacted context, so that
-// the client does not compact again at once.
+// streams): one text block, the summary, then the client's recent
+// messages that the summary does not cover, in <summary> tags (Claude
+// Code 2.1.332 keeps what they hold; an answer without them it asks for
+// again); usage reporting the compacted context, so that the client does
+// not compact again at once.
 func (s *Server) answerCompaction(w http.ResponseWriter, r *http.Request, req *anthropic.Request, sum *service.GatewaySummary) error {
-	text := "<summary>\n" + sum.Summary
+	text := sum.Summary
 	if sum.Recent != "" {
 		text += "\n\nThe most recent messages, which the summary above does not cover:\n\n" + sum.Recent
 	}
-	text += "\n</summary>"
+	text = "<summary>\n" + text + "\n</summary>"
 	ans := &anthropic.Answer{ID: "msg_kompact_" + sum.SessionID + "_" + strconv.FormatInt(sum.Revision, 10), Model: req.Model, Text: text,
 		InputTokens: sum.Tokens, OutputTokens: max(len(text)/4, 1)}
 	h := w.Header()

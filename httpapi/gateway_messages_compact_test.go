@@ -153,7 +153,7 @@ func TestMessagesCompactionAnswered(t *testing.T) {
 	}
 	t.Logf("/compact answered by the gateway in %s", took)
 	text, usage := readAnswerStream(t, string(body))
-	if !strings.HasPrefix(text, "<summary>\n") || !strings.Contains(text, ccSummary) || !strings.HasSuffix(text, "</summary>") {
+	if !strings.HasPrefix(text, "<summary>\n") || !strings.Contains(text, ccSummary) || !strings.HasSuffix(text, "\n</summary>") {
 		t.Errorf("answer text %q", text)
 	}
 	if !strings.Contains(text, "done 2:") {

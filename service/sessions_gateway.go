@@ -114,6 +114,10 @@ type GatewayNaming struct {
 	// but never compacts before a turn nor changes what is forwarded: the
 	// client compacts on its own side (Claude Code).
 	StoreOnly bool
+	// Continue only stores a request that continues a session: none is
+	// made for it (a client's compaction request, whose history the
+	// client may have reshaped).
+	Continue bool
 }
 
 // GatewayTurnWith is GatewayTurn with the conversation named by n.
@@ -171,7 +175,7 @@ func (s *Sessions) gatewayStore(ctx context.Context, a *kompact.Agent, gs kompac
 		return nil, err
 	}
 	if rec == nil {
-		if sessionID != "" && st != nil {
+		if (sessionID != "" && st != nil) || n.Continue {
 			return nil, nil // the named session's history is not this one
 		}
 		return s.gatewayCreate(ctx, a, gs, n, conv, ch)

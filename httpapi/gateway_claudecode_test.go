@@ -1,0 +1,146 @@
+package httpapi_test
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"kompact/internal/fakeanthropic"
+	"kompact/internal/testenv"
+)
+
+// Issue 32 §3: the real Claude Code 2.1.332 (bash .ci/claude-code.sh),
+// headless, through the gateway against the fake Messages server.
+
+// ccFileText is what the test's file holds, for the tool round trip.
+const ccFileText = "HELLO-KOMPACT-32"
+
+// ccModelFake plays the model for Claude Code: a READ_FILE:PATH prompt
+// gets a Read tool call, a tool result an answer quoting it, anything else
+// "hi"; Claude Code's own compaction request (when it reaches the fake)
+// an upstream summary; kompact's compaction request ccSummary. Turns of
+// the tool round trip report 3000 input tokens, past the agent's
+// precompute; the others 1000.
+func ccModelFake(t *testing.T) *fakeanthropic.Server {
+	return fakeanthropic.New(t, func(r fakeanthropic.Request) fakeanthropic.Answer {
+		body := string(r.Body)
+		if r.Header.Get("X-Claude-Code-Session-Id") == "" {
+			return fakeanthropic.Answer{Events: fakeanthropic.TextStream(ccModel, ccSummary, fakeanthropic.Usage{Input: 2000, Output: 40})}
+		}
+		usage := fakeanthropic.Usage{Input: 1000, Output: 5}
+		if strings.Contains(body, "READ_FILE:") {
+			usage.Input = 3000
+		}
+		if strings.Contains(body, "CRITICAL: Respond with TEXT ONLY") {
+			return fakeanthropic.Answer{Events: fakeanthropic.TextStream(ccModel, "<analysis>a</analysis><summary>the upstream's summary</summary>", fakeanthropic.Usage{Input: 500, Output: 20})}
+		}
+		var req struct {
+			Messages []struct {
+				Role    string          `json:"role"`
+				Content json.RawMessage `json:"content"`
+			} `json:"messages"`
+		}
+		_ = json.Unmarshal(r.Body, &req)
+		last := string(req.Messages[len(req.Messages)-1].Content)
+		switch {
+		case strings.Contains(last, `"tool_result"`):
+			return fakeanthropic.Answer{Events: fakeanthropic.TextStream(ccModel, "The file says "+ccFileText+".", usage)}
+		case strings.Contains(last, "READ_FILE:"):
+			path := strings.TrimSpace(strings.Fields(last[strings.Index(last, "READ_FILE:")+len("READ_FILE:"):])[0])
+			evs := fakeanthropic.Start(ccModel, usage)
+			evs = append(evs, fakeanthropic.ToolUseBlock(0, "toolu_kompact_1", "Read", `{"file_path":`+jsonString(path)+`}`)...)
+			return fakeanthropic.Answer{Events: append(evs, fakeanthropic.Stop("tool_use", usage)...)}
+		}
+		return fakeanthropic.Answer{Events: fakeanthropic.TextStream(ccModel, "hi", usage)}
+	})
+}
+
+// claudeRun is one headless Claude Code run and what it printed.
+type claudeRun struct {
+	SessionID string `json:"session_id"`
+	Result    string `json:"result"`
+	IsError   bool   `json:"is_error"`
+	took      time.Duration
+}
+
+// claude runs Claude Code headless in dir against baseURL with args.
+func claude(t *testing.T, bin, dir, home, baseURL string, args ...string) claudeRun {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bin, append(args, "--output-format", "json")...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "HOME="+home, "ANTHROPIC_BASE_URL="+baseURL, "ANTHROPIC_API_KEY=sk-ant-anything",
+		"DISABLE_AUTOUPDATER=1", "DISABLE_TELEMETRY=1", "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1", "DISABLE_ERROR_REPORTING=1")
+	start := time.Now()
+	out, err := cmd.Output()
+	var run claudeRun
+	run.took = time.Since(start)
+	if err != nil {
+		stderr := ""
+		if ee, ok := err.(*exec.ExitError); ok {
+			stderr = string(ee.Stderr)
+		}
+		t.Fatalf("claude %v: %v: %s %s", args, err, out, stderr)
+	}
+	if err := json.Unmarshal(out, &run); err != nil || run.IsError {
+		t.Fatalf("claude %v: %v: %s", args, err, out)
+	}
+	return run
+}
+
+// TestClaudeCodeThroughGateway (issue 32 §3): Claude Code 2.1.332 through
+// the gateway: a turn, a tool round trip (Read), a /compact that the
+// gateway answers from kompact's precomputed summary with no upstream
+// call, and a next turn that carries kompact's summary. The /compact is
+// timed through the gateway and straight to the fake, for the note.
+func TestClaudeCodeThroughGateway(t *testing.T) {
+	bin := os.Getenv("CLAUDE_CODE_BIN")
+	testenv.Require(t, bin != "", "CLAUDE_CODE_BIN is not set", "install Claude Code 2.1.332 (bash .ci/claude-code.sh) and set CLAUDE_CODE_BIN to the claude it prints")
+	fake := ccModelFake(t)
+	srv := compactingServer(t, compactingCC(fake.URL, ", compaction: wait"))
+	dir, home := t.TempDir(), t.TempDir()
+	file := filepath.Join(dir, "hello.txt")
+	if err := os.WriteFile(file, []byte(ccFileText+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	gw := srv.URL + "/gateway/cc"
+	first := claude(t, bin, dir, home, gw, "-p", "say hi")
+	if first.Result != "hi" || first.SessionID == "" {
+		t.Fatalf("first turn: %+v", first)
+	}
+	tool := claude(t, bin, dir, home, gw, "-p", "READ_FILE:"+file+" please", "--allowedTools", "Read", "-c")
+	if !strings.Contains(tool.Result, ccFileText) {
+		t.Fatalf("tool round trip: %+v", tool)
+	}
+	sawToolResult := false
+	for _, r := range fake.Requests() {
+		sawToolResult = sawToolResult || (strings.Contains(string(r.Body), `"tool_result"`) && strings.Contains(string(r.Body), ccFileText))
+	}
+	if !sawToolResult {
+		t.Errorf("no request carried the Read tool's result")
+	}
+	waitGatewayPreview(t, srv.URL, first.SessionID)
+	before := len(fake.Requests())
+	compact := claude(t, bin, dir, home, gw, "-p", "/compact", "-c")
+	for _, r := range fake.Requests()[before:] {
+		if strings.Contains(string(r.Body), "CRITICAL: Respond with TEXT ONLY") {
+			t.Errorf("Claude Code's /compact reached the upstream")
+		}
+	}
+	next := claude(t, bin, dir, home, gw, "-p", "what now?", "-c")
+	reqs := fake.Requests()
+	if last := string(reqs[len(reqs)-1].Body); !strings.Contains(last, ccSummary) || next.Result != "hi" {
+		t.Errorf("the turn after /compact does not carry kompact's summary: %.600s", last)
+	}
+	// The same /compact straight to the fake, for the note's timings.
+	direct, dhome := t.TempDir(), t.TempDir()
+	claude(t, bin, direct, dhome, fake.URL, "-p", "READ_FILE:"+file+" please", "--allowedTools", "Read")
+	straight := claude(t, bin, direct, dhome, fake.URL, "-p", "/compact", "-c")
+	t.Logf("/compact through the gateway (answered from the precomputed summary): %s; straight to the fake (which answers at once): %s", compact.took, straight.took)
+}
