@@ -110,15 +110,14 @@ func (r *Result) Dropped() int {
 func (r *Result) Counts() PlanCounts { return r.Span.Counts() }
 
 // SummaryAt returns the index of the summary message in r.Session.
-func (r *Result) SummaryAt() int { return len(r.Span.Kept()) }
+func (r *Result) SummaryAt() int { return len(r.Span.Kept()) + r.Span.Leading }
 
 // Base returns the session messages the compaction read.
 func (r *Result) Base() []Message { return r.Span.Session.Messages }
 
-// Replacement returns the messages that replace Base()[:End of the range]:
-// the kept messages, the summary message, then the range's pinned ones.
+// Replacement replaces Base()[:End]: kept, Leading, summary, pinned, Trailing.
 func (r *Result) Replacement() []Message {
-	return r.Session.Messages[:r.SummaryAt()+1+len(r.Span.Pinned)]
+	return r.Session.Messages[:r.SummaryAt()+1+len(r.Span.Pinned)+r.Span.Trailing]
 }
 
 // Replaced counts the messages the summary replaces (Counts().Replaced): a

@@ -18,6 +18,8 @@ type Span struct {
 	// Pinned are the indexes of the range's pinned messages, in order: kept
 	// verbatim right after the summary (the service's pins, not the type's).
 	Pinned []int
+	// Leading, Trailing: a type's own messages before the summary, after the pins.
+	Leading, Trailing int
 }
 
 // Compacted returns the messages of the range, the ones the request shows

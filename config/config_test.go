@@ -634,7 +634,7 @@ func TestKCP012ConfigDisabledCompaction(t *testing.T) {
 		{"enabled: false", "    compaction:\n      enabled: false\n      type: kimi\n", ""},
 		{"enabled unset", "    compaction:\n      type: kimi\n", ""},
 		{"type: claude", "    compaction:\n      enabled: true\n      type: claude\n",
-			`agents.yaml:8: agents.kimi.compaction: compaction is enabled but type is "claude", not "kimi": the compaction actions are unavailable for agent kimi`},
+			`agents.yaml:8: agents.kimi.compaction: compaction is enabled but type is "claude", not "kimi" or "kimi-code": the compaction actions are unavailable for agent kimi`},
 		{"type unset", "    compaction:\n      enabled: true\n",
 			`agents.yaml:6: agents.kimi.compaction: compaction is enabled but type is not set: the compaction actions are unavailable for agent kimi (add type: kimi)`},
 		{"type: Kimi", "    compaction:\n      enabled: true\n      type: Kimi\n", `type is "Kimi", not "kimi"`},

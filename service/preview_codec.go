@@ -23,7 +23,11 @@ type previewJSON struct {
 	Dropped         int               `json:"dropped,omitempty"`
 	// Pinned are the range's pinned messages (kompact.Span.Pinned), which
 	// Replacement holds after the summary.
-	Pinned          []int                `json:"pinned,omitempty"`
+	Pinned []int `json:"pinned,omitempty"`
+	// Leading and Trailing are the type's messages around the summary
+	// (kompact.Span.Leading, Trailing: Kimi Code's), 0 for kimi.
+	Leading         int                  `json:"leading,omitempty"`
+	Trailing        int                  `json:"trailing,omitempty"`
 	Replacement     []kompact.Message    `json:"replacement"`
 	Summary         string               `json:"summary"`
 	MissingSections []string             `json:"missing_sections,omitempty"`
@@ -69,7 +73,7 @@ func EncodePreview(o kompact.Outcome) ([]byte, error) {
 	return json.Marshal(previewJSON{
 		Model: o.Model, SessionID: r.Session.ID, Agent: r.Session.Agent, CompactionModel: r.Session.CompactionModel,
 		Base: p.Session.Messages, Start: p.Start, End: p.End, KeepSystem: p.KeepSystem, Dropped: p.Dropped, Pinned: p.Pinned,
-		Replacement: r.Replacement(), Summary: r.Summary, MissingSections: r.MissingSections, Usage: r.Usage,
+		Leading: p.Leading, Trailing: p.Trailing, Replacement: r.Replacement(), Summary: r.Summary, MissingSections: r.MissingSections, Usage: r.Usage,
 		Compacted: r.Compacted, Preserved: r.Preserved, TokensBefore: r.TokensBefore, TokensAfter: r.TokensAfter,
 		PromptBody: r.Prompt.Body, PromptSource: r.Prompt.Source, PromptOrigin: r.Prompt.Origin, Kimi: kimi,
 		Fidelity: r.Fidelity, MinRecall: r.MinRecall, EstimatedTokenCount: r.EstimatedTokenCount,
@@ -89,7 +93,7 @@ func DecodePreview(data []byte) (kompact.Outcome, error) {
 	if pj.KeepSystem && pj.Kimi == nil {
 		kept = 1
 	}
-	if pj.End < 0 || pj.End > len(pj.Base) || pj.Start < 0 || pj.Start > pj.End || len(pj.Replacement) != kept+1+len(pj.Pinned) || !pinsIn(pj.Pinned, pj.Start, pj.End) {
+	if pj.End < 0 || pj.End > len(pj.Base) || pj.Start < 0 || pj.Start > pj.End || pj.Leading < 0 || pj.Trailing < 0 || len(pj.Replacement) != kept+pj.Leading+1+len(pj.Pinned)+pj.Trailing || !pinsIn(pj.Pinned, pj.Start, pj.End) {
 		return kompact.Outcome{}, kompact.Errorf(kompact.EInternal, "a stored preview is inconsistent: range [%d, %d) of %d messages, %d replacing", pj.Start, pj.End, len(pj.Base), len(pj.Replacement))
 	}
 	base := &kompact.Session{ID: pj.SessionID, Agent: pj.Agent, CompactionModel: pj.CompactionModel, Messages: pj.Base}
@@ -97,12 +101,13 @@ func DecodePreview(data []byte) (kompact.Outcome, error) {
 	compacted.Messages = slices.Concat(pj.Replacement, pj.Base[pj.End:])
 	r := &kompact.Result{
 		Session:        &compacted,
-		SummaryMessage: pj.Replacement[kept],
+		SummaryMessage: pj.Replacement[kept+pj.Leading],
 		Summary:        pj.Summary, MissingSections: pj.MissingSections, Usage: pj.Usage,
 		Compacted: pj.Compacted, Preserved: pj.Preserved, TokensBefore: pj.TokensBefore, TokensAfter: pj.TokensAfter,
 		Prompt:   kompact.Prompt{Body: pj.PromptBody, Source: pj.PromptSource, Origin: pj.PromptOrigin},
 		Fidelity: pj.Fidelity, EstimatedTokenCount: pj.EstimatedTokenCount,
-		Span:      &kompact.Span{Session: base, Start: pj.Start, End: pj.End, KeepSystem: pj.KeepSystem, Dropped: pj.Dropped, Pinned: pj.Pinned},
+		Span: &kompact.Span{Session: base, Start: pj.Start, End: pj.End, KeepSystem: pj.KeepSystem, Dropped: pj.Dropped, Pinned: pj.Pinned,
+			Leading: pj.Leading, Trailing: pj.Trailing},
 		MinRecall: pj.MinRecall,
 	}
 	if r.Fidelity == nil { // kept before fidelity reports

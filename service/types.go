@@ -6,6 +6,7 @@ import (
 	// The compaction types every program that runs the service holds: one
 	// line per type. Each registers itself (kompact.RegisterCompactionType).
 	_ "kompact/kimi"
+	_ "kompact/kimicode"
 )
 
 // TypeFor returns the compaction type that plans, measures and answers for

@@ -132,28 +132,8 @@ func (c *compactCommand) runKimiCode(ctx context.Context, f *compactFlags) (int,
 	if err := appendRecords(in, kimicode.Records(in.wire, o)); err != nil {
 		return exitError, err
 	}
-	fid := fidelity.MeasureFidelity(fidelity.Artifacts(kompactMessages(in.wire.Context)), o.Summary)
+	fid := fidelity.MeasureFidelity(fidelity.Artifacts(kimicode.ToKompact(in.wire.Context)), o.Summary)
 	return c.kimiCodeReport(f, in, o, &fid)
-}
-
-// kompactMessages are a Kimi Code context's messages as kompact's, as the request sends
-// them (tool-call arguments and tool results included), for the fidelity report.
-func kompactMessages(ms []kimicode.Message) []kompact.Message {
-	out := make([]kompact.Message, 0, len(ms))
-	for i := range ms {
-		m := &ms[i]
-		text := m.Text()
-		if m.Role == "tool" {
-			text = m.ToolContent()
-		}
-		km := kompact.Message{Role: kompact.Role(m.Role), Content: []kompact.Part{kompact.TextPart(text)}, ToolCallID: m.ToolCallID}
-		for _, c := range m.ToolCalls {
-			args := c.Arguments
-			km.ToolCalls = append(km.ToolCalls, kompact.ToolCall{ID: c.ID, Name: c.Name, Arguments: &args})
-		}
-		out = append(out, km)
-	}
-	return out
 }
 
 // checkKimiCodeFlags rejects the flags --kimi-code does not take: Kimi Code compacts

@@ -42,7 +42,7 @@ var allowed = map[string][]string{
 	// The service: Sessions, the generic job, the gateway's workflow. It
 	// names no compaction type: service/types.go links them with a blank
 	// import (TestCompactionTypesImportedBlank).
-	"service": {"kompact", "fidelity", "kimi", "toolprune"},
+	"service": {"kompact", "fidelity", "kimi", "kimicode", "toolprune"},
 
 	// Codecs and adapters.
 	"sessionjson": {"kompact", "internal/jsonscan", "internal/jsontext", "internal/jsonwrite"},
@@ -67,8 +67,8 @@ var allowed = map[string][]string{
 	// config nor kimicli, nor a store, even indirectly: reachNever).
 	"httpapi": {"kompact", "service", "anthropic", "openai", "sessionjson",
 		"internal/bytesize", "internal/didyoumean", "internal/jsontext", "internal/title", "internal/urlsecret"},
-	// Kimi Code's compaction and its session files (the standard library only).
-	"kimicode": {},
+	// Kimi Code's compaction (the type "kimi-code") and its session files.
+	"kimicode": {"kompact", "fidelity"},
 	// cmd/kompact wires the packages together.
 	"cmd/kompact": {"kompact", "anthropic", "config", "fidelity", "httpapi", "kimi", "kimicli", "kimicode", "openai", "postgres",
 		"service", "sessionjson", "sqlite", "toolprune", "internal/atomicfile", "internal/didyoumean", "internal/urlsecret"},

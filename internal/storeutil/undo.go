@@ -22,7 +22,8 @@ type PosRef struct {
 // wrote again), which added row is its summary (the last one that repeats
 // no removed message) and which it kept after the summary (the range's
 // pinned messages, written again). ok is false when the rows are not those
-// of a compaction.
+// of a compaction kompact can undo: a Kimi Code compaction (kimicode) writes
+// several new messages around its summary, which an undo cannot tell apart.
 func SplitCompaction(removed, added []PosRef) (restored []Ref, summary Ref, pinned []Ref, ok bool) {
 	if len(removed) == 0 || len(added) == 0 || len(added) > len(removed) {
 		return nil, Ref{}, nil, false
@@ -34,6 +35,11 @@ func SplitCompaction(removed, added []PosRef) (restored []Ref, summary Ref, pinn
 	at := len(added) - 1
 	for at > 0 && was[added[at].ID] {
 		at--
+	}
+	for _, r := range added[:at] {
+		if !was[r.ID] {
+			return nil, Ref{}, nil, false
+		}
 	}
 	for _, r := range added[at+1:] {
 		pinned = append(pinned, r.Ref)
@@ -224,7 +230,7 @@ func notUndoable(rev int64, kind string) error {
 		return kompact.Errorf(kompact.EInvalid, "revision %d is a %s, not a compaction; only a compaction or a prune can be undone", rev, kind).
 			WithFixes("Restore the revision instead (it replaces the whole message list).")
 	}
-	return kompact.Errorf(kompact.EInvalid, "revision %d was recorded by an older kompact and cannot be undone", rev).
+	return kompact.Errorf(kompact.EInvalid, "revision %d cannot be undone: its rows do not tell its summary apart (an older kompact recorded it, or a kimi-code compaction wrote several new messages)", rev).
 		WithFixes("Restore the revision instead (it replaces the whole message list).")
 }
 

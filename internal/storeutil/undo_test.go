@@ -24,6 +24,9 @@ func TestSplitCompaction(t *testing.T) {
 		"nothing removed": {nil, added},
 		"nothing added":   {removed, nil},
 		"more added":      {removed[:1], added},
+		// A kimi-code compaction: the kept user message, the summary, the
+		// continuation note, all new.
+		"several new": {removed, []PosRef{pr("sys", 1, 1), pr("k", 7, 2), pr("sum", 9, 3), pr("cont", 10, 4)}},
 	} {
 		if _, _, _, ok := SplitCompaction(c[0], c[1]); ok {
 			t.Errorf("%s: ok, want not a compaction", name)
