@@ -14,6 +14,7 @@ import (
 
 	"kompact"
 	"kompact/fidelity"
+	"kompact/httpapi"
 	"kompact/internal/atomicfile"
 	"kompact/kimicode"
 	"kompact/openai"
@@ -232,4 +233,37 @@ func (c *requestCommand) runKimiCodeRequest(f *requestFlags) (int, error) {
 		return exitError, fmt.Errorf("write stdout: %w", err)
 	}
 	return exitOK, nil
+}
+
+// importKimiCode is sessions import --kimi-code: the session's system prompt (a leading
+// system message) and its context, folded from wire.jsonl as Kimi Code folds it, become a
+// session document the server imports, with the Kimi Code session's id.
+func (c *sessionsCommand) importKimiCode(ctx context.Context, api *httpapi.Client, path string) (int, error) {
+	texts, warning := (&kimicode.Finder{Getenv: c.getenv}).Find()
+	sess, err := kimicode.OpenSession(path)
+	if err != nil {
+		return exitError, kompact.Errorf(kompact.EInvalid, "%w", err).
+			WithFixes("Pass a Kimi Code session folder (…/sessions/<workspace>/<session_id>/) or its agents/main/wire.jsonl.")
+	}
+	data, err := os.ReadFile(sess.WirePath)
+	if err != nil {
+		return exitError, kompact.Errorf(kompact.EInvalid, "read the session's wire.jsonl: %w", err)
+	}
+	w, err := kimicode.ReadWire(bytes.NewReader(data), texts)
+	if err != nil {
+		return exitError, kompact.Errorf(kompact.EInvalid, "%s: %w", sess.WirePath, err)
+	}
+	if len(w.Applied) > 0 && warning != "" {
+		fmt.Fprintln(c.stderr, warning)
+	}
+	doc := &kompact.Session{ID: sess.ID}
+	if w.SystemPrompt != "" {
+		doc.Messages = append(doc.Messages, kompact.Message{Role: kompact.RoleSystem, Content: []kompact.Part{kompact.TextPart(w.SystemPrompt)}})
+	}
+	doc.Messages = append(doc.Messages, kimicode.ToKompact(w.Context)...)
+	s, err := api.ImportSession(ctx, c.renamed(doc))
+	if err != nil {
+		return exitError, importFixes(reachError(err))
+	}
+	return c.imported(s)
 }

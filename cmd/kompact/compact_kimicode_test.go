@@ -247,3 +247,56 @@ func appliedTokensAfter(t *testing.T, wire string) int {
 func tail(b []byte) []byte {
 	return b[max(0, len(b)-2000):]
 }
+
+// TestSessionsImportKimiCode (issue 31 §2): "sessions import --kimi-code SESSION_DIR" makes
+// a Kimi Code session a kompact session on the server: its system prompt first, then its
+// context as Kimi Code folds it (an earlier compaction's rebuilt context included), with the
+// Kimi Code session's id, or --id's.
+func TestSessionsImportKimiCode(t *testing.T) {
+	raw := kcvectors.Texts(t)
+	ts := sessionsServer(t)
+	environ := map[string]string{"KOMPACT_URL": ts.URL, "KOMPACT_TOKEN": "tok", "KIMI_CODE_PATH": kcvectors.Package(t, raw)}
+	c := caseNamed(t, "todos_two_manual")
+	m := c.Materialize(t, raw, "compaction_2", "http://127.0.0.1:9/v1")
+	status, stdout, stderr := runCLI(t, "", environ, "sessions", "import", "--kimi-code", "--agent", "kimi", m.SessionDir)
+	// The system prompt, then the rebuilt context of the first compaction (the kept user
+	// message, the summary, the continuation note) and the second prompt's turn.
+	if status != exitOK || !strings.Contains(stdout, "imported session "+m.SessionID+" (agent kimi, ") {
+		t.Fatalf("import: %d %q %s", status, stdout, stderr)
+	}
+	status, stdout, stderr = runCLI(t, "", environ, "sessions", "export", m.SessionID)
+	var doc struct {
+		Messages []struct {
+			Role    string          `json:"role"`
+			Content json.RawMessage `json:"content"`
+		} `json:"messages"`
+	}
+	if status != exitOK || json.Unmarshal([]byte(stdout), &doc) != nil {
+		t.Fatalf("export: %d %s", status, stderr)
+	}
+	var req struct {
+		Messages []struct {
+			Role    string          `json:"role"`
+			Content json.RawMessage `json:"content"`
+		} `json:"messages"`
+	}
+	_ = json.Unmarshal(m.Untemplate(c.Read(t, raw, "compaction_2/compaction_request.json")), &req)
+	// Kimi Code's request: the same messages, and its instruction last.
+	if len(doc.Messages) != len(req.Messages)-1 {
+		t.Fatalf("%d messages imported, Kimi Code's request has %d before its instruction", len(doc.Messages), len(req.Messages)-1)
+	}
+	for i, msg := range doc.Messages {
+		if string(req.Messages[i].Content) == "null" { // a tool call alone: no text
+			if msg.Role != "assistant" || string(msg.Content) != "[]" {
+				t.Errorf("message %d: %s %s, want an assistant without text", i, msg.Role, msg.Content)
+			}
+			continue
+		}
+		if msg.Role != req.Messages[i].Role || !strings.Contains(string(msg.Content), strings.Trim(string(req.Messages[i].Content), `"`)[:min(40, len(req.Messages[i].Content)-2)]) {
+			t.Errorf("message %d: %s %.80s, Kimi Code's %s %.80s", i, msg.Role, msg.Content, req.Messages[i].Role, req.Messages[i].Content)
+		}
+	}
+	if status, _, _ := runCLI(t, "", environ, "sessions", "export", "--kimi-code", m.SessionID); status != exitUsage {
+		t.Errorf("export --kimi-code: status %d, want a usage error", status)
+	}
+}

@@ -30,8 +30,9 @@ type sessionsCommand struct {
 	*env
 	// client sends the requests; nil means a client without a timeout.
 	client *http.Client
-	// kimi is set by --kimi: files are kimi-cli context.jsonl files.
-	kimi bool
+	// kimi is set by --kimi: files are kimi-cli context.jsonl files;
+	// kimiCode by --kimi-code: Kimi Code session folders.
+	kimi, kimiCode bool
 	// id and agent, set by --id and --agent, replace the imported
 	// document's own.
 	id, agent string
@@ -40,7 +41,7 @@ type sessionsCommand struct {
 // sessionsSynopsis is the usage of each subcommand, a line each; all of
 // them take --url and --token, which the flags list says.
 const sessionsSynopsis = `sessions list
-sessions import [--kimi] [--id ID] [--agent NAME] FILE
+sessions import [--kimi | --kimi-code] [--id ID] [--agent NAME] FILE
 sessions export [--kimi] [-o OUT] ID
 sessions delete ID`
 
@@ -53,6 +54,7 @@ func (c *sessionsCommand) Run(ctx context.Context, args []string) (int, error) {
 	fs.StringVar(&token, "token", "", "bearer token (default: $"+tokenEnv+")")
 	fs.StringVar(&out, "o", "", "export: write the session document here instead of stdout (- for stdout)")
 	fs.BoolVar(&kimi, "kimi", false, "import/export: the file is a kimi-cli context.jsonl")
+	fs.BoolVar(&c.kimiCode, "kimi-code", false, "import: FILE is a Kimi Code session folder (or its agents/main/wire.jsonl): its system prompt and context become the session's messages")
 	fs.StringVar(&c.id, "id", "", "import: the id the imported session gets, in place of the file's own (default: the file's, else one is assigned)")
 	fs.StringVar(&c.agent, "agent", "", "import: the server's agent the session is run with, in place of the file's own (default: the file's, else the server's default agent)")
 	pos, err := parseFlags(fs, args)
@@ -81,6 +83,9 @@ func (c *sessionsCommand) Run(ctx context.Context, args []string) (int, error) {
 	}
 	if kimi && pos[0] != "export" && pos[0] != "import" {
 		return exitUsage, usagef("--kimi applies to sessions import and export only")
+	}
+	if c.kimiCode && (pos[0] != "import" || kimi) {
+		return exitUsage, usagef("--kimi-code applies to sessions import only, without --kimi")
 	}
 	if (c.id != "" || c.agent != "") && pos[0] != "import" {
 		return exitUsage, usagef("--id and --agent apply to sessions import only")
@@ -133,6 +138,9 @@ func (c *sessionsCommand) list(ctx context.Context, api *httpapi.Client) (int, e
 }
 
 func (c *sessionsCommand) importFile(ctx context.Context, api *httpapi.Client, path string) (int, error) {
+	if c.kimiCode {
+		return c.importKimiCode(ctx, api, path)
+	}
 	data, err := c.readInput(path)
 	if err != nil {
 		return exitError, err
