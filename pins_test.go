@@ -196,3 +196,13 @@ func TestPruneLeavesPinsAlone(t *testing.T) {
 		t.Errorf("no pins: %v", got)
 	}
 }
+
+// TestPinnedByNumber: a pin may name a message by #N, as --pin does.
+func TestPinnedByNumber(t *testing.T) {
+	s := conversation()
+	s.Pinned = []string{"#4"} // u2
+	out, transcript := runPinned(t, s, kompact.ActionRequest{Action: kompact.ActionCompactConversation})
+	if got := ids(out.Result.Session.Messages); got != "sys,<user>,u2,u3,a3" || strings.Contains(transcript, "second question") {
+		t.Fatalf("compacted session %s", got)
+	}
+}

@@ -70,9 +70,8 @@ func pinnedIn(s *kompact.Session, span kompact.Span) []int {
 		}
 	}
 	pinned := map[int]bool{}
-	for _, ref := range s.Pinned {
-		i, err := s.Locate(ref)
-		if err != nil || i < span.Start || i >= span.End || span.KeepSystem && i == 0 {
+	for _, i := range locate(s, s.Pinned) {
+		if i < span.Start || i >= span.End || span.KeepSystem && i == 0 {
 			continue
 		}
 		pinned[i] = true
@@ -103,6 +102,34 @@ func PinnedIndexes(s *kompact.Session) map[int]bool {
 	out := map[int]bool{}
 	for _, i := range pinnedIn(s, kompact.Span{Session: s, End: len(s.Messages)}) {
 		out[i] = true
+	}
+	return out
+}
+
+// locate returns the indexes of the messages refs name, as Session.Locate
+// reads a ref (an id, else #N), in one pass over s's messages whatever the
+// number of refs; a ref that names no message is left out.
+func locate(s *kompact.Session, refs []string) []int {
+	at := make(map[string]int, len(refs))
+	for _, r := range refs {
+		at[r] = -1
+	}
+	for i := range s.Messages {
+		if j, ok := at[s.Messages[i].ID]; ok && j < 0 && s.Messages[i].ID != "" {
+			at[s.Messages[i].ID] = i
+		}
+	}
+	out := make([]int, 0, len(refs))
+	for _, r := range refs {
+		i := at[r]
+		if n, ok := strings.CutPrefix(r, "#"); ok && i < 0 {
+			if k, err := strconv.Atoi(n); err == nil && k >= 1 && k <= len(s.Messages) {
+				i = k - 1
+			}
+		}
+		if i >= 0 {
+			out = append(out, i)
+		}
 	}
 	return out
 }
