@@ -7,8 +7,8 @@ import (
 	"kompact/internal/fakellm"
 )
 
-// TestBrowserPinnedMessages (issue 33 §1): each message has a Pin toggle;
-// pinning a tool result sends PATCH …/settings {"pinned": ["t2"]}, marks it
+// TestBrowserPinnedMessages (issue 33 §1): each message's menu has Pin
+// (Unpin once pinned); pinning a tool result sends PATCH …/settings {"pinned": ["t2"]}, marks it
 // "pinned" and the rest of its exchange (a1 with the calls, t1) "pinned with
 // its tool exchange"; the plan says the pinned messages stay; Compact keeps
 // them verbatim right after the summary, still marked; Unpin clears the list.
@@ -18,12 +18,12 @@ func TestBrowserPinnedMessages(t *testing.T) {
 		e.llm.SetDefault(fakellm.Answer(fakellm.Text("<current_focus>\nthe failing tests\n</current_focus>")))
 		e.importSession(toolSession(t, "pins")) // sys sum u1 a1(c1,c2) t1 t2 a2(c3) t3 a3 u3 a4(c5) t5 a5
 		e.open("/#/s/pins")
-		e.waitFor("the toggles", `document.querySelectorAll('[data-testid="pin-toggle"]').length === 13`)
+		e.waitFor("the messages", `document.querySelectorAll('[data-testid="message-menu"]').length === 13`)
 		if got := e.evalString(marks); got != "[]" {
 			t.Errorf("marks before any pin: %s", got)
 		}
-		e.click(`[data-id="t2"] [data-testid="pin-toggle"]`)
-		e.waitFor("the marks", `document.querySelector('[data-id="t2"] [data-testid="pin-toggle"]').textContent === "Unpin"`)
+		e.menuItem("t2", "pin-toggle")
+		e.waitFor("the marks", `document.querySelectorAll('[data-testid="pin-mark"]').length === 3`)
 		want := `["a1:pinned with its tool exchange","t1:pinned with its tool exchange","t2:pinned"]`
 		if got := e.evalString(marks); got != want {
 			t.Errorf("marks %s, want %s", got, want)
@@ -50,7 +50,11 @@ func TestBrowserPinnedMessages(t *testing.T) {
 		e.waitFor("the report's pinned line", `(document.querySelector('[data-testid="fidelity-pinned"]') || {}).textContent?.includes("hold 2 artifacts")`)
 		e.screenshot(shot("browser-pinned-compacted"))
 
-		e.click(`[data-id="t2"] [data-testid="pin-toggle"]`)
+		e.click(`[data-testid="message"][data-id="t2"] [data-testid="message-menu"]`)
+		if label := e.evalString(`document.querySelector('[data-id="t2"] [data-testid="pin-toggle"]').textContent`); label != "Unpin #5" {
+			t.Errorf("the pinned message's menu offers %q", label)
+		}
+		e.click(`[data-testid="message"][data-id="t2"] [data-testid="pin-toggle"]`)
 		e.waitFor("no marks", `document.querySelectorAll('[data-testid="pin-mark"]').length === 0`)
 		if got, ok := e.listed("pins")["pinned"]; ok {
 			t.Errorf("after Unpin the session still pins %v", got)

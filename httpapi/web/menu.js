@@ -1,5 +1,6 @@
 // The menu of a message: one button per message (one tab stop), whose
-// menu holds the range marks and "Compact up to here". The menu is built
+// menu holds the range marks, Pin or Unpin (pins.js) and "Compact up to
+// here". The menu is built
 // when it opens, and closes on Escape, Tab, a choice or a click elsewhere.
 
 import { h } from "./dom.js";
@@ -8,6 +9,7 @@ import { on } from "./events.js";
 import { setRange } from "./range.js";
 import { compactUpToHere } from "./compaction.js";
 import { upToHere } from "./anchors.js";
+import { isPinned, setPin } from "./pins.js";
 
 let open = null; // {wrap, button, menu}
 
@@ -53,6 +55,9 @@ function items(m, i) {
   if (view.actions.has("compact_conversation")) {
     out.push(item("mark-start", view.range.start === m.id ? `Clear the range start` : `Start the range at #${n}`, () => setRange("start", m.id)));
     out.push(item("mark-end", view.range.end === m.id ? `Clear the range end` : `End the range at #${n}`, () => setRange("end", m.id)));
+    // A leading system message always stays: pinning it would change nothing.
+    const pinned = isPinned(m.id);
+    if (i > 0 || m.role !== "system") out.push(item("pin-toggle", pinned ? `Unpin #${n}` : `Pin #${n}: every compaction keeps it verbatim`, () => setPin(m.id, !pinned)));
   }
   // Only where the server would compact: not at the leading system
   // message or a lone summary, and never between a tool call and its

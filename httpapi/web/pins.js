@@ -1,8 +1,8 @@
-// The session's pinned messages (docs/compaction.md#pinned-messages): a
-// pin toggle on each message that sets the session's "pinned" list (PATCH
-// …/settings), and a mark on each message a compaction would keep verbatim
-// after its summary: the pinned ones, and the rest of a pinned message's
-// tool exchange.
+// The session's pinned messages (docs/compaction.md#pinned-messages):
+// setPin, which the message's menu (menu.js) calls, sets the session's
+// "pinned" list (PATCH …/settings), and a mark on each message a compaction
+// would keep verbatim after its summary: the pinned ones, and the rest of a
+// pinned message's tool exchange.
 
 import { $, h, showError } from "./dom.js";
 import { view } from "./state.js";
@@ -29,8 +29,13 @@ function exchangeOf(messages, pinned) {
   return kept;
 }
 
-// markPins gives each message of the session on screen its pin toggle and,
-// when a compaction would keep it, its mark.
+// isPinned reports whether the session on screen pins message id.
+export function isPinned(id) {
+  return !!view.session && (view.session.pinned || []).includes(id);
+}
+
+// markPins marks each message of the session on screen that a compaction
+// would keep verbatim (the message's menu, menu.js, pins and unpins).
 function markPins() {
   const s = view.session;
   if (!s) return;
@@ -40,38 +45,23 @@ function markPins() {
     const id = art.dataset.id;
     const head = art.querySelector(".msg-head");
     if (!id || !head) continue;
-    head.querySelector(".pin-toggle")?.remove();
     head.querySelector(".pin-mark")?.remove();
-    const isPinned = pinned.has(id);
-    art.classList.toggle("msg-pinned", isPinned || withExchange.has(id));
-    if (isPinned || withExchange.has(id)) {
-      const mark = h(
-        "span",
-        { class: "badge pin-mark", "data-testid": "pin-mark", title: "Every compaction keeps this message verbatim, right after its summary" },
-        isPinned ? "pinned" : "pinned with its tool exchange",
-      );
-      head.insertBefore(mark, head.querySelector(".spacer"));
-    }
-    const toggle = h(
-      "button",
-      {
-        type: "button",
-        class: "link-button pin-toggle",
-        "data-testid": "pin-toggle",
-        "aria-pressed": isPinned ? "true" : "false",
-        title: isPinned ? "Let compaction summarise this message again" : "Keep this message verbatim in every compaction",
-        onclick: () => setPin(id, !isPinned),
-      },
-      isPinned ? "Unpin" : "Pin",
+    const kept = pinned.has(id) || withExchange.has(id);
+    art.classList.toggle("msg-pinned", kept);
+    if (!kept) continue;
+    const mark = h(
+      "span",
+      { class: "badge pin-mark", "data-testid": "pin-mark", title: "Every compaction keeps this message verbatim, right after its summary" },
+      pinned.has(id) ? "pinned" : "pinned with its tool exchange",
     );
-    head.insertBefore(toggle, head.querySelector(".msg-actions"));
+    head.insertBefore(mark, head.querySelector(".spacer"));
   }
 }
 
 // setPin pins (or unpins) message id of the session on screen and loads
 // the session again (its version went up, and the plan may differ); the
 // server's refusal shows under the session's title.
-async function setPin(id, pin) {
+export async function setPin(id, pin) {
   const sid = view.id;
   const s = view.session;
   if (!s) return;
