@@ -8,10 +8,12 @@ import (
 )
 
 // TestBrowserPinnedMessages (issue 33 §1): each message's menu has Pin
-// (Unpin once pinned); pinning a tool result sends PATCH …/settings {"pinned": ["t2"]}, marks it
-// "pinned" and the rest of its exchange (a1 with the calls, t1) "pinned with
-// its tool exchange"; the plan says the pinned messages stay; Compact keeps
-// them verbatim right after the summary, still marked; Unpin clears the list.
+// (Unpin once pinned); pinning a tool result sends PATCH …/settings
+// {"pinned": ["t2"]}, marks it "pinned" and the rest of its exchange (a1
+// with the calls, t1) "pinned with its tool exchange"; the plan says the
+// pinned messages stay, and so does the preview; applied, the compaction
+// keeps them verbatim right after the summary, still marked, the outcome
+// card and the fidelity report say so; Unpin clears the list.
 func TestBrowserPinnedMessages(t *testing.T) {
 	marks := `JSON.stringify([...document.querySelectorAll('[data-testid="message"]')].filter(m => m.querySelector('[data-testid="pin-mark"]')).map(m => m.dataset.id + ":" + m.querySelector('[data-testid="pin-mark"]').textContent))`
 	atWidth(t, browserOptions{}, func(e *browserEnv, shot func(string) string) {
@@ -34,7 +36,10 @@ func TestBrowserPinnedMessages(t *testing.T) {
 		e.waitFor("the plan", `document.querySelector('[data-testid="will-compact"]').textContent.includes("(6 messages, ~51 tokens; 3 pinned stay verbatim after the summary), keep #11–#13")`)
 		e.viewportShot(shot("browser-pinned"))
 
+		e.click(`[data-testid="preview-toggle"]`)
 		e.click(`[data-testid="compact-conversation"]`)
+		e.waitFor("the preview", `(document.querySelector('[data-testid="preview-pinned"]') || {}).textContent === "3 pinned messages of them stay verbatim right after the summary."`)
+		e.click(`[data-testid="preview-apply"]`)
 		e.waitFor("the compaction", `document.querySelector('[data-testid="message"][data-kind="summary"] [data-testid="summary-covers"]') && document.querySelectorAll('[data-testid="message"]').length === 8`)
 		var ids []string
 		for _, m := range e.storedMessages("pins") {

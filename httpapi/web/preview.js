@@ -32,6 +32,8 @@ export function showPreview(sessionId, o, span = null, expiresAt = "") {
   $("preview-title").textContent = warnings.length ? "Confirm the summary" : "Preview of the summary";
   const info = clear($("preview-info"));
   if (span) info.append(h("span", { "data-testid": "preview-replaces" }, replacesText(span)), " ");
+  const pinned = o.result.pinned_messages;
+  if (pinned) info.append(h("span", { "data-testid": "preview-pinned" }, `${plural(pinned, "pinned message")} of them ${pinned === 1 ? "stays" : "stay"} verbatim right after the summary.`), " ");
   info.append(`Applying it leaves the session with ${plural(session.messages.length, "message")}. The preview can be applied once, ${expiresAt ? "until " + clockTime(expiresAt) : "within 30 minutes"}.`);
   const report = clear($("preview-fidelity"));
   if (o.result.fidelity) report.append(fidelityReport(o.result.fidelity, { messages: (view.session && view.session.messages) || [] }));
