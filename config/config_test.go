@@ -921,15 +921,7 @@ func TestCompactionInstructions(t *testing.T) {
 		if err != nil || a.Compaction.Instructions != text {
 			t.Fatalf("instructions %q, %v; want %q", a.Compaction.Instructions, err, text)
 		}
-		out, err := c.EffectiveYAML()
-		if err != nil {
-			t.Fatal(err)
-		}
-		back, err := Parse(out, "agents.yaml")
-		if err != nil {
-			t.Fatal(err)
-		}
-		if b, _ := back.Agent("kimi"); b.Compaction.Instructions != text {
+		if b, out := writtenBack(t, c); b.Compaction.Instructions != text {
 			t.Fatalf("written back: %q\n%s", b.Compaction.Instructions, out)
 		}
 	}
@@ -948,15 +940,7 @@ func TestCompactionPrune(t *testing.T) {
 	if p := a.Compaction.Prune; !p.Enabled || p.KeepRecent != nil || p.MinChars == nil || *p.MinChars != 0 {
 		t.Fatalf("prune %+v", p)
 	}
-	out, err := c.EffectiveYAML()
-	if err != nil {
-		t.Fatal(err)
-	}
-	back, err := Parse(out, "agents.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if b, _ := back.Agent("kimi"); !reflect.DeepEqual(b.Compaction.Prune, a.Compaction.Prune) {
+	if b, out := writtenBack(t, c); !reflect.DeepEqual(b.Compaction.Prune, a.Compaction.Prune) {
 		t.Fatalf("written back: %+v\n%s", b.Compaction.Prune, out)
 	}
 	if MaxPruneSetting != toolprune.MaxSetting {
@@ -967,4 +951,23 @@ func TestCompactionPrune(t *testing.T) {
 			t.Errorf("prune: %s: %v", bad, err)
 		}
 	}
+}
+
+// writtenBack is agent kimi of c written by EffectiveYAML and read again,
+// and the YAML.
+func writtenBack(t *testing.T, c *Config) (*kompact.Agent, []byte) {
+	t.Helper()
+	out, err := c.EffectiveYAML()
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := Parse(out, "agents.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := back.Agent("kimi")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b, out
 }

@@ -159,3 +159,28 @@ func TestAutoCompactionPrunesFirst(t *testing.T) {
 		t.Errorf("revisions %v", revs)
 	}
 }
+
+// TestAutoCompactionWithoutPruneUnchanged: without compaction.prune the
+// same session compacts as before: one auto_compaction revision, no prune,
+// and the compaction request shows the range's tool output whole.
+func TestAutoCompactionWithoutPruneUnchanged(t *testing.T) {
+	e := newAutoEnv(t)
+	scriptLLM(e, summaryAnswer(20))
+	e.must(201, "POST", "/v1/sessions/import", toolExchanges("s", "auto", 8000, 8000, 3000))
+	out := e.must(200, "POST", "/v1/sessions/s/continue", map[string]any{"content": strings.Repeat("q", 1000)})
+	auto, _ := out["auto_compaction"].(map[string]any)
+	if auto == nil || auto["status"] != "compacted" || auto["prune_revision"] != nil {
+		t.Fatalf("auto_compaction %v", out["auto_compaction"])
+	}
+	reqs := e.llm.Requests()
+	if got := strings.Join(models(reqs), ","); got != "compact-model,chat-model" {
+		t.Fatalf("requests %s", got)
+	}
+	if req := reqs[0].Text(); strings.Contains(req, "tool output cleared") || strings.Count(req, strings.Repeat("x", 7900)) != 1 { // t0, the range's one output
+		t.Errorf("the compaction request does not show the output whole")
+	}
+	revs := e.must(200, "GET", "/v1/sessions/s/revisions", nil)["revisions"].([]any)
+	if len(revs) != 1 || revs[0].(map[string]any)["kind"] != kompact.RevisionAutoCompaction {
+		t.Errorf("revisions %v", revs)
+	}
+}

@@ -3,8 +3,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"errors"
-	"flag"
 	"fmt"
 	"strings"
 
@@ -36,15 +34,10 @@ func (c *pruneCommand) parse(args []string) (*pruneFlags, int, error) {
 	fs.Var(optionalInt{&f.minChars}, "min-chars", "clear only outputs longer than `N` characters (default: the agent's compaction.prune.min_chars, else 2000)")
 	fs.StringVar(&f.out, "o", "", "write the pruned session here (- for stdout); default: replace SESSION.json, keeping a backup")
 	fs.BoolVar(&f.asJSON, "json", false, "print the outcome as JSON instead of a report")
-	pos, err := parseFlags(fs, args)
-	if errors.Is(err, flag.ErrHelp) {
-		return nil, exitOK, nil
-	}
+	pos, err := parseArgs(fs, args, 1, "exactly one session file (or - for stdin)")
 	if err != nil {
-		return nil, exitUsage, err
-	}
-	if len(pos) != 1 {
-		return nil, exitUsage, usagef("prune takes exactly one session file (or - for stdin), got %d arguments", len(pos))
+		status, err := flagExit(err)
+		return nil, status, err
 	}
 	f.input = pos[0]
 	if f.out == "" && f.input == "-" {
