@@ -206,3 +206,33 @@ func TestPinnedByNumber(t *testing.T) {
 		t.Fatalf("compacted session %s", got)
 	}
 }
+
+// TestPinnedKimiCode: the seam holds for the kimi-code type too (issue
+// 31's): its request leaves the pinned message out, and the result keeps
+// it right after the summary, before the type's own note after it.
+func TestPinnedKimiCode(t *testing.T) {
+	a := enabledAgent()
+	a.Compaction.Type = "kimi-code"
+	s := conversation()
+	s.Pinned = []string{"u2"}
+	llm := &fakeLLM{answer: replyWith("SUMMARY")}
+	out := (&service.Compactor{LLM: llm}).Execute(context.Background(), a, s, kompact.ActionRequest{Action: kompact.ActionCompactConversation}, nil)
+	if out.Status != kompact.OutcomeCompacted {
+		t.Fatalf("outcome %+v", out)
+	}
+	for _, m := range llm.requests[0] {
+		for _, p := range m.Content {
+			if strings.Contains(p.Text, "second question") {
+				t.Fatal("the kimi-code request shows the pinned message")
+			}
+		}
+	}
+	r := out.Result
+	at := r.SummaryAt()
+	if r.Session.Messages[at].Content[0].Text != r.SummaryMessage.Content[0].Text || r.Session.Messages[at+1].ID != "u2" || r.Span.Trailing == 0 {
+		t.Fatalf("session %s (summary at %d, trailing %d)", ids(r.Session.Messages), at, r.Span.Trailing)
+	}
+	if cm := r.Commit(); len(cm.Replacement) != len(r.Session.Messages) || cm.End != len(s.Messages) {
+		t.Errorf("commit replaces %d of %d with %d", cm.End, len(s.Messages), len(cm.Replacement))
+	}
+}

@@ -261,6 +261,9 @@ func (p *pinning) toBase(r *kompact.Result) *kompact.Result {
 	}
 	span := p.span
 	span.Dropped = r.Dropped()
+	if r.Span != nil { // the type's own messages around the summary
+		span.Leading, span.Trailing = r.Span.Leading, r.Span.Trailing
+	}
 	out.Span = &span
 	extra := kompact.EstimateTokens(pins)
 	out.TokensBefore = kompact.EstimateTokens(p.base.Messages)
