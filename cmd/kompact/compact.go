@@ -503,6 +503,12 @@ func (c *compactCommand) report(o kompact.Outcome, agent *kompact.Agent, written
 	if len(r.MissingSections) > 0 {
 		fmt.Fprintf(w, "the summary lacks sections: %s (kept anyway)\n", strings.Join(r.MissingSections, ", "))
 	}
+	printWritten(w, written, backup)
+}
+
+// printWritten says where a command wrote the session (nothing for stdout)
+// and where the original was kept.
+func printWritten(w io.Writer, written, backup string) {
 	switch {
 	case written == "-":
 	case backup != "":

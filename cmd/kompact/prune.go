@@ -136,13 +136,7 @@ func (c *pruneCommand) finish(f *pruneFlags, out toolprune.Outcome, written, bac
 	fmt.Fprintf(w, "pruned %s (%d chars) older than the last %s\n", kompact.CountOf(p.Results, "tool result"), p.Chars, kompact.CountOf(p.KeepRecent, "tool exchange"))
 	fmt.Fprintf(w, "estimated tokens: %d -> %d\n", p.TokensBefore, p.TokensAfter)
 	fmt.Fprintln(w, markerFidelityLine(p.Fidelity))
-	switch {
-	case written == "-":
-	case backup != "":
-		fmt.Fprintf(w, "wrote %s (the original is in %s)\n", written, backup)
-	default:
-		fmt.Fprintf(w, "wrote %s\n", written)
-	}
+	printWritten(w, written, backup)
 	return status, nil
 }
 
