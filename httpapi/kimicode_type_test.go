@@ -1,11 +1,17 @@
 package httpapi_test
 
 import (
+	"bytes"
+	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 
+	sdk "github.com/openai/openai-go/v3"
+
 	"kompact/internal/fakellm"
 	"kompact/internal/kcvectors"
+	"kompact/internal/testserver"
 	"kompact/kimicode"
 )
 
@@ -81,4 +87,55 @@ func TestKimiCodeTypeThroughTheAPI(t *testing.T) {
 	if jsonText(t, restored["session"].(map[string]any)["messages"]) != jsonText(t, orig["messages"]) {
 		t.Errorf("restore: %v", restored)
 	}
+}
+
+// TestGatewayKimiCodeAgent (issue 31 §2): the gateway of a kimi-code agent (a 100,000-token
+// window, compacting at half of it) compacts the conversation the Kimi Code way, as Kimi
+// Code compacts before the first step of a new prompt, and forwards the rebuilt context: the
+// client's system message, the oldest user text (head), the elision note, the newest user
+// messages merged (tail, the client's newest message last), the summary with Kimi Code's
+// prefix and the continuation note.
+func TestGatewayKimiCodeAgent(t *testing.T) {
+	raw := kcvectors.Texts(t)
+	texts := kimicode.NewTexts(raw, "shared")
+	kimicode.UseTexts(texts)
+	up := newFakeUpstream(t)
+	yaml := testserver.GatewayAgents(up.srv.URL+"/v1", testserver.Gateway{Auto: true})
+	yaml = strings.NewReplacer("type: kimi\n", "type: kimi-code\n", "max_context_size: 10000\n", "max_context_size: 100000\n").Replace(yaml)
+	srv := gatewayServerOf(t, yaml, testLog{t})
+	c := newGatewayClient(srv.URL)
+	cv := &conversation{msgs: []sdk.ChatCompletionMessageParamUnion{sdk.SystemMessage("You are a careful agent.")}}
+	quoted := func(s string) []byte { // as inside a JSON string, < and > as they are
+		var b bytes.Buffer
+		e := json.NewEncoder(&b)
+		e.SetEscapeHTML(false)
+		_ = e.Encode(s)
+		return bytes.TrimSuffix(b.Bytes(), []byte("\"\n"))[1:]
+	}
+	elision := strings.SplitN(texts.Elision, "${", 2)[0]
+	for i := 1; i <= 150; i++ {
+		if h := cv.turn(t, c, i, false); h.Get("X-Kompact-Forwarded") == "as-sent" {
+			continue
+		}
+		chats, compactions := up.chats()
+		if compactions != 1 {
+			t.Fatalf("turn %d: not forwarded as sent, after %d compactions", i, compactions)
+		}
+		msgs := forwardedMessages(t, chats[len(chats)-1].body)
+		sent := forwardedMessages(t, c.lastSent())
+		newest := quoted(userText(i))
+		if len(msgs) != 6 || !bytes.Equal(msgs[0], sent[0]) || !bytes.Contains(msgs[1], []byte(`turn 1:`)) ||
+			!bytes.Contains(msgs[2], quoted(elision)) || !bytes.Contains(msgs[3], []byte(fmt.Sprintf("turn %d:", i-1))) ||
+			!bytes.HasSuffix(msgs[3], append(newest, '"', '}')) || !bytes.Contains(msgs[4], quoted(texts.Prefix())) ||
+			!bytes.Contains(msgs[4], []byte("summary of the old turns")) || !bytes.HasSuffix(msgs[5], append(quoted(texts.ContinuationText()), '"', '}')) ||
+			!bytes.Contains(sent[len(sent)-1], newest) {
+			var about []string
+			for _, m := range msgs {
+				about = append(about, fmt.Sprintf("%.80s … %s", m, m[max(0, len(m)-80):]))
+			}
+			t.Fatalf("turn %d: forwarded %d messages:\n%s", i, len(msgs), strings.Join(about, "\n"))
+		}
+		return
+	}
+	t.Fatal("the conversation never compacted")
 }
