@@ -101,6 +101,11 @@ func (s *Server) gatewayMessages(w http.ResponseWriter, r *http.Request) error {
 	return err
 }
 
+// summaryTags turns the tags Claude Code reads in a compaction answer into
+// plain brackets inside the answer's own <summary>, so that a summary
+// that holds such tags itself is kept whole.
+var summaryTags = strings.NewReplacer("<summary>", "[summary]", "</summary>", "[/summary]", "<analysis>", "[analysis]", "</analysis>", "[/analysis]")
+
 // answerCompaction answers a compaction request from the summary sum
 // committed for it, in the Messages format (streamed when the request
 // streams): one text block, the summary, then the client's recent
@@ -113,7 +118,7 @@ func (s *Server) answerCompaction(w http.ResponseWriter, r *http.Request, req *a
 	if sum.Recent != "" {
 		text += "\n\nThe most recent messages, which the summary above does not cover:\n\n" + sum.Recent
 	}
-	text = "<summary>\n" + text + "\n</summary>"
+	text = "<summary>\n" + summaryTags.Replace(text) + "\n</summary>"
 	ans := &anthropic.Answer{ID: "msg_kompact_" + sum.SessionID + "_" + strconv.FormatInt(sum.Revision, 10), Model: req.Model, Text: text,
 		InputTokens: sum.Tokens, OutputTokens: max(len(text)/4, 1)}
 	h := w.Header()

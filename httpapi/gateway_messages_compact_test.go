@@ -66,7 +66,7 @@ func compactingServer(t *testing.T, yaml string) *httptest.Server {
 // session header) with ccSummary.
 func ccFake(t *testing.T) *fakeanthropic.Server {
 	return fakeanthropic.New(t, func(r fakeanthropic.Request) fakeanthropic.Answer {
-		if r.Header.Get("X-Claude-Code-Session-Id") == "" {
+		if r.Header.Get("X-Claude-Code-Session-Id") == "" { // a summary with tags of its own
 			return fakeanthropic.Answer{Events: fakeanthropic.TextStream(ccModel, "<summary>"+ccSummary+"</summary>", fakeanthropic.Usage{Input: 2000, Output: 40})}
 		}
 		return fakeanthropic.Answer{Events: fakeanthropic.TextStream(ccModel, "ok", fakeanthropic.Usage{Input: 2900, CacheRead: 100, Output: 5})}
@@ -153,7 +153,7 @@ func TestMessagesCompactionAnswered(t *testing.T) {
 	}
 	t.Logf("/compact answered by the gateway in %s", took)
 	text, usage := readAnswerStream(t, string(body))
-	if !strings.HasPrefix(text, "<summary>\n") || !strings.Contains(text, ccSummary) || !strings.HasSuffix(text, "\n</summary>") {
+	if !strings.HasPrefix(text, "<summary>\n") || !strings.Contains(text, "[summary]"+ccSummary+"[/summary]") || !strings.HasSuffix(text, "\n</summary>") || strings.Count(text, "summary>") != 2 {
 		t.Errorf("answer text %q", text)
 	}
 	if !strings.Contains(text, "done 2:") {

@@ -108,8 +108,9 @@ func ccBody(messages string) string {
 // with input_json_delta reaches the client byte for byte and event by
 // event (the fake sends the next event only once the client has read
 // the one before, so a gateway that buffered would hang); the upstream
-// gets the client's body byte for byte, its query and headers as they
-// came, the agent's key instead of the client's, and no X-Kompact-*.
+// gets the client's body byte for byte (thinking and redacted thinking
+// with their signatures included), its query and headers as they came,
+// the agent's key instead of the client's, and no X-Kompact-*.
 func TestMessagesStreamPassThrough(t *testing.T) {
 	gate := make(chan struct{})
 	events := fakeanthropic.Start(ccModel, fakeanthropic.Usage{Input: 3, CacheRead: 1000, CacheCreation: 200})
@@ -121,7 +122,9 @@ func TestMessagesStreamPassThrough(t *testing.T) {
 		return fakeanthropic.Answer{Events: events, Gate: gate, Header: map[string]string{"Request-Id": "req_01", "Anthropic-Ratelimit-Requests-Remaining": "99"}}
 	})
 	srv := messagesServer(t, ccAgents(fake.URL, ""), "")
-	body := ccBody(`[{"role":"user","content":[{"type":"text","text":"READ_FILE:/tmp/hello.txt please","cache_control":{"type":"ephemeral"}}]}]`)
+	body := ccBody(`[{"role":"user","content":"look"},` +
+		`{"role":"assistant","content":[{"type":"thinking","thinking":"Let me look.","signature":"EqQBCkYIBxgC+sig=="},{"type":"redacted_thinking","data":"EmwKAhgBEgy3va3pzix/LafPsn4a"},{"type":"text","text":"Looking."}]},` +
+		`{"role":"user","content":[{"type":"text","text":"READ_FILE:/tmp/hello.txt please","cache_control":{"type":"ephemeral"}}]}]`)
 	h := ccHeaders("4f1c2d3e-0000-4000-8000-000000000001")
 	h.Set("X-Kompact-Token", "not-for-upstream")
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
@@ -251,6 +254,25 @@ func TestMessagesJSONAndErrors(t *testing.T) {
 	}
 	up := fake.Requests()
 	checkForwarded(t, up[len(up)-1], "/v1/messages/count_tokens", "beta=true", count, ccHeaders("sid-count"), "sk-agent")
+}
+
+// TestMessagesStreamBreaksOff (issue 32 §1): an upstream stream that
+// breaks off after some events reaches the client as a failure (the
+// connection aborted), never as an answer that looks whole.
+func TestMessagesStreamBreaksOff(t *testing.T) {
+	evs := fakeanthropic.TextStream(ccModel, "a long answer that never ends", fakeanthropic.Usage{Input: 5})
+	fake := fakeanthropic.New(t, func(fakeanthropic.Request) fakeanthropic.Answer {
+		return fakeanthropic.Answer{Events: evs[:5], Abort: true}
+	})
+	srv := messagesServer(t, ccAgents(fake.URL, ""), "")
+	resp := postMessages(t, context.Background(), srv.URL+"/gateway/cc/v1/messages", ccHeaders("cut-1"), ccBody(`[{"role":"user","content":"hi"}]`))
+	got, err := io.ReadAll(resp.Body)
+	if err == nil {
+		t.Errorf("the client read a clean end after a cut stream: %q", got)
+	}
+	if !strings.HasPrefix(string(got), strings.Join(evs[:4], "")) {
+		t.Errorf("the events before the cut were not relayed: %q", got)
+	}
 }
 
 func answerHeader(a fakeanthropic.Answer, k, v string) fakeanthropic.Answer {

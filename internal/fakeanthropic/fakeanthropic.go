@@ -37,6 +37,9 @@ type Answer struct {
 	// Gate, when not nil, is received from before each event after the
 	// first: the test decides when the next event goes.
 	Gate chan struct{}
+	// Abort cuts the connection after the events, as an upstream that
+	// breaks off mid-stream.
+	Abort bool
 }
 
 // Server is the fake Messages API.
@@ -99,6 +102,9 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		}
 		_, _ = io.WriteString(w, ev)
 		_ = http.NewResponseController(w).Flush()
+	}
+	if a.Abort {
+		panic(http.ErrAbortHandler)
 	}
 }
 
