@@ -5,17 +5,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"log/slog"
 	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
 
 	"kompact/anthropic"
-	"kompact/config"
-	"kompact/httpapi"
 	"kompact/internal/fakeanthropic"
-	"kompact/internal/testserver"
 	"kompact/openai"
 )
 
@@ -45,20 +41,7 @@ func compactingCC(url, gateway string) string {
 // requests through the Messages client.
 func compactingServer(t *testing.T, yaml string) *httptest.Server {
 	t.Helper()
-	t.Setenv("KOMPACT_TEST_ANTHROPIC_KEY", "sk-agent")
-	cfg, err := config.Parse([]byte(yaml), "agents.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := httpapi.New(httpapi.Config{
-		Store: testserver.SQLite(t), Agents: cfg,
-		LLM:      anthropic.Either{Messages: &anthropic.Client{MaxRetries: -1}, Other: &openai.Client{MaxRetries: -1}},
-		Upstream: &openai.Upstream{},
-		Logger:   slog.New(slog.NewTextHandler(io.Discard, nil)),
-	})
-	srv := httptest.NewServer(httpapi.CheckedHandler(t, s.Handler()))
-	t.Cleanup(srv.Close)
-	return srv
+	return messagesServerWith(t, yaml, "", anthropic.Either{Messages: &anthropic.Client{MaxRetries: -1}, Other: &openai.Client{MaxRetries: -1}})
 }
 
 // ccFake answers Claude Code's turns with 3000 input tokens (past the

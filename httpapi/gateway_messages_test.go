@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"kompact"
 	"kompact/config"
 	"kompact/httpapi"
 	"kompact/internal/fakeanthropic"
@@ -45,6 +46,13 @@ func ccAgents(url, gateway string) string {
 // (none when ""), the agent key sk-agent.
 func messagesServer(t *testing.T, yaml, token string) *httptest.Server {
 	t.Helper()
+	return messagesServerWith(t, yaml, token, &openai.Client{MaxRetries: -1})
+}
+
+// messagesServerWith is messagesServer with kompact's own calls going to
+// llm.
+func messagesServerWith(t *testing.T, yaml, token string, llm kompact.LLM) *httptest.Server {
+	t.Helper()
 	t.Setenv("KOMPACT_TEST_ANTHROPIC_KEY", "sk-agent")
 	cfg, err := config.Parse([]byte(yaml), "agents.yaml")
 	if err != nil {
@@ -52,7 +60,7 @@ func messagesServer(t *testing.T, yaml, token string) *httptest.Server {
 	}
 	s := httpapi.New(httpapi.Config{
 		Store: testserver.SQLite(t), Agents: cfg, Token: token,
-		LLM:      &openai.Client{MaxRetries: -1},
+		LLM:      llm,
 		Upstream: &openai.Upstream{},
 		Logger:   slog.New(slog.NewTextHandler(io.Discard, nil)),
 	})

@@ -36,7 +36,7 @@ var errRelayCut = errors.New("the relay of the upstream's answer failed midway")
 
 // relayUpstream relays resp to w: its status and relayed headers with the
 // gateway's own (own, when not nil, sets them), then its body
-// (relayAnswer; strip as there). The status is written with the body's
+// (relayFace.relay). The status is written with the body's
 // first byte, so that a relay that fails before any byte is answered as
 // the gateway's own error (returned; the upstream's headers and
 // X-Kompact-Forwarded taken back), and one that fails later returns
@@ -114,14 +114,6 @@ type relayFace struct {
 	strip    bool
 }
 
-// relay passes the answer on (relayAnswer, relayMessages).
-func (f relayFace) relay(w http.ResponseWriter, resp *http.Response) (*kompact.Usage, error) {
-	if f.messages {
-		return relayMessages(w, resp)
-	}
-	return relayAnswer(w, resp, f.strip)
-}
-
 // relayHeaders copies the relayed headers of resp into dst. An answer
 // that is not a stream keeps its Content-Length, so that the client has it
 // whole as soon as its bytes are relayed (the gateway's bookkeeping after
@@ -197,44 +189,32 @@ func (p *pendingStatus) FlushError() error {
 	return http.NewResponseController(p.ResponseWriter).Flush()
 }
 
-// relayAnswer passes the upstream's answer on as it arrives and returns
-// the usage it reports: a stream event by event (without the usage chunk
-// the gateway asked for, when strip), any other answer as its bytes come.
-func relayAnswer(w http.ResponseWriter, resp *http.Response, strip bool) (*kompact.Usage, error) {
+// relay passes the upstream's answer on as it arrives and returns the
+// usage it reports: a stream event by event (a chat stream without the
+// usage chunk the gateway asked for, when strip; a Messages stream whole,
+// pings and all), any other answer as its bytes come.
+func (f relayFace) relay(w http.ResponseWriter, resp *http.Response) (*kompact.Usage, error) {
 	rc := http.NewResponseController(w)
 	flush := func() { _ = rc.Flush() }
 	mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
 	if resp.StatusCode == http.StatusOK && mt == "text/event-stream" {
-		return openai.RelayStream(w, flush, resp.Body, strip, maxStreamEvent)
+		if f.messages {
+			var su anthropic.StreamUsage
+			err := openai.RelayEvents(w, flush, resp.Body, maxStreamEvent, su.Event)
+			return su.Usage(), err
+		}
+		return openai.RelayStream(w, flush, resp.Body, f.strip, maxStreamEvent)
 	}
 	var kept bytes.Buffer
 	keep := &limitedBuffer{buf: &kept, max: maxUsageBody}
 	_, err := io.Copy(w, io.TeeReader(resp.Body, keep))
 	if err != nil || resp.StatusCode != http.StatusOK || keep.over {
 		return nil, err
+	}
+	if f.messages {
+		return anthropic.BodyUsage(kept.Bytes()), nil
 	}
 	return openai.CompletionUsage(kept.Bytes()), nil
-}
-
-// relayMessages passes a Messages answer on as it arrives and returns the
-// usage it reports: a stream event by event (pings and all, nothing left
-// out), any other answer as its bytes come.
-func relayMessages(w http.ResponseWriter, resp *http.Response) (*kompact.Usage, error) {
-	rc := http.NewResponseController(w)
-	flush := func() { _ = rc.Flush() }
-	mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
-	if resp.StatusCode == http.StatusOK && mt == "text/event-stream" {
-		var su anthropic.StreamUsage
-		err := openai.RelayEvents(w, flush, resp.Body, maxStreamEvent, su.Event)
-		return su.Usage(), err
-	}
-	var kept bytes.Buffer
-	keep := &limitedBuffer{buf: &kept, max: maxUsageBody}
-	_, err := io.Copy(w, io.TeeReader(resp.Body, keep))
-	if err != nil || resp.StatusCode != http.StatusOK || keep.over {
-		return nil, err
-	}
-	return anthropic.BodyUsage(kept.Bytes()), nil
 }
 
 // limitedBuffer keeps what is written to it up to max bytes, and notes
