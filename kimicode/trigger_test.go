@@ -3,7 +3,9 @@ package kimicode_test
 import (
 	"testing"
 
+	"kompact"
 	"kompact/internal/kcvectors"
+	_ "kompact/kimi" // the default type, which computes the trigger
 	"kompact/kimicode"
 )
 
@@ -39,5 +41,15 @@ func TestDue(t *testing.T) {
 	}
 	if kimicode.MaxTokens(100000) != 100000 || kimicode.MaxTokens(400000) != 131072 {
 		t.Fatal("MaxTokens")
+	}
+	// The type's ContextStatus says the same, with the default thresholds.
+	for _, tc := range []struct {
+		used, window int
+		due          bool
+	}{{96000, 100000, true}, {45000, 100000, false}, {345000, 400000, true}, {330000, 400000, false}} {
+		st := kimicode.Type{}.ContextStatus(kompact.TokenAccount{TokenCount: tc.used}, tc.window, kompact.AutoCompaction{})
+		if st.ShouldCompact != tc.due || st.MaxContextSize != tc.window {
+			t.Errorf("ContextStatus(%d, %d) = %+v", tc.used, tc.window, st)
+		}
 	}
 }

@@ -97,31 +97,15 @@ func joinInstructions(parts ...string) string {
 // Outline returns m: a plan reads all of it.
 func (Type) Outline(m *kompact.Message) kompact.Message { return *m }
 
-// ContextStatus is Kimi Code's trigger (Due) with the agent's thresholds (their defaults
-// are Kimi Code's: 85% of the window, 50,000 tokens in reserve).
+// ContextStatus is Kimi Code's trigger: compaction is due at 85% of the window or with
+// fewer than 50,000 tokens left, kimi-cli's formula and defaults, so the default type
+// ("kimi", which every program that runs the service links) computes it, with the agent's
+// compaction.auto thresholds. Without it the window counts as unknown: never due.
 func (Type) ContextStatus(account kompact.TokenAccount, window int, auto kompact.AutoCompaction) kompact.ContextStatus {
-	st := kompact.ContextStatus{TokenCount: account.TokenCount, PendingTokens: account.PendingTokens}
-	if window <= 0 {
-		st.Reason = kompact.ReasonUnknownContextSize
-		return st
+	if t, err := kompact.LookupCompactionType(kompact.DefaultCompactionType); err == nil && t.Name() != Name {
+		return t.ContextStatus(account, window, auto)
 	}
-	auto = auto.Effective()
-	n := account.WithPending()
-	st.MaxContextSize, st.UsageRatio = window, float64(n)/float64(window)
-	ratio := float64(n) >= float64(window)*auto.TriggerRatio
-	reserve := n+auto.ReservedContextSize >= window
-	st.ShouldCompact = ratio || reserve
-	switch {
-	case ratio && reserve:
-		st.Reason = kompact.ReasonBoth
-	case ratio:
-		st.Reason = kompact.ReasonTriggerRatio
-	case reserve:
-		st.Reason = kompact.ReasonReservedContext
-	default:
-		st.Reason = kompact.ReasonBelowThreshold
-	}
-	return st
+	return kompact.ContextStatus{TokenCount: account.TokenCount, PendingTokens: account.PendingTokens, Reason: kompact.ReasonUnknownContextSize}
 }
 
 // WithSummary returns r with summary in place of the model's: the context is rebuilt
