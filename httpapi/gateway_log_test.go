@@ -34,13 +34,17 @@ func logGateway(t *testing.T, up *fakeUpstream, gw testserver.Gateway, jsonLogs 
 
 // turnsUntilCompacted sends turns of a conversation as session id until
 // the gateway forwards one compacted; it returns the session's revision of
-// that compaction.
-func turnsUntilCompacted(t *testing.T, srv *httptest.Server, id string) kompact.RevisionInfo {
+// that compaction. After a turn that started a precompute it waits for the
+// precompute's call upstream (up), so that the precompute has read the
+// session before the next turn, however loaded the machine.
+func turnsUntilCompacted(t *testing.T, srv *httptest.Server, up *fakeUpstream, id string) kompact.RevisionInfo {
 	t.Helper()
 	c := newGatewayClient(srv.URL, option.WithHeader("X-Kompact-Session", id))
 	cv := &conversation{msgs: []sdk.ChatCompletionMessageParamUnion{sdk.SystemMessage("You are a careful agent.")}}
 	for i := 1; i <= 20; i++ {
 		if cv.turn(t, c, i, false).Get(httpapi.HeaderForwarded) != "compacted" {
+			// A precompute the turn started reads the session before the next turn.
+			precomputeCalling(t, up, srv.URL, id)
 			continue
 		}
 		var revs struct {
@@ -113,8 +117,9 @@ func TestGatewayCompactionLogLines(t *testing.T) {
 }
 
 func testGatewayLogCompaction(t *testing.T, jsonLogs bool) {
-	srv, logs := logGateway(t, newFakeUpstream(t), testserver.Gateway{Auto: true}, jsonLogs)
-	rev := turnsUntilCompacted(t, srv, "logs")
+	up := newFakeUpstream(t)
+	srv, logs := logGateway(t, up, testserver.Gateway{Auto: true}, jsonLogs)
+	rev := turnsUntilCompacted(t, srv, up, "logs")
 	committed := committedAttrs(rev, "gateway")
 	committed["session"] = "logs"
 	checkLogLines(t, logs.String(), jsonLogs, []logWant{
@@ -128,8 +133,9 @@ func testGatewayLogCompaction(t *testing.T, jsonLogs bool) {
 }
 
 func testGatewayLogPrecompute(t *testing.T, jsonLogs bool) {
-	srv, logs := logGateway(t, newFakeUpstream(t), testserver.Gateway{Auto: true, Precompute: 0.8}, jsonLogs)
-	rev := turnsUntilCompacted(t, srv, "pre")
+	up := newFakeUpstream(t)
+	srv, logs := logGateway(t, up, testserver.Gateway{Auto: true, Precompute: 0.8}, jsonLogs)
+	rev := turnsUntilCompacted(t, srv, up, "pre")
 	kept := committedAttrs(rev, "precompute")
 	delete(kept, "revision")
 	kept["session"] = "pre"
