@@ -25,16 +25,20 @@ const ccFileText = "HELLO-KOMPACT-32"
 // "hi"; Claude Code's own compaction request (when it reaches the fake)
 // an upstream summary; kompact's compaction request ccSummary. Turns of
 // the tool round trip report 3000 input tokens, past the agent's
-// precompute; the others 1000.
+// precompute; of a FILL_CONTEXT prompt 990,000, past Claude Code's own
+// automatic compaction; the others 1000.
 func ccModelFake(t *testing.T) *fakeanthropic.Server {
 	return fakeanthropic.New(t, func(r fakeanthropic.Request) fakeanthropic.Answer {
 		body := string(r.Body)
 		if r.Header.Get("X-Claude-Code-Session-Id") == "" {
 			return fakeanthropic.Answer{Events: fakeanthropic.TextStream(ccModel, ccSummary, fakeanthropic.Usage{Input: 2000, Output: 40})}
 		}
-		usage := fakeanthropic.Usage{Input: 1000, Output: 5}
+		usage := fakeanthropic.Usage{Input: 1000, Output: 20}
 		if strings.Contains(body, "READ_FILE:") {
 			usage.Input = 3000
+		}
+		if strings.Contains(body, "FILL_CONTEXT") { // past Claude Code's own auto-compact threshold
+			usage.Input = 990000
 		}
 		if strings.Contains(body, "CRITICAL: Respond with TEXT ONLY") {
 			return fakeanthropic.Answer{Events: fakeanthropic.TextStream(ccModel, "<analysis>a</analysis><summary>the upstream's summary</summary>", fakeanthropic.Usage{Input: 500, Output: 20})}
@@ -143,4 +147,46 @@ func TestClaudeCodeThroughGateway(t *testing.T) {
 	claude(t, bin, direct, dhome, fake.URL, "-p", "READ_FILE:"+file+" please", "--allowedTools", "Read")
 	straight := claude(t, bin, direct, dhome, fake.URL, "-p", "/compact", "-c")
 	t.Logf("/compact through the gateway (answered from the precomputed summary): %s; straight to the fake (which answers at once): %s", compact.took, straight.took)
+}
+
+// TestClaudeCodeAutoCompactThroughGateway (issue 32 §2 and §3): Claude
+// Code's automatic compaction (its run after a turn that reported 990,000
+// input tokens begins with a compaction request) is answered by the
+// gateway from kompact's precomputed summary too: nothing of it reaches
+// the upstream, the summary is a revision of the session, and the run's
+// turn carries kompact's summary.
+func TestClaudeCodeAutoCompactThroughGateway(t *testing.T) {
+	bin := os.Getenv("CLAUDE_CODE_BIN")
+	testenv.Require(t, bin != "", "CLAUDE_CODE_BIN is not set", "install Claude Code 2.1.332 (bash .ci/claude-code.sh) and set CLAUDE_CODE_BIN to the claude it prints")
+	fake := ccModelFake(t)
+	srv := compactingServer(t, compactingCC(fake.URL, ", compaction: wait"))
+	dir, home := t.TempDir(), t.TempDir()
+	file := filepath.Join(dir, "hello.txt")
+	if err := os.WriteFile(file, []byte(ccFileText+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	gw := srv.URL + "/gateway/cc"
+	first := claude(t, bin, dir, home, gw, "-p", "READ_FILE:"+file+" please", "--allowedTools", "Read")
+	claude(t, bin, dir, home, gw, "-p", "now FILL_CONTEXT", "-c")
+	waitGatewayPreview(t, srv.URL, first.SessionID)
+	before := len(fake.Requests())
+	claude(t, bin, dir, home, gw, "-p", "go on", "-c")
+	after := fake.Requests()[before:]
+	for _, r := range after {
+		if strings.Contains(string(r.Body), "CRITICAL: Respond with TEXT ONLY") {
+			t.Errorf("Claude Code's automatic compaction reached the upstream")
+		}
+	}
+	if len(after) == 0 || !strings.Contains(string(after[len(after)-1].Body), ccSummary) {
+		t.Errorf("the run's turn does not carry kompact's summary")
+	}
+	var revs struct {
+		Revisions []struct {
+			Kind string `json:"kind"`
+		} `json:"revisions"`
+	}
+	getJSON(t, srv.URL, "/v1/sessions/"+first.SessionID+"/revisions", &revs)
+	if len(revs.Revisions) != 1 || revs.Revisions[0].Kind != "auto_compaction" {
+		t.Errorf("revisions %+v, want the answered summary", revs.Revisions)
+	}
 }
