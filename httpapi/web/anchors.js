@@ -8,7 +8,9 @@
 // message stays). The server answers a no-op when that leaves nothing but
 // the leading system message, or only one earlier summary; and it refuses
 // a cut that keeps a tool call's result without its call
-// (checkToolPairs). At such a message the menu offers the nearest message
+// (checkToolPairs). msgs may be sparse (the windowed page reads only the
+// messages near the screen, and the first): a message not read counts as
+// no tool result, and no anchor. At such a message the menu offers the nearest message
 // after it where the cut is whole, so the call keeps its results.
 
 import { isSummary } from "./summary.js";
@@ -22,7 +24,7 @@ export function separatedCall(msgs, cut) {
   const callAt = new Map();
   msgs.forEach((m, i) => (m.tool_calls || []).forEach((c) => c.id && callAt.set(c.id, i)));
   for (let i = cut; i < msgs.length; i++) {
-    if (msgs[i].role !== "tool") continue;
+    if (!msgs[i] || msgs[i].role !== "tool") continue;
     const at = callAt.get(msgs[i].tool_call_id);
     if (at !== undefined && at < cut) return { call: at, result: i };
   }
@@ -32,7 +34,7 @@ export function separatedCall(msgs, cut) {
 // firstReplaced is the index of the first message a compaction from the
 // start replaces: 1 when a leading system message stays, else 0.
 export function firstReplaced(msgs) {
-  return msgs.length && msgs[0].role === "system" ? 1 : 0;
+  return msgs.length && msgs[0] && msgs[0].role === "system" ? 1 : 0;
 }
 
 // noopAt reports whether compacting up to msgs[i] is a no-op for the
@@ -49,13 +51,13 @@ function noopAt(msgs, i) {
 // last messages it replaces, and, when the anchor moved, what compacting
 // up to i would have separated ({call, result}).
 export function upToHere(msgs, i) {
-  if (i < 0 || i >= msgs.length || noopAt(msgs, i)) return null;
+  if (i < 0 || i >= msgs.length || !msgs[i] || noopAt(msgs, i)) return null;
   const separated = separatedCall(msgs, i + 1);
   let j = i;
   if (separated) {
     j = i + 1;
-    while (j < msgs.length && (!msgs[j].id || separatedCall(msgs, j + 1))) j++;
-    if (j >= msgs.length || noopAt(msgs, j)) return null;
+    while (j < msgs.length && msgs[j] && (!msgs[j].id || separatedCall(msgs, j + 1))) j++;
+    if (j >= msgs.length || !msgs[j] || noopAt(msgs, j)) return null;
   }
   if (!msgs[j].id) return null;
   return { index: j, first: firstReplaced(msgs) + 1, last: j + 1, separated };

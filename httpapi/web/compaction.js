@@ -13,6 +13,7 @@ import { setOutcome, setProgress } from "./outcome.js";
 import { approx } from "./estimate.js";
 import { isSummary, summaryText } from "./summary.js";
 import { keptText } from "./fidelity.js";
+import { reveal } from "./window.js";
 
 function renderTools(uiError) {
   const s = view.session;
@@ -27,7 +28,7 @@ function renderTools(uiError) {
     const btn = $("compact-conversation");
     btn.hidden = !conv;
     if (conv) btn.textContent = conv.label || "Compact conversation";
-    btn.disabled = !!job.busy || runsElsewhere() || !s.messages.length;
+    btn.disabled = !!job.busy || runsElsewhere() || !view.total;
     if (conv) fillRangeSelects();
     markRange();
     refreshPlan();
@@ -50,7 +51,7 @@ async function refreshPlan() {
   const seq = ++planSeq;
   const id = view.id;
   let plan;
-  if (!s.messages.length) {
+  if (!view.total) {
     plan = { status: "dry_run", noop: true, reason: "the session has no messages" };
   } else {
     const body = { dry_run: true };
@@ -156,7 +157,7 @@ function compactConversation() {
 // compactUpToHere compacts up to message id, as the menu of message from
 // offered it: at is the menu's choice (anchors.js upToHere).
 export function compactUpToHere(id, at, from) {
-  const span = at ? { first: at.first, last: at.last, total: view.session.messages.length } : null;
+  const span = at ? { first: at.first, last: at.last, total: view.total } : null;
   runAction("compact_up_to_here", { message_id: id, ...actionOptions() }, { span, from: from || id });
 }
 
@@ -411,11 +412,10 @@ function showWaitingPreview() {
 
 // showResult brings the new summary into view (not the top of the page),
 // with the outcome announced beside it.
-function showResult(summaryId) {
-  const card = summaryId ? document.querySelector(`#messages article.msg[data-id="${CSS.escape(summaryId)}"]`) : null;
+async function showResult(summaryId) {
   $("outcome").focus({ preventScroll: true });
-  if (card) card.scrollIntoView({ block: "start" });
-  else $("outcome").scrollIntoView({ block: "start" });
+  const card = summaryId ? await reveal(summaryId, "start") : null;
+  if (!card) $("outcome").scrollIntoView({ block: "start" });
 }
 
 function compactedCard(o, applied) {

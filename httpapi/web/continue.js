@@ -6,7 +6,8 @@ import { $, clear, h, plural, showError } from "./dom.js";
 import { APIError, call } from "./api.js";
 import { view } from "./state.js";
 import { loadSessions } from "./sessions.js";
-import { reloadSession } from "./conversation.js";
+import { reloadSession, showLatest } from "./conversation.js";
+import { lastMessage, latestArticle } from "./window.js";
 
 function onContinue(ev) {
   ev.preventDefault();
@@ -32,12 +33,9 @@ async function send(id, content, before) {
     clear(slot);
     if (id === view.id) {
       await Promise.all([reloadSession(), loadSessions()]);
-      const items = document.querySelectorAll("#messages article.msg");
-      const lastMsg = items[items.length - 1];
-      if (lastMsg) {
-        lastMsg.classList.add("is-new");
-        lastMsg.scrollIntoView({ block: "nearest" });
-      }
+      await showLatest();
+      const lastMsg = latestArticle();
+      if (lastMsg) lastMsg.classList.add("is-new");
       const auto = data && data.auto_compaction;
       if (auto) slot.append(autoNote(auto));
       slot.append(h("p", { class: "note note-ok visually-hidden" }, "The reply was added to the conversation."));
@@ -92,15 +90,14 @@ async function retryTurn(id, content, before) {
 
 // lastId is the id of the last message of the session on screen.
 function lastId() {
-  const msgs = view.session ? view.session.messages : [];
-  return msgs.length ? msgs[msgs.length - 1].id : "";
+  const last = view.session ? lastMessage() : null;
+  return last ? last.id : "";
 }
 
 // appended reports whether the session on screen ends with the user
 // message content, unanswered, added after the message before (its id).
 function appended(content, before) {
-  const msgs = view.session ? view.session.messages : [];
-  const last = msgs[msgs.length - 1];
+  const last = view.session ? lastMessage() : null;
   if (!last || last.role !== "user" || last.id === before) return false;
   const text = (last.content || []).filter((p) => p.type === "text").map((p) => p.text).join("");
   return text === content;

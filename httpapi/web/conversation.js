@@ -5,25 +5,39 @@ import { $, add, clear, h, plural, timeEl, showError } from "./dom.js";
 import { call } from "./api.js";
 import { job, view } from "./state.js";
 import { emit, on } from "./events.js";
-import { isGatewaySession, renderSessions } from "./sessions.js";
+import { isGatewaySession, renderSessions, sessionHead, sessionInfo } from "./sessions.js";
 import { renderParts, renderToolCall } from "./parts.js";
 import { isSummary, renderSummary } from "./summary.js";
-import { approx, estimateTokens } from "./estimate.js";
 import { showTitle } from "./title.js";
-import { fillGauge } from "./gauge.js";
+import { fillGauge, fillTokens } from "./gauge.js";
+import { messageLink, routeOf } from "./route.js";
+import { resolveRange } from "./range.js";
+import * as windowed from "./window.js";
 
 const ROLES = new Set(["system", "user", "assistant", "tool"]);
 
 let loadSeq = 0; // guards against late answers after a switch
+let loading = 0; // reloads under way
+
+// LIVE_MS is how often the page asks whether the session on screen
+// changed (a window of no message: its version and length).
+const LIVE_MS = 4000;
 
 async function openSession(id) {
   const switching = id !== view.id;
+  const at = routeOf().message;
+  if (!switching && at && view.session) {
+    await showMessage(at); // the same session, at another message
+    return;
+  }
   view.id = id;
   if (switching) {
     view.session = null;
+    view.total = 0;
     view.range = { start: "", end: "" };
     view.actions = new Map();
     view.plan = null;
+    windowed.closeWindow();
     clear($("outcome"));
     clear($("continue-status"));
     clear($("session-status"));
@@ -36,30 +50,43 @@ async function openSession(id) {
   $("session-view").hidden = false;
   document.body.classList.add("has-session");
   renderSessions();
-  await reloadSession();
-  if (switching && id === view.id) {
-    $("conversation").focus({ preventScroll: true });
-    showLatest();
-    emit("session shown", id);
-  }
+  await reloadSession({ at, opening: switching || !!at });
+  if (!(switching || at) || id !== view.id || !view.session) return;
+  $("conversation").focus({ preventScroll: true });
+  if (at) await showMessage(at);
+  else await showLatest();
+  if (switching) emit("session shown", id);
 }
 
-// showLatest scrolls to the session: to its latest messages when they do
-// not all fit on the screen (as a chat client opens), else to its top.
-export function showLatest() {
-  const items = document.querySelectorAll("#messages article.msg");
-  const last = items[items.length - 1];
-  if (last && $("messages").getBoundingClientRect().height > window.innerHeight) {
-    last.scrollIntoView({ block: "end" });
-  } else {
-    $("session-view").scrollIntoView({ block: "start" });
+// showMessage brings message mid (an id, or "#N") of the session on
+// screen into view and marks it, or says that the session has no such
+// message (a compaction replaces the messages it summarises).
+export async function showMessage(mid) {
+  const art = await windowed.reveal(mid, "center");
+  const slot = $("session-status");
+  if (!art) {
+    clear(slot).append(h("p", { class: "note", "data-testid": "message-not-found" }, `This session has no message ${mid}: a compaction may have replaced it with its summary.`));
+    return null;
   }
+  for (const old of document.querySelectorAll("#messages article.msg.is-target")) old.classList.remove("is-target");
+  art.classList.add("is-target");
+  art.setAttribute("tabindex", "-1");
+  art.focus({ preventScroll: true });
+  return art;
+}
+
+// showLatest scrolls to the session's latest messages when they do not
+// all fit on the screen (as a chat client opens), else to its top.
+export async function showLatest() {
+  await windowed.showLatest();
   updateJump();
 }
 
 function closeSession() {
   view.id = "";
   view.session = null;
+  view.total = 0;
+  windowed.closeWindow();
   $("session-view").hidden = true;
   $("empty-state").hidden = false;
   document.body.classList.remove("has-session");
@@ -69,42 +96,55 @@ function closeSession() {
   renderSessions();
 }
 
-// reloadSession loads the current session, its actions and its revisions.
-export async function reloadSession() {
+// loadFailed shows why session id could not be read.
+function loadFailed(id, err) {
+  view.session = null;
+  view.total = 0;
+  windowed.closeWindow();
+  $("session-title").textContent = id;
+  $("session-meta").textContent = "";
+  showError($("outcome"), err, "session-error");
+  $("compact-panel").hidden = true;
+  $("compact-off").hidden = true;
+  $("history-panel").hidden = true;
+}
+
+// reloadSession reads the session on screen again: its latest messages (or
+// those around opts.at), its head, actions and revisions, never the whole
+// session. A reload of the session on screen keeps the message at the top
+// of the screen there, or the latest in view when they were.
+export async function reloadSession(opts = {}) {
   const id = view.id;
   if (!id) return;
   const seq = ++loadSeq;
+  const same = !opts.opening && windowed.win.id === id;
+  const keep = same && !windowed.latestBelow() ? { latest: true } : same ? windowed.firstVisible() : null;
   const enc = encodeURIComponent(id);
   $("messages").setAttribute("aria-busy", "true");
-  const [sess, ui, revs] = await Promise.allSettled([
-    call("GET", `sessions/${enc}`),
+  const listed = sessionInfo(id);
+  loading++;
+  const [w, head, ui, revs] = await Promise.allSettled([
+    windowed.openWindow(id, { guess: listed ? listed.messages : 0, at: opts.at || (keep && keep.id) || "" }),
+    sessionHead(id),
     call("GET", `sessions/${enc}/ui-elements`),
     call("GET", `sessions/${enc}/revisions`),
-  ]);
+  ]).finally(() => loading--);
   if (seq !== loadSeq) return;
   $("messages").removeAttribute("aria-busy");
-  if (sess.status === "rejected") {
-    view.session = null;
-    $("session-title").textContent = id;
-    $("session-meta").textContent = "";
-    clear($("messages"));
-    showError($("outcome"), sess.reason, "session-error");
-    $("compact-panel").hidden = true;
-    $("compact-off").hidden = true;
-    $("history-panel").hidden = true;
-    return;
-  }
-  view.session = sess.value;
+  if (w.status === "rejected") return loadFailed(id, w.reason);
+  if (!w.value) return;
+  view.session = { ...((head.status === "fulfilled" && head.value) || { id }), id, version: w.value.version };
+  view.total = w.value.total;
   view.actions = new Map();
   if (ui.status === "fulfilled") {
     for (const el of ui.value.ui_elements) view.actions.set(el.id, el);
   }
-  // Drop range marks that no longer name a message.
-  const ids = new Set(view.session.messages.map((m) => m.id));
-  if (view.range.start && !ids.has(view.range.start)) view.range.start = "";
-  if (view.range.end && !ids.has(view.range.end)) view.range.end = "";
+  await resolveRange(); // drops range marks that no longer name a message
+  if (seq !== loadSeq) return;
   renderSession();
   renderSessions();
+  if (keep) await keepPlace(keep);
+  else if (!opts.opening) windowed.layout();
   emit("session loaded", {
     id,
     uiError: ui.status === "rejected" ? ui.reason : null,
@@ -112,6 +152,18 @@ export async function reloadSession() {
     revisionsError: revs.status === "rejected" ? revs.reason : null,
     stale: () => seq !== loadSeq,
   });
+}
+
+// keepPlace puts the window back where it was before a reload: at the
+// latest messages, or with the message that was at the top of the screen
+// at the same place (when it is still in the session).
+async function keepPlace(keep) {
+  if (keep.latest) return showLatest();
+  const i = windowed.indexOfId(keep.id);
+  if (i < 0) return windowed.layout();
+  await windowed.revealIndex(i, "start");
+  window.scrollBy(0, -keep.top);
+  windowed.layout();
 }
 
 function renderSession() {
@@ -123,15 +175,17 @@ function renderSession() {
     h("span", { class: "agent-tag" }, s.agent || "no agent"),
     s.compaction_model ? h("span", null, "compaction model ", h("code", null, s.compaction_model)) : null,
     h("span", { id: "session-instructions", class: "badge badge-quiet instructions-mark", "data-testid": "instructions-mark" }), // standing.js fills it
-    h("span", { "data-testid": "message-count" }, plural(s.messages.length, "message")),
-    h("span", { "data-testid": "session-tokens", title: "The server's estimate: text characters / 4" }, approx(estimateTokens(s.messages))),
+    h("span", { "data-testid": "message-count" }, plural(view.total, "message")),
+    h("span", { id: "session-tokens-slot" }), // from GET …/context
     h("span", { class: "session-context", id: "session-context" }),
     h("span", null, "version " + s.version),
     s.updated_at ? h("span", null, "updated ", timeEl(s.updated_at)) : null,
   ]);
+  fillTokens($("session-tokens-slot"), s.id, s.version, "session-tokens");
   fillGauge($("session-context"), s.id, s.version, false, clear($("session-context-note")));
   showGatewayNote();
-  renderMessages();
+  $("messages").querySelector(".messages-empty")?.remove();
+  if (!view.total) $("messages").append(h("li", { class: "messages-empty", "data-testid": "messages-empty" }, "No messages yet. Write below to start the conversation."));
 }
 
 // showGatewayNote says, on a session the compaction gateway keeps, where
@@ -151,23 +205,20 @@ function showGatewayNote() {
   );
 }
 
-function renderMessages() {
-  const list = clear($("messages"));
-  const s = view.session;
-  if (!s) return;
-  if (!s.messages.length) {
-    list.append(h("li", { class: "messages-empty", "data-testid": "messages-empty" }, "No messages yet. Write below to start the conversation."));
-    return;
+// callOf finds the tool call id among the read messages before message i
+// (a result follows its call closely): {name, index, anchor}, or null.
+function callOf(id, i) {
+  for (let k = i - 1; k >= 0 && k >= i - 64; k--) {
+    const m = windowed.messageAt(k);
+    const j = m ? (m.tool_calls || []).findIndex((c) => c.id === id) : -1;
+    if (j >= 0) return { name: m.tool_calls[j].function?.name || "", index: k, anchor: `tc-${k}-${j}` };
   }
-  // Tool calls by id, so that a tool result can name and link its call.
-  const calls = new Map();
-  s.messages.forEach((m, i) => (m.tool_calls || []).forEach((c, j) => calls.set(c.id, { name: c.function?.name || "", anchor: `tc-${i}-${j}` })));
-  s.messages.forEach((m, i) => list.append(h("li", { class: "messages-item" }, renderMessage(m, i, calls))));
-  emit("messages rendered");
-  updateJump();
+  return null;
 }
 
-function renderMessage(m, i, calls) {
+// renderMessage draws message m, the i-th (0-based) of the session: the
+// one place a message is drawn (window.js calls it as it scrolls).
+function renderMessage(m, i) {
   const role = ROLES.has(m.role) ? m.role : "unknown";
   const summary = isSummary(m);
   const headingId = `msg-${i}-head`;
@@ -203,7 +254,7 @@ function renderMessage(m, i, calls) {
 
   const body = h("div", { class: "msg-body" });
   if (m.role === "tool" && (m.tool_call_id || m.tool_call_id === "")) {
-    const call = calls.get(m.tool_call_id);
+    const call = callOf(m.tool_call_id, i);
     body.append(
       h(
         "p",
@@ -212,7 +263,7 @@ function renderMessage(m, i, calls) {
         call && call.name ? h("code", { class: "tool-name" }, call.name) : "tool call",
         " ",
         call
-          ? h("button", { type: "button", class: "link-button call-id", "data-testid": "tool-call-id", title: "Show the tool call", onclick: () => jumpTo(call.anchor) }, m.tool_call_id)
+          ? h("button", { type: "button", class: "link-button call-id", "data-testid": "tool-call-id", title: "Show the tool call", onclick: () => jumpTo(call) }, m.tool_call_id)
           : h("code", { class: "call-id", "data-testid": "tool-call-id" }, m.tool_call_id || "(empty id)"),
       ),
     );
@@ -229,8 +280,11 @@ function renderMessage(m, i, calls) {
   return art;
 }
 
-function jumpTo(anchor) {
-  const el = document.getElementById(anchor);
+// jumpTo opens and shows tool call c ({index, anchor}), drawing its
+// message first when it is not in the document.
+async function jumpTo(c) {
+  if (!document.getElementById(c.anchor)) await windowed.revealIndex(c.index, "center");
+  const el = document.getElementById(c.anchor);
   if (!el) return;
   el.open = true;
   el.scrollIntoView({ block: "center", behavior: "smooth" });
@@ -240,27 +294,37 @@ function jumpTo(anchor) {
 // updateJump shows "Jump to latest" while the last message is below the
 // screen and no preview is open (the button would cover its editor).
 export function updateJump() {
-  const items = document.querySelectorAll("#messages article.msg");
-  const last = items[items.length - 1];
   const btn = $("jump-latest");
   if (!btn) return;
   const previewOpen = !$("preview").hidden;
-  btn.hidden = previewOpen || !(last && !$("session-view").hidden && last.getBoundingClientRect().bottom > window.innerHeight + 40);
+  btn.hidden = previewOpen || $("session-view").hidden || !windowed.latestBelow();
 }
 
-function jumpToLatest() {
-  const items = document.querySelectorAll("#messages article.msg");
-  const last = items[items.length - 1];
+async function jumpToLatest() {
+  await showLatest();
+  const last = windowed.latestArticle();
   if (!last) return;
-  last.scrollIntoView({ block: "end" });
   last.setAttribute("tabindex", "-1");
   last.focus({ preventScroll: true });
   updateJump();
 }
 
+// goTo shows the message the "Go to message" box names (an id, or #N),
+// wherever it is in the session, and puts its link in the address.
+async function goTo(ev) {
+  ev.preventDefault();
+  const ref = $("goto-input").value.trim();
+  if (!ref || !view.id) return;
+  clear($("session-status"));
+  const art = await showMessage(ref);
+  if (art && art.dataset.id) history.replaceState(history.state, "", messageLink(view.id, art.dataset.id));
+}
+
 // initConversation wires the session view's controls and follows the
 // address.
 export function initConversation() {
+  windowed.setRenderer(renderMessage);
+  windowed.initWindow();
   on("route changed", (id) => (id ? openSession(id) : closeSession()));
   on("preview changed", updateJump);
   on("sessions changed", showGatewayNote); // the listing says which sessions the gateway keeps
@@ -269,25 +333,53 @@ export function initConversation() {
   on("run ended", (id) => {
     if (id === view.id && !job.runs.has(id)) reloadSession();
   });
-  $("reload-session").addEventListener("click", reloadSession);
+  // The session changed under the window (another client, the gateway):
+  // read it again, keeping the place.
+  on("window stale", (id) => id === view.id && !job.runs.has(id) && reloadSession());
+  on("sessions changed", followListing);
+  setInterval(checkLive, LIVE_MS);
+  $("reload-session").addEventListener("click", () => reloadSession());
   $("download-session").addEventListener("click", downloadSession);
   $("jump-latest").addEventListener("click", jumpToLatest);
-  let queued = false;
-  const onScroll = () => {
-    if (queued) return;
-    queued = true;
-    requestAnimationFrame(() => {
-      queued = false;
-      updateJump();
-    });
-  };
-  window.addEventListener("scroll", onScroll, { passive: true });
-  window.addEventListener("resize", onScroll, { passive: true });
+  $("goto-form").addEventListener("submit", goTo);
+  windowed.afterScroll(updateJump);
 }
 
-export function downloadSession() {
-  const s = view.session;
-  if (!s) return;
+// followListing reads the session on screen again when the session list
+// shows it at a newer version than the window (appends or a compaction by
+// another client, the gateway's turns): live updates without reading the
+// whole session.
+function followListing() {
+  const info = view.id ? sessionInfo(view.id) : null;
+  if (!info || !view.session || job.runs.has(view.id) || loading) return;
+  if (info.version > view.session.version) reloadSession();
+}
+
+// checkLive asks the server for the version of the session on screen (a
+// window past its end holds no message) and reads it again when it moved.
+async function checkLive() {
+  const id = view.id;
+  if (!id || !view.session || document.hidden || job.runs.has(id) || loading) return;
+  try {
+    const ans = await windowed.readWindow(id, { offset: view.total + 1_000_000_000, limit: 1 });
+    if (id === view.id && !loading && view.session && ans.version !== view.session.version) reloadSession();
+  } catch {
+    /* the next reload reports it */
+  }
+}
+
+// downloadSession saves the session on screen as a session document: the
+// one place the page reads a whole session, when asked to.
+export async function downloadSession() {
+  const id = view.id;
+  if (!id) return;
+  let s;
+  try {
+    s = await call("GET", `sessions/${encodeURIComponent(id)}`);
+  } catch (e) {
+    showError($("session-status"), e, "download-error");
+    return;
+  }
   const doc = { id: s.id, agent: s.agent, messages: s.messages };
   if (s.compaction_model) doc.compaction_model = s.compaction_model;
   if (s.pinned) doc.pinned = s.pinned;

@@ -8,7 +8,8 @@
 //   "session loaded"    conversation.js: the session on screen was (re)loaded and drawn:
 //                       {id, uiError, revisions, revisionsError, stale()}
 //   "session shown"     conversation.js: a switch to session id is done (loaded, scrolled)
-//   "messages rendered" conversation.js: the message list was drawn again
+//   "messages rendered" window.js: messages were drawn or taken out of the document (as the person scrolls)
+//   "window stale"      window.js: a window read found the session on screen changed (its id): reload it
 //   "sessions changed"  sessions.js: the session list is drawn again
 //   "run ended"         sessions.js: the server no longer runs an action this page did not start on session id
 //   "range changed"     range.js: the compaction range (view.range) changed
@@ -22,6 +23,7 @@ const NAMES = [
   "session loaded",
   "session shown",
   "messages rendered",
+  "window stale",
   "sessions changed",
   "run ended",
   "range changed",

@@ -6,6 +6,7 @@
 
 import { add, h, plural } from "./dom.js";
 import { renderParts, renderToolCall } from "./parts.js";
+import { indexOfId, messageAt, reveal as revealRef } from "./window.js";
 
 // CLASSES: the classes in the server's order, with their names for people
 // (in a line, and as a heading).
@@ -80,11 +81,11 @@ function summaryLine(f) {
 
 // fidelityReport builds the report of f; messages is the list the lost
 // artifacts' messages are in, which numbers them. For a preview (rev 0)
-// that is the session on screen: a lost artifact scrolls to its message
+// it is null, the session on screen (window.js): a lost artifact scrolls to its message
 // and marks it. For a committed summary it is the message list of
 // revision rev, the one that wrote it: a lost artifact shows its message
 // from there in a small view under it.
-export function fidelityReport(f, { messages = [], rev = 0, testid = "fidelity" } = {}) {
+export function fidelityReport(f, { messages = null, rev = 0, testid = "fidelity" } = {}) {
   const box = h("details", { class: "fidelity", "data-testid": testid, "data-recall": f.recall, "data-sent-recall": f.sent_recall });
   box.append(h("summary", null, ...summaryLine(f)));
   const body = h("div", { class: "fidelity-body" });
@@ -139,21 +140,24 @@ function lostItem(a, messages, rev) {
 }
 
 // find returns the message ref names in list, and its 1-based number:
-// ref is a message id, or "#N" for a message without one.
+// ref is a message id, or "#N" for a message without one. Without a list,
+// it is the session on screen, as far as it is read.
 function find(list, ref) {
   const m = /^#(\d+)$/.exec(ref);
+  if (!list) {
+    const i = m ? Number(m[1]) - 1 : indexOfId(ref);
+    return messageAt(i) ? { msg: messageAt(i), n: i + 1 } : null;
+  }
   const i = m ? Number(m[1]) - 1 : list.findIndex((x) => x.id === ref);
   return i >= 0 && i < list.length ? { msg: list[i], n: i + 1 } : null;
 }
 
-// reveal scrolls to the message of a in the session on screen and marks
-// it; its tool calls open when a was not sent (it may be in their
-// arguments).
-function reveal(li, a) {
+// reveal scrolls to the message of a in the session on screen (reading
+// it when it is far from the screen) and marks it; its tool calls open
+// when a was not sent (it may be in their arguments).
+async function reveal(li, a) {
   li.querySelector(".lost-missing")?.remove();
-  const arts = [...document.querySelectorAll("#messages article.msg")];
-  const m = /^#(\d+)$/.exec(a.message);
-  const art = m ? arts.find((x) => Number(x.dataset.index) === Number(m[1]) - 1) : arts.find((x) => x.dataset.id === a.message);
+  const art = await revealRef(a.message, "center");
   if (!art) {
     li.append(h("span", { class: "lost-missing muted" }, " (this message is no longer in the session)"));
     return;
@@ -162,7 +166,6 @@ function reveal(li, a) {
   if (!a.sent) for (const d of art.querySelectorAll("details.tool-call, details.think")) d.open = true;
   art.classList.add("is-target");
   art.setAttribute("tabindex", "-1");
-  art.scrollIntoView({ block: "center" });
   art.focus({ preventScroll: true });
 }
 

@@ -6,6 +6,7 @@
 
 import { h, plural } from "./dom.js";
 import { call } from "./api.js";
+import { approx } from "./estimate.js";
 
 // MAX_GAUGES bounds the context calls the session list makes.
 const MAX_GAUGES = 30;
@@ -122,4 +123,14 @@ export async function fillGauge(slot, id, version, compact, noteSlot = null) {
 // fillListGauges puts a small gauge into each listed session's slot.
 export function fillListGauges(slots) {
   return Promise.all(slots.slice(0, MAX_GAUGES).map((slot) => fillGauge(slot, slot.dataset.gaugeFor, Number(slot.dataset.version), true)));
+}
+
+// fillTokens puts the token figure of session id at version into slot:
+// the last recorded count and the estimate of the messages since
+// (token_count + pending_tokens of GET …/context), read without a message.
+export async function fillTokens(slot, id, version, testid) {
+  const c = await loadContext(id, version);
+  if (!c || !slot.isConnected) return;
+  const title = "The server's figures: the token count last recorded (a provider's usage, a compaction's estimate) and its estimate of the messages since (text characters / 4)";
+  slot.replaceChildren(h("span", { "data-testid": testid, title }, approx(c.token_count + c.pending_tokens)));
 }

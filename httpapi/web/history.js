@@ -8,6 +8,7 @@ import { job, view } from "./state.js";
 import { on } from "./events.js";
 import { loadSessions } from "./sessions.js";
 import { reloadSession } from "./conversation.js";
+import { readWindow } from "./window.js";
 import { setOutcome, setProgress } from "./outcome.js";
 import { keptText } from "./fidelity.js";
 
@@ -81,10 +82,18 @@ function renderRevisions(err) {
 
 const revPath = (id, rev) => `sessions/${encodeURIComponent(id)}/revisions/${encodeURIComponent(rev)}`;
 
-// describe names a few messages of session (as stored now): "#6 user:
-// question 003…".
-function describe(ids, session) {
-  const at = new Map(session.messages.map((m, i) => [m.id, { m, n: i + 1 }]));
+// named reads the first few of ids in session id as stored now (a window
+// of one message around each): a Map id -> {m, n}.
+async function named(id, ids) {
+  const got = await Promise.all(ids.slice(0, 5).map((mid) => readWindow(id, { around: mid, limit: 1 }).catch(() => null)));
+  const at = new Map();
+  for (const w of got) for (const x of (w && w.messages) || []) at.set(x.message.id, { m: x.message, n: x.number });
+  return at;
+}
+
+// describe names a few messages (at: named's answer): "#6 user: question
+// 003…".
+function describe(ids, at) {
   const shown = ids.slice(0, 5).map((id) => {
     const x = at.get(id);
     if (!x) return h("li", null, h("code", null, id));
@@ -103,7 +112,8 @@ async function askRestore(rev, slot, lead = null) {
   let pv, now;
   try {
     // The session as stored now names the messages (the page may be behind).
-    [pv, now] = await Promise.all([call("GET", `${revPath(id, rev)}/restore-preview`), call("GET", `sessions/${encodeURIComponent(id)}`)]);
+    pv = await call("GET", `${revPath(id, rev)}/restore-preview`);
+    now = await named(id, (pv.effect && pv.effect.drops) || []);
   } catch (e) {
     showError(slot, e, "restore-error");
     return;

@@ -10,16 +10,18 @@ import { setRange } from "./range.js";
 import { compactUpToHere } from "./compaction.js";
 import { upToHere } from "./anchors.js";
 import { isPinned, setPin } from "./pins.js";
+import { messageAt, sparseMessages } from "./window.js";
 
 let open = null; // {wrap, button, menu}
 
 // addMenus puts the menu button of each message drawn into its header's
-// slot (.msg-actions).
+// slot (.msg-actions), once.
 function addMenus() {
   for (const art of document.querySelectorAll("#messages article.msg")) {
     const i = Number(art.dataset.index);
     const wrap = art.querySelector(".msg-head > .msg-actions");
-    if (wrap) messageMenu(wrap, view.session.messages[i], i);
+    const m = messageAt(i);
+    if (wrap && m && !wrap.querySelector(".msg-menu-button")) messageMenu(wrap, m, i);
   }
 }
 
@@ -53,8 +55,8 @@ function items(m, i) {
   const n = i + 1;
   const out = [];
   if (view.actions.has("compact_conversation")) {
-    out.push(item("mark-start", view.range.start === m.id ? `Clear the range start` : `Start the range at #${n}`, () => setRange("start", m.id)));
-    out.push(item("mark-end", view.range.end === m.id ? `Clear the range end` : `End the range at #${n}`, () => setRange("end", m.id)));
+    out.push(item("mark-start", view.range.start === m.id ? `Clear the range start` : `Start the range at #${n}`, () => setRange("start", m.id, i)));
+    out.push(item("mark-end", view.range.end === m.id ? `Clear the range end` : `End the range at #${n}`, () => setRange("end", m.id, i)));
     // A leading system message always stays: pinning it would change nothing.
     const pinned = isPinned(m.id);
     if (i > 0 || m.role !== "system") out.push(item("pin-toggle", pinned ? `Unpin #${n}` : `Pin #${n}: every compaction keeps it verbatim`, () => setPin(m.id, !pinned)));
@@ -62,12 +64,13 @@ function items(m, i) {
   // Only where the server would compact: not at the leading system
   // message or a lone summary, and never between a tool call and its
   // result (anchors.js); there the menu offers the next whole cut.
-  const at = view.actions.has("compact_up_to_here") ? upToHere(view.session.messages, i) : null;
+  const msgs = view.actions.has("compact_up_to_here") ? sparseMessages() : null;
+  const at = msgs ? upToHere(msgs, i) : null;
   if (at) {
     const el = view.actions.get("compact_up_to_here");
     const label = el.label || "Compact up to here";
     const span = at.first === at.last ? `#${at.last}` : `#${at.first}–#${at.last}`;
-    const target = view.session.messages[at.index];
+    const target = msgs[at.index];
     const text = at.separated ? `Compact up to #${at.last} instead (${span}): the tool call in #${at.separated.call + 1} keeps its results` : `${label} (${span})`;
     const it = item("compact-up-to-here", text, () => compactUpToHere(target.id, at, m.id));
     it.dataset.anchor = target.id;

@@ -9,10 +9,12 @@ import { view } from "./state.js";
 import { on } from "./events.js";
 import { updateSettings } from "./sessions.js";
 import { reloadSession } from "./conversation.js";
+import { sparseMessages } from "./window.js";
 
 // exchangeOf returns the ids a compaction keeps with the pinned ones: a
 // pinned message of a tool exchange pins the assistant message with the
-// calls and every result answering them.
+// calls and every result answering them. messages may be sparse (the
+// messages read around the screen: an exchange is drawn together).
 function exchangeOf(messages, pinned) {
   const callAt = new Map(); // tool call id -> the index of the message making it
   messages.forEach((m, i) => (m.tool_calls || []).forEach((c) => callAt.set(c.id, i)));
@@ -40,7 +42,7 @@ function markPins() {
   const s = view.session;
   if (!s) return;
   const pinned = new Set(s.pinned || []);
-  const withExchange = exchangeOf(s.messages, pinned);
+  const withExchange = exchangeOf(sparseMessages(), pinned);
   for (const art of document.querySelectorAll("#messages article.msg")) {
     const id = art.dataset.id;
     const head = art.querySelector(".msg-head");

@@ -2,7 +2,7 @@
 
 import { $, clear, h, plural, showError } from "./dom.js";
 import { call, outcome as postAction } from "./api.js";
-import { job, preview, view } from "./state.js";
+import { job, preview } from "./state.js";
 import { emit, on } from "./events.js";
 import { setOutcome } from "./outcome.js";
 import { format, missingOf, renderSummaryText } from "./summary.js";
@@ -36,7 +36,7 @@ export function showPreview(sessionId, o, span = null, expiresAt = "") {
   if (pinned) info.append(h("span", { "data-testid": "preview-pinned" }, `${plural(pinned, "pinned message")} of them ${pinned === 1 ? "stays" : "stay"} verbatim right after the summary.`), " ");
   info.append(`Applying it leaves the session with ${plural(session.messages.length, "message")}. The preview can be applied once, ${expiresAt ? "until " + clockTime(expiresAt) : "within 30 minutes"}.`);
   const report = clear($("preview-fidelity"));
-  if (o.result.fidelity) report.append(fidelityReport(o.result.fidelity, { messages: (view.session && view.session.messages) || [] }));
+  if (o.result.fidelity) report.append(fidelityReport(o.result.fidelity));
   $("preview-summary").value = summary;
   renderEdited();
   clear($("preview-status"));

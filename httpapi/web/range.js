@@ -1,30 +1,58 @@
 // The range marks: the start and end messages of compact_conversation.
+// A mark is a message id (view.range); its index is kept here, since the
+// message may be far from the screen, out of the document.
 
 import { $, clear, h } from "./dom.js";
 import { view } from "./state.js";
 import { emit, on } from "./events.js";
 import { isSummary } from "./summary.js";
+import { drawnMessages, indexOfId, locate } from "./window.js";
 
-export function setRange(which, id) {
+// at holds the indexes of the marks (-1 for none).
+const at = { start: -1, end: -1 };
+
+// setRange sets (or clears, when it is already) the mark which at message
+// id, the i-th.
+export function setRange(which, id, i = indexOfId(id)) {
   view.range[which] = view.range[which] === id ? "" : id;
+  at[which] = view.range[which] ? i : -1;
   syncRangeSelects();
   markRange();
   emit("range changed");
 }
 
-function indexOfId(id) {
+function indexOfMark(which) {
+  const id = view.range[which];
   if (!view.session || !id) return -1;
-  return view.session.messages.findIndex((m) => m.id === id);
+  const i = indexOfId(id);
+  if (i >= 0) at[which] = i;
+  return at[which];
+}
+
+// resolveRange finds the marks in the session as it is now (a reload may
+// have moved them), and drops those that no longer name a message.
+export async function resolveRange() {
+  for (const which of ["start", "end"]) {
+    const id = view.range[which];
+    if (!id) {
+      at[which] = -1;
+      continue;
+    }
+    const i = await locate(id);
+    if (view.range[which] !== id) continue;
+    at[which] = i;
+    if (i < 0) view.range[which] = "";
+  }
 }
 
 export function markRange() {
   const s = view.session;
   if (!s) return;
-  const si = indexOfId(view.range.start);
-  const ei = indexOfId(view.range.end);
+  const si = indexOfMark("start");
+  const ei = indexOfMark("end");
   const active = si >= 0 || ei >= 0;
   const lo = si >= 0 ? si : 0;
-  const hi = ei >= 0 ? ei : s.messages.length - 1;
+  const hi = ei >= 0 ? ei : view.total - 1;
   for (const art of document.querySelectorAll("#messages article.msg")) {
     const i = Number(art.dataset.index);
     art.classList.toggle("in-range", active && ei >= 0 && i >= lo && i <= hi);
@@ -42,18 +70,26 @@ export function markRange() {
   problem.textContent = si >= 0 && ei >= 0 && si > ei ? "The start comes after the end: pick an end at or after the start." : "";
 }
 
+// fillRangeSelects offers the messages drawn around the screen (and the
+// marks, wherever they are): the lists stay short at any length; any other
+// message is marked from its menu, or by scrolling to it.
 export function fillRangeSelects() {
-  const s = view.session;
+  if (!view.session) return;
   const start = clear($("range-start"));
   const end = clear($("range-end"));
   start.append(h("option", { value: "" }, "From the first message"));
   end.append(h("option", { value: "" }, "Automatic (keep recent messages)"));
-  s.messages.forEach((m, i) => {
-    if (!m.id) return;
-    const label = `#${i + 1} ${isSummary(m) ? "summary" : m.role}: ${snippet(m, 36)}`;
-    start.append(h("option", { value: m.id }, label));
-    end.append(h("option", { value: m.id }, label));
-  });
+  const drawn = drawnMessages().filter(({ m }) => m.id);
+  for (const which of ["start", "end"]) {
+    const id = view.range[which];
+    if (id && !drawn.some(({ m }) => m.id === id)) drawn.push({ i: at[which], m: { id, role: "", content: [] }, far: true });
+  }
+  drawn.sort((x, y) => x.i - y.i);
+  for (const { i, m, far } of drawn) {
+    const label = far ? `#${i + 1} (${m.id})` : `#${i + 1} ${isSummary(m) ? "summary" : m.role}: ${snippet(m, 36)}`;
+    start.append(h("option", { value: m.id, "data-index": i }, label));
+    end.append(h("option", { value: m.id, "data-index": i }, label));
+  }
   syncRangeSelects();
 }
 
@@ -75,22 +111,27 @@ function snippet(m, n = 48) {
   return "(no text)";
 }
 
+// choose sets mark which from its select.
+function choose(which, sel) {
+  view.range[which] = sel.value;
+  const opt = sel.selectedOptions[0];
+  at[which] = sel.value && opt ? Number(opt.dataset.index) : -1;
+  markRange();
+  emit("range changed");
+}
+
 // initRange wires the range controls, and marks the range on the
 // messages each time they are drawn.
 export function initRange() {
-  on("messages rendered", markRange);
-  $("range-start").addEventListener("change", (e) => {
-    view.range.start = e.target.value;
+  on("messages rendered", () => {
     markRange();
-    emit("range changed");
+    if (view.actions.has("compact_conversation") && !$("range-controls").contains(document.activeElement)) fillRangeSelects();
   });
-  $("range-end").addEventListener("change", (e) => {
-    view.range.end = e.target.value;
-    markRange();
-    emit("range changed");
-  });
+  $("range-start").addEventListener("change", (e) => choose("start", e.target));
+  $("range-end").addEventListener("change", (e) => choose("end", e.target));
   $("range-clear").addEventListener("click", () => {
     view.range = { start: "", end: "" };
+    at.start = at.end = -1;
     syncRangeSelects();
     markRange();
     emit("range changed");

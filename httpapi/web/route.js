@@ -1,16 +1,26 @@
-// Routing: the address #/s/ID shows session ID. The session view follows
-// "route changed".
+// Routing: the address #/s/ID shows session ID, #/s/ID/m/MESSAGE_ID shows
+// it at that message. The session view follows "route changed".
 
 import { emit } from "./events.js";
 
-function routeId() {
-  const m = /^#\/s\/(.+)$/.exec(location.hash);
-  if (!m) return "";
+function decode(s) {
   try {
-    return decodeURIComponent(m[1]);
+    return decodeURIComponent(s);
   } catch {
     return "";
   }
+}
+
+// routeOf reads the address: {id, message}, "" for what it does not name.
+export function routeOf() {
+  const m = /^#\/s\/([^/]+)(?:\/m\/([^/]+))?$/.exec(location.hash);
+  if (!m) return { id: "", message: "" };
+  return { id: decode(m[1]), message: m[2] ? decode(m[2]) : "" };
+}
+
+// messageLink is the address of message mid of session id.
+export function messageLink(id, mid) {
+  return "#/s/" + encodeURIComponent(id) + "/m/" + encodeURIComponent(mid);
 }
 
 export function openSessionRoute(id) {
@@ -20,5 +30,5 @@ export function openSessionRoute(id) {
 }
 
 export function onRoute() {
-  emit("route changed", routeId());
+  emit("route changed", routeOf().id);
 }

@@ -9,8 +9,7 @@ import { needsToken } from "./token.js";
 import { openSessionRoute } from "./route.js";
 import { job, preview, view } from "./state.js";
 import { emit, on } from "./events.js";
-import { approx, estimateTokens } from "./estimate.js";
-import { fillListGauges } from "./gauge.js";
+import { fillListGauges, fillTokens } from "./gauge.js";
 
 let sessions = [];
 let agents = [];
@@ -32,6 +31,16 @@ export function sessionInfo(id) {
 // compaction gateway keeps.
 export function isGatewaySession(id) {
   return sessions.some((s) => s.id === id && s.gateway);
+}
+
+// sessionHead is session id's listing entry (SessionInfo: its title,
+// agent, message count, version…): from the session list, or, when a search
+// keeps the session out of it, from the server's listing; null for none.
+export async function sessionHead(id) {
+  const listed = sessionInfo(id);
+  if (listed) return listed;
+  const data = await call("GET", "sessions?q=" + encodeURIComponent(id));
+  return ((data && data.sessions) || []).find((s) => s.id === id) || null;
 }
 
 let listSeq = 0; // the last list asked for: an older answer is dropped
@@ -119,7 +128,7 @@ export function renderSessions() {
             s.running || job.runs.has(s.id) ? h("span", { class: "badge badge-run", "data-testid": "session-running", title: "A compaction of this session is running" }, "running") : null,
             toReview(s) ? h("span", { class: "badge badge-warn", "data-testid": "preview-waiting", title: "A proposed summary waits: open the session to review it" }, "summary to review") : null,
             // The open session's size; the listing itself has no text.
-            current && view.session && view.session.id === s.id ? h("span", { "data-testid": "session-item-tokens" }, approx(estimateTokens(view.session.messages))) : null,
+            current && view.session && view.session.id === s.id ? h("span", { "data-tokens-for": s.id, "data-version": view.session.version }) : null,
           ),
           h("span", { class: "session-gauge", "data-gauge-for": s.id, "data-version": s.version }),
           h("span", { class: "session-item-time" }, "updated ", timeEl(s.updated_at, relTime(s.updated_at))),
@@ -128,6 +137,7 @@ export function renderSessions() {
     );
   }
   fillListGauges([...list.querySelectorAll("[data-gauge-for]")]);
+  for (const slot of list.querySelectorAll("[data-tokens-for]")) fillTokens(slot, slot.dataset.tokensFor, Number(slot.dataset.version), "session-item-tokens");
 }
 
 export async function loadAgents() {
@@ -300,7 +310,7 @@ export function askDelete(id, slot) {
     confirmBox({
       testid: "delete-confirm",
       title: `Delete session ${id}?`,
-      lines: [`Its ${plural(s ? s.messages : view.session ? view.session.messages.length : 0, "message")} and its history are removed for good. Download it first to keep a copy.`],
+      lines: [`Its ${plural(s ? s.messages : view.total, "message")} and its history are removed for good. Download it first to keep a copy.`],
       ok: "Delete session",
       onOk: async (box) => {
         box.querySelectorAll("button").forEach((b) => (b.disabled = true));

@@ -4,10 +4,9 @@
 // compact panel's note that every compaction adds them.
 
 import { $, clear, showError } from "./dom.js";
-import { call } from "./api.js";
 import { view } from "./state.js";
 import { on } from "./events.js";
-import { sessionInfo, updateSettings } from "./sessions.js";
+import { sessionHead, sessionInfo, updateSettings } from "./sessions.js";
 import { reloadSession } from "./conversation.js";
 
 // standingOf is session id's standing instructions as the session list
@@ -35,9 +34,7 @@ function showStanding() {
 // listedStanding is session id's instructions: from the session list, or,
 // when a search keeps the session out of it, from the server's listing.
 async function listedStanding(id) {
-  if (sessionInfo(id)) return standingOf(id);
-  const data = await call("GET", "sessions?q=" + encodeURIComponent(id));
-  const info = ((data && data.sessions) || []).find((s) => s.id === id);
+  const info = await sessionHead(id);
   return (info && info.instructions) || "";
 }
 

@@ -5,7 +5,8 @@
 // view is the session on screen.
 export const view = {
   id: "",
-  session: null, // the stored session
+  session: null, // the session's head: its listing entry (SessionInfo), at the version of its window; never its messages
+  total: 0, // how many messages it has (window.js holds those near the screen)
   actions: new Map(), // ui element id -> element
   range: { start: "", end: "" },
   plan: null, // what Compact would do: the dry run's answer
