@@ -46,6 +46,7 @@ let render = () => h("article"); // conversation.js: (message, index) -> the mes
 let gen = 0; // a new session or a reset: older answers are dropped
 const msgs = new Map(); // index -> message
 const items = new Map(); // index -> li drawn (a message, or a placeholder while it loads)
+let stale = []; // the lis of the window before a reset: they stay until the next drawing replaces them
 const heights = new Map(); // index -> measured height (px)
 let sumH = 0;
 let nH = 0;
@@ -207,7 +208,7 @@ function reset(id) {
   }
   inflight.clear();
   target = null;
-  for (const li of items.values()) li.remove();
+  stale.push(...items.values());
   items.clear();
   shown = { a: 0, b: -1 };
 }
@@ -234,9 +235,19 @@ export async function openWindow(id, { guess = 0, at = "" } = {}) {
   return { version: win.version, total: win.total, found: !!got.around, at: got.around ? indexOfId(at) : -1 };
 }
 
+// dropStale takes the lis of the window before a reset out of the list,
+// and says whether there were any.
+function dropStale() {
+  for (const li of stale) li.remove();
+  const had = stale.length > 0;
+  stale = [];
+  return had;
+}
+
 // closeWindow empties the list.
 export function closeWindow() {
   reset("");
+  dropStale();
   win.total = 0;
   win.version = 0;
   follow = false;
@@ -329,7 +340,7 @@ function anchorNow() {
 // the messages drawn changed.
 function draw(a, b) {
   const anchor = anchorNow();
-  let changed = false;
+  let changed = dropStale();
   for (const [i, li] of items) {
     if (i < a || i > b || (li.dataset.placeholder !== undefined && msgs.has(i))) {
       li.remove();
@@ -353,11 +364,21 @@ function draw(a, b) {
   const k = scale();
   top.style.height = offsetOf(a) * k + "px";
   bottom.style.height = Math.max(0, offsetOf(win.total) - offsetOf(b + 1)) * k + "px";
-  if (anchor && items.has(anchor.i)) {
-    const d = items.get(anchor.i).getBoundingClientRect().top - anchor.top;
-    if (Math.abs(d) > 0.5) window.scrollBy(0, d);
-  }
+  if (anchor && items.has(anchor.i)) keepAnchor(anchor, offsetOf(a) * k);
   return changed;
+}
+
+// keepAnchor puts the anchor's message back where it was: the page
+// scrolls by the whole pixels it moved, and the top spacer (topH high)
+// takes the fraction that is left, which a scroll cannot.
+function keepAnchor(anchor, topH) {
+  const el = items.get(anchor.i);
+  let d = el.getBoundingClientRect().top - anchor.top;
+  if (Math.abs(d) >= 1) {
+    window.scrollBy(0, Math.round(d));
+    d = el.getBoundingClientRect().top - anchor.top;
+  }
+  if (Math.abs(d) > 0.001 && topH - d >= 0) top.style.height = topH - d + "px";
 }
 
 // fetchMissing reads the chunks of a..b not read yet, then draws again.
@@ -391,6 +412,7 @@ export function layout() {
   if (!list || !win.id) return;
   if (!win.total) {
     if (items.size) reset(win.id);
+    dropStale();
     return;
   }
   let { a, b } = range();
