@@ -410,6 +410,8 @@ function fetchMissing(a, b) {
 // once it is drawn.
 export function layout() {
   if (!list || !win.id) return;
+  if (follow && Math.abs(window.scrollY - ownY) > 2) follow = false; // scrolled by another hand since
+
   if (!win.total) {
     if (items.size) reset(win.id);
     dropStale();
@@ -538,7 +540,6 @@ export function initWindow() {
     queued = true;
     requestAnimationFrame(() => {
       queued = false;
-      if (follow && Math.abs(window.scrollY - ownY) > 2) follow = false; // the person scrolled
       layout();
       for (const fn of onFrame) fn();
     });
