@@ -2,6 +2,7 @@ package httpapi_test
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/base64"
 	"encoding/json"
@@ -140,6 +141,9 @@ type browserOptions struct {
 	// browserAgents. A test whose agents would change what the others
 	// see (the agent list, the default agent) brings its own.
 	agents func(llmURL string) string
+	// timeout bounds the test, browser start included; 0 for
+	// browserTimeout.
+	timeout time.Duration
 }
 
 // newBrowserEnv starts a fake LLM, the API server on a fresh SQLite store,
@@ -178,7 +182,7 @@ func newBrowserEnv(t *testing.T, opt browserOptions) *browserEnv {
 	ts := httptest.NewServer(httpapi.CheckedHandler(t, srv.Handler()))
 	t.Cleanup(ts.Close)
 
-	ctx, cancel := context.WithTimeout(context.Background(), browserTimeout)
+	ctx, cancel := context.WithTimeout(context.Background(), cmp.Or(opt.timeout, browserTimeout))
 	allocCtx, cancelAlloc := chromedp.NewExecAllocator(ctx,
 		chromedp.ExecPath(chromium),
 		chromedp.Headless,
