@@ -264,8 +264,13 @@ func decodeModels(r io.Reader) (map[string]int, error) {
 
 // AgentContextSize returns the context size of a's model in tokens (0:
 // unknown), as ContextSize finds it: a's llm.max_context_size, the
-// provider's list, and KIMI_MODEL_MAX_CONTEXT_SIZE for a Kimi agent.
+// provider's list, and KIMI_MODEL_MAX_CONTEXT_SIZE for a Kimi agent. An
+// agent of another llm.api (anthropic) gets its max_context_size only: its
+// provider's list is not chat completions'.
 func (m *Models) AgentContextSize(ctx context.Context, a *kompact.Agent) (int, error) {
+	if a.LLM.API != "" { // another protocol's model list (Anthropic's gives no context size)
+		return max(a.LLM.MaxContextSize, 0), nil
+	}
 	cs, err := m.ContextSize(ctx, ContextQuery{BaseURL: a.LLM.BaseURL, APIKeyEnv: a.LLM.APIKeyEnv, Model: a.LLM.Model,
 		Configured: a.LLM.MaxContextSize, Kimi: a.LLM.IsKimi()})
 	return cs.Tokens, err

@@ -211,3 +211,19 @@ func TestContextSizeOllama(t *testing.T) {
 		t.Fatalf("%d requests, want 1", n)
 	}
 }
+
+// TestAgentContextSizeOtherAPI (issue 32): an api: anthropic agent's
+// window is its max_context_size; its provider's list is never asked.
+func TestAgentContextSizeOtherAPI(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		t.Errorf("the model list was asked: %s", r.URL.Path)
+	}))
+	defer srv.Close()
+	m := &openai.Models{}
+	for _, size := range []int{0, 200000} {
+		a := &kompact.Agent{LLM: kompact.LLMConfig{API: "anthropic", BaseURL: srv.URL, Model: "claude", MaxContextSize: size}}
+		if n, err := m.AgentContextSize(context.Background(), a); n != size || err != nil {
+			t.Errorf("size %d: got %d, %v", size, n, err)
+		}
+	}
+}
