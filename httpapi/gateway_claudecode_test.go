@@ -3,6 +3,7 @@ package httpapi_test
 import (
 	"context"
 	"encoding/json"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -98,22 +99,39 @@ func claude(t *testing.T, bin, dir, home, baseURL string, args ...string) claude
 	return run
 }
 
+// claudeRig is what a real-client test runs: Claude Code's binary, the
+// fake model, a gateway over it (compaction: wait), a project folder with
+// the file the tool round trip reads, a home, the gateway's base URL.
+type claudeRig struct {
+	bin, dir, home, file, gw string
+	fake                     *fakeanthropic.Server
+	srv                      *httptest.Server
+}
+
+// newClaudeRig sets a rig up; without CLAUDE_CODE_BIN the test skips
+// (fails under CI=true).
+func newClaudeRig(t *testing.T) *claudeRig {
+	c := &claudeRig{bin: os.Getenv("CLAUDE_CODE_BIN")}
+	testenv.Require(t, c.bin != "", "CLAUDE_CODE_BIN is not set", "install Claude Code 2.1.332 (bash .ci/claude-code.sh) and set CLAUDE_CODE_BIN to the claude it prints")
+	c.fake = ccModelFake(t)
+	c.srv = compactingServer(t, compactingCC(c.fake.URL, ", compaction: wait"))
+	c.dir, c.home = t.TempDir(), t.TempDir()
+	c.file = filepath.Join(c.dir, "hello.txt")
+	if err := os.WriteFile(c.file, []byte(ccFileText+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c.gw = c.srv.URL + "/gateway/cc"
+	return c
+}
+
 // TestClaudeCodeThroughGateway (issue 32 §3): Claude Code 2.1.332 through
 // the gateway: a turn, a tool round trip (Read), a /compact that the
 // gateway answers from kompact's precomputed summary with no upstream
 // call, and a next turn that carries kompact's summary. The /compact is
 // timed through the gateway and straight to the fake, for the note.
 func TestClaudeCodeThroughGateway(t *testing.T) {
-	bin := os.Getenv("CLAUDE_CODE_BIN")
-	testenv.Require(t, bin != "", "CLAUDE_CODE_BIN is not set", "install Claude Code 2.1.332 (bash .ci/claude-code.sh) and set CLAUDE_CODE_BIN to the claude it prints")
-	fake := ccModelFake(t)
-	srv := compactingServer(t, compactingCC(fake.URL, ", compaction: wait"))
-	dir, home := t.TempDir(), t.TempDir()
-	file := filepath.Join(dir, "hello.txt")
-	if err := os.WriteFile(file, []byte(ccFileText+"\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	gw := srv.URL + "/gateway/cc"
+	c := newClaudeRig(t)
+	bin, fake, srv, dir, home, file, gw := c.bin, c.fake, c.srv, c.dir, c.home, c.file, c.gw
 	first := claude(t, bin, dir, home, gw, "-p", "say hi")
 	if first.Result != "hi" || first.SessionID == "" {
 		t.Fatalf("first turn: %+v", first)
@@ -156,16 +174,8 @@ func TestClaudeCodeThroughGateway(t *testing.T) {
 // the upstream, the summary is a revision of the session, and the run's
 // turn carries kompact's summary.
 func TestClaudeCodeAutoCompactThroughGateway(t *testing.T) {
-	bin := os.Getenv("CLAUDE_CODE_BIN")
-	testenv.Require(t, bin != "", "CLAUDE_CODE_BIN is not set", "install Claude Code 2.1.332 (bash .ci/claude-code.sh) and set CLAUDE_CODE_BIN to the claude it prints")
-	fake := ccModelFake(t)
-	srv := compactingServer(t, compactingCC(fake.URL, ", compaction: wait"))
-	dir, home := t.TempDir(), t.TempDir()
-	file := filepath.Join(dir, "hello.txt")
-	if err := os.WriteFile(file, []byte(ccFileText+"\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	gw := srv.URL + "/gateway/cc"
+	c := newClaudeRig(t)
+	bin, fake, srv, dir, home, file, gw := c.bin, c.fake, c.srv, c.dir, c.home, c.file, c.gw
 	first := claude(t, bin, dir, home, gw, "-p", "READ_FILE:"+file+" please", "--allowedTools", "Read")
 	claude(t, bin, dir, home, gw, "-p", "now FILL_CONTEXT", "-c")
 	waitGatewayPreview(t, srv.URL, first.SessionID)
