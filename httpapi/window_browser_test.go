@@ -182,3 +182,24 @@ func thousands(n int) string {
 	}
 	return s
 }
+
+// TestBrowserWindowFollowsChanges: the session on screen follows changes
+// made elsewhere (an append over the API, as another client or the
+// gateway's turns make them) within a few seconds, without a
+// whole-session read; a deep link to a message the session does not have
+// says so.
+func TestBrowserWindowFollowsChanges(t *testing.T) {
+	e := newBrowserEnv(t, browserOptions{})
+	e.importSession(longSession(t, "live", 3)) // sys u1 a1 … u3 a3
+	e.open("/#/s/live")
+	e.waitFor("7 messages", `document.querySelectorAll('[data-testid="message"]').length === 7`)
+	if status, body := e.api("POST", "/v1/sessions/live/messages", `{"messages": [{"id": "x1", "role": "user", "content": "from another client"}, {"id": "x2", "role": "assistant", "content": "answered elsewhere"}]}`); status != http.StatusCreated {
+		t.Fatalf("append: %d %v", status, body)
+	}
+	e.waitFor("the appended messages", `!!document.querySelector('[data-testid="message"][data-id="x2"]') && document.querySelector('[data-testid="message-count"]').textContent === "9 messages"`)
+	e.checkNoWholeSessionRead("live")
+
+	e.reopen("/#/s/live/m/gone")
+	e.waitFor("the missing message said", `(document.querySelector('[data-testid="message-not-found"]') || {}).textContent === "This session has no message gone: a compaction may have replaced it with its summary."`)
+	e.checkNoJSErrors()
+}
