@@ -39,7 +39,7 @@ func FromKompact(ms []kompact.Message, texts *Texts) []Message {
 
 func originOf(text string, texts *Texts) Origin {
 	switch {
-	case strings.HasPrefix(text, texts.Prefix()):
+	case texts.Prefix() != "" && strings.HasPrefix(text, texts.Prefix()):
 		return Origin{Kind: "compaction_summary"}
 	case strings.HasPrefix(text, "<system-reminder>"):
 		return Origin{Kind: "injection"}

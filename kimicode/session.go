@@ -76,3 +76,26 @@ func ContextSize(home, alias string) (int, error) {
 	}
 	return 0, sc.Err()
 }
+
+// DefaultModel reads default_model (before any section) from the Kimi Code home's
+// config.toml; "" when it is not there.
+func DefaultModel(home string) (string, error) {
+	b, err := os.ReadFile(filepath.Join(home, "config.toml"))
+	if err != nil {
+		return "", err
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		line = strings.TrimSpace(line)
+		if strings.HasPrefix(line, "[") {
+			break
+		}
+		if k, v, ok := strings.Cut(line, "="); ok && strings.TrimSpace(k) == "default_model" {
+			v = strings.TrimSpace(strings.SplitN(v, "#", 2)[0])
+			if s, err := strconv.Unquote(v); err == nil {
+				return s, nil
+			}
+			return strings.Trim(v, `'`), nil
+		}
+	}
+	return "", nil
+}

@@ -5,10 +5,12 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -266,4 +268,73 @@ func (c *sessionsCommand) importKimiCode(ctx context.Context, api *httpapi.Clien
 		return exitError, importFixes(reachError(err))
 	}
 	return c.imported(s)
+}
+
+// exportKimiCode is sessions export --kimi-code: doc written as a Kimi Code session folder,
+// out if given, else in the Kimi Code home ($KIMI_CODE_HOME, else ~/.kimi-code) under the
+// workspace of --cwd, where `kimi -r ID` run in that folder finds it. An existing folder
+// is not overwritten; the folder appears whole or not at all.
+func (c *sessionsCommand) exportKimiCode(doc *kompact.Session, out string) (int, error) {
+	if out == "-" {
+		return exitUsage, usagef("sessions export --kimi-code writes a folder: -o names it (leave -o out for the Kimi Code home)")
+	}
+	cwd, err := filepath.Abs(cmp.Or(c.cwd, "."))
+	if err != nil {
+		return exitError, err
+	}
+	texts, _ := (&kimicode.Finder{Getenv: c.getenv}).Find()
+	id := kimicode.ExportID(doc.ID)
+	home := c.getenv("KIMI_CODE_HOME")
+	if home == "" {
+		h, err := os.UserHomeDir()
+		if err != nil {
+			return exitError, kompact.Errorf(kompact.EInvalid, "no Kimi Code home: %w", err).WithFixes("Set $KIMI_CODE_HOME to the Kimi Code home.")
+		}
+		home = filepath.Join(h, ".kimi-code")
+	}
+	model, err := kimicode.DefaultModel(home)
+	if err != nil || model == "" {
+		return exitError, kompact.Errorf(kompact.EInvalid, "the Kimi Code home %s names no default_model in its config.toml (%v)", home, err).
+			WithFixes("Set $KIMI_CODE_HOME to the home of the Kimi Code that resumes the session, with a default_model in its config.toml (kimi's /model sets it).")
+	}
+	dir := cmp.Or(out, filepath.Join(home, "sessions", kimicode.WorkspaceID(cwd), id))
+	if dir, err = filepath.Abs(dir); err != nil {
+		return exitError, err
+	}
+	if _, err := os.Lstat(dir); err == nil {
+		return exitError, kompact.Errorf(kompact.EConflict, "%s already exists", dir).
+			WithFixes("Delete that folder first, or pass -o another folder: an export does not overwrite a session.")
+	}
+	e := kimicode.Export(doc, dir, cwd, model, time.Now(), texts)
+	if err := writeSessionFolder(dir, e); err != nil {
+		return exitError, kompact.Errorf(kompact.EInternal, "%w", err).WithFixes("Check that the folder's parent is writable.")
+	}
+	fmt.Fprintf(c.stdout, "wrote session %s (%s) as Kimi Code session %s in %s; resume it in %s with: kimi -r %s\n",
+		doc.ID, kompact.CountOf(len(doc.Messages), "message"), id, dir, cwd, id)
+	return exitOK, nil
+}
+
+// writeSessionFolder writes e's files into a folder beside dir and renames it to dir.
+func writeSessionFolder(dir string, e *kimicode.Exported) error {
+	if err := os.MkdirAll(filepath.Dir(dir), 0o700); err != nil {
+		return err
+	}
+	tmp, err := os.MkdirTemp(filepath.Dir(dir), ".kompact-export-")
+	if err != nil {
+		return err
+	}
+	err = os.MkdirAll(filepath.Join(tmp, "agents", "main"), 0o700)
+	if err == nil {
+		err = os.WriteFile(filepath.Join(tmp, "state.json"), e.State, 0o600)
+	}
+	if err == nil {
+		err = os.WriteFile(filepath.Join(tmp, "agents", "main", "wire.jsonl"), e.Wire, 0o600)
+	}
+	if err == nil {
+		err = os.Rename(tmp, dir)
+	}
+	if err != nil {
+		os.RemoveAll(tmp)
+	}
+	return err
 }

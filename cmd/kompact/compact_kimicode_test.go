@@ -296,7 +296,9 @@ func TestSessionsImportKimiCode(t *testing.T) {
 			t.Errorf("message %d: %s %.80s, Kimi Code's %s %.80s", i, msg.Role, msg.Content, req.Messages[i].Role, req.Messages[i].Content)
 		}
 	}
-	if status, _, _ := runCLI(t, "", environ, "sessions", "export", "--kimi-code", m.SessionID); status != exitUsage {
-		t.Errorf("export --kimi-code: status %d, want a usage error", status)
+	for _, args := range [][]string{{"--kimi-code", "-o", "-"}, {"--cwd", "/tmp"}, {"--kimi-code", "--kimi"}} {
+		if status, _, _ := runCLI(t, "", environ, append(append([]string{"sessions", "export"}, args...), m.SessionID)...); status != exitUsage {
+			t.Errorf("export %v: status %d, want a usage error", args, status)
+		}
 	}
 }

@@ -94,7 +94,7 @@ func TestHelpCommand(t *testing.T) {
 	golden.Check(t, "help-compact", []byte(stdout))
 	// A command with subcommands gives each its own usage line.
 	_, stdout, _ = runCLI(t, "", nil, "help", "sessions")
-	if !strings.Contains(stdout, "Usage:\n  kompact sessions list\n  kompact sessions import [--kimi | --kimi-code] [--id ID] [--agent NAME] FILE\n  kompact sessions export [--kimi] [-o OUT] ID\n  kompact sessions delete ID\n\nFlags:\n") {
+	if !strings.Contains(stdout, "Usage:\n  kompact sessions list\n  kompact sessions import [--kimi | --kimi-code] [--id ID] [--agent NAME] FILE\n  kompact sessions export [--kimi] [-o OUT] ID\n  kompact sessions export --kimi-code [--cwd DIR] [-o SESSION_DIR] ID\n  kompact sessions delete ID\n\nFlags:\n") {
 		t.Errorf("help sessions:\n%s", stdout)
 	}
 }

@@ -36,6 +36,9 @@ type sessionsCommand struct {
 	// id and agent, set by --id and --agent, replace the imported
 	// document's own.
 	id, agent string
+	// cwd, set by --cwd, is the working folder of a session exported with
+	// --kimi-code.
+	cwd string
 }
 
 // sessionsSynopsis is the usage of each subcommand, a line each; all of
@@ -43,6 +46,7 @@ type sessionsCommand struct {
 const sessionsSynopsis = `sessions list
 sessions import [--kimi | --kimi-code] [--id ID] [--agent NAME] FILE
 sessions export [--kimi] [-o OUT] ID
+sessions export --kimi-code [--cwd DIR] [-o SESSION_DIR] ID
 sessions delete ID`
 
 // Run runs one of the sessions subcommands.
@@ -52,9 +56,10 @@ func (c *sessionsCommand) Run(ctx context.Context, args []string) (int, error) {
 	var kimi bool
 	fs.StringVar(&base, "url", "", "the server's address (default: $"+urlEnv+", else "+defaultURL+")")
 	fs.StringVar(&token, "token", "", "bearer token (default: $"+tokenEnv+")")
-	fs.StringVar(&out, "o", "", "export: write the session document here instead of stdout (- for stdout)")
+	fs.StringVar(&out, "o", "", "export: write the session document here instead of stdout (- for stdout); with --kimi-code, the session folder to write (default: in the Kimi Code home)")
 	fs.BoolVar(&kimi, "kimi", false, "import/export: the file is a kimi-cli context.jsonl")
-	fs.BoolVar(&c.kimiCode, "kimi-code", false, "import: FILE is a Kimi Code session folder (or its agents/main/wire.jsonl): its system prompt and context become the session's messages")
+	fs.BoolVar(&c.kimiCode, "kimi-code", false, "import: FILE is a Kimi Code session folder (or its agents/main/wire.jsonl): its system prompt and context become the session's messages; export: write the session as a Kimi Code session folder")
+	fs.StringVar(&c.cwd, "cwd", "", "export --kimi-code: the working folder Kimi Code resumes the session in (default: the current folder)")
 	fs.StringVar(&c.id, "id", "", "import: the id the imported session gets, in place of the file's own (default: the file's, else one is assigned)")
 	fs.StringVar(&c.agent, "agent", "", "import: the server's agent the session is run with, in place of the file's own (default: the file's, else the server's default agent)")
 	pos, err := parseFlags(fs, args)
@@ -78,19 +83,10 @@ func (c *sessionsCommand) Run(ctx context.Context, args []string) (int, error) {
 		}
 		return exitUsage, usagef("sessions %s takes exactly one argument", pos[0])
 	}
-	if out != "" && pos[0] != "export" {
-		return exitUsage, usagef("-o applies to sessions export only")
-	}
-	if kimi && pos[0] != "export" && pos[0] != "import" {
-		return exitUsage, usagef("--kimi applies to sessions import and export only")
-	}
-	if c.kimiCode && (pos[0] != "import" || kimi) {
-		return exitUsage, usagef("--kimi-code applies to sessions import only, without --kimi")
-	}
-	if (c.id != "" || c.agent != "") && pos[0] != "import" {
-		return exitUsage, usagef("--id and --agent apply to sessions import only")
-	}
 	c.kimi = kimi
+	if err := c.checkFlags(pos[0], out); err != nil {
+		return exitUsage, err
+	}
 	if base == "" {
 		base = c.getenv(urlEnv)
 	}
@@ -202,6 +198,23 @@ func (c *sessionsCommand) renamed(doc *kompact.Session) []byte {
 	return doc.AppendJSON(nil)
 }
 
+// checkFlags refuses the flags that do not apply to subcommand sub.
+func (c *sessionsCommand) checkFlags(sub, out string) error {
+	switch {
+	case out != "" && sub != "export":
+		return usagef("-o applies to sessions export only")
+	case c.kimi && sub != "export" && sub != "import":
+		return usagef("--kimi applies to sessions import and export only")
+	case c.kimiCode && (sub == "list" || sub == "delete" || c.kimi):
+		return usagef("--kimi-code applies to sessions import and export only, without --kimi")
+	case (c.id != "" || c.agent != "") && sub != "import":
+		return usagef("--id and --agent apply to sessions import only")
+	case c.cwd != "" && (sub != "export" || !c.kimiCode):
+		return usagef("--cwd applies to sessions export --kimi-code only")
+	}
+	return nil
+}
+
 // listTitle is a title on one line of the listing: at most 60 characters.
 func listTitle(t string) string {
 	const most = 60
@@ -219,6 +232,9 @@ func (c *sessionsCommand) export(ctx context.Context, api *httpapi.Client, id, o
 	// The session document, as kompact compact reads it: without the
 	// server's version and timestamps.
 	doc := s.Session
+	if c.kimiCode {
+		return c.exportKimiCode(&doc, out)
+	}
 	data := append(doc.AppendJSON(nil), '\n')
 	if c.kimi {
 		data = kimicli.FileFromSession(&doc)

@@ -5,8 +5,6 @@
 package kcvectors
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -19,6 +17,7 @@ import (
 	"time"
 
 	"kompact/internal/vectors"
+	"kompact/kimicode"
 )
 
 // TextFiles are the files of ../shared/kimi-code/texts.
@@ -209,26 +208,8 @@ func (c *Case) Read(t testing.TB, texts map[string]string, rel string) []byte {
 	return Fill(t, texts, b)
 }
 
-// WorkspaceID is Kimi Code's folder name for the sessions of workDir (its
-// encodeWorkDirKey): wd_<slug of the base name>_<first 12 hex of SHA-256 of the path>.
-func WorkspaceID(workDir string) string {
-	norm := strings.TrimRight(strings.ReplaceAll(workDir, `\`, "/"), "/")
-	name := norm[strings.LastIndex(norm, "/")+1:]
-	if name == "" {
-		name = norm
-	}
-	slug := strings.Trim(slugRun.ReplaceAllString(strings.ToLower(name), "-"), "-")
-	if len(slug) > 40 {
-		slug = strings.Trim(slug[:40], "-")
-	}
-	if slug == "" || slug == "." || slug == ".." {
-		slug = "workspace"
-	}
-	sum := sha256.Sum256([]byte(norm))
-	return "wd_" + slug + "_" + hex.EncodeToString(sum[:])[:12]
-}
-
-var slugRun = regexp.MustCompile(`[^a-z0-9._-]+`)
+// WorkspaceID is kimicode.WorkspaceID, Kimi Code's folder name for the sessions of workDir.
+func WorkspaceID(workDir string) string { return kimicode.WorkspaceID(workDir) }
 
 // Materialized is a recorded session laid out as Kimi Code keeps it.
 type Materialized struct {

@@ -99,7 +99,7 @@ var allowed = map[string][]string{
 	"internal/testserver":  {"kompact", "postgres", "sqlite", "internal/testenv"},
 	"internal/twoinstance": {},
 	"internal/vectors":     {"kompact", "openai", "internal/testenv"},
-	"internal/kcvectors":   {"internal/vectors"},
+	"internal/kcvectors":   {"internal/vectors", "kimicode"},
 }
 
 // modules lists, for each package, the third-party modules its non-test
