@@ -7,10 +7,10 @@ import (
 	"fmt"
 	"path/filepath"
 	"regexp"
-	"strings"
 	"time"
 
 	"kompact"
+	"kompact/internal/kcworkspace"
 )
 
 // Exported is a kompact session written as a Kimi Code 2.1.0 session folder: its
@@ -123,22 +123,5 @@ func ExportID(id string) string {
 }
 
 // WorkspaceID is Kimi Code's folder name for the sessions of workDir (its
-// encodeWorkDirKey): wd_<slug of the base name>_<first 12 hex of SHA-256 of the path>.
-func WorkspaceID(workDir string) string {
-	norm := strings.TrimRight(strings.ReplaceAll(workDir, `\`, "/"), "/")
-	name := norm[strings.LastIndex(norm, "/")+1:]
-	if name == "" {
-		name = norm
-	}
-	slug := strings.Trim(slugRun.ReplaceAllString(strings.ToLower(name), "-"), "-")
-	if len(slug) > 40 {
-		slug = strings.Trim(slug[:40], "-")
-	}
-	if slug == "" || slug == "." || slug == ".." {
-		slug = "workspace"
-	}
-	sum := sha256.Sum256([]byte(norm))
-	return "wd_" + slug + "_" + hex.EncodeToString(sum[:])[:12]
-}
-
-var slugRun = regexp.MustCompile(`[^a-z0-9._-]+`)
+// encodeWorkDirKey): see internal/kcworkspace.
+func WorkspaceID(workDir string) string { return kcworkspace.ID(workDir) }

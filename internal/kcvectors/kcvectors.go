@@ -16,8 +16,8 @@ import (
 	"testing"
 	"time"
 
+	"kompact/internal/kcworkspace"
 	"kompact/internal/vectors"
-	"kompact/kimicode"
 )
 
 // TextFiles are the files of ../shared/kimi-code/texts.
@@ -208,8 +208,8 @@ func (c *Case) Read(t testing.TB, texts map[string]string, rel string) []byte {
 	return Fill(t, texts, b)
 }
 
-// WorkspaceID is kimicode.WorkspaceID, Kimi Code's folder name for the sessions of workDir.
-func WorkspaceID(workDir string) string { return kimicode.WorkspaceID(workDir) }
+// WorkspaceID is Kimi Code's folder name for the sessions of workDir (kcworkspace.ID).
+func WorkspaceID(workDir string) string { return kcworkspace.ID(workDir) }
 
 // Materialized is a recorded session laid out as Kimi Code keeps it.
 type Materialized struct {

@@ -68,23 +68,24 @@ var allowed = map[string][]string{
 	"httpapi": {"kompact", "service", "anthropic", "openai", "sessionjson",
 		"internal/bytesize", "internal/didyoumean", "internal/jsontext", "internal/title", "internal/urlsecret"},
 	// Kimi Code's compaction (the type "kimi-code") and its session files.
-	"kimicode": {"kompact", "fidelity"},
+	"kimicode": {"kompact", "fidelity", "internal/kcworkspace"},
 	// cmd/kompact wires the packages together.
 	"cmd/kompact": {"kompact", "anthropic", "config", "fidelity", "httpapi", "kimi", "kimicli", "kimicode", "openai", "postgres",
 		"service", "sessionjson", "sqlite", "toolprune", "internal/atomicfile", "internal/didyoumean", "internal/urlsecret"},
 
 	// Pure helpers.
-	"internal/artifacts":  {"internal/jsonscan"},
-	"internal/atomicfile": {"kompact"},
-	"internal/bytesize":   {},
-	"internal/cputime":    {},
-	"internal/didyoumean": {},
-	"internal/jsonscan":   {"internal/jsonwrite"},
-	"internal/jsontext":   {},
-	"internal/jsonwrite":  {},
-	"internal/pystr":      {},
-	"internal/title":      {"kompact"},
-	"internal/urlsecret":  {},
+	"internal/artifacts":   {"internal/jsonscan"},
+	"internal/atomicfile":  {"kompact"},
+	"internal/bytesize":    {},
+	"internal/cputime":     {},
+	"internal/didyoumean":  {},
+	"internal/jsonscan":    {"internal/jsonwrite"},
+	"internal/jsontext":    {},
+	"internal/kcworkspace": {},
+	"internal/jsonwrite":   {},
+	"internal/pystr":       {},
+	"internal/title":       {"kompact"},
+	"internal/urlsecret":   {},
 
 	// Test support: used by tests only.
 	"internal/cmd/gotest":    {},
@@ -99,7 +100,7 @@ var allowed = map[string][]string{
 	"internal/testserver":  {"kompact", "postgres", "sqlite", "internal/testenv"},
 	"internal/twoinstance": {},
 	"internal/vectors":     {"kompact", "openai", "internal/testenv"},
-	"internal/kcvectors":   {"internal/vectors", "kimicode"},
+	"internal/kcvectors":   {"internal/vectors", "internal/kcworkspace"},
 }
 
 // modules lists, for each package, the third-party modules its non-test
