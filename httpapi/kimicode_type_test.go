@@ -40,8 +40,8 @@ agents:
 // system message, the structured history (tool calls and results) and Kimi Code's
 // instruction last, with max_tokens = min(window, 131072); the preview, once applied,
 // leaves the system message, the user's own messages merged, the summary (Kimi Code's
-// prefix) and the continuation note; undo refuses (restore brings the session back). A
-// range is refused.
+// prefix) and the continuation note; undo brings the session back byte for byte (and so
+// does a restore of the revision before). A range is refused.
 func TestKimiCodeTypeThroughTheAPI(t *testing.T) {
 	raw := kcvectors.Texts(t)
 	texts := kimicode.NewTexts(raw, "shared")
@@ -80,9 +80,13 @@ func TestKimiCodeTypeThroughTheAPI(t *testing.T) {
 			t.Errorf("message %d: %s, want %q", i, c, w)
 		}
 	}
-	// Undo cannot tell the new messages apart and refuses (nothing changes); restoring the
-	// revision before the compaction brings the session back.
-	wantError(t, e.do("POST", "/v1/sessions/s/revisions/1/undo", nil), 400, "invalid_request", "cannot be undone")
+	// Undo puts back the messages the compaction replaced, byte for byte, and so does
+	// restoring the revision before the compaction (after undoing the undo).
+	undone := e.must(200, "POST", "/v1/sessions/s/revisions/1/undo", nil)
+	if jsonText(t, undone["session"].(map[string]any)["messages"]) != jsonText(t, orig["messages"]) {
+		t.Errorf("undo: %v", undone)
+	}
+	e.must(200, "POST", "/v1/sessions/s/revisions/2/restore", nil)
 	restored := e.must(200, "POST", "/v1/sessions/s/revisions/1/restore", nil)
 	if jsonText(t, restored["session"].(map[string]any)["messages"]) != jsonText(t, orig["messages"]) {
 		t.Errorf("restore: %v", restored)

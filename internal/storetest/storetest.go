@@ -64,6 +64,7 @@ func Run(t *testing.T, open func(t *testing.T) kompact.Store) {
 		{"Restore", testRestore},
 		{"Undo", testUndo},
 		{"UndoPrune", testUndoPrune},
+		{"UndoKimiCode", testUndoKimiCode},
 		{"Titles", testTitles},
 		{"Concurrency", testConcurrency},
 		{"Previews", testPreviews},

@@ -19,35 +19,40 @@ type PosRef struct {
 // SplitCompaction tells, from the rows a compaction revision removed and
 // the rows it added before the end of that range (both in position order),
 // which removed messages an undo restores (those after the kept ones it
-// wrote again), which added row is its summary (the last one that repeats
-// no removed message) and which it kept after the summary (the range's
-// pinned messages, written again). ok is false when the rows are not those
-// of a compaction kompact can undo: a Kimi Code compaction (kimicode) writes
-// several new messages around its summary, which an undo cannot tell apart.
-func SplitCompaction(removed, added []PosRef) (restored []Ref, summary Ref, pinned []Ref, ok bool) {
-	if len(removed) == 0 || len(added) == 0 || len(added) > len(removed) {
-		return nil, Ref{}, nil, false
+// wrote again, the first rows added), the first new row it added (its
+// anchor: kimi's summary; the first of a kimi-code compaction's own messages
+// before its summary) and the rows it added after that one: kimi's pinned
+// messages (written again); a kimi-code compaction's summary, the pinned
+// ones and its continuation note (kompact.Span's Leading and Trailing). An
+// undo puts the restored rows in place of the anchor and the rows after it.
+// pinned counts the rows after the anchor that repeat a removed message. ok
+// is false when the rows are not those of a compaction: nothing removed, or
+// no new row.
+func SplitCompaction(removed, added []PosRef) (restored []Ref, anchor Ref, after []Ref, pinned int, ok bool) {
+	if len(removed) == 0 || len(added) == 0 {
+		return nil, Ref{}, nil, 0, false
 	}
 	was := make(map[string]bool, len(removed))
 	for _, r := range removed {
 		was[r.ID] = true
 	}
-	at := len(added) - 1
-	for at > 0 && was[added[at].ID] {
-		at--
+	at := 0
+	for at < len(added) && was[added[at].ID] {
+		at++
 	}
-	for _, r := range added[:at] {
-		if !was[r.ID] {
-			return nil, Ref{}, nil, false
-		}
+	if at == len(added) || at >= len(removed) {
+		return nil, Ref{}, nil, 0, false
 	}
 	for _, r := range added[at+1:] {
-		pinned = append(pinned, r.Ref)
+		after = append(after, r.Ref)
+		if was[r.ID] {
+			pinned++
+		}
 	}
 	for _, r := range removed[at:] {
 		restored = append(restored, r.Ref)
 	}
-	return restored, added[at].Ref, pinned, true
+	return restored, added[at].Ref, after, pinned, true
 }
 
 // RestoredRows returns messages carrying only the ids of head (the kept
@@ -126,11 +131,12 @@ func (c *Core) undo(ctx context.Context, tx Tx, row *SessionRow, rev int64) (*ko
 		}
 		return c.undoPrune(ctx, tx, row, rev)
 	}
-	head, restored, kept, at, err := undoRows(ctx, tx, row, rev)
+	head, restored, kept, pinned, at, err := undoRows(ctx, tx, row, rev)
 	if err != nil {
 		return nil, err
 	}
-	// at: the summary's position, or the last pinned message's after it.
+	// at: the position of the last row the compaction added (kept of them
+	// after its anchor, pinned of those written again).
 	if err := tx.RetireMessages(ctx, id, row.NextRev, row.FirstPos, at+1); err != nil {
 		return nil, err
 	}
@@ -149,7 +155,7 @@ func (c *Core) undo(ctx context.Context, tx Tx, row *SessionRow, rev int64) (*ko
 	if err != nil {
 		return nil, err
 	}
-	info, err := c.rewritten(ctx, tx, row, kompact.RevisionUndo, UndoNote(rev, restored-kept), nil, first, row.N+int64(restored-1-kept))
+	info, err := c.rewritten(ctx, tx, row, kompact.RevisionUndo, UndoNote(rev, restored-pinned), nil, first, row.N+int64(restored-1-kept))
 	if err != nil {
 		return nil, err
 	}
@@ -168,58 +174,60 @@ func (c *Core) undo(ctx context.Context, tx Tx, row *SessionRow, rev int64) (*ko
 }
 
 // undoRows reads what undoing compaction revision rev writes again: the
-// live messages before its summary, then the ones it replaced (restored
-// of them, of which kept are the pinned ones it kept after the summary),
-// and the position at of the summary or of the last of those.
-func undoRows(ctx context.Context, tx Tx, row *SessionRow, rev int64) (head []Ref, restored, kept int, at int64, err error) {
-	back, summary, pinned, err := compactionRows(ctx, tx, row.ID, rev)
+// live messages before its anchor (its summary, or the first of its own
+// messages before it), then the ones it replaced (restored of them), and
+// the position at of the last row it added: kept rows after the anchor, of
+// which pinned repeat replaced messages.
+func undoRows(ctx context.Context, tx Tx, row *SessionRow, rev int64) (head []Ref, restored, kept, pinned int, at int64, err error) {
+	back, anchor, after, pinned, err := compactionRows(ctx, tx, row.ID, rev)
 	if err != nil {
-		return nil, 0, 0, 0, err
+		return nil, 0, 0, 0, 0, err
 	}
-	if at, err = liveSummary(ctx, tx, row.ID, rev, summary); err != nil {
-		return nil, 0, 0, 0, err
+	if at, err = liveSummary(ctx, tx, row.ID, rev, anchor); err != nil {
+		return nil, 0, 0, 0, 0, err
 	}
 	if head, err = tx.ReadRefs(ctx, row.ID, row.FirstPos, at); err != nil {
-		return nil, 0, 0, 0, err
+		return nil, 0, 0, 0, 0, err
 	}
-	if len(pinned) > 0 {
-		after, err := tx.ReadRefs(ctx, row.ID, at+1, at+1+int64(len(pinned)))
+	if len(after) > 0 {
+		live, err := tx.ReadRefs(ctx, row.ID, at+1, at+1+int64(len(after)))
 		if err != nil {
-			return nil, 0, 0, 0, err
+			return nil, 0, 0, 0, 0, err
 		}
-		if !slices.Equal(after, pinned) {
-			return nil, 0, 0, 0, kompact.Errorf(kompact.EConflict, "the pinned messages revision %d kept after its summary are no longer right after it", rev).
+		if !slices.Equal(live, after) {
+			return nil, 0, 0, 0, 0, kompact.Errorf(kompact.EConflict, "the messages revision %d wrote after its summary (or its own around it) are no longer as it wrote them", rev).
 				WithFixes(undoFix)
 		}
-		at += int64(len(pinned))
+		at += int64(len(after))
 	}
-	return append(head, back...), len(back), len(pinned), at, nil
+	return append(head, back...), len(back), len(after), pinned, at, nil
 }
 
-// compactionRows reads what compaction revision rev did: the messages it
-// replaced (without the kept ones it wrote again), its summary row, and
-// the pinned ones it wrote again after the summary.
-func compactionRows(ctx context.Context, tx Tx, id string, rev int64) (restored []Ref, summary Ref, pinned []Ref, err error) {
+// compactionRows reads what compaction revision rev did (SplitCompaction):
+// the messages it replaced (without the kept ones it wrote again), its
+// anchor row, the rows it added after that one and how many of them are
+// pinned messages written again.
+func compactionRows(ctx context.Context, tx Tx, id string, rev int64) (restored []Ref, anchor Ref, after []Ref, pinned int, err error) {
 	info, legacy, err := loadRevision(ctx, tx, id, rev)
 	if err != nil {
-		return nil, Ref{}, nil, err
+		return nil, Ref{}, nil, 0, err
 	}
 	if !kompact.IsCompaction(info.Kind) || legacy {
-		return nil, Ref{}, nil, notUndoable(rev, info.Kind)
+		return nil, Ref{}, nil, 0, notUndoable(rev, info.Kind)
 	}
 	removed, err := tx.RemovedBy(ctx, id, rev)
 	if err != nil || len(removed) == 0 {
-		return nil, Ref{}, nil, errors.Join(err, notUndoable(rev, info.Kind))
+		return nil, Ref{}, nil, 0, errors.Join(err, notUndoable(rev, info.Kind))
 	}
 	added, err := tx.AddedBy(ctx, id, rev, removed[len(removed)-1].Pos+1)
 	if err != nil {
-		return nil, Ref{}, nil, errors.Join(err, notUndoable(rev, info.Kind))
+		return nil, Ref{}, nil, 0, errors.Join(err, notUndoable(rev, info.Kind))
 	}
-	restored, summary, pinned, ok := SplitCompaction(removed, added)
+	restored, anchor, after, pinned, ok := SplitCompaction(removed, added)
 	if !ok {
-		return nil, Ref{}, nil, notUndoable(rev, info.Kind)
+		return nil, Ref{}, nil, 0, notUndoable(rev, info.Kind)
 	}
-	return restored, summary, pinned, nil
+	return restored, anchor, after, pinned, nil
 }
 
 // notUndoable is the error of a revision that is not a compaction the
@@ -230,7 +238,7 @@ func notUndoable(rev int64, kind string) error {
 		return kompact.Errorf(kompact.EInvalid, "revision %d is a %s, not a compaction; only a compaction or a prune can be undone", rev, kind).
 			WithFixes("Restore the revision instead (it replaces the whole message list).")
 	}
-	return kompact.Errorf(kompact.EInvalid, "revision %d cannot be undone: its rows do not tell its summary apart (an older kompact recorded it, or a kimi-code compaction wrote several new messages)", rev).
+	return kompact.Errorf(kompact.EInvalid, "revision %d cannot be undone: its rows do not tell its summary apart (an older kompact recorded it)", rev).
 		WithFixes("Restore the revision instead (it replaces the whole message list).")
 }
 

@@ -11,24 +11,31 @@ func TestSplitCompaction(t *testing.T) {
 	// and the summary.
 	removed := []PosRef{pr("sys", 1, 0), pr("u1", 2, 1), pr("a1", 3, 2)}
 	added := []PosRef{pr("sys", 1, 1), pr("sum", 9, 2)}
-	restored, summary, pinned, ok := SplitCompaction(removed, added)
-	if !ok || summary != (Ref{"sum", 9}) || !reflect.DeepEqual(restored, []Ref{{"u1", 2}, {"a1", 3}}) || pinned != nil {
-		t.Fatalf("SplitCompaction = %v, %v, %v, %v; want u1, a1 restored and the summary sum", restored, summary, pinned, ok)
+	restored, anchor, after, pinned, ok := SplitCompaction(removed, added)
+	if !ok || anchor != (Ref{"sum", 9}) || !reflect.DeepEqual(restored, []Ref{{"u1", 2}, {"a1", 3}}) || after != nil || pinned != 0 {
+		t.Fatalf("SplitCompaction = %v, %v, %v, %v, %v; want u1, a1 restored and the summary sum", restored, anchor, after, pinned, ok)
 	}
 	// The same with a1 pinned: kept, written again, after the summary.
-	restored, summary, pinned, ok = SplitCompaction(removed, append(added, pr("a1", 3, 3)))
-	if !ok || summary != (Ref{"sum", 9}) || !reflect.DeepEqual(restored, []Ref{{"u1", 2}, {"a1", 3}}) || !reflect.DeepEqual(pinned, []Ref{{"a1", 3}}) {
-		t.Fatalf("SplitCompaction with a pin = %v, %v, %v, %v", restored, summary, pinned, ok)
+	restored, anchor, after, pinned, ok = SplitCompaction(removed, append(added, pr("a1", 3, 3)))
+	if !ok || anchor != (Ref{"sum", 9}) || !reflect.DeepEqual(restored, []Ref{{"u1", 2}, {"a1", 3}}) || !reflect.DeepEqual(after, []Ref{{"a1", 3}}) || pinned != 1 {
+		t.Fatalf("SplitCompaction with a pin = %v, %v, %v, %v, %v", restored, anchor, after, pinned, ok)
+	}
+	// A kimi-code compaction: after the system message, its own messages (the kept user
+	// message), the summary, a pin and the continuation note. The first new one is the
+	// anchor; the undo replaces it and every row after it.
+	kc := []PosRef{pr("sys", 1, -1), pr("k", 7, 0), pr("sum", 9, 1), pr("a1", 3, 2), pr("cont", 10, 3)}
+	restored, anchor, after, pinned, ok = SplitCompaction(removed, kc)
+	if !ok || anchor != (Ref{"k", 7}) || !reflect.DeepEqual(restored, []Ref{{"u1", 2}, {"a1", 3}}) ||
+		!reflect.DeepEqual(after, []Ref{{"sum", 9}, {"a1", 3}, {"cont", 10}}) || pinned != 1 {
+		t.Fatalf("SplitCompaction of a kimi-code compaction = %v, %v, %v, %v, %v", restored, anchor, after, pinned, ok)
 	}
 	for name, c := range map[string][2][]PosRef{
 		"nothing removed": {nil, added},
 		"nothing added":   {removed, nil},
-		"more added":      {removed[:1], added},
-		// A kimi-code compaction: the kept user message, the summary, the
-		// continuation note, all new.
-		"several new": {removed, []PosRef{pr("sys", 1, 1), pr("k", 7, 2), pr("sum", 9, 3), pr("cont", 10, 4)}},
+		"nothing new":     {removed, added[:1]},
+		"nothing back":    {removed[:1], added},
 	} {
-		if _, _, _, ok := SplitCompaction(c[0], c[1]); ok {
+		if _, _, _, _, ok := SplitCompaction(c[0], c[1]); ok {
 			t.Errorf("%s: ok, want not a compaction", name)
 		}
 	}
