@@ -2,14 +2,11 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"kompact/internal/fakellm"
 	"kompact/internal/kcvectors"
@@ -177,8 +174,7 @@ func compareRecords(t *testing.T, got, want []string) {
 // after its own /compact, value for value; its max_tokens is the window less the
 // tokensAfter kompact wrote, as Kimi Code computes it from its own record.
 func TestKimiCodeResumesKompactCompaction(t *testing.T) {
-	kimi := os.Getenv("KIMI_CODE_BIN")
-	testenv.Require(t, kimi != "", "KIMI_CODE_BIN is not set", "install Kimi Code 2.1.0 (bash .ci/kimi-code.sh) and set KIMI_CODE_BIN to its kimi launcher")
+	testenv.Require(t, os.Getenv("KIMI_CODE_BIN") != "", "KIMI_CODE_BIN is not set", "install Kimi Code 2.1.0 (bash .ci/kimi-code.sh) and set KIMI_CODE_BIN to its kimi launcher")
 	raw := kcvectors.Texts(t)
 	for _, tc := range []struct{ name, dir string }{
 		{"manual_tools_instruction", "compaction_1"}, {"todos_two_manual", "compaction_1"}, {"todos_two_manual", "compaction_2"},
@@ -195,23 +191,11 @@ func TestKimiCodeResumesKompactCompaction(t *testing.T) {
 			if status, _, stderr := runCLI(t, "", environ, "compact", "--kimi-code", "--instructions", instruction, m.SessionDir); status != exitOK {
 				t.Fatalf("compact: %s", stderr)
 			}
-			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-			defer cancel()
-			cmd := exec.CommandContext(ctx, kimi, "-p", next, "-r", m.SessionID)
-			cmd.Dir = m.Work
-			cmd.Env = append(os.Environ(), "KIMI_CODE_HOME="+m.Home, "HOME="+t.TempDir())
-			if out, err := cmd.CombinedOutput(); err != nil {
-				t.Fatalf("kimi -r: %v: %s", err, out)
-			}
-			reqs := srv.Requests()
-			if len(reqs) < 2 {
-				t.Fatalf("Kimi Code sent %d requests after the compaction", len(reqs)-1)
-			}
-			var got, want map[string]any
-			_ = json.Unmarshal(reqs[1].Body, &got)
+			got := resumeKimiCode(t, srv, m.Home, m.Work, m.SessionID, next)
+			var want map[string]any
 			_ = json.Unmarshal(m.Untemplate(c.Read(t, raw, tc.dir+"/after_request.json")), &want)
 			if got["messages"] == nil || want["messages"] == nil {
-				t.Fatalf("no messages: got %s", reqs[1].Body)
+				t.Fatalf("no messages: got %v", got)
 			}
 			tokensAfter := appliedTokensAfter(t, filepath.Join(m.SessionDir, "agents", "main", "wire.jsonl"))
 			if got["max_tokens"] != float64(c.MaxContextSize-tokensAfter) {
