@@ -531,9 +531,6 @@ export function afterScroll(fn) {
 
 // initWindow follows the scrolling.
 export function initWindow() {
-  // The window keeps its own anchor while the spacers change: the
-  // browser's scroll anchoring would move the page a second time.
-  document.documentElement.style.overflowAnchor = "none";
   let queued = false;
   const onScroll = () => {
     if (queued) return;
