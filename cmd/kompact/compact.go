@@ -18,7 +18,6 @@ import (
 	"kompact/anthropic"
 	"kompact/config"
 	"kompact/internal/atomicfile"
-	"kompact/kimi"
 	"kompact/kimicli"
 	"kompact/openai"
 	"kompact/service"
@@ -409,7 +408,7 @@ func (c *compactCommand) execute(ctx context.Context, job *service.Job, in *comp
 	if n := job.LimitCompletion(in.agent, size); n > 0 {
 		fmt.Fprintf(c.stderr, "completion budget: %d tokens of a %d-token context\n", n, size)
 	}
-	fmt.Fprintln(c.stderr, kimi.DescribePrompt(job.Plan.About().Prompt))
+	fmt.Fprintln(c.stderr, describePrompt(in.agent, job.Plan.About()))
 	sp := c.spinner(fmt.Sprintf("compacting %s with %s", kompact.CountOf(job.Plan.Counts().Replaced, "message"), job.Config.Model))
 	defer sp.stop()
 	return job.Run(ctx, sp.update)

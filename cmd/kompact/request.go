@@ -9,7 +9,6 @@ import (
 	"strconv"
 
 	"kompact"
-	"kompact/kimi"
 	"kompact/kimicli"
 	"kompact/openai"
 	"kompact/service"
@@ -73,7 +72,7 @@ func (c *requestCommand) Run(_ context.Context, args []string) (int, error) {
 		return exitError, err
 	}
 	plan, info := job.Plan, job.Plan.About()
-	fmt.Fprintln(c.stderr, kimi.DescribePrompt(info.Prompt))
+	fmt.Fprintln(c.stderr, describePrompt(in.agent, info))
 	if info.Instructions != "" {
 		// The agent's compaction.instructions and --instructions, joined.
 		fmt.Fprintf(c.stderr, "custom instruction: %q\n", info.Instructions)
