@@ -21,3 +21,6 @@ sys.argv = ["record.py", "--out", out] + names
 record.main()
 PY
 python3 "$HERE/placeholders.py" "$SHARED/texts" "$OUT"
+# The harness leaves the date reminders' disclosed day as recorded; Kimi Code compares it with
+# today's on resume, so it is templated as $DATE like the reminder's text.
+grep -rl '"localDate":"' "$OUT" | xargs -r sed -i -E 's/"localDate":"[0-9]{4}-[0-9]{2}-[0-9]{2}"/"localDate":"$DATE"/g'
