@@ -375,3 +375,16 @@ func TestContextTooLongLargeRange(t *testing.T) {
 		t.Fatalf("outcome %s err %+v", out.Status, out.Err)
 	}
 }
+
+// TestDisabledFixKeepsTheType: the fix for an agent whose compaction is off names the
+// registered type it has (kimi-code), not kimi's; an unregistered one gets the default.
+func TestDisabledFixKeepsTheType(t *testing.T) {
+	for typ, want := range map[string]string{"kimi-code": "type: kimi-code}", "gemini": "type: kimi}", "": "type: kimi}"} {
+		a := enabledAgent()
+		a.Compaction.Enabled, a.Compaction.Type = false, typ
+		out := (&service.Compactor{LLM: &fakeLLM{}}).Execute(context.Background(), a, conversation(), kompact.ActionRequest{Action: kompact.ActionCompactConversation}, nil)
+		if out.Err == nil || len(out.Err.Fixes) != 1 || !strings.Contains(out.Err.Fixes[0], want) {
+			t.Errorf("type %q: %+v, want a fix with %q", typ, out.Err, want)
+		}
+	}
+}

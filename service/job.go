@@ -52,12 +52,17 @@ func typeOf(a *kompact.Agent) (kompact.CompactionType, error) {
 	if a.CompactionEnabled() {
 		return kompact.LookupCompactionType(a.Compaction.Type)
 	}
-	name := "the agent"
+	name, typ := "the agent", kompact.DefaultCompactionType
 	if a != nil && a.Name != "" {
 		name = "agent " + a.Name
 	}
+	if a != nil {
+		if _, err := kompact.LookupCompactionType(a.Compaction.Type); err == nil {
+			typ = a.Compaction.Type // a registered type the agent names stays in the fix
+		}
+	}
 	return nil, kompact.Errorf(kompact.EDisabled, "compaction is not enabled for %s", name).
-		WithFixes(`Set compaction: {enabled: true, type: kimi} in the agent's configuration.`)
+		WithFixes("Set compaction: {enabled: true, type: " + typ + "} in the agent's configuration.")
 }
 
 // prompt resolves a's compaction prompt; the zero Prompt, without a
