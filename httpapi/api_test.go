@@ -22,6 +22,7 @@ import (
 	"kompact/internal/golden"
 	"kompact/internal/testserver"
 	"kompact/kimicli"
+	"kompact/kimicode"
 	"kompact/openai"
 )
 
@@ -84,7 +85,8 @@ func newAPIEnv(t testing.TB, opt apiOptions) *apiEnv {
 		Limits:        opt.limits,
 		Previews:      opt.previews,
 		// kimi-cli files, as cmd/kompact wires them in.
-		KimiContext: kimicli.ImportContext,
+		KimiContext:  kimicli.ImportContext,
+		KimiCodeWire: kimicode.ReadSession,
 	})
 	ts := httptest.NewServer(e.srv.Handler())
 	t.Cleanup(ts.Close)

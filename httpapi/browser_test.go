@@ -32,6 +32,7 @@ import (
 	"kompact/internal/fakellm"
 	"kompact/internal/testenv"
 	"kompact/kimicli"
+	"kompact/kimicode"
 	"kompact/openai"
 	"kompact/sqlite"
 )
@@ -174,10 +175,11 @@ func newBrowserEnv(t *testing.T, opt browserOptions) *browserEnv {
 			}
 			return ""
 		}},
-		Token:       opt.token,
-		Version:     "browser-test",
-		KimiContext: kimicli.ImportContext,
-		Upstream:    &openai.Upstream{Getenv: func(name string) string { return "fake-key-for-the-browser-test" }},
+		Token:        opt.token,
+		Version:      "browser-test",
+		KimiContext:  kimicli.ImportContext,
+		KimiCodeWire: kimicode.ReadSession,
+		Upstream:     &openai.Upstream{Getenv: func(name string) string { return "fake-key-for-the-browser-test" }},
 	})
 	ts := httptest.NewServer(httpapi.CheckedHandler(t, srv.Handler()))
 	t.Cleanup(ts.Close)

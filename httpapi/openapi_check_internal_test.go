@@ -295,8 +295,9 @@ func (r errReader) Read([]byte) (int, error) {
 
 // replayRequest returns a copy of req to validate, with its body when it
 // can be read again (a body that streams from a pipe cannot, and then the
-// request is not validated). The body of an import with format=kimi is a
-// kimi-cli context.jsonl, JSON lines, which the document's JSON schema
+// request is not validated). The body of an import with format=kimi (or
+// kimi-code) is a kimi-cli context.jsonl (a Kimi Code wire.jsonl), JSON
+// lines, which the document's JSON schema
 // does not describe: its request is validated with an empty document for
 // a body (its path, query and headers).
 func replayRequest(req *http.Request) (*http.Request, bool) {
@@ -320,9 +321,11 @@ func replayRequest(req *http.Request) (*http.Request, bool) {
 	return cp, true
 }
 
-// kimiImport reports whether req imports a kimi-cli context.jsonl.
+// kimiImport reports whether req imports a kimi-cli context.jsonl or a
+// Kimi Code wire.jsonl.
 func kimiImport(req *http.Request) bool {
-	return req.URL.Path == "/v1/sessions/import" && req.URL.Query().Get("format") == "kimi"
+	f := req.URL.Query().Get("format")
+	return req.URL.Path == "/v1/sessions/import" && (f == "kimi" || f == "kimi-code")
 }
 
 // withBody returns a copy of resp with body data.

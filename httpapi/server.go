@@ -54,6 +54,11 @@ type Config struct {
 	// make (nil when it has none) and what was wrong with each line it
 	// skipped. Nil refuses format=kimi.
 	KimiContext func(data []byte) (*kompact.Session, []string)
+	// KimiCodeWire reads a Kimi Code session's agents/main/wire.jsonl for
+	// an import with format=kimi-code, e.g. with kimicode.ImportWire: the
+	// session its records make (no id), or why it could not be read. Nil
+	// refuses format=kimi-code.
+	KimiCodeWire func(data []byte) (*kompact.Session, error)
 	// Token, when not empty, is the bearer token every /v1 request must
 	// carry.
 	Token string

@@ -101,8 +101,29 @@ func (s *Server) importedSession(w http.ResponseWriter, format string, data []by
 			return nil, err
 		}
 		return s.kimiSession(w, data)
+	case "kimi-code":
+		if err := checkUTF8(data); err != nil {
+			return nil, err
+		}
+		return s.kimiCodeSession(data)
 	}
-	return nil, kompact.Errorf(kompact.EInvalid, "unknown import format %q", format).WithFixes(`Use format=session (a session document) or format=kimi (a kimi-cli context.jsonl).`)
+	return nil, kompact.Errorf(kompact.EInvalid, "unknown import format %q", format).
+		WithFixes(`Use format=session (a session document), format=kimi (a kimi-cli context.jsonl) or format=kimi-code (a Kimi Code wire.jsonl).`)
+}
+
+// kimiCodeSession reads a Kimi Code wire.jsonl as the CLI's import
+// --kimi-code does (Config.KimiCodeWire).
+func (s *Server) kimiCodeSession(data []byte) (*kompact.Session, error) {
+	if s.cfg.KimiCodeWire == nil {
+		return nil, kompact.Errorf(kompact.EInvalid, "this server does not read Kimi Code files").
+			WithFixes("Import a session document, without format=kimi-code.")
+	}
+	sess, err := s.cfg.KimiCodeWire(data)
+	if err != nil {
+		return nil, kompact.Errorf(kompact.EInvalid, "the file is not a Kimi Code wire.jsonl kompact can read: %v", err).
+			WithFixes("Send a Kimi Code session's agents/main/wire.jsonl with format=kimi-code, or a session document without it.")
+	}
+	return sess, nil
 }
 
 // kimiSession reads a kimi-cli context.jsonl as the CLI's import --kimi

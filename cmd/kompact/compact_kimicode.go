@@ -251,18 +251,14 @@ func (c *sessionsCommand) importKimiCode(ctx context.Context, api *httpapi.Clien
 	if err != nil {
 		return exitError, kompact.Errorf(kompact.EInvalid, "read the session's wire.jsonl: %w", err)
 	}
-	w, err := kimicode.ReadWire(bytes.NewReader(data), texts)
+	doc, w, err := kimicode.ImportWire(data, texts)
 	if err != nil {
 		return exitError, kompact.Errorf(kompact.EInvalid, "%s: %w", sess.WirePath, err)
 	}
 	if len(w.Applied) > 0 && warning != "" {
 		fmt.Fprintln(c.stderr, warning)
 	}
-	doc := &kompact.Session{ID: sess.ID}
-	if w.SystemPrompt != "" {
-		doc.Messages = append(doc.Messages, kompact.Message{Role: kompact.RoleSystem, Content: []kompact.Part{kompact.TextPart(w.SystemPrompt)}})
-	}
-	doc.Messages = append(doc.Messages, kimicode.ToKompact(w.Context)...)
+	doc.ID = sess.ID
 	s, err := api.ImportSession(ctx, c.renamed(doc))
 	if err != nil {
 		return exitError, importFixes(reachError(err))

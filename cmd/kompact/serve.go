@@ -20,6 +20,7 @@ import (
 	"kompact/httpapi"
 	"kompact/internal/urlsecret"
 	"kompact/kimicli"
+	"kompact/kimicode"
 	"kompact/openai"
 	"kompact/postgres"
 	"kompact/service"
@@ -251,6 +252,7 @@ func (c *serveCommand) server(cfg *config.Config, store kompact.Store, opts serv
 		LLM:           llm,
 		Prompt:        (&kimicli.Finder{Getenv: c.getenv}).AgentPrompt,
 		KimiContext:   kimicli.ImportContext,
+		KimiCodeWire:  kimicode.ReadSession,
 		Token:         opts.token,
 		MaxBody:       opts.maxBody,
 		MaxImportBody: opts.maxImport,

@@ -172,16 +172,18 @@ async function onNewSession(ev) {
   }
 }
 
-// sniffFile tells a kimi-cli context.jsonl from a session document by
-// content: a session document is one JSON object with "messages"; a kimi-cli
-// file is JSON lines whose first record has a "role" (a message, or one of
-// kimi-cli's _system_prompt, _checkpoint and _usage records). It returns
-// {format, doc}: doc is the session document read, null for a kimi-cli
-// file or a file that is neither (the server says what is wrong).
+// sniffFile tells a kimi-cli context.jsonl and a Kimi Code wire.jsonl from
+// a session document by content: a session document is one JSON object with
+// "messages"; a kimi-cli file is JSON lines whose first record has a "role"
+// (a message, or one of kimi-cli's _system_prompt, _checkpoint and _usage
+// records); a Kimi Code wire.jsonl is JSON lines whose first record is its
+// "metadata" (with a protocol_version). It returns {format, doc}: doc is the
+// session document read, null for a kimi-cli or Kimi Code file or a file
+// that is neither (the server says what is wrong).
 export function sniffFile(text) {
   try {
     const doc = JSON.parse(text);
-    if (doc && typeof doc === "object" && !Array.isArray(doc) && typeof doc.role !== "string") return { format: "session", doc };
+    if (doc && typeof doc === "object" && !Array.isArray(doc) && typeof doc.role !== "string" && !isWireMetadata(doc)) return { format: "session", doc };
   } catch {
     /* not one JSON document: JSON lines, perhaps */
   }
@@ -189,13 +191,20 @@ export function sniffFile(text) {
   try {
     const rec = JSON.parse(first);
     if (rec && typeof rec === "object" && typeof rec.role === "string") return { format: "kimi", doc: null };
+    if (isWireMetadata(rec)) return { format: "kimi-code", doc: null };
   } catch {
     /* neither: the server says what is wrong */
   }
   return { format: "session", doc: null };
 }
 
-const FORMATS = { session: "a kompact session document", kimi: "a kimi-cli context.jsonl" };
+// isWireMetadata reports whether rec is the first record of a Kimi Code
+// wire.jsonl: {"type": "metadata", "protocol_version": …}.
+function isWireMetadata(rec) {
+  return !!rec && typeof rec === "object" && rec.type === "metadata" && typeof rec.protocol_version === "string";
+}
+
+const FORMATS = { session: "a kompact session document", kimi: "a kimi-cli context.jsonl", "kimi-code": "a Kimi Code wire.jsonl" };
 
 // startAgent is the agent the import dialog starts from: the file's own
 // when the server knows it, else the default one; a file's agent the
@@ -213,7 +222,8 @@ function agentNote(start, format) {
   const attrs = { class: "hint", id: "import-agent-note", "data-testid": "import-agent-note", "data-source": start.source };
   if (start.source === "file") return h("p", attrs, `The file's own agent, “${start.own}”.`);
   if (start.source === "unknown") return h("p", { ...attrs, class: "field-problem" }, `The file's agent “${start.own}” is not configured on this server: choose the agent for this session.`);
-  return h("p", attrs, format === "kimi" ? "A kimi-cli file names no agent: the server's default agent is chosen." : "The file names no agent: the server's default agent is chosen.");
+  const which = { kimi: "A kimi-cli file", "kimi-code": "A Kimi Code file" }[format] || "The file";
+  return h("p", attrs, `${which} names no agent: the server's default agent is chosen.`);
 }
 
 async function onImportFile() {
