@@ -408,6 +408,22 @@ func (e *browserEnv) click(sel string) {
 	e.do("click "+sel, chromedp.Click(chromedp.CSS(sel), chromedp.NodeVisible))
 }
 
+// check ticks the checkbox sel with a click, as a person does, and clicks
+// again until it is ticked: at 400 px the compact panel sits below the
+// conversation, and a page still settling (its latest message kept in view)
+// can move the box between the click's aim and the click.
+func (e *browserEnv) check(sel string) {
+	e.t.Helper()
+	ticked := `!!document.querySelector('` + sel + `')?.checked`
+	for try := 0; !e.evalBool(ticked); try++ {
+		if try == 5 {
+			e.t.Fatalf("%s stays unticked after %d clicks", sel, try)
+		}
+		e.click(sel)
+		time.Sleep(time.Duration(try) * 100 * time.Millisecond)
+	}
+}
+
 // menuItem opens the menu of message id and picks the item testid.
 func (e *browserEnv) menuItem(id, testid string) {
 	e.t.Helper()
@@ -846,7 +862,7 @@ func TestBrowserPreviewEditApply(t *testing.T) {
 
 	// Preview with instructions, then discard: nothing changes.
 	e.do("instructions", chromedp.SendKeys(chromedp.CSS(`[data-testid="instructions"]`), "Keep the API decisions."))
-	e.click(`[data-testid="preview-toggle"]`)
+	e.check(`[data-testid="preview-toggle"]`)
 	e.click(`[data-testid="compact-conversation"]`)
 	e.waitFor("the preview", `!document.querySelector('[data-testid="preview"]').hidden`)
 	e.click(`[data-testid="preview-discard"]`)

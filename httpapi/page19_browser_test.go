@@ -271,7 +271,7 @@ func TestBrowserActionRangeAndErrors(t *testing.T) {
 		mu.Lock()
 		fail = false
 		mu.Unlock()
-		e.click(`[data-testid="preview-toggle"]`)
+		e.check(`[data-testid="preview-toggle"]`)
 		e.menuItem("u3", "mark-start") // #6
 		e.menuItem("a8", "mark-end")   // #17
 		e.waitFor("the range's plan", `document.querySelector('[data-testid="will-compact"]').textContent.startsWith("Will compact #6–#17 ")`)

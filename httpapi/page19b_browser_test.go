@@ -67,7 +67,7 @@ func TestBrowserOpenPreviews(t *testing.T) {
 		// A preview made on the page, then the page reloaded.
 		e.open("/#/s/rev")
 		e.waitFor("the plan", planReady)
-		e.click(`[data-testid="preview-toggle"]`)
+		e.check(`[data-testid="preview-toggle"]`)
 		e.click(`[data-testid="compact-conversation"]`)
 		e.waitFor("the preview", `!document.querySelector('[data-testid="preview"]').hidden`)
 		e.waitFor("no mark on the session on screen", `document.querySelector('[data-session-id="stale"] [data-testid="preview-waiting"]') && !document.querySelector('[data-session-id="rev"] [data-testid="preview-waiting"]')`)

@@ -36,7 +36,7 @@ func TestBrowserPinnedMessages(t *testing.T) {
 		e.waitFor("the plan", `document.querySelector('[data-testid="will-compact"]').textContent.includes("(6 messages, ~51 tokens; 3 pinned stay verbatim after the summary), keep #11–#13")`)
 		e.viewportShot(shot("browser-pinned"))
 
-		e.click(`[data-testid="preview-toggle"]`)
+		e.check(`[data-testid="preview-toggle"]`)
 		e.click(`[data-testid="compact-conversation"]`)
 		e.waitFor("the preview", `(document.querySelector('[data-testid="preview-pinned"]') || {}).textContent === "3 pinned messages of them stay verbatim right after the summary."`)
 		e.click(`[data-testid="preview-apply"]`)
