@@ -10,22 +10,22 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math/rand/v2"
 	"net/http"
 	"strconv"
 	"strings"
 	"time"
 
 	"kompact"
+	"kompact/internal/backoff"
 )
 
-// The Client's defaults, openai.Client's.
+// The Client's defaults, openai.Client's (internal/backoff's).
 const (
-	DefaultMaxRetries     = 4
-	DefaultInitialBackoff = time.Second
-	DefaultMaxBackoff     = 30 * time.Second
-	DefaultRequestTimeout = 10 * time.Minute
-	MaxRetryAfter         = 5 * time.Minute
+	DefaultMaxRetries     = backoff.DefaultMaxRetries
+	DefaultInitialBackoff = backoff.DefaultInitial
+	DefaultMaxBackoff     = backoff.DefaultMax
+	DefaultRequestTimeout = backoff.DefaultRequestTimeout
+	MaxRetryAfter         = backoff.MaxRetryAfter
 )
 
 // Version is the anthropic-version header of kompact's own requests.
@@ -226,34 +226,11 @@ func wrapLLM(err error, host string) error {
 // delay is the wait before retry n: Retry-After (up to MaxRetryAfter),
 // else the jittered backoff.
 func (c *Client) delay(f *failure, n int) time.Duration {
-	maxBackoff := orDefault(c.MaxBackoff, DefaultMaxBackoff)
-	if f.hasAfter {
-		return min(f.retryAfter, max(maxBackoff, MaxRetryAfter))
-	}
-	b := orDefault(c.InitialBackoff, DefaultInitialBackoff)
-	for i := 1; i < n && b < maxBackoff; i++ {
-		b *= 2
-	}
-	return rand.N(min(b, maxBackoff) + 1)
+	return backoff.Delay(c.InitialBackoff, c.MaxBackoff, n, f.retryAfter, f.hasAfter)
 }
 
 func (c *Client) sleep(ctx context.Context, d time.Duration) error {
-	if c.Sleep != nil {
-		return c.Sleep(ctx, d)
-	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return nil
-	}
+	return backoff.Sleep(ctx, d, c.Sleep)
 }
 
-func orDefault(d, def time.Duration) time.Duration {
-	if d <= 0 {
-		return def
-	}
-	return d
-}
+func orDefault(d, def time.Duration) time.Duration { return backoff.Or(d, def) }

@@ -16,19 +16,21 @@ import (
 	sdk "github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
 	"kompact"
+	"kompact/internal/backoff"
 	"kompact/internal/urlsecret"
 	"kompact/sessionjson"
 )
 
-// The Client's defaults, used when the corresponding field is zero.
+// The Client's defaults, used when the corresponding field is zero
+// (internal/backoff's, which anthropic.Client shares).
 const (
-	DefaultMaxRetries     = 4
-	DefaultInitialBackoff = time.Second
-	DefaultMaxBackoff     = 30 * time.Second
-	DefaultRequestTimeout = 10 * time.Minute
+	DefaultMaxRetries     = backoff.DefaultMaxRetries
+	DefaultInitialBackoff = backoff.DefaultInitial
+	DefaultMaxBackoff     = backoff.DefaultMax
+	DefaultRequestTimeout = backoff.DefaultRequestTimeout
 	// MaxRetryAfter bounds how long the client waits when a provider's
 	// Retry-After asks for more than MaxBackoff.
-	MaxRetryAfter = 5 * time.Minute
+	MaxRetryAfter = backoff.MaxRetryAfter
 )
 
 // maxErrorBody bounds how much of an error answer is read.
@@ -125,31 +127,10 @@ func (c *Client) maxRetries() int {
 	return c.MaxRetries
 }
 
-func orDefault(d, def time.Duration) time.Duration {
-	if d <= 0 {
-		return def
-	}
-	return d
-}
+func orDefault(d, def time.Duration) time.Duration { return backoff.Or(d, def) }
 
 func (c *Client) sleep(ctx context.Context, d time.Duration) error {
-	if c.Sleep != nil {
-		return c.Sleep(ctx, d)
-	}
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	if d <= 0 {
-		return nil
-	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return nil
-	}
+	return backoff.Sleep(ctx, d, c.Sleep)
 }
 
 // APIKey returns the API key that requests of cfg carry: the value of its

@@ -6,13 +6,13 @@ package openai
 import (
 	"context"
 	"fmt"
-	"math/rand/v2"
 	"strconv"
 	"time"
 
 	sdk "github.com/openai/openai-go/v3"
 
 	"kompact"
+	"kompact/internal/backoff"
 )
 
 // request is one Complete call: its attempts and retries.
@@ -82,17 +82,7 @@ func (r *request) run(ctx context.Context) (kompact.Answer, error) {
 // delay returns how long to wait before retry number n (from 1): the
 // provider's Retry-After when it gave one, else the jittered backoff.
 func (r *request) delay(f *failure, n int) time.Duration {
-	maxBackoff := orDefault(r.client.MaxBackoff, DefaultMaxBackoff)
-	if f.hasRetryAfter {
-		limit := max(maxBackoff, MaxRetryAfter)
-		return min(max(f.retryAfter, 0), limit)
-	}
-	backoff := orDefault(r.client.InitialBackoff, DefaultInitialBackoff)
-	for i := 1; i < n && backoff < maxBackoff; i++ {
-		backoff *= 2
-	}
-	backoff = min(backoff, maxBackoff)
-	return rand.N(backoff + 1)
+	return backoff.Delay(r.client.InitialBackoff, r.client.MaxBackoff, n, f.retryAfter, f.hasRetryAfter)
 }
 
 // attempts says "1 attempt", "2 attempts", ...

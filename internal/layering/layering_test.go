@@ -48,10 +48,10 @@ var allowed = map[string][]string{
 	"sessionjson": {"kompact", "internal/jsonscan", "internal/jsontext", "internal/jsonwrite"},
 	// openai is an adapter: no engine (which texts a request leaves out is
 	// internal/pystr's rule, shared with kimi's answer checks).
-	"openai": {"kompact", "sessionjson", "internal/bytesize", "internal/jsonscan", "internal/jsonwrite", "internal/pystr", "internal/urlsecret"},
+	"openai": {"kompact", "sessionjson", "internal/backoff", "internal/bytesize", "internal/jsonscan", "internal/jsonwrite", "internal/pystr", "internal/urlsecret"},
 	// anthropic is the Messages API's adapter: the gateway's Messages face
 	// and kompact's own calls for api: anthropic agents.
-	"anthropic": {"kompact", "internal/urlsecret"},
+	"anthropic": {"kompact", "internal/backoff", "internal/urlsecret"},
 	// kimicli reads and writes kimi-cli's files; its prompt Finder makes
 	// the kimi engine's prompt (kimi.NewPrompt, kimi.ResolvePrompt).
 	"kimicli": {"kompact", "sessionjson", "kimi", "internal/atomicfile", "internal/jsonwrite"},
@@ -86,6 +86,7 @@ var allowed = map[string][]string{
 	"internal/pystr":       {},
 	"internal/title":       {"kompact"},
 	"internal/urlsecret":   {},
+	"internal/backoff":     {},
 
 	// Test support: used by tests only.
 	"internal/cmd/gotest":    {},
