@@ -27,7 +27,8 @@ func TestBrowserImportKimiCodeWire(t *testing.T) {
 	e.open("/")
 	e.waitFor("the page", `document.querySelector('[data-testid="import-session"]')`)
 	e.do("pick the wire.jsonl", chromedp.SetUploadFiles(chromedp.CSS(`[data-testid="import-input"]`), []string{file}))
-	e.waitFor("the import form", `(document.querySelector('[data-testid="import-format"]') || {dataset: {}}).dataset.format === "kimi-code"`)
+	e.waitFor("the import form", `(document.querySelector('[data-testid="import-format"]') || {dataset: {}}).dataset.format === "kimi-code" &&
+		!!document.querySelector('[data-testid="import-agent-note"]')`)
 	if got := e.evalString(`document.querySelector('[data-testid="import-format"]').textContent + " " + document.querySelector('[data-testid="import-agent-note"]').textContent`); got != "Read as a Kimi Code wire.jsonl. A Kimi Code file names no agent: the server's default agent is chosen." {
 		t.Errorf("the import form says %q", got)
 	}
