@@ -55,7 +55,7 @@ func (s *Sessions) Prune(ctx context.Context, id string, o kompact.PruneOptions)
 	opts.Pinned = PinnedIndexes(&cur.Session)
 	r := toolprune.Prune(cur.Messages, opts)
 	if r.Noop() {
-		return &toolprune.Outcome{Status: toolprune.StatusNoop, Reason: toolprune.NoopReason(opts), Prune: r.Report()}, nil
+		return &toolprune.Outcome{Status: toolprune.StatusNoop, Reason: r.NoopReason(), Prune: r.Report()}, nil
 	}
 	info, rev, err := s.commitPrune(ctx, cur, r, "")
 	if err != nil {

@@ -22,7 +22,9 @@ var exitStatus = regexp.MustCompile(`\bexit (status|code) -?[0-9]+\b`)
 // Marker is the one line that replaces the text of tool result m, of tool
 // and chars code points: "[tool output cleared by kompact: bash, 48,213
 // chars, 1,204 lines; exit status 1; first error: …; paths: a.go, b.go]".
-// The error and the paths are what internal/artifacts finds in the text.
+// The error and the paths are what internal/artifacts finds in the text;
+// the error is shown as the line it was found in (a failing test's line
+// keeps its message, not only the test's name).
 func Marker(tool string, chars int, m *kompact.Message) string {
 	var b strings.Builder
 	b.WriteString(MarkerPrefix)
@@ -32,10 +34,11 @@ func Marker(tool string, chars int, m *kompact.Message) string {
 	var firstErr string
 	var paths []string
 	seen := map[string]bool{}
-	sc := artifacts.NewScanner(func(c artifacts.Class, text string) {
+	var sc *artifacts.Scanner
+	sc = artifacts.NewScanner(func(c artifacts.Class, text string) {
 		switch {
 		case c == artifacts.Error && firstErr == "":
-			firstErr = text
+			firstErr = artifacts.Cut(artifacts.Clean(sc.Line()))
 		case c == artifacts.Path && !seen[text]:
 			seen[text] = true
 			paths = append(paths, text)

@@ -91,6 +91,9 @@ type Result struct {
 	// session before and after.
 	ClearedChars              int
 	TokensBefore, TokensAfter int
+	// PinnedKept counts the pinned results it left whole that it would
+	// have cleared otherwise (old and long enough).
+	PinnedKept int
 	// Fidelity says which artifacts of the cleared texts their markers
 	// keep.
 	Fidelity kompact.Fidelity
@@ -122,7 +125,11 @@ func Prune(msgs []kompact.Message, o Options) *Result {
 			names[c.ID] = c.Name
 		}
 		n := m.TextLen()
-		if m.Role != kompact.RoleTool || n <= o.MinChars || cleared(m) || o.Pinned[i] {
+		if m.Role != kompact.RoleTool || n <= o.MinChars || cleared(m) {
+			continue
+		}
+		if o.Pinned[i] {
+			r.PinnedKept++
 			continue
 		}
 		marker := Marker(toolName(m, names), n, m)
@@ -287,9 +294,25 @@ type Outcome struct {
 	Prune    *Report        `json:"prune,omitempty"`
 }
 
-// NoopReason says why a pruning that cleared nothing did so.
+// NoopReason says why a pruning with settings o that cleared nothing did
+// so, with none of the results it would clear pinned.
 func NoopReason(o Options) string {
 	return "no tool result older than the last " + kompact.CountOf(o.KeepRecent, "tool exchange") + " has more than " + thousands(o.MinChars) + " characters of text"
+}
+
+// NoopReason says why r cleared nothing: NoopReason of its settings, and
+// the pinned results it left whole, when some would have been cleared
+// without their pin.
+func (r *Result) NoopReason() string {
+	why := NoopReason(r.Options)
+	if r.PinnedKept == 0 {
+		return why
+	}
+	them := "them"
+	if r.PinnedKept == 1 {
+		them = "it"
+	}
+	return why + " but " + kompact.CountOf(r.PinnedKept, "pinned result") + ", which a prune never clears (unpin " + them + " to prune " + them + ")"
 }
 
 // ErrorOutcome is the error outcome of err.

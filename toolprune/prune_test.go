@@ -168,3 +168,37 @@ func TestOptionsCheck(t *testing.T) {
 		t.Errorf("OptionsOf %+v", o)
 	}
 }
+
+// TestPruneMarkerKeepsErrorLine: a failing test's line is the marker's
+// first error whole, its message too, not only the name the artifact
+// scanner takes from it (issue 40 §2: "FAIL pkg0/x_test.go:12: expected 1
+// got 2" became "first error: pkg0/x_test.go:12:").
+func TestPruneMarkerKeepsErrorLine(t *testing.T) {
+	text := "=== RUN TestX\nFAIL pkg0/x_test.go:12: expected 1 got 2\n" + strings.Repeat("log line of the test output\n", 100)
+	m := kompact.Message{Role: kompact.RoleTool, Content: []kompact.Part{kompact.TextPart(text)}}
+	got := toolprune.Marker("bash", len(text), &m)
+	if !strings.Contains(got, "; first error: FAIL pkg0/x_test.go:12: expected 1 got 2;") {
+		t.Errorf("marker %s\nwant the whole error line as its first error", got)
+	}
+}
+
+// TestPruneNoopNamesPinned: a prune that clears nothing because the only
+// old, long result is pinned says so in its reason; without pins the
+// reason is as before (issue 40 §2).
+func TestPruneNoopNamesPinned(t *testing.T) {
+	msgs := exchangeSession(5000, 100)
+	o := toolprune.Options{KeepRecent: 1, MinChars: 2000, Pinned: map[int]bool{3: true}}
+	r := toolprune.Prune(msgs, o)
+	if !r.Noop() || r.PinnedKept != 1 {
+		t.Fatalf("cleared %+v, pinned kept %d", r.Cleared, r.PinnedKept)
+	}
+	want := toolprune.NoopReason(o) + " but 1 pinned result, which a prune never clears (unpin it to prune it)"
+	if got := r.NoopReason(); got != want {
+		t.Errorf("reason %q\nwant %q", got, want)
+	}
+	o.Pinned = nil
+	r = toolprune.Prune(exchangeSession(100, 100), o)
+	if got := r.NoopReason(); got != toolprune.NoopReason(o) || strings.Contains(got, "pinned") {
+		t.Errorf("reason without pins %q", got)
+	}
+}

@@ -75,7 +75,7 @@ func (c *pruneCommand) Run(_ context.Context, args []string) (int, error) {
 	r := toolprune.Prune(in.sess.Messages, opts)
 	out := toolprune.Outcome{Status: toolprune.StatusPruned, Prune: r.Report()}
 	if r.Noop() {
-		out.Status, out.Reason = toolprune.StatusNoop, toolprune.NoopReason(opts)
+		out.Status, out.Reason = toolprune.StatusNoop, r.NoopReason()
 		return c.finish(f, out, "", "", exitNoop)
 	}
 	s := *in.sess

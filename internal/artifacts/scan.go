@@ -97,6 +97,10 @@ func (sc *Scanner) Scan(text string, src Source) {
 	}
 }
 
+// Line is the line being scanned: called from the scan's emit, the line
+// the artifact was found in.
+func (sc *Scanner) Line() string { return sc.s.text[sc.s.start:sc.s.end] }
+
 // ahead finds the occurrences of a needle in a text in order, each search
 // starting where the line being scanned starts, so that the text is read
 // once per needle rather than once per line: most texts have none.
