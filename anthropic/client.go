@@ -11,21 +11,11 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"strconv"
 	"strings"
 	"time"
 
 	"kompact"
-	"kompact/internal/backoff"
-)
-
-// The Client's defaults, openai.Client's (internal/backoff's).
-const (
-	DefaultMaxRetries     = backoff.DefaultMaxRetries
-	DefaultInitialBackoff = backoff.DefaultInitial
-	DefaultMaxBackoff     = backoff.DefaultMax
-	DefaultRequestTimeout = backoff.DefaultRequestTimeout
-	MaxRetryAfter         = backoff.MaxRetryAfter
+	"kompact/internal/llmclient"
 )
 
 // Version is the anthropic-version header of kompact's own requests.
@@ -44,41 +34,15 @@ const maxErrorBody = 64 << 10
 // RequestConfig.MaxAnswerBytes stops the call at once with an ELLM error
 // wrapping kompact.ErrAnswerTooLarge. The key (x-api-key) never appears in
 // an error.
-type Client struct {
-	// HTTPClient sends the requests; nil means http.DefaultClient.
-	HTTPClient *http.Client
-	// Getenv reads RequestConfig.APIKeyEnv; nil means os.Getenv.
-	Getenv func(string) string
-	// MaxRetries: 0 means DefaultMaxRetries, negative never.
-	MaxRetries int
-	// InitialBackoff, MaxBackoff and RequestTimeout: 0 means their
-	// defaults.
-	InitialBackoff time.Duration
-	MaxBackoff     time.Duration
-	RequestTimeout time.Duration
-	// Sleep waits before a retry; nil means a real timer.
-	Sleep func(ctx context.Context, d time.Duration) error
-}
+//
+// Its settings are llmclient.Settings' (openai.Client's) and its attempts
+// run llmclient.Run's loop with this file's classifier (failure).
+type Client llmclient.Settings
 
 var _ kompact.LLM = (*Client)(nil)
 
-// Either is a kompact.LLM that sends the requests of an agent with
-// llm.api: anthropic (RequestConfig.API) through Messages, and every other
-// through Other (openai.Client).
-type Either struct {
-	Messages *Client
-	Other    kompact.LLM
-}
-
-// Complete sends the request through the client of cfg's API.
-func (e Either) Complete(ctx context.Context, cfg kompact.RequestConfig, msgs []kompact.Message, progress func(kompact.Progress)) (kompact.Answer, error) {
-	if cfg.API == API {
-		return e.Messages.Complete(ctx, cfg, msgs, progress)
-	}
-	return e.Other.Complete(ctx, cfg, msgs, progress)
-}
-
-// failure is one failed attempt.
+// failure is one failed attempt, classified: whether it is worth
+// retrying and the Retry-After of its answer.
 type failure struct {
 	err        error
 	retry      bool
@@ -86,22 +50,16 @@ type failure struct {
 	hasAfter   bool
 }
 
+// Retry, RetryAfter and Short make failure an llmclient.Failure.
+func (f *failure) Retry() bool                       { return f.retry }
+func (f *failure) RetryAfter() (time.Duration, bool) { return f.retryAfter, f.hasAfter }
+func (f *failure) Short() string                     { return kompact.AsError(f.err).Message }
+
 // Complete sends msgs as a streamed Messages request (requestBody) and
 // returns the answer: its thinking and text as parts, its tool_use blocks
 // as tool calls, its usage.
 func (c *Client) Complete(ctx context.Context, cfg kompact.RequestConfig, msgs []kompact.Message, progress func(kompact.Progress)) (kompact.Answer, error) {
-	if progress == nil {
-		progress = func(kompact.Progress) {}
-	}
-	base, err := baseURL(cfg.BaseURL)
-	if err != nil {
-		return kompact.Answer{}, err
-	}
-	if cfg.Model == "" {
-		return kompact.Answer{}, kompact.Errorf(kompact.EInvalid, "the agent's LLM has no model to send the request to").
-			WithFixes("Set the agent's llm.model, or compaction.compaction_model.")
-	}
-	key, err := apiKey(c.Getenv, cfg.APIKeyEnv)
+	base, key, err := (*llmclient.Settings)(c).Target(cfg, baseURL)
 	if err != nil {
 		return kompact.Answer{}, err
 	}
@@ -109,44 +67,34 @@ func (c *Client) Complete(ctx context.Context, cfg kompact.RequestConfig, msgs [
 	if err != nil {
 		return kompact.Answer{}, kompact.Errorf(kompact.EInvalid, "the request does not encode: %v", err)
 	}
-	tries := max(c.MaxRetries, 0) + 1
-	if c.MaxRetries == 0 {
-		tries = DefaultMaxRetries + 1
-	}
-	for attempt := 1; ; attempt++ {
-		report := func(p kompact.Progress) { p.Attempt, p.MaxAttempts = attempt, tries; progress(p) }
-		ans, f := c.attempt(ctx, endpoint(base, "messages").String(), key, body, kompact.AnswerLimit(cfg.MaxAnswerBytes), report)
-		if f == nil {
-			return ans, nil
-		}
-		if ctx.Err() != nil {
-			return kompact.Answer{}, &kompact.Error{Code: kompact.ELLM, Message: fmt.Sprintf("the request to %s was stopped: %v", base.Host, ctx.Err()), Err: ctx.Err()}
-		}
-		if !f.retry || attempt >= tries {
-			return kompact.Answer{}, withAttempts(f.err, attempt)
-		}
-		d := c.delay(f, attempt)
-		report(kompact.Progress{Waiting: fmt.Sprintf("attempt %d of %d, retrying in %s: %s", attempt+1, tries, d.Round(time.Millisecond), kompact.AsError(f.err).Message), RetryIn: d.Seconds()})
-		if err := c.sleep(ctx, d); err != nil {
-			return kompact.Answer{}, &kompact.Error{Code: kompact.ELLM, Message: fmt.Sprintf("the request to %s was stopped: %v", base.Host, err), Err: err}
-		}
-	}
+	url := endpoint(base, "messages").String()
+	return llmclient.Run(ctx, (*llmclient.Settings)(c), llmclient.Call{
+		Host: base.Host,
+		Attempt: func(ctx context.Context, report func(kompact.Progress)) (kompact.Answer, llmclient.Failure) {
+			ans, f := c.attempt(ctx, url, key, body, kompact.AnswerLimit(cfg.MaxAnswerBytes), report)
+			if f == nil {
+				return ans, nil
+			}
+			return ans, f
+		},
+		Fail: func(f llmclient.Failure, gaveUp string) error { return withGaveUp(f.(*failure).err, gaveUp) },
+	}, progress)
 }
 
-// withAttempts says how many attempts a failure came after.
-func withAttempts(err error, n int) error {
-	if n == 1 {
+// withGaveUp adds to err why there is no further attempt, if any.
+func withGaveUp(err error, gaveUp string) error {
+	if gaveUp == "" {
 		return err
 	}
 	e := *kompact.AsError(err)
-	e.Message = fmt.Sprintf("%s (gave up after %d attempts)", e.Message, n)
+	e.Message = fmt.Sprintf("%s (%s)", e.Message, gaveUp)
 	return &e
 }
 
 // attempt sends the request once, within RequestTimeout, and reads its
 // stream.
 func (c *Client) attempt(ctx context.Context, url, key string, body []byte, maxAnswer int64, report func(kompact.Progress)) (kompact.Answer, *failure) {
-	ctx, cancel := context.WithTimeout(ctx, orDefault(c.RequestTimeout, DefaultRequestTimeout))
+	ctx, cancel := context.WithTimeout(ctx, (*llmclient.Settings)(c).Timeout())
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
 	if err != nil {
@@ -158,11 +106,7 @@ func (c *Client) attempt(ctx context.Context, url, key string, body []byte, maxA
 	if key != "" {
 		req.Header.Set("X-Api-Key", key)
 	}
-	hc := c.HTTPClient
-	if hc == nil {
-		hc = http.DefaultClient
-	}
-	resp, err := sameHostClient(hc).Do(req)
+	resp, err := sameHostClient((*llmclient.Settings)(c).HTTP()).Do(req)
 	if err != nil {
 		return kompact.Answer{}, &failure{err: &kompact.Error{Code: kompact.ELLM, Message: fmt.Sprintf("the LLM at %s could not be reached: %s", req.URL.Host, errorText(err)), Err: err}, retry: true}
 	}
@@ -181,12 +125,8 @@ func (c *Client) attempt(ctx context.Context, url, key string, body []byte, maxA
 func statusFailure(resp *http.Response, host string) *failure {
 	b, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
 	msg := errorMessage(b)
-	f := &failure{retry: resp.StatusCode == 408 || resp.StatusCode == 429 || resp.StatusCode >= 500}
-	if s := resp.Header.Get("Retry-After"); s != "" {
-		if n, err := strconv.ParseFloat(s, 64); err == nil && n >= 0 {
-			f.retryAfter, f.hasAfter = time.Duration(n*float64(time.Second)), true
-		}
-	}
+	f := &failure{retry: llmclient.RetryStatus(resp.StatusCode)}
+	f.retryAfter, f.hasAfter = llmclient.RetryAfter(resp.Header, time.Now())
 	e := &kompact.Error{Code: kompact.ELLM, Message: fmt.Sprintf("the LLM at %s answered %d: %s", host, resp.StatusCode, msg)}
 	if (resp.StatusCode == 400 || resp.StatusCode == 413) && strings.Contains(strings.ToLower(msg), "prompt is too long") {
 		e.Err = kompact.ErrContextTooLong
@@ -222,15 +162,3 @@ func wrapLLM(err error, host string) error {
 	}
 	return &kompact.Error{Code: kompact.ELLM, Message: fmt.Sprintf("the LLM at %s: %s", host, errorText(err)), Err: err}
 }
-
-// delay is the wait before retry n: Retry-After (up to MaxRetryAfter),
-// else the jittered backoff.
-func (c *Client) delay(f *failure, n int) time.Duration {
-	return backoff.Delay(c.InitialBackoff, c.MaxBackoff, n, f.retryAfter, f.hasAfter)
-}
-
-func (c *Client) sleep(ctx context.Context, d time.Duration) error {
-	return backoff.Sleep(ctx, d, c.Sleep)
-}
-
-func orDefault(d, def time.Duration) time.Duration { return backoff.Or(d, def) }

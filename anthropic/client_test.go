@@ -120,30 +120,3 @@ func TestClientFailsAtOnce(t *testing.T) {
 		}
 	}
 }
-
-// TestEither: an api: anthropic request goes through Messages, any other
-// through the other client.
-func TestEither(t *testing.T) {
-	fake := fakeanthropic.New(t, func(fakeanthropic.Request) fakeanthropic.Answer {
-		return fakeanthropic.Answer{Events: fakeanthropic.TextStream("m", "via messages", fakeanthropic.Usage{Input: 1})}
-	})
-	other := llmFunc(func() (kompact.Answer, error) {
-		return kompact.Answer{Parts: []kompact.Part{kompact.TextPart("via other")}}, nil
-	})
-	e := anthropic.Either{Messages: client(&noSleep{}), Other: other}
-	msgs := []kompact.Message{{Role: kompact.RoleUser, Content: []kompact.Part{kompact.TextPart("hi")}}}
-	for api, want := range map[string]string{anthropic.API: "via messages", "": "via other"} {
-		cfg := cfgOf(fake.URL)
-		cfg.API = api
-		a, err := e.Complete(context.Background(), cfg, msgs, nil)
-		if err != nil || a.Parts[0].Text != want {
-			t.Errorf("api %q: %+v %v", api, a, err)
-		}
-	}
-}
-
-type llmFunc func() (kompact.Answer, error)
-
-func (f llmFunc) Complete(context.Context, kompact.RequestConfig, []kompact.Message, func(kompact.Progress)) (kompact.Answer, error) {
-	return f()
-}

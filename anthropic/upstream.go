@@ -12,10 +12,10 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
-	"os"
 	"strings"
 
 	"kompact"
+	"kompact/internal/llmclient"
 	"kompact/internal/urlsecret"
 )
 
@@ -137,17 +137,7 @@ func baseURL(s string) (*url.URL, error) {
 
 // apiKey reads the key variable env names ("" when it names none).
 func apiKey(getenv func(string) string, env string) (string, error) {
-	if env == "" {
-		return "", nil
-	}
-	if getenv == nil {
-		getenv = os.Getenv
-	}
-	if key := getenv(env); key != "" {
-		return key, nil
-	}
-	return "", kompact.Errorf(kompact.EInvalid, "%s is not set: the agent's LLM needs an API key", env).
-		WithFixes(fmt.Sprintf("Set it (export %s=<your key>) where kompact runs; for kompact serve, set it and restart the server.", env))
+	return llmclient.APIKey(getenv, env)
 }
 
 // sameHostClient is hc (nil: http.DefaultClient) following redirects to

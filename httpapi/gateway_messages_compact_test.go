@@ -10,8 +10,10 @@ import (
 	"testing"
 	"time"
 
+	"kompact"
 	"kompact/anthropic"
 	"kompact/internal/fakeanthropic"
+	"kompact/internal/llmclient"
 	"kompact/openai"
 )
 
@@ -41,7 +43,7 @@ func compactingCC(url, gateway string) string {
 // requests through the Messages client.
 func compactingServer(t *testing.T, yaml string) *httptest.Server {
 	t.Helper()
-	return messagesServerWith(t, yaml, "", anthropic.Either{Messages: &anthropic.Client{MaxRetries: -1}, Other: &openai.Client{MaxRetries: -1}})
+	return messagesServerWith(t, yaml, "", llmclient.Router{By: map[string]kompact.LLM{anthropic.API: &anthropic.Client{MaxRetries: -1}}, Default: &openai.Client{MaxRetries: -1}})
 }
 
 // ccFake answers Claude Code's turns with 3000 input tokens (past the

@@ -13,7 +13,6 @@ import (
 	"io"
 	"mime"
 	"net/http"
-	"strconv"
 	"strings"
 	"time"
 
@@ -22,6 +21,7 @@ import (
 	"github.com/openai/openai-go/v3/packages/ssestream"
 	"kompact"
 	"kompact/internal/bytesize"
+	"kompact/internal/llmclient"
 )
 
 // capture is what the SDK middleware saw of one attempt's response.
@@ -126,7 +126,7 @@ func maxLineFor(maxAnswer int64) int {
 }
 
 // attempt sends the request once and reads the answer.
-func (r *request) attempt(ctx context.Context) (kompact.Answer, *failure) {
+func (r *request) attempt(ctx context.Context, report func(kompact.Progress)) (kompact.Answer, *failure) {
 	// Once the attempt's context is done (deferred calls run in reverse
 	// order), wait for the body's encoders: none outlives the attempt.
 	defer r.body.wait()
@@ -137,7 +137,7 @@ func (r *request) attempt(ctx context.Context) (kompact.Answer, *failure) {
 	defer stream.Close()
 
 	acc := &Accumulator{}
-	st := &streamState{acc: acc, progress: r.report, maxBytes: r.maxAnswer}
+	st := &streamState{acc: acc, progress: report, maxBytes: r.maxAnswer}
 	var streamErr *failure
 	for stream.Next() {
 		if f := st.chunk(stream.Current()); f != nil {
@@ -222,30 +222,6 @@ func (r *request) statusFailure(cp *capture) *failure {
 	if len(bytes.TrimSpace(cp.errorBody)) == 0 {
 		f.provider = ProviderError{}
 	}
-	f.retryAfter, f.hasRetryAfter = retryAfter(cp.header, time.Now())
+	f.retryAfter, f.hasRetryAfter = llmclient.RetryAfter(cp.header, time.Now())
 	return f
-}
-
-// retryAfter reads retry-after-ms (milliseconds) or Retry-After (seconds or
-// an HTTP date).
-func retryAfter(h http.Header, now time.Time) (time.Duration, bool) {
-	if v := strings.TrimSpace(h.Get("Retry-After-Ms")); v != "" {
-		if ms, err := strconv.ParseFloat(v, 64); err == nil && ms >= 0 && ms < 1e12 {
-			return time.Duration(ms * float64(time.Millisecond)), true
-		}
-	}
-	v := strings.TrimSpace(h.Get("Retry-After"))
-	if v == "" {
-		return 0, false
-	}
-	if s, err := strconv.ParseFloat(v, 64); err == nil {
-		if s < 0 || s > 1e9 {
-			return 0, false
-		}
-		return time.Duration(s * float64(time.Second)), true
-	}
-	if t, err := http.ParseTime(v); err == nil {
-		return max(t.Sub(now), 0), true
-	}
-	return 0, false
 }

@@ -7,16 +7,14 @@ package openai
 
 import (
 	"context"
-	"fmt"
-	"net/http"
 	"net/url"
-	"os"
 	"time"
 
 	sdk "github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
 	"kompact"
 	"kompact/internal/backoff"
+	"kompact/internal/llmclient"
 	"kompact/internal/urlsecret"
 	"kompact/sessionjson"
 )
@@ -70,30 +68,12 @@ const maxJSONBody = 64 << 20
 // OPENAI_ORG_ID, ...) are never used: the base URL, model and API key come
 // from the kompact.RequestConfig only, so an OpenAI key cannot leak to
 // another provider.
-type Client struct {
-	// HTTPClient sends the requests; nil means http.DefaultClient.
-	HTTPClient *http.Client
-	// Getenv reads the API key variable named by RequestConfig.APIKeyEnv;
-	// nil means os.Getenv.
-	Getenv func(string) string
-	// MaxRetries is how many times a failed attempt is retried: 0 means
-	// DefaultMaxRetries, a negative value means never.
-	MaxRetries int
-	// InitialBackoff is the backoff before the first retry, doubled for each
-	// further retry up to MaxBackoff; the actual wait is drawn uniformly from
-	// [0, backoff] (full jitter). 0 means DefaultInitialBackoff.
-	InitialBackoff time.Duration
-	// MaxBackoff caps the computed backoff; 0 means DefaultMaxBackoff. A
-	// provider's Retry-After is honoured even beyond it, up to MaxRetryAfter.
-	MaxBackoff time.Duration
-	// RequestTimeout bounds each attempt, from sending the request to the
-	// end of the stream; an attempt that runs out is retried. 0 means
-	// DefaultRequestTimeout.
-	RequestTimeout time.Duration
-	// Sleep waits d before a retry, returning early with ctx's error when ctx
-	// is done; nil means a real timer. Tests inject a recorder.
-	Sleep func(ctx context.Context, d time.Duration) error
-}
+//
+// Its settings (HTTPClient, Getenv, MaxRetries, InitialBackoff, MaxBackoff,
+// RequestTimeout, Sleep) are llmclient.Settings', the ones anthropic.Client
+// has, and its attempts run llmclient.Run's loop with this package's
+// classifier (failure.go).
+type Client llmclient.Settings
 
 var _ kompact.LLM = (*Client)(nil)
 
@@ -117,38 +97,17 @@ func verifiedOf(ctx context.Context) sessionjson.Verified {
 	return v
 }
 
-func (c *Client) maxRetries() int {
-	switch {
-	case c.MaxRetries < 0:
-		return 0
-	case c.MaxRetries == 0:
-		return DefaultMaxRetries
-	}
-	return c.MaxRetries
-}
-
 func orDefault(d, def time.Duration) time.Duration { return backoff.Or(d, def) }
 
-func (c *Client) sleep(ctx context.Context, d time.Duration) error {
-	return backoff.Sleep(ctx, d, c.Sleep)
-}
+// settings is c as the llmclient.Settings it is.
+func (c *Client) settings() *llmclient.Settings { return (*llmclient.Settings)(c) }
 
 // APIKey returns the API key that requests of cfg carry: the value of its
 // APIKeyEnv variable read with getenv (nil means os.Getenv), or "" when cfg
 // names no variable. A variable that is named but unset is an EInvalid
 // error that says to set it.
 func APIKey(getenv func(string) string, cfg kompact.RequestConfig) (string, error) {
-	if cfg.APIKeyEnv == "" {
-		return "", nil
-	}
-	if getenv == nil {
-		getenv = os.Getenv
-	}
-	if key := getenv(cfg.APIKeyEnv); key != "" {
-		return key, nil
-	}
-	return "", kompact.Errorf(kompact.EInvalid, "%s is not set: the agent's LLM needs an API key", cfg.APIKeyEnv).
-		WithFixes(fmt.Sprintf("Set it (export %s=<your key>) where kompact runs; for kompact serve, set it and restart the server.", cfg.APIKeyEnv))
+	return llmclient.APIKey(getenv, cfg.APIKeyEnv)
 }
 
 // Complete sends msgs as a streaming chat-completions request and returns the
@@ -167,15 +126,7 @@ func (c *Client) Complete(ctx context.Context, cfg kompact.RequestConfig, msgs [
 	if progress == nil {
 		progress = func(kompact.Progress) {}
 	}
-	base, err := checkBaseURL(cfg.BaseURL)
-	if err != nil {
-		return kompact.Answer{}, err
-	}
-	if cfg.Model == "" {
-		return kompact.Answer{}, kompact.Errorf(kompact.EInvalid, "the agent's LLM has no model to send the compaction request to").
-			WithFixes("Set the agent's llm.model, or compaction.compaction_model.")
-	}
-	key, err := APIKey(c.Getenv, cfg)
+	base, key, err := c.settings().Target(cfg, checkBaseURL)
 	if err != nil {
 		return kompact.Answer{}, err
 	}
@@ -211,25 +162,21 @@ func (c *Client) send(ctx context.Context, cfg kompact.RequestConfig, base *url.
 		option.WithBaseURL(cfg.BaseURL),
 		option.WithMaxRetries(0),
 	}
-	if c.HTTPClient != nil {
-		opts = append(opts, option.WithHTTPClient(c.HTTPClient))
-	} else {
-		opts = append(opts, option.WithHTTPClient(http.DefaultClient))
-	}
+	opts = append(opts, option.WithHTTPClient(c.settings().HTTP()))
 	if key != "" {
 		opts = append(opts, option.WithAPIKey(key))
 	}
 	// A Client built from its options alone, unlike NewClient, reads
 	// nothing from the environment: see the Client's documentation.
 	r := &request{
-		client:   c,
+		settings: c.settings(),
 		sdk:      &sdk.Client{Options: opts},
 		body:     body,
 		key:      key,
 		cfg:      cfg,
 		host:     base.Host,
 		progress: progress,
-		timeout:  orDefault(c.RequestTimeout, DefaultRequestTimeout),
+		timeout:  c.settings().Timeout(),
 		// The cap stops an endless or huge answer at once, without a retry.
 		maxAnswer: kompact.AnswerLimit(cfg.MaxAnswerBytes),
 	}

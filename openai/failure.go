@@ -4,7 +4,6 @@ package openai
 // retried) and how a failure is worded in the errors Complete returns.
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -16,6 +15,7 @@ import (
 
 	"kompact"
 	"kompact/internal/bytesize"
+	"kompact/internal/llmclient"
 )
 
 // failure is why an attempt failed.
@@ -57,16 +57,21 @@ func (f *failure) lengthRequired() bool {
 	return f != nil && f.kind == failStatus && f.status == http.StatusLengthRequired
 }
 
-func (f *failure) retryable() bool {
+// Retry is the classifier's verdict (llmclient.Failure): a broken
+// connection, a cut stream, an attempt out of time and an error status
+// worth retrying (llmclient.RetryStatus) get another attempt.
+func (f *failure) Retry() bool {
 	switch f.kind {
 	case failConnection, failCut, failTimeout:
 		return true
 	case failStatus:
-		s := f.status
-		return s == http.StatusTooManyRequests || s == http.StatusRequestTimeout || s >= 500
+		return llmclient.RetryStatus(f.status)
 	}
 	return false
 }
+
+// RetryAfter is the provider's Retry-After (llmclient.Failure).
+func (f *failure) RetryAfter() (time.Duration, bool) { return f.retryAfter, f.hasRetryAfter }
 
 // HTTPError is the cause of an ELLM error for an HTTP error answer: the
 // status and what the provider said. When the provider said that the input
@@ -138,8 +143,9 @@ func (r *request) redactProvider(p ProviderError) ProviderError {
 	return ProviderError{Message: r.redact(p.Message), Type: r.redact(p.Type), Code: r.redact(p.Code)}
 }
 
-// short says in a few words what went wrong, for progress reports.
-func (f *failure) short() string {
+// Short says in a few words what went wrong, for progress reports
+// (llmclient.Failure).
+func (f *failure) Short() string {
 	switch f.kind {
 	case failStatus:
 		switch {
@@ -157,16 +163,6 @@ func (f *failure) short() string {
 	default:
 		return "connection failed"
 	}
-}
-
-// canceled is the error for a done context.
-func (r *request) canceled(err error) error {
-	what := "cancelled"
-	if errors.Is(err, context.DeadlineExceeded) {
-		what = "stopped: its deadline passed"
-	}
-	return (&kompact.Error{Code: kompact.ELLM, Message: fmt.Sprintf("the LLM request to %s was %s", r.host, what), Err: err}).
-		WithFixes("Run the compaction again when you are ready.")
 }
 
 // fail builds the error for failure f; gaveUp, when not empty, says why

@@ -15,7 +15,6 @@ import (
 	"time"
 
 	"kompact"
-	"kompact/anthropic"
 	"kompact/config"
 	"kompact/internal/atomicfile"
 	"kompact/kimicli"
@@ -326,7 +325,7 @@ func (c *compactCommand) compactor() *service.Compactor {
 	finder.Prefetch()
 	llm := c.llm
 	if llm == nil {
-		llm = anthropic.Either{Messages: &anthropic.Client{Getenv: c.getenv}, Other: &openai.Client{Getenv: c.getenv}}
+		llm = ownLLM(c.getenv)
 	}
 	return &service.Compactor{LLM: llm, Prompt: finder.AgentPrompt}
 }

@@ -244,7 +244,7 @@ var errNoSize = errors.New("no size for the model")
 func (c *serveCommand) server(cfg *config.Config, store kompact.Store, opts serveOptions, models *openai.Models) *httpapi.Server {
 	llm := c.llm
 	if llm == nil {
-		llm = anthropic.Either{Messages: &anthropic.Client{Getenv: c.getenv}, Other: &openai.Client{Getenv: c.getenv}}
+		llm = ownLLM(c.getenv)
 	}
 	return httpapi.New(httpapi.Config{
 		Store:         store,

@@ -48,10 +48,13 @@ var allowed = map[string][]string{
 	"sessionjson": {"kompact", "internal/jsonscan", "internal/jsontext", "internal/jsonwrite"},
 	// openai is an adapter: no engine (which texts a request leaves out is
 	// internal/pystr's rule, shared with kimi's answer checks).
-	"openai": {"kompact", "sessionjson", "internal/backoff", "internal/bytesize", "internal/jsonscan", "internal/jsonwrite", "internal/pystr", "internal/urlsecret"},
+	"openai": {"kompact", "sessionjson", "internal/backoff", "internal/bytesize", "internal/jsonscan", "internal/jsonwrite", "internal/llmclient", "internal/pystr", "internal/urlsecret"},
 	// anthropic is the Messages API's adapter: the gateway's Messages face
 	// and kompact's own calls for api: anthropic agents.
-	"anthropic": {"kompact", "internal/backoff", "internal/urlsecret"},
+	"anthropic": {"kompact", "internal/llmclient", "internal/urlsecret"},
+	// The LLM clients' one policy: their settings, the attempt loop, the
+	// router cmd/kompact wires.
+	"internal/llmclient": {"kompact", "internal/backoff"},
 	// kimicli reads and writes kimi-cli's files; its prompt Finder makes
 	// the kimi engine's prompt (kimi.NewPrompt, kimi.ResolvePrompt).
 	"kimicli": {"kompact", "sessionjson", "kimi", "internal/atomicfile", "internal/jsonwrite"},
@@ -71,7 +74,7 @@ var allowed = map[string][]string{
 	"kimicode": {"kompact", "fidelity", "internal/kcworkspace"},
 	// cmd/kompact wires the packages together.
 	"cmd/kompact": {"kompact", "anthropic", "config", "fidelity", "httpapi", "kimi", "kimicli", "kimicode", "openai", "postgres",
-		"service", "sessionjson", "sqlite", "toolprune", "internal/atomicfile", "internal/didyoumean", "internal/urlsecret"},
+		"service", "sessionjson", "sqlite", "toolprune", "internal/atomicfile", "internal/didyoumean", "internal/llmclient", "internal/urlsecret"},
 
 	// Pure helpers.
 	"internal/artifacts":   {"internal/jsonscan"},
