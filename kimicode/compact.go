@@ -42,7 +42,7 @@ func (r *Request) Apply(a Answer, wirePath, source string, now int64) *Outcome {
 	return &Outcome{
 		Source: source, Instruction: r.Instruction, Summary: s.WithTodos(), ContextSummary: text,
 		PromptTokens: a.PromptTokens, CachedTokens: a.CachedTokens, CompletionTokens: a.CompletionTokens,
-		MessageCount: len(w.Context) + 1, CompactedCount: len(w.Context),
+		MessageCount: len(ChatMessages(w.Context)) + 1, CompactedCount: len(w.Context),
 		TokensBefore: overhead + EstimateMessages(w.Context), SummaryOutputTokens: out,
 		TokensAfter: overhead + out + EstimateMessages(h.Messages[:len(h.Messages)-2]) + EstimateMessage(&h.Messages[len(h.Messages)-1]),
 		Handoff:     h, MaxTokens: MaxTokens(r.Window), WireStart: start, WireEnd: applyLine - 1, Time: now,

@@ -1,7 +1,5 @@
 package kimicode
 
-import "encoding/json"
-
 // mediaTokens is what Kimi Code counts for an image, audio or video part.
 const mediaTokens = 2000
 
@@ -35,9 +33,8 @@ func EstimateMessage(m *Message) int {
 	}
 	for _, c := range m.ToolCalls {
 		n += EstimateText(c.Name)
-		// JSON.stringify of the arguments string Kimi Code keeps.
-		b, _ := json.Marshal(c.Arguments)
-		n += EstimateText(string(b))
+		// JSON.stringify of the arguments string Kimi Code keeps (no HTML escapes).
+		n += EstimateText(jsonString(c.Arguments))
 	}
 	return n
 }

@@ -15,14 +15,12 @@ type loopEvent struct {
 	Name       string          `json:"name"`
 	Args       json.RawMessage `json:"args"`
 	Result     struct {
-		Output  json.RawMessage `json:"output"`
-		Note    string          `json:"note"`
-		IsError bool            `json:"isError"`
+		Output     json.RawMessage `json:"output"`
+		Note       string          `json:"note"`
+		IsError    bool            `json:"isError"`
+		DurationMs *float64        `json:"durationMs"`
 	} `json:"result"`
 }
-
-// toolErrorPrefix is what Kimi Code puts before the output of a tool call that failed.
-const toolErrorPrefix = "<system>ERROR: Tool execution failed.</system>\n"
 
 // event folds one loop event: a step opens an assistant message, its parts and tool calls
 // fill it, tool results wait, and the step's end puts the results after it in the order
@@ -65,13 +63,26 @@ func (f *fold) event(raw json.RawMessage) error {
 	return nil
 }
 
+// toolMessage is the result of e: its output (one text, or content parts), note, error
+// flag and duration (kept for the tools whose wall time Kimi Code shows, see flush).
 func toolMessage(e loopEvent) Message {
+	m := Message{Role: "tool", ToolCallID: e.ToolCallID, Note: e.Result.Note, Failed: e.Result.IsError,
+		WallTimeMs: e.Result.DurationMs}
 	var out string
-	if err := json.Unmarshal(e.Result.Output, &out); err != nil {
-		out = string(e.Result.Output)
+	var parts []json.RawMessage
+	switch {
+	case json.Unmarshal(e.Result.Output, &out) == nil:
+		m.Parts = []Part{textPart(out)}
+	case json.Unmarshal(e.Result.Output, &parts) == nil:
+		for _, raw := range parts {
+			if p, err := decodePart(raw); err == nil {
+				m.Parts = append(m.Parts, p)
+			}
+		}
+	default:
+		m.Parts = []Part{textPart(string(e.Result.Output))}
 	}
-	return Message{Role: "tool", ToolCallID: e.ToolCallID, Parts: []Part{{Type: "text", Text: out}},
-		Note: e.Result.Note, Failed: e.Result.IsError}
+	return m
 }
 
 // flush closes step uuid: an empty assistant message goes, the results of its calls
@@ -95,6 +106,9 @@ func (f *fold) flush(uuid string) {
 	}
 	for _, c := range a.ToolCalls {
 		if m, ok := f.results[c.ID]; ok {
+			if !rendersWallTime(c.Name) {
+				m.WallTimeMs = nil
+			}
 			w.Context = append(w.Context, m)
 			delete(f.results, c.ID)
 		}

@@ -9,26 +9,16 @@ type Message struct {
 	ToolCalls  []ToolCall
 	ToolCallID string
 	Origin     Origin
-	// Note and Failed are a tool result's note and error flag: Kimi Code sends them with
-	// the output (ToolContent) but does not count them in its estimate.
-	Note   string
-	Failed bool
+	// Note, Failed and WallTimeMs are a tool result's note, error flag and duration in
+	// milliseconds (nil: not shown, as for every tool but those Kimi Code times): Kimi
+	// Code renders them into the result it sends (ToolContent) but does not count them
+	// in its estimate.
+	Note       string
+	Failed     bool
+	WallTimeMs *float64
 }
 
-// ToolContent is a tool result as Kimi Code sends it: the error line, the output, the
-// note.
-func (m *Message) ToolContent() string {
-	out := m.Text()
-	if m.Note != "" {
-		out += "\n" + m.Note
-	}
-	if m.Failed {
-		out = toolErrorPrefix + out
-	}
-	return out
-}
-
-// Part is one content part: text, thinking, or another kind kept as recorded.
+// Part is one content part: text, thinking, or another kind kept as recorded (Raw).
 type Part struct {
 	Type  string
 	Text  string
@@ -68,4 +58,18 @@ func (m *Message) Text() string {
 // userText is a user message of one text part.
 func userText(text string, origin Origin) Message {
 	return Message{Role: "user", Parts: []Part{{Type: "text", Text: text}}, Origin: origin}
+}
+
+// partURL is the url of a media part of kind (image_url, audio_url, video_url).
+func partURL(p Part, kind string) string {
+	var v map[string]struct {
+		URL string `json:"url"`
+	}
+	_ = json.Unmarshal(p.Raw, &v)
+	if u, ok := v[kind]; ok {
+		return u.URL
+	}
+	// Kimi Code's own part form: videoUrl, imageUrl, audioUrl.
+	camel := map[string]string{"image_url": "imageUrl", "audio_url": "audioUrl", "video_url": "videoUrl"}[kind]
+	return v[camel].URL
 }

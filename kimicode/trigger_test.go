@@ -36,8 +36,8 @@ func TestDue(t *testing.T) {
 			}
 		}
 	}
-	if n != 3 {
-		t.Fatalf("%d automatic compactions, want 3", n)
+	if n != 5 {
+		t.Fatalf("%d automatic compactions, want 5", n)
 	}
 	if kimicode.MaxTokens(100000) != 100000 || kimicode.MaxTokens(400000) != 131072 {
 		t.Fatal("MaxTokens")

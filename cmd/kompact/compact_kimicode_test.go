@@ -171,13 +171,16 @@ func compareRecords(t *testing.T, got, want []string) {
 
 // TestKimiCodeResumesKompactCompaction is issue 31's proof: real Kimi Code 2.1.0 resumes a
 // session kompact compacted (kimi -p PROMPT -r SESSION_ID) and sends the request it sent
-// after its own /compact, value for value; its max_tokens is the window less the
+// after its own /compact, value for value, kompact's compaction request being the one Kimi
+// Code sent (byte for byte: with shell commands, their results as Kimi Code renders them); its max_tokens is the window less the
 // tokensAfter kompact wrote, as Kimi Code computes it from its own record.
 func TestKimiCodeResumesKompactCompaction(t *testing.T) {
 	testenv.Require(t, os.Getenv("KIMI_CODE_BIN") != "", "KIMI_CODE_BIN is not set", "install Kimi Code 2.1.0 (bash .ci/kimi-code.sh) and set KIMI_CODE_BIN to its kimi launcher")
 	raw := kcvectors.Texts(t)
 	for _, tc := range []struct{ name, dir string }{
 		{"manual_tools_instruction", "compaction_1"}, {"todos_two_manual", "compaction_1"}, {"todos_two_manual", "compaction_2"},
+		// Shell commands (issue 39 §3): Bash results carry their wall time.
+		{"shell_manual", "compaction_1"},
 	} {
 		t.Run(tc.name+"/"+tc.dir, func(t *testing.T) {
 			c := caseNamed(t, tc.name)
@@ -190,6 +193,9 @@ func TestKimiCodeResumesKompactCompaction(t *testing.T) {
 			srv, m, environ := kimiCodeFixture(t, c, tc.dir, raw)
 			if status, _, stderr := runCLI(t, "", environ, "compact", "--kimi-code", "--instructions", instruction, m.SessionDir); status != exitOK {
 				t.Fatalf("compact: %s", stderr)
+			}
+			if reqs := srv.Requests(); len(reqs) != 1 || !bytes.Equal(reqs[0].Body, m.Untemplate(c.Read(t, raw, tc.dir+"/compaction_request.json"))) {
+				t.Fatalf("%d requests; kompact's compaction request is not Kimi Code's", len(reqs))
 			}
 			got := resumeKimiCode(t, srv, m.Home, m.Work, m.SessionID, next)
 			var want map[string]any

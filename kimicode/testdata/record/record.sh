@@ -3,6 +3,8 @@
 # ../shared/kimi-code/harness (setup.sh installs Node 22 and Kimi Code from npm), then replaces the
 # texts of ../shared/kimi-code/texts by placeholders (placeholders.py): the project never holds them.
 #   record.sh [CASE ...]   (from anywhere; KIMI_CODE_ENV as setup.sh reads it)
+# Glob and Grep run ripgrep: put an `rg` on PATH (Debian's ripgrep package), else Kimi Code tries
+# to download one and, offline, records their failure instead of their results.
 set -euo pipefail
 HERE="$(cd "$(dirname "$0")" && pwd)"
 SHARED="$HERE/../../../../shared/kimi-code"
