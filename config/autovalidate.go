@@ -6,26 +6,11 @@ import (
 	"kompact"
 )
 
-// ValidateAutoCompaction checks c's thresholds against kimi-cli's bounds
-// (src/kimi_cli/config.py; TriggerRatioInBounds,
-// ReservedContextSizeInBounds): 0.5 ≤ trigger_ratio ≤ 0.99 and
-// reserved_context_size ≥ 1000 (and at most MaxTokenFigure). Zero values
-// are not checked: they mean the defaults. The error's code is EInvalid.
-func ValidateAutoCompaction(c kompact.AutoCompaction) error {
-	if c.TriggerRatio != 0 && !TriggerRatioInBounds(c.TriggerRatio) {
-		return kompact.Errorf(kompact.EInvalid, "compaction.auto.trigger_ratio is %v; it must be between %v and %v", c.TriggerRatio, kompact.MinTriggerRatio, kompact.MaxTriggerRatio).
-			WithFixes(TriggerRatioFix())
-	}
-	if n := c.ReservedContextSize; n != 0 && !ReservedContextSizeInBounds(int64(n)) {
-		if n > kompact.MinReservedContextSize {
-			return kompact.Errorf(kompact.EInvalid, "compaction.auto.reserved_context_size is %d; it must be at most %d tokens", n, int64(kompact.MaxTokenFigure)).
-				WithFixes(ReservedContextSizeFix())
-		}
-		return kompact.Errorf(kompact.EInvalid, "compaction.auto.reserved_context_size is %d; it must be at least %d tokens", n, kompact.MinReservedContextSize).
-			WithFixes(ReservedContextSizeFix())
-	}
-	return nil
-}
+// compaction.auto's bounds are kimi-cli's (src/kimi_cli/config.py):
+// 0.5 ≤ trigger_ratio ≤ 0.99 and reserved_context_size ≥ 1000 (and at most
+// MaxTokenFigure). The parser (schema.go, auto) applies them with these
+// functions and fixes; TestKCPD01AutoCompactionValidate holds the parser
+// to kimi-cli's rules.
 
 // TriggerRatioInBounds reports whether r is a compaction_trigger_ratio
 // kimi-cli accepts: from MinTriggerRatio to MaxTriggerRatio, both

@@ -510,8 +510,8 @@ func (p *parser) tokens(n *yaml.Node, path string, lo int64) (int, error) {
 }
 
 // auto reads compaction.auto, checked against kimi-cli's bounds
-// (kompact.TriggerRatioInBounds, kompact.ReservedContextSizeInBounds, which
-// kompact.AutoCompaction.Validate applies too). A trigger_ratio of 0 is
+// (TriggerRatioInBounds, ReservedContextSizeInBounds: the one place they are
+// applied, config/autovalidate.go). A trigger_ratio of 0 is
 // out of bounds here: only a missing one means the default.
 func (p *parser) auto(e entry, path string) (kompact.AutoCompaction, error) {
 	var a kompact.AutoCompaction

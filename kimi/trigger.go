@@ -23,7 +23,8 @@ func byReserve(tokenCount, maxContextSize, reservedContextSize int) bool {
 
 // NewContextStatus evaluates account against a context of maxContextSize
 // tokens (≤ 0: unknown) with the thresholds of auto (zero thresholds mean
-// kimi-cli's defaults).
+// kimi-cli's defaults): ShouldCompact is ShouldAutoCompact's verdict, the
+// one the parity tests hold to kimi-cli's.
 func NewContextStatus(account kompact.TokenAccount, maxContextSize int, auto kompact.AutoCompaction) kompact.ContextStatus {
 	st := kompact.ContextStatus{TokenCount: account.TokenCount, PendingTokens: account.PendingTokens}
 	if maxContextSize <= 0 {
@@ -34,9 +35,9 @@ func NewContextStatus(account kompact.TokenAccount, maxContextSize int, auto kom
 	n := account.WithPending()
 	st.MaxContextSize = maxContextSize
 	st.UsageRatio = float64(n) / float64(maxContextSize)
+	st.ShouldCompact = ShouldAutoCompact(n, maxContextSize, auto.TriggerRatio, auto.ReservedContextSize)
 	ratio := byRatio(n, maxContextSize, auto.TriggerRatio)
 	reserve := byReserve(n, maxContextSize, auto.ReservedContextSize)
-	st.ShouldCompact = ratio || reserve
 	switch {
 	case ratio && reserve:
 		st.Reason = kompact.ReasonBoth
