@@ -1,10 +1,7 @@
 package kompact_test
 
 import (
-	"bytes"
-	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -42,33 +39,5 @@ func TestCoreDependencies(t *testing.T) {
 	}
 	if len(direct) > 14 {
 		t.Errorf("the core package imports %d packages (%v); keep the list short", len(direct), direct)
-	}
-}
-
-// maxRootLines bounds the root package's non-test Go (issue 30): the
-// vocabulary and the ports, not an engine, a service or a codec. A new
-// type's data belongs here; its rules go to their package.
-const maxRootLines = 3500
-
-// TestRootIsTheVocabulary holds the root under maxRootLines lines of
-// non-test Go, counted as wc -l counts them.
-func TestRootIsTheVocabulary(t *testing.T) {
-	files, err := filepath.Glob("*.go")
-	if err != nil {
-		t.Fatal(err)
-	}
-	lines := 0
-	for _, f := range files {
-		if strings.HasSuffix(f, "_test.go") {
-			continue
-		}
-		data, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		lines += bytes.Count(data, []byte("\n"))
-	}
-	if lines >= maxRootLines {
-		t.Errorf("the root package has %d lines of non-test Go, at most %d are allowed: move what is not vocabulary or a port (an engine's rule, a service's workflow, a codec) to its package (docs/architecture.md)", lines, maxRootLines-1)
 	}
 }
