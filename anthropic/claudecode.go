@@ -81,3 +81,36 @@ func lastUserText(raw json.RawMessage) (string, bool) {
 	}
 	return "", false
 }
+
+// CompactionHistory is a compaction request's history: the request
+// without Claude Code's instruction. The instruction is the last message
+// when that holds nothing else (the automatic compaction's own string
+// message); else it is the last message's last text block (a /compact's,
+// appended after the tool_result the history ended with), and the history
+// ends with that message without it, as the turn before sent it.
+func (r *Request) CompactionHistory() *Request {
+	n := len(r.messages)
+	if n == 0 {
+		return r
+	}
+	var m wireMessage
+	if json.Unmarshal(r.messages[n-1], &m) != nil {
+		return r.Head(n - 1)
+	}
+	blocks, err := contentBlocks(m.Content)
+	if err != nil || len(blocks) < 2 {
+		return r.Head(n - 1)
+	}
+	last := len(blocks) - 1
+	for last >= 0 && string(blocks[last]["type"]) != `"text"` {
+		last--
+	}
+	if last < 0 {
+		return r.Head(n - 1)
+	}
+	content, _ := json.Marshal(append(blocks[:last:last], blocks[last+1:]...))
+	rest, _ := json.Marshal(wireMessage{Role: m.Role, Content: content})
+	h := r.Head(n - 1)
+	h.messages = append(h.messages[:n-1:n-1], rest)
+	return h
+}

@@ -35,6 +35,7 @@ type Request struct {
 	// Stream is the request's "stream".
 	Stream   bool
 	messages []json.RawMessage
+	system   json.RawMessage
 }
 
 // TooManyMessagesError is ParseRequestAtMost's error for a request with
@@ -54,6 +55,7 @@ func ParseRequest(body []byte, max int) (*Request, error) {
 		Model    json.RawMessage   `json:"model"`
 		Stream   json.RawMessage   `json:"stream"`
 		Messages []json.RawMessage `json:"messages"`
+		System   json.RawMessage   `json:"system"`
 	}
 	if err := json.Unmarshal(body, &top); err != nil {
 		return nil, kompact.Errorf(kompact.EInvalid, "the request body is not a Messages request: %v", err).
@@ -72,7 +74,7 @@ func ParseRequest(body []byte, max int) (*Request, error) {
 				WithFixes(`Write each message as {"role": "user", "content": "..."}.`)
 		}
 	}
-	r := &Request{messages: top.Messages}
+	r := &Request{messages: top.Messages, system: top.System}
 	_ = json.Unmarshal(top.Model, &r.Model)
 	_ = json.Unmarshal(top.Stream, &r.Stream)
 	return r, nil
@@ -99,7 +101,7 @@ func (r *Request) Message(i int) (kompact.Message, error) {
 
 // Head is the request's first n messages, as a conversation of their own.
 func (r *Request) Head(n int) *Request {
-	return &Request{Model: r.Model, Stream: r.Stream, messages: r.messages[:n]}
+	return &Request{Model: r.Model, Stream: r.Stream, messages: r.messages[:n], system: r.system}
 }
 
 // wireMessage is a message of a Messages request.

@@ -56,7 +56,7 @@ func (s *Server) gatewayMessages(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	naming, err := messagesNaming(r)
+	naming, err := messagesNaming(r, a)
 	if err != nil {
 		return err
 	}
@@ -75,10 +75,11 @@ func (s *Server) gatewayMessages(w http.ResponseWriter, r *http.Request) error {
 		// with an answer the session has not seen; Claude Code may also
 		// have reshaped it), the instruction never; then it is answered
 		// from a ready summary, or forwarded.
+		history := req.CompactionHistory()
 		head := naming
 		head.Continue = true
-		turn = s.sessions.GatewayTurnWith(r.Context(), a, head, req.Head(req.Len()-1))
-		if sum := s.sessions.GatewayAnswerCompaction(r.Context(), a, naming, req, a.Gateway.Compaction == "wait"); sum != nil {
+		turn = s.sessions.GatewayTurnWith(r.Context(), a, head, history)
+		if sum := s.sessions.GatewayAnswerCompaction(r.Context(), a, naming, history, a.Gateway.Compaction == "wait"); sum != nil {
 			return s.answerCompaction(w, r, req, sum)
 		}
 	} else {
@@ -182,17 +183,21 @@ func (s *Server) messagesAgent(r *http.Request) (*kompact.Agent, bool, error) {
 	return a, true, nil
 }
 
-// messagesNaming says how a Messages request names its conversation:
-// X-Kompact-Session as on the chat face; else Claude Code's session id
-// (the conversation's key, and its first session's id); else
-// ConversationKey. The gateway only stores it (StoreOnly).
-func messagesNaming(r *http.Request) (service.GatewayNaming, error) {
+// messagesNaming says how a Messages request for agent a names its
+// conversation: X-Kompact-Session as on the chat face; else Claude Code's
+// session id (the conversation's key with the agent's name,
+// "claude-code:AGENT:ID", and its first session's id; sessions stored
+// under "claude-code:ID" before the key named the agent are found there
+// too, for this agent only); else ConversationKey (the agent, the
+// request's "system" and its first user message). The gateway only stores
+// it (StoreOnly).
+func messagesNaming(r *http.Request, a *kompact.Agent) (service.GatewayNaming, error) {
 	n := service.GatewayNaming{SessionID: r.Header.Get(HeaderSession), StoreOnly: true}
 	if err := checkSessionHeader(n.SessionID); err != nil {
 		return n, err
 	}
 	if cc := r.Header.Get(HeaderClaudeCodeSession); n.SessionID == "" && cc != "" {
-		n.Key, n.NewID = "claude-code:"+cc, cc
+		n.Key, n.LegacyKey, n.NewID = "claude-code:"+a.Name+":"+cc, "claude-code:"+cc, cc
 	}
 	return n, nil
 }

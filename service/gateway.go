@@ -51,13 +51,19 @@ func (ch Chain) at(n int) string {
 
 // ConversationKey names a conversation that has no X-Kompact-Session
 // header: a SHA-256, in hex, over the agent's name, the digest of its
-// leading system message (zeros without one) and the digest of its first
-// user message (zeros without one). roles gives message i's role.
+// system prompt (zeros without one) and the digest of its first user
+// message (zeros without one). The system prompt is the conversation's
+// own (a Messages request's top-level "system": SystemDigester) or else
+// its leading system message. roles gives message i's role.
 func ConversationKey(agent string, c kompact.Conversation, role func(i int) kompact.Role) string {
 	var sys, user [32]byte
+	own := false
+	if sd, ok := c.(SystemDigester); ok {
+		sys, own = sd.SystemDigest()
+	}
 	for i := range c.Len() {
 		r := role(i)
-		if i == 0 && r == kompact.RoleSystem {
+		if i == 0 && r == kompact.RoleSystem && !own {
 			sys = c.Digest(0)
 			continue
 		}
@@ -71,6 +77,13 @@ func ConversationKey(agent string, c kompact.Conversation, role func(i int) komp
 	h.Write(sys[:])
 	h.Write(user[:])
 	return fmt.Sprintf("%x", h.Sum(nil))
+}
+
+// SystemDigester is a conversation whose system prompt is not one of its
+// messages (a Messages request's top-level "system"): SystemDigest is its
+// digest, false when it has none.
+type SystemDigester interface {
+	SystemDigest() ([32]byte, bool)
 }
 
 // gatewayMessageID is the id the gateway gives the client's message i in
@@ -100,6 +113,11 @@ type GatewayState struct {
 	// ClientChain is the chain after them (Chain, in hex).
 	ClientCount int    `json:"client_count"`
 	ClientChain string `json:"client_chain"`
+	// SettledChain is the chain after the client's messages but the last
+	// two, [0:ClientCount-2] ("" for fewer than three, and in a state
+	// written before it was kept): a compaction request that holds them
+	// may send the last two reshaped (answerable).
+	SettledChain string `json:"settled_chain,omitempty"`
 	// Agent is the agent whose gateway made the session ("" in a state
 	// written before it was kept: the session's own agent then).
 	Agent string `json:"agent,omitempty"`
@@ -168,6 +186,29 @@ func decodeGatewayState(b []byte) (*GatewayState, error) {
 // it begins with the ClientCount messages the session holds.
 func (st *GatewayState) matches(ch Chain) bool {
 	return st.ClientCount < len(ch) && ch.at(st.ClientCount) == st.ClientChain
+}
+
+// setClient records that the session holds the client's messages [0:n]
+// of a request with chain ch.
+func (st *GatewayState) setClient(n int, ch Chain) {
+	st.ClientCount, st.ClientChain, st.SettledChain = n, ch.at(n), ""
+	if n >= 3 {
+		st.SettledChain = ch.at(n - 2)
+	}
+}
+
+// answerable reports whether a compaction request whose history (the
+// request without its instruction) has chain ch may be answered from the
+// session's summary: the history continues the session, as a turn's
+// must (matches); or it holds as many messages, of which all but the last
+// two are the session's. Claude Code's /compact re-sends its last
+// assistant message with the text of the answer to the tool result after
+// it merged in, so its history's tail is not byte for byte the turns'.
+func (st *GatewayState) answerable(ch Chain) bool {
+	if st.matches(ch) {
+		return true
+	}
+	return st.SettledChain != "" && st.ClientCount == len(ch)-1 && ch.at(st.ClientCount-2) == st.SettledChain
 }
 
 // forward returns what to forward of a request with chain ch: the client's

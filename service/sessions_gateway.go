@@ -2,7 +2,10 @@ package service
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
+	"strconv"
 
 	"kompact"
 )
@@ -110,6 +113,11 @@ type GatewayNaming struct {
 	// Code's session id); NewID is the id its first session gets (taken:
 	// NewID and a suffix; "" or not a session id: a new gw_ id).
 	Key, NewID string
+	// LegacyKey, when not "", is the key Key's conversations were stored
+	// under before it (the Messages face's "claude-code:ID", which named
+	// no agent): a request Key finds no session for looks there too, for
+	// a session of this agent only.
+	LegacyKey string
 	// StoreOnly stores the conversation and precomputes its compaction,
 	// but never compacts before a turn nor changes what is forwarded: the
 	// client compacts on its own side (Claude Code).
@@ -232,7 +240,17 @@ func (s *Sessions) gatewayFind(ctx context.Context, a *kompact.Agent, gs kompact
 		}
 		return rec, st, nil
 	}
-	return s.gatewayLookup(ctx, gs, n.key(a, conv), ch)
+	return s.gatewayLookupNamed(ctx, gs, a, n, conv, ch)
+}
+
+// gatewayLookupNamed is gatewayLookup under the request's key, then under
+// its LegacyKey for a session of agent a.
+func (s *Sessions) gatewayLookupNamed(ctx context.Context, gs kompact.GatewayStore, a *kompact.Agent, n GatewayNaming, conv kompact.Conversation, ch Chain) (*kompact.GatewayRecord, *GatewayState, error) {
+	rec, st, err := s.gatewayLookup(ctx, gs, n.key(a, conv), ch, "")
+	if rec != nil || err != nil || n.LegacyKey == "" {
+		return rec, st, err
+	}
+	return s.gatewayLookup(ctx, gs, n.LegacyKey, ch, a.Name)
 }
 
 // key is the conversation key of a request that names no session: Key,
@@ -247,12 +265,13 @@ func (n GatewayNaming) key(a *kompact.Agent, conv kompact.Conversation) string {
 // gatewayLookup returns the record of key that a request with chain ch
 // continues, and its state: of the records whose chain is one of the
 // request's, the one that holds the most of its messages (the newest of
-// equals); none when there is none. It asks for the request's chains from
+// equals); none when there is none. With agent, only a session of that
+// agent is taken (a key that does not name the agent). It asks for the request's chains from
 // the longest down, a batch at a time, so that a conversation's next turn
 // (a few messages past what its session holds) costs one query however
 // many sessions share the key, and a new conversation one per
 // MaxGatewayChains of its messages.
-func (s *Sessions) gatewayLookup(ctx context.Context, gs kompact.GatewayStore, key string, ch Chain) (*kompact.GatewayRecord, *GatewayState, error) {
+func (s *Sessions) gatewayLookup(ctx context.Context, gs kompact.GatewayStore, key string, ch Chain, agent string) (*kompact.GatewayRecord, *GatewayState, error) {
 	batch := maxGatewayCandidates
 	for hi := len(ch) - 1; hi >= 1; hi -= batch {
 		if hi < len(ch)-1 {
@@ -270,6 +289,11 @@ func (s *Sessions) gatewayLookup(ctx context.Context, gs kompact.GatewayStore, k
 		var bestState *GatewayState
 		for i := range recs {
 			st, err := decodeGatewayState(recs[i].State)
+			if err == nil && agent != "" {
+				if err = s.gatewayAgentOf(ctx, recs[i].SessionID, st); err == nil && st.Agent != agent {
+					continue
+				}
+			}
 			if err == nil && st.matches(ch) && (best == nil || st.ClientCount > bestState.ClientCount) {
 				best, bestState = &recs[i], st
 			}
@@ -323,31 +347,78 @@ func clientMessages(conv kompact.Conversation, from int) ([]kompact.Message, err
 }
 
 // gatewayCreate makes the session of a new conversation with all its
-// messages.
+// messages. A conversation named by its key gets, in turn, the ids
+// createIDs gives, the same for every request of the same history: when
+// one is taken and a session of the key now holds the request's history
+// (another request of the conversation made it first, a moment ago), it
+// is EConflict, and the caller's retry joins that session; when the id is
+// another history's, the next id is tried.
 func (s *Sessions) gatewayCreate(ctx context.Context, a *kompact.Agent, gs kompact.GatewayStore, n GatewayNaming, conv kompact.Conversation, ch Chain) (*gatewaySession, error) {
 	msgs, err := clientMessages(conv, 0)
 	if err != nil {
 		return nil, err
 	}
-	key, id := "session:"+n.SessionID, n.SessionID
-	if n.SessionID == "" {
-		if s.newID == nil {
-			return nil, kompact.Errorf(kompact.EInternal, "no id source for gateway sessions (SessionsConfig.NewID)")
+	st := &GatewayState{Agent: a.Name, DerivedAt: 1}
+	st.setClient(conv.Len(), ch)
+	if n.SessionID != "" {
+		return s.gatewayCreateAs(ctx, gs, n.SessionID, "session:"+n.SessionID, a, msgs, st)
+	}
+	if s.newID == nil {
+		return nil, kompact.Errorf(kompact.EInternal, "no id source for gateway sessions (SessionsConfig.NewID)")
+	}
+	key := n.key(a, conv)
+	for _, id := range createIDs(n.NewID, key, st.ClientChain) {
+		g, err := s.gatewayCreateAs(ctx, gs, id, key, a, msgs, st)
+		if kompact.ErrorCodeOf(err) != kompact.EConflict {
+			return g, err
 		}
-		key, id = n.key(a, conv), "gw_"+s.newID()
-		if n.NewID != "" && kompact.ValidateSessionID(n.NewID) == nil {
-			id = n.NewID
+		rec, _, lerr := s.gatewayLookupNamed(ctx, gs, a, n, conv, ch)
+		if lerr != nil {
+			return nil, lerr
+		}
+		if rec != nil {
+			return nil, kompact.Errorf(kompact.EConflict, "another request of the conversation made its session %q first", rec.SessionID).
+				WithFixes("Find the session again and continue it.")
 		}
 	}
-	st := &GatewayState{ClientCount: conv.Len(), ClientChain: ch.at(conv.Len()), Agent: a.Name, DerivedAt: 1}
-	_, err = gs.CreateGatewaySession(ctx, &kompact.Session{ID: id, Agent: a.Name, Messages: msgs}, key, st.ClientChain, st.encode())
-	if kompact.ErrorCodeOf(err) == kompact.EConflict && n.SessionID == "" && id == n.NewID {
-		// The client's id names an earlier history of the conversation
-		// (Claude Code's after its own compaction): a session beside it.
-		id = continuedID(n.NewID, s.newID())
-		_, err = gs.CreateGatewaySession(ctx, &kompact.Session{ID: id, Agent: a.Name, Messages: msgs}, key, st.ClientChain, st.encode())
+	return s.gatewayCreateAs(ctx, gs, "gw_"+s.newID(), key, a, msgs, st)
+}
+
+// maxCreateIDs is how many of createIDs' ids a new conversation tries
+// before a random one.
+const maxCreateIDs = 8
+
+// createIDs are the ids a new conversation of key whose chain is chain
+// tries, in order: the client's id (newID, when it is a session id) and
+// then ids made from it and the history, or ids made from the key and
+// the history alone. Two requests of the same history try the same ids,
+// so that the store's one session per id lets only one of them create
+// each.
+func createIDs(newID, key, chain string) []string {
+	client := newID != "" && kompact.ValidateSessionID(newID) == nil
+	var ids []string
+	if client {
+		ids = append(ids, newID)
 	}
-	if err != nil {
+	for k := range maxCreateIDs {
+		sum := sha256.Sum256([]byte("kompact gateway id v1\x00" + key + "\x00" + chain + "\x00" + strconv.Itoa(k)))
+		h := hex.EncodeToString(sum[:16])
+		if client {
+			// The client's id names an earlier history of the
+			// conversation (Claude Code's after its own compaction): a
+			// session beside it.
+			ids = append(ids, continuedID(newID, h))
+		} else {
+			ids = append(ids, "gw_"+h)
+		}
+	}
+	return ids
+}
+
+// gatewayCreateAs creates the gateway session id of msgs under key, with
+// state st.
+func (s *Sessions) gatewayCreateAs(ctx context.Context, gs kompact.GatewayStore, id, key string, a *kompact.Agent, msgs []kompact.Message, st *GatewayState) (*gatewaySession, error) {
+	if _, err := gs.CreateGatewaySession(ctx, &kompact.Session{ID: id, Agent: a.Name, Messages: msgs}, key, st.ClientChain, st.encode()); err != nil {
 		return nil, err
 	}
 	head, err := s.store.GetSessionHead(ctx, id)
@@ -383,7 +454,7 @@ func (s *Sessions) gatewayAppend(ctx context.Context, gs kompact.GatewayStore, g
 		return err
 	}
 	next := *g.state
-	next.ClientCount, next.ClientChain = n, ch.at(n)
+	next.setClient(n, ch)
 	// Only onto the list the state was derived from: after a rewrite the
 	// session may hold fewer of the client's messages than ClientCount.
 	u := kompact.GatewayUpdate{Chain: next.ClientChain, State: next.encode(), Rewritten: max(next.DerivedAt, 1)}
@@ -428,10 +499,11 @@ func (s *Sessions) gatewayRefresh(ctx context.Context, gs kompact.GatewayStore, 
 		held := sc.held(st.ClientCount)
 		st.DerivedAt = head.Rewritten
 		if held < 0 {
-			st.Sub, st.ClientCount, st.ClientChain = nil, 0, "" // matches no request
+			st.Sub, st.ClientCount, st.ClientChain, st.SettledChain = nil, 0, "", "" // matches no request
 			return true
 		}
-		st.Sub, st.ClientCount, st.ClientChain = sc.result(held, ch), held, ch.at(held)
+		st.Sub = sc.result(held, ch)
+		st.setClient(held, ch)
 		return true
 	})
 	if err != nil {

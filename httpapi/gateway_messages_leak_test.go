@@ -1,0 +1,147 @@
+package httpapi_test
+
+import (
+	"context"
+	"io"
+	"strings"
+	"testing"
+
+	"kompact/internal/fakeanthropic"
+)
+
+// Issue 38 (High): the gateway answers a compaction request from a ready
+// summary only for the session whose history the request continues.
+
+// leakFake plays the model: a client's turn (Claude Code's User-Agent)
+// gets "ok" with 3000 input tokens (past the precompute), a client's
+// compaction request that reaches it "the upstream's summary", and
+// kompact's own compaction request ccSummary.
+func leakFake(t *testing.T) *fakeanthropic.Server {
+	return fakeanthropic.New(t, func(r fakeanthropic.Request) fakeanthropic.Answer {
+		switch {
+		case !strings.HasPrefix(r.Header.Get("User-Agent"), "claude-cli/"):
+			return fakeanthropic.Answer{Events: fakeanthropic.TextStream(ccModel, "<summary>"+ccSummary+"</summary>", fakeanthropic.Usage{Input: 2000, Output: 40})}
+		case strings.Contains(string(r.Body), "CRITICAL: Respond with TEXT ONLY"):
+			return fakeanthropic.Answer{Events: fakeanthropic.TextStream(ccModel, "<summary>the upstream's summary</summary>", fakeanthropic.Usage{Input: 500, Output: 20})}
+		}
+		return fakeanthropic.Answer{Events: fakeanthropic.TextStream(ccModel, "ok", fakeanthropic.Usage{Input: 3000, Output: 5})}
+	})
+}
+
+// otherHistory is another client's history of n pairs whose first user
+// message is ccHistory's (the same opening, the rest its own).
+func otherHistory(n int) []string {
+	msgs := ccHistory(n)
+	for i := 1; i < len(msgs); i++ {
+		msgs[i] = strings.Replace(msgs[i], "go test ./a/", "the other client's secret ", -1)
+	}
+	return msgs
+}
+
+// TestMessagesCompactionOnlyForItsHistory (issue 38, High): a victim's
+// conversation has a ready summary; a compaction request that names the
+// victim's session by each of the three ways a request is matched to a
+// session (X-Kompact-Session, Claude Code's session id, and with neither
+// the agent with the same system prompt and first user message) but
+// whose history is not the victim's is forwarded as sent: no answer
+// holds the victim's summary or messages, and the victim's summary stays
+// ready for the victim's own compaction request, which is answered.
+func TestMessagesCompactionOnlyForItsHistory(t *testing.T) {
+	for _, by := range []string{"x-kompact-session", "claude-code-session", "key"} {
+		t.Run(by, func(t *testing.T) {
+			fake := leakFake(t)
+			srv := compactingServer(t, compactingCC(fake.URL, ""))
+			url := srv.URL + "/gateway/cc/v1/messages?beta=true"
+			victim := ccHeaders("c0ffee00-0000-4000-8000-000000000381")
+			if by == "key" {
+				victim.Del("X-Claude-Code-Session-Id")
+			}
+			history := ccHistory(3)
+			id := ""
+			for _, n := range []int{3, 5} {
+				resp := postMessages(t, context.Background(), url, victim, ccBody("["+strings.Join(history[:n], ",")+"]"))
+				_, _ = io.ReadAll(resp.Body)
+				if resp.StatusCode != 200 {
+					t.Fatalf("victim's turn: %d", resp.StatusCode)
+				}
+				id = resp.Header.Get("X-Kompact-Session")
+			}
+			waitGatewayPreview(t, srv.URL, id)
+
+			attacker := victim.Clone()
+			switch by {
+			case "x-kompact-session":
+				attacker.Del("X-Claude-Code-Session-Id")
+				attacker.Set("X-Kompact-Session", id)
+			case "claude-code-session": // two claude -c on one session id: the victim's is the other
+			}
+			before := len(fake.Requests())
+			other := otherHistory(3)
+			resp := postMessages(t, context.Background(), url, attacker, ccCompactRequest(other))
+			body, _ := io.ReadAll(resp.Body)
+			if got := resp.Header.Get("X-Kompact-Forwarded"); got == "answered" || len(fake.Requests()) != before+1 {
+				t.Errorf("another history's compaction request: X-Kompact-Forwarded %q, %d upstream requests (want it forwarded)", got, len(fake.Requests())-before)
+			}
+			if strings.Contains(string(body), ccSummary) || strings.Contains(string(body), "done 2:") {
+				t.Errorf("another history's compaction request got the victim's summary or messages: %.300s", body)
+			}
+
+			resp = postMessages(t, context.Background(), url, victim, ccCompactRequest(history))
+			body, _ = io.ReadAll(resp.Body)
+			text, _ := readAnswerStream(t, string(body))
+			if resp.Header.Get("X-Kompact-Forwarded") != "answered" || !strings.Contains(text, ccSummary) || !strings.Contains(text, "done 2:") {
+				t.Errorf("the victim's own compaction request: %q %.300s", resp.Header.Get("X-Kompact-Forwarded"), text)
+			}
+		})
+	}
+}
+
+// TestMessagesKeyHasSystemPrompt (issue 38, High): two applications
+// whose conversations open with the same user message but whose system
+// prompts differ are two sessions, not one, when neither names its
+// session.
+func TestMessagesKeyHasSystemPrompt(t *testing.T) {
+	fake := leakFake(t)
+	srv := compactingServer(t, compactingCC(fake.URL, ""))
+	h := ccHeaders("")
+	h.Del("X-Claude-Code-Session-Id")
+	var ids []string
+	for _, sys := range []string{"You are a coding agent.", "You are a travel planner."} {
+		body := strings.Replace(ccBody(`[{"role":"user","content":"hello"}]`), "You are a coding agent.", sys, 1)
+		resp := postMessages(t, context.Background(), srv.URL+"/gateway/cc/v1/messages", h, body)
+		_, _ = io.ReadAll(resp.Body)
+		ids = append(ids, resp.Header.Get("X-Kompact-Session"))
+	}
+	if ids[0] == "" || ids[0] == ids[1] {
+		t.Errorf("sessions %q: want one per system prompt", ids)
+	}
+}
+
+// TestMessagesClaudeCodeKeyHasAgent (issue 38, Low): a Claude Code
+// session id sent to two api: anthropic agents makes a session for each;
+// the second agent's turn is not appended to the first agent's session.
+func TestMessagesClaudeCodeKeyHasAgent(t *testing.T) {
+	fake := leakFake(t)
+	yaml := compactingCC(fake.URL, "") + strings.Replace(strings.TrimPrefix(compactingCC(fake.URL, ""), "agents:\n"), "  cc:\n", "  cc2:\n", 1)
+	srv := compactingServer(t, yaml)
+	const sid = "c0ffee00-0000-4000-8000-000000000382"
+	got := map[string]string{}
+	for _, agent := range []string{"cc", "cc2"} {
+		resp := postMessages(t, context.Background(), srv.URL+"/gateway/"+agent+"/v1/messages", ccHeaders(sid), ccBody(`[{"role":"user","content":"hello"}]`))
+		_, _ = io.ReadAll(resp.Body)
+		got[agent] = resp.Header.Get("X-Kompact-Session")
+	}
+	// cc2's next turn continues cc2's session.
+	resp := postMessages(t, context.Background(), srv.URL+"/gateway/cc2/v1/messages", ccHeaders(sid),
+		ccBody(`[{"role":"user","content":"hello"},{"role":"assistant","content":"ok"},{"role":"user","content":"more"}]`))
+	_, _ = io.ReadAll(resp.Body)
+	if got["cc"] != sid || got["cc2"] == sid || !strings.HasPrefix(got["cc2"], sid+"-") || resp.Header.Get("X-Kompact-Session") != got["cc2"] {
+		t.Fatalf("sessions %v, cc2's next turn %q", got, resp.Header.Get("X-Kompact-Session"))
+	}
+	if _, n := sessionVersion(t, srv.URL, sid); n != 1 {
+		t.Errorf("cc's session holds %d messages, want its own 1", n)
+	}
+	if _, n := sessionVersion(t, srv.URL, got["cc2"]); n != 3 {
+		t.Errorf("cc2's session holds %d messages, want 3", n)
+	}
+}
