@@ -2,10 +2,12 @@ package kcvectors
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"sort"
 	"strings"
 	"testing"
 
@@ -14,15 +16,21 @@ import (
 )
 
 // TestKimiCodeTextsNotInTheProject fails when a line of Kimi Code's texts
-// (../shared/kimi-code/texts) or of kimi-cli's compact.md appears in a tracked file,
-// as written or escaped in a JSON string: third-party texts are read from ../shared in
-// tests and from the user's installation at run time, never kept in the project. It
-// looks for every line, sentence and clause of 30 characters or more.
+// (../shared/kimi-code/texts), of the system prompts and tool descriptions its sessions
+// record (../shared/kimi-code/recorded: issue 39 §3) or of kimi-cli's compact.md appears
+// in a tracked file, as written or escaped in a JSON string: third-party texts are read
+// from ../shared in tests and from the user's installation at run time, never kept in the
+// project. It looks for every line, sentence and clause of 30 characters or more.
 func TestKimiCodeTextsNotInTheProject(t *testing.T) {
 	var lines []string
 	texts := Texts(t)
 	body, _ := vectors.KimiPrompt(t)
-	for _, b := range append([]string{body}, mapValues(texts)...) {
+	bodies := append([]string{body}, mapValues(texts)...)
+	recorded := Recorded(t)
+	for _, name := range sortedKeys(recorded) {
+		bodies = append(bodies, recordedProse(t, name, recorded[name])...)
+	}
+	for _, b := range bodies {
 		// Lines, cut at template variables, then sentences, then clauses.
 		b = templateVar.ReplaceAllString(b, "\n")
 		b += "\n" + strings.ReplaceAll(b, ". ", ".\n")
@@ -55,7 +63,7 @@ func TestKimiCodeTextsNotInTheProject(t *testing.T) {
 		}
 	}
 	t.Logf("checked %d tracked files for %d probes", n, len(lines))
-	if n < 100 || len(lines) < 40 {
+	if n < 100 || len(lines) < 2000 {
 		t.Fatalf("checked %d files for %d lines: the guard checked too little", n, len(lines))
 	}
 }
@@ -104,4 +112,47 @@ func TestWorkspaceID(t *testing.T) {
 	if got := WorkspaceID("/tmp/x/work"); got != "wd_work_8915b7f5e21c" {
 		t.Fatalf("WorkspaceID = %s", got)
 	}
+}
+
+// recordedProse is the prose of a recorded file: a system prompt whole, the descriptions
+// of a tools array (the tools' and their parameters').
+func recordedProse(t *testing.T, name, body string) []string {
+	if !strings.HasSuffix(name, ".json") {
+		return []string{body}
+	}
+	var v any
+	if err := json.Unmarshal([]byte(body), &v); err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	var out []string
+	var walk func(v any)
+	walk = func(v any) {
+		switch v := v.(type) {
+		case map[string]any:
+			for k, x := range v {
+				if s, ok := x.(string); ok && k == "description" {
+					out = append(out, s)
+				}
+				walk(x)
+			}
+		case []any:
+			for _, x := range v {
+				walk(x)
+			}
+		}
+	}
+	walk(v)
+	if len(out) == 0 {
+		t.Fatalf("%s: no descriptions", name)
+	}
+	return out
+}
+
+func sortedKeys(m map[string]string) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
 }

@@ -1,10 +1,13 @@
 // Package kcvectors loads the Kimi Code 2.1.0 vectors of kimicode/testdata/vectors for
 // tests: it fills the placeholders that stand for Kimi Code's texts from
-// ../shared/kimi-code/texts (the project never holds them) and puts a machine's values in
-// place of the recording's ($KIMI_CODE_HOME, $SESSION_ID, …).
+// ../shared/kimi-code/texts and for the system prompts and tools its sessions record from
+// ../shared/kimi-code/recorded (the project never holds them), and puts a machine's values
+// in place of the recording's ($KIMI_CODE_HOME, $SESSION_ID, …).
 package kcvectors
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -45,11 +48,64 @@ var templateVar = regexp.MustCompile(`\$\{[a-z_]+\}`)
 // placeholder is {{kimi-code:FILE#i}} or {{kimi-code:FILE#i~}}.
 var placeholder = regexp.MustCompile(`\{\{kimi-code:([a-z.-]+)#(\d+)(~?)\}\}`)
 
+// recordedPlaceholder is {{kimi-code-recorded:FILE}}, FILE a file of
+// ../shared/kimi-code/recorded.
+var recordedPlaceholder = regexp.MustCompile(`\{\{kimi-code-recorded:([a-z0-9.-]+)\}\}`)
+
+// Recorded returns the files of ../shared/kimi-code/recorded by name (a system prompt as
+// its text, a tools array as its JSON bytes), each checked against the SHA-256 its name
+// begins (a test skips without them, fails under CI=true).
+func Recorded(t testing.TB) map[string]string {
+	t.Helper()
+	dir := filepath.Join(vectors.SharedDir(t), "kimi-code", "recorded")
+	names, err := filepath.Glob(filepath.Join(dir, "*-*.*"))
+	if err != nil || len(names) == 0 {
+		t.Fatalf("no recorded system prompts or tools in %s (%v)", dir, err)
+	}
+	out := map[string]string{}
+	for _, path := range names {
+		name := filepath.Base(path)
+		m := recordedName.FindStringSubmatch(name)
+		if m == nil {
+			continue
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if sum, hash := sha256.Sum256(b), m[1]+m[2]; hex.EncodeToString(sum[:])[:len(hash)] != hash {
+			t.Fatalf("%s: its SHA-256 is %x, not the one its name gives", path, sum)
+		}
+		out[name] = string(b)
+	}
+	return out
+}
+
+// recordedName is a recorded file's name: system-prompt-HASH.txt or tools-HASH.json.
+var recordedName = regexp.MustCompile(`^(?:system-prompt-([0-9a-f]{12})\.txt|tools-([0-9a-f]{12})\.json)$`)
+
 // Fill replaces each placeholder of data by its piece of texts, escaped as inside a JSON
-// string (see the vectors' README).
+// string, and each recorded one by its file of ../shared/kimi-code/recorded: a system
+// prompt escaped as inside a JSON string, a tools array as it stands (see the vectors'
+// README).
 func Fill(t testing.TB, texts map[string]string, data []byte) []byte {
 	t.Helper()
 	var bad error
+	if recordedPlaceholder.Match(data) {
+		recorded := Recorded(t)
+		data = recordedPlaceholder.ReplaceAllFunc(data, func(m []byte) []byte {
+			name := string(recordedPlaceholder.FindSubmatch(m)[1])
+			body, ok := recorded[name]
+			switch {
+			case !ok:
+				bad = fmt.Errorf("placeholder %s names no file of ../shared/kimi-code/recorded", m)
+				return m
+			case strings.HasSuffix(name, ".json"):
+				return []byte(body)
+			}
+			return []byte(jsonEscape(body))
+		})
+	}
 	out := placeholder.ReplaceAllFunc(data, func(m []byte) []byte {
 		g := placeholder.FindSubmatch(m)
 		body, ok := texts[string(g[1])]
