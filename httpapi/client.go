@@ -150,6 +150,15 @@ func (c *Client) do(ctx context.Context, method, path string, body []byte, out a
 // send sends one request. A server that cannot be reached is an
 // EUnreachable error.
 func (c *Client) send(ctx context.Context, method, path string, body []byte) (*http.Response, error) {
+	if body == nil {
+		return c.sendFrom(ctx, method, path, nil, 0)
+	}
+	return c.sendFrom(ctx, method, path, bytes.NewReader(body), int64(len(body)))
+}
+
+// sendFrom is send with a JSON body of size bytes read from body (none
+// when body is nil), streamed as it is sent.
+func (c *Client) sendFrom(ctx context.Context, method, path string, body io.Reader, size int64) (*http.Response, error) {
 	// The base URL is shown only without its credentials and query.
 	base := urlsecret.RedactURL(strings.TrimSuffix(c.BaseURL, "/"))
 	target, err := c.endpoint(path)
@@ -157,16 +166,13 @@ func (c *Client) send(ctx context.Context, method, path string, body []byte) (*h
 		return nil, kompact.Errorf(kompact.EInvalid, "the server address %s is not a URL", base).
 			WithFixes("Give the server's address, such as http://127.0.0.1:8484.")
 	}
-	var rd io.Reader
-	if body != nil {
-		rd = bytes.NewReader(body)
-	}
-	req, err := http.NewRequestWithContext(ctx, method, target, rd)
+	req, err := http.NewRequestWithContext(ctx, method, target, body)
 	if err != nil {
 		return nil, fmt.Errorf("request %s: %s", path, urlsecret.RedactURL(err.Error()))
 	}
 	req.Header.Set("Accept", "application/json")
 	if body != nil {
+		req.ContentLength = size
 		req.Header.Set("Content-Type", "application/json")
 	}
 	if c.Token != "" {

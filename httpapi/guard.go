@@ -17,6 +17,7 @@ import (
 	"kompact"
 	"kompact/internal/jsontext"
 	"kompact/service"
+	"kompact/sessionjson"
 )
 
 // BodyTimeout is how long a client has to send a request body, from the
@@ -372,14 +373,29 @@ func CheckToken(token string) error {
 // keep them), and the stored session would differ from what was sent.
 func checkUTF8(body []byte) error {
 	if at := jsontext.FirstBadUTF8(body); at >= 0 {
-		return invalidUTF8At(int64(at))
+		return invalidUTF8At(int64(at), "")
+	}
+	return nil
+}
+
+// checkLinesUTF8 is checkUTF8 for a body of one JSON record a line (a
+// kimi-cli context.jsonl, a Kimi Code wire.jsonl): the error names the
+// line too.
+func checkLinesUTF8(body []byte) error {
+	if at := jsontext.FirstBadUTF8(body); at >= 0 {
+		return invalidUTF8At(int64(at), "line "+strconv.Itoa(sessionjson.LineAt(body, at)))
 	}
 	return nil
 }
 
 // invalidUTF8At is the error of a request body that is not valid UTF-8
-// from byte at on.
-func invalidUTF8At(at int64) error {
-	return kompact.Errorf(kompact.EInvalid, "the request body is not valid UTF-8 (at byte %d)", at).
+// from byte at on; where, when not "", names what holds it (a message,
+// "messages[3]", or a line, "line 4").
+func invalidUTF8At(at int64, where string) error {
+	in := ""
+	if where != "" {
+		in = ", in " + where
+	}
+	return kompact.Errorf(kompact.EInvalid, "the request body is not valid UTF-8 (at byte %d%s)", at, in).
 		WithFixes("Send the body as UTF-8; encode binary payloads (e.g. as base64) before putting them in a message.")
 }

@@ -42,6 +42,15 @@ func (s *Server) importStream(w http.ResponseWriter, r *http.Request, q url.Valu
 	}
 	defer body.close()
 	err = s.importSpooled(w, r, q, body)
+	var ue *sessionjson.UTF8Error
+	if errors.As(err, &ue) {
+		// Where the bad byte sits: the spooled body is read again.
+		where := ""
+		if _, serr := body.f.Seek(0, io.SeekStart); serr == nil {
+			where = sessionjson.MessageAt(body.f, ue.At)
+		}
+		return invalidUTF8At(ue.At, where)
+	}
 	if kompact.ErrorCodeOf(err) == kompact.EInvalid {
 		return kimiBody(body, err)
 	}
@@ -227,7 +236,7 @@ func streamError(err error) error {
 	var ke *kompact.Error
 	switch {
 	case errors.As(err, &ue):
-		return invalidUTF8At(ue.At)
+		return ue // worded by importStream, which says where it sits
 	case errors.As(err, &ke):
 		return err
 	}

@@ -48,7 +48,7 @@ func TestImportStreamed(t *testing.T) {
 
 	bad := strings.Replace(longDoc("bad", n, ""), `"message 7000 `, `"message 7000 `+"\xff", 1)
 	wantError(t, e.do("POST", "/v1/sessions/import", bad), 400, "invalid_request",
-		fmt.Sprintf("not valid UTF-8 (at byte %d)", strings.Index(bad, "\xff")))
+		fmt.Sprintf("not valid UTF-8 (at byte %d, in messages[7000])", strings.Index(bad, "\xff")))
 	robot := longDoc("bad", n, "")
 	at := strings.LastIndex(robot, `"role":"user"`)
 	robot = robot[:at] + `"role":"robot"` + robot[at+len(`"role":"user"`):]
@@ -137,5 +137,21 @@ func TestImportStoreFailsMidway(t *testing.T) {
 	wantError(t, e.do("POST", "/v1/sessions/import", doc), 400, "invalid_request", `messages[5000].id: "twice" is already the id of messages[0]`)
 	if n := len(e.must(200, "GET", "/v1/sessions", nil)["sessions"].([]any)); n != 0 {
 		t.Errorf("%d sessions after a refused import", n)
+	}
+}
+
+// TestImportInvalidUTF8Where (issue 40 §1): an import that is not UTF-8
+// says where the bad byte sits: the message of a session document, the
+// line of a kimi-cli file. Nothing is stored.
+func TestImportInvalidUTF8Where(t *testing.T) {
+	e := newAPIEnv(t, apiOptions{})
+	doc := "{\"messages\":[{\"role\":\"user\",\"content\":\"a\"},{\"role\":\"user\",\"content\":\"caf\xe9\"}]}"
+	wantError(t, e.do("POST", "/v1/sessions/import", doc), 400, "invalid_request",
+		fmt.Sprintf("not valid UTF-8 (at byte %d, in messages[1])", strings.Index(doc, "\xe9")))
+	kimi := "{\"role\":\"user\",\"content\":\"hi\"}\n{\"role\":\"user\",\"content\":\"caf\xe9\"}\n"
+	wantError(t, e.do("POST", "/v1/sessions/import?format=kimi", kimi), 400, "invalid_request",
+		fmt.Sprintf("not valid UTF-8 (at byte %d, in line 2)", strings.Index(kimi, "\xe9")))
+	if n := len(e.must(200, "GET", "/v1/sessions", nil)["sessions"].([]any)); n != 0 {
+		t.Errorf("%d sessions stored", n)
 	}
 }

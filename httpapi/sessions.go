@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"bytes"
 	"cmp"
 	"context"
 	"encoding/json"
@@ -9,6 +10,7 @@ import (
 	"strconv"
 
 	"kompact"
+	"kompact/internal/jsontext"
 	"kompact/internal/title"
 	"kompact/service"
 	"kompact/sessionjson"
@@ -93,16 +95,17 @@ func (s *Server) importedSession(w http.ResponseWriter, format string, data []by
 	case "", "session":
 		sess, valid, err := sessionjson.DecodeSessionUTF8(data)
 		if !valid {
-			return nil, checkUTF8(data)
+			at := jsontext.FirstBadUTF8(data)
+			return nil, invalidUTF8At(int64(at), sessionjson.MessageAt(bytes.NewReader(data), int64(at)))
 		}
 		return sess, err
 	case "kimi":
-		if err := checkUTF8(data); err != nil {
+		if err := checkLinesUTF8(data); err != nil {
 			return nil, err
 		}
 		return s.kimiSession(w, data)
 	case "kimi-code":
-		if err := checkUTF8(data); err != nil {
+		if err := checkLinesUTF8(data); err != nil {
 			return nil, err
 		}
 		return s.kimiCodeSession(data)

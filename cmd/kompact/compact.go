@@ -251,6 +251,9 @@ func (c *compactCommand) load(f *compactFlags) (*compactInput, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := checkUTF8Input(f.input, data, f.kimi); err != nil {
+		return nil, err
+	}
 	in.verified = sessionjson.VerifiedDocument(data)
 	if f.kimi {
 		if err := sessionDocError(f.input, data); err != nil {

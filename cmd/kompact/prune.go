@@ -64,6 +64,9 @@ func (c *pruneCommand) Run(_ context.Context, args []string) (int, error) {
 	if err != nil {
 		return exitError, err
 	}
+	if err := checkSessionUTF8(f.input, data); err != nil {
+		return exitError, err
+	}
 	if in.sess, err = sessionjson.DecodeSession(data); err != nil {
 		return exitError, kimiFileError(fmt.Errorf("%s: %w", inputName(f.input), err), f.input, data, "")
 	}

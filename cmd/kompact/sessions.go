@@ -137,12 +137,21 @@ func (c *sessionsCommand) importFile(ctx context.Context, api *httpapi.Client, p
 	if c.kimiCode {
 		return c.importKimiCode(ctx, api, path)
 	}
+	if path != "-" && !c.kimi {
+		return c.importStreamed(ctx, api, path)
+	}
 	data, err := c.readInput(path)
 	if err != nil {
 		return exitError, err
 	}
 	if c.kimi {
+		if err := checkLinesUTF8(path, data); err != nil {
+			return exitError, err
+		}
 		return c.importKimi(ctx, api, path, data)
+	}
+	if err := checkSessionUTF8(path, data); err != nil {
+		return exitError, err
 	}
 	// Check the document here, so that a mistake names the file.
 	doc, err := sessionjson.DecodeSession(data)

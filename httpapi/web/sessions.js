@@ -232,14 +232,18 @@ async function onImportFile() {
   input.value = "";
   if (!file) return;
   const slot = $("sessions-status");
-  let text;
+  // The file is read as bytes and sent as it is: the server judges them
+  // (bytes that are not UTF-8 are refused with their offset and the
+  // message they sit in). The text decoded here, bad bytes replaced, only
+  // tells the format, agent and id to offer.
+  let bytes;
   try {
-    text = await file.text();
+    bytes = new Uint8Array(await file.arrayBuffer());
   } catch (e) {
     showError(slot, e, "import-error");
     return;
   }
-  const { format, doc } = sniffFile(text);
+  const { format, doc } = sniffFile(new TextDecoder().decode(bytes));
   const start = startAgent(doc);
   const choose = start.source === "unknown" ? h("option", { value: "", selected: true, disabled: true }, "Choose an agent…") : null;
   const agent = h(
@@ -269,20 +273,20 @@ async function onImportFile() {
           agent.focus();
           return;
         }
-        importText(file.name, text, format, agent.value, id.value.trim());
+        importBytes(file.name, bytes, format, agent.value, id.value.trim());
       },
     }),
   );
 }
 
-async function importText(name, text, format, agent, id) {
+async function importBytes(name, bytes, format, agent, id) {
   const slot = $("sessions-status");
   clear(slot).append(h("p", { class: "note" }, `Importing ${name}…`));
   const q = new URLSearchParams({ format });
   if (agent) q.set("agent", agent);
   if (id) q.set("id", id);
   try {
-    const { data: s, headers } = await callWithHeaders("POST", "sessions/import?" + q, text, { raw: true });
+    const { data: s, headers } = await callWithHeaders("POST", "sessions/import?" + q, bytes, { raw: true });
     const skipped = Number(headers.get("Kompact-Skipped-Lines") || 0);
     await loadSessions(); // clears the status slot: the note comes after
     clear(slot).append(
