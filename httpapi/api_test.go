@@ -486,7 +486,12 @@ func TestAuthorization(t *testing.T) {
 				method = "POST"
 			}
 			r := e.do(method, path, nil, h...)
-			wantError(t, r, 401, "unauthorized", "bearer token")
+			// A missing token is told apart from another one (issue 40 §3).
+			want := "the bearer token sent is not this server's"
+			if h == nil {
+				want = "this server needs a bearer token"
+			}
+			wantError(t, r, 401, "unauthorized", want)
 			if !strings.HasPrefix(r.header.Get("WWW-Authenticate"), "Bearer") {
 				t.Errorf("no WWW-Authenticate header")
 			}

@@ -309,14 +309,24 @@ func (s *Server) authorize(h http.Handler) http.Handler {
 		return h
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if !s.validToken(r.Header.Get("Authorization")) {
+		if header := r.Header.Get("Authorization"); !s.validToken(header) {
 			w.Header().Set("WWW-Authenticate", `Bearer realm="kompact"`)
-			s.writeError(w, r, kompact.Errorf(EUnauthorized, "this server needs a bearer token").
-				WithFixes("Send the header Authorization: Bearer <token>, with the token the server was started with (--token or $KOMPACT_TOKEN)."))
+			s.writeError(w, r, tokenError(header != ""))
 			return
 		}
 		h.ServeHTTP(w, r)
 	})
+}
+
+// tokenError is the answer to a request without the server's token: one
+// that sent none is told apart from one that sent another (sent).
+func tokenError(sent bool) error {
+	if sent {
+		return kompact.Errorf(EUnauthorized, "the bearer token sent is not this server's").
+			WithFixes("Send the header Authorization: Bearer <token> with the token the server was started with (--token or $KOMPACT_TOKEN), not another.")
+	}
+	return kompact.Errorf(EUnauthorized, "this server needs a bearer token").
+		WithFixes("Send the header Authorization: Bearer <token>, with the token the server was started with (--token or $KOMPACT_TOKEN).")
 }
 
 // validToken compares the header's token with the server's in constant

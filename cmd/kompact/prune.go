@@ -30,8 +30,8 @@ func (c *pruneCommand) parse(args []string) (*pruneFlags, int, error) {
 	f := &pruneFlags{}
 	fs.StringVar(&f.agentName, "agent", "", "agent whose compaction.prune settings to use (default: the session's agent, else the configuration's default)")
 	fs.StringVar(&f.configPath, "config", "", "agent configuration file (default: $"+configEnv+", else the built-in configuration)")
-	fs.Var(optionalInt{&f.keepRecent}, "keep-recent", "keep the latest `N` tool exchanges whole (default: the agent's compaction.prune.keep_recent, else 5)")
-	fs.Var(optionalInt{&f.minChars}, "min-chars", "clear only outputs longer than `N` characters (default: the agent's compaction.prune.min_chars, else 2000)")
+	fs.Var(pruneSetting{optionalInt{&f.keepRecent}}, "keep-recent", "keep the latest `N` tool exchanges whole (default: the agent's compaction.prune.keep_recent, else 5)")
+	fs.Var(pruneSetting{optionalInt{&f.minChars}}, "min-chars", "clear only outputs longer than `N` characters (default: the agent's compaction.prune.min_chars, else 2000)")
 	fs.StringVar(&f.out, "o", "", "write the pruned session here (- for stdout); default: replace SESSION.json, keeping a backup")
 	fs.BoolVar(&f.asJSON, "json", false, "print the outcome as JSON instead of a report")
 	pos, err := parseArgs(fs, args, 1, "exactly one session file (or - for stdin)")
@@ -47,6 +47,21 @@ func (c *pruneCommand) parse(args []string) (*pruneFlags, int, error) {
 		return nil, exitUsage, usagef("--json prints the outcome on stdout, so the pruned session cannot go there too; give -o FILE")
 	}
 	return f, exitOK, nil
+}
+
+// pruneSetting is an optionalInt flag of a pruning setting: a value out of
+// toolprune's bounds is a usage error naming the flag (as one that is no
+// number is), not the configuration field it stands in for.
+type pruneSetting struct{ optionalInt }
+
+func (p pruneSetting) Set(s string) error {
+	if err := p.optionalInt.Set(s); err != nil {
+		return err
+	}
+	if n := **p.v; n < 0 || n > toolprune.MaxSetting {
+		return fmt.Errorf("it must be a whole number from 0 to %d", toolprune.MaxSetting)
+	}
+	return nil
 }
 
 // Run prunes the session, writes it and prints a report; nothing to prune

@@ -64,7 +64,24 @@ func TestPruneCommand(t *testing.T) {
 	if again, _ := os.ReadFile(path); string(again) != string(data) {
 		t.Error("a prune with nothing to clear wrote the file")
 	}
-	if status, _, stderr := runCLI(t, "", nil, "prune", "--keep-recent", "-2", path); status != exitError || !strings.Contains(stderr, "keep_recent") {
-		t.Errorf("keep-recent -2: %d %s", status, stderr)
+}
+
+// TestPruneFlagBounds (issue 40 §3): a flag value out of the pruning's
+// bounds is a usage error (exit 2) naming the flag, as one that is no
+// number is, not an error naming the configuration's field; nothing is
+// written.
+func TestPruneFlagBounds(t *testing.T) {
+	path, orig := pruneFile(t, 3000)
+	for _, args := range [][]string{
+		{"--keep-recent", "-3"}, {"--min-chars", "1000001"}, {"--min-chars", "abc"},
+	} {
+		status, stdout, stderr := runCLI(t, "", nil, append(append([]string{"prune"}, args...), path)...)
+		if status != exitUsage || stdout != "" || !strings.Contains(stderr, `invalid value "`+args[1]+`" for `+args[0]) ||
+			strings.Contains(stderr, "keep_recent") || strings.Contains(stderr, "min_chars") {
+			t.Errorf("%v: status %d, stderr %s", args, status, stderr)
+		}
+	}
+	if data, _ := os.ReadFile(path); string(data) != string(orig.AppendJSON(nil)) {
+		t.Error("the session file changed")
 	}
 }

@@ -295,6 +295,10 @@ func reachError(err error) error {
 		return err
 	case e.Code == httpapi.EUnreachable:
 		return withFixes(e, "Start it with `kompact serve`, or pass --url (or set $"+urlEnv+") to the address it serves.")
+	case e.Code == httpapi.EUnauthorized && strings.Contains(e.Message, "is not this server's"):
+		return withFixes(e, "Pass the token the server was started with: --token TOKEN, or set $"+tokenEnv+" (--token wins over it).")
+	case e.Code == httpapi.EUnauthorized:
+		return withFixes(e, "Pass the token the server was started with: --token TOKEN, or set $"+tokenEnv+".")
 	case e.Code == kompact.ENotFound && strings.HasPrefix(e.Message, "no session has the id"):
 		return withFixes(e, "Check the session id: `kompact sessions list` shows the ones the server has.")
 	}

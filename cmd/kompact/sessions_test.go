@@ -127,3 +127,20 @@ func TestSessionsCommand(t *testing.T) {
 		}
 	}
 }
+
+// TestSessionsTokenErrors (issue 40 §3): against a server with a token,
+// the fix names the command's --token and $KOMPACT_TOKEN, not an HTTP
+// header, and a wrong token is told apart from a missing one.
+func TestSessionsTokenErrors(t *testing.T) {
+	ts := sessionsServer(t)
+	status, _, missing := runCLI(t, "", map[string]string{"KOMPACT_URL": ts.URL}, "sessions", "list")
+	if status != exitError || !strings.Contains(missing, "needs a bearer token") || !strings.Contains(missing, "fix: Pass the token the server was started with: --token TOKEN, or set $KOMPACT_TOKEN") ||
+		strings.Contains(missing, "Authorization") {
+		t.Errorf("no token: %d %s", status, missing)
+	}
+	status, _, wrong := runCLI(t, "", map[string]string{"KOMPACT_URL": ts.URL}, "sessions", "list", "--token", "not-the-token")
+	if status != exitError || !strings.Contains(wrong, "the bearer token sent is not this server's") || !strings.Contains(wrong, "--token TOKEN") ||
+		strings.Contains(wrong, "Authorization") || strings.Contains(wrong, "needs a bearer token") {
+		t.Errorf("a wrong token: %d %s", status, wrong)
+	}
+}
