@@ -74,7 +74,7 @@ var allowed = map[string][]string{
 	"kimicode": {"kompact", "fidelity", "internal/kcworkspace"},
 	// cmd/kompact wires the packages together.
 	"cmd/kompact": {"kompact", "anthropic", "config", "fidelity", "httpapi", "kimi", "kimicli", "kimicode", "openai", "postgres",
-		"service", "sessionjson", "sqlite", "toolprune", "internal/atomicfile", "internal/didyoumean", "internal/llmclient", "internal/urlsecret"},
+		"service", "sessionjson", "sqlite", "toolprune", "internal/atomicfile", "internal/didyoumean", "internal/jsontext", "internal/llmclient", "internal/urlsecret"},
 
 	// Pure helpers.
 	"internal/artifacts":   {"internal/jsonscan"},
