@@ -167,15 +167,20 @@ func (s *Server) gatewayCountTokens(w http.ResponseWriter, r *http.Request) erro
 // client's own credentials go upstream (gateway.forward_authorization):
 // then the request must carry a key of its own, x-api-key or
 // Authorization, that is not the server's token (401 otherwise: the
-// agent's key is not spent instead).
+// agent's key is not spent instead). Every value of the two headers is
+// checked, since every value goes upstream: a request that repeats one
+// of them with the server's token in a later value is refused too.
 func (s *Server) messagesAgent(r *http.Request) (*kompact.Agent, bool, error) {
 	a, err := s.gatewayAgent(r)
 	if err != nil || !a.Gateway.ForwardAuthorization {
 		return a, false, err
 	}
-	key, auth := r.Header.Get("X-Api-Key"), r.Header.Get("Authorization")
-	own := strings.TrimSpace(key) != "" || strings.TrimSpace(auth) != ""
-	if !own || (key != "" && s.carriesToken(key)) || (auth != "" && s.carriesToken(auth)) {
+	own, carries := false, false
+	for _, v := range append(r.Header.Values("X-Api-Key"), r.Header.Values("Authorization")...) {
+		own = own || strings.TrimSpace(v) != ""
+		carries = carries || (v != "" && s.carriesToken(v))
+	}
+	if !own || carries {
 		return nil, false, kompact.Errorf(EUnauthorized, "the agent %q sends the client's own key upstream (gateway.forward_authorization), and this request has none", a.Name).
 			WithFixes("Send your own API key for the upstream as the client's key (x-api-key, ANTHROPIC_API_KEY).",
 				"On a server with a token, send the server's token in the header X-Kompact-Token, never as the API key.")

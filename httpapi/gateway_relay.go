@@ -47,7 +47,7 @@ func (s *Server) relayUpstream(w http.ResponseWriter, r *http.Request, resp *htt
 	if own != nil {
 		own(w.Header())
 	}
-	if err := relayable(resp); err != nil {
+	if err := relayable(resp, face.messages); err != nil {
 		unrelay(w.Header())
 		return nil, err
 	}
@@ -71,7 +71,9 @@ func (s *Server) relayUpstream(w http.ResponseWriter, r *http.Request, resp *htt
 // relayable checks that resp's Content-Type is application/json or
 // text/event-stream: anything else (an HTML page, text, none) must not
 // reach a client from kompact's origin, where a browser could run it.
-func relayable(resp *http.Response) error {
+// The fix names the API the face's agent must point at: the Messages API
+// for the Messages face's (messages), else an OpenAI-compatible one.
+func relayable(resp *http.Response, messages bool) error {
 	ct := resp.Header.Get("Content-Type")
 	if mt, _, err := mime.ParseMediaType(ct); err == nil && (mt == "application/json" || mt == "text/event-stream") {
 		return nil
@@ -80,8 +82,12 @@ func relayable(resp *http.Response) error {
 	if resp.Request != nil && resp.Request.URL != nil {
 		host = "the upstream at " + resp.Request.URL.Host
 	}
+	fix := "Check the agent's llm.base_url: it must be the provider's OpenAI-compatible API (…/v1), not a web page or a proxy's error page."
+	if messages {
+		fix = "Check the agent's llm.base_url: it must be the provider's Anthropic Messages API (the base that …/v1/messages is under, as for api: anthropic), not a web page or a proxy's error page."
+	}
 	return kompact.Errorf(kompact.ELLM, "%s answered %d with the Content-Type %q; the gateway relays only application/json and text/event-stream", host, resp.StatusCode, truncate(ct, 100)).
-		WithFixes("Check the agent's llm.base_url: it must be the provider's OpenAI-compatible API (…/v1), not a web page or a proxy's error page.")
+		WithFixes(fix)
 }
 
 // relayFailed is the error of a relay that failed before any of the

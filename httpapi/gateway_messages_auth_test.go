@@ -1,0 +1,60 @@
+package httpapi_test
+
+import (
+	"context"
+	"io"
+	"strings"
+	"testing"
+
+	"kompact/internal/fakeanthropic"
+)
+
+// TestMessagesDuplicatedKeyHeader (issue 38, Low): a forwarding Messages
+// agent checks every value of x-api-key and Authorization, since every
+// value goes upstream: a request that repeats one with the server's
+// token in a later value is refused (401) and nothing reaches the
+// upstream. On 33b084b only the first value was checked and the token
+// went upstream.
+func TestMessagesDuplicatedKeyHeader(t *testing.T) {
+	fake := fakeanthropic.New(t, func(fakeanthropic.Request) fakeanthropic.Answer {
+		return fakeanthropic.Answer{Body: fakeanthropic.TextMessage(ccModel, "ok", fakeanthropic.Usage{Input: 1, Output: 1})}
+	})
+	const token = "server-token-123"
+	body := `{"model":"` + ccModel + `","max_tokens":8,"messages":[{"role":"user","content":"hi"}]}`
+	fwd := messagesServer(t, ccAgents(fake.URL, ", forward_authorization: true"), token)
+	for _, header := range []string{"X-Api-Key", "Authorization"} {
+		h := ccHeaders("dup-" + header)
+		h.Set("X-Kompact-Token", token)
+		h.Set(header, "sk-own")
+		h.Add(header, token)
+		resp := postMessages(t, context.Background(), fwd.URL+"/gateway/cc/v1/messages", h, body)
+		wantMessagesError(t, resp, 401, "authentication_error")
+	}
+	for _, r := range fake.Requests() {
+		for _, v := range append(r.Header.Values("X-Api-Key"), r.Header.Values("Authorization")...) {
+			if strings.Contains(v, token) {
+				t.Errorf("the server's token went upstream: %q", v)
+			}
+		}
+	}
+	if n := len(fake.Requests()); n != 0 {
+		t.Errorf("%d refused requests went upstream", n)
+	}
+}
+
+// TestMessagesRelayRefusalNamesMessagesAPI (issue 38, Low): an upstream
+// answer the gateway does not relay (an HTML page) is refused on the
+// Messages face with a fix that names the Messages API its api:
+// anthropic agent must point at, not an OpenAI-compatible one.
+func TestMessagesRelayRefusalNamesMessagesAPI(t *testing.T) {
+	fake := fakeanthropic.New(t, func(fakeanthropic.Request) fakeanthropic.Answer {
+		return fakeanthropic.Answer{Header: map[string]string{"Content-Type": "text/html"}, Body: "<html>a proxy's page</html>"}
+	})
+	srv := messagesServer(t, ccAgents(fake.URL, ""), "")
+	resp := postMessages(t, context.Background(), srv.URL+"/gateway/cc/v1/messages", ccHeaders("relay-1"),
+		`{"model":"`+ccModel+`","max_tokens":8,"messages":[{"role":"user","content":"hi"}]}`)
+	b, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != 502 || !strings.Contains(string(b), "Anthropic Messages API") || strings.Contains(string(b), "OpenAI-compatible") {
+		t.Errorf("got %d %s, want 502 with a fix naming the Messages API", resp.StatusCode, b)
+	}
+}
