@@ -12,6 +12,7 @@ import (
 	"fmt"
 
 	"kompact"
+	"kompact/internal/jsonscan"
 )
 
 // API is llm.api's value (kompact.LLMConfig.API) of an agent whose LLM
@@ -51,33 +52,193 @@ func (e *TooManyMessagesError) Error() string {
 // A body that is not such an object is EInvalid, saying what is wrong;
 // one with more than max messages (max > 0) is a *TooManyMessagesError.
 func ParseRequest(body []byte, max int) (*Request, error) {
-	var top struct {
-		Model    json.RawMessage   `json:"model"`
-		Stream   json.RawMessage   `json:"stream"`
-		Messages []json.RawMessage `json:"messages"`
-		System   json.RawMessage   `json:"system"`
+	return ParseRequestBounded(body, max, jsonscan.PartLimits{})
+}
+
+// ParseRequestBounded is ParseRequest that also bounds the messages'
+// parts (jsonscan.PartLimits). It reads the body in one pass
+// (requestParser) and stops at the first message past a bound, with a
+// *TooManyMessagesError or a *jsonscan.TooManyPartsError: no message is
+// decoded and none copied (the messages are the body's memory, which must
+// not change), so that what a refused body costs follows the bounds, not
+// the body. The body must be valid JSON, with one "messages" (its key as
+// written, compared after unescaping); "model" is read when it is a
+// string and "stream" when it is true or false.
+func ParseRequestBounded(body []byte, max int, parts jsonscan.PartLimits) (*Request, error) {
+	p := requestParser{c: jsonscan.Cursor{B: body}, max: max, parts: jsonscan.PartBudget{Limits: parts}}
+	if err := p.object(); err != nil {
+		return nil, err
 	}
-	if err := json.Unmarshal(body, &top); err != nil {
-		return nil, kompact.Errorf(kompact.EInvalid, "the request body is not a Messages request: %v", err).
-			WithFixes(`Send a JSON object like {"model": "...", "max_tokens": 1024, "messages": [{"role": "user", "content": "..."}]}.`)
+	return &p.r, nil
+}
+
+// requestParser reads a Messages request's top-level object.
+type requestParser struct {
+	r     Request
+	c     jsonscan.Cursor
+	max   int // the most messages taken, 0 for any number
+	parts jsonscan.PartBudget
+	seen  bool // "messages" was read
+}
+
+// object reads the top-level object field by field, then checks that
+// only white space follows it and that it had "messages".
+func (p *requestParser) object() error {
+	c := &p.c
+	if !c.Tok('{') {
+		return notARequest("the body is not a JSON object")
 	}
-	if top.Messages == nil {
-		return nil, kompact.Errorf(kompact.EInvalid, `the request has no "messages"`).
-			WithFixes(`Send the conversation in "messages": at least one message.`)
-	}
-	if max > 0 && len(top.Messages) > max {
-		return nil, &TooManyMessagesError{Max: max}
-	}
-	for i, m := range top.Messages {
-		if t := bytes.TrimLeft(m, " \t\r\n"); len(t) == 0 || t[0] != '{' {
-			return nil, kompact.Errorf(kompact.EInvalid, "messages[%d] is not an object", i).
-				WithFixes(`Write each message as {"role": "user", "content": "..."}.`)
+	if !c.Tok('}') {
+		for {
+			if err := p.field(); err != nil {
+				return err
+			}
+			if !c.Tok(',') {
+				break
+			}
+		}
+		if !c.Tok('}') {
+			return p.syntax()
 		}
 	}
-	r := &Request{messages: top.Messages, system: top.System}
-	_ = json.Unmarshal(top.Model, &r.Model)
-	_ = json.Unmarshal(top.Stream, &r.Stream)
-	return r, nil
+	if !c.AtEnd() {
+		return p.syntax()
+	}
+	if !p.seen {
+		return kompact.Errorf(kompact.EInvalid, `the request has no "messages"`).
+			WithFixes(`Send the conversation in "messages": at least one message.`)
+	}
+	return nil
+}
+
+// field reads one key and its value.
+func (p *requestParser) field() error {
+	key, ok := p.key()
+	if !ok || !p.c.Tok(':') {
+		return p.syntax()
+	}
+	p.c.WS()
+	start := p.c.I
+	switch key {
+	case "messages":
+		if p.seen {
+			return kompact.Errorf(kompact.EInvalid, `the request has the field "messages" twice`).
+				WithFixes(`Send "messages" once: the gateway does not guess which one the provider would take.`)
+		}
+		p.seen = true
+		return p.messages()
+	case "model", "stream", "system":
+		if !p.skip() {
+			return p.syntax()
+		}
+		raw := p.c.B[start:p.c.I:p.c.I]
+		switch key {
+		case "model":
+			p.r.Model = ""
+			_ = json.Unmarshal(raw, &p.r.Model)
+		case "stream":
+			p.r.Stream = string(raw) == "true"
+		default:
+			p.r.system = raw
+		}
+		return nil
+	}
+	if !p.skip() {
+		return p.syntax()
+	}
+	return nil
+}
+
+// key reads a key as encoding/json decodes it (escapes included).
+func (p *requestParser) key() (string, bool) {
+	c := &p.c
+	if c.Peek() != '"' {
+		return "", false
+	}
+	start := c.I
+	c.Alias = true
+	k, ok := c.Str()
+	c.Alias = false
+	if ok {
+		return k, true
+	}
+	c.I = start
+	if !p.skip() || json.Unmarshal(c.B[start:c.I], &k) != nil {
+		return "", false
+	}
+	return k, true
+}
+
+// skip moves past one valid value.
+func (p *requestParser) skip() bool {
+	end, _, ok := jsonscan.Value(p.c.B, p.c.I)
+	p.c.I = end
+	return ok
+}
+
+// messages reads the messages array, keeping each element's bytes and
+// counting messages and parts as it goes.
+func (p *requestParser) messages() error {
+	c := &p.c
+	if !c.Tok('[') {
+		if !p.skip() {
+			return p.syntax()
+		}
+		return notARequest(`"messages" is not a list`)
+	}
+	p.r.messages = []json.RawMessage{}
+	if c.Tok(']') {
+		return nil
+	}
+	for {
+		if err := p.message(); err != nil {
+			return err
+		}
+		if !c.Tok(',') {
+			break
+		}
+	}
+	if !c.Tok(']') {
+		return p.syntax()
+	}
+	return nil
+}
+
+// message keeps one element of the messages array, which must be an
+// object.
+func (p *requestParser) message() error {
+	c := &p.c
+	i := len(p.r.messages)
+	isObject := c.Peek() == '{'
+	if isObject && p.max > 0 && i == p.max {
+		return &TooManyMessagesError{Max: p.max}
+	}
+	start := c.I
+	if !p.skip() {
+		return p.syntax()
+	}
+	if !isObject {
+		return kompact.Errorf(kompact.EInvalid, "messages[%d] is not an object", i).
+			WithFixes(`Write each message as {"role": "user", "content": "..."}.`)
+	}
+	raw := c.B[start:c.I:c.I]
+	if err := p.parts.Take(i, jsonscan.CountParts(raw, p.parts.Room())); err != nil {
+		return err
+	}
+	p.r.messages = append(p.r.messages, raw)
+	return nil
+}
+
+// syntax is the error of a body that is not valid JSON, located at the
+// cursor.
+func (p *requestParser) syntax() error {
+	return notARequest(fmt.Sprintf("the body is not valid JSON (near byte %d of %d)", min(p.c.I, len(p.c.B)), len(p.c.B)))
+}
+
+// notARequest is the error of a body that is not a Messages request.
+func notARequest(why string) error {
+	return kompact.Errorf(kompact.EInvalid, "the request body is not a Messages request: %s", why).
+		WithFixes(`Send a JSON object like {"model": "...", "max_tokens": 1024, "messages": [{"role": "user", "content": "..."}]}.`)
 }
 
 // Len is the number of messages.

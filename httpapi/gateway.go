@@ -138,13 +138,17 @@ func turnHeaders(turn *service.GatewayTurn) func(http.Header) {
 }
 
 // parseChatRequest reads a chat request of at most --max-request-messages
-// messages; a longer one is refused (413) as soon as the parse passes the
-// limit, before the rest of the body is read. A request without messages
+// messages, --max-message-parts parts in a message and --max-request-parts
+// in all; a larger one is refused (413) as soon as the parse passes a
+// bound, before the rest of the body is read. A request without messages
 // is refused (400): there is no conversation to store or forward.
 func (s *Server) parseChatRequest(body []byte) (*openai.ChatRequest, error) {
-	req, err := openai.ParseChatRequestAtMost(body, s.guard.maxMessages)
+	req, err := openai.ParseChatRequestBounded(body, s.guard.maxMessages, s.guard.parts)
 	if tooMany := (*openai.TooManyMessagesError)(nil); errors.As(err, &tooMany) {
 		return nil, s.guard.checkChatMessages(tooMany.Max + 1)
+	}
+	if err != nil {
+		return nil, partsError(err)
 	}
 	if err == nil && req.Len() == 0 {
 		return nil, kompact.Errorf(kompact.EInvalid, `the request's "messages" is empty`).

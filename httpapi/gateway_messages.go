@@ -208,12 +208,16 @@ func messagesNaming(r *http.Request, a *kompact.Agent) (service.GatewayNaming, e
 }
 
 // parseMessagesRequest reads a Messages request of at most
-// --max-request-messages messages (413 past it); one without messages is
-// refused (400).
+// --max-request-messages messages, --max-message-parts parts in a message
+// and --max-request-parts in all, refused (413) at the first message past
+// a bound, before the rest is read; one without messages is refused (400).
 func (s *Server) parseMessagesRequest(body []byte) (*anthropic.Request, error) {
-	req, err := anthropic.ParseRequest(body, s.guard.maxMessages)
+	req, err := anthropic.ParseRequestBounded(body, s.guard.maxMessages, s.guard.parts)
 	if tooMany := (*anthropic.TooManyMessagesError)(nil); errors.As(err, &tooMany) {
 		return nil, s.guard.checkChatMessages(tooMany.Max + 1)
+	}
+	if err != nil {
+		return nil, partsError(err)
 	}
 	if err == nil && req.Len() == 0 {
 		return nil, kompact.Errorf(kompact.EInvalid, `the request's "messages" is empty`).

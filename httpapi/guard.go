@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"kompact"
+	"kompact/internal/jsonscan"
 	"kompact/internal/jsontext"
 	"kompact/service"
 	"kompact/sessionjson"
@@ -50,6 +51,11 @@ type Limits struct {
 	// MaxRequestMessages caps the messages one request may bring (a
 	// create, an import, an append); 0 means DefaultMaxRequestMessages.
 	MaxRequestMessages int
+	// MaxMessageParts and MaxRequestParts cap the parts of one message
+	// and of all the messages of one request (jsonscan.PartLimits; the
+	// same requests as MaxRequestMessages); 0 means
+	// DefaultMaxMessageParts and DefaultMaxRequestParts.
+	MaxMessageParts, MaxRequestParts int
 }
 
 // DefaultMaxRequestMessages is the cap on the messages of one request when
@@ -59,6 +65,15 @@ type Limits struct {
 // 21.8 s), while a longer session is built by appends (up to the store's
 // per-session limit, kompact.DefaultMaxSessionMessages).
 const DefaultMaxRequestMessages = 10_000
+
+// The default bounds on parts (Limits.MaxMessageParts, MaxRequestParts),
+// far above what real clients send (a Claude Code or Kimi Code message
+// holds a few blocks, one per parallel tool result at most) and low
+// enough that the decoded parts of one request stay in tens of megabytes.
+const (
+	DefaultMaxMessageParts = 1_000
+	DefaultMaxRequestParts = 100_000
+)
 
 // guard holds the server's request checks and its action slots.
 type guard struct {
@@ -71,6 +86,9 @@ type guard struct {
 	bodyTimeout time.Duration
 	// maxMessages is Limits.MaxRequestMessages, or its default.
 	maxMessages int
+	// parts are Limits.MaxMessageParts and MaxRequestParts, or their
+	// defaults.
+	parts jsonscan.PartLimits
 }
 
 func newGuard(l Limits) *guard {
@@ -87,7 +105,35 @@ func newGuard(l Limits) *guard {
 	if g.maxMessages <= 0 {
 		g.maxMessages = DefaultMaxRequestMessages
 	}
+	g.parts = jsonscan.PartLimits{Message: orDefault(l.MaxMessageParts, DefaultMaxMessageParts),
+		Request: orDefault(l.MaxRequestParts, DefaultMaxRequestParts)}
 	return g
+}
+
+// orDefault is n, or def when n is not positive.
+func orDefault(n, def int) int {
+	if n <= 0 {
+		return def
+	}
+	return n
+}
+
+// partsError is the ETooLarge error of a request past a part bound
+// (err a *jsonscan.TooManyPartsError), naming the bound's flag; any other
+// err is returned as it is.
+func partsError(err error) error {
+	var tooMany *jsonscan.TooManyPartsError
+	if !errors.As(err, &tooMany) {
+		return err
+	}
+	if tooMany.Request {
+		return kompact.Errorf(ETooLarge, "the request brings more than %d content parts (past them at messages[%d]); the server takes at most %d in one request (--max-request-parts)", tooMany.Max, tooMany.Index, tooMany.Max).
+			WithFixes("Send fewer parts: split the messages over several requests, or join text parts into one.",
+				"Or restart the server with a larger --max-request-parts.")
+	}
+	return kompact.Errorf(ETooLarge, "messages[%d] has more than %d content parts; the server takes at most %d in one message (--max-message-parts)", tooMany.Index, tooMany.Max, tooMany.Max).
+		WithFixes("Send the message with fewer parts: join its text parts into one.",
+			"Or restart the server with a larger --max-message-parts.")
 }
 
 // checkMessages refuses a request that brings n messages, more than the

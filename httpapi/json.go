@@ -12,6 +12,7 @@ import (
 
 	"kompact"
 	"kompact/internal/bytesize"
+	"kompact/internal/jsonscan"
 	"kompact/internal/jsontext"
 )
 
@@ -165,8 +166,9 @@ func jsonKind(k string) string {
 // millions of messages is not split into millions of copies first. A
 // list without a guard takes any number.
 type messageList struct {
-	raws []json.RawMessage
-	g    *guard
+	raws  []json.RawMessage
+	g     *guard
+	parts jsonscan.PartBudget
 }
 
 // UnmarshalJSON keeps the messages of a list (null keeps none), counting
@@ -180,6 +182,9 @@ func (l *messageList) UnmarshalJSON(data []byte) error {
 		return err
 	}
 	l.raws = []json.RawMessage{}
+	if l.g != nil {
+		l.parts.Limits = l.g.parts
+	}
 	for dec.More() {
 		if l.g != nil && len(l.raws) >= l.g.maxMessages {
 			return l.g.checkMessages(len(l.raws) + 1)
@@ -187,6 +192,9 @@ func (l *messageList) UnmarshalJSON(data []byte) error {
 		var raw json.RawMessage
 		if err := dec.Decode(&raw); err != nil {
 			return err
+		}
+		if err := l.parts.Take(len(l.raws), jsonscan.CountParts(raw, l.parts.Room())); err != nil {
+			return partsError(err)
 		}
 		l.raws = append(l.raws, raw)
 	}

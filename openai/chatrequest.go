@@ -63,7 +63,16 @@ func ParseChatRequest(body []byte) (*ChatRequest, error) {
 // costs follows the limit, not the body (a 32 MiB array of empty messages
 // holds some eleven million).
 func ParseChatRequestAtMost(body []byte, maxMessages int) (*ChatRequest, error) {
-	p := requestParser{r: &ChatRequest{body: body, arrOpen: -1}, c: jsonscan.Cursor{B: body}, max: maxMessages}
+	return ParseChatRequestBounded(body, maxMessages, jsonscan.PartLimits{})
+}
+
+// ParseChatRequestBounded is ParseChatRequestAtMost that also bounds the
+// messages' parts (jsonscan.PartLimits; jsonscan.CountParts counts them),
+// message by message as it scans: the first message past a bound is a
+// *jsonscan.TooManyPartsError, before any message is decoded.
+func ParseChatRequestBounded(body []byte, maxMessages int, parts jsonscan.PartLimits) (*ChatRequest, error) {
+	p := requestParser{r: &ChatRequest{body: body, arrOpen: -1}, c: jsonscan.Cursor{B: body}, max: maxMessages,
+		parts: jsonscan.PartBudget{Limits: parts}}
 	if err := p.object(); err != nil {
 		return nil, err
 	}
@@ -80,10 +89,11 @@ func (e *TooManyMessagesError) Error() string {
 
 // requestParser reads the top-level object.
 type requestParser struct {
-	r    *ChatRequest
-	c    jsonscan.Cursor
-	keys []string
-	max  int // the most messages taken, 0 for any number
+	r     *ChatRequest
+	c     jsonscan.Cursor
+	keys  []string
+	max   int // the most messages taken, 0 for any number
+	parts jsonscan.PartBudget
 }
 
 // object reads the top-level object field by field, then checks what
@@ -203,6 +213,9 @@ func (p *requestParser) message() error {
 		return p.syntax()
 	}
 	c.I = end
+	if err := p.parts.Take(len(p.r.msgs), jsonscan.CountParts(c.B[start:end], p.parts.Room())); err != nil {
+		return err
+	}
 	p.r.msgs = append(p.r.msgs, msgSpan{start: start, end: end, spaced: spaced})
 	return nil
 }

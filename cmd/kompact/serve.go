@@ -41,7 +41,7 @@ type serveCommand struct {
 	onListen func(net.Addr)
 }
 
-const serveSynopsis = "serve [--addr 127.0.0.1:8484] [--db PATH|postgres://...] [--db-pool N] [--config FILE] [--token T] [--max-body BYTES] [--max-import-body BYTES] [--keep-revisions N] [--max-preview-bytes BYTES] [--log-format text|json] [--allowed-host NAME]... [--max-actions N] [--max-request-messages N] [--max-session-messages N]"
+const serveSynopsis = "serve [--addr 127.0.0.1:8484] [--db PATH|postgres://...] [--db-pool N] [--config FILE] [--token T] [--max-body BYTES] [--max-import-body BYTES] [--keep-revisions N] [--max-preview-bytes BYTES] [--log-format text|json] [--allowed-host NAME]... [--max-actions N] [--max-request-messages N] [--max-message-parts N] [--max-request-parts N] [--max-session-messages N]"
 
 // serveOptions are the flags of kompact serve.
 type serveOptions struct {

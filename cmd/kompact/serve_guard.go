@@ -11,13 +11,16 @@ import (
 )
 
 // guardFlags are serve's flags that bound whom it answers and how much it
-// does at once: --allowed-host (repeatable), --max-actions, and how many
+// does at once: --allowed-host (repeatable), --max-actions, how many
 // messages one request brings and one session holds
-// (--max-request-messages, --max-session-messages).
+// (--max-request-messages, --max-session-messages), and how many parts
+// one message and one request bring (--max-message-parts,
+// --max-request-parts).
 type guardFlags struct {
 	hosts                      hostList
 	maxActions                 int
 	maxRequest, maxSessionMsgs int
+	maxMsgParts, maxReqParts   int
 }
 
 // hostList collects --allowed-host values.
@@ -44,6 +47,8 @@ func addGuardFlags(fs *flag.FlagSet) *guardFlags {
 	fs.Var(&g.hosts, "allowed-host", "a further Host name (NAME or NAME:PORT) to answer, e.g. behind a reverse proxy; repeatable")
 	fs.IntVar(&g.maxActions, "max-actions", httpapi.DefaultMaxActions(), "how many compactions and LLM turns may run at once (actions, continues, the gateway's compactions and precomputes, background compactions); an action beyond it gets 429 busy")
 	fs.IntVar(&g.maxRequest, "max-request-messages", httpapi.DefaultMaxRequestMessages, "messages one request (a create, an import, an append, a gateway chat request) may bring; more get 413 too_large")
+	fs.IntVar(&g.maxMsgParts, "max-message-parts", httpapi.DefaultMaxMessageParts, "content parts (content blocks, tool calls, a tool result's blocks) one message of a request may hold; more get 413 too_large")
+	fs.IntVar(&g.maxReqParts, "max-request-parts", httpapi.DefaultMaxRequestParts, "content parts all the messages of one request (the same requests as --max-request-messages) may hold together; more get 413 too_large")
 	fs.IntVar(&g.maxSessionMsgs, "max-session-messages", kompact.DefaultMaxSessionMessages, "messages a session may hold; a write that would go past it gets 413 too_large")
 	return g
 }
@@ -55,6 +60,9 @@ func (g *guardFlags) check(token string) error {
 	}
 	if g.maxRequest < 1 {
 		return usagef("--max-request-messages must be at least 1")
+	}
+	if g.maxMsgParts < 1 || g.maxReqParts < 1 {
+		return usagef("--max-message-parts and --max-request-parts must be at least 1")
 	}
 	if g.maxSessionMsgs < 1 {
 		return usagef("--max-session-messages must be at least 1")
@@ -69,7 +77,8 @@ func (g *guardFlags) check(token string) error {
 
 // limits returns the server's limits.
 func (g *guardFlags) limits() httpapi.Limits {
-	return httpapi.Limits{AllowedHosts: g.hosts, MaxActions: g.maxActions, MaxRequestMessages: g.maxRequest}
+	return httpapi.Limits{AllowedHosts: g.hosts, MaxActions: g.maxActions, MaxRequestMessages: g.maxRequest,
+		MaxMessageParts: g.maxMsgParts, MaxRequestParts: g.maxReqParts}
 }
 
 // limitStore gives the store its per-session message limit

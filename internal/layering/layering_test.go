@@ -51,7 +51,7 @@ var allowed = map[string][]string{
 	"openai": {"kompact", "sessionjson", "internal/backoff", "internal/bytesize", "internal/jsonscan", "internal/jsonwrite", "internal/llmclient", "internal/pystr", "internal/urlsecret"},
 	// anthropic is the Messages API's adapter: the gateway's Messages face
 	// and kompact's own calls for api: anthropic agents.
-	"anthropic": {"kompact", "internal/llmclient", "internal/urlsecret"},
+	"anthropic": {"kompact", "internal/jsonscan", "internal/llmclient", "internal/urlsecret"},
 	// The LLM clients' one policy: their settings, the attempt loop, the
 	// router cmd/kompact wires.
 	"internal/llmclient": {"kompact", "internal/backoff"},
@@ -69,7 +69,7 @@ var allowed = map[string][]string{
 	// Surfaces: httpapi is a transport over the service (it reaches neither
 	// config nor kimicli, nor a store, even indirectly: reachNever).
 	"httpapi": {"kompact", "service", "anthropic", "openai", "sessionjson",
-		"internal/bytesize", "internal/didyoumean", "internal/jsontext", "internal/title", "internal/urlsecret"},
+		"internal/bytesize", "internal/didyoumean", "internal/jsonscan", "internal/jsontext", "internal/title", "internal/urlsecret"},
 	// Kimi Code's compaction (the type "kimi-code") and its session files.
 	"kimicode": {"kompact", "fidelity", "internal/kcworkspace"},
 	// cmd/kompact wires the packages together.
