@@ -1,6 +1,8 @@
 package httpapi_test
 
 import (
+	"fmt"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -82,5 +84,29 @@ func TestImportKimiCodeWire(t *testing.T) {
 		if n := len(env.must(200, "GET", "/v1/sessions", nil)["sessions"].([]any)); n != 0 {
 			t.Errorf("a refused import stored %d sessions", n)
 		}
+	}
+}
+
+// TestImportKimiCodeWireStopsAtLimit (issue 38): an import of a wire.jsonl whose context
+// passes --max-request-messages is refused at the line that passes it, before the rest of
+// the file is folded (the red team's 200k messages were folded whole, 247 MB, before the
+// 413): the request allocates little more than the body it read.
+func TestImportKimiCodeWireStopsAtLimit(t *testing.T) {
+	var b strings.Builder
+	for i := range 60000 {
+		fmt.Fprintf(&b, `{"type":"context.append_message","agentId":"main","message":{"role":"user","content":[{"type":"text","text":"message %d"}],"toolCalls":[],"origin":{"kind":"user"}},"time":1}`+"\n", i)
+	}
+	body := b.String()
+	e := newAPIEnv(t, apiOptions{maxBody: 64 << 20, limits: httpapi.Limits{MaxRequestMessages: 100}})
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	res := e.do("POST", "/v1/sessions/import?format=kimi-code", body)
+	runtime.ReadMemStats(&after)
+	wantError(t, res, 413, "too_large", "more than 100 messages at line 101 of wire.jsonl")
+	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > uint64(4*len(body)) {
+		t.Errorf("the refused import allocated %d bytes for a body of %d", alloc, len(body))
+	} else {
+		t.Logf("the refused import allocated %d bytes for a body of %d", alloc, len(body))
 	}
 }

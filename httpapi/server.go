@@ -55,10 +55,11 @@ type Config struct {
 	// skipped. Nil refuses format=kimi.
 	KimiContext func(data []byte) (*kompact.Session, []string)
 	// KimiCodeWire reads a Kimi Code session's agents/main/wire.jsonl for
-	// an import with format=kimi-code, e.g. with kimicode.ImportWire: the
-	// session its records make (no id), or why it could not be read. Nil
-	// refuses format=kimi-code.
-	KimiCodeWire func(data []byte) (*kompact.Session, error)
+	// an import with format=kimi-code, e.g. kimicode.ReadSession: the
+	// session its records make (no id), or why it could not be read. It
+	// stops when ctx is done and is ETooLarge as soon as the context holds
+	// more than maxMessages messages. Nil refuses format=kimi-code.
+	KimiCodeWire func(ctx context.Context, data []byte, maxMessages int) (*kompact.Session, error)
 	// Token, when not empty, is the bearer token every /v1 request must
 	// carry.
 	Token string

@@ -71,7 +71,7 @@ func (s *Server) importSession(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	sess, err := s.importedSession(w, q.Get("format"), data)
+	sess, err := s.importedSession(w, r, q.Get("format"), data)
 	if err != nil {
 		return err
 	}
@@ -90,7 +90,7 @@ func (s *Server) importSession(w http.ResponseWriter, r *http.Request) error {
 // importedSession decodes an import's body in the given format. A session
 // document is checked for UTF-8 as it is decoded, not in a pass of its own
 // first (readBody's).
-func (s *Server) importedSession(w http.ResponseWriter, format string, data []byte) (*kompact.Session, error) {
+func (s *Server) importedSession(w http.ResponseWriter, r *http.Request, format string, data []byte) (*kompact.Session, error) {
 	switch format {
 	case "", "session":
 		sess, valid, err := sessionjson.DecodeSessionUTF8(data)
@@ -108,20 +108,27 @@ func (s *Server) importedSession(w http.ResponseWriter, format string, data []by
 		if err := checkLinesUTF8(data); err != nil {
 			return nil, err
 		}
-		return s.kimiCodeSession(data)
+		return s.kimiCodeSession(r.Context(), data)
 	}
 	return nil, kompact.Errorf(kompact.EInvalid, "unknown import format %q", format).
 		WithFixes(`Use format=session (a session document), format=kimi (a kimi-cli context.jsonl) or format=kimi-code (a Kimi Code wire.jsonl).`)
 }
 
 // kimiCodeSession reads a Kimi Code wire.jsonl as the CLI's import
-// --kimi-code does (Config.KimiCodeWire).
-func (s *Server) kimiCodeSession(data []byte) (*kompact.Session, error) {
+// --kimi-code does (Config.KimiCodeWire), stopping at
+// --max-request-messages and when the request is done.
+func (s *Server) kimiCodeSession(ctx context.Context, data []byte) (*kompact.Session, error) {
 	if s.cfg.KimiCodeWire == nil {
 		return nil, kompact.Errorf(kompact.EInvalid, "this server does not read Kimi Code files").
 			WithFixes("Import a session document, without format=kimi-code.")
 	}
-	sess, err := s.cfg.KimiCodeWire(data)
+	sess, err := s.cfg.KimiCodeWire(ctx, data, s.guard.maxMessages)
+	if ctx.Err() != nil {
+		return nil, ctx.Err()
+	}
+	if kompact.ErrorCodeOf(err) == ETooLarge {
+		return nil, err
+	}
 	if err != nil {
 		return nil, kompact.Errorf(kompact.EInvalid, "the file is not a Kimi Code wire.jsonl kompact can read: %v", err).
 			WithFixes("Send a Kimi Code session's agents/main/wire.jsonl with format=kimi-code, or a session document without it.")

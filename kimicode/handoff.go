@@ -29,7 +29,7 @@ func Rebuild(history []Message, contextSummary string, texts *Texts) Handoff {
 			users = append(users, m)
 		}
 	}
-	head, tail, omitted, elided := selectUsers(users)
+	head, tail, omitted, elided := selectUsers(users, EstimateMessages(users))
 	h := Handoff{Kept: len(head) + len(tail), KeptHead: len(head), Elided: elided}
 	h.Messages = append(h.Messages, head...)
 	if elided {
@@ -55,10 +55,10 @@ func keptUser(m *Message) bool {
 	return false
 }
 
-// selectUsers keeps all of users within KeptBudget, else a head of KeptHeadBudget from the
-// oldest and a tail of the rest from the newest, cutting the boundary messages.
-func selectUsers(users []Message) (head, tail []Message, omitted int, elided bool) {
-	total := EstimateMessages(users)
+// selectUsers keeps all of users (whose estimate is total) within KeptBudget, else a head
+// of KeptHeadBudget from the oldest and a tail of the rest from the newest, cutting the
+// boundary messages. It walks only the messages it keeps; users is not changed.
+func selectUsers(users []Message, total int) (head, tail []Message, omitted int, elided bool) {
 	if total <= KeptBudget {
 		return nil, users, 0, false
 	}
@@ -84,13 +84,17 @@ func selectUsers(users []Message) (head, tail []Message, omitted int, elided boo
 	for i, j := 0, len(tail)-1; i < j; i, j = i+1, j-1 {
 		tail[i], tail[j] = tail[j], tail[i]
 	}
-	candidates := append([]Message(nil), users[:headEnd]...)
-	if droppedPrefix != nil {
-		candidates = append(candidates, *droppedPrefix)
-	}
+	// The head comes from users[:headEnd], then the cut message's dropped prefix.
 	remaining = KeptHeadBudget
-	for _, m := range candidates {
-		if remaining <= 0 {
+	for i := 0; remaining > 0; i++ {
+		var m Message
+		switch {
+		case i < headEnd:
+			m = users[i]
+		case i == headEnd && droppedPrefix != nil:
+			m = *droppedPrefix
+		}
+		if m.Role == "" {
 			break
 		}
 		if n := EstimateMessage(&m); n <= remaining {

@@ -2,6 +2,7 @@ package kimicode
 
 import (
 	"bytes"
+	"context"
 
 	"kompact"
 )
@@ -12,7 +13,12 @@ import (
 // The Wire it read is returned too. kompact sessions import --kimi-code and the server's
 // import with format=kimi-code both make their session here.
 func ImportWire(data []byte, texts *Texts) (*kompact.Session, *Wire, error) {
-	w, err := ReadWire(bytes.NewReader(data), texts)
+	return ImportWireContext(context.Background(), data, texts, Limits{})
+}
+
+// ImportWireContext is ImportWire within lim, until ctx is done (ReadWireContext).
+func ImportWireContext(ctx context.Context, data []byte, texts *Texts, lim Limits) (*kompact.Session, *Wire, error) {
+	w, err := ReadWireContext(ctx, bytes.NewReader(data), texts, lim)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -24,10 +30,12 @@ func ImportWire(data []byte, texts *Texts) (*kompact.Session, *Wire, error) {
 	return doc, w, nil
 }
 
-// ReadSession is ImportWire with the type's texts (CurrentTexts): the server's import of a
-// wire.jsonl (format=kimi-code) rebuilds compactions with the texts its compactions use.
-func ReadSession(data []byte) (*kompact.Session, error) {
+// ReadSession is ImportWireContext with the type's texts (CurrentTexts), at most
+// maxMessages context messages (0: no limit): the server's import of a wire.jsonl
+// (format=kimi-code) rebuilds compactions with the texts its compactions use, and stops
+// when its request is done.
+func ReadSession(ctx context.Context, data []byte, maxMessages int) (*kompact.Session, error) {
 	texts, _ := CurrentTexts()
-	s, _, err := ImportWire(data, texts)
+	s, _, err := ImportWireContext(ctx, data, texts, Limits{MaxMessages: maxMessages})
 	return s, err
 }

@@ -3,6 +3,7 @@ package kimicode
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 )
 
 // loopEvent is a context.append_loop_event's event.
@@ -35,6 +36,7 @@ func (f *fold) event(raw json.RawMessage) error {
 	case "step.begin":
 		f.steps[e.UUID] = len(w.Context)
 		w.Context = append(w.Context, Message{Role: "assistant"})
+		return f.checkMessages()
 	case "content.part":
 		i, ok := f.steps[e.StepUUID]
 		if !ok {
@@ -57,6 +59,7 @@ func (f *fold) event(raw json.RawMessage) error {
 		w.Context[i].ToolCalls = append(w.Context[i].ToolCalls, ToolCall{ID: e.ToolCallID, Name: e.Name, Arguments: args})
 	case "tool.result":
 		f.results[e.ToolCallID] = toolMessage(e)
+		return f.checkMessages()
 	case "step.end":
 		f.flush(e.UUID)
 	}
@@ -85,23 +88,19 @@ func toolMessage(e loopEvent) Message {
 	return m
 }
 
-// flush closes step uuid: an empty assistant message goes, the results of its calls
-// follow it.
+// flush closes step uuid: an empty assistant message goes (swept out later: indexes
+// do not move), the results of its calls follow it.
 func (f *fold) flush(uuid string) {
 	i, ok := f.steps[uuid]
 	if !ok {
 		return
 	}
 	delete(f.steps, uuid)
+	f.ops += 1 + len(f.w.Context[i].ToolCalls)
 	w := f.w
 	a := w.Context[i]
 	if len(a.Parts) == 0 && len(a.ToolCalls) == 0 {
-		w.Context = append(w.Context[:i], w.Context[i+1:]...)
-		for k, j := range f.steps {
-			if j > i {
-				f.steps[k] = j - 1
-			}
-		}
+		f.dead[i] = true
 		return
 	}
 	for _, c := range a.ToolCalls {
@@ -115,15 +114,15 @@ func (f *fold) flush(uuid string) {
 	}
 }
 
-// flushAll closes every open step.
+// flushAll closes every open step, the newest first.
 func (f *fold) flushAll() {
-	for len(f.steps) > 0 {
-		last, at := "", -1
-		for k, i := range f.steps {
-			if i > at {
-				last, at = k, i
-			}
-		}
-		f.flush(last)
+	f.ops += len(f.steps)
+	open := make([]string, 0, len(f.steps))
+	for k := range f.steps {
+		open = append(open, k)
+	}
+	slices.SortFunc(open, func(a, b string) int { return f.steps[b] - f.steps[a] })
+	for _, k := range open {
+		f.flush(k)
 	}
 }

@@ -3,8 +3,8 @@ package kimicode
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
-	"fmt"
 	"io"
 	"strings"
 )
@@ -60,22 +60,35 @@ type record struct {
 }
 
 // ReadWire folds the records of r, a wire.jsonl, with texts (the rebuilt context of an
-// applied compaction carries Kimi Code's reminders). A context record kompact does not
-// know is an error: the context it would build could be wrong.
+// applied compaction carries Kimi Code's reminders), with no limits: ReadWireContext.
 func ReadWire(r io.Reader, texts *Texts) (*Wire, error) {
+	return ReadWireContext(context.Background(), r, texts, Limits{})
+}
+
+// ReadWireContext folds the records of r, a wire.jsonl, with texts, within lim, until ctx
+// is done. The fold is linear in the file: open steps close in one pass, and an applied
+// compaction rebuilds only the user messages it keeps (see Limits.MaxWork). A line that is
+// not JSON is a *DamagedError; a context record kompact does not know is an error too:
+// the context it would build could be wrong.
+func ReadWireContext(ctx context.Context, r io.Reader, texts *Texts, lim Limits) (*Wire, error) {
 	w := &Wire{}
-	f := newFold(w, texts)
+	f := newFold(w, texts, lim)
 	br := bufio.NewReaderSize(r, 1<<20)
+	offset := int64(0)
 	for {
 		line, err := br.ReadBytes('\n')
-		if len(bytes.TrimSpace(line)) > 0 {
-			w.Lines++
-			if ferr := f.add(line, w.Lines); ferr != nil {
-				return nil, fmt.Errorf("wire.jsonl line %d: %w", w.Lines, ferr)
-			}
-		} else if len(line) > 0 {
+		if len(line) > 0 {
 			w.Lines++
 		}
+		if len(bytes.TrimSpace(line)) > 0 {
+			if w.Lines%checkEvery == 0 && ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
+			if ferr := f.add(line, w.Lines); ferr != nil {
+				return nil, lineError(ferr, w.Lines, offset, line)
+			}
+		}
+		offset += int64(len(line))
 		if err == io.EOF {
 			break
 		}
@@ -84,6 +97,7 @@ func ReadWire(r io.Reader, texts *Texts) (*Wire, error) {
 		}
 	}
 	f.flushAll()
+	f.finish()
 	// Kimi Code's ACP server lists the tools in another order than a resumed `kimi -p`:
 	// a session compacted before is compacted again with the same tools.
 	if tools, ok := w.snapshots[w.compactionTools]; ok {
@@ -92,17 +106,50 @@ func ReadWire(r io.Reader, texts *Texts) (*Wire, error) {
 	return w, nil
 }
 
-// fold holds the steps still open while the records are read.
+// checkEvery is how many lines the fold reads between two looks at its context.
+const checkEvery = 1024
+
+// fold holds the steps still open while the records are read. While it reads, w.Context
+// holds the messages after the last applied compaction; base is what that compaction
+// left (finish joins them).
 type fold struct {
 	w     *Wire
 	texts *Texts
-	// steps maps an open step's uuid to its assistant message's index.
+	lim   Limits
+	// steps maps an open step's uuid to its assistant message's index in w.Context;
+	// dead are the indexes of steps that closed empty (swept out before a compaction
+	// and at the end).
 	steps   map[string]int
+	dead    map[int]bool
 	results map[string]Message
+	// users are the context's kept user messages (base's and w.Context's), usersTokens
+	// their estimate: what the next compaction keeps from.
+	users       []Message
+	usersTokens int
+	base        *rebuilt
+	// work is what the compactions' rebuilds cost so far (Limits.MaxWork); ops counts
+	// the messages and steps the fold visits beyond reading them (its tests' measure).
+	work, ops int
 }
 
-func newFold(w *Wire, texts *Texts) *fold {
-	return &fold{w: w, texts: texts, steps: map[string]int{}, results: map[string]Message{}}
+// rebuilt is the context an applied compaction left: head, the elision note (when
+// elided), tail, the summary and the continuation note.
+type rebuilt struct {
+	head, tail []Message
+	elision    *Message
+	summary    []Message
+}
+
+func (b *rebuilt) len() int {
+	n := len(b.head) + len(b.tail) + len(b.summary)
+	if b.elision != nil {
+		n++
+	}
+	return n
+}
+
+func newFold(w *Wire, texts *Texts, lim Limits) *fold {
+	return &fold{w: w, texts: texts, lim: lim, steps: map[string]int{}, dead: map[int]bool{}, results: map[string]Message{}}
 }
 
 func (f *fold) add(line []byte, n int) error {
@@ -144,16 +191,17 @@ func (f *fold) add(line []byte, n int) error {
 		if err != nil {
 			return err
 		}
-		w.Context = append(w.Context, m)
+		return f.appendMessage(m)
 	case "context.append_loop_event":
 		return f.event(r.Event)
 	case "context.apply_compaction":
-		f.flushAll()
-		w.Context = Rebuild(w.Context, r.ContextSummary, f.texts).Messages
+		if err := f.compact(r.ContextSummary); err != nil {
+			return err
+		}
 		w.Applied = append(w.Applied, n)
 	default:
 		if strings.HasPrefix(r.Type, "context.") {
-			return fmt.Errorf("kompact does not know Kimi Code's %q record", r.Type)
+			return &UnknownRecordError{Type: r.Type}
 		}
 	}
 	return nil

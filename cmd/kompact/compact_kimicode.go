@@ -8,6 +8,7 @@ import (
 	"cmp"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -39,7 +40,7 @@ type kimiCodeInput struct {
 // loadKimiCode reads the session folder f.input, Kimi Code's texts (a warning on stderr
 // when they are not Kimi Code's) and the model's context size: the Kimi Code home's
 // config.toml, else the agent's llm.max_context_size, else contextSize.
-func (e *env) loadKimiCode(f *compactFlags, contextSize int) (*kimiCodeInput, error) {
+func (e *env) loadKimiCode(ctx context.Context, f *compactFlags, contextSize int) (*kimiCodeInput, error) {
 	texts, warning := (&kimicode.Finder{Getenv: e.getenv}).Find()
 	if warning != "" {
 		fmt.Fprintln(e.stderr, warning)
@@ -53,9 +54,8 @@ func (e *env) loadKimiCode(f *compactFlags, contextSize int) (*kimiCodeInput, er
 	if in.data, in.fp, err = atomicfile.ReadFile(sess.WirePath); err != nil {
 		return nil, kompact.Errorf(kompact.EInvalid, "read the session's wire.jsonl: %w", err)
 	}
-	if in.wire, err = kimicode.ReadWire(bytes.NewReader(in.data), texts); err != nil {
-		return nil, kompact.Errorf(kompact.EInvalid, "%s: %w", sess.WirePath, err).
-			WithFixes("Compact this session with Kimi Code itself (/compact): kompact reads Kimi Code 2.1.0's records only.")
+	if in.wire, err = kimicode.ReadWireContext(ctx, bytes.NewReader(in.data), texts, kimicode.Limits{}); err != nil {
+		return nil, wireError(sess.WirePath, err)
 	}
 	if cfg, err := loadConfig(f.configPath, e.getenv); err == nil {
 		in.agent, _ = cfg.Agent(f.agentName)
@@ -73,6 +73,29 @@ func (e *env) loadKimiCode(f *compactFlags, contextSize int) (*kimiCodeInput, er
 	}
 	in.req = &kimicode.Request{Wire: in.wire, SessionID: sess.ID, Window: window, Instruction: f.instructions, Texts: texts}
 	return in, nil
+}
+
+// wireError is what kompact says of a wire.jsonl at path it could not fold: a damaged
+// line by its number and offset, a record of another Kimi Code version as such.
+func wireError(path string, err error) error {
+	var damaged *kimicode.DamagedError
+	var unknown *kimicode.UnknownRecordError
+	switch {
+	case errors.As(err, &damaged) && damaged.Torn:
+		return kompact.Errorf(kompact.EInvalid, "%s: %w", path, err).
+			WithFixes("Kimi Code may still be writing the session (or a crash cut its last write short): close Kimi Code's session and run kompact again.",
+				fmt.Sprintf("If Kimi Code is not running, the last record is lost: keep a copy of the file and cut it at byte %d (truncate -s %d FILE) to use what came before.", damaged.Offset, damaged.Offset))
+	case errors.As(err, &damaged):
+		return kompact.Errorf(kompact.EInvalid, "%s: %w", path, err).
+			WithFixes(fmt.Sprintf("The file is damaged at line %d (byte offset %d): restore the session folder from a backup; kompact does not read a damaged wire.jsonl.", damaged.Line, damaged.Offset))
+	case errors.As(err, &unknown):
+		return kompact.Errorf(kompact.EInvalid, "%s: %w", path, err).
+			WithFixes("Compact this session with Kimi Code itself (/compact): kompact reads Kimi Code 2.1.0's records only.")
+	case kompact.ErrorCodeOf(err) != kompact.EInternal:
+		return err
+	}
+	return kompact.Errorf(kompact.EInvalid, "%s: %w", path, err).
+		WithFixes("kompact reads Kimi Code 2.1.0's records only: compact this session with Kimi Code itself (/compact).")
 }
 
 // kimiCodeWindow is max_context_size of the model alias in the session's Kimi Code home
@@ -101,7 +124,7 @@ func kimiCodeLine(in *kimiCodeInput) string {
 // runKimiCode is compact --kimi-code: the request, the agent's LLM, the six records
 // appended to wire.jsonl (nothing changes on disk when anything fails).
 func (c *compactCommand) runKimiCode(ctx context.Context, f *compactFlags) (int, error) {
-	in, err := c.loadKimiCode(f, 0)
+	in, err := c.loadKimiCode(ctx, f, 0)
 	if err != nil {
 		return exitError, err
 	}
@@ -222,7 +245,7 @@ func (c *compactCommand) kimiCodeReport(f *compactFlags, in *kimiCodeInput, o *k
 // runKimiCodeRequest is request --kimi-code: the body of the compaction request Kimi
 // Code would send, on stdout.
 func (c *requestCommand) runKimiCodeRequest(f *requestFlags) (int, error) {
-	in, err := c.loadKimiCode(&f.compactFlags, f.contextSize)
+	in, err := c.loadKimiCode(context.Background(), &f.compactFlags, f.contextSize)
 	if err != nil {
 		return exitError, err
 	}
@@ -251,9 +274,9 @@ func (c *sessionsCommand) importKimiCode(ctx context.Context, api *httpapi.Clien
 	if err != nil {
 		return exitError, kompact.Errorf(kompact.EInvalid, "read the session's wire.jsonl: %w", err)
 	}
-	doc, w, err := kimicode.ImportWire(data, texts)
+	doc, w, err := kimicode.ImportWireContext(ctx, data, texts, kimicode.Limits{})
 	if err != nil {
-		return exitError, kompact.Errorf(kompact.EInvalid, "%s: %w", sess.WirePath, err)
+		return exitError, wireError(sess.WirePath, err)
 	}
 	if len(w.Applied) > 0 && warning != "" {
 		fmt.Fprintln(c.stderr, warning)
