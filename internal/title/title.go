@@ -15,14 +15,16 @@ import (
 const DefaultTitleLen = 80
 
 // DefaultTitle returns a session's title when nobody named it: the text of
-// its first user message that is not a summary, as plain text (without the
-// <system>…</system> notes kimi-cli writes into messages, such as its
-// "<system>CHECKPOINT 0</system>", and without Markdown markup), on one
-// line, cut to DefaultTitleLen code points with an ellipsis. It is "" when
-// there is no such message.
+// its first user message that is not a summary (kompact's, or Claude
+// Code's continuation after its compaction) and holds words of the user,
+// as plain text (without the <system>…</system> notes kimi-cli writes
+// into messages, such as its "<system>CHECKPOINT 0</system>", nor the
+// <system-reminder>…</system-reminder> blocks Claude Code writes, and
+// without Markdown markup), on one line, cut to DefaultTitleLen code
+// points with an ellipsis. It is "" when there is no such message.
 func DefaultTitle(msgs []kompact.Message) string {
 	for i := range msgs {
-		if msgs[i].Role != kompact.RoleUser || kompact.IsSummary(msgs[i]) {
+		if msgs[i].Role != kompact.RoleUser || kompact.IsSummary(msgs[i]) || kompact.IsClaudeCodeContinuation(msgs[i]) {
 			continue
 		}
 		var b strings.Builder
@@ -86,11 +88,16 @@ func plainTitle(text string) string {
 	return strings.Join(lines, "\n")
 }
 
-// dropSystemNotes removes the <system>…</system> spans kimi-cli writes
-// into messages for the model (a checkpoint's "<system>CHECKPOINT 0</system>",
-// a tool's status line).
+// dropSystemNotes removes the notes clients write into messages for the
+// model: kimi-cli's <system>…</system> spans (a checkpoint's
+// "<system>CHECKPOINT 0</system>", a tool's status line) and Claude
+// Code's <system-reminder>…</system-reminder> blocks.
 func dropSystemNotes(s string) string {
-	const open, end = "<system>", "</system>"
+	return dropSpans(dropSpans(s, "<system>", "</system>"), "<system-reminder>", "</system-reminder>")
+}
+
+// dropSpans removes the spans from open to end from s, each for a space.
+func dropSpans(s, open, end string) string {
 	var b strings.Builder
 	for {
 		i := strings.Index(s, open)
