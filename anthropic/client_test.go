@@ -120,3 +120,22 @@ func TestClientFailsAtOnce(t *testing.T) {
 		}
 	}
 }
+
+// TestClientSharesTheLoop (issue 41 §4): the Client runs llmclient's
+// attempt loop, as openai.Client does: a retry-after-ms header is read,
+// and a wait that would end past the call's deadline is not begun: the
+// call gives up at once, saying so.
+func TestClientSharesTheLoop(t *testing.T) {
+	fake := fakeanthropic.New(t, func(fakeanthropic.Request) fakeanthropic.Answer {
+		a := fakeanthropic.Error(429, "rate_limit_error", "slow down")
+		a.Header["Retry-After-Ms"] = "90000"
+		return a
+	})
+	sl := &noSleep{}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	_, err := client(sl).Complete(ctx, cfgOf(fake.URL), []kompact.Message{{Role: kompact.RoleUser, Content: []kompact.Part{kompact.TextPart("hi")}}}, nil)
+	if kompact.ErrorCodeOf(err) != kompact.ELLM || !strings.Contains(err.Error(), "would come after the deadline") || len(sl.waits) != 0 || len(fake.Requests()) != 1 {
+		t.Fatalf("%v after %d requests, waits %v; want the 90 s wait refused before a 1 min deadline", err, len(fake.Requests()), sl.waits)
+	}
+}
