@@ -10,6 +10,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -143,6 +144,8 @@ func (c *compactCommand) runKimiCode(ctx context.Context, f *compactFlags) (int,
 		return exitOK, nil
 	}
 	rc := service.EffectiveRequest(in.agent, nil)
+	// The body names the session's model, not the agent's: so do the call's errors.
+	rc.Model = in.wire.Model
 	answer, err := (&openai.Client{Getenv: c.getenv}).CompleteBody(ctx, rc, in.req.Body(), nil)
 	if err != nil {
 		return exitError, err
@@ -159,7 +162,8 @@ func (c *compactCommand) runKimiCode(ctx context.Context, f *compactFlags) (int,
 		return exitError, err
 	}
 	fid := fidelity.MeasureFidelity(fidelity.Artifacts(kimicode.ToKompact(in.wire.Context)), o.Summary)
-	return c.kimiCodeReport(f, in, o, &fid)
+	warnings := (&kompact.Result{TokensBefore: o.TokensBefore, TokensAfter: o.TokensAfter}).Warnings()
+	return c.kimiCodeReport(f, in, o, &fid, warnings)
 }
 
 // checkKimiCodeFlags rejects the flags --kimi-code does not take: Kimi Code compacts
@@ -191,32 +195,65 @@ func answerText(a kompact.Answer) string {
 	return b.String()
 }
 
-// appendRecords writes wire.jsonl anew, atomically, as it was read with recs after it,
-// provided it still holds what was read (else nothing is written: EConflict).
+// beforeKimiCodeAppend runs between appendRecords' check of wire.jsonl and its write (a
+// seam for the tests of what another writer appends then).
+var beforeKimiCodeAppend = func(path string) {}
+
+// appendRecords appends recs to wire.jsonl, provided it still holds what was read (else
+// nothing is written: EConflict). The file is opened for appending, checked through that
+// descriptor, then written in one write at its end: a record another writer (Kimi Code)
+// appends after the check lands before kompact's, and one that keeps its descriptor open
+// goes on writing to the same file. A write that fails is taken back when nothing came
+// after it.
 func appendRecords(in *kimiCodeInput, recs []byte) error {
 	path := in.sess.WirePath
-	if err := atomicfile.Check(path, in.fp); err != nil {
-		return err
-	}
-	st, err := os.Stat(path)
-	if err != nil {
-		return err
-	}
 	data := in.data
 	if len(data) > 0 && data[len(data)-1] != '\n' {
 		return kompact.Errorf(kompact.EConflict, "%s does not end with a newline: Kimi Code may be writing it; it was not changed", path).
 			WithFixes("Close Kimi Code's session and run kompact again.")
 	}
-	out := make([]byte, 0, len(data)+len(recs))
-	out = append(append(out, data...), recs...)
-	if err := atomicfile.Write(path, out, st.Mode().Perm()); err != nil {
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_APPEND, 0)
+	if err != nil {
 		return kompact.Errorf(kompact.EInternal, "%s was not changed: %w", path, err)
+	}
+	defer f.Close()
+	if err := in.fp.CheckFile(path, f); err != nil {
+		return err
+	}
+	beforeKimiCodeAppend(path)
+	n, err := f.Write(recs)
+	if err == nil {
+		err = f.Sync()
+	}
+	if err != nil {
+		return kompact.Errorf(kompact.EInternal, "%s: %s", path, takeBack(f, n, err)).
+			WithFixes("Check the free space and permissions of the session's folder, then compact again.")
 	}
 	return nil
 }
 
+// takeBack undoes a failed append of which n bytes were written (f at its end), when no
+// one wrote after them, and says what became of the file.
+func takeBack(f *os.File, n int, err error) string {
+	if n == 0 {
+		return fmt.Sprintf("it was not changed: %v", err)
+	}
+	end, serr := f.Seek(0, io.SeekEnd)
+	st, sterr := f.Stat()
+	if serr == nil && sterr == nil && st.Size() == end && f.Truncate(end-int64(n)) == nil {
+		return fmt.Sprintf("it was not changed (the %d bytes written were taken back): %v", n, err)
+	}
+	return fmt.Sprintf("the append failed after %d bytes, which end the file as a torn line: %v", n, err)
+}
+
 // kimiCodeReport prints what a Kimi Code compaction did: a report, or --json's outcome.
-func (c *compactCommand) kimiCodeReport(f *compactFlags, in *kimiCodeInput, o *kimicode.Outcome, fid *kompact.Fidelity) (int, error) {
+func (c *compactCommand) kimiCodeReport(f *compactFlags, in *kimiCodeInput, o *kimicode.Outcome, fid *kompact.Fidelity, warnings []kompact.Warning) (int, error) {
+	for _, w := range warnings {
+		fmt.Fprintf(c.stderr, "warning: %s (%s)\n", w.Message, w.Code)
+	}
+	if warnings == nil {
+		warnings = []kompact.Warning{}
+	}
 	if f.asJSON {
 		b, err := json.MarshalIndent(map[string]any{
 			"status": "compacted", "session": in.sess.ID, "wire": in.sess.WirePath, "model": in.wire.Model,
@@ -224,7 +261,7 @@ func (c *compactCommand) kimiCodeReport(f *compactFlags, in *kimiCodeInput, o *k
 			"tokens_before": o.TokensBefore, "tokens_after": o.TokensAfter, "summary": o.Summary,
 			"records":  map[string]int{"first_line": in.wire.Lines + 1, "last_line": in.wire.Lines + 6},
 			"usage":    map[string]int{"input": o.PromptTokens, "input_cache_read": o.CachedTokens, "output": o.CompletionTokens},
-			"fidelity": fid,
+			"fidelity": fid, "warnings": warnings,
 		}, "", "  ")
 		if err != nil {
 			return exitError, err

@@ -184,6 +184,12 @@ func check(path string, fp Fingerprint, content bool) error {
 	return fp.match(path, f, content)
 }
 
+// CheckFile is Check of f, the file at path opened by the caller (with
+// read access): for one who appends to the very file it checked.
+func (fp Fingerprint) CheckFile(path string, f *os.File) error {
+	return fp.match(path, f, true)
+}
+
 // match compares the open file f (at path) with fp, and its content when
 // content is set and fp is racy.
 func (fp Fingerprint) match(path string, f *os.File, content bool) error {
