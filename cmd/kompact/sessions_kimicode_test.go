@@ -47,11 +47,12 @@ func resumeKimiCode(t *testing.T, srv *fakellm.Server, home, work, id, prompt st
 // Kimi Code 2.1.0 resumes (kimi -p PROMPT -r SESSION_ID) as it resumes the original: the
 // request it sends next holds the same messages, value for value (and the same model; the
 // tools are Kimi Code's agent's, the session does not record the original's selection). An
-// export does not overwrite a folder that is there.
+// export does not overwrite a folder that is there. shell_manual (issue 39 §3): shell results
+// keep the wall time Kimi Code renders, neither lost nor doubled.
 func TestSessionsExportKimiCode(t *testing.T) {
 	testenv.Require(t, os.Getenv("KIMI_CODE_BIN") != "", "KIMI_CODE_BIN is not set", "install Kimi Code 2.1.0 (bash .ci/kimi-code.sh) and set KIMI_CODE_BIN to its kimi launcher")
 	raw := kcvectors.Texts(t)
-	for _, tc := range []struct{ name, dir string }{{"manual_tools_instruction", "compaction_1"}, {"todos_two_manual", "compaction_2"}} {
+	for _, tc := range []struct{ name, dir string }{{"manual_tools_instruction", "compaction_1"}, {"todos_two_manual", "compaction_2"}, {"shell_manual", "compaction_1"}} {
 		t.Run(tc.name, func(t *testing.T) {
 			ts := sessionsServer(t)
 			c := caseNamed(t, tc.name)
