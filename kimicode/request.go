@@ -2,7 +2,6 @@ package kimicode
 
 import (
 	"encoding/json"
-	"strings"
 )
 
 // Request is a compaction request of a Kimi Code session.
@@ -59,57 +58,64 @@ func toolObject(raw json.RawMessage) object {
 	return object{{"type", "function"}, {"function", fn}}
 }
 
-// ChatMessages are ms as Kimi Code sends them: consecutive messages of the user's own
-// merged into one (their texts joined by a blank line), an assistant's text as a string
-// or null with its tool calls, a tool result with its call's id.
+// ChatMessages are ms as Kimi Code sends them: projected (see project: the user's
+// consecutive messages merged, each tool result after its call), then lowered to Chat
+// Completions messages: a content of one text part as a string, of several as parts; an
+// assistant's tool calls; a tool result rendered as Kimi Code renders it (ToolContent).
 func ChatMessages(ms []Message) []object {
-	var out []object
-	for i := 0; i < len(ms); i++ {
-		m := ms[i]
+	projected := project(ms)
+	out := make([]object, 0, len(projected))
+	for i := range projected {
+		m := &projected[i]
 		switch m.Role {
 		case "assistant":
-			out = append(out, assistantObject(&m))
+			out = append(out, assistantObject(m))
 		case "tool":
 			out = append(out, object{{"role", "tool"}, {"tool_call_id", m.ToolCallID}, {"content", m.ToolContent()}})
 		default:
-			group := []Message{m}
-			for ownInput(&m) && i+1 < len(ms) && ms[i+1].Role == "user" && ownInput(&ms[i+1]) {
-				i++
-				group = append(group, ms[i])
+			content, _ := lowerContent(m.Parts)
+			if content == nil {
+				content = ""
 			}
-			out = append(out, userObject(m.Role, group))
+			out = append(out, object{{"role", m.Role}, {"content", content}})
 		}
 	}
 	return out
 }
 
-// ownInput: a message the user typed (origin user, or none).
-func ownInput(m *Message) bool {
-	return m.Role == "user" && (m.Origin.Kind == "user" || m.Origin.Kind == "")
-}
-
-func userObject(role string, group []Message) object {
-	texts, plain := make([]string, 0, len(group)), true
-	var parts []json.RawMessage
-	for _, m := range group {
-		texts = append(texts, m.Text())
-		for _, p := range m.Parts {
-			if p.Type != "text" {
-				plain = false
-			}
-			parts = append(parts, p.Raw)
+// lowerContent is the content of parts as Kimi Code's OpenAI lowering writes it: one text
+// part as a string, several parts as an array (text parts as {type, text}, others as
+// recorded), none as nil; thinking is left out (think says whether there was some).
+func lowerContent(parts []Part) (content any, think bool) {
+	var kept []Part
+	for _, p := range parts {
+		if p.Type == "think" {
+			think = true
+			continue
+		}
+		kept = append(kept, p)
+	}
+	switch {
+	case len(kept) == 1 && kept[0].Type == "text":
+		return kept[0].Text, think
+	case len(kept) == 0:
+		return nil, think
+	}
+	out := make([]json.RawMessage, 0, len(kept))
+	for _, p := range kept {
+		if p.Type == "text" {
+			out = append(out, object{{"type", "text"}, {"text", p.Text}}.bytes())
+		} else {
+			out = append(out, p.Raw)
 		}
 	}
-	if plain {
-		return object{{"role", role}, {"content", strings.Join(texts, "\n\n")}}
-	}
-	return object{{"role", role}, {"content", parts}}
+	return out, think
 }
 
 func assistantObject(m *Message) object {
-	var content any
-	if t := m.Text(); t != "" {
-		content = t
+	content, think := lowerContent(m.Parts)
+	if content == nil && think && len(m.ToolCalls) == 0 {
+		content = ""
 	}
 	o := object{{"role", "assistant"}, {"content", content}}
 	if len(m.ToolCalls) > 0 {
