@@ -29,6 +29,11 @@ type Exported struct {
 // The agent's profile (profile.bind) is Kimi Code's default agent with model, thinking
 // off and the session's leading system message as its system prompt.
 func Export(s *kompact.Session, dir, cwd, model string, now time.Time, texts *Texts) *Exported {
+	return ExportAs(s, ExportID(s.ID), dir, cwd, model, now, texts)
+}
+
+// ExportAs is Export as the Kimi Code session id (ExportIDIn's, say).
+func ExportAs(s *kompact.Session, id, dir, cwd, model string, now time.Time, texts *Texts) *Exported {
 	ms, system := s.Messages, ""
 	if len(ms) > 0 && ms[0].Role == kompact.RoleSystem {
 		system = kompactText(&ms[0])
@@ -68,7 +73,6 @@ func Export(s *kompact.Session, dir, cwd, model string, now time.Time, texts *Te
 		line(object{{"type", "context.append_message"}, {"agentId", "main"}, {"message", messageObject(m)}, {"time", t}})
 	}
 	end()
-	id := ExportID(s.ID)
 	state := object{{"id", id}, {"version", 2}, {"cwd", cwd}, {"archived", false},
 		{"agents", object{{"main", object{{"homedir", filepath.Join(dir, "agents", "main")}, {"type", "main"}}}}},
 		{"custom", object{{"exported_from_kompact", true}, {"kompact_session_id", s.ID}}},
@@ -115,7 +119,19 @@ func ExportID(id string) string {
 	if sessionID.MatchString(id) {
 		return id
 	}
-	h := sha256.Sum256([]byte("kompact session " + id))
+	return uuidID("kompact session " + id)
+}
+
+// ExportIDIn is the Kimi Code session id of kompact session id exported into workspace (a
+// Kimi Code workspace folder, WorkspaceID) when the home already holds ExportID(id) in
+// another workspace: made of both, so that exporting it there again names the same folder.
+func ExportIDIn(id, workspace string) string {
+	return uuidID("kompact session " + id + " in workspace " + workspace)
+}
+
+// uuidID is a Kimi Code session id made of the SHA-256 of seed.
+func uuidID(seed string) string {
+	h := sha256.Sum256([]byte(seed))
 	x := hex.EncodeToString(h[:16])
 	// A version-4, variant-1 UUID.
 	x = x[:12] + "4" + x[13:16] + string("89ab"[h[8]&3]) + x[17:]

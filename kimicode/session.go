@@ -99,3 +99,15 @@ func DefaultModel(home string) (string, error) {
 	}
 	return "", nil
 }
+
+// WorkspaceHolding is the workspace folder of the Kimi Code home that holds session id
+// (sessions/<workspace>/<id>), "" when none does.
+func WorkspaceHolding(home, id string) string {
+	entries, _ := os.ReadDir(filepath.Join(home, "sessions"))
+	for _, e := range entries {
+		if _, err := os.Lstat(filepath.Join(home, "sessions", e.Name(), id)); err == nil {
+			return e.Name()
+		}
+	}
+	return ""
+}

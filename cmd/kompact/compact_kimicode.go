@@ -339,7 +339,6 @@ func (c *sessionsCommand) exportKimiCode(doc *kompact.Session, out string) (int,
 		return exitError, err
 	}
 	texts, _ := (&kimicode.Finder{Getenv: c.getenv}).Find()
-	id := kimicode.ExportID(doc.ID)
 	home := c.getenv("KIMI_CODE_HOME")
 	if home == "" {
 		h, err := os.UserHomeDir()
@@ -353,7 +352,12 @@ func (c *sessionsCommand) exportKimiCode(doc *kompact.Session, out string) (int,
 		return exitError, kompact.Errorf(kompact.EInvalid, "the Kimi Code home %s names no default_model in its config.toml (%v)", home, err).
 			WithFixes("Set $KIMI_CODE_HOME to the home of the Kimi Code that resumes the session, with a default_model in its config.toml (kimi's /model sets it).")
 	}
-	dir := cmp.Or(out, filepath.Join(home, "sessions", kimicode.WorkspaceID(cwd), id))
+	ws := kimicode.WorkspaceID(cwd)
+	id, note, err := exportID(home, ws, doc.ID)
+	if err != nil {
+		return exitError, err
+	}
+	dir := cmp.Or(out, filepath.Join(home, "sessions", ws, id))
 	if dir, err = filepath.Abs(dir); err != nil {
 		return exitError, err
 	}
@@ -361,13 +365,38 @@ func (c *sessionsCommand) exportKimiCode(doc *kompact.Session, out string) (int,
 		return exitError, kompact.Errorf(kompact.EConflict, "%s already exists", dir).
 			WithFixes("Delete that folder first, or pass -o another folder: an export does not overwrite a session.")
 	}
-	e := kimicode.Export(doc, dir, cwd, model, time.Now(), texts)
+	e := kimicode.ExportAs(doc, id, dir, cwd, model, time.Now(), texts)
 	if err := writeSessionFolder(dir, e); err != nil {
 		return exitError, kompact.Errorf(kompact.EInternal, "%w", err).WithFixes("Check that the folder's parent is writable.")
+	}
+	if note != "" {
+		fmt.Fprintln(c.stderr, note)
 	}
 	fmt.Fprintf(c.stdout, "wrote session %s (%s) as Kimi Code session %s in %s; resume it in %s with: kimi -r %s\n",
 		doc.ID, kompact.CountOf(len(doc.Messages), "message"), id, dir, cwd, id)
 	return exitOK, nil
+}
+
+// exportID is the Kimi Code session id of kompact session id exported into workspace ws
+// of home: kimicode.ExportID, unless another workspace of the home holds that id (a Kimi
+// Code session already, the original of an imported session or an earlier export into
+// another folder). Kimi Code tells sessions by their id alone, so a second folder with
+// the same id would keep the first from resuming: the export then takes an id of its own
+// (kimicode.ExportIDIn, the same each time for that folder), and the note says so. A user
+// exporting a session into a second working folder wants it in both; the original stays
+// as it was.
+func exportID(home, ws, id string) (string, string, error) {
+	xid := kimicode.ExportID(id)
+	other := kimicode.WorkspaceHolding(home, xid)
+	if other == "" || other == ws {
+		return xid, "", nil
+	}
+	nid := kimicode.ExportIDIn(id, ws)
+	if w := kimicode.WorkspaceHolding(home, nid); w != "" && w != ws {
+		return "", "", kompact.Errorf(kompact.EConflict, "the Kimi Code home %s holds both %s and %s, in other workspaces than this folder's", home, xid, nid).
+			WithFixes("Export with -o into a folder of your own, or delete one of those session folders first.")
+	}
+	return nid, fmt.Sprintf("note: the Kimi Code home already holds session %s in another working folder (sessions/%s); this export is Kimi Code session %s, so that both resume", xid, other, nid), nil
 }
 
 // writeSessionFolder writes e's files into a folder beside dir and renames it to dir.
