@@ -83,10 +83,11 @@ func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	writeJSON(w, StatusOf(e.Code), e)
 }
 
-// retryLater sets Retry-After on an answer that an outage made fail: the
-// same request may succeed then.
+// retryLater sets Retry-After on an answer that an outage or a full
+// server (busy: no action slot free) made fail: the same request may
+// succeed then.
 func retryLater(w http.ResponseWriter, code kompact.ErrorCode) {
-	if code == kompact.EUnavailable {
+	if code == kompact.EUnavailable || code == kompact.EBusy {
 		w.Header().Set("Retry-After", strconv.Itoa(RetryAfter))
 	}
 }

@@ -256,7 +256,7 @@ func (s *Server) apiRoutes() []route {
 		{"POST /v1/sessions/{id}/continue", s.limitActions(s.continueSession)},
 		{"GET /v1/sessions/{id}/ui-elements", s.sessionUIElements},
 
-		{"POST /v1/sessions/{id}/actions/prune_tool_results", s.runPrune}, // no LLM call, no action slot
+		{"POST /v1/sessions/{id}/actions/prune_tool_results", s.runPrune}, // no LLM call; an action slot (Sessions.Prune)
 		{"POST /v1/sessions/{id}/actions/{action}", s.runAction},          // takes an action slot unless a dry run
 		{"GET /v1/sessions/{id}/previews", s.listPreviews},
 		{"GET /v1/sessions/{id}/previews/{preview}", s.getPreview},

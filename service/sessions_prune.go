@@ -29,28 +29,32 @@ func pruneOptions(a *kompact.Agent, o kompact.PruneOptions) toolprune.Options {
 // pruneOptions) and commits it at the version it read, as a prune revision
 // that Undo takes back: messages appended meanwhile stay, and a session
 // rewritten meanwhile is EConflict, with nothing written. It makes no LLM
-// call and takes no action slot. An unknown session is the error; what
-// the action itself met (settings out of bounds, compaction disabled for
-// the agent, a compaction running, a conflict) is an error outcome.
+// call, but it holds the whole session and its pruned copy: it checks all
+// it can on the session's head first (the settings, the agent, a gateway
+// session, a compaction running), then takes one of the action slots
+// (EBusy when none is free) and only then reads the messages, so that
+// refused prunes read nothing and pruning at once costs at most
+// --max-actions sessions. An unknown session is the error; what the action
+// itself met (settings out of bounds, compaction disabled for the agent, a
+// compaction running, no free slot, a conflict) is an error outcome.
 func (s *Sessions) Prune(ctx context.Context, id string, o kompact.PruneOptions) (*toolprune.Outcome, error) {
-	cur, a, err := s.Open(ctx, id)
+	head, a, err := s.OpenHead(ctx, id)
 	if err != nil {
 		return nil, err
 	}
-	opts := pruneOptions(a, o)
-	if err := opts.Check(); err != nil {
+	opts, err := s.checkPrune(head, a, o)
+	if err != nil {
 		return toolprune.ErrorOutcome(err), nil
 	}
-	if _, err := typeOf(a); err != nil {
-		return toolprune.ErrorOutcome(err), nil
+	release, ok := s.slots.TryTake()
+	if !ok {
+		return toolprune.ErrorOutcome(kompact.Errorf(kompact.EBusy, "the server already runs %d actions, as many as it allows at once; a prune takes one too", s.slots.Cap()).
+			WithFixes("Retry in a few seconds.", "Or restart the server with a larger --max-actions.")), nil
 	}
-	if cur.Gateway {
-		return toolprune.ErrorOutcome(kompact.Errorf(kompact.EInvalid, "session %q is a gateway session: the gateway forwards its client's own messages, so a prune would not change what it sends", id).
-			WithFixes("Enable compaction.prune for the gateway's agent: its compactions then prune first.")), nil
-	}
-	if s.auto.has(id) || s.gateway.has(id) || s.actions.has(id) {
-		return toolprune.ErrorOutcome(kompact.Errorf(kompact.EConflict, "a compaction of session %q runs; a prune now would conflict with it", id).
-			WithFixes("Wait until it ends (the session list marks the session as running), then prune again.")), nil
+	defer release()
+	cur, err := s.store.GetSession(ctx, id)
+	if err != nil {
+		return nil, err
 	}
 	opts.Pinned = PinnedIndexes(&cur.Session)
 	r := toolprune.Prune(cur.Messages, opts)
@@ -64,6 +68,29 @@ func (s *Sessions) Prune(ctx context.Context, id string, o kompact.PruneOptions)
 		return out, nil
 	}
 	return &toolprune.Outcome{Status: toolprune.StatusPruned, Revision: rev.Rev, Version: info.Version, Prune: r.Report()}, nil
+}
+
+// checkPrune checks a prune of the session whose head is head, of agent
+// a, with the settings o, before its messages are read: the settings'
+// bounds, the agent's compaction type, not a gateway session, no
+// compaction running. It returns the settings to prune with.
+func (s *Sessions) checkPrune(head *kompact.StoredSession, a *kompact.Agent, o kompact.PruneOptions) (toolprune.Options, error) {
+	opts := pruneOptions(a, o)
+	if err := opts.Check(); err != nil {
+		return opts, err
+	}
+	if _, err := typeOf(a); err != nil {
+		return opts, err
+	}
+	if head.Gateway {
+		return opts, kompact.Errorf(kompact.EInvalid, "session %q is a gateway session: the gateway forwards its client's own messages, so a prune would not change what it sends", head.ID).
+			WithFixes("Enable compaction.prune for the gateway's agent: its compactions then prune first.")
+	}
+	if id := head.ID; s.auto.has(id) || s.gateway.has(id) || s.actions.has(id) {
+		return opts, kompact.Errorf(kompact.EConflict, "a compaction of session %q runs; a prune now would conflict with it", id).
+			WithFixes("Wait until it ends (the session list marks the session as running), then prune again.")
+	}
+	return opts, nil
 }
 
 // commitPrune stores pruning r of cur at the version cur was read, its

@@ -1,0 +1,122 @@
+package httpapi
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"runtime"
+	"strings"
+	"sync"
+	"testing"
+
+	"kompact"
+	"kompact/config"
+	"kompact/internal/testserver"
+)
+
+// prune_tool_results is bounded (issue 38): it checks its settings on the
+// session's head before it reads the messages, and takes an action slot
+// (429 busy past --max-actions) before it reads them. Before, it read the
+// whole session first and took no slot: 8 at once on a 100k-message
+// session peaked at 3.05 GB, 8 with keep_recent -1 at 1.77 GB. Measured
+// here by the bytes the server allocates (the server runs in this
+// process): refused prunes must allocate a small part of one session's
+// bytes, where each read the session whole before.
+
+// pruneServer is a server with limits over a fresh store holding session
+// "big": exchanges tool calls whose results are 2,000 characters each.
+func pruneServer(t *testing.T, limits Limits, exchanges int) (*Server, string, int) {
+	t.Helper()
+	store := testserver.SQLite(t)
+	s := New(Config{Store: store, Agents: config.Default(), LLM: gatedLLM{gate: make(chan struct{})}, Limits: limits})
+	var b strings.Builder
+	b.WriteString(`{"id":"big","messages":[{"role":"user","content":"run the tests"}`)
+	for i := range exchanges {
+		fmt.Fprintf(&b, `,{"role":"assistant","content":"","tool_calls":[{"type":"function","id":"c%d","function":{"name":"bash","arguments":"{}"}}]}`, i)
+		fmt.Fprintf(&b, `,{"role":"tool","tool_call_id":"c%d","content":"%s"}`, i, strings.Repeat("x", 2000))
+	}
+	b.WriteString(`]}`)
+	sess, err := kompact.DecodeSession([]byte(b.String()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := store.CreateSession(context.Background(), sess); err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewServer(s.Handler())
+	t.Cleanup(ts.Close)
+	return s, ts.URL, b.Len()
+}
+
+// prunes posts body to big's prune_tool_results n times at once and
+// returns the statuses, the last answer and the bytes allocated meanwhile.
+func prunes(t *testing.T, base, body string, n int) (map[int]int, string, uint64) {
+	t.Helper()
+	var mu sync.Mutex
+	statuses, last := map[int]int{}, ""
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	var wg sync.WaitGroup
+	for range n {
+		wg.Go(func() {
+			r, err := http.Post(base+"/v1/sessions/big/actions/prune_tool_results", "application/json", strings.NewReader(body))
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			got, _ := io.ReadAll(r.Body)
+			r.Body.Close()
+			mu.Lock()
+			statuses[r.StatusCode]++
+			last = string(got) + " Retry-After: " + r.Header.Get("Retry-After")
+			mu.Unlock()
+		})
+	}
+	wg.Wait()
+	runtime.ReadMemStats(&after)
+	return statuses, last, after.TotalAlloc - before.TotalAlloc
+}
+
+// TestPruneChecksBeforeReading: 8 prunes at once with keep_recent -1 are
+// 400 and read no message: together they allocate less than a tenth of
+// the session's bytes (each read it whole before, and decoded it).
+func TestPruneChecksBeforeReading(t *testing.T) {
+	_, base, size := pruneServer(t, Limits{MaxActions: 8}, 3000)
+	statuses, last, alloc := prunes(t, base, `{"keep_recent":-1}`, 8)
+	if statuses[400] != 8 || !strings.Contains(last, "keep_recent") {
+		t.Fatalf("8 prunes with keep_recent -1: %v, %s", statuses, last)
+	}
+	if alloc > uint64(size)/10 {
+		t.Errorf("8 refused prunes allocated %d bytes for a session of %d: they read it", alloc, size)
+	}
+}
+
+// TestPruneTakesASlot: with every action slot taken, 8 prunes at once are
+// 429 busy with Retry-After and read no message; once a slot is free, a
+// prune runs.
+func TestPruneTakesASlot(t *testing.T) {
+	s, base, size := pruneServer(t, Limits{MaxActions: 2}, 3000)
+	var releases []func()
+	for range 2 {
+		release, ok := s.guard.actions.TryTake()
+		if !ok {
+			t.Fatal("no free slot")
+		}
+		releases = append(releases, release)
+	}
+	statuses, last, alloc := prunes(t, base, `{"keep_recent":1,"min_chars":100}`, 8)
+	if statuses[429] != 8 || !strings.Contains(last, `"code":"busy"`) || !strings.Contains(last, "Retry-After: 5") || !strings.Contains(last, "--max-actions") {
+		t.Fatalf("8 prunes with no slot free: %v, %s", statuses, last)
+	}
+	if alloc > uint64(size)/10 {
+		t.Errorf("8 busy prunes allocated %d bytes for a session of %d: they read it", alloc, size)
+	}
+	releases[0]()
+	if statuses, last, _ := prunes(t, base, `{"keep_recent":1,"min_chars":100}`, 1); statuses[200] != 1 || !strings.Contains(last, `"status":"pruned"`) {
+		t.Fatalf("a prune with a slot free: %v, %s", statuses, last)
+	}
+	releases[1]()
+}
