@@ -3,6 +3,7 @@ package httpapi_test
 import (
 	"context"
 	"io"
+	"net/http"
 	"strings"
 	"testing"
 
@@ -56,5 +57,41 @@ func TestMessagesRelayRefusalNamesMessagesAPI(t *testing.T) {
 	b, _ := io.ReadAll(resp.Body)
 	if resp.StatusCode != 502 || !strings.Contains(string(b), "Anthropic Messages API") || strings.Contains(string(b), "OpenAI-compatible") {
 		t.Errorf("got %d %s, want 502 with a fix naming the Messages API", resp.StatusCode, b)
+	}
+}
+
+// TestGatewayFaceListed (issue 39 §2): the session list names the face a
+// gateway session's conversation comes through: messages for an api:
+// anthropic agent's (Claude Code's), chat_completions for another's; a
+// session that is not the gateway's has none.
+func TestGatewayFaceListed(t *testing.T) {
+	fake := fakeanthropic.New(t, func(fakeanthropic.Request) fakeanthropic.Answer {
+		return fakeanthropic.Answer{Body: fakeanthropic.TextMessage(ccModel, "ok", fakeanthropic.Usage{Input: 1, Output: 1})}
+	})
+	srv := messagesServer(t, ccAgents(fake.URL, ""), "")
+	resp := postMessages(t, context.Background(), srv.URL+"/gateway/cc/v1/messages", ccHeaders("face-1"),
+		`{"model":"`+ccModel+`","max_tokens":8,"messages":[{"role":"user","content":"hi"}]}`)
+	_, _ = io.ReadAll(resp.Body)
+	h := ccHeaders("")
+	h.Set("X-Kompact-Session", "face-2")
+	resp = postMessages(t, context.Background(), srv.URL+"/gateway/chat/v1/chat/completions", h, `{"model":"m","messages":[{"role":"user","content":"hi"}]}`)
+	_, _ = io.ReadAll(resp.Body)
+	resp = postMessages(t, context.Background(), srv.URL+"/v1/sessions", http.Header{"Content-Type": {"application/json"}}, `{"id":"face-3","agent":"cc","messages":[{"role":"user","content":"hi"}]}`)
+	if resp.StatusCode != 201 {
+		t.Fatalf("create: %d", resp.StatusCode)
+	}
+	var list struct {
+		Sessions []struct {
+			ID   string `json:"id"`
+			Face string `json:"gateway_face"`
+		} `json:"sessions"`
+	}
+	getJSON(t, srv.URL, "/v1/sessions", &list)
+	got := map[string]string{}
+	for _, s := range list.Sessions {
+		got[s.ID] = s.Face
+	}
+	if got["face-1"] != "messages" || got["face-2"] != "chat_completions" || got["face-3"] != "" || len(got) != 3 {
+		t.Errorf("faces %v", got)
 	}
 }

@@ -18,6 +18,9 @@ type ListedSession struct {
 	// GatewayPreviews counts those of them that are the gateway's
 	// precomputed summary (0 or 1), which no person needs to review.
 	GatewayPreviews int `json:"gateway_previews,omitempty"`
+	// GatewayFace names the gateway face a gateway session's conversation
+	// comes through (GatewayFaceOf its agent); "" for another session.
+	GatewayFace string `json:"gateway_face,omitempty"`
 	// Running says this Sessions (this process: other instances over the
 	// same store keep their own) runs an action or an automatic compaction
 	// on the session now.
@@ -42,8 +45,35 @@ func (s *Sessions) List(ctx context.Context) ([]ListedSession, error) {
 		if info.Gateway && open[info.ID] > 0 {
 			out[i].GatewayPreviews = s.openPrecomputed(ctx, info.ID)
 		}
+		if info.Gateway {
+			out[i].GatewayFace = s.gatewayFaceOf(info.Agent)
+		}
 	}
 	return out, nil
+}
+
+// The gateway's faces (ListedSession.GatewayFace): an agent's gateway
+// serves one, by its llm.api.
+const (
+	// GatewayFaceMessages is Anthropic's Messages API,
+	// /gateway/AGENT/v1/messages (llm.api: anthropic; Claude Code).
+	GatewayFaceMessages = "messages"
+	// GatewayFaceChat is chat completions, /gateway/AGENT/v1/chat/completions
+	// (every other agent; OpenAI-compatible clients).
+	GatewayFaceChat = "chat_completions"
+)
+
+// gatewayFaceOf is the face agent's gateway serves; "" when the agent is
+// no longer configured.
+func (s *Sessions) gatewayFaceOf(agent string) string {
+	a, err := AgentOf(s.agents, agent)
+	if err != nil {
+		return ""
+	}
+	if a.LLM.API == "anthropic" { // anthropic.API; service does not import anthropic
+		return GatewayFaceMessages
+	}
+	return GatewayFaceChat
 }
 
 // openPrecomputed is 1 when gateway session id's precomputed summary is

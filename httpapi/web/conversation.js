@@ -198,9 +198,14 @@ function showGatewayNote() {
   const gateway = !!s && isGatewaySession(s.id);
   $("continue-form").hidden = gateway;
   if (!gateway) return;
+  // The face the listing names: Claude Code's Messages API, or chat
+  // completions (an OpenAI-compatible client's).
+  const messages = sessionInfo(s.id)?.gateway_face === "messages";
   note.append(
-    "This conversation comes through the compaction gateway: an OpenAI-compatible client sends it to ",
-    h("code", null, `/gateway/${s.agent}/v1`),
+    messages
+      ? "This conversation comes through the compaction gateway: a Messages API client (Claude Code) sends it to "
+      : "This conversation comes through the compaction gateway: an OpenAI-compatible client sends it to ",
+    h("code", null, messages ? `/gateway/${s.agent}/v1/messages` : `/gateway/${s.agent}/v1`),
     ". That client owns it and sends it whole with every request, so messages cannot be added here: write to the agent from that client.",
   );
 }
