@@ -120,7 +120,7 @@ func (f *fold) compact(contextSummary string) error {
 		f.work += len(f.users) + f.usersTokens
 		f.ops += len(f.users)
 		if max := f.maxWork(); f.work > max {
-			return kompact.Errorf(kompact.ETooLarge, "the file's compactions rebuild more than %d messages and tokens in all (%d for its %d lines)", max, max, f.w.Lines).
+			return kompact.Errorf(kompact.ETooLarge, "by line %d, the file's compactions have rebuilt more than %d kept user messages and tokens, the fold's allowance for that many lines (%d, and %d a line)", f.w.Lines, max, DefaultMaxWork, WorkPerLine).
 				WithFixes("This is not a session Kimi Code wrote: thousands of compactions of almost nothing. Import a Kimi Code session's wire.jsonl.")
 		}
 	}

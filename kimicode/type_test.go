@@ -3,6 +3,7 @@ package kimicode_test
 import (
 	"bytes"
 	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 
@@ -108,4 +109,43 @@ func TestTypeOnKompactSessions(t *testing.T) {
 			t.Errorf("WithSummary: %s", chatJSON(e[r.SummaryAt()]))
 		}
 	})
+}
+
+// TestTypeWarnsTokensNotReduced (issue 39 §3): a kimi-code compaction of a kompact session
+// whose summary leaves the context no smaller warns tokens_not_reduced, as a kimi one does;
+// the recorded summaries do not.
+func TestTypeWarnsTokensNotReduced(t *testing.T) {
+	texts, raw := sharedTexts(t)
+	kimicode.UseTexts(texts)
+	typ, err := kompact.LookupCompactionType(kimicode.Name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := kcvectors.Cases(t)[0]
+	cp := c.Compactions[0]
+	w := readWire(t, c, raw, cp.Dir+"/session_before/agents/main/wire.jsonl")
+	sess := &kompact.Session{Messages: append([]kompact.Message{{Role: kompact.RoleSystem, Content: []kompact.Part{kompact.TextPart(w.SystemPrompt)}}},
+		kimicode.ToKompact(w.Context)...)}
+	a := &kompact.Agent{Name: "kc", Compaction: kompact.CompactionConfig{Enabled: true, Type: kimicode.Name}}
+	plan, err := typ.Plan(a, sess, kompact.ActionRequest{Action: kompact.ActionCompactConversation}, kompact.Prompt{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	codes := func(text string) []kompact.WarningCode {
+		r, err := plan.Apply(kompact.Answer{Parts: []kompact.Part{kompact.TextPart(text)}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []kompact.WarningCode
+		for _, w := range r.Warnings() {
+			out = append(out, w.Code)
+		}
+		return out
+	}
+	if got := codes(strings.Repeat("A summary longer than the context. ", 20000)); !slices.Contains(got, kompact.WarnTokensNotReduced) {
+		t.Errorf("a summary bigger than the context: warnings %v", got)
+	}
+	if got := codes(cp.SummaryResponse.Text); slices.Contains(got, kompact.WarnTokensNotReduced) {
+		t.Errorf("the recorded summary: warnings %v", got)
+	}
 }
