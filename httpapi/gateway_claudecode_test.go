@@ -200,3 +200,62 @@ func TestClaudeCodeAutoCompactThroughGateway(t *testing.T) {
 		t.Errorf("revisions %+v, want the answered summary", revs.Revisions)
 	}
 }
+
+// TestClaudeCodeCompactRightAfterCrossingTurn (issue 39 §1): a /compact
+// typed right after the turn that crossed gateway.precompute_ratio (the
+// tool round trip's 3000 tokens) is answered from the precompute that
+// turn started: nothing reaches the upstream, the revision is a manual
+// compaction, and the summary Claude Code keeps carries no kimi-cli
+// framing and does not list the Read call Claude Code re-attaches itself.
+func TestClaudeCodeCompactRightAfterCrossingTurn(t *testing.T) {
+	c := newClaudeRig(t)
+	first := claude(t, c.bin, c.dir, c.home, c.gw, "-p", "say hi")
+	claude(t, c.bin, c.dir, c.home, c.gw, "-p", "READ_FILE:"+c.file+" please", "--allowedTools", "Read", "-c")
+	before := len(c.fake.Requests())
+	claude(t, c.bin, c.dir, c.home, c.gw, "-p", "/compact", "-c")
+	for _, r := range c.fake.Requests()[before:] {
+		if strings.Contains(string(r.Body), "CRITICAL: Respond with TEXT ONLY") {
+			t.Errorf("Claude Code's /compact reached the upstream")
+		}
+	}
+	claude(t, c.bin, c.dir, c.home, c.gw, "-p", "what now?", "-c")
+	reqs := c.fake.Requests()
+	last := string(reqs[len(reqs)-1].Body)
+	if !strings.Contains(last, ccSummary) {
+		t.Fatalf("the turn after /compact does not carry kompact's summary: %.600s", last)
+	}
+	if strings.Contains(last, "Previous context has been compacted") || strings.Contains(last, "(tool call Read") {
+		t.Errorf("the summary Claude Code kept carries kimi-cli's framing or the Read call it re-attaches: %.1500s", last[strings.Index(last, "Summary:"):])
+	}
+	if revs := revisionList(t, c.srv.URL, first.SessionID); len(revs) != 1 || revs[0].Kind != "compaction" {
+		t.Errorf("revisions %+v, want the /compact as one manual compaction", revs)
+	}
+}
+
+// TestClaudeCodeCompactWithInstructions (issue 39 §1): /compact TEXT after
+// a ready precompute is compacted now with TEXT (kompact's compaction
+// request carries it), not answered from the summary made without it; the
+// manual revision names TEXT; Claude Code's request never reaches the
+// upstream.
+func TestClaudeCodeCompactWithInstructions(t *testing.T) {
+	c := newClaudeRig(t)
+	first := claude(t, c.bin, c.dir, c.home, c.gw, "-p", "say hi")
+	claude(t, c.bin, c.dir, c.home, c.gw, "-p", "READ_FILE:"+c.file+" please", "--allowedTools", "Read", "-c")
+	waitGatewayPreview(t, c.srv.URL, first.SessionID)
+	before := len(c.fake.Requests())
+	claude(t, c.bin, c.dir, c.home, c.gw, "-p", "/compact keep the fruit names", "-c")
+	withText := false
+	for _, r := range c.fake.Requests()[before:] {
+		body := string(r.Body)
+		if strings.Contains(body, "CRITICAL: Respond with TEXT ONLY") {
+			t.Errorf("Claude Code's /compact reached the upstream")
+		}
+		withText = withText || (r.Header.Get("X-Claude-Code-Session-Id") == "" && strings.Contains(body, "keep the fruit names"))
+	}
+	if !withText {
+		t.Errorf("no compaction request of kompact's carried the /compact's instructions")
+	}
+	if revs := revisionList(t, c.srv.URL, first.SessionID); len(revs) != 1 || revs[0].Kind != "compaction" || !strings.Contains(revs[0].Note, "keep the fruit names") {
+		t.Errorf("revisions %+v, want one manual compaction naming the instructions", revs)
+	}
+}

@@ -79,7 +79,7 @@ func (s *Server) gatewayMessages(w http.ResponseWriter, r *http.Request) error {
 		head := naming
 		head.Continue = true
 		turn = s.sessions.GatewayTurnWith(r.Context(), a, head, history)
-		if sum := s.sessions.GatewayAnswerCompaction(r.Context(), a, naming, history, a.Gateway.Compaction == "wait"); sum != nil {
+		if sum := s.sessions.GatewayAnswerCompaction(r.Context(), a, naming, history, claudeCodeAsk(a, req, history)); sum != nil {
 			return s.answerCompaction(w, r, req, sum)
 		}
 	} else {
@@ -100,6 +100,17 @@ func (s *Server) gatewayMessages(w http.ResponseWriter, r *http.Request) error {
 	}
 	s.sessions.GatewayUsage(r.Context(), turn, usage)
 	return err
+}
+
+// claudeCodeAsk is what Claude Code's compaction request req, whose
+// history is history, asks of the gateway: the user's instructions
+// (/compact TEXT), a person's /compact told from Claude Code's own by the
+// session's size, and the files Claude Code re-attaches by itself after
+// the summary.
+func claudeCodeAsk(a *kompact.Agent, req, history *anthropic.Request) service.GatewayAsk {
+	omit := history.RestatedResults()
+	return service.GatewayAsk{Wait: a.Gateway.Compaction == "wait", Instructions: req.CompactionInstructions(),
+		AutoAt: anthropic.ClaudeCodeCompactsAt, Restated: anthropic.ClaudeCodeRestates, Omit: func(i int) bool { return omit[i] }}
 }
 
 // summaryTags turns the tags Claude Code reads in a compaction answer into

@@ -151,10 +151,18 @@ func (s *Sessions) autoCompact(ctx context.Context, a *kompact.Agent, cur *kompa
 // (CheckReduction), else nil and the report of the no-op or the failure
 // (which counts in the breaker).
 func (s *Sessions) autoRun(ctx context.Context, a *kompact.Agent, cur *kompact.StoredSession) (*kompact.Outcome, AutoCompactionReport) {
+	return s.autoRunWith(ctx, a, cur, "")
+}
+
+// autoRunWith is autoRun with a request's own instructions, joined after
+// the agent's and the session's (KCP-011's one custom instruction): a
+// client's compaction request that carries the user's.
+func (s *Sessions) autoRunWith(ctx context.Context, a *kompact.Agent, cur *kompact.StoredSession, instructions string) (*kompact.Outcome, AutoCompactionReport) {
 	before := cur.Tokens.WithPending()
 	rep := AutoCompactionReport{TokensBefore: before}
 	s.logStart(ctx, cur.ID)
-	job, err := s.comp.NewJob(a, &cur.Session, kompact.ActionRequest{Action: kompact.ActionCompactConversation, SessionInstructions: cur.Instructions})
+	job, err := s.comp.NewJob(a, &cur.Session, kompact.ActionRequest{Action: kompact.ActionCompactConversation,
+		SessionInstructions: cur.Instructions, Instructions: instructions})
 	if err != nil {
 		return nil, s.autoFailed(ctx, cur.ID, rep, AutoFailed, err)
 	}

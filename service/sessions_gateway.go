@@ -50,6 +50,9 @@ type GatewayTurn struct {
 	// (StoredSession.Version and Generation).
 	Version    int64
 	Generation int64
+	// agent is the agent whose gateway took the turn, for what
+	// GatewayUsage starts after it.
+	agent *kompact.Agent
 }
 
 // Why a gateway request was not stored (GatewayTurn.NotStored).
@@ -155,7 +158,7 @@ func (s *Sessions) GatewayTurnWith(ctx context.Context, a *kompact.Agent, n Gate
 			"agent", a.Name, "session", sessionID)
 		return &GatewayTurn{SessionID: sessionID, Skipped: "diverged", NotStored: GatewayNotContinued}
 	}
-	t := &GatewayTurn{SessionID: g.id, Stored: true, Appended: g.added}
+	t := &GatewayTurn{SessionID: g.id, Stored: true, Appended: g.added, agent: a}
 	if n.StoreOnly {
 		s.gatewayPrecompute(ctx, a, gs, g, t)
 	} else {
@@ -565,7 +568,10 @@ func (s *Sessions) updateGateway(ctx context.Context, gs kompact.GatewayStore, i
 // GatewayUsage records the usage the upstream reported for a turn's
 // request as the session's token count (kimi-cli's update_token_count
 // with the step's input tokens: the context as the request carried it),
-// unless the session changed since the turn.
+// unless the session changed since the turn; then, when that count
+// reached gateway.precompute_ratio, it starts the precompute at once
+// (one per session at a time), so that a compaction right after this
+// turn finds its summary ready or running.
 func (s *Sessions) GatewayUsage(ctx context.Context, t *GatewayTurn, u *kompact.Usage) {
 	if !t.Stored || u == nil {
 		return
@@ -573,8 +579,36 @@ func (s *Sessions) GatewayUsage(ctx context.Context, t *GatewayTurn, u *kompact.
 	ctx = context.WithoutCancel(ctx)
 	n := upstreamTokens(u)
 	set := kompact.SessionSettings{TokenCount: &n, At: &kompact.SessionAt{Generation: t.Generation, Version: t.Version}}
-	if _, err := s.store.UpdateSettings(ctx, t.SessionID, set); err != nil && kompact.ErrorCodeOf(err) != kompact.EConflict {
-		s.warn(ctx, "gateway: record the token count", "session", t.SessionID, "error", err.Error())
+	if _, err := s.store.UpdateSettings(ctx, t.SessionID, set); err != nil {
+		if kompact.ErrorCodeOf(err) != kompact.EConflict {
+			s.warn(ctx, "gateway: record the token count", "session", t.SessionID, "error", err.Error())
+		}
+		return
+	}
+	s.precomputeAfter(ctx, t)
+}
+
+// precomputeAfter starts the precompute of turn t's session when the
+// token count its answer reported reached gateway.precompute_ratio.
+func (s *Sessions) precomputeAfter(ctx context.Context, t *GatewayTurn) {
+	gs, ok := s.store.(kompact.GatewayStore)
+	if !ok || t.agent == nil || t.agent.Gateway.Precompute() <= 0 || !t.agent.AutoCompacts() {
+		return
+	}
+	rec, err := gs.GetGatewayRecord(ctx, t.SessionID)
+	if err != nil {
+		return
+	}
+	st, err := decodeGatewayState(rec.State)
+	if err != nil {
+		return
+	}
+	head, err := s.store.GetSessionHead(ctx, t.SessionID)
+	if err != nil {
+		return
+	}
+	if precomputeDue(t.agent, s.contextOf(ctx, t.agent, head.Tokens, head.Breaker), st, s.now()) {
+		t.Precompute = s.startPrecompute(ctx, t.agent, gs, t.SessionID) || t.Precompute
 	}
 }
 

@@ -236,25 +236,37 @@ func (s *Sessions) compactLeased(ctx context.Context, a *kompact.Agent, gs kompa
 }
 
 // applyPrecomputed commits the precomputed summary kept as preview pid,
-// with the messages appended since it read the session after it (Rebase);
-// it reports false when the preview is gone or no longer applies.
+// with the messages appended since it read the session after it (Rebase),
+// as an automatic compaction; it reports false when the preview is gone
+// or no longer applies.
 func (s *Sessions) applyPrecomputed(ctx context.Context, id, pid string, head *kompact.StoredSession) (*AutoCompactionReport, bool) {
+	rep, _, ok := s.applyPrecomputedAs(ctx, id, pid, head, false)
+	return rep, ok
+}
+
+// applyPrecomputedAs is applyPrecomputed, recorded as a manual compaction
+// when manual (a person asked for it: the client's /compact); it returns
+// the committed result too.
+func (s *Sessions) applyPrecomputedAs(ctx context.Context, id, pid string, head *kompact.StoredSession, manual bool) (*AutoCompactionReport, *kompact.Result, bool) {
 	pv, err := s.takePreview(ctx, id, pid)
 	if err != nil || pv.outcome.Result == nil {
-		return nil, false
+		return nil, nil, false
 	}
 	res := pv.outcome.Result
 	c := res.Commit()
 	c.Kind, c.Note = kompact.RevisionAutoCompaction, "automatically "+c.Note+" (precomputed)"
+	if manual {
+		c.Kind, c.Note = kompact.RevisionCompaction, c.Note+" (precomputed)"
+	}
 	c.Version, c.Generation = pv.read.version, pv.read.generation
 	_, info, err := s.store.CommitCompaction(context.WithoutCancel(ctx), id, c)
 	if err != nil {
 		s.warn(ctx, "gateway: the precomputed summary did not apply", "session", id, "error", err.Error())
-		return nil, false
+		return nil, nil, false
 	}
 	s.logCommitted(ctx, id, res, info.Rev, pid)
 	return &AutoCompactionReport{Status: AutoCompacted, Revision: info.Rev,
-		TokensBefore: head.Tokens.WithPending(), TokensAfter: res.EstimatedTokenCount}, true
+		TokensBefore: head.Tokens.WithPending(), TokensAfter: res.EstimatedTokenCount}, res, true
 }
 
 // startPrecompute takes one of the action slots and session id's lease,
