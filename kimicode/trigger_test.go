@@ -46,8 +46,8 @@ func TestTrigger(t *testing.T) {
 			}
 		}
 	}
-	if n != 5 {
-		t.Fatalf("%d automatic compactions, want 5", n)
+	if n != 6 {
+		t.Fatalf("%d automatic compactions, want 6", n)
 	}
 	if kimicode.MaxTokens(100000) != 100000 || kimicode.MaxTokens(400000) != 131072 {
 		t.Fatal("MaxTokens")

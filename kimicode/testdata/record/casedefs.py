@@ -116,4 +116,16 @@ CASES = [
                             {"text": "grep -q nothing data.csv failed.", "usage": U(4000, 8)}],
                    "compaction": [SUM("Ran wc, an empty printf, a failing grep, Glob and Grep on data.csv. Next: answer questions about the commands.", 40)]},
     }),
+    ("tools_more_auto", {
+        "description": "More of Kimi Code's default tools: FetchURL that cannot connect (a failure with its wall time), CronList, TaskList and GetGoal with nothing to list, Skill naming no skill; the second prompt auto-compacts first.",
+        "steps": [{"prompt": "Check the scheduler, the tasks, the goal and the local server."}, {"prompt": "Anything pending?"}],
+        "script": {"loop": [{"text": "", "tool_calls": [{"name": "FetchURL", "arguments": {"url": "http://localhost:9/status"}},
+                                                         {"name": "CronList", "arguments": {}},
+                                                         {"name": "TaskList", "arguments": {}},
+                                                         {"name": "GetGoal", "arguments": {}},
+                                                         {"name": "Skill", "arguments": {"skill": "no-such-skill"}}], "usage": U(11000, 30)},
+                            {"text": "Nothing is scheduled or running.", "usage": U(97000, 8)},
+                            {"text": "Nothing is pending.", "usage": U(4000, 6)}],
+                   "compaction": [SUM("Checked cron, tasks, goal and the local server: nothing scheduled, the server is down. Next: say whether anything is pending.", 35)]},
+    }),
 ]
