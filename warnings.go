@@ -40,7 +40,9 @@ func (r *Result) Warnings() []Warning {
 		if d == 1 {
 			verb = " was"
 		}
-		out = append(out, Warning{Code: WarnDroppedMessages, Message: strconv.Itoa(d) + " of the " + CountOf(r.Compacted, "compacted message") +
+		// The range counted as the report counts it (replaced_messages):
+		// a kept leading system message is not among the dropped ones.
+		out = append(out, Warning{Code: WarnDroppedMessages, Message: strconv.Itoa(d) + " of the " + CountOf(r.Replaced(), "compacted message") +
 			verb + " left out of the summary to fit the model's context window; the summary does not cover them"})
 	}
 	if len(r.MissingSections) > 0 && len(r.MissingSections) == len(SectionNames) {

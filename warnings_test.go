@@ -3,6 +3,7 @@ package kompact_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -106,5 +107,41 @@ func TestProgressMerge(t *testing.T) {
 	retry := kompact.Progress{Round: 1, Attempt: 2, Chars: 2, Delta: "xy"}
 	if got := retry.Merge(a); got.Delta != "xy" {
 		t.Errorf("a retry kept the failed attempt's text: %+v", got)
+	}
+}
+
+// TestDroppedWarningCountsOnce (issue 40 §3): with a kept leading system
+// message, which the request shows (compacted_messages counts it) but the
+// summary does not replace (replaced_messages does not), the
+// dropped_messages warning counts the range as the report does ("compacted
+// N messages" is replaced_messages): one count in the text.
+func TestDroppedWarningCountsOnce(t *testing.T) {
+	good := "<current_focus>a</current_focus>"
+	s := sess(
+		msg(kompact.RoleSystem, "sys", "You are an agent."),
+		msg(kompact.RoleUser, "u1", strings.Repeat("long question ", 40)),
+		msg(kompact.RoleAssistant, "a1", strings.Repeat("long answer ", 40)),
+		msg(kompact.RoleUser, "u2", "q"), msg(kompact.RoleAssistant, "a2", "a"),
+		msg(kompact.RoleUser, "u3", "q"), msg(kompact.RoleAssistant, "a3", "a"),
+	)
+	llm := &fakeLLM{answer: func(n int, msgs []kompact.Message) (kompact.Answer, error) {
+		for _, m := range msgs {
+			if countHeaders(m) > 2 {
+				return kompact.Answer{}, kompact.Errorf(kompact.ELLM, "too long: %w", kompact.ErrContextTooLong)
+			}
+		}
+		return replyWith(good)(n, msgs)
+	}}
+	out := (&service.Compactor{LLM: llm}).Execute(context.Background(), enabledAgent(), s, kompact.ActionRequest{Action: kompact.ActionCompactConversation, End: "a2"}, nil)
+	if out.Result == nil {
+		t.Fatalf("outcome %+v", out)
+	}
+	r := out.Result
+	if r.Compacted != r.Replaced()+1 || r.Dropped() == 0 {
+		t.Fatalf("compacted %d, replaced %d, dropped %d: want the system message counted in compacted only, and some dropped", r.Compacted, r.Replaced(), r.Dropped())
+	}
+	want := fmt.Sprintf("%d of the %d compacted messages were left out", r.Dropped(), r.Replaced())
+	if ws := out.Warnings(); warningCodes(ws) != "dropped_messages" || !strings.Contains(ws[0].Message, want) {
+		t.Errorf("warnings %+v; want %q", ws, want)
 	}
 }
