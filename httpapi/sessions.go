@@ -256,12 +256,41 @@ func (s *Server) updateSettings(w http.ResponseWriter, r *http.Request) error {
 				`Send {"instructions": "focus"} to give every compaction of the session a focus, or {"instructions": ""} to drop it.`,
 				`Send {"pinned": ["message-id", ...]} to keep those messages verbatim in every compaction, or {"pinned": []} to unpin all.`)
 	}
-	if _, err := s.sessions.UpdateSettings(r.Context(), r.PathValue("id"), set); err != nil {
+	info, err := s.sessions.UpdateSettings(r.Context(), r.PathValue("id"), set)
+	if err != nil {
+		return err
+	}
+	st, err := s.sessions.Context(r.Context(), info.ID)
+	if err != nil {
 		return err
 	}
 	// The response is the session, read after the write (a later write
-	// may show in it too).
-	return s.streamSession(w, r, r.PathValue("id"))
+	// may show in it too), with every setting the route takes.
+	return s.streamStoredWith(w, r, info.ID, http.StatusOK, nil, func(dst []byte, head *kompact.StoredSession) []byte {
+		return appendSettings(dst, head, info.Title, st.TokenCount)
+	})
+}
+
+// settingsJSON is the "settings" of a settings route's answer: each
+// setting PATCH …/settings takes, as the session holds it ("" and [] for
+// none).
+type settingsJSON struct {
+	CompactionModel string   `json:"compaction_model"`
+	Title           string   `json:"title"`
+	TokenCount      int      `json:"token_count"`
+	Instructions    string   `json:"instructions"`
+	Pinned          []string `json:"pinned"`
+}
+
+// appendSettings appends "settings": the session's settings, from its
+// head, its title and its token count.
+func appendSettings(dst []byte, head *kompact.StoredSession, title string, tokens int) []byte {
+	set := settingsJSON{CompactionModel: head.CompactionModel, Title: title, TokenCount: tokens, Instructions: head.Instructions, Pinned: head.Pinned}
+	if set.Pinned == nil {
+		set.Pinned = []string{}
+	}
+	b, _ := json.Marshal(set) // strings and ints: it cannot fail
+	return append(append(dst, `"settings":`...), b...)
 }
 
 type continueRequest struct {

@@ -140,3 +140,43 @@ func recordCompactions(t *testing.T, e *apiEnv) (last func() string) {
 		return sent[len(sent)-1]
 	}
 }
+
+// TestSettingsAnswerShowsSettings (issue 40 §3): the settings route's
+// answer, the stored session, also holds "settings": every setting the
+// route takes as the session now holds it, so that a change of the
+// instructions (which the session document does not carry) or of the
+// title shows in its own answer.
+func TestSettingsAnswerShowsSettings(t *testing.T) {
+	e := newAPIEnv(t, apiOptions{})
+	e.must(201, "POST", "/v1/sessions", map[string]any{"id": "s", "messages": []any{
+		map[string]any{"id": "u1", "role": "user", "content": "first question"},
+		map[string]any{"id": "a1", "role": "assistant", "content": "an answer"},
+	}})
+	settings := func(body map[string]any) map[string]any {
+		t.Helper()
+		got := e.must(200, "PATCH", "/v1/sessions/s/settings", body)
+		if got["id"] != "s" || len(got["messages"].([]any)) != 2 {
+			t.Fatalf("the answer is not the session: %v", got)
+		}
+		set, _ := got["settings"].(map[string]any)
+		return set
+	}
+	set := settings(map[string]any{"instructions": "Keep the schema."})
+	if set["instructions"] != "Keep the schema." || set["title"] != "first question" || set["compaction_model"] != "" ||
+		set["token_count"] != float64(0) || len(set["pinned"].([]any)) != 0 {
+		t.Errorf("after instructions: settings %v", set)
+	}
+	set = settings(map[string]any{"title": "Renamed", "token_count": 1234, "pinned": []string{"u1"}, "compaction_model": "m2"})
+	if set["instructions"] != "Keep the schema." || set["title"] != "Renamed" || set["compaction_model"] != "m2" ||
+		set["token_count"] != float64(1234) || len(set["pinned"].([]any)) != 1 {
+		t.Errorf("after the rest: settings %v", set)
+	}
+	set = settings(map[string]any{"instructions": ""})
+	if set["instructions"] != "" || set["title"] != "Renamed" {
+		t.Errorf("after clearing the instructions: settings %v", set)
+	}
+	// Only the settings route's answer grows.
+	if got := e.must(200, "GET", "/v1/sessions/s", nil); got["settings"] != nil {
+		t.Errorf("GET answers settings: %v", got["settings"])
+	}
+}

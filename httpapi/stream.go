@@ -43,6 +43,13 @@ func (s *Server) streamSession(w http.ResponseWriter, r *http.Request, id string
 // it, the connection is aborted, so the client sees a cut answer, never a
 // short one that looks whole.
 func (s *Server) streamStored(w http.ResponseWriter, r *http.Request, id string, status int, before []byte) error {
+	return s.streamStoredWith(w, r, id, status, before, nil)
+}
+
+// streamStoredWith is streamStored whose session document also holds the
+// fields extra appends (each after a comma) once the messages are written;
+// extra gets the session's head.
+func (s *Server) streamStoredWith(w http.ResponseWriter, r *http.Request, id string, status int, before []byte, extra func([]byte, *kompact.StoredSession) []byte) error {
 	var (
 		bw   *bufio.Writer
 		head *kompact.StoredSession
@@ -63,6 +70,9 @@ func (s *Server) streamStored(w http.ResponseWriter, r *http.Request, id string,
 	})
 	if err == nil {
 		tail := appendStoredTail(nil, head, n)
+		if extra != nil {
+			tail = append(extra(append(tail[:len(tail)-1], ','), head), '}')
+		}
 		if len(before) > 0 {
 			tail = append(tail, '}')
 		}
