@@ -1,6 +1,7 @@
 package service
 
 import (
+	"bytes"
 	"encoding/json"
 	"slices"
 
@@ -70,14 +71,71 @@ func EncodePreview(o kompact.Outcome) ([]byte, error) {
 	if p.Session.Kimi != nil {
 		kimi = &previewKimi{Context: p.Session.Kimi}
 	}
-	return json.Marshal(previewJSON{
+	head, err := json.Marshal(previewJSON{
 		Model: o.Model, SessionID: r.Session.ID, Agent: r.Session.Agent, CompactionModel: r.Session.CompactionModel,
-		Base: p.Session.Messages, Start: p.Start, End: p.End, KeepSystem: p.KeepSystem, Dropped: p.Dropped, Pinned: p.Pinned,
-		Leading: p.Leading, Trailing: p.Trailing, Replacement: r.Replacement(), Summary: r.Summary, MissingSections: r.MissingSections, Usage: r.Usage,
+		Start: p.Start, End: p.End, KeepSystem: p.KeepSystem, Dropped: p.Dropped, Pinned: p.Pinned,
+		Leading: p.Leading, Trailing: p.Trailing, Summary: r.Summary, MissingSections: r.MissingSections, Usage: r.Usage,
 		Compacted: r.Compacted, Preserved: r.Preserved, TokensBefore: r.TokensBefore, TokensAfter: r.TokensAfter,
 		PromptBody: r.Prompt.Body, PromptSource: r.Prompt.Source, PromptOrigin: r.Prompt.Origin, Kimi: kimi,
 		Fidelity: r.Fidelity, MinRecall: r.MinRecall, EstimatedTokenCount: r.EstimatedTokenCount,
 	})
+	if err != nil {
+		return nil, err
+	}
+	return spliceMessages(head, p.Session.Messages, r.Replacement())
+}
+
+// The messages' keys as json.Marshal writes previewJSON without them: the
+// first of each in the text is the top-level key (only strings and
+// numbers come before them, and a string's quotes are escaped).
+var (
+	baseNull        = []byte(`"base":null`)
+	replacementNull = []byte(`"replacement":null`)
+)
+
+// spliceMessages writes base and replacement into head, previewJSON's
+// encoding without them, each message in its neutral form
+// (Message.AppendJSON), into one buffer of the body's exact size. A
+// preview holds the session it read: json.Marshal of it grew a buffer by
+// doubling and copied it out (some three times the body at its peak, 240
+// MB for a 100k-message session), where this holds the body once.
+func spliceMessages(head []byte, base, replacement []kompact.Message) ([]byte, error) {
+	b := bytes.Index(head, baseNull)
+	r := bytes.Index(head, replacementNull)
+	if b < 0 || r < b {
+		return nil, kompact.Errorf(kompact.EInternal, "a preview's encoding lacks its messages' keys")
+	}
+	size := len(head) - len("null")*2 + messagesSize(base) + messagesSize(replacement)
+	out := make([]byte, 0, size)
+	out = append(out, head[:b+len(`"base":`)]...)
+	out = appendMessages(out, base)
+	out = append(out, head[b+len(baseNull):r+len(`"replacement":`)]...)
+	out = appendMessages(out, replacement)
+	return append(out, head[r+len(replacementNull):]...), nil
+}
+
+// messagesSize is the length of appendMessages' list of msgs, measured
+// one message at a time in a buffer reused.
+func messagesSize(msgs []kompact.Message) int {
+	n := len("[]") + max(len(msgs)-1, 0)
+	var scratch []byte
+	for i := range msgs {
+		scratch = msgs[i].AppendJSON(scratch[:0])
+		n += len(scratch)
+	}
+	return n
+}
+
+// appendMessages appends msgs as a JSON list.
+func appendMessages(dst []byte, msgs []kompact.Message) []byte {
+	dst = append(dst, '[')
+	for i := range msgs {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = msgs[i].AppendJSON(dst)
+	}
+	return append(dst, ']')
 }
 
 // DecodePreview reads what EncodePreview wrote back into a compacted
