@@ -1,4 +1,4 @@
-package kompact_test
+package kimi_test
 
 import (
 	"encoding/json"

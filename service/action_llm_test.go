@@ -1,4 +1,4 @@
-package kompact_test
+package service_test
 
 // End-to-end tests of the Compactor with the real transport: openai.Client
 // talking HTTP to the in-process fake LLM server.

@@ -1,4 +1,4 @@
-package kompact_test
+package fidelity_test
 
 import (
 	"context"
