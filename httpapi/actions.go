@@ -44,7 +44,7 @@ func (req *actionRequest) action(r *http.Request) kompact.ActionRequest {
 }
 
 // runAction runs a compaction action on a stored session and commits it,
-// or keeps it as a preview (kompact.SessionJob.Run); prune_tool_results
+// or keeps it as a preview (service.SessionJob.Run); prune_tool_results
 // has a route of its own (runPrune). Problems with the
 // request itself (its body, an unknown session) answer with the error
 // body; the action's own failures answer with their status and the

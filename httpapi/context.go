@@ -2,7 +2,7 @@ package httpapi
 
 // This file is the context window of a session over HTTP: the context route,
 // and what append and continue answers show of automatic compaction. The
-// workflow is kompact.Sessions' (sessions_auto.go in the root).
+// workflow is service.Sessions' (service/sessions_auto.go).
 
 import (
 	"context"

@@ -43,7 +43,7 @@ func wholeDryRun(t *testing.T, s *Server, r *http.Request, id string, req action
 }
 
 // TestDryRunOnOutlines: a dry run planned on the session's outlines
-// (kompact.Outline, streamed) answers byte for byte what the dry run on
+// (kimi.Outline, streamed) answers byte for byte what the dry run on
 // the whole session answered, for ranges, tails, tool-call pairs split at
 // either end, a lone earlier summary, unknown messages and text that is
 // not ASCII.

@@ -125,7 +125,7 @@ type pageEstimate struct {
 // (estimate.js) and its check for missing summary sections (summary.js's
 // missingOf, which the preview editor runs as you type) give exactly the
 // server's values (kompact.EstimateTokens, Message.TextLen,
-// kompact.MissingSections) on texts that are easy to get wrong in
+// kimi.MissingSections) on texts that are easy to get wrong in
 // JavaScript, whose strings count UTF-16 units.
 func TestBrowserEstimateAndSectionsMatchServer(t *testing.T) {
 	e := newBrowserEnv(t, browserOptions{})

@@ -18,7 +18,7 @@ import (
 // This file is the compaction gateway's HTTP surface (docs/gateway.md):
 // OpenAI's chat-completions protocol at /gateway/{agent}/v1, forwarded to
 // the agent's upstream with the session's compaction applied
-// (kompact.Sessions.GatewayTurn).
+// (service.Sessions.GatewayTurn).
 
 // Upstream sends the gateway's requests to an agent's LLM and returns the
 // answer unread, e.g. openai.Upstream. authorization, when not "", is the
@@ -36,7 +36,7 @@ const (
 	// HeaderForwarded says what was forwarded: "as-sent" or "compacted".
 	HeaderForwarded = "X-Kompact-Forwarded"
 	// HeaderNotStored says why a forwarded request was not stored:
-	// kompact.GatewayNotReadable, GatewayNotContinued or GatewayNotKept.
+	// service.GatewayNotReadable, GatewayNotContinued or GatewayNotKept.
 	HeaderNotStored = "X-Kompact-Not-Stored"
 	// HeaderToken carries the server's token when Authorization carries
 	// the client's own upstream key (gateway.forward_authorization).

@@ -129,7 +129,7 @@ func TestBrowserGatewayRunningNoCompact(t *testing.T) {
 // TestBrowserUnknownWindowNote: for an agent that compacts automatically
 // but whose model's context size is unknown (no llm.max_context_size, no
 // model list), the gauge's note says automatic compaction cannot run and
-// what to set (kompact.UnknownWindowWarning's case); an agent whose size
+// what to set (service.UnknownWindowWarning's case); an agent whose size
 // is known has no such note.
 func TestBrowserUnknownWindowNote(t *testing.T) {
 	e := newBrowserEnv(t, browserOptions{agents: func(url string) string {

@@ -45,7 +45,7 @@ type Limits struct {
 	AllowedHosts []string
 	// MaxActions caps the compactions and turns that call an LLM running
 	// at once (actions, continues, and the gateway's, precompute and
-	// background compactions, which share kompact.ActionSlots); 0 means
+	// background compactions, which share service.ActionSlots); 0 means
 	// DefaultMaxActions.
 	MaxActions int
 	// MaxRequestMessages caps the messages one request may bring (a

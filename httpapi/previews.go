@@ -1,8 +1,8 @@
 package httpapi
 
 // This file lists and reopens a session's open previews; applying and
-// discarding one are actions.go's. The workflow is kompact.Sessions'
-// (sessions_preview.go in the root).
+// discarding one are actions.go's. The workflow is service.Sessions'
+// (service/sessions_preview.go).
 
 import (
 	"net/http"

@@ -17,7 +17,7 @@ import (
 )
 
 // agent returns the agent called name (the default agent for ""); an
-// unknown one is EInvalid (kompact.Sessions.Agent).
+// unknown one is EInvalid (service.Sessions.Agent).
 func (s *Server) agent(name string) (*kompact.Agent, error) { return s.sessions.Agent(name) }
 
 func (s *Server) listSessions(w http.ResponseWriter, r *http.Request) error {
@@ -301,7 +301,7 @@ type continueRequest struct {
 }
 
 // continueSession sends a user turn to the session's agent and appends
-// its reply (kompact.Sessions.Continue: automatic compaction before the
+// its reply (service.Sessions.Continue: automatic compaction before the
 // turn, token accounting after it).
 func (s *Server) continueSession(w http.ResponseWriter, r *http.Request) error {
 	var req continueRequest

@@ -64,7 +64,7 @@ func (s *Server) getMessages(w http.ResponseWriter, r *http.Request) error {
 
 // windowParams reads the window of GET …/messages from the query: offset
 // (default 0), limit (default kompact.DefaultWindowMessages) and around.
-// Their bounds are kompact.MessageWindow.Check's.
+// Their bounds are the service's (checkWindow, service/window_check.go).
 func windowParams(q url.Values) (kompact.MessageWindow, error) {
 	win := kompact.MessageWindow{Limit: kompact.DefaultWindowMessages, Around: q.Get("around")}
 	if v := q.Get("limit"); v != "" {

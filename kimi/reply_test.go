@@ -97,7 +97,7 @@ func TestAnswerChecksAgree(t *testing.T) {
 	}
 }
 
-// TestContinueAppendsNoBlankReply: continue (kompact.Sessions, which the
+// TestContinueAppendsNoBlankReply: continue (service.Sessions, which the
 // HTTP API calls) appends no assistant message for a reply of blank text
 // and thinking: the turn fails with the think-only error and the session
 // ends with the user's message, as for any failed turn.

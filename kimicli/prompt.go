@@ -167,7 +167,7 @@ func readPrompt(path string, src kompact.PromptSource) (kompact.Prompt, error) {
 
 // AgentPrompt resolves the compaction prompt of agent a, in order: its
 // inline prompt, its prompt_file, kimi-cli's installed compact.md (see
-// FindPrompt), the built-in prompt. It fits kompact.Compactor.Prompt. The
+// FindPrompt), the built-in prompt. It fits service.Compactor.Prompt. The
 // machine is searched for kimi-cli once per Finder.
 func (f *Finder) AgentPrompt(a *kompact.Agent) (kompact.Prompt, error) {
 	inline := kompact.Prompt{Body: a.Compaction.Prompt, Source: kompact.PromptInline}

@@ -13,7 +13,7 @@ import (
 	"kompact/service"
 )
 
-// The tests of kompact.Sessions run it over a real store; the HTTP API's
+// The tests of service.Sessions run it over a real store; the HTTP API's
 // tests (httpapi) run every workflow through it as well.
 
 // sessionsAgents: "auto" has a 10000-token context and compacts by itself at

@@ -113,8 +113,8 @@ func (c *configCommand) check(args []string) (int, error) {
 }
 
 // printWarnings prints the file's warnings, then one for each agent whose
-// window leaves automatic compaction always due (kompact.SmallWindowWarning)
-// or may leave it never due (kompact.UnknownWindowWarning: nothing is
+// window leaves automatic compaction always due (service.SmallWindowWarning)
+// or may leave it never due (service.UnknownWindowWarning: nothing is
 // looked up here).
 func (c *configCommand) printWarnings(cfg *config.Config) {
 	for _, w := range cfg.Warnings {

@@ -327,7 +327,7 @@ func (c *evalCommand) compactOnce(ctx context.Context, comp *service.Compactor, 
 }
 
 // keptFacts counts, per class, the planted facts of sc that summary keeps
-// (kompact.MeasureFidelity's rule), and those of them the request sent.
+// (fidelity.MeasureFidelity's rule), and those of them the request sent.
 func keptFacts(sc scenario, summary string) (map[kompact.ArtifactClass]int, int) {
 	arts := make([]kompact.Artifact, len(sc.facts))
 	for i, ft := range sc.facts {

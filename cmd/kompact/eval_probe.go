@@ -12,7 +12,7 @@ import (
 
 // This file is kompact eval's --probe: after a compaction, the agent's
 // model is asked one question per planted fact on the compacted session,
-// through the continue path (kompact.Reply: the agent's system prompt and
+// through the continue path (the type's kompact.CompactionType.Reply: the agent's system prompt and
 // chat settings), and an answer counts when it holds the fact (the rule
 // of "Kept", docs/fidelity.md).
 

@@ -215,7 +215,7 @@ func checkExposure(addr, token string) error {
 // compacts automatically without llm.max_context_size and can call its
 // LLM (its key variable is set, or it names none), and warns once, at
 // start, for each whose size stays unknown: automatic compaction never
-// runs for it (kompact.UnknownWindowWarning). models keeps the answers
+// runs for it (service.UnknownWindowWarning). models keeps the answers
 // for the server.
 func (c *serveCommand) warnUnknownWindows(ctx context.Context, cfg *config.Config, models *openai.Models) {
 	for _, name := range cfg.Names() {
@@ -282,7 +282,7 @@ func newLogger(w io.Writer, format string) *slog.Logger {
 // key=value connection string, another postgres: value or a URL of another
 // kind is refused, never taken for a file name. It also returns what to
 // show as the data's place (a URL without its user info and query:
-// kompact.RedactURL).
+// urlsecret.RedactURL).
 func openStore(ctx context.Context, db string, keep, pool int) (kompact.Store, string, error) {
 	switch {
 	case postgres.IsURL(db):

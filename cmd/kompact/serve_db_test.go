@@ -48,7 +48,7 @@ func TestServeDatabaseNames(t *testing.T) {
 }
 
 // TestPostgresRedacted: the banner shows a PostgreSQL URL as
-// kompact.RedactURL does (the one rule for a URL's secrets): without its
+// urlsecret.RedactURL does (the one rule for a URL's secrets): without its
 // user info and query, whatever characters the password holds.
 func TestPostgresRedacted(t *testing.T) {
 	for db, want := range map[string]string{

@@ -1,8 +1,8 @@
 // Package artifacts finds the artifacts of a text: file paths, shell
 // commands, error lines, URLs, code identifiers and TODO items, the things
 // a compaction summary should keep and most often loses. It is pure and
-// works on strings; the root package applies it to messages
-// (kompact.Artifacts). docs/fidelity.md documents every rule and its
+// works on strings; fidelity applies it to messages
+// (fidelity.Artifacts). docs/fidelity.md documents every rule and its
 // limits. The rules are precise rather than greedy: a word in prose is not
 // an identifier.
 //

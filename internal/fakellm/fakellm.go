@@ -646,7 +646,7 @@ func completion(req Request, reply *Reply) map[string]any {
 }
 
 // ProgressLog records progress reports; its Add method fits the progress
-// callbacks of kompact.LLM and kompact.Compactor, and is safe for
+// callbacks of kompact.LLM and service.Compactor, and is safe for
 // concurrent use.
 type ProgressLog struct {
 	mu  sync.Mutex

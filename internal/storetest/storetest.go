@@ -1312,7 +1312,7 @@ func testReopen(t *testing.T, open, reopen func(t *testing.T) kompact.Store) {
 // testCommitAfterRewrite commits compactions that carry the version they
 // read, after the session was rewritten since: by another compaction (a
 // conflict, even though the commit names a version), and by a restore that
-// put the very messages back (no conflict, as kompact.Rebase decides).
+// put the very messages back (no conflict, as storeutil.Rebase decides).
 func testCommitAfterRewrite(t *testing.T, st kompact.Store) {
 	ctx := t.Context()
 	s0 := create(t, st, &kompact.Session{ID: "s", Messages: conversation()})

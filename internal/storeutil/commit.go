@@ -130,7 +130,7 @@ func KeptBodies(repl, base []kompact.Message, refs []Ref) []int64 {
 }
 
 // CommitCompaction applies c to the session's current messages (see
-// kompact.Rebase), all in one transaction: it records a revision holding
+// Rebase), all in one transaction: it records a revision holding
 // the messages as they were, replaces the first c.End of them with
 // c.Replacement (whose messages without an id get one), and bumps the
 // version. A conflict changes nothing.
@@ -223,7 +223,7 @@ func (c *Core) rewriteForCommit(ctx context.Context, tx Tx, row *SessionRow, p *
 	return c.rewritten(ctx, tx, row, p.Kind, p.Commit.Note, p.Commit.Fidelity, first, row.N-int64(p.Commit.End)+int64(len(repl)))
 }
 
-// compareBase fails with EConflict, as kompact.Rebase does, unless the
+// compareBase fails with EConflict, as Rebase does, unless the
 // stored bodies of refs are the JSON forms of base.
 func compareBase(ctx context.Context, tx Tx, refs []Ref, base []kompact.Message) error {
 	if len(refs) != len(base) {

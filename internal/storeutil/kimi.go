@@ -73,7 +73,7 @@ func reframe(ctx context.Context, tx Tx, id string, rev int64, next []byte) erro
 }
 
 // revisionKimi returns the kimi-cli context revision rev keeps, fitted to
-// a list of n messages (kompact.KimiContext.Within), in stored form; nil
+// a list of n messages (kimiWithin), in stored form; nil
 // when it keeps none.
 func (c *Core) revisionKimi(ctx context.Context, tx Tx, id string, rev int64, n int64) ([]byte, error) {
 	b, err := tx.RevisionKimi(ctx, id, rev)

@@ -11,7 +11,7 @@ import (
 )
 
 // PreviewRestore says what restoring revision rev would do now
-// (kompact.RestoreEffectOf), in one read: it reads the ids and body ids of
+// (RestoreEffectOf), in one read: it reads the ids and body ids of
 // the session's live messages and of the revision's list, and compares
 // bodies only for an id both hold under two body ids (bodies never
 // change, so one body id is one JSON form).

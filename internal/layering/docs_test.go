@@ -1,0 +1,478 @@
+package layering
+
+import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"io/fs"
+	"maps"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// The docs tests hold the prose to the code (issue 41 §7), as
+// TestArchitectureMap holds the graph's table: every file README.md and
+// docs/*.md name in a code span exists, and every kompact.<Name> the docs or
+// a Go comment give is one of the root package's.
+
+// notFiles are code spans of the docs that look like kompact's files and are
+// not, each with why: the test names them so that a new one is a decision.
+var notFiles = map[string]string{
+	// docs/architecture.md, "Adding a compaction type": the files of a new
+	// type, which the section says are new.
+	"prune/":          "a new compaction type's folder (docs/architecture.md, Adding a compaction type)",
+	"prune/type.go":   "a new compaction type's file (docs/architecture.md, Adding a compaction type)",
+	"prune/*_test.go": "a new compaction type's tests (docs/architecture.md, Adding a compaction type)",
+	"kompact/prune":   "a new compaction type's import path (docs/architecture.md, Adding a compaction type)",
+	// docs/fidelity.md: paths an artifact scan finds in a session, a user's
+	// files, not kompact's.
+	"cmd/server/main.go":   "an artifact path in a session (docs/fidelity.md)",
+	"./cmd/server/main.go": "an artifact path in a session (docs/fidelity.md)",
+}
+
+// repoRoot is the module's folder, from go list.
+func repoRoot(t *testing.T) string {
+	t.Helper()
+	root := list(t)["kompact"].Dir
+	if _, err := os.Stat(filepath.Join(root, "go.mod")); err != nil {
+		t.Fatalf("the root package's folder %s has no go.mod: %v", root, err)
+	}
+	return root
+}
+
+// docFiles are README.md and docs/*.md, relative to root.
+func docFiles(t *testing.T, root string) []string {
+	t.Helper()
+	docs, err := filepath.Glob(filepath.Join(root, "docs", "*.md"))
+	if err != nil || len(docs) == 0 {
+		t.Fatalf("no docs/*.md under %s (%v)", root, err)
+	}
+	files := []string{"README.md"}
+	for _, d := range docs {
+		files = append(files, filepath.ToSlash(strings.TrimPrefix(d, root+string(filepath.Separator))))
+	}
+	return files
+}
+
+// codeSpans yields each code span of a Markdown text outside its fenced
+// blocks, with the line it starts on.
+func codeSpans(text string, yield func(line int, span string)) {
+	span := regexp.MustCompile("`([^`\n]+)`")
+	fenced := false
+	for i, line := range strings.Split(text, "\n") {
+		if strings.HasPrefix(strings.TrimSpace(line), "```") {
+			fenced = !fenced
+			continue
+		}
+		if fenced {
+			continue
+		}
+		for _, m := range span.FindAllStringSubmatch(line, -1) {
+			yield(i+1, m[1])
+		}
+	}
+}
+
+// repoFiles are the module's files, slash-separated and relative to root
+// (.git and node_modules left out).
+func repoFiles(t *testing.T, root string) []string {
+	t.Helper()
+	var files []string
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && (d.Name() == ".git" || d.Name() == "node_modules") {
+			return filepath.SkipDir
+		}
+		if !d.IsDir() {
+			rel, _ := filepath.Rel(root, path)
+			files = append(files, filepath.ToSlash(rel))
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return files
+}
+
+// goIdent is a path's last segment that is a Go identifier of a package
+// (internal/llmclient.Settings), not a file.
+var goIdent = regexp.MustCompile(`^[a-z][a-z0-9_]*\.[A-Z]\w*(\.\w+)?$`)
+
+// fileClaim says which of kompact's files, if any, a code span names, and
+// how to find it: "path" (that path from the root: a file, a folder, a
+// glob), "dir" (a folder: a Go identifier's package, an import path) or
+// "anywhere" (a bare file name of a package the sentence is about: some
+// folder holds it). It names none when it is not one of kompact's
+// (a URL, a route, a media type, ../shared, a user's file).
+func fileClaim(span string, top map[string]bool) (kind, path string) {
+	if strings.ContainsAny(span, " \t<>{}$:?=@,;()") || strings.Contains(span, "//") || strings.HasPrefix(span, "..") {
+		return "", ""
+	}
+	if rest, ok := strings.CutPrefix(span, "kompact/"); ok {
+		if rest == "" {
+			return "", ""
+		}
+		return "dir", rest
+	}
+	first, rest, slash := strings.Cut(strings.TrimPrefix(span, "./"), "/")
+	if slash && top[first] {
+		p := first + "/" + rest
+		if i := strings.LastIndex(p, "/"); goIdent.MatchString(p[i+1:]) {
+			pkg, _, _ := strings.Cut(p[i+1:], ".")
+			return "dir", p[:i+1] + pkg
+		}
+		return "path", strings.TrimSuffix(p, "/")
+	}
+	if ext := filepath.Ext(span); ext == ".go" || ext == ".js" {
+		return "anywhere", span
+	}
+	return "", ""
+}
+
+// TestDocsNameFilesThatExist holds every file README.md and docs/*.md give
+// in a code span to the tree (issue 41 §7): a path from the root
+// (`service/job.go`, `internal/storetest`, `httpapi/web/*.js`) exists at
+// that path, an import path (`kompact/kimi`) or a Go identifier's package
+// (`internal/llmclient.Router`) is a folder, and a bare Go or JavaScript
+// file name (`prepare.go`, beside the package it is about) is some
+// folder's. In docs/architecture.md's table of packages ("| package |
+// holds |"), a row's bare file names are its own package's files. Spans
+// that look like kompact's files and are not are listed in notFiles.
+func TestDocsNameFilesThatExist(t *testing.T) {
+	root := repoRoot(t)
+	files := repoFiles(t, root)
+	top := map[string]bool{}
+	entries, err := os.ReadDir(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		top[e.Name()] = true
+	}
+	exists := func(p string) bool {
+		if strings.ContainsAny(p, "*[") {
+			m, _ := filepath.Glob(filepath.Join(root, filepath.FromSlash(p)))
+			return len(m) > 0
+		}
+		_, err := os.Stat(filepath.Join(root, filepath.FromSlash(p)))
+		return err == nil
+	}
+	checked := 0
+	for _, doc := range docFiles(t, root) {
+		data, err := os.ReadFile(filepath.Join(root, doc))
+		if err != nil {
+			t.Fatal(err)
+		}
+		codeSpans(string(data), func(line int, span string) {
+			kind, p := fileClaim(span, top)
+			if kind == "" {
+				return
+			}
+			if past[doc+" "+span] != "" {
+				return
+			}
+			if _, ok := notFiles[span]; ok {
+				if kind == "path" && exists(p) || kind == "dir" && exists(p) {
+					t.Errorf("%s:%d: `%s` is listed in notFiles but exists now: take it out of notFiles", doc, line, span)
+				}
+				return
+			}
+			checked++
+			switch kind {
+			case "path", "dir":
+				if !exists(p) {
+					t.Errorf("%s:%d: `%s` names %s, which does not exist: name the file that holds it now (or, for a file the text means to be new, say so and add it to notFiles in internal/layering/docs_test.go)", doc, line, span, p)
+				}
+			case "anywhere":
+				if !slices.ContainsFunc(files, func(f string) bool { return f == p || strings.HasSuffix(f, "/"+p) || matchBase(f, p) }) {
+					t.Errorf("%s:%d: `%s` is no file of the module: name the file that holds it now, with its folder (`service/job.go`)", doc, line, span)
+				}
+			}
+		})
+	}
+	if checked < 100 {
+		t.Fatalf("checked %d file names in the docs; the docs name hundreds: is codeSpans or fileClaim broken?", checked)
+	}
+	checkPackageTable(t, root)
+}
+
+// matchBase says whether file f's base name matches the glob pattern p
+// (`sessions_gateway*.go`).
+func matchBase(f, p string) bool {
+	if !strings.ContainsAny(p, "*[") {
+		return false
+	}
+	ok, _ := filepath.Match(p, filepath.Base(f))
+	return ok
+}
+
+// checkPackageTable holds docs/architecture.md's table of packages ("|
+// package | holds |") to the packages' folders: a bare file name in a
+// row is a file of that row's package (the root's for `kompact`).
+func checkPackageTable(t *testing.T, root string) {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(root, "docs", "architecture.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, table, ok := strings.Cut(string(data), "| package | holds |\n| --- | --- |\n")
+	if !ok {
+		t.Fatal("docs/architecture.md has no table headed | package | holds |")
+	}
+	quoted := regexp.MustCompile("`([^`]+)`")
+	rows := 0
+	for _, line := range strings.Split(table, "\n") {
+		cells := strings.Split(line, "|")
+		if len(cells) != 4 {
+			break
+		}
+		rows++
+		pkgs := quoted.FindAllStringSubmatch(cells[1], -1)
+		if len(pkgs) != 1 {
+			continue // a row of several packages names its files with their folders
+		}
+		dir := pkgs[0][1]
+		if dir == "kompact" {
+			dir = "."
+		}
+		for _, m := range quoted.FindAllStringSubmatch(cells[2], -1) {
+			name := m[1]
+			if strings.Contains(name, "/") || (filepath.Ext(name) != ".go" && filepath.Ext(name) != ".js") {
+				continue
+			}
+			matches, _ := filepath.Glob(filepath.Join(root, dir, name))
+			if len(matches) == 0 {
+				t.Errorf("docs/architecture.md's table of packages: the row of %s names `%s`, which is not in %s/: name the file that holds it now (with its folder if it is another package's)", pkgs[0][1], name, dir)
+			}
+		}
+	}
+	if rows < 20 {
+		t.Fatalf("docs/architecture.md's table of packages has %d rows; is it still headed | package | holds |?", rows)
+	}
+}
+
+// rootNames are the root package's exported names (its non-test files'),
+// and for each of its types the exported fields and methods it has,
+// promoted ones included.
+func rootNames(t *testing.T) (names map[string]bool, members map[string]map[string]bool) {
+	t.Helper()
+	fset := token.NewFileSet()
+	files := parse(t, fset, list(t)["kompact"], parser.SkipObjectResolution)
+	names = map[string]bool{}
+	own := map[string]map[string]bool{}
+	embeds := map[string][]string{}
+	add := func(typ, name string) {
+		if own[typ] == nil {
+			own[typ] = map[string]bool{}
+		}
+		if ast.IsExported(name) {
+			own[typ][name] = true
+		}
+	}
+	for _, f := range files {
+		for _, decl := range f.Decls {
+			switch d := decl.(type) {
+			case *ast.FuncDecl:
+				if d.Recv == nil {
+					names[d.Name.Name] = ast.IsExported(d.Name.Name)
+					continue
+				}
+				recv := d.Recv.List[0].Type
+				if s, ok := recv.(*ast.StarExpr); ok {
+					recv = s.X
+				}
+				if ix, ok := recv.(*ast.IndexExpr); ok {
+					recv = ix.X
+				}
+				if id, ok := recv.(*ast.Ident); ok {
+					add(id.Name, d.Name.Name)
+				}
+			case *ast.GenDecl:
+				for _, spec := range d.Specs {
+					switch s := spec.(type) {
+					case *ast.TypeSpec:
+						names[s.Name.Name] = ast.IsExported(s.Name.Name)
+						add(s.Name.Name, "")
+						var fields *ast.FieldList
+						switch ty := s.Type.(type) {
+						case *ast.StructType:
+							fields = ty.Fields
+						case *ast.InterfaceType:
+							fields = ty.Methods
+						}
+						if fields == nil {
+							continue
+						}
+						for _, field := range fields.List {
+							for _, n := range field.Names {
+								add(s.Name.Name, n.Name)
+							}
+							if len(field.Names) == 0 {
+								ty := field.Type
+								if st, ok := ty.(*ast.StarExpr); ok {
+									ty = st.X
+								}
+								if id, ok := ty.(*ast.Ident); ok {
+									add(s.Name.Name, id.Name)
+									embeds[s.Name.Name] = append(embeds[s.Name.Name], id.Name)
+								}
+							}
+						}
+					case *ast.ValueSpec:
+						for _, n := range s.Names {
+							names[n.Name] = ast.IsExported(n.Name)
+						}
+					}
+				}
+			}
+		}
+	}
+	members = map[string]map[string]bool{}
+	var collect func(typ string, into map[string]bool, depth int)
+	collect = func(typ string, into map[string]bool, depth int) {
+		if depth > 8 {
+			return
+		}
+		for m := range own[typ] {
+			into[m] = true
+		}
+		for _, e := range embeds[typ] {
+			collect(e, into, depth+1)
+		}
+	}
+	for typ := range own {
+		members[typ] = map[string]bool{}
+		collect(typ, members[typ], 0)
+	}
+	for n, exported := range names {
+		if !exported {
+			delete(names, n)
+		}
+	}
+	if !names["Session"] || !names["Store"] || !members["Store"]["GetSession"] || !members["Session"]["AppendJSON"] {
+		t.Fatalf("the root's exported names, as parsed, miss Session, Store, Store.GetSession or Session.AppendJSON: is rootNames broken?")
+	}
+	return names, members
+}
+
+// rootRef is kompact.<Name>, and kompact.<Type>.<Member>, in prose.
+var rootRef = regexp.MustCompile(`(^|[^\w./-])kompact\.([A-Z]\w*)(?:\.([A-Z]\w*))?`)
+
+// TestDocsNameRootNamesThatExist holds every kompact.<Name> that README.md,
+// docs/*.md and the module's Go comments give to the root package (issue 41
+// §7): Name is one of the root's exported names (its non-test files', read
+// with go/parser), and in kompact.<Type>.<Member>, Member is one of the type's
+// exported fields or methods. A name that left the root is named where it
+// lives now (service.X, kimi.X).
+func TestDocsNameRootNamesThatExist(t *testing.T) {
+	root := repoRoot(t)
+	names, members := rootNames(t)
+	elsewhere := exportedElsewhere(t)
+	checked := 0
+	check := func(where, text string) {
+		for _, m := range rootRef.FindAllStringSubmatch(text, -1) {
+			checked++
+			name, member := m[2], m[3]
+			switch {
+			case past[where[:strings.LastIndex(where, ":")]+" kompact."+name] != "":
+			case !names[name]:
+				now := "name it by what it is called now"
+				if pkgs := elsewhere[name]; len(pkgs) > 0 {
+					now = "it is " + strings.Join(pkgs, " or ") + " now"
+				}
+				t.Errorf("%s: kompact.%s is not one of the root package's names: %s", where, name, now)
+			case member != "" && members[name] != nil && !members[name][member]:
+				t.Errorf("%s: kompact.%s.%s: %[2]s has no exported field or method %[3]s: name the one it has now", where, name, member)
+			}
+		}
+	}
+	for _, doc := range docFiles(t, root) {
+		data, err := os.ReadFile(filepath.Join(root, doc))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, line := range strings.Split(string(data), "\n") {
+			check(doc+":"+strconv.Itoa(i+1), line)
+		}
+	}
+	fset := token.NewFileSet()
+	for _, file := range repoFiles(t, root) {
+		if !strings.HasSuffix(file, ".go") || strings.Contains(file, "testdata/") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, filepath.Join(root, file), nil, parser.ParseComments|parser.SkipObjectResolution)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, group := range f.Comments {
+			for _, c := range group.List {
+				pos := fset.Position(c.Pos())
+				for i, line := range strings.Split(c.Text, "\n") {
+					check(file+":"+strconv.Itoa(pos.Line+i), line)
+				}
+			}
+		}
+	}
+	if checked < 50 {
+		t.Fatalf("checked %d kompact names; the docs and comments give hundreds: is rootRef broken?", checked)
+	}
+}
+
+// past are the docs' records of what a name or a file was when they were
+// written (docs/benchmarks.md's log of measurements), which the text says
+// has moved since: "doc kompact.<Name>" or "doc file", and why.
+var past = map[string]string{
+	"docs/benchmarks.md kompact.Verified": "issue 11's record: the name before issue 18 moved it to sessionjson, which the text says",
+	"docs/benchmarks.md message_fast.go":  "issue 11's record: the root's file before issue 18 moved the decoder to sessionjson, which the text says",
+	"docs/benchmarks.md message_scan.go":  "issue 11's record: the root's file before issue 18 moved the decoder to sessionjson, which the text says",
+}
+
+// exportedElsewhere maps each exported top-level name of the module's
+// other packages (non-test files) to the packages that declare it, as
+// pkg.Name (service.Sessions).
+func exportedElsewhere(t *testing.T) map[string][]string {
+	t.Helper()
+	fset := token.NewFileSet()
+	where := map[string][]string{}
+	pkgs := list(t)
+	for _, name := range slices.Sorted(maps.Keys(pkgs)) {
+		if name == "kompact" {
+			continue
+		}
+		for _, f := range parse(t, fset, pkgs[name], parser.SkipObjectResolution) {
+			for _, decl := range f.Decls {
+				var ids []*ast.Ident
+				switch d := decl.(type) {
+				case *ast.FuncDecl:
+					if d.Recv == nil {
+						ids = append(ids, d.Name)
+					}
+				case *ast.GenDecl:
+					for _, spec := range d.Specs {
+						switch s := spec.(type) {
+						case *ast.TypeSpec:
+							ids = append(ids, s.Name)
+						case *ast.ValueSpec:
+							ids = append(ids, s.Names...)
+						}
+					}
+				}
+				for _, id := range ids {
+					q := filepath.Base(name) + "." + id.Name
+					if id.IsExported() && !slices.Contains(where[id.Name], q) {
+						where[id.Name] = append(where[id.Name], q)
+					}
+				}
+			}
+		}
+	}
+	return where
+}
