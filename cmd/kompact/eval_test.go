@@ -190,3 +190,33 @@ func TestEvalMissingKeyComesFirst(t *testing.T) {
 		t.Errorf("stderr:\n%s", stderr)
 	}
 }
+
+// TestEvalFactInsideArtifact (issue 40 §3): a planted fact that occurs in
+// the compacted range as part of a longer artifact (the core of an error
+// line, of a TODO line) occurs: its text is in what the request sends
+// from the range. It used to be refused as a fact that "does not occur".
+func TestEvalFactInsideArtifact(t *testing.T) {
+	srv := fakellm.New(t)
+	srv.SetDefault(fakellm.Answer(fakellm.Text("<current_focus>expected 1 got 2</current_focus>")))
+	cfg := evalFixture(t, srv.URL(), "chat-model", "")
+	dir := t.TempDir()
+	sess, facts := filepath.Join(dir, "s.json"), filepath.Join(dir, "facts.json")
+	doc := `{"id":"s1","agent":"fake","messages":[
+ {"id":"u1","role":"user","content":"Run the tests."},
+ {"id":"a1","role":"assistant","content":"FAIL pkg0/x_test.go:12: expected 1 got 2\nTODO: handle the empty config case"},
+ {"id":"u2","role":"user","content":"next"},
+ {"id":"a2","role":"assistant","content":"second answer"}
+]}`
+	os.WriteFile(sess, []byte(doc), 0o644)
+	os.WriteFile(facts, []byte(`[{"class":"error","text":"expected 1 got 2"},{"class":"todo","text":"handle the empty config case"}]`), 0o644)
+	rep := runEval(t, cfg, "--runs", "1", sess, "--facts", facts)
+	if rep.SentPlanted != 2 || len(rep.NotSent) != 0 || rep.Classes[kompact.ArtifactError].Survival != 1 || rep.Classes[kompact.ArtifactTodo].Survival != 0 {
+		t.Errorf("report %+v", rep)
+	}
+	// A text the request does not send still does not occur.
+	os.WriteFile(facts, []byte(`[{"class":"error","text":"expected 3 got 4"}]`), 0o644)
+	status, _, stderr := runCLI(t, "", map[string]string{"FAKE_KEY": "k"}, "eval", "--config", cfg, "--runs", "1", sess, "--facts", facts)
+	if status != exitError || !strings.Contains(stderr, `planted fact "expected 3 got 4" (error) does not occur`) {
+		t.Errorf("status %d, stderr %s", status, stderr)
+	}
+}
