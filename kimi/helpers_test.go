@@ -6,13 +6,11 @@ package kimi_test
 
 import (
 	"context"
-	"fmt"
 	"sync"
 	"time"
 
 	"kompact"
 	"kompact/internal/fakellm"
-	"kompact/internal/testserver"
 	"kompact/openai"
 	"kompact/service"
 )
@@ -64,10 +62,3 @@ func e2eCompactor() *service.Compactor {
 		Sleep:  func(ctx context.Context, _ time.Duration) error { return ctx.Err() },
 	}}
 }
-
-// sessionsAgents: "auto" has a 10000-token context and compacts by itself at
-// half of it (or with less than 1000 left); "manual" never does
-// (testserver.AutoAgents, with an LLM URL that is never called).
-var sessionsAgents = fmt.Sprintf(testserver.AutoAgents, unusedURL, unusedURL)
-
-const unusedURL = "http://127.0.0.1:1/v1"

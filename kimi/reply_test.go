@@ -5,11 +5,8 @@ import (
 	"testing"
 
 	"kompact"
-	"kompact/config"
 	"kompact/internal/fakellm"
-	"kompact/internal/testserver"
 	"kompact/kimi"
-	"kompact/service"
 )
 
 // TestReplyRefusesBlankText: a chat reply whose text parts are only white
@@ -94,36 +91,5 @@ func TestAnswerChecksAgree(t *testing.T) {
 		llm := &fakeLLM{answer: func(int, []kompact.Message) (kompact.Answer, error) { return tc.a, nil }}
 		_, err := kimi.Reply(context.Background(), llm, enabledAgent(), nil)
 		check("chat", err, tc.chat)
-	}
-}
-
-// TestContinueAppendsNoBlankReply: continue (service.Sessions, which the
-// HTTP API calls) appends no assistant message for a reply of blank text
-// and thinking: the turn fails with the think-only error and the session
-// ends with the user's message, as for any failed turn.
-func TestContinueAppendsNoBlankReply(t *testing.T) {
-	agents, err := config.Parse([]byte(sessionsAgents), "agents.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx := context.Background()
-	store := testserver.SQLite(t)
-	llm := &fakeLLM{answer: func(int, []kompact.Message) (kompact.Answer, error) {
-		return kompact.Answer{Parts: []kompact.Part{kompact.ThinkPart("hmm"), kompact.TextPart(" \n")}}, nil
-	}}
-	s := service.NewSessions(service.SessionsConfig{Store: store, Compactor: &service.Compactor{LLM: llm}, Agents: agents})
-	if _, err := store.CreateSession(ctx, &kompact.Session{ID: "s", Agent: "manual", Messages: []kompact.Message{msg("user", "u1", "hi")}}); err != nil {
-		t.Fatal(err)
-	}
-	_, err = s.Continue(ctx, "s", "hello")
-	if kompact.ErrorCodeOf(err) != kompact.EEmptyResponse || err.Error() != kimi.ThinkOnlyReplyMessage {
-		t.Fatalf("Continue: %v, want %q", err, kimi.ThinkOnlyReplyMessage)
-	}
-	got, err := store.GetSession(ctx, "s")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if m := got.Messages; len(m) != 2 || m[1].Role != kompact.RoleUser || m[1].Content[0].Text != "hello" {
-		t.Fatalf("the session after the failed turn: %s", ids(m))
 	}
 }
