@@ -10,7 +10,7 @@ import (
 	"kompact"
 	"kompact/config"
 	"kompact/internal/bytesize"
-	"kompact/internal/testserver"
+	"kompact/internal/memstore"
 	"kompact/service"
 )
 
@@ -36,7 +36,7 @@ func TestSessionsContinueDeadline(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	store := testserver.SQLite(t)
+	store := memstore.New(0)
 	s := service.NewSessions(service.SessionsConfig{Store: store, Compactor: &service.Compactor{LLM: stuckLLM{}}, Agents: agents})
 	ctx := context.Background()
 	if _, err := store.CreateSession(ctx, &kompact.Session{ID: "s", Agent: "quick"}); err != nil {

@@ -20,7 +20,7 @@ func TestSessionsContextAllocatesByRoute(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds two sessions of thousands of messages")
 	}
-	e := newSessionsEnv(t, kompact.PreviewLimits{})
+	e := newSQLiteSessionsEnv(t, kompact.PreviewLimits{})
 	ctx := context.Background()
 	build := func(id string, n int) {
 		e.storeTurns(id, n, func(i int) string { return fmt.Sprintf("message %d of the session", i) })
@@ -74,7 +74,7 @@ func TestRestoreRoutesAllocateByRoute(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds sessions of thousands of messages")
 	}
-	e := newSessionsEnv(t, kompact.PreviewLimits{})
+	e := newSQLiteSessionsEnv(t, kompact.PreviewLimits{})
 	ctx := context.Background()
 	build := func(id string, n, size int) int64 {
 		e.storeTurns(id, n, func(int) string { return strings.Repeat("x", size) })

@@ -6,7 +6,7 @@ import (
 
 	"kompact"
 	"kompact/config"
-	"kompact/internal/testserver"
+	"kompact/internal/memstore"
 	"kompact/kimi"
 	"kompact/service"
 )
@@ -21,7 +21,7 @@ func TestContinueAppendsNoBlankReply(t *testing.T) {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	store := testserver.SQLite(t)
+	store := memstore.New(0)
 	llm := &fakeLLM{answer: func(int, []kompact.Message) (kompact.Answer, error) {
 		return kompact.Answer{Parts: []kompact.Part{kompact.ThinkPart("hmm"), kompact.TextPart(" \n")}}, nil
 	}}

@@ -9,12 +9,15 @@ import (
 
 	"kompact"
 	"kompact/config"
+	"kompact/internal/memstore"
 	"kompact/internal/testserver"
 	"kompact/service"
 )
 
-// The tests of service.Sessions run it over a real store; the HTTP API's
-// tests (httpapi) run every workflow through it as well.
+// The tests of service.Sessions run it over the store in memory
+// (internal/memstore, which passes the stores' conformance suite); the
+// tests that measure what the store reads run it over SQLite, and the HTTP
+// API's tests (httpapi) run every workflow through it over SQLite as well.
 
 // sessionsAgents: "auto" has a 10000-token context and compacts by itself at
 // half of it (or with less than 1000 left); "manual" never does
@@ -62,11 +65,23 @@ type sessionsEnv struct {
 
 func newSessionsEnv(t *testing.T, previews kompact.PreviewLimits) *sessionsEnv {
 	t.Helper()
+	return newSessionsEnvOver(t, previews, memstore.New(0))
+}
+
+// newSQLiteSessionsEnv is newSessionsEnv over a SQLite store, for the tests
+// that hold what a real store reads.
+func newSQLiteSessionsEnv(t *testing.T, previews kompact.PreviewLimits) *sessionsEnv {
+	t.Helper()
+	return newSessionsEnvOver(t, previews, testserver.SQLite(t))
+}
+
+func newSessionsEnvOver(t *testing.T, previews kompact.PreviewLimits, store kompact.Store) *sessionsEnv {
+	t.Helper()
 	agents, err := config.Parse([]byte(sessionsAgents), "agents.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
-	e := &sessionsEnv{t: t, store: testserver.SQLite(t), llm: &sessionsLLM{summary: fullSummary()}}
+	e := &sessionsEnv{t: t, store: store, llm: &sessionsLLM{summary: fullSummary()}}
 	e.s = service.NewSessions(service.SessionsConfig{
 		Store: e.store, Compactor: &service.Compactor{LLM: e.llm}, Agents: agents, Previews: previews,
 		NewID: func() string { e.ids++; return fmt.Sprint(e.ids) },
