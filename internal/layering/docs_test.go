@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"unicode"
 )
 
 // The docs tests hold the prose to the code (issue 41 §7), as
@@ -475,4 +476,150 @@ func exportedElsewhere(t *testing.T) map[string][]string {
 		}
 	}
 	return where
+}
+
+// TestDocsDiagramsNameCodeThatExists holds the sequence diagrams of the
+// docs (```mermaid blocks: docs/architecture.md's gateway turn) to the
+// code, as the other docs tests hold the prose: every Go name a diagram
+// gives (a word with a capital after its first letter, gatewayFind,
+// GatewayTurn; or a qualified one, Job.Run, openai.Upstream) is declared
+// in the module's non-test files: a function, type, variable or constant,
+// or a method or field of the type (a package's name for a qualified
+// one). A renamed function fails here until the diagram follows.
+func TestDocsDiagramsNameCodeThatExists(t *testing.T) {
+	root := repoRoot(t)
+	plain, qualified := declaredNames(t)
+	packages := map[string]bool{}
+	for name := range list(t) {
+		packages[filepath.Base(name)] = true
+	}
+	word := regexp.MustCompile(`[A-Za-z][A-Za-z0-9]*(\.[A-Za-z][A-Za-z0-9]*)?`)
+	code := func(w string) bool {
+		name := w[strings.LastIndex(w, ".")+1:]
+		lower, innerUpper := false, false
+		for i, r := range name {
+			lower = lower || unicode.IsLower(r)
+			innerUpper = innerUpper || (i > 0 && unicode.IsUpper(r))
+		}
+		if left, _, ok := strings.Cut(w, "."); ok {
+			return unicode.IsUpper([]rune(left)[0]) || packages[left]
+		}
+		return lower && innerUpper
+	}
+	checked := 0
+	for _, doc := range docFiles(t, root) {
+		data, err := os.ReadFile(filepath.Join(root, doc))
+		if err != nil {
+			t.Fatal(err)
+		}
+		in := false
+		for i, line := range strings.Split(string(data), "\n") {
+			switch {
+			case strings.TrimSpace(line) == "```mermaid":
+				in = true
+				continue
+			case trimmed(line, "```"):
+				in = false
+			}
+			if !in || trimmed(line, "participant") || trimmed(line, "sequenceDiagram") {
+				continue
+			}
+			// The arrows' and notes' keywords are Mermaid's, and a
+			// route's or a header's words are not Go.
+			line = regexp.MustCompile(`(/[^\s:,()]+|X-[A-Za-z-]+)`).ReplaceAllString(line, "")
+			for _, w := range word.FindAllString(line, -1) {
+				if !code(w) {
+					continue
+				}
+				checked++
+				if strings.Contains(w, ".") && !qualified[w] || !strings.Contains(w, ".") && !plain[w] {
+					t.Errorf("%s:%d: the diagram names %s, which no non-test file of the module declares: name the function that does the step now", doc, i+1, w)
+				}
+			}
+		}
+	}
+	if checked < 40 {
+		t.Fatalf("checked %d names in the docs' diagrams; docs/architecture.md's gateway turn gives dozens: is the check broken?", checked)
+	}
+}
+
+// declaredNames are the names the module's non-test files declare: plain
+// (every function, type, variable, constant, method and field) and
+// qualified (Type.Method, Type.Field, and pkg.Name for exported ones).
+func declaredNames(t *testing.T) (plain, qualified map[string]bool) {
+	t.Helper()
+	plain, qualified = map[string]bool{}, map[string]bool{}
+	fset := token.NewFileSet()
+	for name, p := range list(t) {
+		pkgName := filepath.Base(name)
+		for _, f := range parse(t, fset, p, parser.SkipObjectResolution) {
+			top := func(id *ast.Ident) {
+				plain[id.Name] = true
+				if id.IsExported() {
+					qualified[pkgName+"."+id.Name] = true
+				}
+			}
+			for _, decl := range f.Decls {
+				switch d := decl.(type) {
+				case *ast.FuncDecl:
+					if d.Recv == nil {
+						top(d.Name)
+						continue
+					}
+					plain[d.Name.Name] = true
+					if recv := receiverName(d.Recv.List[0].Type); recv != "" {
+						qualified[recv+"."+d.Name.Name] = true
+					}
+				case *ast.GenDecl:
+					for _, spec := range d.Specs {
+						switch s := spec.(type) {
+						case *ast.TypeSpec:
+							top(s.Name)
+							var fields *ast.FieldList
+							switch ty := s.Type.(type) {
+							case *ast.StructType:
+								fields = ty.Fields
+							case *ast.InterfaceType:
+								fields = ty.Methods
+							}
+							if fields == nil {
+								continue
+							}
+							for _, field := range fields.List {
+								for _, n := range field.Names {
+									plain[n.Name] = true
+									qualified[s.Name.Name+"."+n.Name] = true
+								}
+							}
+						case *ast.ValueSpec:
+							for _, n := range s.Names {
+								top(n)
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+	return plain, qualified
+}
+
+// receiverName is the type name of a method's receiver (T for *T, T[K]).
+func receiverName(e ast.Expr) string {
+	if s, ok := e.(*ast.StarExpr); ok {
+		e = s.X
+	}
+	if ix, ok := e.(*ast.IndexExpr); ok {
+		e = ix.X
+	}
+	if id, ok := e.(*ast.Ident); ok {
+		return id.Name
+	}
+	return ""
+}
+
+// trimmed says whether line, without its leading blanks, starts with
+// prefix.
+func trimmed(line, prefix string) bool {
+	return strings.HasPrefix(strings.TrimSpace(line), prefix)
 }
