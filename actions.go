@@ -1,5 +1,7 @@
 package kompact
 
+import "slices"
+
 // The session actions.
 const (
 	ActionCompactConversation = "compact_conversation"
@@ -46,13 +48,32 @@ type UIParam struct {
 	Description string `json:"description"`
 }
 
-// UIElements returns the actions a client should offer for agent a: both
-// compaction actions and the prune when compaction is enabled, none when it
-// is not. With no agent (a == nil, the global enumeration) all are returned.
+// UIElements returns the actions a client should offer for agent a: the
+// compaction actions its type does (OffersOf: compact_conversation, with
+// start and end when the type takes a range, and compact_up_to_here when it
+// does it) and the prune when compaction is enabled, none when it is not.
+// With no agent (a == nil, the global enumeration) all are returned.
 func UIElements(a *Agent) []UIElement {
 	if a != nil && !a.CompactionEnabled() {
 		return []UIElement{}
 	}
+	offers := OffersOf(a)
+	all := uiElements()
+	out := make([]UIElement, 0, len(all))
+	for _, el := range all {
+		switch {
+		case el.ID == ActionCompactUpToHere && !offers.UpToHere:
+			continue
+		case el.ID == ActionCompactConversation && !offers.Range:
+			el.Params = slices.DeleteFunc(slices.Clone(el.Params), func(p UIParam) bool { return p.Name == "start" || p.Name == "end" })
+		}
+		out = append(out, el)
+	}
+	return out
+}
+
+// uiElements are every action with all its parameters.
+func uiElements() []UIElement {
 	return []UIElement{
 		{
 			ID: ActionCompactConversation, Label: "Compact conversation", Kind: "session_action",

@@ -30,6 +30,65 @@ type CompactionType interface {
 	WithSummary(r *Result, summary string) *Result
 	// Reply asks llm for agent a's reply to history: a conversation turn.
 	Reply(ctx context.Context, llm LLM, a *Agent, history []Message) (Message, *Usage, error)
+	// Offers says which actions the type's compactions take beyond the
+	// whole session: what clients offer for its agents (UIElements).
+	Offers() Offers
+	// SummaryForm is how the type's summary message looks (GET
+	// /v1/compaction?agent=NAME).
+	SummaryForm() SummaryForm
+	// IsSummary is the type's recogniser: whether m is a summary message
+	// of the type's form.
+	IsSummary(m Message) bool
+}
+
+// Offers says what a type's compactions take beyond the whole session
+// (CompactionType.Offers).
+type Offers struct {
+	// Range: compact_conversation takes start and end.
+	Range bool
+	// UpToHere: the type does compact_up_to_here.
+	UpToHere bool
+}
+
+// SummaryForm is how a type's summary message looks: a user message whose
+// first text part starts with Prefix (then a newline), holding Sections
+// (XML sections, in order; none for a free-form summary) and, when kompact
+// appended it, the Appendix section.
+type SummaryForm struct {
+	Type     string
+	Prefix   string
+	Sections []string
+	Appendix string
+}
+
+// KimiSummaryForm is kimi-cli's summary form, the kimi type's.
+var KimiSummaryForm = SummaryForm{Type: DefaultCompactionType, Prefix: SummaryPrefix, Sections: SectionNames, Appendix: AppendixSection}
+
+// typeOf is agent a's registered compaction type, or nil for no agent or
+// a type that is not registered.
+func typeOf(a *Agent) CompactionType {
+	if a == nil {
+		return nil
+	}
+	return compactionTypes[a.Compaction.Type]
+}
+
+// OffersOf is what agent a's type offers: everything for no agent or a
+// type that is not registered (a lookup error says so where it runs).
+func OffersOf(a *Agent) Offers {
+	if t := typeOf(a); t != nil {
+		return t.Offers()
+	}
+	return Offers{Range: true, UpToHere: true}
+}
+
+// SummaryFormOf is the summary form of agent a's type: kimi's for no agent
+// or a type that is not registered.
+func SummaryFormOf(a *Agent) SummaryForm {
+	if t := typeOf(a); t != nil {
+		return t.SummaryForm()
+	}
+	return KimiSummaryForm
 }
 
 // CompactionPlan is one prepared compaction of a type (CompactionType.Plan).

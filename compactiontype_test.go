@@ -46,6 +46,16 @@ func (headline) Reply(ctx context.Context, llm kompact.LLM, a *kompact.Agent, hi
 	return kompact.Message{Role: kompact.RoleAssistant, Content: answer.Parts}, answer.Usage, err
 }
 
+func (headline) Offers() kompact.Offers { return kompact.Offers{} }
+
+func (headline) SummaryForm() kompact.SummaryForm {
+	return kompact.SummaryForm{Type: "headline", Prefix: "headline: ", Sections: []string{}}
+}
+
+func (headline) IsSummary(m kompact.Message) bool {
+	return m.Role == kompact.RoleUser && len(m.Content) > 0 && strings.HasPrefix(m.Content[0].Text, "headline: ")
+}
+
 type headlinePlan struct{ info kompact.PlanInfo }
 
 func (p *headlinePlan) About() kompact.PlanInfo { return p.info }

@@ -6,12 +6,23 @@ import "strings"
 // messages.
 const SummaryPrefix = "<system>Previous context has been compacted. Here is the compaction output:</system>"
 
-// IsSummary reports whether m is a summary message a compaction wrote: a
-// user message whose text begins with SummaryPrefix (kompact's form and
-// kimi-cli's).
+// IsSummary reports whether m is a summary message a compaction wrote, of
+// any registered type: a user message whose text begins with SummaryPrefix
+// (kompact's form and kimi-cli's), or one another type recognises as its
+// own (CompactionType.IsSummary: a kimi-code summary).
 func IsSummary(m Message) bool {
-	return m.Role == RoleUser && len(m.Content) > 0 && m.Content[0].Type == PartText &&
-		strings.HasPrefix(m.Content[0].Text, SummaryPrefix)
+	if m.Role != RoleUser || len(m.Content) == 0 || m.Content[0].Type != PartText {
+		return false
+	}
+	if strings.HasPrefix(m.Content[0].Text, SummaryPrefix) {
+		return true
+	}
+	for name, t := range compactionTypes {
+		if name != DefaultCompactionType && t.IsSummary(m) {
+			return true
+		}
+	}
+	return false
 }
 
 // PlanCounts divide a session's messages as a compaction does: Before
@@ -54,6 +65,9 @@ func (u Usage) Input() int64 { return u.InputOther + u.InputCacheRead + u.InputC
 
 // Result is a successful compaction.
 type Result struct {
+	// Type names the compaction type that made it (its compaction.type);
+	// "" when not recorded (a preview kept before previews recorded it).
+	Type string
 	// Session is the compacted session: the kept messages, the summary
 	// message, then the preserved or unselected messages, unchanged. It has
 	// its own message slice, but the messages share their parts with the

@@ -9,6 +9,7 @@ import (
 
 	sdk "github.com/openai/openai-go/v3"
 
+	"kompact"
 	"kompact/internal/fakellm"
 	"kompact/internal/kcvectors"
 	"kompact/internal/testserver"
@@ -142,4 +143,43 @@ func TestGatewayKimiCodeAgent(t *testing.T) {
 		return
 	}
 	t.Fatal("the conversation never compacted")
+}
+
+// TestCompactionFormatOfAgent (issue 39 §4): GET /v1/compaction keeps kimi's form,
+// ?agent=NAME answers the form of that agent's type (kimi-code's prefix, no sections) and
+// 404 for an agent the server lacks; a kimi-code session's ui-elements offer no range and
+// no compact_up_to_here, a kimi one's both.
+func TestCompactionFormatOfAgent(t *testing.T) {
+	texts := kimicode.Builtin()
+	kimicode.UseTexts(texts)
+	e := newAPIEnv(t, apiOptions{agents: kimiCodeAgents})
+	for _, tc := range []struct{ q, want string }{
+		{"", `{"appendix_section":"preserved_artifacts","sections":["current_focus","environment","completed_tasks","active_issues","code_state","important_context"],"summary_prefix":` + jsonText(t, kompact.SummaryPrefix) + `,"type":"kimi"}`},
+		{"?agent=other", `{"appendix_section":"preserved_artifacts","sections":["current_focus","environment","completed_tasks","active_issues","code_state","important_context"],"summary_prefix":` + jsonText(t, kompact.SummaryPrefix) + `,"type":"kimi"}`},
+		{"?agent=kc", `{"appendix_section":"","sections":[],"summary_prefix":` + jsonText(t, texts.Prefix()) + `,"type":"kimi-code"}`},
+	} {
+		if got := jsonText(t, e.must(200, "GET", "/v1/compaction"+tc.q, nil)); got != tc.want {
+			t.Errorf("GET /v1/compaction%s:\n%s\nwant\n%s", tc.q, got, tc.want)
+		}
+	}
+	wantError(t, e.do("GET", "/v1/compaction?agent=nope", nil), 404, "not_found", "nope")
+	for agent, want := range map[string]string{"kc": "compact_conversation(instructions) prune_tool_results", "other": "compact_conversation(start,end,instructions) compact_up_to_here prune_tool_results"} {
+		e.must(201, "POST", "/v1/sessions", map[string]any{"id": agent + "-s", "agent": agent, "messages": []any{map[string]any{"role": "user", "content": "hi"}}})
+		var got []string
+		for _, el := range e.must(200, "GET", "/v1/sessions/"+agent+"-s/ui-elements", nil)["ui_elements"].([]any) {
+			el := el.(map[string]any)
+			s := el["id"].(string)
+			if s == kompact.ActionCompactConversation {
+				var ps []string
+				for _, p := range el["params"].([]any) {
+					ps = append(ps, p.(map[string]any)["name"].(string))
+				}
+				s += "(" + strings.Join(ps, ",") + ")"
+			}
+			got = append(got, s)
+		}
+		if strings.Join(got, " ") != want {
+			t.Errorf("agent %s offers %s, want %s", agent, strings.Join(got, " "), want)
+		}
+	}
 }

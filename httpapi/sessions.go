@@ -330,8 +330,11 @@ func (s *Server) continueSession(w http.ResponseWriter, r *http.Request) error {
 }
 
 // compactionFormat is the answer of GET /v1/compaction: how a compaction
-// summary looks, so that clients need not copy it.
+// summary looks, so that clients need not copy it; kimi's form, or with
+// ?agent=NAME that agent's compaction type's.
 type compactionFormat struct {
+	// Type names the compaction type whose form it is.
+	Type string `json:"type"`
 	// SummaryPrefix opens the summary message, followed by a newline.
 	SummaryPrefix string `json:"summary_prefix"`
 	// Sections are the XML sections a summary should contain, in order.
@@ -342,7 +345,15 @@ type compactionFormat struct {
 }
 
 func (s *Server) compactionFormat(w http.ResponseWriter, r *http.Request) error {
-	writeJSON(w, http.StatusOK, compactionFormat{SummaryPrefix: kompact.SummaryPrefix, Sections: kompact.SectionNames, AppendixSection: kompact.AppendixSection})
+	var a *kompact.Agent
+	if name := r.URL.Query().Get("agent"); name != "" {
+		var err error
+		if a, err = s.agents.Agent(name); err != nil {
+			return err
+		}
+	}
+	f := kompact.SummaryFormOf(a)
+	writeJSON(w, http.StatusOK, compactionFormat{Type: f.Type, SummaryPrefix: f.Prefix, Sections: f.Sections, AppendixSection: f.Appendix})
 	return nil
 }
 

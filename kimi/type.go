@@ -2,6 +2,7 @@ package kimi
 
 import (
 	"context"
+	"strings"
 
 	"kompact"
 )
@@ -88,4 +89,17 @@ func (p *Plan) LimitCompletion(a *kompact.Agent, fields map[string]any, window i
 	}
 	out[field] = limit
 	return out, limit
+}
+
+// Offers: kimi compacts ranges and up to a message.
+func (Type) Offers() kompact.Offers { return kompact.Offers{Range: true, UpToHere: true} }
+
+// SummaryForm is kimi-cli's (kompact.KimiSummaryForm).
+func (Type) SummaryForm() kompact.SummaryForm { return kompact.KimiSummaryForm }
+
+// IsSummary reports whether m is a user message whose first text part
+// begins with kompact.SummaryPrefix.
+func (Type) IsSummary(m kompact.Message) bool {
+	return m.Role == kompact.RoleUser && len(m.Content) > 0 && m.Content[0].Type == kompact.PartText &&
+		strings.HasPrefix(m.Content[0].Text, kompact.SummaryPrefix)
 }

@@ -152,3 +152,30 @@ func (Type) Reply(ctx context.Context, llm kompact.LLM, a *kompact.Agent, histor
 
 // answerText is the text of an answer's text parts.
 func answerText(a kompact.Answer) string { return kompactText(&kompact.Message{Content: a.Parts}) }
+
+// Offers: Kimi Code compacts the whole session only (Plan refuses ranges and
+// compact_up_to_here).
+func (Type) Offers() kompact.Offers { return kompact.Offers{} }
+
+// SummaryForm is Kimi Code's: the prefix of the type's texts (CurrentTexts), then a
+// free-form summary (no XML sections) and its Context Recovery footer.
+func (Type) SummaryForm() kompact.SummaryForm {
+	texts, _ := CurrentTexts()
+	return kompact.SummaryForm{Type: Name, Prefix: texts.Prefix(), Sections: []string{}}
+}
+
+// IsSummary reports whether m is a kimi-code summary: a user message whose first text
+// part starts with the prefix of the type's texts, or of kompact's own wording (Builtin).
+func (Type) IsSummary(m kompact.Message) bool {
+	if m.Role != kompact.RoleUser || len(m.Content) == 0 || m.Content[0].Type != kompact.PartText {
+		return false
+	}
+	text := m.Content[0].Text
+	texts, _ := CurrentTexts()
+	return hasPrefix(text, texts.Prefix()) || hasPrefix(text, builtinPrefix)
+}
+
+// builtinPrefix is the prefix of kompact's own wording.
+var builtinPrefix = Builtin().Prefix()
+
+func hasPrefix(s, prefix string) bool { return prefix != "" && strings.HasPrefix(s, prefix) }

@@ -17,7 +17,10 @@ type Job struct {
 	Config kompact.RequestConfig
 	// Timeout bounds all the LLM calls of Run together.
 	Timeout time.Duration
-	llm     kompact.LLM
+	// Type is the name of the compaction type that planned it, recorded on
+	// its result (a preview applied under another type is a conflict).
+	Type string
+	llm  kompact.LLM
 }
 
 // NewJob checks that the action is available for a, resolves the prompt
@@ -43,7 +46,7 @@ func (c *Compactor) NewJob(a *kompact.Agent, s *kompact.Session, req kompact.Act
 	if req.Model != "" {
 		rc.Model = req.Model
 	}
-	return &Job{Plan: plan, Config: rc, Timeout: a.Compaction.LLMTimeout(), llm: c.LLM}, nil
+	return &Job{Plan: plan, Config: rc, Timeout: a.Compaction.LLMTimeout(), Type: t.Name(), llm: c.LLM}, nil
 }
 
 // typeOf returns a's compaction type, and refuses an agent whose
@@ -118,6 +121,7 @@ func (j *Job) attempts(ctx context.Context, progress func(kompact.Progress)) kom
 			if err != nil {
 				return j.failed(err)
 			}
+			res.Type = j.Type
 			return kompact.Outcome{Status: kompact.OutcomeCompacted, Result: res, Model: j.Config.Model}
 		}
 		if !errors.Is(err, kompact.ErrContextTooLong) {

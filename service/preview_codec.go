@@ -13,6 +13,8 @@ import (
 // Result needs to be committed and shown again, except KimiMessages (the
 // kimi-cli export form, which only the CLI uses) of a kompact session.
 type previewJSON struct {
+	// Type names the compaction type that made it (Result.Type).
+	Type            string            `json:"type,omitempty"`
 	Model           string            `json:"model,omitempty"`
 	SessionID       string            `json:"session_id,omitempty"`
 	Agent           string            `json:"agent,omitempty"`
@@ -72,7 +74,7 @@ func EncodePreview(o kompact.Outcome) ([]byte, error) {
 		kimi = &previewKimi{Context: p.Session.Kimi}
 	}
 	head, err := json.Marshal(previewJSON{
-		Model: o.Model, SessionID: r.Session.ID, Agent: r.Session.Agent, CompactionModel: r.Session.CompactionModel,
+		Type: r.Type, Model: o.Model, SessionID: r.Session.ID, Agent: r.Session.Agent, CompactionModel: r.Session.CompactionModel,
 		Start: p.Start, End: p.End, KeepSystem: p.KeepSystem, Dropped: p.Dropped, Pinned: p.Pinned,
 		Leading: p.Leading, Trailing: p.Trailing, Summary: r.Summary, MissingSections: r.MissingSections, Usage: r.Usage,
 		Compacted: r.Compacted, Preserved: r.Preserved, TokensBefore: r.TokensBefore, TokensAfter: r.TokensAfter,
@@ -158,6 +160,7 @@ func DecodePreview(data []byte) (kompact.Outcome, error) {
 	compacted := *base
 	compacted.Messages = slices.Concat(pj.Replacement, pj.Base[pj.End:])
 	r := &kompact.Result{
+		Type:           pj.Type,
 		Session:        &compacted,
 		SummaryMessage: pj.Replacement[kept+pj.Leading],
 		Summary:        pj.Summary, MissingSections: pj.MissingSections, Usage: pj.Usage,

@@ -98,8 +98,12 @@ func (s *Sessions) ApplyPreview(ctx context.Context, id, pid string, summary *st
 		return kompact.Outcome{}, err
 	}
 	res := pv.outcome.Result
+	t := s.CompactionTypeOf(res.Session.Agent)
+	if res.Type != "" && res.Type != t.Name() {
+		return kompact.ErrorOutcome(typeChangedError(pid, res, t.Name())), nil // gone, as after any conflict
+	}
 	if summary != nil {
-		res = withSummary(s.CompactionTypeOf(res.Session.Agent), res, *summary)
+		res = withSummary(t, res, *summary)
 	}
 	ctx = withTrigger(ctx, logManual)
 	out := s.commit(ctx, id, pv.read, kompact.Outcome{Status: kompact.OutcomeCompacted, Result: res, Model: pv.outcome.Model}, s.paused(ctx, id), pid)
@@ -215,4 +219,13 @@ func (s *Sessions) version(ctx context.Context, id string) (int64, error) {
 func (s *Sessions) paused(ctx context.Context, id string) bool {
 	head, err := s.store.GetSessionHead(ctx, id)
 	return err == nil && head.Breaker.Paused()
+}
+
+// typeChangedError is the EConflict of preview pid, made by r.Type, applied
+// when the agent compacts with another type (its compaction.type changed
+// since): the other type would rebuild the session around a range it does
+// not make.
+func typeChangedError(pid string, r *kompact.Result, now string) *kompact.Error {
+	return kompact.Errorf(kompact.EConflict, "preview %s was made by the %s compaction type, but agent %s now compacts with %s; it was not applied and the session is unchanged", pid, r.Type, r.Session.Agent, now).
+		WithFixes(`Run the compaction again with "preview": true, to preview it with the agent's type now.`)
 }

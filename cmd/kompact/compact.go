@@ -81,7 +81,7 @@ func (c *compactCommand) Run(ctx context.Context, args []string) (int, error) {
 	comp := c.compactor()
 	in, err := c.load(f)
 	if err != nil {
-		return exitError, err
+		return loadStatus(err), err
 	}
 	// The run's request bodies copy the file's texts unchecked.
 	ctx = openai.ContextWithVerified(ctx, in.verified)
@@ -272,6 +272,9 @@ func (c *compactCommand) load(f *compactFlags) (*compactInput, error) {
 		name = in.sess.Agent
 	}
 	if in.agent, err = cfg.Agent(name); err != nil {
+		return nil, err
+	}
+	if err := f.checkOffers(in.agent); err != nil {
 		return nil, err
 	}
 	in.pinned = in.sess.Pinned
@@ -606,4 +609,30 @@ func isTerminal(w io.Writer) bool {
 	}
 	st, err := f.Stat()
 	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+// checkOffers refuses the range flags the agent's compaction type does not
+// take (kompact.OffersOf: a kimi-code agent compacts whole sessions), as a
+// usage error naming the flag and the type.
+func (f *compactFlags) checkOffers(a *kompact.Agent) error {
+	offers := kompact.OffersOf(a)
+	for _, c := range []struct {
+		flag      string
+		set, does bool
+	}{{"--start", f.start != "", offers.Range}, {"--end", f.end != "", offers.Range}, {"--up-to", f.upTo != "", offers.UpToHere}} {
+		if c.set && !c.does {
+			return usagef("%s does not go with agent %s: its compaction type %s compacts the whole session; leave %s out, or use an agent of compaction.type kimi", c.flag, a.Name, a.Compaction.Type, c.flag)
+		}
+	}
+	return nil
+}
+
+// loadStatus is the exit status of load's error: a usage error's (a flag the
+// agent's type does not take), else exitError.
+func loadStatus(err error) int {
+	var ue *usageError
+	if errors.As(err, &ue) {
+		return exitUsage
+	}
+	return exitError
 }

@@ -65,7 +65,7 @@ func (c *requestCommand) Run(_ context.Context, args []string) (int, error) {
 	}
 	in, err := (&compactCommand{env: c.env}).load(&f.compactFlags)
 	if err != nil {
-		return exitError, err
+		return loadStatus(err), err
 	}
 	job, err := c.compactor(f.promptFile).NewJob(in.agent, in.sess, f.request())
 	if err != nil {
