@@ -187,7 +187,7 @@ func thousands(n int) string {
 // made elsewhere (an append over the API, as another client or the
 // gateway's turns make them) within a few seconds, without a
 // whole-session read; a deep link to a message the session does not have
-// says so.
+// says so, and how many it has, and shows the latest.
 func TestBrowserWindowFollowsChanges(t *testing.T) {
 	e := newBrowserEnv(t, browserOptions{})
 	e.importSession(longSession(t, "live", 3)) // sys u1 a1 … u3 a3
@@ -200,6 +200,6 @@ func TestBrowserWindowFollowsChanges(t *testing.T) {
 	e.checkNoWholeSessionRead("live")
 
 	e.reopen("/#/s/live/m/gone")
-	e.waitFor("the missing message said", `(document.querySelector('[data-testid="message-not-found"]') || {}).textContent === "This session has no message gone: a compaction may have replaced it with its summary."`)
+	e.waitFor("the missing message said", `(document.querySelector('[data-testid="message-not-found"]') || {}).textContent === "This session has no message gone: a compaction may have replaced it with its summary. It has 9 messages; showing the latest."`)
 	e.checkNoJSErrors()
 }

@@ -3,7 +3,7 @@
 
 import { $, add, clear, errorBox, h, plural } from "./dom.js";
 import { outcome as postAction } from "./api.js";
-import { job, models, preview, view } from "./state.js";
+import { job, models, offersRange, preview, view } from "./state.js";
 import { on } from "./events.js";
 import { loadSessions, renderSessions, sessionInfo } from "./sessions.js";
 import { reloadSession } from "./conversation.js";
@@ -24,7 +24,7 @@ function renderTools(uiError) {
   off.hidden = any;
   if (any) {
     const conv = view.actions.get("compact_conversation");
-    $("range-controls").hidden = !conv;
+    $("range-controls").hidden = !offersRange();
     const btn = $("compact-conversation");
     btn.hidden = !conv;
     if (conv) btn.textContent = conv.label || "Compact conversation";
@@ -249,7 +249,7 @@ async function runAction(action, body, { span = null, from = "" } = {}) {
     ctrl: new AbortController(),
     title: span ? "Sending the compaction request…" : action === "compact_up_to_here" ? "Compacting up to the chosen message…" : "Compacting the conversation…",
     started: Date.now(),
-    version: view.session && view.session.version, // to tell a commit the cancel came too late for
+    version: view.session && view.version, // to tell a commit the cancel came too late for
     last: null,
     text: "",
     notes: [],
@@ -336,7 +336,7 @@ async function checkCancelled(sessionId, run) {
   setOutcome(h("div", { class: "outcome-card info" }, h("p", { class: "outcome-title" }, "Cancelled"), h("p", null, "Checking whether the server had committed the compaction already…")), "cancelled");
   await Promise.all([reloadSession(), loadSessions()]);
   if (view.id !== sessionId) return;
-  const changed = run && view.session && view.session.version !== run.version;
+  const changed = run && view.session && view.version !== run.version;
   setProgress(changed ? "Cancelled too late: the server had committed the compaction." : "Cancelled. Nothing was changed.", run ? run.notes : []);
   setOutcome(
     h(

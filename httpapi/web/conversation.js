@@ -7,7 +7,7 @@ import { job, view } from "./state.js";
 import { emit, on } from "./events.js";
 import { isGatewaySession, renderSessions, sessionHead, sessionInfo } from "./sessions.js";
 import { renderParts, renderToolCall } from "./parts.js";
-import { isSummary, renderSummary } from "./summary.js";
+import { isSummary, renderSummary, useFormatOf } from "./summary.js";
 import { showTitle } from "./title.js";
 import { fillGauge, fillTokens } from "./gauge.js";
 import { messageLink, routeOf } from "./route.js";
@@ -33,7 +33,6 @@ async function openSession(id) {
   view.id = id;
   if (switching) {
     view.session = null;
-    view.total = 0;
     view.range = { start: "", end: "" };
     view.actions = new Map();
     view.plan = null;
@@ -53,19 +52,28 @@ async function openSession(id) {
   await reloadSession({ at, opening: switching || !!at });
   if (!(switching || at) || id !== view.id || !view.session) return;
   $("conversation").focus({ preventScroll: true });
-  if (at) await showMessage(at);
-  else await showLatest();
+  // A link to a message the session no longer holds (saved before a
+  // compaction) shows the session at its latest messages, with the note.
+  if (!at || !(await showMessage(at, { latest: true }))) await showLatest();
   if (switching) emit("session shown", id);
 }
 
 // showMessage brings message mid (an id, or "#N") of the session on
 // screen into view and marks it, or says that the session has no such
-// message (a compaction replaces the messages it summarises).
-export async function showMessage(mid) {
+// message and how many it has (a compaction replaces the messages it
+// summarises); opts.latest says the caller shows the latest instead.
+export async function showMessage(mid, opts = {}) {
   const art = await windowed.reveal(mid, "center");
   const slot = $("session-status");
+  // A stale link's note stays on screen above the latest messages it shows
+  // instead, until dismissed.
+  slot.classList.toggle("status-sticky", !art && !!opts.latest);
   if (!art) {
-    clear(slot).append(h("p", { class: "note", "data-testid": "message-not-found" }, `This session has no message ${mid}: a compaction may have replaced it with its summary.`));
+    const note = h("p", { class: "note", "data-testid": "message-not-found" }, notFoundText(mid, view.total, !!opts.latest));
+    const dismiss = opts.latest
+      ? h("button", { type: "button", class: "btn btn-tiny", "data-testid": "message-not-found-dismiss", onclick: () => (clear(slot), slot.classList.remove("status-sticky")) }, "Dismiss")
+      : null;
+    clear(slot).append(dismiss ? h("div", { class: "status-note" }, note, dismiss) : note);
     return null;
   }
   for (const old of document.querySelectorAll("#messages article.msg.is-target")) old.classList.remove("is-target");
@@ -73,6 +81,16 @@ export async function showMessage(mid) {
   art.setAttribute("tabindex", "-1");
   art.focus({ preventScroll: true });
   return art;
+}
+
+// notFoundText says that the session on screen, of total messages, has no
+// message mid (an id, or "#N"), and, when latest, that its latest messages
+// show instead.
+function notFoundText(mid, total, latest) {
+  const has = `This session has ${plural(total, "message")}`;
+  const then = latest && total ? "; showing the latest." : ".";
+  if (/^#\d+$/.test(mid)) return `${has}: there is no message ${mid}` + then;
+  return `This session has no message ${mid}: a compaction may have replaced it with its summary. ${has.replace("This session has", "It has")}` + then;
 }
 
 // showLatest scrolls to the session's latest messages when they do not
@@ -85,7 +103,6 @@ export async function showLatest() {
 function closeSession() {
   view.id = "";
   view.session = null;
-  view.total = 0;
   windowed.closeWindow();
   $("session-view").hidden = true;
   $("empty-state").hidden = false;
@@ -99,7 +116,6 @@ function closeSession() {
 // loadFailed shows why session id could not be read.
 function loadFailed(id, err) {
   view.session = null;
-  view.total = 0;
   windowed.closeWindow();
   $("session-title").textContent = id;
   $("session-meta").textContent = "";
@@ -117,7 +133,7 @@ export async function reloadSession(opts = {}) {
   const id = view.id;
   if (!id) return;
   const seq = ++loadSeq;
-  const same = !opts.opening && windowed.win.id === id;
+  const same = !opts.opening && view.loaded === id;
   const keep = same && !windowed.latestBelow() ? { latest: true } : same ? windowed.firstVisible() : null;
   const enc = encodeURIComponent(id);
   $("messages").setAttribute("aria-busy", "true");
@@ -133,13 +149,13 @@ export async function reloadSession(opts = {}) {
   $("messages").removeAttribute("aria-busy");
   if (w.status === "rejected") return loadFailed(id, w.reason);
   if (!w.value) return;
-  view.session = { ...((head.status === "fulfilled" && head.value) || { id }), id, version: w.value.version };
-  view.total = w.value.total;
+  view.session = { ...((head.status === "fulfilled" && head.value) || { id }), id };
   view.actions = new Map();
   if (ui.status === "fulfilled") {
     for (const el of ui.value.ui_elements) view.actions.set(el.id, el);
   }
   await resolveRange(); // drops range marks that no longer name a message
+  await useFormatOf(view.session.agent); // its summaries are of its agent's compaction type's form
   if (seq !== loadSeq) return;
   renderSession();
   renderSessions();
@@ -178,11 +194,11 @@ function renderSession() {
     h("span", { "data-testid": "message-count" }, plural(view.total, "message")),
     h("span", { id: "session-tokens-slot" }), // from GET …/context
     h("span", { class: "session-context", id: "session-context" }),
-    h("span", null, "version " + s.version),
+    h("span", null, "version " + view.version),
     s.updated_at ? h("span", null, "updated ", timeEl(s.updated_at)) : null,
   ]);
-  fillTokens($("session-tokens-slot"), s.id, s.version, "session-tokens");
-  fillGauge($("session-context"), s.id, s.version, false, clear($("session-context-note")));
+  fillTokens($("session-tokens-slot"), s.id, view.version, "session-tokens");
+  fillGauge($("session-context"), s.id, view.version, false, clear($("session-context-note")));
   showGatewayNote();
   $("messages").querySelector(".messages-empty")?.remove();
   if (!view.total) $("messages").append(h("li", { class: "messages-empty", "data-testid": "messages-empty" }, "No messages yet. Write below to start the conversation."));
@@ -357,7 +373,7 @@ export function initConversation() {
 function followListing() {
   const info = view.id ? sessionInfo(view.id) : null;
   if (!info || !view.session || job.runs.has(view.id) || loading) return;
-  if (info.version > view.session.version) reloadSession();
+  if (info.version > view.version) reloadSession();
 }
 
 // checkLive asks the server for the version of the session on screen (a
@@ -367,7 +383,7 @@ async function checkLive() {
   if (!id || !view.session || document.hidden || job.runs.has(id) || loading) return;
   try {
     const ans = await windowed.readWindow(id, { offset: view.total + 1_000_000_000, limit: 1 });
-    if (id === view.id && !loading && view.session && ans.version !== view.session.version) reloadSession();
+    if (id === view.id && !loading && view.session && ans.version !== view.version) reloadSession();
   } catch {
     /* the next reload reports it */
   }

@@ -17,16 +17,28 @@ import { messageAtIndex } from "./window.js";
 // MAX_WALK bounds the revisions read to explain the summaries on screen.
 const MAX_WALK = 12;
 
+// pinnedKept is how many pinned messages a compaction kept after its
+// summary, as its revision's note says ("compacted 2 messages, 1 pinned
+// message kept"); 0 when it names none.
+function pinnedKept(note) {
+  const m = /([\d,]+) pinned messages? kept/.exec(note || "");
+  return m ? Number(m[1].replaceAll(",", "")) : 0;
+}
+
 // goneAfterNewest: the indexes of before (the message list the newest
 // revision keeps) that its compaction replaced by summary (at index at in
 // the session now): the session has had only appends since, so the
-// messages before the summary are before's first at, and the message
-// after it is the first that stayed after the replaced ones.
-async function goneAfterNewest(before, at) {
-  const next = await messageAtIndex(at + 1);
-  const k = next ? before.findIndex((m) => m.id === next.id) : -1;
+// messages before the summary are before's first at, the pinned messages
+// of the range follow the summary (note counts them: they stayed), and the
+// message after them is the first that stayed after the replaced ones.
+async function goneAfterNewest(before, at, note) {
+  const indexOf = (m) => (m ? before.findIndex((b) => b.id === m.id) : -1);
+  const pinned = pinnedKept(note);
+  const stayed = new Set();
+  for (let j = 1; j <= pinned; j++) stayed.add(indexOf(await messageAtIndex(at + j)));
+  const k = indexOf(await messageAtIndex(at + 1 + pinned));
   const end = k > at ? k : before.length;
-  return Array.from({ length: Math.max(0, end - at) }, (_, j) => at + j);
+  return Array.from({ length: Math.max(0, end - at) }, (_, j) => at + j).filter((i) => !stayed.has(i));
 }
 
 // findCovers returns a Map from summary message id to
@@ -50,7 +62,7 @@ async function findCovers(sessionId, revisions, wanted) {
         if (after) {
           const stays = new Set(after.map((m) => m.id));
           before.forEach((m, i) => stays.has(m.id) || gone.push(i));
-        } else gone = await goneAfterNewest(before, at);
+        } else gone = await goneAfterNewest(before, at, r.note);
         const out = new Set(gone);
         const summary = after ? after.find((m) => m.id === id) : await messageAtIndex(at);
         covers.set(id, {

@@ -4,7 +4,7 @@
 // when it opens, and closes on Escape, Tab, a choice or a click elsewhere.
 
 import { h } from "./dom.js";
-import { job, view } from "./state.js";
+import { job, offersRange, view } from "./state.js";
 import { on } from "./events.js";
 import { setRange } from "./range.js";
 import { compactUpToHere } from "./compaction.js";
@@ -54,9 +54,11 @@ function messageMenu(wrap, m, i) {
 function items(m, i) {
   const n = i + 1;
   const out = [];
-  if (view.actions.has("compact_conversation")) {
+  if (offersRange()) {
     out.push(item("mark-start", view.range.start === m.id ? `Clear the range start` : `Start the range at #${n}`, () => setRange("start", m.id, i)));
     out.push(item("mark-end", view.range.end === m.id ? `Clear the range end` : `End the range at #${n}`, () => setRange("end", m.id, i)));
+  }
+  if (view.actions.has("compact_conversation")) {
     // A leading system message always stays: pinning it would change nothing.
     const pinned = isPinned(m.id);
     if (i > 0 || m.role !== "system") out.push(item("pin-toggle", pinned ? `Unpin #${n}` : `Pin #${n}: every compaction keeps it verbatim`, () => setPin(m.id, !pinned)));

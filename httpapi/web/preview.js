@@ -104,7 +104,7 @@ function renderEdited() {
   editedNote($("preview-fidelity"), text !== pending.summary);
   const summaryTokens = Math.floor(codePoints(text) / 4);
   const after = Math.floor((pending.otherChars + codePoints(format.prefix + "\n" + text)) / 4);
-  $("preview-stats").textContent = `Summary ${approx(summaryTokens)} · session after applying ${approx(after)} · ${format.sections.length - missing.length} of ${format.sections.length} sections`;
+  $("preview-stats").textContent = `Summary ${approx(summaryTokens)} · session after applying ${approx(after)}${format.sections.length ? ` · ${format.sections.length - missing.length} of ${format.sections.length} sections` : ""}`;
 }
 
 export function hidePreview() {

@@ -128,7 +128,7 @@ export function renderSessions() {
             s.running || job.runs.has(s.id) ? h("span", { class: "badge badge-run", "data-testid": "session-running", title: "A compaction of this session is running" }, "running") : null,
             toReview(s) ? h("span", { class: "badge badge-warn", "data-testid": "preview-waiting", title: "A proposed summary waits: open the session to review it" }, "summary to review") : null,
             // The open session's size; the listing itself has no text.
-            current && view.session && view.session.id === s.id ? h("span", { "data-tokens-for": s.id, "data-version": view.session.version }) : null,
+            current && view.session && view.session.id === s.id ? h("span", { "data-tokens-for": s.id, "data-version": view.version }) : null,
           ),
           h("span", { class: "session-gauge", "data-gauge-for": s.id, "data-version": s.version }),
           h("span", { class: "session-item-time" }, "updated ", timeEl(s.updated_at, relTime(s.updated_at))),

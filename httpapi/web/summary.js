@@ -1,44 +1,82 @@
 // The summary message a compaction leaves, shown as a card with its
-// sections. The summary prefix and the section names come from the server
-// (GET /v1/compaction).
+// sections. The summary form (its prefix, its section names) belongs to the
+// compaction type of the session's agent, and comes from the server: GET
+// /v1/compaction for kimi's, ?agent=NAME for that agent's type's.
 
 import { h, plural } from "./dom.js";
 import { renderMarkdown } from "./markdown.js";
 import { call } from "./api.js";
 
-// format is how a summary looks: its prefix, its sections, in order, and
-// the section kompact may append after them (the fidelity appendix).
-export const format = { prefix: null, sections: [], appendix: "" };
+// format is how a summary of the session on screen looks: its type, its
+// prefix, its sections, in order, and the section kompact may append after
+// them (the fidelity appendix); kimi's until a session's agent is known.
+export const format = { type: "", prefix: null, sections: [], appendix: "" };
 
-// loadFormat asks the server for the summary format.
+// kimi is kimi's form (GET /v1/compaction), which every session may hold
+// (a summary made before its agent changed type); forms caches the form of
+// each agent read (a promise).
+let kimi = null;
+const forms = new Map();
+
+function formOf(data) {
+  return {
+    type: data.type || "kimi",
+    prefix: data.summary_prefix,
+    sections: data.sections.map((name) => [name, name[0].toUpperCase() + name.slice(1).replaceAll("_", " ")]),
+    appendix: data.appendix_section || "",
+  };
+}
+
+// loadFormat asks the server for kimi's summary form, the form on screen
+// until a session's agent's is read.
 export async function loadFormat() {
-  const data = await call("GET", "compaction");
-  format.prefix = data.summary_prefix;
-  format.sections = data.sections.map((name) => [name, name[0].toUpperCase() + name.slice(1).replaceAll("_", " ")]);
-  format.appendix = data.appendix_section || "";
+  kimi = formOf(await call("GET", "compaction"));
+  if (format.prefix === null) Object.assign(format, kimi);
+}
+
+// useFormatOf makes the form of agent's compaction type the one on screen
+// (read once per agent); a failed read keeps kimi's.
+export async function useFormatOf(agent) {
+  if (!agent) return kimi && Object.assign(format, kimi);
+  if (!forms.has(agent)) forms.set(agent, call("GET", `compaction?agent=${encodeURIComponent(agent)}`).then(formOf, () => (forms.delete(agent), kimi)));
+  const f = await forms.get(agent);
+  if (f) Object.assign(format, f);
+}
+
+// firstText is the text of m's first text part, or null.
+function firstText(m) {
+  const first = (m.content || []).find((p) => p.type === "text");
+  return first ? first.text : null;
+}
+
+// formFor is the form whose prefix m's text starts with: the one on screen,
+// else kimi's; null for none.
+function formFor(m) {
+  const text = m && m.role === "user" ? firstText(m) : null;
+  if (text === null) return null;
+  for (const f of [format, kimi]) if (f && f.prefix && text.startsWith(f.prefix)) return f;
+  return null;
 }
 
 export function isSummary(m) {
-  if (m.role !== "user") return false;
-  const first = (m.content || []).find((p) => p.type === "text");
-  return !!first && format.prefix !== null && first.text.startsWith(format.prefix);
+  return !!formFor(m);
 }
 
 // summaryText is the summary a summary message holds, without its prefix.
 export function summaryText(m) {
   const texts = (m.content || []).filter((p) => p.type === "text").map((p) => p.text);
   let all = texts.join("");
-  all = all.slice(format.prefix.length);
+  all = all.slice((formFor(m) || format).prefix.length);
   return all.startsWith("\n") ? all.slice(1) : all;
 }
 
 // appendixOf takes kompact's appended section (docs/fidelity.md) out of
 // rest, the text besides the six sections: {rest, appendix}, appendix
 // null without one.
-function appendixOf(rest) {
-  const open = `<${format.appendix}>`;
-  const close = `</${format.appendix}>`;
-  const a = format.appendix ? rest.lastIndexOf(open) : -1;
+function appendixOf(rest, form) {
+  const open = `<${form.appendix}>`;
+  const close = `</${form.appendix}>`;
+  const a = form.appendix ? rest.lastIndexOf(open) : -1;
   const b = a >= 0 ? rest.indexOf(close, a) : -1;
   if (b < 0) return { rest, appendix: null };
   const body = rest.slice(a + open.length, b).replace(/^\s*\n/, "").replace(/\n\s*$/, "");
@@ -47,10 +85,10 @@ function appendixOf(rest) {
 
 // parseSummary splits a summary into its six sections. A section counts as
 // present when both its opening and closing tags appear (the server's rule).
-function parseSummary(text) {
+function parseSummary(text, form = format) {
   const sections = [];
   let rest = text;
-  for (const [name, label] of format.sections) {
+  for (const [name, label] of form.sections) {
     const open = `<${name}>`;
     const close = `</${name}>`;
     const present = text.includes(open) && text.includes(close);
@@ -63,14 +101,14 @@ function parseSummary(text) {
     }
     sections.push({ name, label, present, body });
   }
-  return { sections, ...appendixOf(rest.trim()) };
+  return { sections, ...appendixOf(rest.trim(), form) };
 }
 
 // renderSummary shows a summary message; remembered is what the last
 // outcome said about it, {summary, missing}, if anything.
 export function renderSummary(m, remembered) {
   const text = summaryText(m);
-  const card = renderSummaryText(text, remembered && remembered.summary === text ? remembered.missing : null);
+  const card = renderSummaryText(text, remembered && remembered.summary === text ? remembered.missing : null, formFor(m) || format);
   card.append(h("details", { class: "raw" }, h("summary", null, "Raw summary message"), h("pre", { class: "code" }, (m.content || []).filter((p) => p.type === "text").map((p) => p.text).join(""))));
   return card;
 }
@@ -82,8 +120,8 @@ export function missingOf(text) {
 
 // renderSummaryText shows a summary (without its prefix) as a card, its
 // sections rendered as Markdown; missing overrides the sections flagged.
-export function renderSummaryText(text, missingList) {
-  const { sections, rest, appendix } = parseSummary(text);
+export function renderSummaryText(text, missingList, form = format) {
+  const { sections, rest, appendix } = parseSummary(text, form);
   const missing = new Set(missingList || sections.filter((s) => !s.present).map((s) => s.name));
   const card = h("div", { class: "summary-card", "data-testid": "summary-card", "data-missing": [...missing].join(" ") });
   card.append(h("p", { class: "summary-lead" }, "The earlier conversation was compacted into this summary."));
@@ -122,13 +160,13 @@ export function renderSummaryText(text, missingList) {
       h(
         "section",
         { class: "summary-section summary-appendix", "data-testid": "summary-appendix" },
-        h("h4", null, "Preserved artifacts", " ", h("code", { class: "section-tag" }, format.appendix)),
+        h("h4", null, "Preserved artifacts", " ", h("code", { class: "section-tag" }, form.appendix)),
         h("p", { class: "muted" }, "Added by kompact after the model's summary: artifacts it lost."),
         h("div", { class: "md" }, renderMarkdown(appendix)),
       ),
     );
   }
   card.append(list);
-  if (rest) card.append(h("section", { class: "summary-section summary-rest" }, h("h4", null, "Other text"), h("div", { class: "md" }, renderMarkdown(rest))));
+  if (rest) card.append(h("section", { class: "summary-section summary-rest" }, h("h4", null, form.sections.length ? "Other text" : "Summary"), h("div", { class: "md" }, renderMarkdown(rest))));
   return card;
 }

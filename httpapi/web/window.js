@@ -14,6 +14,7 @@
 import { $, h } from "./dom.js";
 import { call } from "./api.js";
 import { emit } from "./events.js";
+import { view } from "./state.js";
 
 // CHUNK is how many messages one read asks for (the route allows 500).
 const CHUNK = 200;
@@ -36,8 +37,9 @@ const EST = 180;
 // shown, while what is above it is measured (images load, fonts apply).
 const FOLLOW_MS = 2000;
 
-// win is the session the window shows: its id, version and message count.
-export const win = { id: "", version: 0, total: 0 };
+// The session the window shows is state.js's view: view.loaded names it
+// ("" while one loads), and this module alone sets it, view.version and
+// view.total (openWindow, closeWindow), all from one version of the session.
 
 let list = null; // #messages
 let top = null; // the spacers
@@ -80,7 +82,7 @@ function fenSum(t, i) {
 
 function setHeight(i, px) {
   const old = heights.get(i);
-  if (old === px || i >= win.total) return;
+  if (old === px || i >= view.total) return;
   if (old === undefined) {
     nH++;
     fenAdd(fenN, i, 1);
@@ -100,7 +102,7 @@ function offsetOf(i) {
 // indexAt is the message at distance y from the list's top.
 function indexAt(y) {
   let lo = 0;
-  let hi = win.total - 1;
+  let hi = view.total - 1;
   while (lo < hi) {
     const mid = (lo + hi + 1) >> 1;
     if (offsetOf(mid) <= y) lo = mid;
@@ -124,10 +126,10 @@ export function indexOfId(id) {
 // messageAtIndex is message i: read already, else read now (one message);
 // undefined past the end or when the read fails.
 export async function messageAtIndex(i) {
-  if (msgs.has(i) || !win.id || i < 0 || i >= win.total) return msgs.get(i);
+  if (msgs.has(i) || !view.loaded || i < 0 || i >= view.total) return msgs.get(i);
   try {
-    const ans = await readWindow(win.id, { offset: i, limit: 1 });
-    return ans.version === win.version && ans.messages.length ? ans.messages[0].message : undefined;
+    const ans = await readWindow(view.loaded, { offset: i, limit: 1 });
+    return ans.version === view.version && ans.messages.length ? ans.messages[0].message : undefined;
   } catch {
     return undefined;
   }
@@ -136,14 +138,14 @@ export async function messageAtIndex(i) {
 // lastMessage is the session's last message when it is read (the tail is
 // always kept), else undefined.
 export function lastMessage() {
-  return win.total ? msgs.get(win.total - 1) : undefined;
+  return view.total ? msgs.get(view.total - 1) : undefined;
 }
 
 // sparseMessages is the session as a sparse array of total entries, the
 // read messages in place (anchors.js reads it).
 export function sparseMessages() {
-  const arr = new Array(win.total);
-  for (const [i, m] of msgs) if (i < win.total) arr[i] = m;
+  const arr = new Array(view.total);
+  for (const [i, m] of msgs) if (i < view.total) arr[i] = m;
   return arr;
 }
 
@@ -170,7 +172,7 @@ function keep(ans) {
 // and the tail.
 function evict() {
   const mid = (shown.a + shown.b) / 2;
-  const far = [...msgs.keys()].filter((i) => i > 0 && i < win.total - CHUNK && (i < shown.a || i > shown.b)).sort((x, y) => Math.abs(y - mid) - Math.abs(x - mid));
+  const far = [...msgs.keys()].filter((i) => i > 0 && i < view.total - CHUNK && (i < shown.a || i > shown.b)).sort((x, y) => Math.abs(y - mid) - Math.abs(x - mid));
   for (const i of far.slice(0, msgs.size - MAX_CACHED / 2)) msgs.delete(i);
 }
 
@@ -184,22 +186,39 @@ async function readTail(id, guess) {
   return ans;
 }
 
-// load reads session id for the window: its tail, its first message, and
-// the window around message at when given. It throws what the reads
-// throw (a 404 for a session or a message gone); at the second.
+// READS_AGREE is how many times load reads a session whose version moved
+// between its parallel reads before it keeps only the latest one's.
+const READS_AGREE = 3;
+
+// load reads session id for the window, in parallel: its tail, its first
+// message, and the window around message at when given (null when the
+// session has no such message). The three reads agree on one version: when
+// the session changed between them, it reads them again, and after
+// READS_AGREE tries keeps only the reads of the latest version (the others
+// are read later, as the screen needs them). It throws what the reads
+// throw (a 404 for a session gone).
 async function load(id, guess, at) {
-  const [tail, first, around] = await Promise.all([
-    readTail(id, guess),
-    readWindow(id, { offset: 0, limit: 1 }),
-    at ? readWindow(id, { around: at, limit: CHUNK }).catch((e) => (e.status === 404 ? null : Promise.reject(e))) : null,
-  ]);
-  return { tail, first, around };
+  for (let n = 1; ; n++) {
+    const [tail, first, around] = await Promise.all([
+      readTail(id, guess),
+      readWindow(id, { offset: 0, limit: 1 }),
+      at ? readWindow(id, { around: at, limit: CHUNK }).catch((e) => (e.status === 404 ? null : Promise.reject(e))) : null,
+    ]);
+    const reads = [tail, first, around].filter(Boolean);
+    const version = Math.max(...reads.map((r) => r.version));
+    const agree = reads.every((r) => r.version === version);
+    if (agree || n >= READS_AGREE) {
+      const of = (r) => (r && r.version === version ? r : null);
+      return { version, total: reads.find((r) => r.version === version).total, tail: of(tail), first: of(first), around: of(around) };
+    }
+    guess = tail.total;
+  }
 }
 
 // reset empties the window for session id (keeping the average height).
 function reset(id) {
   gen++;
-  win.id = id;
+  view.loaded = id;
   msgs.clear();
   heights.clear();
   if (nH) {
@@ -215,24 +234,22 @@ function reset(id) {
 
 // openWindow (re)loads session id into the window: guess is its message
 // count if known, at a message id to show (else the latest). It answers
-// {version, total, found}: found says whether at was found. A failed read
-// throws.
+// {version, total, found, at}: found says whether at was found, at its
+// index. A failed read throws.
 export async function openWindow(id, { guess = 0, at = "" } = {}) {
   const g = ++gen;
   const got = await load(id, guess, at);
   if (g !== gen) return null;
-  const latest = got.tail.version >= got.first.version ? got.tail : got.first;
   reset(id);
-  win.version = latest.version;
-  win.total = latest.total;
-  fenH = new Float64Array(win.total + 1);
-  fenN = new Float64Array(win.total + 1);
-  keep(got.first);
-  keep(got.tail);
-  if (got.around) keep(got.around);
+  view.version = got.version;
+  view.total = got.total;
+  fenH = new Float64Array(view.total + 1);
+  fenN = new Float64Array(view.total + 1);
+  for (const r of [got.first, got.tail, got.around]) if (r) keep(r);
   ensureList();
   least = FIRST_MIN;
-  return { version: win.version, total: win.total, found: !!got.around, at: got.around ? indexOfId(at) : -1 };
+  const i = got.around ? indexOfId(at) : -1;
+  return { version: view.version, total: view.total, found: i >= 0, at: i };
 }
 
 // dropStale takes the lis of the window before a reset out of the list,
@@ -248,8 +265,8 @@ function dropStale() {
 export function closeWindow() {
   reset("");
   dropStale();
-  win.total = 0;
-  win.version = 0;
+  view.total = 0;
+  view.version = 0;
   follow = false;
   if (list) list.replaceChildren();
 }
@@ -269,7 +286,7 @@ function ensureList() {
 // past MAX_SPACE the spacers stand for the messages out of the document
 // in proportion; those drawn keep their height.
 function scale() {
-  const all = offsetOf(win.total);
+  const all = offsetOf(view.total);
   return all > MAX_SPACE ? MAX_SPACE / all : 1;
 }
 
@@ -308,7 +325,7 @@ function range() {
     a = Math.max(0, mid - least / 2);
     b = a + least - 1;
   }
-  b = Math.min(win.total - 1, b, a + RENDER_MAX - 1);
+  b = Math.min(view.total - 1, b, a + RENDER_MAX - 1);
   a = Math.max(0, Math.min(a, b - least + 1));
   return { a, b };
 }
@@ -363,7 +380,7 @@ function draw(a, b) {
   for (const [i, li] of items) if (li.dataset.placeholder === undefined) setHeight(i, li.offsetHeight);
   const k = scale();
   top.style.height = offsetOf(a) * k + "px";
-  bottom.style.height = Math.max(0, offsetOf(win.total) - offsetOf(b + 1)) * k + "px";
+  bottom.style.height = Math.max(0, offsetOf(view.total) - offsetOf(b + 1)) * k + "px";
   if (anchor && items.has(anchor.i)) keepAnchor(anchor, offsetOf(a) * k);
   return changed;
 }
@@ -390,12 +407,12 @@ function fetchMissing(a, b) {
     if (inflight.has(k)) continue;
     inflight.add(k);
     const g = gen;
-    const id = win.id;
+    const id = view.loaded;
     readWindow(id, { offset: k * CHUNK, limit: CHUNK })
       .then((ans) => {
         if (g !== gen) return;
         inflight.delete(k);
-        if (ans.version !== win.version) {
+        if (ans.version !== view.version) {
           emit("window stale", id); // conversation.js reloads it
           return;
         }
@@ -409,11 +426,11 @@ function fetchMissing(a, b) {
 // layout draws what the screen needs now, and brings the target into view
 // once it is drawn.
 export function layout() {
-  if (!list || !win.id) return;
+  if (!list || !view.loaded) return;
   if (follow && Math.abs(window.scrollY - ownY) > 2) follow = false; // scrolled by another hand since
 
-  if (!win.total) {
-    if (items.size) reset(win.id);
+  if (!view.total) {
+    if (items.size) reset(view.loaded);
     dropStale();
     return;
   }
@@ -442,17 +459,17 @@ export function layout() {
 }
 
 function stickToLatest() {
-  const li = items.get(win.total - 1);
+  const li = items.get(view.total - 1);
   if (!li) return;
   const r = li.getBoundingClientRect();
-  if (Math.abs(r.bottom - window.innerHeight) > 1 && offsetOf(win.total) > window.innerHeight) window.scrollBy(0, r.bottom - window.innerHeight);
+  if (Math.abs(r.bottom - window.innerHeight) > 1 && offsetOf(view.total) > window.innerHeight) window.scrollBy(0, r.bottom - window.innerHeight);
 }
 
 // revealIndex brings message i into view (block as scrollIntoView's) once
 // it is read and drawn, and answers its article (null when the window
 // moved on meanwhile).
 export function revealIndex(i, block = "center") {
-  if (!list || i < 0 || i >= win.total) return Promise.resolve(null);
+  if (!list || i < 0 || i >= view.total) return Promise.resolve(null);
   follow = false;
   if (target) target.resolve(null);
   return new Promise((resolve) => {
@@ -469,11 +486,11 @@ export function revealIndex(i, block = "center") {
 // (a window around it, kept); -1 when the session has no such message.
 export async function locate(id) {
   const i = indexOfId(id);
-  if (i >= 0 || !win.id) return i;
+  if (i >= 0 || !view.loaded) return i;
   const g = gen;
   try {
-    const ans = await readWindow(win.id, { around: id, limit: CHUNK });
-    if (g !== gen || ans.version !== win.version) return -1;
+    const ans = await readWindow(view.loaded, { around: id, limit: CHUNK });
+    if (g !== gen || ans.version !== view.version) return -1;
     keep(ans);
     return indexOfId(id);
   } catch {
@@ -486,16 +503,16 @@ export async function locate(id) {
 export async function reveal(ref, block = "center") {
   const m = /^#(\d+)$/.exec(ref);
   const i = m ? Number(m[1]) - 1 : await locate(ref);
-  return i >= 0 && i < win.total ? revealIndex(i, block) : null;
+  return i >= 0 && i < view.total ? revealIndex(i, block) : null;
 }
 
 // showLatest brings the latest messages into view and keeps them there
 // while they are measured (as a chat client opens); a session shorter
 // than the screen shows from its top.
 export async function showLatest() {
-  if (!win.total) return;
-  await revealIndex(win.total - 1, "end");
-  follow = offsetOf(win.total) > window.innerHeight;
+  if (!view.total) return;
+  await revealIndex(view.total - 1, "end");
+  follow = offsetOf(view.total) > window.innerHeight;
   ownY = window.scrollY;
   setTimeout(() => (follow = false), FOLLOW_MS);
   if (!follow) $("session-view").scrollIntoView({ block: "start" });
@@ -503,15 +520,15 @@ export async function showLatest() {
 
 // latestBelow says whether the latest message is below the screen.
 export function latestBelow() {
-  if (!win.total) return false;
-  const li = items.get(win.total - 1);
+  if (!view.total) return false;
+  const li = items.get(view.total - 1);
   if (!li) return true;
   return li.getBoundingClientRect().bottom > window.innerHeight + 40;
 }
 
 // latestArticle is the latest message's element, when drawn.
 export function latestArticle() {
-  return items.get(win.total - 1)?.querySelector("article") || null;
+  return items.get(view.total - 1)?.querySelector("article") || null;
 }
 
 // firstVisible is the id of the first message on screen, and its top.
