@@ -1,7 +1,5 @@
 package kompact
 
-import "slices"
-
 // The session actions.
 const (
 	ActionCompactConversation = "compact_conversation"
@@ -65,7 +63,13 @@ func UIElements(a *Agent) []UIElement {
 		case el.ID == ActionCompactUpToHere && !offers.UpToHere:
 			continue
 		case el.ID == ActionCompactConversation && !offers.Range:
-			el.Params = slices.DeleteFunc(slices.Clone(el.Params), func(p UIParam) bool { return p.Name == "start" || p.Name == "end" })
+			var params []UIParam
+			for _, p := range el.Params {
+				if p.Name != "start" && p.Name != "end" {
+					params = append(params, p)
+				}
+			}
+			el.Params = params
 		}
 		out = append(out, el)
 	}
