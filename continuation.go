@@ -34,15 +34,16 @@ func ClaudeCodeContinuation(text string) (rest string, ok bool) {
 }
 
 // IsClaudeCodeContinuation reports whether m is Claude Code's
-// continuation message (ClaudeCodeContinuation of its first text).
+// continuation message: a user message one of whose texts is
+// (ClaudeCodeContinuation; Claude Code sends its reminders before it in
+// the same message).
 func IsClaudeCodeContinuation(m Message) bool {
 	if m.Role != RoleUser {
 		return false
 	}
 	for _, p := range m.Content {
-		if p.Type == PartText {
-			_, ok := ClaudeCodeContinuation(p.Text)
-			return ok
+		if _, ok := ClaudeCodeContinuation(p.Text); ok && p.Type == PartText {
+			return true
 		}
 	}
 	return false

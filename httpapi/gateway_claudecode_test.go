@@ -160,6 +160,9 @@ func TestClaudeCodeThroughGateway(t *testing.T) {
 	if last := string(reqs[len(reqs)-1].Body); !strings.Contains(last, ccSummary) || next.Result != "hi" {
 		t.Errorf("the turn after /compact does not carry kompact's summary: %.600s", last)
 	}
+	// Issue 39 §2: the turn after the answered compaction continues the
+	// same session, and the title is the user's first prompt.
+	ccOneSession(t, srv.URL, first.SessionID, "say hi", "what now?")
 	// The same /compact straight to the fake, for the note's timings.
 	direct, dhome := t.TempDir(), t.TempDir()
 	claude(t, bin, direct, dhome, fake.URL, "-p", "READ_FILE:"+file+" please", "--allowedTools", "Read")
@@ -199,6 +202,49 @@ func TestClaudeCodeAutoCompactThroughGateway(t *testing.T) {
 	if len(revs.Revisions) != 1 || revs.Revisions[0].Kind != "auto_compaction" {
 		t.Errorf("revisions %+v, want the answered summary", revs.Revisions)
 	}
+	// Issue 39 §2: the run's turn after the answered compaction continues
+	// the same session.
+	ccOneSession(t, srv.URL, first.SessionID, "READ_FILE:"+file+" please", "go on")
+}
+
+// ccOneSession checks that the gateway keeps one session, id, titled
+// title (cut as a title is), whose last user message holds last (issue
+// 39 §2).
+func ccOneSession(t *testing.T, base, id, title, last string) {
+	t.Helper()
+	var list struct {
+		Sessions []struct {
+			ID    string `json:"id"`
+			Title string `json:"title"`
+		} `json:"sessions"`
+	}
+	getJSON(t, base, "/v1/sessions", &list)
+	if len(list.Sessions) != 1 || list.Sessions[0].ID != id || !strings.HasPrefix(title, strings.TrimSuffix(list.Sessions[0].Title, "…")) || len(list.Sessions[0].Title) < 5 {
+		t.Errorf("sessions %+v, want only %s titled %q", list.Sessions, id, title)
+	}
+	var doc struct {
+		Messages []struct {
+			Role    string `json:"role"`
+			Content []struct {
+				Text string `json:"text"`
+			} `json:"content"`
+		} `json:"messages"`
+	}
+	getJSON(t, base, "/v1/sessions/"+id, &doc)
+	for i := len(doc.Messages) - 1; i >= 0; i-- {
+		if doc.Messages[i].Role != "user" {
+			continue
+		}
+		text := ""
+		for _, p := range doc.Messages[i].Content {
+			text += p.Text
+		}
+		if !strings.Contains(text, last) {
+			t.Errorf("the session's last user message %.200q does not hold %q", text, last)
+		}
+		return
+	}
+	t.Errorf("session %s has no user message", id)
 }
 
 // TestClaudeCodeCompactRightAfterCrossingTurn (issue 39 §1): a /compact

@@ -118,6 +118,15 @@ type GatewayState struct {
 	// written before it was kept): a compaction request that holds them
 	// may send the last two reshaped (answerable).
 	SettledChain string `json:"settled_chain,omitempty"`
+	// Offset numbers the client's messages in the session: the request's
+	// message i is the session's client message i+Offset (gatewayMessageID).
+	// 0 but after Claude Code's continuation of a compaction the gateway
+	// answered, which starts a new history of the same session
+	// (gatewayContinued).
+	Offset int `json:"offset,omitempty"`
+	// Answered marks the summary text the gateway last answered the
+	// client's compaction request with, until the client continues.
+	Answered *AnsweredMark `json:"answered,omitempty"`
 	// Agent is the agent whose gateway made the session ("" in a state
 	// written before it was kept: the session's own agent then).
 	Agent string `json:"agent,omitempty"`

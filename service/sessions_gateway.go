@@ -189,7 +189,13 @@ func (s *Sessions) gatewayStore(ctx context.Context, a *kompact.Agent, gs kompac
 		if (sessionID != "" && st != nil) || n.Continue {
 			return nil, nil // the named session's history is not this one
 		}
-		return s.gatewayCreate(ctx, a, gs, n, conv, ch)
+		if rec, st, err = s.gatewayContinued(ctx, a, gs, n, conv, ch); err != nil {
+			return nil, err
+		}
+		if rec == nil {
+			return s.gatewayCreate(ctx, a, gs, n, conv, ch)
+		}
+		verify = true // the session was compacted: derive its state again
 	}
 	g := &gatewaySession{id: rec.SessionID, rec: rec, state: st}
 	if verify || conv.Len() == st.ClientCount {
@@ -336,14 +342,14 @@ func conversationKey(a *kompact.Agent, conv kompact.Conversation) string {
 
 // clientMessages reads the request's messages [from:] for the session,
 // each with its gatewayMessageID.
-func clientMessages(conv kompact.Conversation, from int) ([]kompact.Message, error) {
+func clientMessages(conv kompact.Conversation, from, offset int) ([]kompact.Message, error) {
 	msgs := make([]kompact.Message, 0, conv.Len()-from)
 	for i := from; i < conv.Len(); i++ {
 		m, err := conv.Message(i)
 		if err != nil {
 			return nil, &unreadableMessage{err}
 		}
-		m.ID = gatewayMessageID(i)
+		m.ID = gatewayMessageID(i + offset)
 		msgs = append(msgs, m)
 	}
 	return msgs, nil
@@ -357,7 +363,7 @@ func clientMessages(conv kompact.Conversation, from int) ([]kompact.Message, err
 // is EConflict, and the caller's retry joins that session; when the id is
 // another history's, the next id is tried.
 func (s *Sessions) gatewayCreate(ctx context.Context, a *kompact.Agent, gs kompact.GatewayStore, n GatewayNaming, conv kompact.Conversation, ch Chain) (*gatewaySession, error) {
-	msgs, err := clientMessages(conv, 0)
+	msgs, err := clientMessages(conv, 0, 0)
 	if err != nil {
 		return nil, err
 	}
@@ -452,7 +458,7 @@ func (s *Sessions) gatewayAppend(ctx context.Context, gs kompact.GatewayStore, g
 	if n == g.state.ClientCount {
 		return nil
 	}
-	msgs, err := clientMessages(conv, g.state.ClientCount)
+	msgs, err := clientMessages(conv, g.state.ClientCount, g.state.Offset)
 	if err != nil {
 		return err
 	}
@@ -499,14 +505,17 @@ func (s *Sessions) gatewayRefresh(ctx context.Context, gs kompact.GatewayStore, 
 		if st.DerivedAt == head.Rewritten || !st.matches(ch) {
 			return false // derived already, or moved on, by another request
 		}
-		held := sc.held(st.ClientCount)
+		held := sc.held(st.ClientCount + st.Offset)
 		st.DerivedAt = head.Rewritten
-		if held < 0 {
+		if held < 0 || held < st.Offset {
 			st.Sub, st.ClientCount, st.ClientChain, st.SettledChain = nil, 0, "", "" // matches no request
 			return true
 		}
-		st.Sub = sc.result(held, ch)
-		st.setClient(held, ch)
+		st.Sub = nil
+		if st.Offset == 0 { // a substitution is of the chat face's histories, which never continue so
+			st.Sub = sc.result(held, ch)
+		}
+		st.setClient(held-st.Offset, ch)
 		return true
 	})
 	if err != nil {

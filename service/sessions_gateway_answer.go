@@ -103,7 +103,11 @@ func (s *Sessions) GatewayAnswerCompaction(ctx context.Context, a *kompact.Agent
 	if c == nil {
 		return nil
 	}
-	return s.answerOf(ctx, id, c, history, ask)
+	sum := s.answerOf(ctx, id, c, history, ask)
+	if sum != nil {
+		s.recordAnswered(ctx, gs, id, sum.Summary)
+	}
+	return sum
 }
 
 // answerableSession finds the session of agent a that a compaction
@@ -152,8 +156,10 @@ type answerCommit struct {
 	manual bool
 	// held is how many of the client's messages the session held when
 	// the request was matched to it: the recent messages stop there (the
-	// request's, not the ones a later request added).
-	held int
+	// request's, not the ones a later request added). offset is the
+	// session's GatewayState.Offset: its client message i+offset is the
+	// request's message i.
+	held, offset int
 }
 
 // commitReady commits session id's precomputed summary, under its lease,
@@ -178,7 +184,7 @@ func (s *Sessions) commitReady(ctx context.Context, a *kompact.Agent, gs kompact
 	if !ok {
 		return nil, true // gone, or no longer applies: not to be tried again
 	}
-	return &answerCommit{res: res, rev: rep.Revision, manual: manual, held: st.ClientCount}, true
+	return &answerCommit{res: res, rev: rep.Revision, manual: manual, held: st.ClientCount, offset: st.Offset}, true
 }
 
 // askedByPerson says whether a compaction request of a session with head
@@ -243,7 +249,7 @@ func (s *Sessions) compactInstructed(ctx context.Context, a *kompact.Agent, gs k
 	}
 	s.logCommitted(ctx, id, out.Result, info.Rev, "")
 	s.dropPrecomputed(ctx, gs, id)
-	return &answerCommit{res: out.Result, rev: info.Rev, manual: true, held: st.ClientCount}, ""
+	return &answerCommit{res: out.Result, rev: info.Rev, manual: true, held: st.ClientCount, offset: st.Offset}, ""
 }
 
 // dropPrecomputed removes session id's precomputed summary, if it has
@@ -288,7 +294,7 @@ func (s *Sessions) answerOf(ctx context.Context, id string, c *answerCommit, his
 	}
 	sum := &GatewaySummary{SessionID: id, Revision: c.rev, Summary: text, Tokens: c.res.EstimatedTokenCount,
 		Manual: c.manual, Instructed: ask.Instructions != ""}
-	sum.Recent = recentText(history, coveredCount(c.res), min(c.held, history.Len()), ask)
+	sum.Recent = recentText(history, max(coveredCount(c.res)-c.offset, 0), min(c.held, history.Len()), ask)
 	return sum
 }
 
