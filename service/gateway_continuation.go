@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"kompact"
+	"kompact/internal/claudecode"
 )
 
 // This file maps Claude Code's continuation after a compaction the gateway
@@ -178,7 +179,7 @@ func (s *Sessions) gatewayContinued(ctx context.Context, a *kompact.Agent, gs ko
 const continuationSearch = 4
 
 // continuationText finds Claude Code's continuation among conv's first
-// messages (kompact.ClaudeCodeContinuation): the index of its message and
+// messages (claudecode.Continuation): the index of its message and
 // its text; false when there is none.
 func continuationText(conv kompact.Conversation) (int, string, bool) {
 	for i := range min(conv.Len()-1, continuationSearch) {
@@ -190,7 +191,7 @@ func continuationText(conv kompact.Conversation) (int, string, bool) {
 			if p.Type != kompact.PartText {
 				continue
 			}
-			if _, ok := kompact.ClaudeCodeContinuation(p.Text); ok {
+			if _, ok := claudecode.Continuation(p.Text); ok {
 				return i, p.Text, true
 			}
 		}

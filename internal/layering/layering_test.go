@@ -42,7 +42,7 @@ var allowed = map[string][]string{
 	// The service: Sessions, the generic job, the gateway's workflow. It
 	// names no compaction type: service/types.go links them with a blank
 	// import (TestCompactionTypesImportedBlank).
-	"service": {"kompact", "fidelity", "kimi", "kimicode", "toolprune"},
+	"service": {"kompact", "fidelity", "kimi", "kimicode", "toolprune", "internal/claudecode"},
 
 	// Codecs and adapters.
 	"sessionjson": {"kompact", "internal/jsonscan", "internal/jsontext", "internal/jsonwrite"},
@@ -87,7 +87,8 @@ var allowed = map[string][]string{
 	"internal/kcworkspace": {},
 	"internal/jsonwrite":   {},
 	"internal/pystr":       {},
-	"internal/title":       {"kompact"},
+	"internal/title":       {"kompact", "internal/claudecode"},
+	"internal/claudecode":  {"kompact"},
 	"internal/urlsecret":   {},
 	"internal/backoff":     {},
 

@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"kompact"
+	"kompact/internal/claudecode"
 )
 
 // DefaultTitleLen bounds a default title, in code points (an ellipsis
@@ -24,7 +25,7 @@ const DefaultTitleLen = 80
 // points with an ellipsis. It is "" when there is no such message.
 func DefaultTitle(msgs []kompact.Message) string {
 	for i := range msgs {
-		if msgs[i].Role != kompact.RoleUser || kompact.IsSummary(msgs[i]) || kompact.IsClaudeCodeContinuation(msgs[i]) {
+		if msgs[i].Role != kompact.RoleUser || kompact.IsSummary(msgs[i]) || claudecode.IsContinuation(msgs[i]) {
 			continue
 		}
 		var b strings.Builder

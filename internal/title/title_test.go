@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"kompact"
+	"kompact/internal/claudecode"
 	"kompact/internal/testenv"
 )
 
@@ -54,7 +55,7 @@ func TestDefaultTitleSkipsClientNotes(t *testing.T) {
 	if got := DefaultTitle(cont); got != "what now?" {
 		t.Errorf("continued session's title %q, want the user's prompt", got)
 	}
-	if !kompact.IsClaudeCodeContinuation(cont[0]) || kompact.IsClaudeCodeContinuation(first[0]) {
-		t.Errorf("IsClaudeCodeContinuation does not tell the continuation")
+	if !claudecode.IsContinuation(cont[0]) || claudecode.IsContinuation(first[0]) {
+		t.Errorf("IsContinuation does not tell the continuation")
 	}
 }

@@ -1,8 +1,12 @@
-package kompact
+// Package claudecode holds the facts kompact knows of Claude Code's wire
+// that more than one package needs: the message it opens a history with
+// after a compaction.
+package claudecode
 
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"kompact"
 	"strings"
 )
 
@@ -17,11 +21,11 @@ const claudeCodeContinuation = "3a400c3c7217ffb16d79b4277bc347b63e52724e4c201d87
 // digests: the known one is 150 bytes.
 const maxContinuationOpening = 1024
 
-// ClaudeCodeContinuation reports whether text is Claude Code's
+// Continuation reports whether text is Claude Code's
 // continuation after a compaction: its first paragraph (up to the first
 // blank line) is the one Claude Code opens it with. It returns the rest,
 // which holds the summary.
-func ClaudeCodeContinuation(text string) (rest string, ok bool) {
+func Continuation(text string) (rest string, ok bool) {
 	head, rest, found := strings.Cut(text, "\n\n")
 	if !found || len(head) > maxContinuationOpening {
 		return "", false
@@ -33,16 +37,16 @@ func ClaudeCodeContinuation(text string) (rest string, ok bool) {
 	return rest, true
 }
 
-// IsClaudeCodeContinuation reports whether m is Claude Code's
+// IsContinuation reports whether m is Claude Code's
 // continuation message: a user message one of whose texts is
-// (ClaudeCodeContinuation; Claude Code sends its reminders before it in
+// (Continuation; Claude Code sends its reminders before it in
 // the same message).
-func IsClaudeCodeContinuation(m Message) bool {
-	if m.Role != RoleUser {
+func IsContinuation(m kompact.Message) bool {
+	if m.Role != kompact.RoleUser {
 		return false
 	}
 	for _, p := range m.Content {
-		if _, ok := ClaudeCodeContinuation(p.Text); ok && p.Type == PartText {
+		if _, ok := Continuation(p.Text); ok && p.Type == kompact.PartText {
 			return true
 		}
 	}
