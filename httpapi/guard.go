@@ -196,6 +196,11 @@ func (s *Server) guardRequests(h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		setGatewaySafety(w, r)
 		if err := s.guard.check(r); err != nil {
+			if kompact.ErrorCodeOf(err) == EUnsupportedMediaType && isGatewayPath(r.URL.Path) {
+				if rerr := s.gatewayRouteError(r); rerr != nil {
+					err = rerr // the route and the agent first, then the body
+				}
+			}
 			s.writeErrorFor(w, r, err)
 			return
 		}

@@ -47,6 +47,7 @@ var invalidRequests = map[string]string{
 	"TestPruneToolResultsRefusals":               "keep_recent and min_chars out of bounds, an unknown field",
 	"TestBrowserStandingInstructions":            "instructions longer than 4000 characters, saved from the page for the error it shows",
 	"TestBodiesMustBeJSON":                       "bodies that are not declared application/json",
+	"TestGatewayRouteBeforeBodyType":             "form-encoded gateway bodies, to unknown agents and routes too",
 	"TestImportKimiContext":                      "an unknown format, kimi-cli files without a record",
 	"TestImportStreamed":                         "documents with an unknown role or an unknown field far into them",
 	"TestImportSlowClientHoldsNoWrite":           "a document with an unknown role",
