@@ -623,3 +623,188 @@ func receiverName(e ast.Expr) string {
 func trimmed(line, prefix string) bool {
 	return strings.HasPrefix(strings.TrimSpace(line), prefix)
 }
+
+// TestDocsNameCodeWhereItIs holds the docs' "`file.go` (`Name`, …)" to
+// the code (docs/architecture.md's tables of workflows and rules write a
+// workflow's home so): every Go name in the parentheses after a Go file is
+// declared in that file's package (a function, type, variable, constant,
+// method or field; Type.Method; the package's own pkg.Name). A bare file
+// name (`span.go`) is that of any folder that has it. Names with an
+// underscore are another program's (kimi-cli's `should_auto_compact`) and
+// are left alone, and so are a test file's parentheses.
+func TestDocsNameCodeWhereItIs(t *testing.T) {
+	root := repoRoot(t)
+	pkgs := list(t)
+	byDir := map[string]*pkg{}
+	for _, p := range pkgs {
+		byDir[p.Dir] = p
+	}
+	files := repoFiles(t, root)
+	decls := map[string]map[string]bool{} // by package folder
+	declsOf := func(dir string) map[string]bool {
+		if d, ok := decls[dir]; ok {
+			return d
+		}
+		p := byDir[filepath.Join(root, filepath.FromSlash(dir))]
+		if p == nil {
+			decls[dir] = nil
+			return nil
+		}
+		d := packageDecls(t, p)
+		decls[dir] = d
+		return d
+	}
+	home := regexp.MustCompile("`([A-Za-z0-9_./*-]+\\.go)` \\(([^()]*)\\)")
+	ident := regexp.MustCompile("`([A-Za-z][A-Za-z0-9]*(\\.[A-Za-z][A-Za-z0-9]*)?)`")
+	checked := 0
+	for _, doc := range docFiles(t, root) {
+		data, err := os.ReadFile(filepath.Join(root, doc))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, line := range strings.Split(string(data), "\n") {
+			for _, m := range home.FindAllStringSubmatch(line, -1) {
+				if strings.HasSuffix(m[1], "_test.go") {
+					continue // a test file's parentheses name its tests and their imports
+				}
+				var dirs []string
+				for _, f := range files {
+					if namesFile(m[1], f) {
+						if d := filepath.ToSlash(filepath.Dir(f)); !slices.Contains(dirs, d) && declsOf(d) != nil {
+							dirs = append(dirs, d)
+						}
+					}
+				}
+				if len(dirs) == 0 {
+					continue // TestDocsNameFilesThatExist's to report
+				}
+				for _, id := range ident.FindAllStringSubmatch(m[2], -1) {
+					name := id[1]
+					checked++
+					if !slices.ContainsFunc(dirs, func(d string) bool {
+						return declsOf(d)[name] || declsOf(d)[pathBase(d)+"."+name] ||
+							strings.HasPrefix(name, pathBase(d)+".") && declsOf(d)[strings.TrimPrefix(name, pathBase(d)+".")]
+					}) {
+						t.Errorf("%s:%d: `%s` (`%s`): %s declares no %s: name what the file holds now", doc, i+1, m[1], name, strings.Join(dirs, " or "), name)
+					}
+				}
+			}
+		}
+	}
+	if checked < 50 {
+		t.Fatalf("checked %d names after the docs' files; docs/architecture.md's tables give dozens: is the check broken?", checked)
+	}
+}
+
+// pathBase is a package folder's last element, its package's name ("kompact" for the root).
+func pathBase(dir string) string {
+	if dir == "." {
+		return module
+	}
+	return filepath.Base(dir)
+}
+
+// packageDecls are the names package p's non-test files declare: every
+// function, type, variable, constant, method and field, and Type.Method
+// and Type.Field.
+func packageDecls(t *testing.T, p *pkg) map[string]bool {
+	t.Helper()
+	names := map[string]bool{}
+	for _, f := range parse(t, token.NewFileSet(), p, parser.SkipObjectResolution) {
+		ast.Inspect(f, func(n ast.Node) bool {
+			switch d := n.(type) {
+			case *ast.FuncDecl:
+				names[d.Name.Name] = true
+				if d.Recv != nil {
+					names[receiverName(d.Recv.List[0].Type)+"."+d.Name.Name] = true
+				}
+				return false
+			case *ast.TypeSpec:
+				names[d.Name.Name] = true
+				var fields *ast.FieldList
+				switch ty := d.Type.(type) {
+				case *ast.StructType:
+					fields = ty.Fields
+				case *ast.InterfaceType:
+					fields = ty.Methods
+				}
+				if fields != nil {
+					for _, field := range fields.List {
+						for _, n := range field.Names {
+							names[n.Name] = true
+							names[d.Name.Name+"."+n.Name] = true
+						}
+					}
+				}
+			case *ast.ValueSpec:
+				for _, n := range d.Names {
+					names[n.Name] = true
+				}
+			}
+			return true
+		})
+	}
+	return names
+}
+
+// namesFile says whether the docs' pattern (a path from the root, or a
+// bare file name of any folder; either may be a glob) names file f.
+func namesFile(pattern, f string) bool {
+	if !strings.Contains(pattern, "/") {
+		f = filepath.Base(f)
+	}
+	ok, _ := filepath.Match(pattern, f)
+	return ok
+}
+
+// exampleTests are test names the docs give as examples of a session's
+// text (docs/fidelity.md: what the artifact scan finds), not kompact's.
+var exampleTests = map[string]bool{"TestApply": true, "TestName": true}
+
+// TestDocsNameTestsThatExist holds the tests the docs name (docs/
+// requirements.md's map names the test that proves each requirement) to
+// the module's test files: `TestX`, `FuzzX` or `BenchmarkX` is declared in
+// some _test.go file, and `pkg: TestX` in one of package pkg's folder.
+func TestDocsNameTestsThatExist(t *testing.T) {
+	root := repoRoot(t)
+	declared := map[string][]string{} // test name → the folders declaring it
+	fn := regexp.MustCompile(`(?m)^func ((?:Test|Fuzz|Benchmark)\w*)\(`)
+	for _, f := range repoFiles(t, root) {
+		if !strings.HasSuffix(f, "_test.go") || strings.Contains(f, "testdata/") {
+			continue
+		}
+		data, err := os.ReadFile(filepath.Join(root, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range fn.FindAllStringSubmatch(string(data), -1) {
+			declared[m[1]] = append(declared[m[1]], filepath.ToSlash(filepath.Dir(f)))
+		}
+	}
+	named := regexp.MustCompile("`(?:([a-z][a-z/]*): )?((?:Test|Fuzz|Benchmark)[A-Z]\\w*)`")
+	checked := 0
+	for _, doc := range docFiles(t, root) {
+		data, err := os.ReadFile(filepath.Join(root, doc))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, line := range strings.Split(string(data), "\n") {
+			for _, m := range named.FindAllStringSubmatch(line, -1) {
+				pkgDir, name := m[1], m[2]
+				if exampleTests[name] {
+					continue
+				}
+				checked++
+				switch dirs := declared[name]; {
+				case len(dirs) == 0:
+					t.Errorf("%s:%d: `%s` is no test of the module: name the test as it is called now", doc, i+1, name)
+				case pkgDir != "" && !slices.Contains(dirs, pkgDir):
+					t.Errorf("%s:%d: `%s: %s`: the test is in %s, not %s: name its package as it is now", doc, i+1, pkgDir, name, strings.Join(dirs, ", "), pkgDir)
+				}
+			}
+		}
+	}
+	if checked < 50 {
+		t.Fatalf("checked %d test names in the docs; docs/requirements.md gives dozens: is the check broken?", checked)
+	}
+}
