@@ -9,6 +9,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"kompact"
 	"kompact/anthropic"
@@ -121,7 +122,7 @@ func TestMessagesPrecomputeAfterCrossingTurn(t *testing.T) {
 	if resp.Header.Get("X-Kompact-Forwarded") != "answered" {
 		t.Fatalf("not answered: %d %q %s", resp.StatusCode, resp.Header.Get("X-Kompact-Forwarded"), body)
 	}
-	if revs := revisionList(t, srv.URL, sid); len(revs) != 1 || revs[0].Kind != "compaction" {
+	if revs := revisionList(t, srv.URL, sid); len(revs) != 1 || revs[0].Kind != "compaction" || revs[0].Note != "compacted 3 messages (precomputed)" {
 		t.Errorf("revisions %+v, want the /compact as one manual compaction", revs)
 	}
 }
@@ -301,4 +302,70 @@ func TestMessagesAnswerFromCommit(t *testing.T) {
 	if strings.Contains(text, "FILE-BODY-39") || strings.Contains(text, "tool call Read") {
 		t.Errorf("the answer lists the Read call Claude Code re-attaches by itself: %q", text)
 	}
+}
+
+// TestMessagesGateRefusesAck (issue 39 §5): a precompute whose model
+// answers only an acknowledgement ("ACK_21") is tried once more, then
+// kept nowhere: no summary is ready, Claude Code's compaction request
+// goes upstream as it came (its own compaction runs), the session has no
+// revision, and the failure counts in its automatic-compaction breaker
+// (auto_failures, which the page shows). On main the acknowledgement was
+// kept as the precomputed summary and answered.
+func TestMessagesGateRefusesAck(t *testing.T) {
+	var kompactCalls atomic.Int64
+	fake := fakeanthropic.New(t, func(r fakeanthropic.Request) fakeanthropic.Answer {
+		if r.Header.Get("X-Claude-Code-Session-Id") == "" {
+			kompactCalls.Add(1)
+			return fakeanthropic.Answer{Events: fakeanthropic.TextStream(ccModel, "ACK_21", fakeanthropic.Usage{Input: 2000, Output: 3})}
+		}
+		return fakeanthropic.Answer{Events: fakeanthropic.TextStream(ccModel, "ok", fakeanthropic.Usage{Input: 3000, Output: 5})}
+	})
+	srv := compactingServer(t, compactingCC(fake.URL, ", compaction: wait"))
+	const sid = "c0ffee00-0000-4000-8000-000000000396"
+	history := ccHistory(3)
+	ccTurn(t, srv.URL, sid, history[:5])
+	deadline := time.Now().Add(15 * time.Second)
+	for (kompactCalls.Load() < 2 || sessionRunning(t, srv.URL, sid)) && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	if n := kompactCalls.Load(); n != 2 {
+		t.Errorf("the precompute made %d compaction calls, want the first and one retry", n)
+	}
+	if n := gatewayPreviews(t, srv.URL, sid); n != 0 {
+		t.Errorf("%d precomputed summaries kept, want none", n)
+	}
+	body := ccBody("[" + strings.Join(append(history[:5:5], `{"role":"assistant","content":[{"type":"text","text":"ok"}]}`, ccPrompt("")), ",") + "]")
+	resp := postMessages(t, context.Background(), srv.URL+"/gateway/cc/v1/messages?beta=true", ccHeaders(sid), body)
+	_, _ = io.ReadAll(resp.Body)
+	if resp.Header.Get("X-Kompact-Forwarded") != "as-sent" {
+		t.Errorf("answered from an acknowledgement: %q", resp.Header.Get("X-Kompact-Forwarded"))
+	}
+	if revs := revisionList(t, srv.URL, sid); len(revs) != 0 {
+		t.Errorf("revisions %+v, want none", revs)
+	}
+	var c struct {
+		AutoFailures int `json:"auto_failures"`
+	}
+	getJSON(t, srv.URL, "/v1/sessions/"+sid+"/context", &c)
+	if c.AutoFailures < 1 {
+		t.Errorf("auto_failures %d, want the refused summaries counted", c.AutoFailures)
+	}
+}
+
+// sessionRunning is session id's running in the session list.
+func sessionRunning(t *testing.T, base, id string) bool {
+	t.Helper()
+	var list struct {
+		Sessions []struct {
+			ID      string `json:"id"`
+			Running bool   `json:"running"`
+		} `json:"sessions"`
+	}
+	getJSON(t, base, "/v1/sessions", &list)
+	for _, s := range list.Sessions {
+		if s.ID == id {
+			return s.Running
+		}
+	}
+	return false
 }

@@ -20,8 +20,10 @@ import (
 // Issue 32 §2: Claude Code's own compaction request answered at once from
 // kompact's precomputed summary.
 
-// ccSummary is what the fake answers kompact's own compaction request.
-const ccSummary = "The user asked to fix /src/a_test.go; the assistant ran go test ./a/ and fixed it."
+// ccSummary is what the fake answers kompact's own compaction request:
+// with one of the kimi type's sections, so that the quality gate of the
+// paths no person reviews lets it through (issue 39 §5).
+const ccSummary = "The user asked to fix /src/a_test.go; the assistant ran go test ./a/ and fixed it. <current_focus>the tests of ./a/ pass</current_focus>"
 
 // compactingCC is the agents file of a compacting api: anthropic agent
 // over the fake at url: a window of 10000 tokens, the trigger at half of
@@ -166,7 +168,7 @@ func TestMessagesCompactionAnswered(t *testing.T) {
 	resp = postMessages(t, context.Background(), srv.URL+"/gateway/cc/v1/messages?beta=true", ccHeaders(sid), ccBody(next))
 	_, _ = io.ReadAll(resp.Body)
 	up := fake.Requests()
-	if got := resp.Header.Get("X-Kompact-Session"); resp.StatusCode != 200 || !strings.HasPrefix(got, sid+"-") || !strings.Contains(string(up[len(up)-1].Body), ccSummary) {
+	if got := resp.Header.Get("X-Kompact-Session"); resp.StatusCode != 200 || !strings.HasPrefix(got, sid+"-") || !strings.Contains(string(up[len(up)-1].Body), jsonString(ccSummary)[1:len(jsonString(ccSummary))-1]) {
 		t.Errorf("the turn after the compaction: %d, session %q", resp.StatusCode, got)
 	}
 }

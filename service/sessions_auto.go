@@ -58,6 +58,7 @@ const (
 	AutoAlreadyRuns AutoStatus = "running"     // one runs for the session already
 	AutoBusy        AutoStatus = "busy"        // due, but no action slot was free (--max-actions): a later append or turn tries again
 	AutoPruned      AutoStatus = "pruned"      // compaction.prune cleared old tool output, which brought the session under the trigger: no summary
+	AutoRejected    AutoStatus = "rejected"    // the summary failed the quality gate twice (summaryGate); the session is unchanged
 )
 
 // AutoCompactionReport is what an automatic compaction did, as the
@@ -161,13 +162,27 @@ func (s *Sessions) autoRunWith(ctx context.Context, a *kompact.Agent, cur *kompa
 	before := cur.Tokens.WithPending()
 	rep := AutoCompactionReport{TokensBefore: before}
 	s.logStart(ctx, cur.ID)
-	job, err := s.comp.NewJob(a, &cur.Session, kompact.ActionRequest{Action: kompact.ActionCompactConversation,
-		SessionInstructions: cur.Instructions, Instructions: instructions})
-	if err != nil {
-		return nil, s.autoFailed(ctx, cur.ID, rep, AutoFailed, err)
+	var out kompact.Outcome
+	for try := 1; ; try++ {
+		job, err := s.comp.NewJob(a, &cur.Session, kompact.ActionRequest{Action: kompact.ActionCompactConversation,
+			SessionInstructions: cur.Instructions, Instructions: instructions})
+		if err != nil {
+			return nil, s.autoFailed(ctx, cur.ID, rep, AutoFailed, err)
+		}
+		job.LimitCompletion(a, s.contextSizeOf(ctx, a))
+		out = job.Run(ctx, nil)
+		if out.Status == kompact.OutcomeNoop || out.Status == kompact.OutcomeError || out.Result == nil {
+			break
+		}
+		gate := summaryGate(out.Result)
+		if gate == nil {
+			break
+		}
+		if try == 2 {
+			return nil, s.autoFailed(ctx, cur.ID, rep, AutoRejected, gate)
+		}
+		s.warn(ctx, "compaction: the summary failed the quality gate; trying once more", "trigger", triggerOf(ctx), "session", cur.ID, "error", gate.Message)
 	}
-	job.LimitCompletion(a, s.contextSizeOf(ctx, a))
-	out := job.Run(ctx, nil)
 	switch out.Status {
 	case kompact.OutcomeNoop:
 		rep.Status, rep.Reason = AutoNoop, out.Reason

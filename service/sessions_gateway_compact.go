@@ -254,9 +254,10 @@ func (s *Sessions) applyPrecomputedAs(ctx context.Context, id, pid string, head 
 	}
 	res := pv.outcome.Result
 	c := res.Commit()
-	c.Kind, c.Note = kompact.RevisionAutoCompaction, "automatically "+c.Note+" (precomputed)"
 	if manual {
 		c.Kind, c.Note = kompact.RevisionCompaction, c.Note+" (precomputed)"
+	} else {
+		c.Kind, c.Note = kompact.RevisionAutoCompaction, "automatically "+c.Note+" (precomputed)"
 	}
 	c.Version, c.Generation = pv.read.version, pv.read.generation
 	_, info, err := s.store.CommitCompaction(context.WithoutCancel(ctx), id, c)
