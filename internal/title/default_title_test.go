@@ -1,4 +1,4 @@
-package kompact_test
+package title_test
 
 import (
 	"strings"

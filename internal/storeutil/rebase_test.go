@@ -1,4 +1,4 @@
-package kompact_test
+package storeutil_test
 
 import (
 	"testing"
