@@ -295,3 +295,19 @@ func (f *refFold) flushAll() {
 		f.flush(last)
 	}
 }
+
+// TestReadWireRefusesInvalidUTF8 (issue 40 §1): a wire.jsonl with a byte that is not
+// UTF-8 is refused with the byte's offset in the file and its line, for every reader of
+// the file (compact, request and sessions import with --kimi-code, the import route).
+// Before, the fold decoded it with encoding/json, which turned the bytes into U+FFFD.
+func TestReadWireRefusesInvalidUTF8(t *testing.T) {
+	data := openSteps(2)
+	user := []byte(`{"type":"context.append_message","agentId":"main","message":{"role":"user","content":[{"type":"text","text":"caf` + "\xe9" + `"}]}}` + "\n")
+	at := len(data) + bytes.IndexByte(user, 0xe9)
+	data = append(data, user...)
+	_, err := ReadWireContext(context.Background(), bytes.NewReader(data), Builtin(), Limits{})
+	want := fmt.Sprintf("at byte %d, in line 4", at)
+	if kompact.ErrorCodeOf(err) != kompact.EInvalid || !strings.Contains(fmt.Sprint(err), want) {
+		t.Fatalf("error %v, want EInvalid naming %q", err, want)
+	}
+}

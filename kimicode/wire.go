@@ -7,6 +7,9 @@ import (
 	"encoding/json"
 	"io"
 	"strings"
+	"unicode/utf8"
+
+	"kompact"
 )
 
 // Wire is what kompact reads of a Kimi Code agent's wire.jsonl: the agent's profile, its
@@ -84,6 +87,9 @@ func ReadWireContext(ctx context.Context, r io.Reader, texts *Texts, lim Limits)
 			if w.Lines%checkEvery == 0 && ctx.Err() != nil {
 				return nil, ctx.Err()
 			}
+			if err := lineUTF8(line, w.Lines, offset); err != nil {
+				return nil, err
+			}
 			if ferr := f.add(line, w.Lines); ferr != nil {
 				return nil, lineError(ferr, w.Lines, offset, line)
 			}
@@ -104,6 +110,27 @@ func ReadWireContext(ctx context.Context, r io.Reader, texts *Texts, lim Limits)
 		w.Tools, w.ToolsHash = tools, w.compactionTools
 	}
 	return w, nil
+}
+
+// lineUTF8 refuses line n of wire.jsonl (at offset) when it is not valid UTF-8: decoded,
+// its bytes would become U+FFFD, and the request, the rebuilt context or an imported
+// session would no longer say what the file says (the README: text that is not UTF-8 is
+// refused). Every reader of a wire.jsonl (request, compact and sessions import with
+// --kimi-code, the import route's format=kimi-code) folds through here.
+func lineUTF8(line []byte, n int, offset int64) error {
+	if utf8.Valid(line) {
+		return nil
+	}
+	at := 0
+	for at < len(line) {
+		r, size := utf8.DecodeRune(line[at:])
+		if r == utf8.RuneError && size <= 1 {
+			break
+		}
+		at += size
+	}
+	return kompact.Errorf(kompact.EInvalid, "wire.jsonl is not valid UTF-8 (at byte %d, in line %d); nothing was read from it", offset+int64(at), n).
+		WithFixes("Kimi Code writes its wire.jsonl as UTF-8: a byte that is not was written by something else, or the file is damaged. Restore the session folder from a backup; kompact keeps a session's text as it is and would otherwise have to replace the bytes with U+FFFD.")
 }
 
 // checkEvery is how many lines the fold reads between two looks at its context.
