@@ -6,27 +6,31 @@ import (
 	"kompact"
 )
 
-// This file passes the gateway's store calls through measuredStore, so
-// that the gateway's sessions count as every other's.
+// This file passes the gateway's store calls through the metrics wrapper, so
+// that the gateway's sessions count as every other's. The wrapper has the
+// gateway's role only when the store it wraps has it (measure).
 
-var _ kompact.GatewayStore = measuredStore{}
-
-// gatewayStore is the wrapped store's GatewayStore, or an error store
-// when it keeps no gateway sessions.
-func (s measuredStore) gatewayStore() (kompact.GatewayStore, error) {
-	gs, ok := s.st.(kompact.GatewayStore)
-	if !ok {
-		return nil, kompact.Errorf(kompact.EInternal, "the store keeps no gateway sessions")
-	}
-	return gs, nil
+// measuredGatewayStore is measuredStore over a store that keeps gateway
+// sessions (kompact.GatewayStore).
+type measuredGatewayStore struct {
+	measuredStore
+	gs kompact.GatewayStore
 }
 
-func (s measuredStore) CreateGatewaySession(ctx context.Context, in *kompact.Session, key, chain string, state []byte) (*kompact.SessionInfo, error) {
-	gs, err := s.gatewayStore()
-	if err != nil {
-		return nil, err
+var _ kompact.GatewayStore = measuredGatewayStore{}
+
+// measure wraps st in the metrics wrapper, claiming the roles st has: a
+// store that keeps no gateway sessions stays one that keeps none.
+func measure(st kompact.Store, m *metrics) kompact.Store {
+	ms := measuredStore{st: st, m: m}
+	if gs, ok := st.(kompact.GatewayStore); ok {
+		return measuredGatewayStore{measuredStore: ms, gs: gs}
 	}
-	out, err := gs.CreateGatewaySession(ctx, in, key, chain, state)
+	return ms
+}
+
+func (s measuredGatewayStore) CreateGatewaySession(ctx context.Context, in *kompact.Session, key, chain string, state []byte) (*kompact.SessionInfo, error) {
+	out, err := s.gs.CreateGatewaySession(ctx, in, key, chain, state)
 	s.m.storeFailed("create_gateway_session", err)
 	if err == nil {
 		s.m.appended.Add(float64(len(in.Messages)))
@@ -34,32 +38,20 @@ func (s measuredStore) CreateGatewaySession(ctx context.Context, in *kompact.Ses
 	return out, err
 }
 
-func (s measuredStore) GetGatewayRecord(ctx context.Context, id string) (*kompact.GatewayRecord, error) {
-	gs, err := s.gatewayStore()
-	if err != nil {
-		return nil, err
-	}
-	out, err := gs.GetGatewayRecord(ctx, id)
+func (s measuredGatewayStore) GetGatewayRecord(ctx context.Context, id string) (*kompact.GatewayRecord, error) {
+	out, err := s.gs.GetGatewayRecord(ctx, id)
 	s.m.storeFailed("get_gateway_record", err)
 	return out, err
 }
 
-func (s measuredStore) FindGatewayRecords(ctx context.Context, key string, chains []string, limit int) ([]kompact.GatewayRecord, error) {
-	gs, err := s.gatewayStore()
-	if err != nil {
-		return nil, err
-	}
-	out, err := gs.FindGatewayRecords(ctx, key, chains, limit)
+func (s measuredGatewayStore) FindGatewayRecords(ctx context.Context, key string, chains []string, limit int) ([]kompact.GatewayRecord, error) {
+	out, err := s.gs.FindGatewayRecords(ctx, key, chains, limit)
 	s.m.storeFailed("find_gateway_records", err)
 	return out, err
 }
 
-func (s measuredStore) SwapGatewayRecord(ctx context.Context, id string, seq int64, u kompact.GatewayUpdate, msgs []kompact.Message) (*kompact.GatewayRecord, *kompact.Appended, error) {
-	gs, err := s.gatewayStore()
-	if err != nil {
-		return nil, nil, err
-	}
-	rec, added, err := gs.SwapGatewayRecord(ctx, id, seq, u, msgs)
+func (s measuredGatewayStore) SwapGatewayRecord(ctx context.Context, id string, seq int64, u kompact.GatewayUpdate, msgs []kompact.Message) (*kompact.GatewayRecord, *kompact.Appended, error) {
+	rec, added, err := s.gs.SwapGatewayRecord(ctx, id, seq, u, msgs)
 	s.m.storeFailed("swap_gateway_record", err)
 	if err == nil {
 		s.m.appended.Add(float64(len(msgs)))

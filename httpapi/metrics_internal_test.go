@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"kompact"
+	"kompact/internal/memstore"
 )
 
 // TestMeasuredStoreWrapsEveryMethod: the metrics wrapper declares every
@@ -82,4 +83,27 @@ func counterValue(t *testing.T, m *metrics, op string) float64 {
 		}
 	}
 	return 0
+}
+
+// sessionsOnly is a store with kompact.Store's roles and no other: it keeps no
+// gateway sessions.
+type sessionsOnly struct{ kompact.Store }
+
+// TestMeasuredStoreClaimsOnlyItsRoles (issue 41 §5): the metrics wrapper has
+// the gateway's role when the store it wraps has it, and not otherwise (it
+// claimed GatewayStore for every store, and a gateway turn over a store
+// without one failed inside it instead of being skipped).
+func TestMeasuredStoreClaimsOnlyItsRoles(t *testing.T) {
+	plain := New(Config{Store: sessionsOnly{memstore.New(0)}})
+	if _, ok := plain.cfg.Store.(kompact.GatewayStore); ok {
+		t.Error("the measured store of a store that keeps no gateway sessions claims kompact.GatewayStore")
+	}
+	gw := New(Config{Store: memstore.New(0)})
+	gs, ok := gw.cfg.Store.(kompact.GatewayStore)
+	if !ok {
+		t.Fatal("the measured store of a gateway store is no kompact.GatewayStore")
+	}
+	if _, err := gs.GetGatewayRecord(context.Background(), "nosuch"); kompact.ErrorCodeOf(err) != kompact.ENotFound {
+		t.Errorf("GetGatewayRecord of an unknown session through the wrapper: %v, want ENotFound", err)
+	}
 }

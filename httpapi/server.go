@@ -137,7 +137,7 @@ func New(cfg Config) *Server {
 	}
 	s.rawStore = cfg.Store
 	if cfg.Store != nil {
-		s.cfg.Store = measuredStore{st: cfg.Store, m: s.metrics}
+		s.cfg.Store = measure(cfg.Store, s.metrics)
 	}
 	if cfg.LLM != nil {
 		s.cfg.LLM = measuredLLM{LLM: cfg.LLM, m: s.metrics}
