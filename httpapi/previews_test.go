@@ -71,17 +71,19 @@ func toolHeavySession(id string, calls, argBytes int) map[string]any {
 // The preview budget counts every byte a preview holds, tool-call
 // arguments included (issue 9, preview memory): with room for one preview
 // of a session whose bulk is in tool-call arguments, a second pushes the
-// first out, and a preview larger than the whole budget is refused.
+// first out, and a preview larger than the whole budget is refused. A
+// preview holds the messages the summary keeps, not those it replaces
+// (issue 38): the bulk is in the kept last call's arguments.
 func TestPreviewBudgetCountsToolArguments(t *testing.T) {
 	const budget = 300 << 10
 	e := newAPIEnv(t, apiOptions{previews: kompact.PreviewLimits{MaxBytes: budget}})
-	e.must(201, "POST", "/v1/sessions/import", toolHeavySession("s", 8, 20<<10)) // ~160 KB of arguments
+	e.must(201, "POST", "/v1/sessions/import", toolHeavySession("s", 8, 200<<10)) // ~200 KB in the kept call
 	e.llm.SetDefault(fakellm.Answer(fakellm.Text("summary")))
 	first := e.must(200, "POST", "/v1/sessions/s/actions/compact_conversation", map[string]any{"preview": true})["preview_id"].(string)
 	second := e.must(200, "POST", "/v1/sessions/s/actions/compact_conversation", map[string]any{"preview": true})["preview_id"].(string)
 	wantError(t, e.do("POST", "/v1/sessions/s/previews/"+first+"/apply", nil), 404, "not_found")
 	e.must(200, "POST", "/v1/sessions/s/previews/"+second+"/apply", nil)
 
-	e.must(201, "POST", "/v1/sessions/import", toolHeavySession("big", 20, 20<<10)) // ~400 KB
+	e.must(201, "POST", "/v1/sessions/import", toolHeavySession("big", 2, 400<<10)) // ~400 KB in the kept call
 	wantError(t, e.do("POST", "/v1/sessions/big/actions/compact_conversation", map[string]any{"preview": true}), 413, "too_large", "all previews may hold together")
 }

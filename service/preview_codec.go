@@ -2,6 +2,8 @@ package service
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"slices"
 
@@ -11,19 +13,29 @@ import (
 
 // previewJSON is the stored form of a previewed outcome: everything its
 // Result needs to be committed and shown again, except KimiMessages (the
-// kimi-cli export form, which only the CLI uses) of a kompact session.
+// kimi-cli export form, which only the CLI uses) of a kompact session,
+// and the messages the summary replaces: those the session holds still
+// when the preview is applied (Elided).
 type previewJSON struct {
 	// Type names the compaction type that made it (Result.Type).
-	Type            string            `json:"type,omitempty"`
-	Model           string            `json:"model,omitempty"`
-	SessionID       string            `json:"session_id,omitempty"`
-	Agent           string            `json:"agent,omitempty"`
-	CompactionModel string            `json:"compaction_model,omitempty"`
-	Base            []kompact.Message `json:"base"`
-	Start           int               `json:"start"`
-	End             int               `json:"end"`
-	KeepSystem      bool              `json:"keep_system,omitempty"`
-	Dropped         int               `json:"dropped,omitempty"`
+	Type            string `json:"type,omitempty"`
+	Model           string `json:"model,omitempty"`
+	SessionID       string `json:"session_id,omitempty"`
+	Agent           string `json:"agent,omitempty"`
+	CompactionModel string `json:"compaction_model,omitempty"`
+	// Base is the session the compaction read from its Elided'th message
+	// on (all of it in a preview kept before Elided).
+	Base []kompact.Message `json:"base"`
+	// Elided counts the first messages of the session the compaction read
+	// that the body does not hold (End of them): applying the preview
+	// reads them from the session (restoreBase), which must hold them as
+	// they were, BaseDigest (SHA-256 of their stored forms, in hex) says.
+	Elided     int    `json:"elided,omitempty"`
+	BaseDigest string `json:"base_digest,omitempty"`
+	Start      int    `json:"start"`
+	End        int    `json:"end"`
+	KeepSystem bool   `json:"keep_system,omitempty"`
+	Dropped    int    `json:"dropped,omitempty"`
 	// Pinned are the range's pinned messages (kompact.Span.Pinned), which
 	// Replacement holds after the summary.
 	Pinned []int `json:"pinned,omitempty"`
@@ -79,12 +91,35 @@ func EncodePreview(o kompact.Outcome) ([]byte, error) {
 		Leading: p.Leading, Trailing: p.Trailing, Summary: r.Summary, MissingSections: r.MissingSections, Usage: r.Usage,
 		Compacted: r.Compacted, Preserved: r.Preserved, TokensBefore: r.TokensBefore, TokensAfter: r.TokensAfter,
 		PromptBody: r.Prompt.Body, PromptSource: r.Prompt.Source, PromptOrigin: r.Prompt.Origin, Kimi: kimi,
-		Fidelity: r.Fidelity, MinRecall: r.MinRecall, EstimatedTokenCount: r.EstimatedTokenCount,
+		Fidelity: fidelityOf(r), MinRecall: r.MinRecall, EstimatedTokenCount: r.EstimatedTokenCount,
+		Elided: p.End, BaseDigest: baseDigest(p.Session.Messages[:p.End]),
 	})
 	if err != nil {
 		return nil, err
 	}
-	return spliceMessages(head, p.Session.Messages, r.Replacement())
+	return spliceMessages(head, p.Session.Messages[p.End:], r.Replacement())
+}
+
+// baseDigest is the SHA-256, in hex, of msgs' stored forms
+// (Message.AppendJSON), each followed by a newline.
+func baseDigest(msgs []kompact.Message) string {
+	h := sha256.New()
+	var buf []byte
+	for i := range msgs {
+		buf = append(msgs[i].AppendJSON(buf[:0]), '\n')
+		h.Write(buf)
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// fidelityOf is r's fidelity report, measured now when r has none: the
+// messages it measures are not kept with the preview.
+func fidelityOf(r *kompact.Result) *kompact.Fidelity {
+	if r.Fidelity != nil {
+		return r.Fidelity
+	}
+	f := fidelity.MeasureFidelity(fidelity.SpanArtifacts(r.Span), r.Summary)
+	return &f
 }
 
 // The messages' keys as json.Marshal writes previewJSON without them: the
@@ -142,13 +177,39 @@ func appendMessages(dst []byte, msgs []kompact.Message) []byte {
 
 // DecodePreview reads what EncodePreview wrote back into a compacted
 // outcome: its Result commits, shows and takes an edited summary
-// (WithSummary) as the original did; a kompact session's has no
-// KimiMessages.
+// (WithSummary) as the original did once its elided messages are back
+// (restoreBase); a kompact session's has no KimiMessages.
 func DecodePreview(data []byte) (kompact.Outcome, error) {
+	out, _, err := decodePreview(data)
+	return out, err
+}
+
+// elision is what a stored preview leaves out: the first n messages of
+// the session it read, whose stored forms digest says (baseDigest).
+type elision struct {
+	n      int
+	digest string
+}
+
+// decodePreview is DecodePreview, with what the body leaves out: the
+// outcome's base holds empty messages in their place.
+func decodePreview(data []byte) (kompact.Outcome, elision, error) {
 	var pj previewJSON
 	if err := json.Unmarshal(data, &pj); err != nil {
-		return kompact.Outcome{}, kompact.Errorf(kompact.EInternal, "a stored preview does not decode: %w", err)
+		return kompact.Outcome{}, elision{}, kompact.Errorf(kompact.EInternal, "a stored preview does not decode: %w", err)
 	}
+	if pj.Elided < 0 || pj.Elided > 0 && pj.Elided != pj.End {
+		return kompact.Outcome{}, elision{}, kompact.Errorf(kompact.EInternal, "a stored preview is inconsistent: %d messages elided of a range ending at %d", pj.Elided, pj.End)
+	}
+	if pj.Elided > 0 {
+		pj.Base = slices.Concat(make([]kompact.Message, pj.Elided), pj.Base)
+	}
+	out, err := decodedPreview(&pj)
+	return out, elision{n: pj.Elided, digest: pj.BaseDigest}, err
+}
+
+// decodedPreview is the outcome of a decoded preview whose base is whole.
+func decodedPreview(pj *previewJSON) (kompact.Outcome, error) {
 	kept := pj.Start
 	if pj.KeepSystem && pj.Kimi == nil {
 		kept = 1
@@ -190,6 +251,7 @@ func DecodePreview(data []byte) (kompact.Outcome, error) {
 func previewCounts(data []byte) (kompact.PlanCounts, error) {
 	var pj struct {
 		Base       []struct{} `json:"base"`
+		Elided     int        `json:"elided"`
 		Start      int        `json:"start"`
 		End        int        `json:"end"`
 		KeepSystem bool       `json:"keep_system"`
@@ -198,6 +260,7 @@ func previewCounts(data []byte) (kompact.PlanCounts, error) {
 	if err := json.Unmarshal(data, &pj); err != nil {
 		return kompact.PlanCounts{}, kompact.Errorf(kompact.EInternal, "a stored preview does not decode: %w", err)
 	}
+	pj.Base = make([]struct{}, max(pj.Elided, 0)+len(pj.Base))
 	if pj.End < 0 || pj.End > len(pj.Base) || pj.Start < 0 || pj.Start > pj.End || (pj.KeepSystem && pj.End == 0) || !pinsIn(pj.Pinned, pj.Start, pj.End) {
 		return kompact.PlanCounts{}, kompact.Errorf(kompact.EInternal, "a stored preview is inconsistent: range [%d, %d) of %d messages", pj.Start, pj.End, len(pj.Base))
 	}

@@ -166,6 +166,8 @@ func TestEditedSummaryMeasuredForKimiSessions(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		// Applying reads the replaced messages back from the session.
+		copy(back.Result.Span.Session.Messages, out.Result.Span.Session.Messages[:out.Result.Span.End])
 		e := kimi.WithSummary(out.Result, edit)
 		return out.Result.Fidelity, e.Fidelity, kimi.WithSummary(back.Result, edit).Commit()
 	}

@@ -2,7 +2,9 @@ package service
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 	"time"
 
@@ -20,6 +22,7 @@ type keptPreview struct {
 	read    readAt
 	outcome kompact.Outcome
 	stored  *kompact.Preview
+	elided  elision
 }
 
 // keepPreview keeps a compacted outcome of session id, read at read, as
@@ -37,8 +40,10 @@ func (s *Sessions) keepPreview(ctx context.Context, id string, read readAt, out 
 
 // putPreview stores a compacted outcome of session id, read at read, as
 // a new preview and returns its id. The stored body holds every byte the
-// preview needs (the messages it read, tool-call arguments and data parts
-// included): the byte budget counts the body. gateway marks the gateway's
+// preview needs but the messages the summary replaces, which applying
+// reads from the session (restoreBase): the replacement and the messages
+// after the range, tool-call arguments and data parts included. The byte
+// budget counts the body. gateway marks the gateway's
 // precompute, which has a budget of its own (Preview.Gateway).
 func (s *Sessions) putPreview(ctx context.Context, id string, read readAt, out kompact.Outcome, gateway bool) (string, error) {
 	body, err := EncodePreview(out)
@@ -60,17 +65,72 @@ func (s *Sessions) putPreview(ctx context.Context, id string, read readAt, out k
 }
 
 // takePreview removes preview pid of session id from the store and returns
-// it decoded.
+// it decoded, with the messages it replaces read back from the session
+// (restoreBase). When they cannot be, it returns the preview and why (an
+// EConflict when the session no longer holds them).
 func (s *Sessions) takePreview(ctx context.Context, id, pid string) (*keptPreview, error) {
 	p, err := s.store.TakePreview(ctx, id, pid, s.now())
 	if err != nil {
 		return nil, err
 	}
-	out, err := DecodePreview(p.Body)
+	out, el, err := decodePreview(p.Body)
 	if err != nil {
 		return nil, err
 	}
-	return &keptPreview{read: readAt{p.Version, p.Generation}, outcome: out, stored: p}, nil
+	pv := &keptPreview{read: readAt{p.Version, p.Generation}, outcome: out, stored: p, elided: el}
+	return pv, s.restoreBase(ctx, id, pv)
+}
+
+// restoreBase puts back into pv's base the messages its body leaves out,
+// read from session id: its first ones, which the session holds as the
+// compaction read them when it has not been rewritten since (only
+// appended to) and their digest says so. Only they are decoded; the read
+// stops after them.
+func (s *Sessions) restoreBase(ctx context.Context, id string, pv *keptPreview) error {
+	n := pv.elided.n
+	if n == 0 {
+		return nil
+	}
+	base := pv.outcome.Result.Span.Session.Messages[:n]
+	i := 0
+	err := s.store.StreamSession(ctx, id, func(h *kompact.StoredSession) error {
+		return previewStillApplies(h, pv.read)
+	}, func(raw []byte) error {
+		if err := json.Unmarshal(raw, &base[i]); err != nil {
+			return kompact.Errorf(kompact.EInternal, "a stored message of session %q does not decode: %w", id, err)
+		}
+		if i++; i == n {
+			return errStopRead
+		}
+		return nil
+	})
+	if err != nil && !errors.Is(err, errStopRead) {
+		return err
+	}
+	if i < n || baseDigest(base) != pv.elided.digest {
+		return previewConflict(id, "the messages it replaces changed")
+	}
+	return nil
+}
+
+// previewStillApplies is the conflict of a preview read at read on
+// session head h that was recreated or rewritten (compacted, restored,
+// undone, pruned) since.
+func previewStillApplies(h *kompact.StoredSession, read readAt) error {
+	switch {
+	case read.generation != 0 && h.Generation != read.generation:
+		return previewConflict(h.ID, "the session was deleted and created again")
+	case h.Rewritten > read.version:
+		return previewConflict(h.ID, fmt.Sprintf("the session was rewritten at version %d (a compaction, restore, undo or prune)", h.Rewritten))
+	}
+	return nil
+}
+
+// previewConflict is the EConflict of a preview of session id that no
+// longer applies, because of why.
+func previewConflict(id, why string) error {
+	return kompact.Errorf(kompact.EConflict, "the preview of session %q no longer applies: %s since the compaction read it", id, why).
+		WithFixes("Run the action again for a new preview; nothing was written.")
 }
 
 // putBack keeps a preview that could not be applied, until its expiry.
@@ -94,8 +154,11 @@ func (s *Sessions) ApplyPreview(ctx context.Context, id, pid string, summary *st
 			WithFixes(`Leave "summary" out to apply the summary as the LLM wrote it.`)
 	}
 	pv, err := s.takePreview(ctx, id, pid)
-	if err != nil {
+	if pv == nil {
 		return kompact.Outcome{}, err
+	}
+	if err != nil {
+		return s.notApplied(ctx, id, pv, err), nil
 	}
 	res := pv.outcome.Result
 	t := s.CompactionTypeOf(res.Session.Agent)
@@ -112,6 +175,18 @@ func (s *Sessions) ApplyPreview(ctx context.Context, id, pid string, summary *st
 		s.putBack(ctx, pv)
 	}
 	return out, nil
+}
+
+// notApplied is the error outcome of preview pv of session id whose
+// messages could not be read back (err): a conflict drops it, as a
+// conflicting commit does; after any other failure it is kept.
+func (s *Sessions) notApplied(ctx context.Context, id string, pv *keptPreview, err error) kompact.Outcome {
+	f := failedAs(pv.outcome, err)
+	s.logEnded(withTrigger(ctx, logManual), id, f, "")
+	if kompact.ErrorCodeOf(err) != kompact.EConflict && kompact.ErrorCodeOf(err) != kompact.ENotFound {
+		s.putBack(ctx, pv)
+	}
+	return f
 }
 
 // DiscardPreview forgets preview pid of session id without applying it.

@@ -158,3 +158,51 @@ func mustAgents(t *testing.T) *config.Config {
 	}
 	return agents
 }
+
+// A preview's body does not hold the messages its summary replaces
+// (issue 38): applying reads them back from the session. After appends
+// it applies, the appended messages after the summary; once the session
+// was rewritten since (here: another compaction), it is a conflict that
+// says so, the preview is gone and the session is as the rewrite left it.
+func TestSessionsPreviewReadsBackWhatItReplaces(t *testing.T) {
+	e := newSessionsEnv(t, kompact.PreviewLimits{})
+	ctx := context.Background()
+	e.create("s", "manual")
+	pv := e.run("s", service.ActionOptions{Preview: true})
+	if pv.Status != kompact.OutcomePreview {
+		t.Fatalf("preview: %s %+v", pv.Status, pv.Err)
+	}
+	late := kompact.Message{Role: kompact.RoleUser, Content: []kompact.Part{kompact.TextPart("late")}}
+	if _, err := e.s.Append(ctx, "s", []kompact.Message{late}, service.AppendOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	applied, err := e.s.ApplyPreview(ctx, "s", pv.PreviewID, nil)
+	if err != nil || applied.Status != kompact.OutcomeCompacted {
+		t.Fatalf("apply after an append: %v, %+v", err, applied)
+	}
+	msgs := applied.Result.Session.Messages
+	if last := msgs[len(msgs)-1]; last.Content[0].Text != "late" || len(msgs) != len(pv.Result.Session.Messages)+1 {
+		t.Errorf("applied session of %d messages ends with %+v", len(msgs), last)
+	}
+
+	e.create("t", "manual")
+	pv = e.run("t", service.ActionOptions{Preview: true})
+	if out := e.run("t", service.ActionOptions{}); out.Status != kompact.OutcomeCompacted {
+		t.Fatalf("compaction: %s %+v", out.Status, out.Err)
+	}
+	before, err := e.store.GetSession(ctx, "t")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := e.s.ApplyPreview(ctx, "t", pv.PreviewID, nil)
+	if err != nil || out.Status != kompact.OutcomeError || out.Err.Code != kompact.EConflict || !strings.Contains(out.Err.Message, "no longer applies: the session was rewritten") {
+		t.Fatalf("apply after a rewrite: %v, %+v", err, out.Err)
+	}
+	after, err := e.store.GetSession(ctx, "t")
+	if err != nil || after.Version != before.Version {
+		t.Errorf("the session changed: version %d, then %d (%v)", before.Version, after.Version, err)
+	}
+	if _, err := e.s.ApplyPreview(ctx, "t", pv.PreviewID, nil); kompact.ErrorCodeOf(err) != kompact.ENotFound {
+		t.Errorf("the conflicting preview is kept: %v", err)
+	}
+}

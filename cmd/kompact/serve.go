@@ -161,7 +161,7 @@ func (c *serveCommand) parse(args []string) (serveOptions, error) {
 	fs.Int64Var(&o.maxImport, "max-import-body", httpapi.DefaultMaxImportBody, "body limit in bytes of a session document's import, which is kept in a temporary file and stored in batches (no --max-request-messages applies to it)")
 	o.guard = addGuardFlags(fs)
 	fs.IntVar(&o.keepRevisions, "keep-revisions", kompact.DefaultKeepRevisions, "revisions kept per session; a new one prunes the oldest and the message bodies only they hold (0 keeps all)")
-	fs.Int64Var(&o.maxPreviewBytes, "max-preview-bytes", kompact.DefaultPreviewLimits.MaxBytes, "bytes all kept previews may hold together (every byte of the sessions they read counts); the ones expiring first go first")
+	fs.Int64Var(&o.maxPreviewBytes, "max-preview-bytes", kompact.DefaultPreviewLimits.MaxBytes, "bytes all kept previews may hold together (every byte of their replacements and the messages after them counts); the ones expiring first go first")
 	fs.StringVar(&o.logFormat, "log-format", "text", "log lines as text or json (log/slog); every line of a request carries its request_id")
 	if _, err := parseArgs(fs, args, 0, "no arguments"); err != nil {
 		return o, err
