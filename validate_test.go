@@ -114,3 +114,25 @@ func TestRoles(t *testing.T) {
 		t.Errorf("the decoder's error: %v", err)
 	}
 }
+
+func TestValidateMessages(t *testing.T) {
+	ok := []kompact.Message{msg("user", "a", "x"), msg("assistant", "", "y"), msg("user", "", "z")}
+	if err := kompact.ValidateMessages(ok); err != nil {
+		t.Fatal(err)
+	}
+	bad := []struct {
+		msgs []kompact.Message
+		want string
+	}{
+		{[]kompact.Message{msg("user", "a", "x"), msg("user", "a", "y")}, `messages[1].id: "a" is already the id of messages[0]`},
+		{[]kompact.Message{msg("robot", "", "x")}, `messages[0].role: unknown role "robot"`},
+		{[]kompact.Message{{Role: kompact.RoleUser, Content: []kompact.Part{{Type: "gif"}}}}, `messages[0].content[0].type: unknown part type "gif"`},
+		{[]kompact.Message{{Role: kompact.RoleTool, Content: []kompact.Part{{Type: kompact.PartData, Data: []byte("{")}}}}, `messages[0].content[0].data: not valid JSON`},
+	}
+	for _, tc := range bad {
+		err := kompact.ValidateMessages(tc.msgs)
+		if kompact.ErrorCodeOf(err) != kompact.EInvalid || err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%v, want %q", err, tc.want)
+		}
+	}
+}

@@ -2,7 +2,6 @@ package service_test
 
 import (
 	"context"
-	"errors"
 	"strconv"
 	"strings"
 	"testing"
@@ -59,18 +58,6 @@ func TestJobModelOverrideAndCommit(t *testing.T) {
 	}
 }
 
-func TestErrorOutcome(t *testing.T) {
-	e := kompact.Errorf(kompact.ENotFound, "no such message")
-	if out := kompact.ErrorOutcome(e); out.Status != kompact.OutcomeError || out.Err != e {
-		t.Errorf("outcome %+v", out)
-	}
-	foreign := errors.New("disk on fire")
-	out := kompact.ErrorOutcome(foreign)
-	if out.Err.Code != kompact.EInternal || out.Err.Message != "disk on fire" || !errors.Is(out.Err, foreign) {
-		t.Errorf("foreign error as %+v", out.Err)
-	}
-}
-
 func TestRequestFieldTable(t *testing.T) {
 	for name, want := range map[string]kompact.FieldKind{
 		"frequency_penalty": kompact.FieldSetting, "temperature": kompact.FieldOwn, "model": kompact.FieldModel,
@@ -87,28 +74,6 @@ func TestRequestFieldTable(t *testing.T) {
 	for name, rc := range map[string]kompact.RequestConfig{"compaction": service.EffectiveRequest(a, nil), "chat": kompact.ChatRequest(a)} {
 		if len(rc.Fields) != 2 || rc.Fields["temperature"] != 0.5 || rc.Fields["thinking"] != true {
 			t.Errorf("%s request fields %v", name, rc.Fields)
-		}
-	}
-}
-
-func TestValidateMessages(t *testing.T) {
-	ok := []kompact.Message{msg("user", "a", "x"), msg("assistant", "", "y"), msg("user", "", "z")}
-	if err := kompact.ValidateMessages(ok); err != nil {
-		t.Fatal(err)
-	}
-	bad := []struct {
-		msgs []kompact.Message
-		want string
-	}{
-		{[]kompact.Message{msg("user", "a", "x"), msg("user", "a", "y")}, `messages[1].id: "a" is already the id of messages[0]`},
-		{[]kompact.Message{msg("robot", "", "x")}, `messages[0].role: unknown role "robot"`},
-		{[]kompact.Message{{Role: kompact.RoleUser, Content: []kompact.Part{{Type: "gif"}}}}, `messages[0].content[0].type: unknown part type "gif"`},
-		{[]kompact.Message{{Role: kompact.RoleTool, Content: []kompact.Part{{Type: kompact.PartData, Data: []byte("{")}}}}, `messages[0].content[0].data: not valid JSON`},
-	}
-	for _, tc := range bad {
-		err := kompact.ValidateMessages(tc.msgs)
-		if kompact.ErrorCodeOf(err) != kompact.EInvalid || err == nil || !strings.Contains(err.Error(), tc.want) {
-			t.Errorf("%v, want %q", err, tc.want)
 		}
 	}
 }

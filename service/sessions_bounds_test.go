@@ -9,7 +9,6 @@ import (
 
 	"kompact"
 	"kompact/config"
-	"kompact/internal/bytesize"
 	"kompact/internal/memstore"
 	"kompact/service"
 )
@@ -57,21 +56,5 @@ func TestSessionsContinueDeadline(t *testing.T) {
 	}
 	if len(got.Messages) != 1 || got.Messages[0].Role != kompact.RoleUser {
 		t.Errorf("messages after the failed turn: %+v", got.Messages)
-	}
-}
-
-// TestReplyTimeoutDefault: without llm.timeout a reply has 10 minutes.
-func TestReplyTimeoutDefault(t *testing.T) {
-	var l kompact.LLMConfig
-	if l.ReplyTimeout() != 10*time.Minute || kompact.DefaultReplyTimeout != 10*time.Minute {
-		t.Errorf("default reply timeout %s", l.ReplyTimeout())
-	}
-}
-
-func TestFormatBytes(t *testing.T) {
-	for n, want := range map[int64]string{900: "900 bytes", 1 << 10: "1 KiB", 1536: "1.5 KiB", 4 << 20: "4 MiB", 32<<20 - 1<<10: "32 MiB", 1 << 30: "1 GiB"} {
-		if got := bytesize.FormatBytes(n); got != want {
-			t.Errorf("FormatBytes(%d) = %q, want %q", n, got, want)
-		}
 	}
 }

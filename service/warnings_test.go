@@ -96,20 +96,6 @@ func TestSummaryOnlyRangeIsNoop(t *testing.T) {
 	}
 }
 
-// TestProgressMerge: a coalesced report keeps the text of the one it
-// replaces, unless that one belongs to another request or attempt.
-func TestProgressMerge(t *testing.T) {
-	a := kompact.Progress{Round: 1, Attempt: 1, Chars: 3, Delta: "abc"}
-	b := kompact.Progress{Round: 1, Attempt: 1, Chars: 5, Delta: "de"}
-	if got := b.Merge(a); got.Delta != "abcde" || got.Chars != 5 {
-		t.Errorf("merged %+v", got)
-	}
-	retry := kompact.Progress{Round: 1, Attempt: 2, Chars: 2, Delta: "xy"}
-	if got := retry.Merge(a); got.Delta != "xy" {
-		t.Errorf("a retry kept the failed attempt's text: %+v", got)
-	}
-}
-
 // TestDroppedWarningCountsOnce (issue 40 §3): with a kept leading system
 // message, which the request shows (compacted_messages counts it) but the
 // summary does not replace (replaced_messages does not), the
