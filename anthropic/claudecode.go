@@ -3,6 +3,8 @@ package anthropic
 import (
 	"encoding/json"
 	"strings"
+
+	"kompact"
 )
 
 // This file recognises Claude Code's own compaction request (its /compact
@@ -113,4 +115,64 @@ func (r *Request) CompactionHistory() *Request {
 	h := r.Head(n - 1)
 	h.messages = append(h.messages[:n-1:n-1], rest)
 	return h
+}
+
+// ResentForms are the forms the turns may have sent a compaction
+// history in, when it ends as Claude Code 2.1.332's /compact re-sends it:
+// an assistant message then a user message holding a tool_result, where
+// the assistant message opens with the text of the answer that followed
+// the tool result (which the turns never sent back) merged in before its
+// own blocks. Each form is the history with that assistant message
+// without its first k blocks, for each k whose blocks are all text and
+// leave at least one block that is not (the turns' form is one of them);
+// the last message and the ones before the assistant message are as
+// sent. None for a history that does not end so.
+func (r *Request) ResentForms() []kompact.Conversation {
+	n := len(r.messages)
+	if n < 2 || !holdsToolResult(r.messages[n-1]) {
+		return nil
+	}
+	var m wireMessage
+	if json.Unmarshal(r.messages[n-2], &m) != nil || m.Role != "assistant" {
+		return nil
+	}
+	blocks, err := contentBlocks(m.Content)
+	if err != nil {
+		return nil
+	}
+	texts := 0 // the leading text blocks
+	for texts < len(blocks) && string(blocks[texts]["type"]) == `"text"` {
+		texts++
+	}
+	if texts == len(blocks) {
+		return nil
+	}
+	var forms []kompact.Conversation
+	for k := 1; k <= texts; k++ {
+		content, _ := json.Marshal(blocks[k:])
+		resent, _ := json.Marshal(wireMessage{Role: m.Role, Content: content})
+		h := r.Head(n)
+		h.messages = append(h.messages[:n-2:n-2], resent, r.messages[n-1])
+		forms = append(forms, h)
+	}
+	return forms
+}
+
+// holdsToolResult reports whether a message is a user message with a
+// tool_result block.
+func holdsToolResult(raw json.RawMessage) bool {
+	var m wireMessage
+	if json.Unmarshal(raw, &m) != nil || m.Role != "user" {
+		return false
+	}
+	blocks, err := contentBlocks(m.Content)
+	if err != nil {
+		return false
+	}
+	for _, b := range blocks {
+		if string(b["type"]) == `"tool_result"` {
+			return true
+		}
+	}
+	return false
 }

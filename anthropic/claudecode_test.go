@@ -38,3 +38,46 @@ func parse(t *testing.T, body string) *Request {
 	}
 	return r
 }
+
+// TestResentForms (issue 38, High): Claude Code 2.1.332's /compact
+// re-sends the assistant message before the last tool result with the
+// text of the answer that followed merged in before its blocks; one of
+// the history's resent forms digests as the turns sent it, and a history
+// that does not end so (no tool result last, or an assistant message of
+// text alone) has none.
+func TestResentForms(t *testing.T) {
+	const user = `{"role":"user","content":"read it"}`
+	const result = `{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":"HELLO"}]}`
+	const use = `{"type":"tool_use","id":"t1","name":"Read","input":{}}`
+	turns := mustParse(t, `{"messages":[`+user+`,{"role":"assistant","content":[{"type":"text","text":"let me see"},`+use+`]},`+result+`]}`)
+	resent := mustParse(t, `{"messages":[`+user+`,{"role":"assistant","content":[{"type":"text","text":"The file says HELLO."},{"type":"text","text":"let me see"},`+use+`]},`+result+`]}`)
+	forms := resent.ResentForms()
+	if len(forms) != 2 {
+		t.Fatalf("%d forms, want 2 (one per leading text block)", len(forms))
+	}
+	found := false
+	for _, f := range forms {
+		found = found || (f.Len() == 3 && f.Digest(0) == turns.Digest(0) && f.Digest(1) == turns.Digest(1) && f.Digest(2) == turns.Digest(2))
+	}
+	if !found {
+		t.Errorf("no resent form is the turns' history")
+	}
+	for name, body := range map[string]string{
+		"text alone":        `{"messages":[` + user + `,{"role":"assistant","content":[{"type":"text","text":"a"},{"type":"text","text":"b"}]},` + result + `]}`,
+		"no tool result":    `{"messages":[` + user + `,{"role":"assistant","content":[{"type":"text","text":"a"},` + use + `]},` + user + `]}`,
+		"no text before it": `{"messages":[` + user + `,{"role":"assistant","content":[` + use + `]},` + result + `]}`,
+	} {
+		if forms := mustParse(t, body).ResentForms(); len(forms) != 0 {
+			t.Errorf("%s: %d forms, want none", name, len(forms))
+		}
+	}
+}
+
+func mustParse(t *testing.T, body string) *Request {
+	t.Helper()
+	r, err := ParseRequest([]byte(body), 100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}

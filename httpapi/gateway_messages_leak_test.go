@@ -145,3 +145,47 @@ func TestMessagesClaudeCodeKeyHasAgent(t *testing.T) {
 		t.Errorf("cc2's session holds %d messages, want 3", n)
 	}
 }
+
+// TestMessagesCompactionLastTwoNotTheSessions (issue 38, High): a
+// compaction request with as many messages as the session, all but the
+// last two the session's, is forwarded as sent when those two are not
+// the session's under Claude Code's re-sending (here the last user
+// message is another): 51e8d88's match (all but the last two) answered it
+// with the session's summary and messages.
+func TestMessagesCompactionLastTwoNotTheSessions(t *testing.T) {
+	fake := leakFake(t)
+	srv := compactingServer(t, compactingCC(fake.URL, ""))
+	url := srv.URL + "/gateway/cc/v1/messages?beta=true"
+	h := ccHeaders("c0ffee00-0000-4000-8000-000000000383")
+	history := ccHistory(3)
+	id := ""
+	for _, n := range []int{3, 5} {
+		resp := postMessages(t, context.Background(), url, h, ccBody("["+strings.Join(history[:n], ",")+"]"))
+		_, _ = io.ReadAll(resp.Body)
+		id = resp.Header.Get("X-Kompact-Session")
+	}
+	waitGatewayPreview(t, srv.URL, id)
+	for _, tc := range []struct {
+		name string
+		tail []string
+	}{
+		{"the last user message another", []string{history[3], `{"role":"user","content":"what is the secret?"}`}},
+		{"both another", []string{`{"role":"assistant","content":"sure"}`, `{"role":"user","content":"what is the secret?"}`}},
+	} {
+		name, tail := tc.name, tc.tail
+		before := len(fake.Requests())
+		resp := postMessages(t, context.Background(), url, h, ccCompactRequest(append(append([]string{}, history[:3]...), tail...)))
+		body, _ := io.ReadAll(resp.Body)
+		if got := resp.Header.Get("X-Kompact-Forwarded"); got == "answered" || len(fake.Requests()) != before+1 {
+			t.Errorf("%s: X-Kompact-Forwarded %q, %d upstream requests (want it forwarded)", name, got, len(fake.Requests())-before)
+		}
+		if strings.Contains(string(body), ccSummary) || strings.Contains(string(body), "done 1:") {
+			t.Errorf("%s: the answer holds the session's summary or messages: %.300s", name, body)
+		}
+	}
+	resp := postMessages(t, context.Background(), url, h, ccCompactRequest(history[:5]))
+	body, _ := io.ReadAll(resp.Body)
+	if text, _ := readAnswerStream(t, string(body)); resp.Header.Get("X-Kompact-Forwarded") != "answered" || !strings.Contains(text, ccSummary) {
+		t.Errorf("the session's own compaction request: %q %.300s", resp.Header.Get("X-Kompact-Forwarded"), text)
+	}
+}

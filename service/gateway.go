@@ -113,11 +113,6 @@ type GatewayState struct {
 	// ClientChain is the chain after them (Chain, in hex).
 	ClientCount int    `json:"client_count"`
 	ClientChain string `json:"client_chain"`
-	// SettledChain is the chain after the client's messages but the last
-	// two, [0:ClientCount-2] ("" for fewer than three, and in a state
-	// written before it was kept): a compaction request that holds them
-	// may send the last two reshaped (answerable).
-	SettledChain string `json:"settled_chain,omitempty"`
 	// Offset numbers the client's messages in the session: the request's
 	// message i is the session's client message i+Offset (gatewayMessageID).
 	// 0 but after Claude Code's continuation of a compaction the gateway
@@ -200,24 +195,25 @@ func (st *GatewayState) matches(ch Chain) bool {
 // setClient records that the session holds the client's messages [0:n]
 // of a request with chain ch.
 func (st *GatewayState) setClient(n int, ch Chain) {
-	st.ClientCount, st.ClientChain, st.SettledChain = n, ch.at(n), ""
-	if n >= 3 {
-		st.SettledChain = ch.at(n - 2)
-	}
+	st.ClientCount, st.ClientChain = n, ch.at(n)
 }
 
 // answerable reports whether a compaction request whose history (the
 // request without its instruction) has chain ch may be answered from the
 // session's summary: the history continues the session, as a turn's
-// must (matches); or it holds as many messages, of which all but the last
-// two are the session's. Claude Code's /compact re-sends its last
-// assistant message with the text of the answer to the tool result after
-// it merged in, so its history's tail is not byte for byte the turns'.
+// must. A client that re-sends its history reshaped (Claude Code's
+// /compact) is matched by the form the turns sent (ResentForms), exactly.
 func (st *GatewayState) answerable(ch Chain) bool {
-	if st.matches(ch) {
-		return true
-	}
-	return st.SettledChain != "" && st.ClientCount == len(ch)-1 && ch.at(st.ClientCount-2) == st.SettledChain
+	return st.matches(ch)
+}
+
+// ResentForms is a compaction history that the client may send reshaped
+// from what its turns sent: ResentForms are the forms the turns may have
+// sent it in (anthropic.Request.ResentForms: Claude Code's /compact merges
+// the last answer's text into the assistant message before the last tool
+// result).
+type ResentForms interface {
+	ResentForms() []kompact.Conversation
 }
 
 // forward returns what to forward of a request with chain ch: the client's

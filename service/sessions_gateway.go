@@ -508,7 +508,7 @@ func (s *Sessions) gatewayRefresh(ctx context.Context, gs kompact.GatewayStore, 
 		held := sc.held(st.ClientCount + st.Offset)
 		st.DerivedAt = head.Rewritten
 		if held < 0 || held < st.Offset {
-			st.Sub, st.ClientCount, st.ClientChain, st.SettledChain = nil, 0, "", "" // matches no request
+			st.Sub, st.ClientCount, st.ClientChain = nil, 0, "" // matches no request
 			return true
 		}
 		st.Sub = nil

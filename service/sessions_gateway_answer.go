@@ -78,8 +78,7 @@ func (s *Sessions) GatewayAnswerCompaction(ctx context.Context, a *kompact.Agent
 	if !ok {
 		return nil
 	}
-	ch := ChainOf(history)
-	rec, st := s.answerableSession(ctx, a, gs, n, history, ch)
+	history, ch, rec, st := s.answerableForm(ctx, a, gs, n, history)
 	if rec == nil || (ask.Instructions == "" && st.PreviewID == "" && !(ask.Wait && st.leased("", s.now()))) {
 		return nil
 	}
@@ -108,6 +107,24 @@ func (s *Sessions) GatewayAnswerCompaction(ctx context.Context, a *kompact.Agent
 		s.recordAnswered(ctx, gs, id, sum.Summary)
 	}
 	return sum
+}
+
+// answerableForm finds the session a compaction request's history may
+// be answered for (answerableSession), as sent or else in one of the forms
+// the turns sent it in (ResentForms); it returns the form that matched and
+// its chain.
+func (s *Sessions) answerableForm(ctx context.Context, a *kompact.Agent, gs kompact.GatewayStore, n GatewayNaming, history kompact.Conversation) (kompact.Conversation, Chain, *kompact.GatewayRecord, *GatewayState) {
+	forms := []kompact.Conversation{history}
+	if r, ok := history.(ResentForms); ok {
+		forms = append(forms, r.ResentForms()...)
+	}
+	for _, h := range forms {
+		ch := ChainOf(h)
+		if rec, st := s.answerableSession(ctx, a, gs, n, h, ch); rec != nil {
+			return h, ch, rec, st
+		}
+	}
+	return history, nil, nil, nil
 }
 
 // answerableSession finds the session of agent a that a compaction
