@@ -33,7 +33,10 @@ type Preview struct {
 	// session it read was deleted since).
 	Generation int64
 	// Body is the previewed outcome as EncodePreview wrote it.
-	Body      []byte
+	Body []byte
+	// Counts are the messages the previewed summary replaces (Result.Counts), kept
+	// beside the body so that a listing reads no body (PreviewInfo.Counts).
+	Counts    PlanCounts
 	ExpiresAt time.Time
 	// Gateway marks the gateway's precomputed summary: the gateway's previews have
 	// PreviewLimits to themselves, apart from people's, so that neither kind evicts the other
@@ -50,6 +53,8 @@ type PreviewInfo struct {
 	ExpiresAt time.Time
 	// Size is the length of the preview's body.
 	Size int64
+	// Counts is Preview.Counts; zero for a preview kept before stores kept it.
+	Counts PlanCounts
 }
 
 // CreatedAt is when the preview was kept: every preview lasts PreviewTTL (a preview put back

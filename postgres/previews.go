@@ -56,16 +56,20 @@ func (t stmts) PreviewEvicted(ctx context.Context, sessionID, id string) (bool, 
 }
 
 func (t stmts) InsertPreview(ctx context.Context, p *kompact.Preview, size int64) (bool, error) {
-	n, err := affected(t.tx.Exec(ctx, `INSERT INTO previews (id, session_id, version, expires_at, size, body, gateway)
-		VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (id) DO NOTHING`,
-		p.ID, p.SessionID, p.Version, p.ExpiresAt, size, p.Body, p.Gateway))
+	n, err := affected(t.tx.Exec(ctx, `INSERT INTO previews (id, session_id, version, expires_at, size, body, gateway,
+		counts_before, counts_replaced, counts_after, counts_pinned)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) ON CONFLICT (id) DO NOTHING`,
+		p.ID, p.SessionID, p.Version, p.ExpiresAt, size, p.Body, p.Gateway,
+		p.Counts.Before, p.Counts.Replaced, p.Counts.After, p.Counts.Pinned))
 	return n == 1, err
 }
 
 func (t stmts) TakePreview(ctx context.Context, sessionID, id string) (*kompact.Preview, error) {
 	p := &kompact.Preview{ID: id, SessionID: sessionID}
-	if err := t.tx.QueryRow(ctx, `DELETE FROM previews WHERE id = $1 AND session_id = $2 RETURNING version, expires_at, body, gateway`,
-		id, sessionID).Scan(&p.Version, &p.ExpiresAt, &p.Body, &p.Gateway); err != nil {
+	if err := t.tx.QueryRow(ctx, `DELETE FROM previews WHERE id = $1 AND session_id = $2 RETURNING version, expires_at, body, gateway,
+		counts_before, counts_replaced, counts_after, counts_pinned`,
+		id, sessionID).Scan(&p.Version, &p.ExpiresAt, &p.Body, &p.Gateway,
+		&p.Counts.Before, &p.Counts.Replaced, &p.Counts.After, &p.Counts.Pinned); err != nil {
 		return nil, err
 	}
 	p.ExpiresAt = p.ExpiresAt.UTC()
@@ -74,8 +78,10 @@ func (t stmts) TakePreview(ctx context.Context, sessionID, id string) (*kompact.
 
 func (t stmts) GetPreview(ctx context.Context, sessionID, id string) (*kompact.Preview, error) {
 	p := &kompact.Preview{ID: id, SessionID: sessionID}
-	if err := t.tx.QueryRow(ctx, `SELECT version, expires_at, body, gateway FROM previews WHERE id = $1 AND session_id = $2`,
-		id, sessionID).Scan(&p.Version, &p.ExpiresAt, &p.Body, &p.Gateway); err != nil {
+	if err := t.tx.QueryRow(ctx, `SELECT version, expires_at, body, gateway,
+		counts_before, counts_replaced, counts_after, counts_pinned FROM previews WHERE id = $1 AND session_id = $2`,
+		id, sessionID).Scan(&p.Version, &p.ExpiresAt, &p.Body, &p.Gateway,
+		&p.Counts.Before, &p.Counts.Replaced, &p.Counts.After, &p.Counts.Pinned); err != nil {
 		return nil, err
 	}
 	p.ExpiresAt = p.ExpiresAt.UTC()
@@ -83,13 +89,14 @@ func (t stmts) GetPreview(ctx context.Context, sessionID, id string) (*kompact.P
 }
 
 func (t stmts) ListPreviews(ctx context.Context, sessionID string, now time.Time) ([]kompact.PreviewInfo, error) {
-	rows, err := t.tx.Query(ctx, `SELECT id, version, expires_at, size FROM previews
-		WHERE session_id = $1 AND expires_at > $2 ORDER BY expires_at DESC, id DESC`, sessionID, now)
+	rows, err := t.tx.Query(ctx, `SELECT id, version, expires_at, size,
+		counts_before, counts_replaced, counts_after, counts_pinned FROM previews WHERE session_id = $1 AND expires_at > $2 ORDER BY expires_at DESC, id DESC`, sessionID, now)
 	if err != nil {
 		return nil, err
 	}
 	return pgx.CollectRows(rows, func(r pgx.CollectableRow) (p kompact.PreviewInfo, err error) {
-		err = r.Scan(&p.ID, &p.Version, &p.ExpiresAt, &p.Size)
+		err = r.Scan(&p.ID, &p.Version, &p.ExpiresAt, &p.Size,
+			&p.Counts.Before, &p.Counts.Replaced, &p.Counts.After, &p.Counts.Pinned)
 		p.SessionID, p.ExpiresAt = sessionID, p.ExpiresAt.UTC()
 		return p, err
 	})

@@ -57,7 +57,7 @@ func (s *Sessions) putPreview(ctx context.Context, id string, read readAt, out k
 		return "", kompact.Errorf(kompact.EInternal, "no id source for previews (SessionsConfig.NewID)")
 	}
 	now := s.now()
-	p := &kompact.Preview{ID: "pv_" + s.newID(), SessionID: id, Version: read.version, Generation: read.generation, Body: body, ExpiresAt: now.Add(kompact.PreviewTTL), Gateway: gateway}
+	p := &kompact.Preview{ID: "pv_" + s.newID(), SessionID: id, Version: read.version, Generation: read.generation, Body: body, Counts: out.Result.Counts(), ExpiresAt: now.Add(kompact.PreviewTTL), Gateway: gateway}
 	if err := s.store.PutPreview(context.WithoutCancel(ctx), p, now, s.previews); err != nil {
 		return "", err
 	}
@@ -238,14 +238,10 @@ func (s *Sessions) Previews(ctx context.Context, id string) ([]OpenPreview, erro
 	precomputed := s.precomputedPreview(ctx, id)
 	out := make([]OpenPreview, 0, len(list))
 	for _, info := range list {
-		p, err := s.store.GetPreview(ctx, id, info.ID, now)
+		c, err := s.previewCountsOf(ctx, id, info, now)
 		if kompact.ErrorCodeOf(err) == kompact.ENotFound {
 			continue // applied, discarded or dropped since the listing
 		}
-		if err != nil {
-			return nil, err
-		}
-		c, err := previewCounts(p.Body)
 		if err != nil {
 			return nil, err
 		}
@@ -256,6 +252,20 @@ func (s *Sessions) Previews(ctx context.Context, id string) ([]OpenPreview, erro
 		})
 	}
 	return out, nil
+}
+
+// previewCountsOf returns the counts of the listed preview info: the store's
+// (PreviewInfo.Counts), or, for a preview kept before stores kept them, its
+// body's.
+func (s *Sessions) previewCountsOf(ctx context.Context, id string, info kompact.PreviewInfo, now time.Time) (kompact.PlanCounts, error) {
+	if info.Counts != (kompact.PlanCounts{}) {
+		return info.Counts, nil
+	}
+	p, err := s.store.GetPreview(ctx, id, info.ID, now)
+	if err != nil {
+		return kompact.PlanCounts{}, err
+	}
+	return previewCounts(p.Body)
 }
 
 // Preview returns preview pid of session id, as the action answered when

@@ -6,9 +6,11 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"kompact"
 	"kompact/config"
+	"kompact/internal/memstore"
 	"kompact/service"
 )
 
@@ -204,5 +206,52 @@ func TestSessionsPreviewReadsBackWhatItReplaces(t *testing.T) {
 	}
 	if _, err := e.s.ApplyPreview(ctx, "t", pv.PreviewID, nil); kompact.ErrorCodeOf(err) != kompact.ENotFound {
 		t.Errorf("the conflicting preview is kept: %v", err)
+	}
+}
+
+// bodyCounting counts the bytes of the preview bodies read from its store.
+type bodyCounting struct {
+	kompact.Store
+	read int
+}
+
+func (s *bodyCounting) GetPreview(ctx context.Context, sessionID, id string, now time.Time) (*kompact.Preview, error) {
+	p, err := s.Store.GetPreview(ctx, sessionID, id, now)
+	if p != nil {
+		s.read += len(p.Body)
+	}
+	return p, err
+}
+
+func (s *bodyCounting) TakePreview(ctx context.Context, sessionID, id string, now time.Time) (*kompact.Preview, error) {
+	p, err := s.Store.TakePreview(ctx, sessionID, id, now)
+	if p != nil {
+		s.read += len(p.Body)
+	}
+	return p, err
+}
+
+// TestSessionsPreviewsReadNoBody (issue 41 §5): listing a session's open
+// previews reads no preview's body (it read every one, which holds the
+// summary and the session's messages, to count what it replaces): the
+// counts are kept beside the body (Preview.Counts).
+func TestSessionsPreviewsReadNoBody(t *testing.T) {
+	st := &bodyCounting{Store: memstore.New(0)}
+	e := newSessionsEnvOver(t, kompact.PreviewLimits{}, st)
+	e.create("s", "manual")
+	out := e.run("s", service.ActionOptions{Preview: true})
+	if out.Status != kompact.OutcomePreview {
+		t.Fatalf("preview: %s %+v", out.Status, out.Err)
+	}
+	st.read = 0
+	list, err := e.s.Previews(context.Background(), "s")
+	if err != nil || len(list) != 1 {
+		t.Fatalf("Previews = %+v, %v", list, err)
+	}
+	if st.read != 0 {
+		t.Errorf("Previews read %d bytes of preview bodies, want 0", st.read)
+	}
+	if c := out.Result.Counts(); list[0].Compacted != c.Replaced || list[0].First != c.First() || list[0].Last != c.Last() || c.Replaced == 0 {
+		t.Errorf("open preview %+v; the outcome's counts %+v", list[0], c)
 	}
 }

@@ -47,26 +47,32 @@ func (t stmts) PreviewEvicted(ctx context.Context, sessionID, id string) (bool, 
 }
 
 func (t stmts) InsertPreview(ctx context.Context, p *kompact.Preview, size int64) (bool, error) {
-	n, err := affected(t.tx.ExecContext(ctx, `INSERT INTO previews (id, session_id, version, expires_at, size, body, gateway)
-		VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING`,
-		p.ID, p.SessionID, p.Version, formatTime(p.ExpiresAt), size, p.Body, p.Gateway))
+	n, err := affected(t.tx.ExecContext(ctx, `INSERT INTO previews (id, session_id, version, expires_at, size, body, gateway,
+		counts_before, counts_replaced, counts_after, counts_pinned)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING`,
+		p.ID, p.SessionID, p.Version, formatTime(p.ExpiresAt), size, p.Body, p.Gateway,
+		p.Counts.Before, p.Counts.Replaced, p.Counts.After, p.Counts.Pinned))
 	return n == 1, err
 }
 
 func (t stmts) TakePreview(ctx context.Context, sessionID, id string) (*kompact.Preview, error) {
-	return t.scanPreview(ctx, `DELETE FROM previews WHERE id = ? AND session_id = ? RETURNING version, expires_at, body, gateway`, sessionID, id)
+	return t.scanPreview(ctx, `DELETE FROM previews WHERE id = ? AND session_id = ? RETURNING version, expires_at, body, gateway, 
+		counts_before, counts_replaced, counts_after, counts_pinned`, sessionID, id)
 }
 
 func (t stmts) GetPreview(ctx context.Context, sessionID, id string) (*kompact.Preview, error) {
-	return t.scanPreview(ctx, `SELECT version, expires_at, body, gateway FROM previews WHERE id = ? AND session_id = ?`, sessionID, id)
+	return t.scanPreview(ctx, `SELECT version, expires_at, body, gateway,
+		counts_before, counts_replaced, counts_after, counts_pinned FROM previews WHERE id = ? AND session_id = ?`, sessionID, id)
 }
 
 // scanPreview reads the preview id of session sessionID that query (taking
-// id and sessionID) returns as version, expires_at, body and gateway.
+// id and sessionID) returns as version, expires_at, body, gateway and the
+// four counts.
 func (t stmts) scanPreview(ctx context.Context, query, sessionID, id string) (*kompact.Preview, error) {
 	p := &kompact.Preview{ID: id, SessionID: sessionID}
 	var expires string
-	if err := t.tx.QueryRowContext(ctx, query, id, sessionID).Scan(&p.Version, &expires, &p.Body, &p.Gateway); err != nil {
+	if err := t.tx.QueryRowContext(ctx, query, id, sessionID).Scan(&p.Version, &expires, &p.Body, &p.Gateway,
+		&p.Counts.Before, &p.Counts.Replaced, &p.Counts.After, &p.Counts.Pinned); err != nil {
 		return nil, err
 	}
 	var err error
@@ -77,11 +83,12 @@ func (t stmts) scanPreview(ctx context.Context, query, sessionID, id string) (*k
 }
 
 func (t stmts) ListPreviews(ctx context.Context, sessionID string, now time.Time) ([]kompact.PreviewInfo, error) {
-	rows, err := t.tx.QueryContext(ctx, `SELECT id, version, expires_at, size FROM previews
-		WHERE session_id = ? AND expires_at > ? ORDER BY expires_at DESC, id DESC`, sessionID, formatTime(now))
+	rows, err := t.tx.QueryContext(ctx, `SELECT id, version, expires_at, size,
+		counts_before, counts_replaced, counts_after, counts_pinned FROM previews WHERE session_id = ? AND expires_at > ? ORDER BY expires_at DESC, id DESC`, sessionID, formatTime(now))
 	return collect(rows, err, 0, func(r scanner, p *kompact.PreviewInfo) error {
 		var expires string
-		if err := r.Scan(&p.ID, &p.Version, &expires, &p.Size); err != nil {
+		if err := r.Scan(&p.ID, &p.Version, &expires, &p.Size,
+			&p.Counts.Before, &p.Counts.Replaced, &p.Counts.After, &p.Counts.Pinned); err != nil {
 			return err
 		}
 		p.SessionID = sessionID

@@ -433,7 +433,7 @@ func (t tx) InsertPreview(_ context.Context, p *kompact.Preview, size int64) (bo
 		return false, nil
 	}
 	t.st.previews[p.ID] = preview{p: kompact.Preview{ID: p.ID, SessionID: p.SessionID, Version: p.Version, ExpiresAt: p.ExpiresAt,
-		Body: slices.Clone(p.Body), Gateway: p.Gateway}, size: size}
+		Body: slices.Clone(p.Body), Counts: p.Counts, Gateway: p.Gateway}, size: size}
 	return true, nil
 }
 
@@ -459,7 +459,7 @@ func (t tx) ListPreviews(_ context.Context, sessionID string, now time.Time) ([]
 	var out []kompact.PreviewInfo
 	for _, p := range t.st.previews {
 		if p.p.SessionID == sessionID && p.p.ExpiresAt.After(now) {
-			out = append(out, kompact.PreviewInfo{ID: p.p.ID, SessionID: sessionID, Version: p.p.Version, ExpiresAt: p.p.ExpiresAt, Size: p.size})
+			out = append(out, kompact.PreviewInfo{ID: p.p.ID, SessionID: sessionID, Version: p.p.Version, ExpiresAt: p.p.ExpiresAt, Size: p.size, Counts: p.p.Counts})
 		}
 	}
 	slices.SortFunc(out, func(a, b kompact.PreviewInfo) int {

@@ -51,7 +51,10 @@ func testPreviewList(t *testing.T, st kompact.Store) {
 	_, err := st.ListPreviews(ctx, "nobody", now)
 	wantCode(t, err, kompact.ENotFound, "ListPreviews of an unknown session")
 	putPreview(t, st, previewAt("pl_1", s.ID, 3, 100, now.Add(10*time.Minute)), now, lim)
-	putPreview(t, st, previewAt("pl_2", s.ID, 4, 50, now.Add(20*time.Minute)), now, lim)
+	counts := kompact.PlanCounts{Before: 1, Replaced: 5, After: 2, Pinned: 1}
+	pl2 := previewAt("pl_2", s.ID, 4, 50, now.Add(20*time.Minute))
+	pl2.Counts = counts
+	putPreview(t, st, pl2, now, lim)
 	putPreview(t, st, previewAt("pl_3", s.ID, 4, 10, now.Add(time.Minute)), now, lim)
 	putPreview(t, st, previewAt("pl_4", other.ID, 1, 10, now.Add(30*time.Minute)), now, lim)
 
@@ -65,6 +68,14 @@ func testPreviewList(t *testing.T, st kompact.Store) {
 	first := list[0]
 	if first.ID != "pl_2" || first.SessionID != s.ID || first.Version != 4 || first.Size != 50 || !first.ExpiresAt.Equal(now.Add(20*time.Minute)) {
 		t.Fatalf("ListPreviews[0] = %+v, want pl_2 of %s at version 4, 50 bytes, expiring %v", first, s.ID, now.Add(20*time.Minute))
+	}
+	// The counts are kept beside the body: the listing gives them (and
+	// GetPreview and TakePreview), so that it need read no body.
+	if first.Counts != counts || list[1].Counts != (kompact.PlanCounts{}) {
+		t.Fatalf("ListPreviews counts %+v and %+v, want %+v and none", first.Counts, list[1].Counts, counts)
+	}
+	if p, err := st.GetPreview(ctx, s.ID, "pl_2", now); err != nil || p.Counts != counts {
+		t.Fatalf("GetPreview of pl_2: %+v, %v; want counts %+v", p, err, counts)
 	}
 	if got := listed(t, st, s.ID, now); got != "[pl_2 pl_1 pl_3]" {
 		t.Fatalf("ListPreviews = %s, want the newest first: [pl_2 pl_1 pl_3]", got)
@@ -83,8 +94,8 @@ func testPreviewList(t *testing.T, st kompact.Store) {
 	checkGetPreview(t, st, s.ID, other.ID, later, previewAt("pl_1", s.ID, 3, 100, now.Add(10*time.Minute)))
 
 	// Taking a preview removes it from the list.
-	if _, err := st.TakePreview(ctx, s.ID, "pl_2", later); err != nil {
-		t.Fatalf("TakePreview: %v", err)
+	if p, err := st.TakePreview(ctx, s.ID, "pl_2", later); err != nil || p.Counts != counts {
+		t.Fatalf("TakePreview: %+v, %v; want counts %+v", p, err, counts)
 	}
 	if got := listed(t, st, s.ID, later); got != "[pl_1]" {
 		t.Fatalf("after taking pl_2, ListPreviews = %s, want [pl_1]", got)
