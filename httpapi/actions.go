@@ -65,6 +65,9 @@ func (s *Server) runAction(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	job, err := s.sessions.NewJob(stored, a, req.action(r))
+	if err == nil && req.Preview {
+		err = job.CheckPreview() // before the slot and the LLM call
+	}
 	if err != nil {
 		s.writeOutcome(w, r, kompact.ErrorOutcome(err))
 		return nil

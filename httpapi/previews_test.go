@@ -85,5 +85,11 @@ func TestPreviewBudgetCountsToolArguments(t *testing.T) {
 	e.must(200, "POST", "/v1/sessions/s/previews/"+second+"/apply", nil)
 
 	e.must(201, "POST", "/v1/sessions/import", toolHeavySession("big", 2, 400<<10)) // ~400 KB in the kept call
+	// Refused before the slot and the LLM call (issue 38): what the preview
+	// would keep after the range passes the budget alone.
+	calls := len(e.llm.Requests())
 	wantError(t, e.do("POST", "/v1/sessions/big/actions/compact_conversation", map[string]any{"preview": true}), 413, "too_large", "all previews may hold together")
+	if n := len(e.llm.Requests()) - calls; n != 0 {
+		t.Errorf("a preview too large for the budget made %d LLM calls", n)
+	}
 }

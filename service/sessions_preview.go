@@ -314,3 +314,20 @@ func typeChangedError(pid string, r *kompact.Result, now string) *kompact.Error 
 	return kompact.Errorf(kompact.EConflict, "preview %s was made by the %s compaction type, but agent %s now compacts with %s; it was not applied and the session is unchanged", pid, r.Type, r.Session.Agent, now).
 		WithFixes(`Run the compaction again with "preview": true, to preview it with the agent's type now.`)
 }
+
+// CheckPreview is the error of a preview of the job that the budget
+// (SessionsConfig.Previews) could not keep, known before the job takes a
+// slot or calls the LLM: the messages after its range, which a preview
+// holds, pass the budget alone. Nil when it may fit.
+func (j *SessionJob) CheckPreview() error {
+	info := j.Job.Plan.About()
+	if info.Noop || info.Span.Session == nil {
+		return nil
+	}
+	p := info.Span
+	if size := int64(messagesSize(p.Session.Messages[p.End:])); size > j.s.previews.MaxBytes {
+		return kompact.Errorf(kompact.ETooLarge, "the preview would hold %d bytes or more (the messages after the compacted range), more than the %d bytes all previews may hold together", size, j.s.previews.MaxBytes).
+			WithFixes(`Run the action without "preview", or raise the budget with kompact serve --max-preview-bytes.`)
+	}
+	return nil
+}
