@@ -51,9 +51,8 @@ func testPreviewList(t *testing.T, st kompact.Store) {
 	_, err := st.ListPreviews(ctx, "nobody", now)
 	wantCode(t, err, kompact.ENotFound, "ListPreviews of an unknown session")
 	putPreview(t, st, previewAt("pl_1", s.ID, 3, 100, now.Add(10*time.Minute)), now, lim)
-	counts := kompact.PlanCounts{Before: 1, Replaced: 5, After: 2, Pinned: 1}
 	pl2 := previewAt("pl_2", s.ID, 4, 50, now.Add(20*time.Minute))
-	pl2.Counts = counts
+	pl2.Counts = previewCounts
 	putPreview(t, st, pl2, now, lim)
 	putPreview(t, st, previewAt("pl_3", s.ID, 4, 10, now.Add(time.Minute)), now, lim)
 	putPreview(t, st, previewAt("pl_4", other.ID, 1, 10, now.Add(30*time.Minute)), now, lim)
@@ -69,14 +68,7 @@ func testPreviewList(t *testing.T, st kompact.Store) {
 	if first.ID != "pl_2" || first.SessionID != s.ID || first.Version != 4 || first.Size != 50 || !first.ExpiresAt.Equal(now.Add(20*time.Minute)) {
 		t.Fatalf("ListPreviews[0] = %+v, want pl_2 of %s at version 4, 50 bytes, expiring %v", first, s.ID, now.Add(20*time.Minute))
 	}
-	// The counts are kept beside the body: the listing gives them (and
-	// GetPreview and TakePreview), so that it need read no body.
-	if first.Counts != counts || list[1].Counts != (kompact.PlanCounts{}) {
-		t.Fatalf("ListPreviews counts %+v and %+v, want %+v and none", first.Counts, list[1].Counts, counts)
-	}
-	if p, err := st.GetPreview(ctx, s.ID, "pl_2", now); err != nil || p.Counts != counts {
-		t.Fatalf("GetPreview of pl_2: %+v, %v; want counts %+v", p, err, counts)
-	}
+	checkPreviewCounts(t, st, list, now)
 	if got := listed(t, st, s.ID, now); got != "[pl_2 pl_1 pl_3]" {
 		t.Fatalf("ListPreviews = %s, want the newest first: [pl_2 pl_1 pl_3]", got)
 	}
@@ -94,8 +86,8 @@ func testPreviewList(t *testing.T, st kompact.Store) {
 	checkGetPreview(t, st, s.ID, other.ID, later, previewAt("pl_1", s.ID, 3, 100, now.Add(10*time.Minute)))
 
 	// Taking a preview removes it from the list.
-	if p, err := st.TakePreview(ctx, s.ID, "pl_2", later); err != nil || p.Counts != counts {
-		t.Fatalf("TakePreview: %+v, %v; want counts %+v", p, err, counts)
+	if p, err := st.TakePreview(ctx, s.ID, "pl_2", later); err != nil || p.Counts != previewCounts {
+		t.Fatalf("TakePreview: %+v, %v; want counts %+v", p, err, previewCounts)
 	}
 	if got := listed(t, st, s.ID, later); got != "[pl_1]" {
 		t.Fatalf("after taking pl_2, ListPreviews = %s, want [pl_1]", got)
@@ -139,4 +131,19 @@ func checkGetPreview(t *testing.T, st kompact.PreviewStore, session, other strin
 	wantCode(t, err, kompact.ENotFound, "GetPreview through another session")
 	_, err = st.GetPreview(ctx, session, "pl_none", at)
 	wantCode(t, err, kompact.ENotFound, "GetPreview of an unknown preview")
+}
+
+// previewCounts are pl_2's counts in testPreviewList.
+var previewCounts = kompact.PlanCounts{Before: 1, Replaced: 5, After: 2, Pinned: 1}
+
+// checkPreviewCounts: the counts are kept beside the body: the listing (list,
+// pl_2 then pl_1) gives them, and GetPreview, so that it need read no body.
+func checkPreviewCounts(t *testing.T, st kompact.Store, list []kompact.PreviewInfo, now time.Time) {
+	t.Helper()
+	if list[0].Counts != previewCounts || list[1].Counts != (kompact.PlanCounts{}) {
+		t.Fatalf("ListPreviews counts %+v and %+v, want %+v and none", list[0].Counts, list[1].Counts, previewCounts)
+	}
+	if p, err := st.GetPreview(t.Context(), list[0].SessionID, list[0].ID, now); err != nil || p.Counts != previewCounts {
+		t.Fatalf("GetPreview of pl_2: %+v, %v; want counts %+v", p, err, previewCounts)
+	}
 }
