@@ -1,4 +1,4 @@
-package kompact_test
+package service_test
 
 import (
 	"context"
