@@ -7,7 +7,7 @@ import (
 
 	"kompact"
 	"kompact/config"
-	"kompact/internal/testserver"
+	"kompact/internal/memstore"
 	"kompact/service"
 )
 
@@ -109,7 +109,7 @@ func TestCompactionTypeSeam(t *testing.T) {
 		t.Fatalf("a registered type warns: %q", w)
 	}
 	llm := &fakeLLM{answer: replyWith("the tests pass")}
-	store := testserver.SQLite(t)
+	store := memstore.New(0)
 	s := service.NewSessions(service.SessionsConfig{Store: store, Compactor: &service.Compactor{LLM: llm}, Agents: agents})
 	ctx := context.Background()
 	sess := &kompact.Session{ID: "s", Messages: []kompact.Message{
