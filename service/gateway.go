@@ -122,6 +122,11 @@ type GatewayState struct {
 	// Answered marks the summary text the gateway last answered the
 	// client's compaction request with, until the client continues.
 	Answered *AnsweredMark `json:"answered,omitempty"`
+	// ContinuedFrom names the session this one continues after the
+	// client compacted on its own side (Claude Code's continuation opens
+	// its history, with no summary of the gateway's in it): the newest
+	// earlier session of the conversation's key, "" for none.
+	ContinuedFrom string `json:"continued_from,omitempty"`
 	// Agent is the agent whose gateway made the session ("" in a state
 	// written before it was kept: the session's own agent then).
 	Agent string `json:"agent,omitempty"`

@@ -198,3 +198,27 @@ func continuationText(conv kompact.Conversation) (int, string, bool) {
 	}
 	return 0, "", false
 }
+
+// predecessor is the session a new conversation of key continues after
+// the client compacted on its own side: when its history holds Claude
+// Code's continuation (continuationText), the newest session of key that
+// agent a's gateway made; "" otherwise. Claude Code's key names its
+// session id (claude-code:AGENT:ID), so its sessions after an upstream
+// compaction name the one before.
+func (s *Sessions) predecessor(ctx context.Context, a *kompact.Agent, gs kompact.GatewayStore, key string, conv kompact.Conversation) string {
+	if _, _, ok := continuationText(conv); !ok {
+		return ""
+	}
+	recs, err := gs.FindGatewayRecords(ctx, key, nil, maxGatewayCandidates)
+	if err != nil {
+		return ""
+	}
+	for i := range recs {
+		st, err := decodeGatewayState(recs[i].State)
+		if err != nil || s.gatewayAgentOf(ctx, recs[i].SessionID, st) != nil || st.Agent != a.Name {
+			continue
+		}
+		return recs[i].SessionID
+	}
+	return ""
+}

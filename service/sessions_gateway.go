@@ -376,6 +376,7 @@ func (s *Sessions) gatewayCreate(ctx context.Context, a *kompact.Agent, gs kompa
 		return nil, kompact.Errorf(kompact.EInternal, "no id source for gateway sessions (SessionsConfig.NewID)")
 	}
 	key := n.key(a, conv)
+	st.ContinuedFrom = s.predecessor(ctx, a, gs, key, conv)
 	for _, id := range createIDs(n.NewID, key, st.ClientChain) {
 		g, err := s.gatewayCreateAs(ctx, gs, id, key, a, msgs, st)
 		if kompact.ErrorCodeOf(err) != kompact.EConflict {

@@ -21,6 +21,10 @@ type ListedSession struct {
 	// GatewayFace names the gateway face a gateway session's conversation
 	// comes through (GatewayFaceOf its agent); "" for another session.
 	GatewayFace string `json:"gateway_face,omitempty"`
+	// ContinuedFrom names, on a gateway session, the session it continues
+	// after its client compacted on its own side (GatewayState.ContinuedFrom);
+	// "" for none.
+	ContinuedFrom string `json:"continued_from,omitempty"`
 	// Running says this Sessions (this process: other instances over the
 	// same store keep their own) runs an action or an automatic compaction
 	// on the session now.
@@ -47,6 +51,9 @@ func (s *Sessions) List(ctx context.Context) ([]ListedSession, error) {
 		}
 		if info.Gateway {
 			out[i].GatewayFace = s.gatewayFaceOf(info.Agent)
+			if st := s.gatewayStateOf(ctx, info.ID); st != nil {
+				out[i].ContinuedFrom = st.ContinuedFrom
+			}
 		}
 	}
 	return out, nil

@@ -5,7 +5,7 @@ import { $, add, clear, h, plural, timeEl, showError } from "./dom.js";
 import { call } from "./api.js";
 import { job, view } from "./state.js";
 import { emit, on } from "./events.js";
-import { isGatewaySession, renderSessions, sessionHead, sessionInfo } from "./sessions.js";
+import { continuationsOf, isGatewaySession, renderSessions, sessionHead, sessionInfo } from "./sessions.js";
 import { renderParts, renderToolCall } from "./parts.js";
 import { isSummary, renderSummary, useFormatOf } from "./summary.js";
 import { showTitle } from "./title.js";
@@ -224,6 +224,17 @@ function showGatewayNote() {
     h("code", null, messages ? `/gateway/${s.agent}/v1/messages` : `/gateway/${s.agent}/v1`),
     ". That client owns it and sends it whole with every request, so messages cannot be added here: write to the agent from that client.",
   );
+  // The sessions before and after a compaction the client made on its
+  // own side (continued_from): each links the other.
+  const from = sessionInfo(s.id)?.continued_from;
+  if (from) note.append(" It continues ", sessionLink(from), ", which its client compacted.");
+  const later = continuationsOf(s.id);
+  if (later.length) note.append(" Its client compacted it; it continues in ", ...later.flatMap((c, i) => (i ? [", ", sessionLink(c.id)] : [sessionLink(c.id)])), ".");
+}
+
+// sessionLink links session id, named by its title when listed.
+function sessionLink(id) {
+  return h("a", { href: "#/s/" + encodeURIComponent(id), "data-testid": "session-link" }, sessionInfo(id)?.title || id);
 }
 
 // callOf finds the tool call id among the read messages before message i

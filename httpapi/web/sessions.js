@@ -27,6 +27,12 @@ export function sessionInfo(id) {
   return sessions.find((s) => s.id === id) || null;
 }
 
+// continuationsOf are the listing's sessions that continue session id
+// after their client compacted on its own side (continued_from).
+export function continuationsOf(id) {
+  return sessions.filter((s) => s.continued_from === id);
+}
+
 // isGatewaySession says whether the listing marks session id as one the
 // compaction gateway keeps.
 export function isGatewaySession(id) {

@@ -1,0 +1,59 @@
+package httpapi_test
+
+import (
+	"context"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+
+	"kompact/internal/testenv"
+)
+
+// TestBrowserGatewayContinuedFrom (issue 39 §2): after Claude Code
+// compacted on its own side, the session the gateway starts beside names
+// the one it continues (continued_from), and the page links each to the
+// other.
+func TestBrowserGatewayContinuedFrom(t *testing.T) {
+	fake := leakFake(t)
+	t.Setenv("KOMPACT_TEST_ANTHROPIC_KEY", "sk-agent")
+	opt := browserOptions{agents: func(string) string { return ccAgents(fake.URL, "") }}
+	atWidth(t, opt, func(e *browserEnv, shot func(string) string) {
+		const sid = "c0ffee00-0000-4000-8000-000000000392"
+		url := e.srv.URL + "/gateway/cc/v1/messages?beta=true"
+		cont := `{"role":"user","content":` + jsonString(ccContinuationOpening(t)+"\n\nSummary:\nthe upstream's own summary") + `}`
+		var ids []string
+		for _, msgs := range []string{`[{"role":"user","content":"fix the build"}]`, "[" + cont + `,{"role":"user","content":"go on"}]`} {
+			resp := postMessages(t, context.Background(), url, ccHeaders(sid), ccBody(msgs))
+			_, _ = io.ReadAll(resp.Body)
+			resp.Body.Close()
+			ids = append(ids, resp.Header.Get("X-Kompact-Session"))
+		}
+		if ids[0] != sid || ids[1] == sid || !strings.HasPrefix(ids[1], sid+"-") {
+			t.Fatalf("sessions %q", ids)
+		}
+		e.open("/#/s/" + ids[1])
+		e.waitFor("the link to the session it continues", `[...document.querySelectorAll('[data-testid="session-gateway-note"] a')].some(a => a.getAttribute("href") === "#/s/`+sid+`")`)
+		e.screenshot(shot("gateway-continued"))
+		e.open("/#/s/" + sid)
+		e.waitFor("the link to the session that continues it", `[...document.querySelectorAll('[data-testid="session-gateway-note"] a')].some(a => a.getAttribute("href") === "#/s/`+ids[1]+`")`)
+	})
+}
+
+// ccContinuationOpening is the first paragraph of Claude Code's
+// continuation after its compaction, from ../shared/claude-code/README.md
+// (the project holds only its digest).
+func ccContinuationOpening(t *testing.T) string {
+	_, file, _, _ := runtime.Caller(0)
+	b, err := os.ReadFile(filepath.Join(filepath.Dir(file), "..", "..", "shared", "claude-code", "README.md"))
+	testenv.Require(t, err == nil, "../shared/claude-code/README.md is not there", "check out the shared folder beside the repository")
+	s := string(b)
+	i := strings.Index(s, "`This session is being continued")
+	j := strings.Index(s[i:], `\n\n`)
+	if i < 0 || j < 0 {
+		t.Fatal("the README no longer quotes the continuation's opening")
+	}
+	return strings.Join(strings.Fields(s[i+1:i+j]), " ")
+}
