@@ -252,19 +252,14 @@ type SessionStore interface {
 	// checks a session's (MessageCheck with AllMessageRules); an id the session has is
 	// EConflict. Its cost follows the appended messages, not the session's length.
 	AppendMessages(ctx context.Context, id string, msgs []Message) (*Appended, error)
-	// SetCompactionModel sets (or, with "", clears) the per-session model
-	// and returns the session's description after the change.
-	SetCompactionModel(ctx context.Context, id string, model string) (*SessionInfo, error)
-	// SetTitle renames the session (a title CleanTitle accepts); "" gives
-	// it its default title again (DefaultTitle of its messages). It does
-	// not change the version. A new session's title is DefaultTitle of its
-	// messages, and an append sets it while it is "".
-	SetTitle(ctx context.Context, id string, title string) (*SessionInfo, error)
 	// UpdateSettings makes the whole change set in one write, after checking all of it
 	// (SessionSettings.Check): a change refused in part (EInvalid) or failed writes nothing.
-	// Each field is written as SetCompactionModel, SetTitle and SetTokenCount write it (the
-	// version changes only with the compaction model and the instructions). It returns the
-	// session's description after the change.
+	// The compaction model is set, or cleared with "". The title is one CleanTitle accepts;
+	// "" gives the session its default title again (DefaultTitle of its messages; a new
+	// session's title is that, and an append sets it while it is ""). The token count is
+	// written as SetTokenCount writes it. The version changes with the compaction model, the
+	// instructions and the pinned messages only. It returns the session's description after
+	// the change.
 	UpdateSettings(ctx context.Context, id string, set SessionSettings) (*SessionInfo, error)
 }
 
@@ -278,10 +273,9 @@ type RevisionStore interface {
 	// and message count) and the revision recorded.
 	CommitCompaction(ctx context.Context, id string, c Commit) (*SessionInfo, *RevisionInfo, error)
 	ListRevisions(ctx context.Context, id string) ([]RevisionInfo, error)
-	GetRevision(ctx context.Context, id string, rev int64) (*Revision, error)
-	// StreamRevision is GetRevision without holding the revision's messages in memory,
-	// in one snapshot: it calls head with the revision's description, then body with
-	// each message of its list (Revision.Before) in its stored JSON form (exactly
+	// StreamRevision reads revision rev of session id without holding its messages in
+	// memory, in one snapshot: it calls head with the revision's description, then body
+	// with each message of its list (Revision.Before) in its stored JSON form (exactly
 	// Message.AppendJSON), in order. body's bytes are valid only during the call. An
 	// error from head or body ends the read and is returned.
 	StreamRevision(ctx context.Context, id string, rev int64, head func(*RevisionInfo) error, body func([]byte) error) error

@@ -169,12 +169,6 @@ func (s measuredStore) AppendMessages(ctx context.Context, id string, msgs []kom
 	return out, err
 }
 
-func (s measuredStore) SetCompactionModel(ctx context.Context, id, model string) (*kompact.SessionInfo, error) {
-	out, err := s.st.SetCompactionModel(ctx, id, model)
-	s.m.storeFailed("set_compaction_model", err)
-	return out, err
-}
-
 func (s measuredStore) CommitCompaction(ctx context.Context, id string, c kompact.Commit) (*kompact.SessionInfo, *kompact.RevisionInfo, error) {
 	out, info, err := s.st.CommitCompaction(ctx, id, c)
 	s.m.storeFailed("commit_compaction", err)
@@ -184,12 +178,6 @@ func (s measuredStore) CommitCompaction(ctx context.Context, id string, c kompac
 func (s measuredStore) ListRevisions(ctx context.Context, id string) ([]kompact.RevisionInfo, error) {
 	out, err := s.st.ListRevisions(ctx, id)
 	s.m.storeFailed("list_revisions", err)
-	return out, err
-}
-
-func (s measuredStore) GetRevision(ctx context.Context, id string, rev int64) (*kompact.Revision, error) {
-	out, err := s.st.GetRevision(ctx, id, rev)
-	s.m.storeFailed("get_revision", err)
 	return out, err
 }
 
@@ -264,12 +252,6 @@ func (s measuredStore) StreamWindow(ctx context.Context, id string, w kompact.Me
 func (s measuredStore) UpdateSettings(ctx context.Context, id string, set kompact.SessionSettings) (*kompact.SessionInfo, error) {
 	out, err := s.st.UpdateSettings(ctx, id, set)
 	s.m.storeFailed("update_settings", err)
-	return out, err
-}
-
-func (s measuredStore) SetTitle(ctx context.Context, id, title string) (*kompact.SessionInfo, error) {
-	out, err := s.st.SetTitle(ctx, id, title)
-	s.m.storeFailed("set_title", err)
 	return out, err
 }
 

@@ -34,7 +34,7 @@ type brokenStore struct{ kompact.Store }
 
 var errBroken = errors.New("broken")
 
-func (brokenStore) SetTitle(context.Context, string, string) (*kompact.SessionInfo, error) {
+func (brokenStore) UpdateSettings(context.Context, string, kompact.SessionSettings) (*kompact.SessionInfo, error) {
 	return nil, errBroken
 }
 func (brokenStore) SetTokenCount(context.Context, string, int) error { return errBroken }
@@ -52,12 +52,12 @@ func TestMeasuredStoreCountsTheMethodsItSkipped(t *testing.T) {
 	m := newMetrics()
 	st := measuredStore{st: brokenStore{}, m: m}
 	ctx := context.Background()
-	_, _ = st.SetTitle(ctx, "s", "t")
+	_, _ = st.UpdateSettings(ctx, "s", kompact.SessionSettings{})
 	_ = st.SetTokenCount(ctx, "s", 1)
 	_, _ = st.RecordAutoFailure(ctx, "s")
 	_, _, _ = st.UndoCompaction(ctx, "s", 1)
 	_ = st.Close()
-	for _, op := range []string{"set_title", "set_token_count", "record_auto_failure", "undo_compaction", "close"} {
+	for _, op := range []string{"update_settings", "set_token_count", "record_auto_failure", "undo_compaction", "close"} {
 		if n := counterValue(t, m, op); n != 1 {
 			t.Errorf("kompact_store_errors_total{op=%q} = %v, want 1", op, n)
 		}

@@ -13,6 +13,7 @@ import (
 	"kompact"
 	"kompact/config"
 	"kompact/httpapi"
+	"kompact/internal/storetest"
 	"kompact/internal/testserver"
 )
 
@@ -40,8 +41,8 @@ func compactedSession(t *testing.T, store kompact.Store, id string, msgs []kompa
 
 // GET /v1/sessions/{id}/revisions/{rev} streams the revision's list from
 // the store (issue 29), and its answer is byte for byte what it was when
-// the handler built the revision in memory: json.Marshal of GetRevision's
-// kompact.Revision (which escapes <, >, & and U+2028 in strings), then a
+// the handler built the revision in memory: json.Marshal of the revision's
+// kompact.Revision (storetest.Revision reads it whole) (which escapes <, >, & and U+2028 in strings), then a
 // newline. An unknown revision is still a 404 error answer.
 func TestRevisionAnswerAsBuilt(t *testing.T) {
 	e := newAPIEnv(t, apiOptions{})
@@ -57,7 +58,7 @@ func TestRevisionAnswerAsBuilt(t *testing.T) {
 	}
 	compactedSession(t, e.store, "r", msgs)
 	for _, rev := range []int64{1, 2} {
-		built, err := e.store.GetRevision(t.Context(), "r", rev)
+		built, err := storetest.Revision(t.Context(), e.store, "r", rev)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -79,8 +80,8 @@ func TestRevisionAnswerAsBuilt(t *testing.T) {
 }
 
 // heapWhenRead records the live heap (after a collection) at the moment a
-// revision's list has been read whole: when GetRevision returns, or when
-// StreamRevision hands over its last message.
+// revision's list has been read whole: when StreamRevision hands over
+// its last message.
 type heapWhenRead struct {
 	kompact.Store
 	heap *uint64
@@ -91,12 +92,6 @@ func liveHeap() uint64 {
 	runtime.GC()
 	runtime.ReadMemStats(&m)
 	return m.HeapAlloc
-}
-
-func (s heapWhenRead) GetRevision(ctx context.Context, id string, rev int64) (*kompact.Revision, error) {
-	r, err := s.Store.GetRevision(ctx, id, rev)
-	*s.heap = liveHeap()
-	return r, err
 }
 
 func (s heapWhenRead) StreamRevision(ctx context.Context, id string, rev int64, head func(*kompact.RevisionInfo) error, body func([]byte) error) error {

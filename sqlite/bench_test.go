@@ -161,7 +161,7 @@ func BenchmarkGetSession10k(b *testing.B) {
 	}
 }
 
-// BenchmarkParallelWrites measures small writes (SetCompactionModel on an
+// BenchmarkParallelWrites measures small writes (UpdateSettings of the compaction model on an
 // empty session) from many goroutines at once, with readers alongside: the
 // cost of queueing writers on the single writer connection.
 func BenchmarkParallelWrites(b *testing.B) {
@@ -179,7 +179,7 @@ func BenchmarkParallelWrites(b *testing.B) {
 			if i%4 == 3 {
 				_, err = st.GetSession(ctx, "s")
 			} else {
-				_, err = st.SetCompactionModel(ctx, "s", fmt.Sprint("m", i))
+				_, err = st.UpdateSettings(ctx, "s", storetest.Model(fmt.Sprint("m", i)))
 			}
 			if err != nil {
 				b.Error(err)

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"kompact"
+	"kompact/internal/storetest"
 )
 
 // withWALLimits opens a store with the given checkpoint thresholds.
@@ -47,7 +48,7 @@ func TestCheckpointInBackground(t *testing.T) {
 	ctx := context.Background()
 	deadline := time.Now().Add(10 * time.Second)
 	for i := 0; ; i++ {
-		if _, err := st.SetCompactionModel(ctx, "s", fmt.Sprint("m", i)); err != nil {
+		if _, err := st.UpdateSettings(ctx, "s", storetest.Model(fmt.Sprint("m", i))); err != nil {
 			t.Fatal(err)
 		}
 		size := st.ck.walSize()
@@ -77,7 +78,7 @@ func TestCheckpointWaits(t *testing.T) {
 	ctx := context.Background()
 	for i := range 10 {
 		time.Sleep(20 * time.Millisecond)
-		if _, err := st.SetCompactionModel(ctx, "s", fmt.Sprint("m", i)); err != nil {
+		if _, err := st.UpdateSettings(ctx, "s", storetest.Model(fmt.Sprint("m", i))); err != nil {
 			t.Fatal(err)
 		}
 		if size := st.ck.walSize(); size <= soft {

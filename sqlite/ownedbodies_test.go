@@ -11,6 +11,7 @@ import (
 	"unsafe"
 
 	"kompact"
+	"kompact/internal/storetest"
 )
 
 // TestOwnedBodies holds the driver to what OwnedBodies promises (see
@@ -43,7 +44,7 @@ func TestOwnedBodies(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rev, err := st.GetRevision(ctx, "s", 1)
+	rev, err := storetest.Revision(ctx, st, "s", 1)
 	if err != nil {
 		t.Fatal(err)
 	}

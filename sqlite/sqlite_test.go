@@ -508,7 +508,7 @@ func TestKeptBodyIsReused(t *testing.T) {
 	if n != 1 {
 		t.Fatalf("the kept system message is stored %d times, want once", n)
 	}
-	if r, err := st.GetRevision(ctx, "s", 1); err != nil || r.Before[0].Content[0].Text != s.Messages[0].Content[0].Text {
+	if r, err := storetest.Revision(ctx, st, "s", 1); err != nil || r.Before[0].Content[0].Text != s.Messages[0].Content[0].Text {
 		t.Fatalf("revision 1 lost the system message: %v", err)
 	}
 }

@@ -32,7 +32,7 @@ func testFidelity(t *testing.T, st kompact.Store) {
 		}
 	}
 	check("CommitCompaction", *rev, want)
-	check("GetRevision", revision(t, st, s.ID, rev.Rev).RevisionInfo, want)
+	check("StreamRevision", revision(t, st, s.ID, rev.Rev).RevisionInfo, want)
 	check("ListRevisions", revisions(t, st, s.ID)[0], want)
 
 	plain := compaction(t, s2, kimi.Options{End: "u2"}, "x")

@@ -49,12 +49,12 @@ func testInputRule(t *testing.T, st kompact.Store) {
 		wantCode(t, err, kompact.EInvalid, "CreateSession with compaction_model "+model[:2])
 		_, err = st.ImportSession(ctx, &kompact.Session{CompactionModel: model}, batches(conversation(), 2, -1, nil))
 		wantCode(t, err, kompact.EInvalid, "ImportSession with compaction_model "+model[:2])
-		_, err = st.SetCompactionModel(ctx, "keep", model)
-		wantCode(t, err, kompact.EInvalid, "SetCompactionModel "+model[:2])
+		_, err = st.UpdateSettings(ctx, "keep", Model(model))
+		wantCode(t, err, kompact.EInvalid, "a compaction model "+model[:2])
 	}
 	unchanged(t, "refused input", before, storeSnapshot(t, st))
-	if _, err := st.SetCompactionModel(ctx, "keep", long[1:]); err != nil {
-		t.Fatalf("SetCompactionModel of %d bytes: %v", len(long)-1, err)
+	if _, err := st.UpdateSettings(ctx, "keep", Model(long[1:])); err != nil {
+		t.Fatalf("a compaction model of %d bytes: %v", len(long)-1, err)
 	}
 }
 

@@ -8,20 +8,26 @@ import (
 )
 
 // testStreamRevision: StreamRevision gives a revision's description, as
-// GetRevision does, then each message of its list in stored form, exactly
-// Message.AppendJSON of GetRevision's Before, in order, for a compaction's
-// revision and a restore's; an unknown session or revision is ENotFound
+// ListRevisions does, then each message of its list in stored form, exactly
+// Message.AppendJSON of the session's messages before the change, in order,
+// for a compaction's revision and a restore's; an unknown session or revision is ENotFound
 // before head is called; an error from body ends the read and comes back
 // (issue 29: the revision GET streams).
 func testStreamRevision(t *testing.T, st kompact.Store) {
 	ctx := t.Context()
 	create(t, st, &kompact.Session{ID: "sr", Agent: "kimi", Messages: append(conversation(), richMessages()...)})
+	before := [][]kompact.Message{get(t, st, "sr").Messages}
 	commit(t, st, "sr", compaction(t, get(t, st, "sr"), kimi.Options{MaxPreserved: 2}, "S"))
+	before = append(before, get(t, st, "sr").Messages)
 	if _, _, err := st.RestoreRevision(ctx, "sr", 1); err != nil {
 		t.Fatalf("RestoreRevision: %v", err)
 	}
+	infos := map[int64]kompact.RevisionInfo{}
+	for _, info := range revisions(t, st, "sr") {
+		infos[info.Rev] = info
+	}
 	for _, rev := range []int64{1, 2} {
-		want := revision(t, st, "sr", rev)
+		want := kompact.Revision{RevisionInfo: infos[rev], Before: before[rev-1]}
 		var head *kompact.RevisionInfo
 		var bodies []string
 		err := st.StreamRevision(ctx, "sr", rev, func(info *kompact.RevisionInfo) error {

@@ -53,7 +53,7 @@ func Run(t *testing.T, open func(t *testing.T) kompact.Store) {
 		{"Delete", testDelete},
 		{"Append", testAppend},
 		{"AppendRetry", testAppendRetry},
-		{"SetCompactionModel", testSetCompactionModel},
+		{"CompactionModel", testCompactionModel},
 		{"UpdateSettings", testUpdateSettings},
 		{"UpdateSettingsAt", testUpdateSettingsAt},
 		{"Pinned", testPinned},
@@ -379,20 +379,20 @@ func appendMsgs(t *testing.T, st kompact.Store, id string, msgs []kompact.Messag
 	return after
 }
 
-// setModel sets the model, checks what SetCompactionModel reports against
+// setModel sets the model (UpdateSettings), checks what it reports against
 // the session read back, and returns that session.
 func setModel(t *testing.T, st kompact.Store, id, model string) *kompact.StoredSession {
 	t.Helper()
-	out, err := st.SetCompactionModel(t.Context(), id, model)
+	out, err := st.UpdateSettings(t.Context(), id, Model(model))
 	if err != nil {
-		t.Fatalf("SetCompactionModel: %v", err)
+		t.Fatalf("UpdateSettings (compaction model): %v", err)
 	}
 	after := get(t, st, id)
 	want := kompact.SessionInfo{ID: after.ID, Agent: after.Agent, CompactionModel: after.CompactionModel, Messages: len(after.Messages),
 		Version: after.Version, CreatedAt: after.CreatedAt, UpdatedAt: after.UpdatedAt}
 	if out.ID != want.ID || out.Agent != want.Agent || out.CompactionModel != want.CompactionModel || out.Messages != want.Messages ||
 		out.Version != want.Version || !out.CreatedAt.Equal(want.CreatedAt) || !out.UpdatedAt.Equal(want.UpdatedAt) {
-		t.Fatalf("SetCompactionModel reported %+v; the session is %+v", *out, want)
+		t.Fatalf("UpdateSettings (compaction model) reported %+v; the session is %+v", *out, want)
 	}
 	return after
 }
@@ -408,9 +408,9 @@ func revisions(t *testing.T, st kompact.RevisionStore, id string) []kompact.Revi
 
 func revision(t *testing.T, st kompact.RevisionStore, id string, rev int64) *kompact.Revision {
 	t.Helper()
-	out, err := st.GetRevision(t.Context(), id, rev)
+	out, err := Revision(t.Context(), st, id, rev)
 	if err != nil {
-		t.Fatalf("GetRevision(%d): %v", rev, err)
+		t.Fatalf("revision %d: %v", rev, err)
 	}
 	return out
 }
@@ -456,7 +456,7 @@ func snapshot(t *testing.T, st kompact.Store, id string) string {
 		t.Fatalf("snapshot of %s: %v", id, err)
 	}
 	for _, info := range revs {
-		r, err := st.GetRevision(ctx, id, info.Rev)
+		r, err := Revision(ctx, st, id, info.Rev)
 		if err != nil {
 			t.Fatalf("snapshot of %s: revision %d: %v", id, info.Rev, err)
 		}
@@ -675,15 +675,15 @@ func testNotFound(t *testing.T, st kompact.Store) {
 	one := []kompact.Message{msg(kompact.RoleUser, "", "hi")}
 	bare := kompact.Commit{Replacement: one, Kind: kompact.RevisionCompaction}
 	calls := map[string]func() error{
-		"GetSession":         func() error { _, err := st.GetSession(ctx, missing); return err },
-		"GetSessionHead":     func() error { _, err := st.GetSessionHead(ctx, missing); return err },
-		"DeleteSession":      func() error { return st.DeleteSession(ctx, missing) },
-		"AppendMessages":     func() error { _, err := st.AppendMessages(ctx, missing, one); return err },
-		"SetCompactionModel": func() error { _, err := st.SetCompactionModel(ctx, missing, "m"); return err },
-		"CommitCompaction":   func() error { _, _, err := st.CommitCompaction(ctx, missing, bare); return err },
-		"ListRevisions":      func() error { _, err := st.ListRevisions(ctx, missing); return err },
-		"GetRevision":        func() error { _, err := st.GetRevision(ctx, missing, 1); return err },
-		"RestoreRevision":    func() error { _, _, err := st.RestoreRevision(ctx, missing, 1); return err },
+		"GetSession":       func() error { _, err := st.GetSession(ctx, missing); return err },
+		"GetSessionHead":   func() error { _, err := st.GetSessionHead(ctx, missing); return err },
+		"DeleteSession":    func() error { return st.DeleteSession(ctx, missing) },
+		"AppendMessages":   func() error { _, err := st.AppendMessages(ctx, missing, one); return err },
+		"UpdateSettings":   func() error { _, err := st.UpdateSettings(ctx, missing, Model("m")); return err },
+		"CommitCompaction": func() error { _, _, err := st.CommitCompaction(ctx, missing, bare); return err },
+		"ListRevisions":    func() error { _, err := st.ListRevisions(ctx, missing); return err },
+		"StreamRevision":   func() error { _, err := Revision(ctx, st, missing, 1); return err },
+		"RestoreRevision":  func() error { _, _, err := st.RestoreRevision(ctx, missing, 1); return err },
 	}
 	for name, call := range calls {
 		wantCode(t, call(), kompact.ENotFound, name+" on a missing session")
@@ -695,8 +695,8 @@ func testNotFound(t *testing.T, st kompact.Store) {
 	s := create(t, st, &kompact.Session{ID: "here", Messages: conversation()})
 	before := snapshot(t, st, "here")
 	for _, rev := range []int64{0, 1, -1} {
-		_, err := st.GetRevision(ctx, "here", rev)
-		wantCode(t, err, kompact.ENotFound, fmt.Sprintf("GetRevision(%d) without revisions", rev))
+		_, err := Revision(ctx, st, "here", rev)
+		wantCode(t, err, kompact.ENotFound, fmt.Sprintf("revision %d without revisions", rev))
 		_, _, err = st.RestoreRevision(ctx, "here", rev)
 		wantCode(t, err, kompact.ENotFound, fmt.Sprintf("RestoreRevision(%d) without revisions", rev))
 	}
@@ -704,8 +704,8 @@ func testNotFound(t *testing.T, st kompact.Store) {
 
 	commit(t, st, "here", compaction(t, s, kimi.Options{MaxPreserved: 2}, "S"))
 	before = snapshot(t, st, "here")
-	_, err := st.GetRevision(ctx, "here", 2)
-	wantCode(t, err, kompact.ENotFound, "GetRevision(2) with one revision")
+	_, err := Revision(ctx, st, "here", 2)
+	wantCode(t, err, kompact.ENotFound, "revision 2 with one revision")
 	_, _, err = st.RestoreRevision(ctx, "here", 2)
 	wantCode(t, err, kompact.ENotFound, "RestoreRevision(2) with one revision")
 	unchanged(t, "a missing revision", before, snapshot(t, st, "here"))
@@ -765,8 +765,8 @@ func testDelete(t *testing.T, st kompact.Store) {
 	wantCode(t, err, kompact.ENotFound, "GetSession after DeleteSession")
 	_, err = st.ListRevisions(ctx, "d")
 	wantCode(t, err, kompact.ENotFound, "ListRevisions after DeleteSession")
-	_, err = st.GetRevision(ctx, "d", 1)
-	wantCode(t, err, kompact.ENotFound, "GetRevision after DeleteSession")
+	_, err = Revision(ctx, st, "d", 1)
+	wantCode(t, err, kompact.ENotFound, "a revision after DeleteSession")
 	wantCode(t, st.DeleteSession(ctx, "d"), kompact.ENotFound, "DeleteSession twice")
 	if list := listSessions(t, st); len(list) != 1 || list[0].ID != "other" {
 		t.Fatalf("listed %+v after the delete, want only other", list)
@@ -784,8 +784,8 @@ func testDelete(t *testing.T, st kompact.Store) {
 	if revs := revisions(t, st, "d"); len(revs) != 0 {
 		t.Fatalf("the recreated session has the old revisions %+v", revs)
 	}
-	_, err = st.GetRevision(ctx, "d", 1)
-	wantCode(t, err, kompact.ENotFound, "GetRevision of a deleted session's revision")
+	_, err = Revision(ctx, st, "d", 1)
+	wantCode(t, err, kompact.ENotFound, "a deleted session's revision")
 }
 
 func testAppend(t *testing.T, st kompact.Store) {
@@ -850,7 +850,7 @@ func testAppend(t *testing.T, st kompact.Store) {
 	}
 }
 
-func testSetCompactionModel(t *testing.T, st kompact.Store) {
+func testCompactionModel(t *testing.T, st kompact.Store) {
 	s := create(t, st, &kompact.Session{ID: "s", Agent: "kimi", Messages: conversation()})
 	set := setModel(t, st, "s", "kimi-k2-turbo-preview")
 	if set.CompactionModel != "kimi-k2-turbo-preview" || set.Version != s.Version+1 || !set.UpdatedAt.After(s.UpdatedAt) || set.Agent != "kimi" {
@@ -886,7 +886,7 @@ func testCommitCompaction(t *testing.T, st kompact.Store) {
 		Rev: 1, Kind: kompact.RevisionCompaction, Note: c1.Note, CreatedAt: info.CreatedAt, Version: s1.Version, Messages: len(s0.Messages)})
 	checkGet(t, st, s1)
 	r1 := revision(t, st, "s", 1)
-	sameInfo(t, "GetRevision(1)", r1.RevisionInfo, *info)
+	sameInfo(t, "revision 1", r1.RevisionInfo, *info)
 	sameMessages(t, "revision 1's messages", r1.Before, s0.Messages)
 
 	// Second compaction, after more turns. The ids assigned to them are new
@@ -1005,7 +1005,7 @@ func testRestore(t *testing.T, st kompact.Store) {
 	checkGet(t, st, r)
 	rev2 := revision(t, st, "s", 2)
 	sameMessages(t, "the restore's own revision", rev2.Before, s1.Messages)
-	sameInfo(t, "GetRevision(2)", rev2.RevisionInfo, *info)
+	sameInfo(t, "revision 2", rev2.RevisionInfo, *info)
 
 	// Restoring the restore returns to the compacted state.
 	r2, info2 := restore(t, st, "s", 2)

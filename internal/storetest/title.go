@@ -42,25 +42,25 @@ func testTitles(t *testing.T, st kompact.Store) {
 	}
 
 	before := get(t, st, "s")
-	got, err := st.SetTitle(ctx, "s", "  Flaky\ttest  hunt ")
+	got, err := st.UpdateSettings(ctx, "s", Title("  Flaky\ttest  hunt "))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if got.Title != "Flaky test hunt" || got.Version != before.Version || !reflect.DeepEqual(info(t, st, "s"), *got) {
-		t.Fatalf("SetTitle reported %+v; listed %+v", *got, info(t, st, "s"))
+		t.Fatalf("UpdateSettings (title) reported %+v; listed %+v", *got, info(t, st, "s"))
 	}
 	checkGet(t, st, before)
 	appendMsgs(t, st, "s", []kompact.Message{msg(kompact.RoleUser, "", "more")})
 	if got := info(t, st, "s").Title; got != "Flaky test hunt" {
 		t.Fatalf("title after an append %q", got)
 	}
-	if got, err := st.SetTitle(ctx, "s", ""); err != nil || got.Title != "Fix the failing test; see the screenshot." {
+	if got, err := st.UpdateSettings(ctx, "s", Title("")); err != nil || got.Title != "Fix the failing test; see the screenshot." {
 		t.Fatalf("reset title: %+v, %v", got, err)
 	}
 	snap := snapshot(t, st, "s")
-	_, err = st.SetTitle(ctx, "s", strings.Repeat("x", kompact.MaxTitleLen+1))
+	_, err = st.UpdateSettings(ctx, "s", Title(strings.Repeat("x", kompact.MaxTitleLen+1)))
 	wantCode(t, err, kompact.EInvalid, "a title too long")
 	unchanged(t, "a title too long", snap, snapshot(t, st, "s"))
-	_, err = st.SetTitle(ctx, "nope", "x")
+	_, err = st.UpdateSettings(ctx, "nope", Title("x"))
 	wantCode(t, err, kompact.ENotFound, "renaming a missing session")
 }

@@ -145,24 +145,6 @@ func (c *Core) StreamRevision(ctx context.Context, id string, rev int64, head fu
 	return err
 }
 
-// GetRevision returns revision rev of the session with the messages it
-// holds.
-func (c *Core) GetRevision(ctx context.Context, id string, rev int64) (*kompact.Revision, error) {
-	var out *kompact.Revision
-	err := c.db.Read(ctx, "get revision", func(tx Tx) error {
-		if _, err := loadSession(ctx, tx, id); err != nil {
-			return err
-		}
-		var err error
-		out, _, err = c.revision(ctx, tx, id, rev)
-		return err
-	})
-	if err != nil {
-		return nil, err
-	}
-	return out, nil
-}
-
 // RestoreRevision puts back the messages revision rev holds. It records a
 // restore revision holding the messages it replaces, so it can be undone in
 // turn. It reads the revision's ids and body ids, not its bodies (but for a

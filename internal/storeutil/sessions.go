@@ -321,19 +321,6 @@ func (c *Core) replayed(ctx context.Context, tx Tx, row *SessionRow, msgs []komp
 	return out, nil
 }
 
-// SetCompactionModel sets the session's compaction model, or clears it with
-// "". It is a write: the version goes up. A model
-// kompact.ValidateCompactionModel refuses is EInvalid.
-func (c *Core) SetCompactionModel(ctx context.Context, id string, model string) (*kompact.SessionInfo, error) {
-	return c.UpdateSettings(ctx, id, kompact.SessionSettings{CompactionModel: &model})
-}
-
-// SetTitle renames the session, or gives it its default title again with
-// "" (which reads its messages). The version does not change.
-func (c *Core) SetTitle(ctx context.Context, id string, title string) (*kompact.SessionInfo, error) {
-	return c.UpdateSettings(ctx, id, kompact.SessionSettings{Title: &title})
-}
-
 // UpdateSettings checks the whole change (kompact.SessionSettings.Check)
 // and makes it in one write: the compaction model, the standing
 // instructions and the pinned messages (the version goes up with each:
