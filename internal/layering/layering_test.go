@@ -101,6 +101,7 @@ var allowed = map[string][]string{
 	// kompact.Store in memory, for the layers above the store to test
 	// without a database: storeutil's algorithm over maps.
 	"internal/memstore": {"kompact", "internal/storeutil"},
+	"internal/testmsg":  {"kompact"},
 	// The stores' conformance suite compacts with the kimi engine
 	// (kimi.Options, kimi.Prepare) and checks the default title.
 	"internal/storetest":   {"kompact", "kimi", "internal/storeutil", "internal/title"},
