@@ -64,6 +64,11 @@ type FidelityOptions struct {
 	// AppendixTokens (0 is off): when above 0, the lost artifacts that fit in that many
 	// estimated tokens are appended to the model's summary as a preserved_artifacts section.
 	AppendixTokens int
+	// NoGate (compaction.fidelity.gate: false) turns the quality gate off: the paths no
+	// person reviews (automatic compaction, the gateway's) commit what the model wrote, as
+	// kimi-cli's auto-compaction does, for a model that writes no usable summary by the gate's
+	// measure (a small local one) but that the user chose.
+	NoGate bool
 }
 
 // AppendixSection names the section the appendix adds after the summary's six

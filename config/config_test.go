@@ -907,6 +907,33 @@ func TestFidelityConfig(t *testing.T) {
 	}
 }
 
+// TestFidelityGateConfig: compaction.fidelity.gate is on unless set false,
+// and false is written back.
+func TestFidelityGateConfig(t *testing.T) {
+	c, err := Parse([]byte(base+"    compaction:\n      enabled: true\n      type: kimi\n      fidelity: {gate: false}\n"), "agents.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, _ := c.Agent("kimi")
+	if !a.Compaction.Fidelity.NoGate {
+		t.Fatalf("fidelity %+v: gate: false not read", a.Compaction.Fidelity)
+	}
+	out, err := c.EffectiveYAML()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(out), "gate: false") {
+		t.Fatalf("written back without gate: false:\n%s", out)
+	}
+	c, err = Parse([]byte(base+"    compaction:\n      enabled: true\n      type: kimi\n      fidelity: {gate: true}\n"), "agents.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a, _ := c.Agent("kimi"); a.Compaction.Fidelity.NoGate {
+		t.Fatal("gate: true read as off")
+	}
+}
+
 // TestCompactionInstructions: compaction.instructions is read as written
 // (the longest allowed too: MaxInstructionsLen code points, not bytes), and
 // written back by the configuration's YAML (issue 33 §2).

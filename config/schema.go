@@ -23,7 +23,7 @@ var (
 	llmFields        = []string{"base_url", "model", "api_key_env", "max_context_size", "max_answer_bytes", "timeout", "temperature", "max_tokens", "top_p", "extra_body", "api"}
 	compactionFields = []string{"enabled", "type", "max_preserved_messages", "compaction_model", "prompt", "prompt_file", "instructions", "settings_overrides", "timeout", "auto", "fidelity", "prune"}
 	autoFields       = []string{"enabled", "trigger_ratio", "reserved_context_size"}
-	fidelityFields   = []string{"min_recall", "appendix_tokens"}
+	fidelityFields   = []string{"min_recall", "appendix_tokens", "gate"}
 	pruneFields      = []string{"enabled", "keep_recent", "min_chars"}
 	gatewayFields    = []string{"enabled", "forward_authorization", "precompute_ratio", "stream_usage", "compaction"}
 )
@@ -552,6 +552,9 @@ func (p *parser) fidelity(e entry, path string) (kompact.FidelityOptions, error)
 		}
 		f.AppendixTokens = int(tokens)
 	}
+	gate := true
+	read(s, "gate", &gate, p.boolean)
+	f.NoGate = !gate
 	return f, s.err
 }
 

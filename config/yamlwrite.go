@@ -157,6 +157,9 @@ func compactionNode(cc kompact.CompactionConfig) (*yaml.Node, error) {
 		fn := &yaml.Node{Kind: yaml.MappingNode}
 		addField(fn, "min_recall", floatNode(fo.MinRecall))
 		addField(fn, "appendix_tokens", intNode(fo.AppendixTokens))
+		if fo.NoGate {
+			addField(fn, "gate", boolNode(false))
+		}
 		addField(comp, "fidelity", fn)
 	}
 	if po := cc.Prune; po.Enabled || po.KeepRecent != nil || po.MinChars != nil {

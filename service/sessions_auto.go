@@ -174,7 +174,7 @@ func (s *Sessions) autoRunWith(ctx context.Context, a *kompact.Agent, cur *kompa
 		if out.Status == kompact.OutcomeNoop || out.Status == kompact.OutcomeError || out.Result == nil {
 			break
 		}
-		gate := summaryGate(out.Result)
+		gate := summaryGate(a, out.Result)
 		if gate == nil {
 			break
 		}

@@ -27,8 +27,12 @@ const (
 // summaryGate says why result res must not replace a history by itself
 // (nil when it may): its summary is empty, only an acknowledgement, has
 // none of the compaction type's required sections, or keeps fewer of the
-// artifacts it was sent than the agent's fidelity.min_recall.
-func summaryGate(res *kompact.Result) *kompact.Error {
+// artifacts it was sent than the agent's fidelity.min_recall. An agent with
+// compaction.fidelity.gate: false has no gate.
+func summaryGate(a *kompact.Agent, res *kompact.Result) *kompact.Error {
+	if a.Compaction.Fidelity.NoGate {
+		return nil
+	}
 	body := strings.TrimSpace(res.Summary)
 	why := ""
 	switch {

@@ -27,12 +27,23 @@ func TestSummaryGate(t *testing.T) {
 		{"good", kompact.Result{Summary: good, MissingSections: kompact.SectionNames[1:], Fidelity: &kompact.Fidelity{SentRecall: 0.9}, MinRecall: 0.5}, ""},
 		{"recall off", kompact.Result{Summary: good, Fidelity: &kompact.Fidelity{SentRecall: 0}}, ""},
 	} {
-		err := summaryGate(&c.res)
+		err := summaryGate(&kompact.Agent{}, &c.res)
 		switch {
 		case c.want == "" && err != nil:
 			t.Errorf("%s: refused: %v", c.name, err)
 		case c.want != "" && (err == nil || !strings.Contains(err.Message, c.want) || !strings.Contains(err.Message, "not committed")):
 			t.Errorf("%s: %v, want an error saying %q", c.name, err, c.want)
+		}
+	}
+}
+
+// TestSummaryGateOff: an agent with compaction.fidelity.gate: false commits
+// what the model wrote, even an empty summary or an acknowledgement.
+func TestSummaryGateOff(t *testing.T) {
+	off := &kompact.Agent{Compaction: kompact.CompactionConfig{Fidelity: kompact.FidelityOptions{NoGate: true}}}
+	for _, res := range []kompact.Result{{Summary: ""}, {Summary: "ACK_21"}, {Summary: "no tags", MissingSections: kompact.SectionNames}} {
+		if err := summaryGate(off, &res); err != nil {
+			t.Errorf("gate off refused %q: %v", res.Summary, err)
 		}
 	}
 }
