@@ -14,7 +14,6 @@ import (
 // The messages and sessions the tests build (internal/testmsg).
 var (
 	msg          = testmsg.Msg
-	sess         = testmsg.Session
 	conversation = testmsg.Conversation
 	ids          = testmsg.IDs
 )
