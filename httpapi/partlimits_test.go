@@ -117,7 +117,9 @@ func TestRequestPartBounds(t *testing.T) {
 				t.Errorf("%s: %.300s does not say %q", c.name, got, w)
 			}
 		}
-		if limit := 6*uint64(len(c.body)) + 8<<20; alloc > limit {
+		// 8 times the body: the race detector's build allocates more than a plain one
+		// (-race at 3cd5d01 took 7.1 times an 8 MB body); decoding the parts takes far more.
+		if limit := 8*uint64(len(c.body)) + 8<<20; alloc > limit {
 			t.Errorf("%s: refusing %d bytes allocated %d bytes, more than %d: the parts were decoded", c.name, len(c.body), alloc, limit)
 		}
 	}
