@@ -10,7 +10,7 @@ import (
 
 	"kompact"
 	"kompact/anthropic"
-	"kompact/internal/fakeanthropic"
+	"kompact/internal/testing/fakeanthropic"
 )
 
 // noSleep records the waits instead of waiting.

@@ -16,8 +16,8 @@ import (
 
 	"kompact"
 	"kompact/httpapi"
-	"kompact/internal/fakellm"
-	"kompact/internal/golden"
+	"kompact/internal/testing/fakellm"
+	"kompact/internal/testing/golden"
 	"kompact/kimi"
 	"kompact/sqlite"
 )

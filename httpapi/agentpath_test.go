@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"kompact/internal/testserver"
+	"kompact/internal/testing/testserver"
 )
 
 // TestUnknownAgentNamesNoServerPath: a client that names an agent the

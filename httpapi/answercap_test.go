@@ -11,8 +11,8 @@ import (
 	"kompact"
 	"kompact/config"
 	"kompact/httpapi"
-	"kompact/internal/fakellm"
-	"kompact/internal/testserver"
+	"kompact/internal/testing/fakellm"
+	"kompact/internal/testing/testserver"
 	"kompact/openai"
 )
 

@@ -13,9 +13,9 @@ import (
 	"kompact"
 	"kompact/config"
 	"kompact/httpapi"
-	"kompact/internal/cputime"
-	"kompact/internal/testserver"
-	"kompact/internal/vectors"
+	"kompact/internal/testing/cputime"
+	"kompact/internal/testing/testserver"
+	"kompact/internal/testing/vectors"
 )
 
 // BenchmarkServiceCompaction10k runs one compaction of a 10k-message

@@ -13,7 +13,7 @@ import (
 	"kompact"
 	"kompact/config"
 	"kompact/httpapi"
-	"kompact/internal/storetest"
+	"kompact/internal/testing/storetest"
 )
 
 // routeSizes are the session sizes BenchmarkRoutes runs at: 100 only with

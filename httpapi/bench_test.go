@@ -14,8 +14,8 @@ import (
 	"kompact"
 	"kompact/config"
 	"kompact/httpapi"
-	"kompact/internal/testserver"
-	"kompact/internal/vectors"
+	"kompact/internal/testing/testserver"
+	"kompact/internal/testing/vectors"
 	"kompact/sqlite"
 )
 

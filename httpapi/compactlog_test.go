@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"kompact"
-	"kompact/internal/fakellm"
+	"kompact/internal/testing/fakellm"
 )
 
 // TestCompactionLogLines: the server logs each compaction's start and

@@ -9,7 +9,7 @@ import (
 
 	"kompact"
 	"kompact/config"
-	"kompact/internal/testserver"
+	"kompact/internal/testing/testserver"
 	"kompact/kimi"
 )
 

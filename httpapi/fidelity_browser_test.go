@@ -10,7 +10,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
-	"kompact/internal/fakellm"
+	"kompact/internal/testing/fakellm"
 )
 
 // fidelitySession has artifacts of every class in the range a compaction

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"kompact/internal/fakellm"
+	"kompact/internal/testing/fakellm"
 )
 
 // TestBrowserFidelityCardWithoutAppendix: the summary card's report of an

@@ -15,9 +15,9 @@ import (
 	"kompact/anthropic"
 	"kompact/config"
 	"kompact/httpapi"
-	"kompact/internal/fakeanthropic"
 	"kompact/internal/llmclient"
-	"kompact/internal/testserver"
+	"kompact/internal/testing/fakeanthropic"
+	"kompact/internal/testing/testserver"
 	"kompact/openai"
 	"kompact/sqlite"
 )

@@ -14,7 +14,7 @@ import (
 
 	"kompact/config"
 	"kompact/httpapi"
-	"kompact/internal/testserver"
+	"kompact/internal/testing/testserver"
 	"kompact/openai"
 )
 

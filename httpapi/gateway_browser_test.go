@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"kompact/internal/fakellm"
+	"kompact/internal/testing/fakellm"
 )
 
 // TestBrowserGatewaySession: a conversation that came through the gateway

@@ -11,8 +11,8 @@ import (
 	"testing"
 	"time"
 
-	"kompact/internal/fakeanthropic"
-	"kompact/internal/testenv"
+	"kompact/internal/testing/fakeanthropic"
+	"kompact/internal/testing/testenv"
 )
 
 // Issue 32 §3: the real Claude Code 2.1.332 (bash .ci/claude-code.sh),

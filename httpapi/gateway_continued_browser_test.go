@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"kompact/internal/testenv"
+	"kompact/internal/testing/testenv"
 )
 
 // TestBrowserGatewayContinuedFrom (issue 39 §2): after Claude Code

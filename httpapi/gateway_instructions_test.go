@@ -9,7 +9,7 @@ import (
 
 	sdk "github.com/openai/openai-go/v3"
 
-	"kompact/internal/testserver"
+	"kompact/internal/testing/testserver"
 )
 
 // TestGatewayStandingInstructions: the gateway's compaction sends the

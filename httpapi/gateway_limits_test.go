@@ -11,8 +11,8 @@ import (
 
 	"kompact/config"
 	"kompact/httpapi"
-	"kompact/internal/golden"
-	"kompact/internal/testserver"
+	"kompact/internal/testing/golden"
+	"kompact/internal/testing/testserver"
 	"kompact/openai"
 )
 

@@ -12,7 +12,7 @@ import (
 	"github.com/openai/openai-go/v3/option"
 	"kompact"
 	"kompact/httpapi"
-	"kompact/internal/testserver"
+	"kompact/internal/testing/testserver"
 	"kompact/service"
 )
 

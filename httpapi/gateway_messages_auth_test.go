@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"kompact/internal/fakeanthropic"
+	"kompact/internal/testing/fakeanthropic"
 )
 
 // TestMessagesDuplicatedKeyHeader (issue 38, Low): a forwarding Messages

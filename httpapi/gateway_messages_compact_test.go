@@ -12,8 +12,8 @@ import (
 
 	"kompact"
 	"kompact/anthropic"
-	"kompact/internal/fakeanthropic"
 	"kompact/internal/llmclient"
+	"kompact/internal/testing/fakeanthropic"
 	"kompact/openai"
 )
 

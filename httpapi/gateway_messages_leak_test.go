@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"kompact/internal/fakeanthropic"
+	"kompact/internal/testing/fakeanthropic"
 )
 
 // Issue 38 (High): the gateway answers a compaction request from a ready

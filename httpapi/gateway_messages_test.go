@@ -17,8 +17,8 @@ import (
 	"kompact"
 	"kompact/config"
 	"kompact/httpapi"
-	"kompact/internal/fakeanthropic"
-	"kompact/internal/testserver"
+	"kompact/internal/testing/fakeanthropic"
+	"kompact/internal/testing/testserver"
 	"kompact/openai"
 )
 

@@ -13,8 +13,8 @@ import (
 
 	"kompact/config"
 	"kompact/httpapi"
-	"kompact/internal/testenv"
-	"kompact/internal/testserver"
+	"kompact/internal/testing/testenv"
+	"kompact/internal/testing/testserver"
 	"kompact/openai"
 )
 

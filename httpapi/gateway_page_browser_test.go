@@ -10,7 +10,7 @@ import (
 	sdk "github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
 
-	"kompact/internal/testserver"
+	"kompact/internal/testing/testserver"
 )
 
 // The page over the gateway's own compactions (issue 28 §4): its

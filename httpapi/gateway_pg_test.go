@@ -9,7 +9,7 @@ import (
 	sdk "github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
 
-	"kompact/internal/testenv"
+	"kompact/internal/testing/testenv"
 	"kompact/postgres"
 )
 

@@ -10,7 +10,7 @@ import (
 	sdk "github.com/openai/openai-go/v3"
 
 	"kompact"
-	"kompact/internal/testserver"
+	"kompact/internal/testing/testserver"
 )
 
 // toolExchange adds to cv an assistant message calling bash and its

@@ -10,8 +10,8 @@ import (
 	"testing"
 
 	"kompact"
-	"kompact/internal/testenv"
-	"kompact/internal/testserver"
+	"kompact/internal/testing/testenv"
+	"kompact/internal/testing/testserver"
 	"kompact/postgres"
 )
 

@@ -14,7 +14,7 @@ import (
 	"github.com/openai/openai-go/v3/option"
 
 	"kompact/httpapi"
-	"kompact/internal/testserver"
+	"kompact/internal/testing/testserver"
 )
 
 // The gateway's relay when the upstream's answer goes wrong (issue 29): a

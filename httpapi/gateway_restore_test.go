@@ -10,8 +10,8 @@ import (
 	"github.com/openai/openai-go/v3/option"
 
 	"kompact"
-	"kompact/internal/testenv"
-	"kompact/internal/testserver"
+	"kompact/internal/testing/testenv"
+	"kompact/internal/testing/testserver"
 	"kompact/postgres"
 )
 

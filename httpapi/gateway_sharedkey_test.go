@@ -5,7 +5,7 @@ import (
 
 	sdk "github.com/openai/openai-go/v3"
 
-	"kompact/internal/testserver"
+	"kompact/internal/testing/testserver"
 )
 
 // TestGatewaySharedKey (issue 29): many conversations share a key (the

@@ -14,7 +14,7 @@ import (
 	"github.com/openai/openai-go/v3/option"
 
 	"kompact/httpapi"
-	"kompact/internal/testserver"
+	"kompact/internal/testing/testserver"
 )
 
 // The gateway's compactions in the server's accounting (issue 28 §4,

@@ -21,7 +21,7 @@ import (
 	"kompact"
 	"kompact/config"
 	"kompact/httpapi"
-	"kompact/internal/testserver"
+	"kompact/internal/testing/testserver"
 	"kompact/openai"
 	"kompact/service"
 )

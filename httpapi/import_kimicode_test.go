@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"kompact/httpapi"
-	"kompact/internal/kcvectors"
+	"kompact/internal/testing/kcvectors"
 	"kompact/kimicode"
 )
 

@@ -8,7 +8,7 @@ import (
 
 	"kompact"
 	"kompact/httpapi"
-	"kompact/internal/testenv"
+	"kompact/internal/testing/testenv"
 	"kompact/postgres"
 )
 

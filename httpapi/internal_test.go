@@ -11,7 +11,7 @@ import (
 
 	"kompact"
 	"kompact/config"
-	"kompact/internal/testserver"
+	"kompact/internal/testing/testserver"
 )
 
 // gatedLLM answers with a fixed summary once gate is closed.

@@ -10,9 +10,9 @@ import (
 	sdk "github.com/openai/openai-go/v3"
 
 	"kompact"
-	"kompact/internal/fakellm"
-	"kompact/internal/kcvectors"
-	"kompact/internal/testserver"
+	"kompact/internal/testing/fakellm"
+	"kompact/internal/testing/kcvectors"
+	"kompact/internal/testing/testserver"
 	"kompact/kimicode"
 )
 

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"kompact/internal/golden"
+	"kompact/internal/testing/golden"
 )
 
 // TestMessagesWindow (issue 34 §1): GET /v1/sessions/{id}/messages answers

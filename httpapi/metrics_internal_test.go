@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"kompact"
-	"kompact/internal/memstore"
+	"kompact/internal/testing/memstore"
 )
 
 // TestMeasuredStoreWrapsEveryMethod: the metrics wrapper declares every

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"kompact"
-	"kompact/internal/fakellm"
+	"kompact/internal/testing/fakellm"
 )
 
 // pingFailingStore is a store that does not answer a ping.

@@ -17,7 +17,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"kompact/httpapi"
-	"kompact/internal/golden"
+	"kompact/internal/testing/golden"
 )
 
 // TestOpenAPIJSON: openapi.json, which the server serves at

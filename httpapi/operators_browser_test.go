@@ -10,7 +10,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"kompact"
-	"kompact/internal/fakellm"
+	"kompact/internal/testing/fakellm"
 )
 
 // TestBrowserPausedNote: when automatic compaction of a session is paused

@@ -13,7 +13,7 @@ import (
 	"kompact"
 	"kompact/config"
 	"kompact/internal/storeutil"
-	"kompact/internal/testserver"
+	"kompact/internal/testing/testserver"
 )
 
 // downStore is a store whose writes fail as a full disk's do while down

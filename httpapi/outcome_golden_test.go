@@ -3,8 +3,8 @@ package httpapi_test
 import (
 	"testing"
 
-	"kompact/internal/fakellm"
-	"kompact/internal/golden"
+	"kompact/internal/testing/fakellm"
+	"kompact/internal/testing/golden"
 )
 
 // TestOutcomeGolden pins the outcome JSON of the action routes byte for

@@ -13,7 +13,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"kompact"
-	"kompact/internal/fakellm"
+	"kompact/internal/testing/fakellm"
 )
 
 // The page says what happened where the person is looking (issue 19, §3).

@@ -10,7 +10,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
-	"kompact/internal/fakellm"
+	"kompact/internal/testing/fakellm"
 )
 
 const planReady = `document.querySelector('[data-testid="will-compact"]').textContent.startsWith("Will compact")`

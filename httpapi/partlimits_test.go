@@ -14,8 +14,8 @@ import (
 
 	"kompact/config"
 	"kompact/httpapi"
-	"kompact/internal/fakeanthropic"
-	"kompact/internal/testserver"
+	"kompact/internal/testing/fakeanthropic"
+	"kompact/internal/testing/testserver"
 	"kompact/openai"
 )
 

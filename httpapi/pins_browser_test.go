@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"kompact/internal/fakellm"
+	"kompact/internal/testing/fakellm"
 )
 
 // TestBrowserPinnedMessages (issue 33 §1): each message's menu has Pin

@@ -9,7 +9,7 @@ import (
 
 	sdk "github.com/openai/openai-go/v3"
 
-	"kompact/internal/testserver"
+	"kompact/internal/testing/testserver"
 )
 
 // TestSettingsPinned (issue 33 §1): PATCH …/settings {"pinned": [ids]}

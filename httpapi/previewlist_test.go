@@ -5,7 +5,7 @@ import (
 	"time"
 
 	"kompact"
-	"kompact/internal/fakellm"
+	"kompact/internal/testing/fakellm"
 )
 
 // listedSession returns the item of session id in GET /v1/sessions.

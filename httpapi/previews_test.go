@@ -9,8 +9,8 @@ import (
 
 	"kompact"
 	"kompact/httpapi"
-	"kompact/internal/fakellm"
-	"kompact/internal/testserver"
+	"kompact/internal/testing/fakellm"
+	"kompact/internal/testing/testserver"
 )
 
 // another returns an env for a second server over e's store: another

@@ -13,7 +13,7 @@ import (
 
 	"kompact"
 	"kompact/config"
-	"kompact/internal/testserver"
+	"kompact/internal/testing/testserver"
 )
 
 // prune_tool_results is bounded (issue 38): it checks its settings on the

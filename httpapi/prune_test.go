@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"kompact"
-	"kompact/internal/testserver"
+	"kompact/internal/testing/testserver"
 )
 
 // toolExchanges is a session of agent with one tool exchange (a bash call

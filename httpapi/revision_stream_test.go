@@ -13,8 +13,8 @@ import (
 	"kompact"
 	"kompact/config"
 	"kompact/httpapi"
-	"kompact/internal/storetest"
-	"kompact/internal/testserver"
+	"kompact/internal/testing/storetest"
+	"kompact/internal/testing/testserver"
 )
 
 // compactedSession stores session id of msgs, commits a compaction of its

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"kompact"
-	"kompact/internal/fakellm"
+	"kompact/internal/testing/fakellm"
 )
 
 // A settings change that is refused in part writes nothing: the whole

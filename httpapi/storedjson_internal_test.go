@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"kompact"
-	"kompact/internal/golden"
+	"kompact/internal/testing/golden"
 )
 
 // TestStoredJSONGolden pins, byte for byte, the JSON form of stored

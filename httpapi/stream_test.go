@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"kompact"
-	"kompact/internal/fakellm"
+	"kompact/internal/testing/fakellm"
 )
 
 // midwayFailingStore streams a session's head and first message, then

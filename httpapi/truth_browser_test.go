@@ -10,7 +10,7 @@ import (
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 
-	"kompact/internal/fakellm"
+	"kompact/internal/testing/fakellm"
 	"kompact/kimicode"
 )
 

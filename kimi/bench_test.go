@@ -8,8 +8,8 @@ import (
 
 	"kompact"
 	"kompact/fidelity"
-	"kompact/internal/cputime"
-	"kompact/internal/vectors"
+	"kompact/internal/testing/cputime"
+	"kompact/internal/testing/vectors"
 	"kompact/kimi"
 	"kompact/openai"
 )

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"kompact"
-	"kompact/internal/fakellm"
+	"kompact/internal/testing/fakellm"
 	"kompact/openai"
 	"kompact/service"
 )

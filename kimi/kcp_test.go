@@ -7,11 +7,11 @@ import (
 	"testing"
 
 	"kompact"
-	"kompact/internal/testmsg"
+	"kompact/internal/testing/testmsg"
 	"kompact/kimi"
 )
 
-// The messages and sessions the tests build (internal/testmsg).
+// The messages and sessions the tests build (internal/testing/testmsg).
 var (
 	msg          = testmsg.Msg
 	sess         = testmsg.Session

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"kompact"
-	"kompact/internal/vectors"
+	"kompact/internal/testing/vectors"
 	"kompact/kimi"
 	"kompact/kimicli"
 )

@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"kompact"
-	"kompact/internal/vectors"
+	"kompact/internal/testing/vectors"
 	"kompact/kimicli"
 )
 

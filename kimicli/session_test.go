@@ -7,8 +7,8 @@ import (
 	"testing"
 
 	"kompact"
-	"kompact/internal/testserver"
-	"kompact/internal/vectors"
+	"kompact/internal/testing/testserver"
+	"kompact/internal/testing/vectors"
 	"kompact/kimi"
 	"kompact/kimicli"
 )

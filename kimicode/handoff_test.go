@@ -5,7 +5,7 @@ import (
 	"encoding/json"
 	"testing"
 
-	"kompact/internal/kcvectors"
+	"kompact/internal/testing/kcvectors"
 	"kompact/kimicode"
 )
 

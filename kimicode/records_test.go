@@ -6,7 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"kompact/internal/kcvectors"
+	"kompact/internal/testing/kcvectors"
 	"kompact/kimicode"
 )
 

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"kompact/internal/testenv"
+	"kompact/internal/testing/testenv"
 	"kompact/kimicode"
 )
 

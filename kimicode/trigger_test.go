@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"kompact"
-	"kompact/internal/kcvectors"
+	"kompact/internal/testing/kcvectors"
 	_ "kompact/kimi" // the default type, which computes the trigger
 	"kompact/kimicode"
 )

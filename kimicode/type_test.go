@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"kompact"
-	"kompact/internal/kcvectors"
+	"kompact/internal/testing/kcvectors"
 	"kompact/kimicode"
 )
 

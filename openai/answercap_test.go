@@ -12,7 +12,7 @@ import (
 	"testing"
 
 	"kompact"
-	"kompact/internal/fakellm"
+	"kompact/internal/testing/fakellm"
 	"kompact/openai"
 )
 

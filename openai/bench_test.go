@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"kompact"
-	"kompact/internal/fakellm"
+	"kompact/internal/testing/fakellm"
 	"kompact/kimi"
 	"kompact/openai"
 )

@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"kompact"
-	"kompact/internal/fakellm"
+	"kompact/internal/testing/fakellm"
 	"kompact/kimi"
 	"kompact/openai"
 	"kompact/service"

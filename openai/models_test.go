@@ -10,8 +10,8 @@ import (
 	"time"
 
 	"kompact"
-	"kompact/internal/fakellm"
-	"kompact/internal/testenv"
+	"kompact/internal/testing/fakellm"
+	"kompact/internal/testing/testenv"
 	"kompact/openai"
 )
 

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"kompact"
-	"kompact/internal/testenv"
+	"kompact/internal/testing/testenv"
 	"kompact/openai"
 	"kompact/service"
 )

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"kompact/internal/fakellm"
+	"kompact/internal/testing/fakellm"
 )
 
 // TestAnswerLoneSurrogates (issue 21 §5): the one rule for a lone

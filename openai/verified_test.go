@@ -8,7 +8,7 @@ import (
 	"unsafe"
 
 	"kompact"
-	"kompact/internal/fakellm"
+	"kompact/internal/testing/fakellm"
 	"kompact/openai"
 	"kompact/sessionjson"
 )

@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"kompact"
-	"kompact/internal/storetest"
+	"kompact/internal/testing/storetest"
 )
 
 // benchStore opens a store in a new schema of $KOMPACT_TEST_POSTGRES.

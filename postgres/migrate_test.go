@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"kompact"
-	"kompact/internal/storetest"
+	"kompact/internal/testing/storetest"
 )
 
 // TestMigrationBelowTheNewest: a migration numbered below the newest one a

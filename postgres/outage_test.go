@@ -14,7 +14,7 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 
 	"kompact"
-	"kompact/internal/testenv"
+	"kompact/internal/testing/testenv"
 )
 
 // TestOutageClasses: which errors mean the database is out of order for

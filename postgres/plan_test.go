@@ -8,7 +8,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"kompact"
-	"kompact/internal/storetest"
+	"kompact/internal/testing/storetest"
 )
 
 // TestAppendLooksIDsUp: the id check of an append is an index lookup of

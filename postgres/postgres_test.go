@@ -5,8 +5,8 @@ import (
 	"testing"
 
 	"kompact"
-	"kompact/internal/storetest"
-	"kompact/internal/testenv"
+	"kompact/internal/testing/storetest"
+	"kompact/internal/testing/testenv"
 )
 
 // openSchema opens a store in a new schema of the test database, dropped

@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"kompact"
-	"kompact/internal/fakellm"
+	"kompact/internal/testing/fakellm"
 	"kompact/openai"
 	"kompact/service"
 )

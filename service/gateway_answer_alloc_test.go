@@ -6,7 +6,7 @@ import (
 	"runtime"
 	"testing"
 
-	"kompact/internal/testserver"
+	"kompact/internal/testing/testserver"
 	"kompact/service"
 )
 

@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"kompact/internal/testenv"
-	"kompact/internal/testserver"
+	"kompact/internal/testing/testenv"
+	"kompact/internal/testing/testserver"
 	"kompact/service"
 )
 

@@ -7,10 +7,10 @@ import (
 	"encoding/json"
 
 	"kompact"
-	"kompact/internal/testmsg"
+	"kompact/internal/testing/testmsg"
 )
 
-// The messages and sessions the tests build (internal/testmsg).
+// The messages and sessions the tests build (internal/testing/testmsg).
 var (
 	msg          = testmsg.Msg
 	sess         = testmsg.Session

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"kompact"
-	"kompact/internal/fakellm"
+	"kompact/internal/testing/fakellm"
 )
 
 // TestJobDeadlineStopsStalledLLM: a provider that accepts the request and

@@ -8,7 +8,7 @@ import (
 
 	"kompact"
 	"kompact/config"
-	"kompact/internal/testserver"
+	"kompact/internal/testing/testserver"
 	"kompact/kimicode"
 	"kompact/service"
 )

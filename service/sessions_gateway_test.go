@@ -9,8 +9,8 @@ import (
 
 	"kompact"
 	"kompact/config"
-	"kompact/internal/memstore"
-	"kompact/internal/testserver"
+	"kompact/internal/testing/memstore"
+	"kompact/internal/testing/testserver"
 	"kompact/openai"
 	"kompact/service"
 )

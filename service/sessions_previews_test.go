@@ -10,7 +10,7 @@ import (
 
 	"kompact"
 	"kompact/config"
-	"kompact/internal/memstore"
+	"kompact/internal/testing/memstore"
 	"kompact/service"
 )
 

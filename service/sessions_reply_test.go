@@ -6,7 +6,7 @@ import (
 
 	"kompact"
 	"kompact/config"
-	"kompact/internal/memstore"
+	"kompact/internal/testing/memstore"
 	"kompact/kimi"
 	"kompact/service"
 )

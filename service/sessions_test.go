@@ -9,13 +9,13 @@ import (
 
 	"kompact"
 	"kompact/config"
-	"kompact/internal/memstore"
-	"kompact/internal/testserver"
+	"kompact/internal/testing/memstore"
+	"kompact/internal/testing/testserver"
 	"kompact/service"
 )
 
 // The tests of service.Sessions run it over the store in memory
-// (internal/memstore, which passes the stores' conformance suite); the
+// (internal/testing/memstore, which passes the stores' conformance suite); the
 // tests that measure what the store reads run it over SQLite, and the HTTP
 // API's tests (httpapi) run every workflow through it over SQLite as well.
 

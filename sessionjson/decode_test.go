@@ -9,7 +9,7 @@ import (
 	"unsafe"
 
 	"kompact"
-	"kompact/internal/vectors"
+	"kompact/internal/testing/vectors"
 	"kompact/sessionjson"
 )
 

@@ -10,8 +10,8 @@ import (
 	"time"
 
 	"kompact"
-	"kompact/internal/storetest"
 	"kompact/internal/storeutil"
+	"kompact/internal/testing/storetest"
 )
 
 // benchMessages and benchText size the benchmark session: 10,000 messages

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"kompact"
-	"kompact/internal/storetest"
+	"kompact/internal/testing/storetest"
 )
 
 // withWALLimits opens a store with the given checkpoint thresholds.

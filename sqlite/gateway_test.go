@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"kompact"
-	"kompact/internal/storetest"
+	"kompact/internal/testing/storetest"
 )
 
 // TestGatewayMigration: a database at migration 0007 (before the gateway

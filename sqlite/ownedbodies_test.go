@@ -11,7 +11,7 @@ import (
 	"unsafe"
 
 	"kompact"
-	"kompact/internal/storetest"
+	"kompact/internal/testing/storetest"
 )
 
 // TestOwnedBodies holds the driver to what OwnedBodies promises (see

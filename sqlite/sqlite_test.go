@@ -15,8 +15,8 @@ import (
 	"time"
 
 	"kompact"
-	"kompact/internal/storetest"
 	"kompact/internal/storeutil"
+	"kompact/internal/testing/storetest"
 	"kompact/kimi"
 )
 

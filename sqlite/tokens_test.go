@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"kompact"
-	"kompact/internal/storetest"
+	"kompact/internal/testing/storetest"
 )
 
 // TestTokensOfExistingSessions: a session stored before migration 0004 has

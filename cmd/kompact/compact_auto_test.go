@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"kompact/internal/fakellm"
+	"kompact/internal/testing/fakellm"
 )
 
 // TestKCPD01CompactAuto: --auto compacts only when kimi-cli's trigger says so,

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"kompact"
-	"kompact/internal/fakellm"
+	"kompact/internal/testing/fakellm"
 )
 
 const fidelitySession = `{"id":"s1","agent":"fake","messages":[

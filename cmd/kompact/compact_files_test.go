@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"kompact"
-	"kompact/internal/fakellm"
+	"kompact/internal/testing/fakellm"
 )
 
 // kimiContext is a small kimi-cli context.jsonl with two turns.

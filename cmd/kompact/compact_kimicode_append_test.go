@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"kompact/internal/fakellm"
-	"kompact/internal/kcvectors"
+	"kompact/internal/testing/fakellm"
+	"kompact/internal/testing/kcvectors"
 	"kompact/kimicode"
 )
 

@@ -8,9 +8,9 @@ import (
 	"strings"
 	"testing"
 
-	"kompact/internal/fakellm"
-	"kompact/internal/kcvectors"
-	"kompact/internal/testenv"
+	"kompact/internal/testing/fakellm"
+	"kompact/internal/testing/kcvectors"
+	"kompact/internal/testing/testenv"
 )
 
 // TestRequestKimiCode: "kompact request --kimi-code SESSION_DIR" prints, byte for byte, the

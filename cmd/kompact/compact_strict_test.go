@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"kompact/internal/fakellm"
+	"kompact/internal/testing/fakellm"
 )
 
 // TestCompactStrictWarnings: a result with warnings is written with the

@@ -9,9 +9,9 @@ import (
 	"testing"
 
 	"kompact"
-	"kompact/internal/fakellm"
-	"kompact/internal/golden"
-	"kompact/internal/vectors"
+	"kompact/internal/testing/fakellm"
+	"kompact/internal/testing/golden"
+	"kompact/internal/testing/vectors"
 	"kompact/kimi"
 )
 

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"kompact"
-	"kompact/internal/fakellm"
+	"kompact/internal/testing/fakellm"
 )
 
 // isCompactionRequest tells a compaction request from a chat one (a

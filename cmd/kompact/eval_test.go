@@ -8,8 +8,8 @@ import (
 	"testing"
 
 	"kompact"
-	"kompact/internal/fakellm"
-	"kompact/internal/testenv"
+	"kompact/internal/testing/fakellm"
+	"kompact/internal/testing/testenv"
 )
 
 // evalFixture writes a configuration whose agent talks to srv.

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"kompact/internal/golden"
+	"kompact/internal/testing/golden"
 )
 
 // TestUsageErrorsGolden pins what a newcomer sees after a mistake on the

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"kompact"
-	"kompact/internal/fakellm"
+	"kompact/internal/testing/fakellm"
 )
 
 // TestRequestPin (issue 33 §1): request --pin m4 pins the tool result and

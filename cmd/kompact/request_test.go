@@ -11,9 +11,9 @@ import (
 	"strings"
 	"testing"
 
-	"kompact/internal/fakellm"
-	"kompact/internal/golden"
-	"kompact/internal/vectors"
+	"kompact/internal/testing/fakellm"
+	"kompact/internal/testing/golden"
+	"kompact/internal/testing/vectors"
 	"kompact/kimi"
 )
 

@@ -16,7 +16,7 @@ import (
 
 	"kompact"
 	"kompact/httpapi"
-	"kompact/internal/testserver"
+	"kompact/internal/testing/testserver"
 )
 
 func TestServeRefusesAnOpenAddressWithoutAToken(t *testing.T) {

@@ -14,9 +14,9 @@ import (
 	"kompact"
 	"kompact/config"
 	"kompact/httpapi"
-	"kompact/internal/fakellm"
-	"kompact/internal/testserver"
-	"kompact/internal/vectors"
+	"kompact/internal/testing/fakellm"
+	"kompact/internal/testing/testserver"
+	"kompact/internal/testing/vectors"
 	"kompact/kimicli"
 	"kompact/openai"
 )

@@ -11,9 +11,9 @@ import (
 	"testing"
 	"time"
 
-	"kompact/internal/fakellm"
-	"kompact/internal/kcvectors"
-	"kompact/internal/testenv"
+	"kompact/internal/testing/fakellm"
+	"kompact/internal/testing/kcvectors"
+	"kompact/internal/testing/testenv"
 	"kompact/kimicode"
 )
 

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"kompact/internal/kcvectors"
+	"kompact/internal/testing/kcvectors"
 	"kompact/kimicode"
 )
 

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"kompact/internal/cputime"
+	"kompact/internal/testing/cputime"
 )
 
 // Scan and ScanJSON scan one text or JSON value with a scanner of their

@@ -1,5 +1,5 @@
 // Package kcworkspace names a Kimi Code working folder's sessions folder, for kimicode
-// and the tests' recorded vectors (internal/kcvectors) alike.
+// and the tests' recorded vectors (internal/testing/kcvectors) alike.
 package kcworkspace
 
 import (

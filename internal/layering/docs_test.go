@@ -140,7 +140,7 @@ func fileClaim(span string, top map[string]bool) (kind, path string) {
 
 // TestDocsNameFilesThatExist holds every file README.md and docs/*.md give
 // in a code span to the tree (issue 41 §7): a path from the root
-// (`service/job.go`, `internal/storetest`, `httpapi/web/*.js`) exists at
+// (`service/job.go`, `internal/testing/storetest`, `httpapi/web/*.js`) exists at
 // that path, an import path (`kompact/kimi`) or a Go identifier's package
 // (`internal/llmclient.Router`) is a folder, and a bare Go or JavaScript
 // file name (`prepare.go`, beside the package it is about) is some

@@ -77,51 +77,51 @@ var allowed = map[string][]string{
 		"service", "sessionjson", "sqlite", "toolprune", "internal/atomicfile", "internal/didyoumean", "internal/jsontext", "internal/llmclient", "internal/urlsecret"},
 
 	// Pure helpers.
-	"internal/artifacts":   {"internal/jsonscan"},
-	"internal/atomicfile":  {"kompact"},
-	"internal/bytesize":    {},
-	"internal/cputime":     {},
-	"internal/didyoumean":  {},
-	"internal/jsonscan":    {"internal/jsonwrite"},
-	"internal/jsontext":    {},
-	"internal/kcworkspace": {},
-	"internal/jsonwrite":   {},
-	"internal/pystr":       {},
-	"internal/title":       {"kompact", "internal/claudecode"},
-	"internal/claudecode":  {"kompact"},
-	"internal/urlsecret":   {},
-	"internal/backoff":     {},
+	"internal/artifacts":       {"internal/jsonscan"},
+	"internal/atomicfile":      {"kompact"},
+	"internal/bytesize":        {},
+	"internal/testing/cputime": {},
+	"internal/didyoumean":      {},
+	"internal/jsonscan":        {"internal/jsonwrite"},
+	"internal/jsontext":        {},
+	"internal/kcworkspace":     {},
+	"internal/jsonwrite":       {},
+	"internal/pystr":           {},
+	"internal/title":           {"kompact", "internal/claudecode"},
+	"internal/claudecode":      {"kompact"},
+	"internal/urlsecret":       {},
+	"internal/backoff":         {},
 
 	// Test support: used by tests only.
-	"internal/cmd/gotest":    {},
-	"internal/fakeanthropic": {},
-	"internal/fakellm":       {"kompact"},
-	"internal/golden":        {},
-	"internal/layering":      {},
+	"internal/cmd/gotest":            {},
+	"internal/testing/fakeanthropic": {},
+	"internal/testing/fakellm":       {"kompact"},
+	"internal/testing/golden":        {},
+	"internal/layering":              {},
 	// kompact.Store in memory, for the layers above the store to test
 	// without a database: storeutil's algorithm over maps.
-	"internal/memstore": {"kompact", "internal/storeutil"},
-	"internal/testmsg":  {"kompact"},
+	"internal/testing/memstore": {"kompact", "internal/storeutil"},
+	"internal/testing/testmsg":  {"kompact"},
 	// The stores' conformance suite compacts with the kimi engine
 	// (kimi.Options, kimi.Prepare) and checks the default title.
-	"internal/storetest":   {"kompact", "kimi", "internal/storeutil", "internal/title"},
-	"internal/testenv":     {},
-	"internal/testserver":  {"kompact", "postgres", "sqlite", "internal/testenv"},
-	"internal/twoinstance": {},
-	"internal/vectors":     {"kompact", "openai", "internal/testenv"},
-	"internal/kcvectors":   {"internal/vectors", "internal/kcworkspace"},
+	"internal/testing/storetest":   {"kompact", "kimi", "internal/storeutil", "internal/title"},
+	"internal/testing/testenv":     {},
+	"internal/testing/testserver":  {"kompact", "postgres", "sqlite", "internal/testing/testenv"},
+	"internal/testing/twoinstance": {},
+	"internal/testing/vectors":     {"kompact", "openai", "internal/testing/testenv"},
+	"internal/testing/kcvectors":   {"internal/testing/vectors", "internal/kcworkspace"},
 }
 
 // modules lists, for each package, the third-party modules its non-test
 // files may import; a package not listed imports none. Like allowed, it is
 // exact.
 var modules = map[string][]string{
-	"config":           {"go.yaml.in/yaml/v3"},
-	"httpapi":          {"github.com/prometheus/client_golang"},
-	"openai":           {"github.com/openai/openai-go/v3"},
-	"postgres":         {"github.com/jackc/pgx/v5"},
-	"sqlite":           {"modernc.org/sqlite"},
-	"internal/testenv": {"github.com/jackc/pgx/v5"},
+	"config":                   {"go.yaml.in/yaml/v3"},
+	"httpapi":                  {"github.com/prometheus/client_golang"},
+	"openai":                   {"github.com/openai/openai-go/v3"},
+	"postgres":                 {"github.com/jackc/pgx/v5"},
+	"sqlite":                   {"modernc.org/sqlite"},
+	"internal/testing/testenv": {"github.com/jackc/pgx/v5"},
 }
 
 // reachNever lists packages that must not depend on others even
@@ -143,10 +143,10 @@ var typeNever = []string{"service", "httpapi", "cmd/kompact", "openai", "anthrop
 // package by name. Any other importer links it with a blank import in its
 // types.go (TestCompactionTypesImportedBlank).
 var namesTypes = map[string]bool{
-	"cmd/kompact":        true, // the program may name a type it wires
-	"internal/storetest": true, // test support
-	"kimicli":            true, // kimi-cli's files: the kimi engine's prompt
-	"openai":             true, // questionable: kimi.IsPythonBlank (see allowed)
+	"cmd/kompact":                true, // the program may name a type it wires
+	"internal/testing/storetest": true, // test support
+	"kimicli":                    true, // kimi-cli's files: the kimi engine's prompt
+	"openai":                     true, // questionable: kimi.IsPythonBlank (see allowed)
 }
 
 const module = "kompact"
@@ -446,4 +446,35 @@ func TestArchitectureMap(t *testing.T) {
 // sameSet says whether a and b hold the same strings.
 func sameSet(a, b []string) bool {
 	return slices.Equal(slices.Sorted(slices.Values(a)), slices.Sorted(slices.Values(b)))
+}
+
+// testingDir holds the packages that only tests import (issue 41 §7, as
+// pkgsite's internal/testing): fakes, fixtures, the conformance suite.
+const testingDir = "internal/testing/"
+
+// TestTestSupportKeptApart holds internal/ by kind: no package outside
+// internal/testing imports one inside it from a non-test file, so that
+// the program never links test support; and a package that only tests
+// import lives there.
+func TestTestSupportKeptApart(t *testing.T) {
+	pkgs := list(t)
+	usedByProgram := map[string]bool{}
+	for _, name := range slices.Sorted(maps.Keys(pkgs)) {
+		for _, imp := range pkgs[name].Imports {
+			dep := short(imp)
+			if !isKompact(imp) || !strings.HasPrefix(dep, testingDir) {
+				usedByProgram[dep] = usedByProgram[dep] || !strings.HasPrefix(name, testingDir)
+				continue
+			}
+			if !strings.HasPrefix(name, testingDir) {
+				t.Errorf("%s imports %s, test support: only tests and other test support may (move what the program needs out of %s)", name, dep, testingDir)
+			}
+		}
+	}
+	for _, name := range slices.Sorted(maps.Keys(pkgs)) {
+		if strings.HasPrefix(name, "internal/") && !strings.HasPrefix(name, testingDir) && !strings.HasPrefix(name, "internal/cmd/") &&
+			name != "internal/layering" && !usedByProgram[name] {
+			t.Errorf("%s is imported by no package of the program: if only tests use it, move it under %s", name, testingDir)
+		}
+	}
 }

@@ -9,7 +9,7 @@ import (
 
 	"kompact"
 	"kompact/internal/claudecode"
-	"kompact/internal/testenv"
+	"kompact/internal/testing/testenv"
 )
 
 // continuationOpening reads the first paragraph of Claude Code's

@@ -2,7 +2,7 @@
 // skipped and why: in package list mode go test shows nothing of a passing
 // package but its "ok" line, so tests that skip for want of something from
 // outside the checkout (../shared, PostgreSQL, Chromium, Ollama: see
-// internal/testenv) would otherwise pass unnoticed.
+// internal/testing/testenv) would otherwise pass unnoticed.
 //
 //	go run ./internal/cmd/gotest ./...
 //	go run ./internal/cmd/gotest -race -count=1 ./...

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"kompact/internal/golden"
+	"kompact/internal/testing/golden"
 )
 
 // TestReport feeds recorded go test -json streams (testdata/*.jsonl, from

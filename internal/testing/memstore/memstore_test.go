@@ -4,8 +4,8 @@ import (
 	"testing"
 
 	"kompact"
-	"kompact/internal/memstore"
-	"kompact/internal/storetest"
+	"kompact/internal/testing/memstore"
+	"kompact/internal/testing/storetest"
 )
 
 // TestConformance: the memory store passes the stores' conformance suite.

@@ -25,7 +25,7 @@ var getenv = regexp.MustCompile(`os\.Getenv\("([A-Z][A-Z0-9_]+)"\)`)
 // found in the code, so that a new one cannot go unsaid), and the shared
 // folder.
 func TestReadmeNamesTestVariables(t *testing.T) {
-	root := filepath.Join("..", "..")
+	root := filepath.Join("..", "..", "..")
 	var vars []string
 	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -37,7 +37,7 @@ func TestReadmeNamesTestVariables(t *testing.T) {
 		if d.IsDir() || !strings.HasSuffix(path, ".go") {
 			return nil
 		}
-		own := filepath.Dir(path) == filepath.Join(root, "internal", "testenv")
+		own := filepath.Dir(path) == filepath.Join(root, "internal", "testing", "testenv")
 		if own && strings.HasSuffix(path, "_test.go") {
 			return nil // this package's tests of itself
 		}

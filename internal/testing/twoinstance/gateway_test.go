@@ -17,9 +17,9 @@ import (
 	"testing"
 	"time"
 
-	"kompact/internal/fakellm"
-	"kompact/internal/testenv"
-	"kompact/internal/testserver"
+	"kompact/internal/testing/fakellm"
+	"kompact/internal/testing/testenv"
+	"kompact/internal/testing/testserver"
 )
 
 // The gateway's kill test (issue 22 §4 and §5): two `kompact serve`

@@ -1,7 +1,7 @@
 // Package memstore is kompact.Store (and kompact.GatewayStore) in memory:
 // storeutil's one store algorithm (storeutil.Core) over maps instead of
 // SQL, for the layers above the store to test without a database. It
-// passes internal/storetest's conformance suite; it keeps nothing past
+// passes internal/testing/storetest's conformance suite; it keeps nothing past
 // the process. A write works on a copy of the whole state and replaces it
 // when it succeeds, so a failed write changes nothing; writes are
 // serialised and reads see the last committed state.

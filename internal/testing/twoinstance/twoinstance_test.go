@@ -20,9 +20,9 @@ import (
 	"testing"
 	"time"
 
-	"kompact/internal/fakellm"
-	"kompact/internal/testenv"
-	"kompact/internal/testserver"
+	"kompact/internal/testing/fakellm"
+	"kompact/internal/testing/testenv"
+	"kompact/internal/testing/testserver"
 )
 
 // instance is a running `kompact serve`.

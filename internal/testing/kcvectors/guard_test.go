@@ -11,8 +11,8 @@ import (
 	"strings"
 	"testing"
 
-	"kompact/internal/testenv"
-	"kompact/internal/vectors"
+	"kompact/internal/testing/testenv"
+	"kompact/internal/testing/vectors"
 )
 
 // TestKimiCodeTextsNotInTheProject fails when a line of Kimi Code's texts

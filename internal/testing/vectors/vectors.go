@@ -18,7 +18,7 @@ import (
 	"testing"
 
 	"kompact"
-	"kompact/internal/testenv"
+	"kompact/internal/testing/testenv"
 	"kompact/openai"
 )
 

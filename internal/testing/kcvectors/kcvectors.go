@@ -20,7 +20,7 @@ import (
 	"time"
 
 	"kompact/internal/kcworkspace"
-	"kompact/internal/vectors"
+	"kompact/internal/testing/vectors"
 )
 
 // TextFiles are the files of ../shared/kimi-code/texts.
@@ -159,7 +159,7 @@ func jsonEscape(s string) string {
 // Dir is kimicode/testdata/vectors.
 func Dir() string {
 	_, file, _, _ := runtime.Caller(0)
-	return filepath.Join(filepath.Dir(file), "..", "..", "kimicode", "testdata", "vectors")
+	return filepath.Join(filepath.Dir(file), "..", "..", "..", "kimicode", "testdata", "vectors")
 }
 
 // Case is one recorded case (its case.json).

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"kompact"
-	"kompact/internal/testenv"
+	"kompact/internal/testing/testenv"
 	"kompact/postgres"
 )
 
