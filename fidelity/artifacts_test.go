@@ -9,23 +9,11 @@ import (
 
 	"kompact"
 	"kompact/fidelity"
+	"kompact/internal/testing/testllm"
+	"kompact/internal/testing/testmsg"
 	"kompact/kimi"
 	"kompact/service"
 )
-
-func artifactSession() *kompact.Session {
-	args := `{"command":"go test ./internal/...","path":"internal/secret.go"}`
-	return &kompact.Session{Messages: []kompact.Message{
-		{ID: "sys", Role: kompact.RoleSystem, Content: []kompact.Part{kompact.TextPart("Work in cmd/kompact/main.go")}},
-		{ID: "u1", Role: kompact.RoleUser, Content: []kompact.Part{kompact.TextPart("Fix summary.go and see https://go.dev/doc. TODO: keep the parity")}},
-		{ID: "a1", Role: kompact.RoleAssistant, Content: []kompact.Part{kompact.ThinkPart("maybe Plan.Apply is wrong"), kompact.TextPart("Looking at summary.go now.")},
-			ToolCalls: []kompact.ToolCall{{ID: "c1", Name: "Shell", Arguments: &args}}},
-		{ID: "t1", Role: kompact.RoleTool, ToolCallID: "c1", HasToolCallID: true, Content: []kompact.Part{
-			kompact.TextPart("--- FAIL: TestApply (0.00s)\nParseConfig in cfg.go"),
-			{Type: kompact.PartData, Data: []byte(`{"file":"data/only.json"}`)}}},
-		{Role: kompact.RoleAssistant, Content: []kompact.Part{kompact.TextPart("Fixed summary.go; run `go vet ./...`.")}},
-	}}
-}
 
 func describe(arts []kompact.Artifact) []string {
 	out := make([]string, len(arts))
@@ -36,7 +24,7 @@ func describe(arts []kompact.Artifact) []string {
 }
 
 func TestArtifacts(t *testing.T) {
-	got := describe(fidelity.Artifacts(artifactSession().Messages))
+	got := describe(fidelity.Artifacts(testmsg.ArtifactSession().Messages))
 	want := []string{
 		// user-stated first, the most recent first
 		"path summary.go @u1 sent=true",
@@ -57,7 +45,7 @@ func TestArtifacts(t *testing.T) {
 }
 
 func TestPlanArtifacts(t *testing.T) {
-	s := artifactSession()
+	s := testmsg.ArtifactSession()
 	p, err := kimi.Prepare(s, kimi.Options{End: "t1"})
 	if err != nil {
 		t.Fatal(err)
@@ -80,7 +68,7 @@ func TestPlanArtifacts(t *testing.T) {
 }
 
 func TestMeasureFidelity(t *testing.T) {
-	arts := fidelity.Artifacts(artifactSession().Messages)
+	arts := fidelity.Artifacts(testmsg.ArtifactSession().Messages)
 	f := fidelity.MeasureFidelity(arts, "Edited summary.go\n(see https://go.dev/doc);  TODO:\tKEEP the parity. TestApply failed.")
 	if f.Artifacts != 11 || f.Kept != 4 || f.NotSent != 4 || f.Recall != 4.0/11 {
 		t.Errorf("fidelity %d kept %d not sent %d recall %v", f.Artifacts, f.Kept, f.NotSent, f.Recall)
@@ -125,7 +113,7 @@ func TestAppendixPicks(t *testing.T) {
 			kompact.TextPart("See internal/parse/lexer.go, ParseFloat and ScanDigits.")}},
 		{ID: "u2", Role: kompact.RoleUser, Content: []kompact.Part{kompact.TextPart("ok")}},
 	}}
-	a := enabledAgent()
+	a := testllm.Agent()
 	for _, c := range []struct {
 		tokens int
 		want   string
@@ -133,7 +121,7 @@ func TestAppendixPicks(t *testing.T) {
 		{30, "- todo: keep the parity\n- error: panic: nil map\n"},
 		{1000, "- todo: keep the parity\n- error: panic: nil map\n- path: internal/parse/lexer.go\n- identifier: ParseFloat\n- identifier: ScanDigits\n"},
 	} {
-		llm := &fakeLLM{answer: replyWith("<current_focus>x</current_focus>")}
+		llm := &testllm.LLM{Answer: testllm.Reply("<current_focus>x</current_focus>")}
 		out := (&service.Compactor{LLM: llm}).Execute(context.Background(), a, s,
 			kompact.ActionRequest{Action: kompact.ActionCompactConversation, End: "a1", AppendixTokens: new(c.tokens)}, nil)
 		if out.Status != kompact.OutcomeCompacted {

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"kompact"
+	"kompact/internal/testing/testllm"
 	"kompact/kimi"
 	"kompact/service"
 )
@@ -13,10 +14,10 @@ import (
 // agent (a configured max_completion_tokens, else max_tokens, caps it;
 // null sends nothing), max_tokens for another agent only when configured.
 func TestCompletionLimit(t *testing.T) {
-	moonshot := enabledAgent()
+	moonshot := testllm.Agent()
 	moonshot.LLM.BaseURL = "https://api.moonshot.ai/v1"
 	moonshot.SystemPrompt = "You are a coding agent working in the user's repository."
-	other := enabledAgent()
+	other := testllm.Agent()
 	c := &service.Compactor{}
 	job := func(a *kompact.Agent, fields map[string]any) *service.Job {
 		b := *a

@@ -6,6 +6,7 @@ import (
 
 	"kompact"
 	"kompact/internal/testing/fakellm"
+	"kompact/internal/testing/testllm"
 	"kompact/kimi"
 )
 
@@ -32,7 +33,7 @@ func TestReplyRefusesBlankText(t *testing.T) {
 			srv := fakellm.New(t)
 			srv.SetFunc(func(fakellm.Request) fakellm.Reply { return tc.reply })
 			history := []kompact.Message{{Role: kompact.RoleUser, Content: []kompact.Part{kompact.TextPart("hi")}}}
-			reply, _, err := kimi.ReplyWithUsage(context.Background(), e2eCompactor().LLM, e2eAgent(srv), history)
+			reply, _, err := kimi.ReplyWithUsage(context.Background(), testllm.Client(), testllm.HTTPAgent(srv.URL()), history)
 			if kompact.ErrorCodeOf(err) != kompact.EEmptyResponse || err.Error() != tc.want {
 				t.Fatalf("reply %+v, error %v; want EEmptyResponse %q", reply, err, tc.want)
 			}
@@ -48,7 +49,7 @@ func TestReplyKeepsTextWithThinking(t *testing.T) {
 	srv.SetFunc(func(fakellm.Request) fakellm.Reply {
 		return fakellm.Answer(fakellm.Think("hmm"), fakellm.Text(" \u200b "))
 	})
-	reply, err := kimi.Reply(context.Background(), e2eCompactor().LLM, e2eAgent(srv), nil)
+	reply, err := kimi.Reply(context.Background(), testllm.Client(), testllm.HTTPAgent(srv.URL()), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -88,8 +89,8 @@ func TestAnswerChecksAgree(t *testing.T) {
 			}
 		}
 		check("compaction", kimi.CheckAnswer(tc.a), tc.compaction)
-		llm := &fakeLLM{answer: func(int, []kompact.Message) (kompact.Answer, error) { return tc.a, nil }}
-		_, err := kimi.Reply(context.Background(), llm, enabledAgent(), nil)
+		llm := &testllm.LLM{Answer: func(int, []kompact.Message) (kompact.Answer, error) { return tc.a, nil }}
+		_, err := kimi.Reply(context.Background(), llm, testllm.Agent(), nil)
 		check("chat", err, tc.chat)
 	}
 }

@@ -10,11 +10,10 @@ import (
 	"regexp"
 	"strings"
 	"testing"
-	"time"
 
 	"kompact"
 	"kompact/internal/testing/fakellm"
-	"kompact/openai"
+	"kompact/internal/testing/testllm"
 	"kompact/service"
 )
 
@@ -38,23 +37,6 @@ func e2eSession(n int) *kompact.Session {
 	return &kompact.Session{ID: "e2e", Messages: msgs}
 }
 
-func e2eAgent(srv *fakellm.Server) *kompact.Agent {
-	return &kompact.Agent{
-		Name: "kimi",
-		LLM:  kompact.LLMConfig{BaseURL: srv.URL(), Model: "kimi-k2", APIKeyEnv: "E2E_KEY"},
-		Compaction: kompact.CompactionConfig{
-			Enabled: true, Type: kompact.DefaultCompactionType,
-		},
-	}
-}
-
-func e2eCompactor() *service.Compactor {
-	return &service.Compactor{LLM: &openai.Client{
-		Getenv: func(string) string { return "sk-e2e" },
-		Sleep:  func(ctx context.Context, _ time.Duration) error { return ctx.Err() },
-	}}
-}
-
 // TestCompactorShrinksRequestOverHTTP: the provider refuses requests with
 // more than K message headers as too long; the Compactor leaves out the
 // oldest messages until the request fits, and the summary still replaces
@@ -73,7 +55,7 @@ func TestCompactorShrinksRequestOverHTTP(t *testing.T) {
 	})
 	s := e2eSession(10) // 21 messages: 19 compacted, 2 preserved
 	var pr fakellm.ProgressLog
-	out := e2eCompactor().Execute(context.Background(), e2eAgent(srv), s,
+	out := (&service.Compactor{LLM: testllm.Client()}).Execute(context.Background(), testllm.HTTPAgent(srv.URL()), s,
 		kompact.ActionRequest{Action: kompact.ActionCompactConversation}, pr.Add)
 	if out.Status != kompact.OutcomeCompacted {
 		t.Fatalf("outcome %s: %+v", out.Status, out.Err)
@@ -166,7 +148,7 @@ func TestCompactorTooLongEvenWithOneMessage(t *testing.T) {
 	srv := fakellm.New(t)
 	srv.SetDefault(fakellm.Fail(400, "the input length exceeds the context length"))
 	s := e2eSession(3) // 7 messages: 5 compacted, 2 preserved
-	out := e2eCompactor().Execute(context.Background(), e2eAgent(srv), s,
+	out := (&service.Compactor{LLM: testllm.Client()}).Execute(context.Background(), testllm.HTTPAgent(srv.URL()), s,
 		kompact.ActionRequest{Action: kompact.ActionCompactConversation}, nil)
 	if out.Status != kompact.OutcomeError || out.Err == nil {
 		t.Fatalf("outcome %s, want error", out.Status)

@@ -5,50 +5,13 @@ import (
 	"encoding/json"
 	"errors"
 	"strings"
-	"sync"
 	"testing"
 
 	"kompact"
+	"kompact/internal/testing/testllm"
 	"kompact/kimi"
 	"kompact/service"
 )
-
-// fakeLLM is a hand-written kompact.LLM: it records requests and answers
-// from a script.
-type fakeLLM struct {
-	mu       sync.Mutex
-	requests [][]kompact.Message
-	configs  []kompact.RequestConfig
-	answer   func(n int, msgs []kompact.Message) (kompact.Answer, error)
-}
-
-func (f *fakeLLM) Complete(_ context.Context, cfg kompact.RequestConfig, msgs []kompact.Message, progress func(kompact.Progress)) (kompact.Answer, error) {
-	f.mu.Lock()
-	f.requests = append(f.requests, msgs)
-	f.configs = append(f.configs, cfg)
-	n := len(f.requests)
-	f.mu.Unlock()
-	if progress != nil {
-		progress(kompact.Progress{Chars: 7})
-	}
-	return f.answer(n, msgs)
-}
-
-func replyWith(text string) func(int, []kompact.Message) (kompact.Answer, error) {
-	return func(int, []kompact.Message) (kompact.Answer, error) {
-		return kompact.Answer{Parts: []kompact.Part{kompact.TextPart(text)}, Usage: &kompact.Usage{InputOther: 100, Output: 20}}, nil
-	}
-}
-
-func enabledAgent() *kompact.Agent {
-	return &kompact.Agent{
-		Name: "kimi",
-		LLM:  kompact.LLMConfig{BaseURL: "http://x/v1", Model: "chat-model", APIKeyEnv: "K"},
-		Compaction: kompact.CompactionConfig{
-			Enabled: true, Type: "kimi",
-		},
-	}
-}
 
 func TestKCP012UIElements(t *testing.T) {
 	both := []string{kompact.ActionCompactConversation, kompact.ActionCompactUpToHere, kompact.ActionPruneToolResults}
@@ -59,11 +22,11 @@ func TestKCP012UIElements(t *testing.T) {
 		}
 		return out
 	}
-	disabled := enabledAgent()
+	disabled := testllm.Agent()
 	disabled.Compaction.Enabled = false
-	otherType := enabledAgent()
+	otherType := testllm.Agent()
 	otherType.Compaction.Type = "claude"
-	noType := enabledAgent()
+	noType := testllm.Agent()
 	noType.Compaction.Type = ""
 	for _, tc := range []struct {
 		name  string
@@ -71,7 +34,7 @@ func TestKCP012UIElements(t *testing.T) {
 		want  []string
 	}{
 		{"global enumeration (no config) lists all three", nil, both},
-		{"enabled kimi agent lists all three", enabledAgent(), both},
+		{"enabled kimi agent lists all three", testllm.Agent(), both},
 		{"disabled agent lists none", disabled, nil},
 		{"type not kimi lists none", otherType, nil},
 		{"no type lists none", noType, nil},
@@ -98,11 +61,11 @@ func TestKCP012UIElements(t *testing.T) {
 }
 
 func TestKCP013DisabledActionsError(t *testing.T) {
-	disabled := enabledAgent()
+	disabled := testllm.Agent()
 	disabled.Compaction.Enabled = false
-	otherType := enabledAgent()
+	otherType := testllm.Agent()
 	otherType.Compaction.Type = "gemini"
-	llm := &fakeLLM{answer: replyWith("S")}
+	llm := &testllm.LLM{Answer: testllm.Reply("S")}
 	c := &service.Compactor{LLM: llm}
 	for _, a := range []*kompact.Agent{disabled, otherType, nil} {
 		for _, req := range []kompact.ActionRequest{
@@ -124,13 +87,13 @@ func TestKCP013DisabledActionsError(t *testing.T) {
 			}
 		}
 	}
-	if len(llm.requests) != 0 {
-		t.Fatalf("a disabled agent made %d LLM calls", len(llm.requests))
+	if len(llm.Requests) != 0 {
+		t.Fatalf("a disabled agent made %d LLM calls", len(llm.Requests))
 	}
 }
 
 func TestKCP014ActionUsesMergedConfig(t *testing.T) {
-	a := enabledAgent()
+	a := testllm.Agent()
 	a.LLM.Settings = map[string]any{"temperature": 0.6, "max_tokens": 1000}
 	a.Compaction.SettingsOverrides = map[string]any{"temperature": 0.1, "tools": []any{"x"}, "tool_choice": "auto", "model": "override-model"}
 	a.Compaction.CompactionModel = "agent-compaction-model"
@@ -139,14 +102,14 @@ func TestKCP014ActionUsesMergedConfig(t *testing.T) {
 	for _, tc := range []struct {
 		sessionModel, want string
 	}{{"", "agent-compaction-model"}, {"session-model", "session-model"}} {
-		llm := &fakeLLM{answer: replyWith("S")}
+		llm := &testllm.LLM{Answer: testllm.Reply("S")}
 		s := conversation()
 		s.CompactionModel = tc.sessionModel
 		out := (&service.Compactor{LLM: llm}).Execute(context.Background(), a, s, kompact.ActionRequest{Action: kompact.ActionCompactConversation}, nil)
 		if out.Status != kompact.OutcomeCompacted {
 			t.Fatalf("outcome %+v", out)
 		}
-		cfg := llm.configs[0]
+		cfg := llm.Configs[0]
 		if cfg.Model != tc.want || out.Model != tc.want {
 			t.Errorf("model %q (outcome %q), want %q", cfg.Model, out.Model, tc.want)
 		}
@@ -166,11 +129,11 @@ func TestKCP014ActionUsesMergedConfig(t *testing.T) {
 }
 
 func TestActionsOutcomes(t *testing.T) {
-	llm := &fakeLLM{answer: replyWith("<current_focus>x</current_focus>")}
+	llm := &testllm.LLM{Answer: testllm.Reply("<current_focus>x</current_focus>")}
 	c := &service.Compactor{LLM: llm}
 	ctx := context.Background()
 
-	out := c.Execute(ctx, enabledAgent(), conversation(), kompact.ActionRequest{Action: kompact.ActionCompactUpToHere, MessageID: "a1"}, nil)
+	out := c.Execute(ctx, testllm.Agent(), conversation(), kompact.ActionRequest{Action: kompact.ActionCompactUpToHere, MessageID: "a1"}, nil)
 	if out.Status != kompact.OutcomeCompacted || ids(out.Result.Session.Messages) != "sys,<user>,u2,a2,u3,a3" {
 		t.Fatalf("compact_up_to_here a1: %+v", out)
 	}
@@ -184,7 +147,7 @@ func TestActionsOutcomes(t *testing.T) {
 		}
 	}
 
-	out = c.Execute(ctx, enabledAgent(), sess(msg("user", "u")), kompact.ActionRequest{Action: kompact.ActionCompactConversation}, nil)
+	out = c.Execute(ctx, testllm.Agent(), sess(msg("user", "u")), kompact.ActionRequest{Action: kompact.ActionCompactConversation}, nil)
 	if out.Status != kompact.OutcomeNoop || out.Reason == "" || out.Err != nil || out.Result != nil {
 		t.Fatalf("no-op: %+v", out)
 	}
@@ -203,7 +166,7 @@ func TestActionsOutcomes(t *testing.T) {
 		{"unknown anchor", kompact.ActionRequest{Action: kompact.ActionCompactUpToHere, MessageID: "zz"}, kompact.ENotFound},
 		{"reversed range", kompact.ActionRequest{Action: kompact.ActionCompactConversation, Start: "a2", End: "u1"}, kompact.EInvalid},
 	} {
-		out := c.Execute(ctx, enabledAgent(), conversation(), tc.req, nil)
+		out := c.Execute(ctx, testllm.Agent(), conversation(), tc.req, nil)
 		if out.Status != kompact.OutcomeError || out.Err.Code != tc.code || out.Err.Message == "" {
 			t.Errorf("%s: %+v, want %s", tc.name, out, tc.code)
 		}
@@ -217,15 +180,15 @@ func TestActionsOutcomes(t *testing.T) {
 		{kompact.Errorf(kompact.ELLM, "provider said 500"), kompact.ELLM},
 		{errors.New("boom"), kompact.EInternal},
 	} {
-		failing := &fakeLLM{answer: func(int, []kompact.Message) (kompact.Answer, error) { return kompact.Answer{}, tc.err }}
-		out := (&service.Compactor{LLM: failing}).Execute(ctx, enabledAgent(), conversation(), kompact.ActionRequest{Action: kompact.ActionCompactConversation}, nil)
+		failing := &testllm.LLM{Answer: func(int, []kompact.Message) (kompact.Answer, error) { return kompact.Answer{}, tc.err }}
+		out := (&service.Compactor{LLM: failing}).Execute(ctx, testllm.Agent(), conversation(), kompact.ActionRequest{Action: kompact.ActionCompactConversation}, nil)
 		if out.Status != kompact.OutcomeError || out.Err.Code != tc.code {
 			t.Errorf("%v: %+v", tc.err, out)
 		}
 	}
 	// An empty answer is empty_response.
-	empty := &fakeLLM{answer: func(int, []kompact.Message) (kompact.Answer, error) { return kompact.Answer{}, nil }}
-	out = (&service.Compactor{LLM: empty}).Execute(ctx, enabledAgent(), conversation(), kompact.ActionRequest{Action: kompact.ActionCompactConversation}, nil)
+	empty := &testllm.LLM{Answer: func(int, []kompact.Message) (kompact.Answer, error) { return kompact.Answer{}, nil }}
+	out = (&service.Compactor{LLM: empty}).Execute(ctx, testllm.Agent(), conversation(), kompact.ActionRequest{Action: kompact.ActionCompactConversation}, nil)
 	if out.Status != kompact.OutcomeError || out.Err.Code != kompact.EEmptyResponse || out.Err.Message != kimi.EmptyResponseMessage {
 		t.Errorf("empty answer: %+v", out)
 	}
@@ -233,20 +196,20 @@ func TestActionsOutcomes(t *testing.T) {
 
 func TestContextTooLongDropsOldest(t *testing.T) {
 	// Too long while the request shows more than 2 messages.
-	llm := &fakeLLM{answer: func(n int, msgs []kompact.Message) (kompact.Answer, error) {
+	llm := &testllm.LLM{Answer: func(n int, msgs []kompact.Message) (kompact.Answer, error) {
 		if countHeaders(msgs[1]) > 2 {
 			return kompact.Answer{}, kompact.Errorf(kompact.ELLM, "400: maximum context length exceeded: %w", kompact.ErrContextTooLong)
 		}
-		return replyWith("S")(n, msgs)
+		return testllm.Reply("S")(n, msgs)
 	}}
 	var progress []kompact.Progress
 	s := conversation() // 5 messages compacted by default
-	out := (&service.Compactor{LLM: llm}).Execute(context.Background(), enabledAgent(), s, kompact.ActionRequest{Action: kompact.ActionCompactConversation},
+	out := (&service.Compactor{LLM: llm}).Execute(context.Background(), testllm.Agent(), s, kompact.ActionRequest{Action: kompact.ActionCompactConversation},
 		func(p kompact.Progress) { progress = append(progress, p) })
 	if out.Status != kompact.OutcomeCompacted {
 		t.Fatalf("outcome %+v", out)
 	}
-	first, last := countHeaders(llm.requests[0][1]), countHeaders(llm.requests[len(llm.requests)-1][1])
+	first, last := countHeaders(llm.Requests[0][1]), countHeaders(llm.Requests[len(llm.Requests)-1][1])
 	if first != 5 || last != 2 || out.Result.Dropped() != first-last {
 		t.Fatalf("headers %d -> %d, dropped %d", first, last, out.Result.Dropped())
 	}
@@ -255,7 +218,7 @@ func TestContextTooLongDropsOldest(t *testing.T) {
 		t.Fatalf("session %s, compacted %d", got, out.Result.Compacted)
 	}
 	// The newest messages of the range are the ones kept in the request.
-	if !strings.Contains(joinTexts(llm.requests[len(llm.requests)-1][1]), "second answer") {
+	if !strings.Contains(joinTexts(llm.Requests[len(llm.Requests)-1][1]), "second answer") {
 		t.Error("the newest compacted message was dropped")
 	}
 	attempts := 0
@@ -265,19 +228,19 @@ func TestContextTooLongDropsOldest(t *testing.T) {
 		}
 		attempts = p.Round
 	}
-	if attempts != len(llm.requests) || progress[len(progress)-1].Dropped != out.Result.Dropped() {
-		t.Errorf("progress %+v for %d requests", progress, len(llm.requests))
+	if attempts != len(llm.Requests) || progress[len(progress)-1].Dropped != out.Result.Dropped() {
+		t.Errorf("progress %+v for %d requests", progress, len(llm.Requests))
 	}
 
 	// Always too long: an llm_error that says so.
-	always := &fakeLLM{answer: func(int, []kompact.Message) (kompact.Answer, error) {
+	always := &testllm.LLM{Answer: func(int, []kompact.Message) (kompact.Answer, error) {
 		return kompact.Answer{}, kompact.Errorf(kompact.ELLM, "too long: %w", kompact.ErrContextTooLong)
 	}}
-	out = (&service.Compactor{LLM: always}).Execute(context.Background(), enabledAgent(), conversation(), kompact.ActionRequest{Action: kompact.ActionCompactConversation}, nil)
+	out = (&service.Compactor{LLM: always}).Execute(context.Background(), testllm.Agent(), conversation(), kompact.ActionRequest{Action: kompact.ActionCompactConversation}, nil)
 	if out.Status != kompact.OutcomeError || out.Err.Code != kompact.ELLM || !strings.Contains(out.Err.Message, "even with only the newest 1 message of the range") {
 		t.Fatalf("outcome %+v", out)
 	}
-	if got := countHeaders(always.requests[len(always.requests)-1][1]); got != 1 {
+	if got := countHeaders(always.Requests[len(always.Requests)-1][1]); got != 1 {
 		t.Errorf("last request showed %d messages, want 1", got)
 	}
 }
@@ -364,13 +327,13 @@ func TestContextTooLongLargeRange(t *testing.T) {
 		}
 		msgs = append(msgs, msg(role, "", "m"+itoa(i)))
 	}
-	llm := &fakeLLM{answer: func(n int, req []kompact.Message) (kompact.Answer, error) {
+	llm := &testllm.LLM{Answer: func(n int, req []kompact.Message) (kompact.Answer, error) {
 		if countHeaders(req[1]) > 3 {
 			return kompact.Answer{}, kompact.Errorf(kompact.ELLM, "too long: %w", kompact.ErrContextTooLong)
 		}
-		return replyWith("S")(n, req)
+		return testllm.Reply("S")(n, req)
 	}}
-	out := (&service.Compactor{LLM: llm}).Execute(context.Background(), enabledAgent(), sess(msgs...), kompact.ActionRequest{Action: kompact.ActionCompactConversation}, nil)
+	out := (&service.Compactor{LLM: llm}).Execute(context.Background(), testllm.Agent(), sess(msgs...), kompact.ActionRequest{Action: kompact.ActionCompactConversation}, nil)
 	if out.Status != kompact.OutcomeCompacted || out.Result.Dropped() < 1995 || out.Result.Compacted != 1998 {
 		t.Fatalf("outcome %s err %+v", out.Status, out.Err)
 	}
@@ -380,9 +343,9 @@ func TestContextTooLongLargeRange(t *testing.T) {
 // registered type it has (kimi-code), not kimi's; an unregistered one gets the default.
 func TestDisabledFixKeepsTheType(t *testing.T) {
 	for typ, want := range map[string]string{"kimi-code": "type: kimi-code}", "gemini": "type: kimi}", "": "type: kimi}"} {
-		a := enabledAgent()
+		a := testllm.Agent()
 		a.Compaction.Enabled, a.Compaction.Type = false, typ
-		out := (&service.Compactor{LLM: &fakeLLM{}}).Execute(context.Background(), a, conversation(), kompact.ActionRequest{Action: kompact.ActionCompactConversation}, nil)
+		out := (&service.Compactor{LLM: &testllm.LLM{}}).Execute(context.Background(), a, conversation(), kompact.ActionRequest{Action: kompact.ActionCompactConversation}, nil)
 		if out.Err == nil || len(out.Err.Fixes) != 1 || !strings.Contains(out.Err.Fixes[0], want) {
 			t.Errorf("type %q: %+v, want a fix with %q", typ, out.Err, want)
 		}

@@ -8,6 +8,7 @@ import (
 	"kompact"
 	"kompact/config"
 	"kompact/internal/testing/memstore"
+	"kompact/internal/testing/testllm"
 	"kompact/service"
 )
 
@@ -108,7 +109,7 @@ func TestCompactionTypeSeam(t *testing.T) {
 	if w := agents.Warnings; len(w) != 0 {
 		t.Fatalf("a registered type warns: %q", w)
 	}
-	llm := &fakeLLM{answer: replyWith("the tests pass")}
+	llm := &testllm.LLM{Answer: testllm.Reply("the tests pass")}
 	store := memstore.New(0)
 	s := service.NewSessions(service.SessionsConfig{Store: store, Compactor: &service.Compactor{LLM: llm}, Agents: agents})
 	ctx := context.Background()
@@ -132,8 +133,8 @@ func TestCompactionTypeSeam(t *testing.T) {
 	if out.Status != kompact.OutcomeCompacted {
 		t.Fatalf("outcome %s %+v", out.Status, out.Err)
 	}
-	if len(llm.requests) != 1 || textOf(llm.requests[0]) != "headline of 2 messages" {
-		t.Errorf("the LLM was asked %v", llm.requests)
+	if len(llm.Requests) != 1 || textOf(llm.Requests[0]) != "headline of 2 messages" {
+		t.Errorf("the LLM was asked %v", llm.Requests)
 	}
 	after, _, err := s.Open(ctx, "s")
 	if err != nil {

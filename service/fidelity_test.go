@@ -8,6 +8,8 @@ import (
 
 	"kompact"
 	"kompact/fidelity"
+	"kompact/internal/testing/testllm"
+	"kompact/internal/testing/testmsg"
 	"kompact/kimi"
 	"kompact/service"
 )
@@ -16,17 +18,17 @@ import (
 // and returns the outcome and the request the LLM got.
 func fidelityRun(t *testing.T, a *kompact.Agent, req kompact.ActionRequest, summary string) (kompact.Outcome, []kompact.Message) {
 	t.Helper()
-	llm := &fakeLLM{answer: replyWith(summary)}
+	llm := &testllm.LLM{Answer: testllm.Reply(summary)}
 	comp := &service.Compactor{LLM: llm}
 	if req.Action == "" {
 		req.Action = kompact.ActionCompactConversation
 		req.End = "t1"
 	}
-	out := comp.Execute(context.Background(), a, artifactSession(), req, nil)
+	out := comp.Execute(context.Background(), a, testmsg.ArtifactSession(), req, nil)
 	if out.Status != kompact.OutcomeCompacted {
 		t.Fatalf("outcome %s: %v", out.Status, out.Err)
 	}
-	return out, llm.requests[0]
+	return out, llm.Requests[0]
 }
 
 func codesOf(o kompact.Outcome) []kompact.WarningCode {
@@ -38,7 +40,7 @@ func codesOf(o kompact.Outcome) []kompact.WarningCode {
 }
 
 func TestLowFidelityWarning(t *testing.T) {
-	a := enabledAgent()
+	a := testllm.Agent()
 	out, _ := fidelityRun(t, a, kompact.ActionRequest{}, "Edited summary.go")
 	if f := out.Result.Fidelity; f == nil || f.Artifacts != 9 || f.Kept != 1 {
 		t.Fatalf("fidelity %+v", f)
@@ -78,7 +80,7 @@ func TestLowFidelityWarning(t *testing.T) {
 // the artifacts the request sent (sent_recall), not of those the model
 // never saw (issue 28 §2: kept 10 of 10 sent, recall 0.59, warned).
 func TestLowFidelityJudgesSent(t *testing.T) {
-	a := enabledAgent()
+	a := testllm.Agent()
 	a.Compaction.Fidelity.MinRecall = 0.9
 	out, _ := fidelityRun(t, a, kompact.ActionRequest{}, "summary.go, https://go.dev/doc, TestApply, cfg.go, keep the parity")
 	f := out.Result.Fidelity
@@ -101,7 +103,7 @@ func TestLowFidelityJudgesSent(t *testing.T) {
 
 func TestAppendix(t *testing.T) {
 	const summary = "<current_focus>summary.go</current_focus>"
-	a := enabledAgent()
+	a := testllm.Agent()
 	off, offReq := fidelityRun(t, a, kompact.ActionRequest{}, summary)
 	if off.Result.Summary != summary || off.Result.Fidelity.Appendix != nil {
 		t.Fatalf("appendix off: summary %q", off.Result.Summary)
@@ -142,7 +144,7 @@ func TestAppendix(t *testing.T) {
 	if none.Result.Summary != summary {
 		t.Errorf("appendix_tokens 0: %q", none.Result.Summary)
 	}
-	if _, err := (&service.Compactor{LLM: &fakeLLM{}}).NewJob(a, artifactSession(), kompact.ActionRequest{Action: kompact.ActionCompactConversation, AppendixTokens: new(-1)}); kompact.ErrorCodeOf(err) != kompact.EInvalid {
+	if _, err := (&service.Compactor{LLM: &testllm.LLM{}}).NewJob(a, testmsg.ArtifactSession(), kompact.ActionRequest{Action: kompact.ActionCompactConversation, AppendixTokens: new(-1)}); kompact.ErrorCodeOf(err) != kompact.EInvalid {
 		t.Errorf("appendix_tokens -1: %v", err)
 	}
 }

@@ -9,6 +9,8 @@ import (
 
 	"kompact"
 	"kompact/internal/testing/fakellm"
+	"kompact/internal/testing/testllm"
+	"kompact/service"
 )
 
 // TestJobDeadlineStopsStalledLLM: a provider that accepts the request and
@@ -18,9 +20,9 @@ func TestJobDeadlineStopsStalledLLM(t *testing.T) {
 	t.Parallel()
 	srv := fakellm.New(t)
 	srv.SetDefault(fakellm.DefaultReply().WithDelay(time.Minute))
-	a := e2eAgent(srv)
+	a := testllm.HTTPAgent(srv.URL())
 	a.Compaction.Timeout = 200 * time.Millisecond
-	out := e2eCompactor().Execute(context.Background(), a, e2eSession(3),
+	out := (&service.Compactor{LLM: testllm.Client()}).Execute(context.Background(), a, e2eSession(3),
 		kompact.ActionRequest{Action: kompact.ActionCompactConversation}, nil)
 	checkDeadlineError(t, out, "200ms")
 }
@@ -36,9 +38,9 @@ func TestJobDeadlineCoversAllAttempts(t *testing.T) {
 	srv.Enqueue(fakellm.ContextTooLong().WithDelay(each), fakellm.ContextTooLong().WithDelay(each),
 		fakellm.ContextTooLong().WithDelay(each))
 	srv.SetDefault(fakellm.DefaultReply().WithDelay(each))
-	a := e2eAgent(srv)
+	a := testllm.HTTPAgent(srv.URL())
 	a.Compaction.Timeout = 400 * time.Millisecond
-	out := e2eCompactor().Execute(context.Background(), a, e2eSession(8),
+	out := (&service.Compactor{LLM: testllm.Client()}).Execute(context.Background(), a, e2eSession(8),
 		kompact.ActionRequest{Action: kompact.ActionCompactConversation}, nil)
 	checkDeadlineError(t, out, "400ms")
 	if n := len(srv.Requests()); n < 2 || n > 4 {
@@ -70,7 +72,7 @@ func checkDeadlineError(t *testing.T, out kompact.Outcome, within string) {
 // overall deadline of ten minutes.
 func TestJobTimeoutDefault(t *testing.T) {
 	srv := fakellm.New(t)
-	job, err := e2eCompactor().NewJob(e2eAgent(srv), e2eSession(3), kompact.ActionRequest{Action: kompact.ActionCompactConversation})
+	job, err := (&service.Compactor{LLM: testllm.Client()}).NewJob(testllm.HTTPAgent(srv.URL()), e2eSession(3), kompact.ActionRequest{Action: kompact.ActionCompactConversation})
 	if err != nil {
 		t.Fatal(err)
 	}

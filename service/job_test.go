@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"kompact"
+	"kompact/internal/testing/testllm"
 	"kompact/kimi"
 	"kompact/service"
 )
@@ -14,10 +15,10 @@ import (
 // TestJobModelOverrideAndCommit: NewJob carries ActionRequest.Model into the
 // request; the result derives its commit and its edited form from its plan.
 func TestJobModelOverrideAndCommit(t *testing.T) {
-	llm := &fakeLLM{answer: replyWith("S")}
+	llm := &testllm.LLM{Answer: testllm.Reply("S")}
 	c := &service.Compactor{LLM: llm}
 	s := conversation()
-	job, err := c.NewJob(enabledAgent(), s, kompact.ActionRequest{Action: kompact.ActionCompactConversation, Start: "u2", End: "a2", Model: "one-run-model"})
+	job, err := c.NewJob(testllm.Agent(), s, kompact.ActionRequest{Action: kompact.ActionCompactConversation, Start: "u2", End: "a2", Model: "one-run-model"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -25,8 +26,8 @@ func TestJobModelOverrideAndCommit(t *testing.T) {
 		t.Fatalf("job %+v", job)
 	}
 	out := job.Run(context.Background(), nil)
-	if out.Status != kompact.OutcomeCompacted || out.Model != "one-run-model" || llm.configs[0].Model != "one-run-model" {
-		t.Fatalf("outcome %+v, sent to %s", out, llm.configs[0].Model)
+	if out.Status != kompact.OutcomeCompacted || out.Model != "one-run-model" || llm.Configs[0].Model != "one-run-model" {
+		t.Fatalf("outcome %+v, sent to %s", out, llm.Configs[0].Model)
 	}
 	res := out.Result
 	cm := res.Commit()
@@ -49,12 +50,12 @@ func TestJobModelOverrideAndCommit(t *testing.T) {
 	}
 
 	// A no-op job makes no call.
-	job, err = c.NewJob(enabledAgent(), sess(msg("user", "u", "hi")), kompact.ActionRequest{Action: kompact.ActionCompactConversation})
+	job, err = c.NewJob(testllm.Agent(), sess(msg("user", "u", "hi")), kompact.ActionRequest{Action: kompact.ActionCompactConversation})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if out := job.Run(context.Background(), nil); out.Status != kompact.OutcomeNoop || len(llm.requests) != 1 {
-		t.Errorf("no-op outcome %+v after %d requests", out, len(llm.requests))
+	if out := job.Run(context.Background(), nil); out.Status != kompact.OutcomeNoop || len(llm.Requests) != 1 {
+		t.Errorf("no-op outcome %+v after %d requests", out, len(llm.Requests))
 	}
 }
 
@@ -68,7 +69,7 @@ func TestRequestFieldTable(t *testing.T) {
 			t.Errorf("RequestField(%q) = %d, want %d", name, got, want)
 		}
 	}
-	a := enabledAgent()
+	a := testllm.Agent()
 	a.LLM.Settings = map[string]any{"temperature": 0.5, "n": 3, "tool_choice": "auto", "thinking": true}
 	a.Compaction.SettingsOverrides = map[string]any{"parallel_tool_calls": true, "stream_options": 1}
 	for name, rc := range map[string]kompact.RequestConfig{"compaction": service.EffectiveRequest(a, nil), "chat": kompact.ChatRequest(a)} {
@@ -82,9 +83,9 @@ func TestRequestFieldTable(t *testing.T) {
 // keeps text and think parts, and refuses an answer without text with its
 // own error, not the compaction answer's.
 func TestReply(t *testing.T) {
-	a := enabledAgent()
+	a := testllm.Agent()
 	a.SystemPrompt = "You are kimi."
-	llm := &fakeLLM{answer: func(int, []kompact.Message) (kompact.Answer, error) {
+	llm := &testllm.LLM{Answer: func(int, []kompact.Message) (kompact.Answer, error) {
 		return kompact.Answer{Parts: []kompact.Part{kompact.ThinkPart("hmm"), kompact.TextPart("hello")}}, nil
 	}}
 	reply, err := kimi.Reply(context.Background(), llm, a, []kompact.Message{msg("user", "u1", "hi")})
@@ -94,15 +95,15 @@ func TestReply(t *testing.T) {
 	if reply.Role != kompact.RoleAssistant || len(reply.Content) != 2 || reply.Content[1].Text != "hello" {
 		t.Errorf("reply %+v", reply)
 	}
-	if sent := llm.requests[0]; len(sent) != 2 || sent[0].Role != kompact.RoleSystem || sent[0].Content[0].Text != "You are kimi." || llm.configs[0].Model != "chat-model" {
-		t.Errorf("sent %+v to %s", sent, llm.configs[0].Model)
+	if sent := llm.Requests[0]; len(sent) != 2 || sent[0].Role != kompact.RoleSystem || sent[0].Content[0].Text != "You are kimi." || llm.Configs[0].Model != "chat-model" {
+		t.Errorf("sent %+v to %s", sent, llm.Configs[0].Model)
 	}
 	for want, answer := range map[string]kompact.Answer{
 		kimi.EmptyReplyMessage:     {},
 		kimi.ThinkOnlyReplyMessage: {Parts: []kompact.Part{kompact.ThinkPart("hmm")}},
 		kimi.ToolCallReplyMessage:  {ToolCalls: []kompact.ToolCall{{ID: "c", Name: "f"}}},
 	} {
-		llm.answer = func(int, []kompact.Message) (kompact.Answer, error) { return answer, nil }
+		llm.Answer = func(int, []kompact.Message) (kompact.Answer, error) { return answer, nil }
 		_, err := kimi.Reply(context.Background(), llm, a, nil)
 		if kompact.ErrorCodeOf(err) != kompact.EEmptyResponse || err.Error() != want {
 			t.Errorf("%v, want %q", err, want)
@@ -132,13 +133,13 @@ func TestJobEstimatesTokensWhileTheLLMWorks(t *testing.T) {
 	for _, fail := range []bool{false, true} {
 		s := long()
 		want := kompact.EstimateTokens(s.Messages)
-		llm := &fakeLLM{answer: replyWith("S")}
+		llm := &testllm.LLM{Answer: testllm.Reply("S")}
 		if fail {
-			llm.answer = func(int, []kompact.Message) (kompact.Answer, error) {
+			llm.Answer = func(int, []kompact.Message) (kompact.Answer, error) {
 				return kompact.Answer{}, kompact.Errorf(kompact.ELLM, "down")
 			}
 		}
-		job, err := (&service.Compactor{LLM: llm}).NewJob(enabledAgent(), s, kompact.ActionRequest{Action: kompact.ActionCompactConversation})
+		job, err := (&service.Compactor{LLM: llm}).NewJob(testllm.Agent(), s, kompact.ActionRequest{Action: kompact.ActionCompactConversation})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"kompact"
+	"kompact/internal/testing/testllm"
 	"kompact/service"
 	"kompact/toolprune"
 )
@@ -38,13 +39,13 @@ func toolConversation() *kompact.Session {
 // outcome and the transcript the model was sent.
 func runPinned(t *testing.T, s *kompact.Session, req kompact.ActionRequest) (kompact.Outcome, string) {
 	t.Helper()
-	llm := &fakeLLM{answer: replyWith("SUMMARY /srv/app/main.go")}
-	out := (&service.Compactor{LLM: llm}).Execute(context.Background(), enabledAgent(), s, req, nil)
+	llm := &testllm.LLM{Answer: testllm.Reply("SUMMARY /srv/app/main.go")}
+	out := (&service.Compactor{LLM: llm}).Execute(context.Background(), testllm.Agent(), s, req, nil)
 	if out.Status != kompact.OutcomeCompacted {
 		t.Fatalf("outcome %+v", out)
 	}
 	var b strings.Builder
-	for _, p := range llm.requests[0][1].Content {
+	for _, p := range llm.Requests[0][1].Content {
 		b.WriteString(p.Text)
 	}
 	return out, b.String()
@@ -118,7 +119,7 @@ func TestPinsOutsideTheRangeChangeNothing(t *testing.T) {
 	if ta != tb || ids(a.Result.Session.Messages) != ids(b.Result.Session.Messages) || a.Result.Commit().Note != b.Result.Commit().Note {
 		t.Errorf("pins outside the range changed the compaction:\n%s\n%s", ta, tb)
 	}
-	job, err := (&service.Compactor{}).NewJob(enabledAgent(), pinned, kompact.ActionRequest{Action: kompact.ActionCompactConversation})
+	job, err := (&service.Compactor{}).NewJob(testllm.Agent(), pinned, kompact.ActionRequest{Action: kompact.ActionCompactConversation})
 	if err != nil || reflect.TypeOf(job.Plan).String() != "*kimi.Plan" {
 		t.Errorf("plan %T, %v", job.Plan, err)
 	}
@@ -129,7 +130,7 @@ func TestPinsOutsideTheRangeChangeNothing(t *testing.T) {
 func TestAllPinnedIsNoop(t *testing.T) {
 	s := conversation()
 	s.Pinned = []string{"u2", "a2"}
-	job, err := (&service.Compactor{}).NewJob(enabledAgent(), s, kompact.ActionRequest{Action: kompact.ActionCompactConversation, Start: "u2", End: "a2"})
+	job, err := (&service.Compactor{}).NewJob(testllm.Agent(), s, kompact.ActionRequest{Action: kompact.ActionCompactConversation, Start: "u2", End: "a2"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -211,16 +212,16 @@ func TestPinnedByNumber(t *testing.T) {
 // 31's): its request leaves the pinned message out, and the result keeps
 // it right after the summary, before the type's own note after it.
 func TestPinnedKimiCode(t *testing.T) {
-	a := enabledAgent()
+	a := testllm.Agent()
 	a.Compaction.Type = "kimi-code"
 	s := conversation()
 	s.Pinned = []string{"u2"}
-	llm := &fakeLLM{answer: replyWith("SUMMARY")}
+	llm := &testllm.LLM{Answer: testllm.Reply("SUMMARY")}
 	out := (&service.Compactor{LLM: llm}).Execute(context.Background(), a, s, kompact.ActionRequest{Action: kompact.ActionCompactConversation}, nil)
 	if out.Status != kompact.OutcomeCompacted {
 		t.Fatalf("outcome %+v", out)
 	}
-	for _, m := range llm.requests[0] {
+	for _, m := range llm.Requests[0] {
 		for _, p := range m.Content {
 			if strings.Contains(p.Text, "second question") {
 				t.Fatal("the kimi-code request shows the pinned message")

@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"kompact"
+	"kompact/internal/testing/testllm"
+	"kompact/internal/testing/testmsg"
 	"kompact/kimi"
 	"kompact/service"
 )
@@ -148,12 +150,12 @@ func TestSessionsPreviewKeepsTheEstimate(t *testing.T) {
 func TestEditedSummaryMeasuredForKimiSessions(t *testing.T) {
 	const edit = "summary.go, https://go.dev/doc, TestApply, cfg.go, data/only.json, keep the parity"
 	edited := func(kimiForm bool) (before, after *kompact.Fidelity, decoded kompact.Commit) {
-		sess := artifactSession()
+		sess := testmsg.ArtifactSession()
 		if kimiForm {
 			sess.Kimi = &kompact.KimiContext{SystemPrompt: true}
 		}
-		llm := &fakeLLM{answer: replyWith("Edited summary.go")}
-		out := (&service.Compactor{LLM: llm}).Execute(context.Background(), enabledAgent(), sess,
+		llm := &testllm.LLM{Answer: testllm.Reply("Edited summary.go")}
+		out := (&service.Compactor{LLM: llm}).Execute(context.Background(), testllm.Agent(), sess,
 			kompact.ActionRequest{Action: kompact.ActionCompactConversation, End: "t1"}, nil)
 		if out.Status != kompact.OutcomeCompacted {
 			t.Fatalf("kimi %v: %s %+v", kimiForm, out.Status, out.Err)

@@ -7,6 +7,7 @@ import (
 	"kompact"
 	"kompact/config"
 	"kompact/internal/testing/memstore"
+	"kompact/internal/testing/testllm"
 	"kompact/kimi"
 	"kompact/service"
 )
@@ -22,7 +23,7 @@ func TestContinueAppendsNoBlankReply(t *testing.T) {
 	}
 	ctx := context.Background()
 	store := memstore.New(0)
-	llm := &fakeLLM{answer: func(int, []kompact.Message) (kompact.Answer, error) {
+	llm := &testllm.LLM{Answer: func(int, []kompact.Message) (kompact.Answer, error) {
 		return kompact.Answer{Parts: []kompact.Part{kompact.ThinkPart("hmm"), kompact.TextPart(" \n")}}, nil
 	}}
 	s := service.NewSessions(service.SessionsConfig{Store: store, Compactor: &service.Compactor{LLM: llm}, Agents: agents})

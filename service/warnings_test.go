@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"kompact"
+	"kompact/internal/testing/testllm"
 	"kompact/service"
 )
 
@@ -31,7 +32,7 @@ func TestResultWarnings(t *testing.T) {
 		msg(kompact.RoleAssistant, "a1", strings.Repeat("long answer ", 40)),
 		msg(kompact.RoleUser, "u2", "q"), msg(kompact.RoleAssistant, "a2", "a"),
 	)
-	out := (&service.Compactor{LLM: &fakeLLM{answer: replyWith(good)}}).Execute(ctx, enabledAgent(), long, kompact.ActionRequest{Action: kompact.ActionCompactConversation}, nil)
+	out := (&service.Compactor{LLM: &testllm.LLM{Answer: testllm.Reply(good)}}).Execute(ctx, testllm.Agent(), long, kompact.ActionRequest{Action: kompact.ActionCompactConversation}, nil)
 	if out.Status != kompact.OutcomeCompacted || len(out.Warnings()) != 0 {
 		t.Fatalf("outcome %+v, warnings %v", out, out.Warnings())
 	}
@@ -41,7 +42,7 @@ func TestResultWarnings(t *testing.T) {
 	}
 
 	// No sections and a summary longer than what it replaces.
-	out = (&service.Compactor{LLM: &fakeLLM{answer: replyWith(strings.Repeat("chatter ", 200))}}).Execute(ctx, enabledAgent(), conversation(), kompact.ActionRequest{Action: kompact.ActionCompactConversation}, nil)
+	out = (&service.Compactor{LLM: &testllm.LLM{Answer: testllm.Reply(strings.Repeat("chatter ", 200))}}).Execute(ctx, testllm.Agent(), conversation(), kompact.ActionRequest{Action: kompact.ActionCompactConversation}, nil)
 	if got := warningCodes(out.Warnings()); got != "all_sections_missing,tokens_not_reduced" {
 		t.Fatalf("warnings %q", got)
 	}
@@ -54,13 +55,13 @@ func TestResultWarnings(t *testing.T) {
 	}
 
 	// Dropped to fit the context window.
-	llm := &fakeLLM{answer: func(n int, msgs []kompact.Message) (kompact.Answer, error) {
+	llm := &testllm.LLM{Answer: func(n int, msgs []kompact.Message) (kompact.Answer, error) {
 		if countHeaders(msgs[1]) > 2 {
 			return kompact.Answer{}, kompact.Errorf(kompact.ELLM, "too long: %w", kompact.ErrContextTooLong)
 		}
-		return replyWith(good)(n, msgs)
+		return testllm.Reply(good)(n, msgs)
 	}}
-	out = (&service.Compactor{LLM: llm}).Execute(ctx, enabledAgent(), long, kompact.ActionRequest{Action: kompact.ActionCompactConversation, End: "a2"}, nil)
+	out = (&service.Compactor{LLM: llm}).Execute(ctx, testllm.Agent(), long, kompact.ActionRequest{Action: kompact.ActionCompactConversation, End: "a2"}, nil)
 	if got := warningCodes(out.Warnings()); got != "dropped_messages" || !strings.Contains(out.Warnings()[0].Message, "2 of the 4 compacted messages") {
 		t.Fatalf("warnings %+v", out.Warnings())
 	}
@@ -82,15 +83,15 @@ func TestSummaryOnlyRangeIsNoop(t *testing.T) {
 		sess(msg(kompact.RoleSystem, "sys", "be nice"), summary, msg(kompact.RoleUser, "u", "q"), msg(kompact.RoleAssistant, "a", "a")),
 		sess(kimiForm, msg(kompact.RoleUser, "u", "q"), msg(kompact.RoleAssistant, "a", "a")),
 	} {
-		llm := &fakeLLM{answer: replyWith("S")}
-		out := (&service.Compactor{LLM: llm}).Execute(context.Background(), enabledAgent(), s, kompact.ActionRequest{Action: kompact.ActionCompactConversation}, nil)
-		if out.Status != kompact.OutcomeNoop || !strings.Contains(out.Reason, `message "sum" is an earlier summary`) || len(llm.requests) != 0 {
-			t.Errorf("outcome %+v after %d requests", out, len(llm.requests))
+		llm := &testllm.LLM{Answer: testllm.Reply("S")}
+		out := (&service.Compactor{LLM: llm}).Execute(context.Background(), testllm.Agent(), s, kompact.ActionRequest{Action: kompact.ActionCompactConversation}, nil)
+		if out.Status != kompact.OutcomeNoop || !strings.Contains(out.Reason, `message "sum" is an earlier summary`) || len(llm.Requests) != 0 {
+			t.Errorf("outcome %+v after %d requests", out, len(llm.Requests))
 		}
 	}
 	// A summary with a message after it in the range is compacted.
 	s := sess(summary, msg(kompact.RoleUser, "u1", "q1"), msg(kompact.RoleUser, "u", "q"), msg(kompact.RoleAssistant, "a", "a"))
-	out := (&service.Compactor{LLM: &fakeLLM{answer: replyWith("S")}}).Execute(context.Background(), enabledAgent(), s, kompact.ActionRequest{Action: kompact.ActionCompactConversation}, nil)
+	out := (&service.Compactor{LLM: &testllm.LLM{Answer: testllm.Reply("S")}}).Execute(context.Background(), testllm.Agent(), s, kompact.ActionRequest{Action: kompact.ActionCompactConversation}, nil)
 	if out.Status != kompact.OutcomeCompacted {
 		t.Errorf("outcome %+v", out)
 	}
@@ -110,15 +111,15 @@ func TestDroppedWarningCountsOnce(t *testing.T) {
 		msg(kompact.RoleUser, "u2", "q"), msg(kompact.RoleAssistant, "a2", "a"),
 		msg(kompact.RoleUser, "u3", "q"), msg(kompact.RoleAssistant, "a3", "a"),
 	)
-	llm := &fakeLLM{answer: func(n int, msgs []kompact.Message) (kompact.Answer, error) {
+	llm := &testllm.LLM{Answer: func(n int, msgs []kompact.Message) (kompact.Answer, error) {
 		for _, m := range msgs {
 			if countHeaders(m) > 2 {
 				return kompact.Answer{}, kompact.Errorf(kompact.ELLM, "too long: %w", kompact.ErrContextTooLong)
 			}
 		}
-		return replyWith(good)(n, msgs)
+		return testllm.Reply(good)(n, msgs)
 	}}
-	out := (&service.Compactor{LLM: llm}).Execute(context.Background(), enabledAgent(), s, kompact.ActionRequest{Action: kompact.ActionCompactConversation, End: "a2"}, nil)
+	out := (&service.Compactor{LLM: llm}).Execute(context.Background(), testllm.Agent(), s, kompact.ActionRequest{Action: kompact.ActionCompactConversation, End: "a2"}, nil)
 	if out.Result == nil {
 		t.Fatalf("outcome %+v", out)
 	}

@@ -102,6 +102,9 @@ var allowed = map[string][]string{
 	// without a database: storeutil's algorithm over maps.
 	"internal/testing/memstore": {"kompact", "internal/storeutil"},
 	"internal/testing/testmsg":  {"kompact"},
+	// A scripted kompact.LLM, the agents it serves, and the real OpenAI
+	// client set up for internal/testing/fakellm's server.
+	"internal/testing/testllm": {"kompact", "openai"},
 	// The stores' conformance suite compacts with the kimi engine
 	// (kimi.Options, kimi.Prepare) and checks the default title.
 	"internal/testing/storetest":   {"kompact", "kimi", "internal/storeutil", "internal/title"},

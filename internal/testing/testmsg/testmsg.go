@@ -47,3 +47,20 @@ func IDs(msgs []kompact.Message) string {
 	}
 	return strings.Join(out, ",")
 }
+
+// ArtifactSession is a short session with an artifact of each class fidelity finds (paths, a
+// URL, a to-do, identifiers, a failing test, a tool call and its result): the artifact tests of
+// fidelity and service read it.
+func ArtifactSession() *kompact.Session {
+	args := `{"command":"go test ./internal/...","path":"internal/secret.go"}`
+	return &kompact.Session{Messages: []kompact.Message{
+		{ID: "sys", Role: kompact.RoleSystem, Content: []kompact.Part{kompact.TextPart("Work in cmd/kompact/main.go")}},
+		{ID: "u1", Role: kompact.RoleUser, Content: []kompact.Part{kompact.TextPart("Fix summary.go and see https://go.dev/doc. TODO: keep the parity")}},
+		{ID: "a1", Role: kompact.RoleAssistant, Content: []kompact.Part{kompact.ThinkPart("maybe Plan.Apply is wrong"), kompact.TextPart("Looking at summary.go now.")},
+			ToolCalls: []kompact.ToolCall{{ID: "c1", Name: "Shell", Arguments: &args}}},
+		{ID: "t1", Role: kompact.RoleTool, ToolCallID: "c1", HasToolCallID: true, Content: []kompact.Part{
+			kompact.TextPart("--- FAIL: TestApply (0.00s)\nParseConfig in cfg.go"),
+			{Type: kompact.PartData, Data: []byte(`{"file":"data/only.json"}`)}}},
+		{Role: kompact.RoleAssistant, Content: []kompact.Part{kompact.TextPart("Fixed summary.go; run `go vet ./...`.")}},
+	}}
+}
