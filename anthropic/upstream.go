@@ -41,8 +41,9 @@ type Upstream struct {
 // Send POSTs body to {llm.BaseURL}/v1/{path} (path "messages" or
 // "messages/count_tokens"; a base URL that ends in /v1 is not given
 // another) with the client's query rawQuery and the client's headers as
-// ForwardHeaders keeps them. Unless forward (gateway.forward_authorization:
-// the client's own x-api-key or Authorization goes as it came), the
+// llmclient.ForwardHeaders keeps them. Unless forward
+// (gateway.forward_authorization: the client's own x-api-key or
+// Authorization goes as it came), the
 // client's credentials are dropped and x-api-key is the value of the
 // variable llm.api_key_env names (none when it names none; unset is
 // EInvalid). A base URL that is not http(s) is EInvalid; a request that
@@ -53,7 +54,7 @@ func (u *Upstream) Send(ctx context.Context, llm kompact.LLMConfig, path, rawQue
 	if err != nil {
 		return nil, err
 	}
-	h := ForwardHeaders(client)
+	h := llmclient.ForwardHeaders(client)
 	if !forward {
 		h.Del("Authorization")
 		h.Del("X-Api-Key")
@@ -89,37 +90,6 @@ func endpoint(base *url.URL, path string) *url.URL {
 		return base.JoinPath(path)
 	}
 	return base.JoinPath("v1", path)
-}
-
-// notForwarded are the request headers that never go upstream: the
-// connection's own (hop by hop), the ones the transport sets (Host,
-// Content-Length, Accept-Encoding: it asks for gzip and decompresses, so
-// that the relay reads the answer), and the server's token header.
-var notForwarded = []string{"Connection", "Keep-Alive", "Proxy-Authorization", "Proxy-Connection", "Te", "Trailer",
-	"Transfer-Encoding", "Upgrade", "Host", "Content-Length", "Accept-Encoding"}
-
-// ForwardHeaders returns the client's request headers as they go upstream:
-// every one, values and order kept, but notForwarded, those the client's
-// Connection header names, and kompact's own X-Kompact-* headers.
-func ForwardHeaders(client http.Header) http.Header {
-	h := client.Clone()
-	if h == nil {
-		h = http.Header{}
-	}
-	for _, v := range h.Values("Connection") {
-		for _, name := range strings.Split(v, ",") {
-			h.Del(strings.TrimSpace(name))
-		}
-	}
-	for _, k := range notForwarded {
-		h.Del(k)
-	}
-	for k := range h {
-		if strings.HasPrefix(k, "X-Kompact-") {
-			delete(h, k)
-		}
-	}
-	return h
 }
 
 // baseURL checks llm.base_url: an http(s) URL with a host.
