@@ -39,13 +39,9 @@ type Request struct {
 	system   json.RawMessage
 }
 
-// TooManyMessagesError is ParseRequestAtMost's error for a request with
-// more messages than its limit.
-type TooManyMessagesError struct{ Max int }
-
-func (e *TooManyMessagesError) Error() string {
-	return fmt.Sprintf("the request has more than %d messages", e.Max)
-}
+// TooManyMessagesError is ParseRequest's error for a request with more
+// messages than its limit: the bounds error every request parser shares.
+type TooManyMessagesError = jsonscan.TooManyMessagesError
 
 // ParseRequest reads body as a Messages request: a JSON object whose
 // "messages" is an array of objects. Every other field is left unread.

@@ -11,6 +11,7 @@ import (
 
 	"kompact"
 	"kompact/anthropic"
+	"kompact/internal/jsonscan"
 	"kompact/openai"
 	"kompact/service"
 )
@@ -20,11 +21,21 @@ import (
 // the agent's upstream with the session's compaction applied
 // (service.Sessions.GatewayTurn).
 
-// Upstream sends the gateway's requests to an agent's LLM and returns the
-// answer unread, e.g. openai.Upstream. authorization, when not "", is the
-// client's own Authorization header, sent instead of the agent's key.
+// Upstream sends a gateway face's requests to an agent's LLM and returns
+// the answer unread, e.g. openai.Upstream or anthropic.Upstream: path is
+// the face's under the agent's API ("chat/completions", "messages",
+// "messages/count_tokens"), rawQuery and client the query and headers
+// that go with it (the transport drops the connection's own and
+// X-Kompact-*), body what is sent; forward sends the client's own
+// credentials in client instead of the agent's key.
 type Upstream interface {
-	ChatCompletions(ctx context.Context, llm kompact.LLMConfig, body []byte, authorization string) (*http.Response, error)
+	Send(ctx context.Context, llm kompact.LLMConfig, path, rawQuery string, client http.Header, body []byte, forward bool) (*http.Response, error)
+}
+
+// modelLister is an Upstream that lists an OpenAI-compatible API's models
+// (openai.Upstream): the chat face's GET /models, with authorization the
+// client's own Authorization header ("": the agent's key).
+type modelLister interface {
 	Models(ctx context.Context, llm kompact.LLMConfig, authorization string) (*http.Response, error)
 }
 
@@ -95,7 +106,7 @@ func (s *Server) gatewayChat(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	req, err := s.parseChatRequest(body)
+	req, err := parseBounded(s, body, openai.ParseChatRequestBounded)
 	if err != nil {
 		return err
 	}
@@ -103,7 +114,7 @@ func (s *Server) gatewayChat(w http.ResponseWriter, r *http.Request) error {
 	askUsage := req.Stream() && !req.HasStreamOptions() && a.Gateway.AskStreamUsage()
 	out := req.Forward(turn.Head, turn.Summary, turn.From, askUsage)
 	s.metrics.gateway.turn(turn, len(body)-len(out), time.Since(start))
-	resp, err := s.cfg.Upstream.ChatCompletions(r.Context(), a.LLM, out, authorization)
+	resp, err := s.cfg.Upstream.Send(r.Context(), a.LLM, "chat/completions", "", authorizationHeader(authorization), out, authorization != "")
 	if err != nil {
 		if turn.Stored { // the messages are in the session all the same
 			w.Header().Set(HeaderSession, turn.SessionID)
@@ -137,24 +148,36 @@ func turnHeaders(turn *service.GatewayTurn) func(http.Header) {
 	}
 }
 
-// parseChatRequest reads a chat request of at most --max-request-messages
-// messages, --max-message-parts parts in a message and --max-request-parts
-// in all; a larger one is refused (413) as soon as the parse passes a
-// bound, before the rest of the body is read. A request without messages
-// is refused (400): there is no conversation to store or forward.
-func (s *Server) parseChatRequest(body []byte) (*openai.ChatRequest, error) {
-	req, err := openai.ParseChatRequestBounded(body, s.guard.maxMessages, s.guard.parts)
-	if tooMany := (*openai.TooManyMessagesError)(nil); errors.As(err, &tooMany) {
-		return nil, s.guard.checkChatMessages(tooMany.Max + 1)
+// authorizationHeader is the client header of the chat face's
+// Authorization: none for "" (the agent's key goes).
+func authorizationHeader(authorization string) http.Header {
+	if authorization == "" {
+		return nil
+	}
+	return http.Header{"Authorization": {authorization}}
+}
+
+// parseBounded reads a gateway request body with a face's parser, of at
+// most --max-request-messages messages, --max-message-parts parts in a
+// message and --max-request-parts in all: a larger one is refused (413)
+// as soon as the parse passes a bound, before the rest of the body is
+// read (jsonscan.TooManyMessagesError, jsonscan.TooManyPartsError). A
+// request without messages is refused (400): there is no conversation to
+// store or forward.
+func parseBounded[R kompact.Conversation](s *Server, body []byte, parse func([]byte, int, jsonscan.PartLimits) (R, error)) (R, error) {
+	var none R
+	req, err := parse(body, s.guard.maxMessages, s.guard.parts)
+	if tooMany := (*jsonscan.TooManyMessagesError)(nil); errors.As(err, &tooMany) {
+		return none, s.guard.checkChatMessages(tooMany.Max + 1)
 	}
 	if err != nil {
-		return nil, partsError(err)
+		return none, partsError(err)
 	}
-	if err == nil && req.Len() == 0 {
-		return nil, kompact.Errorf(kompact.EInvalid, `the request's "messages" is empty`).
+	if req.Len() == 0 {
+		return none, kompact.Errorf(kompact.EInvalid, `the request's "messages" is empty`).
 			WithFixes(`Send the conversation in "messages": at least one message.`)
 	}
-	return req, err
+	return req, nil
 }
 
 // gatewayModels relays the upstream's model list.
@@ -167,7 +190,11 @@ func (s *Server) gatewayModels(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	resp, err := s.cfg.Upstream.Models(r.Context(), a.LLM, authorization)
+	models, ok := s.cfg.Upstream.(modelLister)
+	if !ok {
+		return kompact.Errorf(kompact.EInternal, "the server's upstream transport for the gateway lists no models")
+	}
+	resp, err := models.Models(r.Context(), a.LLM, authorization)
 	if err != nil {
 		return upstreamFailed(err)
 	}

@@ -1,7 +1,6 @@
 package httpapi
 
 import (
-	"context"
 	"errors"
 	"net/http"
 	"strconv"
@@ -20,15 +19,6 @@ import (
 // conversation is kept as a gateway session, which kompact never rewrites
 // on the way (the client compacts on its own side).
 
-// MessagesUpstream sends the Messages face's requests to an agent's LLM
-// and returns the answer unread, e.g. anthropic.Upstream: path is
-// "messages" or "messages/count_tokens", rawQuery and client the client's
-// query and headers; forward sends the client's own credentials instead
-// of the agent's key.
-type MessagesUpstream interface {
-	Send(ctx context.Context, llm kompact.LLMConfig, path, rawQuery string, client http.Header, body []byte, forward bool) (*http.Response, error)
-}
-
 // HeaderClaudeCodeSession is the header in which Claude Code names its
 // session; the gateway session of such a conversation has that id.
 const HeaderClaudeCodeSession = "X-Claude-Code-Session-Id"
@@ -39,9 +29,9 @@ func isMessagesPath(path string) bool {
 	return isGatewayPath(path) && (strings.HasSuffix(path, "/v1/messages") || strings.HasSuffix(path, "/v1/messages/count_tokens"))
 }
 
-// messagesUpstream is the configured MessagesUpstream, or the default
+// messagesUpstream is the configured Messages upstream, or the default
 // anthropic.Upstream.
-func (s *Server) messagesUpstream() MessagesUpstream {
+func (s *Server) messagesUpstream() Upstream {
 	if s.cfg.Messages != nil {
 		return s.cfg.Messages
 	}
@@ -64,7 +54,7 @@ func (s *Server) gatewayMessages(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	req, err := s.parseMessagesRequest(body)
+	req, err := parseBounded(s, body, anthropic.ParseRequestBounded)
 	if err != nil {
 		return err
 	}
@@ -216,25 +206,6 @@ func messagesNaming(r *http.Request, a *kompact.Agent) (service.GatewayNaming, e
 		n.Key, n.LegacyKey, n.NewID = "claude-code:"+a.Name+":"+cc, "claude-code:"+cc, cc
 	}
 	return n, nil
-}
-
-// parseMessagesRequest reads a Messages request of at most
-// --max-request-messages messages, --max-message-parts parts in a message
-// and --max-request-parts in all, refused (413) at the first message past
-// a bound, before the rest is read; one without messages is refused (400).
-func (s *Server) parseMessagesRequest(body []byte) (*anthropic.Request, error) {
-	req, err := anthropic.ParseRequestBounded(body, s.guard.maxMessages, s.guard.parts)
-	if tooMany := (*anthropic.TooManyMessagesError)(nil); errors.As(err, &tooMany) {
-		return nil, s.guard.checkChatMessages(tooMany.Max + 1)
-	}
-	if err != nil {
-		return nil, partsError(err)
-	}
-	if err == nil && req.Len() == 0 {
-		return nil, kompact.Errorf(kompact.EInvalid, `the request's "messages" is empty`).
-			WithFixes(`Send the conversation in "messages": at least one message.`)
-	}
-	return req, err
 }
 
 // messagesErrorBody is Anthropic's error form, with kompact's code and

@@ -87,13 +87,14 @@ type Config struct {
 	// (0: unknown), e.g. from openai.Models; nil means the agent's
 	// llm.max_context_size.
 	ContextSize func(ctx context.Context, a *kompact.Agent) (int, error)
-	// Upstream sends the gateway's requests to agents' LLMs, e.g.
-	// openai.Upstream; nil answers the gateway's routes with an error.
+	// Upstream sends the gateway's requests to agents' OpenAI-compatible
+	// LLMs, e.g. openai.Upstream (whose Models serves the model list); nil
+	// answers the gateway's routes with an error.
 	Upstream Upstream
 	// Messages sends the gateway's Messages requests (agents with
 	// llm.api: anthropic), e.g. anthropic.Upstream; nil means an
 	// anthropic.Upstream that reads keys with os.Getenv.
-	Messages MessagesUpstream
+	Messages Upstream
 }
 
 // Server serves the HTTP API. Create it with New.

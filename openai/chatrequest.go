@@ -80,12 +80,8 @@ func ParseChatRequestBounded(body []byte, maxMessages int, parts jsonscan.PartLi
 }
 
 // TooManyMessagesError is ParseChatRequestAtMost's error for a messages
-// array longer than Max.
-type TooManyMessagesError struct{ Max int }
-
-func (e *TooManyMessagesError) Error() string {
-	return fmt.Sprintf("the request brings more than %d messages", e.Max)
-}
+// array longer than Max: the bounds error every request parser shares.
+type TooManyMessagesError = jsonscan.TooManyMessagesError
 
 // requestParser reads the top-level object.
 type requestParser struct {

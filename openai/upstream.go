@@ -12,8 +12,10 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"strings"
 
 	"kompact"
+	"kompact/internal/llmclient"
 )
 
 // Upstream sends the gateway's requests to an agent's OpenAI-compatible
@@ -34,62 +36,106 @@ type Upstream struct {
 	Getenv func(string) string
 }
 
-// ChatCompletions POSTs body to {llm.BaseURL}/chat/completions, with
-// Content-Type application/json and Accept application/json and
-// text/event-stream. authorization, when not empty, is sent as the
-// Authorization header as it is (the client's own, when the agent forwards
-// it); otherwise the header is "Bearer " and the value of the variable
+// Send POSTs body to {llm.BaseURL}/{path} (path "chat/completions", say)
+// with the base URL's own query, then the client's rawQuery, and the
+// client's headers as llmclient.ForwardHeaders keeps them; Content-Type
+// application/json and Accept application/json and text/event-stream
+// unless the client's headers say otherwise. Unless forward
+// (gateway.forward_authorization: the client's own Authorization goes as
+// it came), the client's credentials (Authorization, X-Api-Key) are
+// dropped and Authorization is "Bearer " and the value of the variable
 // llm.APIKeyEnv names (none when it names none; an unset variable is
 // APIKey's EInvalid error). A base URL that is not http(s) is EInvalid; a
-// request that could not be sent is ELLM. Any answer, an error status too,
-// is returned as it came.
+// request that could not be sent is ELLM. Any answer, an error status
+// too, is returned as it came.
+func (u *Upstream) Send(ctx context.Context, llm kompact.LLMConfig, path, rawQuery string, client http.Header, body []byte, forward bool) (*http.Response, error) {
+	if body == nil {
+		body = []byte{} // a POST, whatever its body
+	}
+	return u.do(ctx, llm, http.MethodPost, path, rawQuery, client, body, forward)
+}
+
+// ChatCompletions is Send of body to chat/completions with no header of
+// the client's but authorization: when not empty, it is sent as the
+// Authorization header as it is (the client's own, when the agent
+// forwards it); otherwise the agent's key is.
 func (u *Upstream) ChatCompletions(ctx context.Context, llm kompact.LLMConfig, body []byte, authorization string) (*http.Response, error) {
-	return u.do(ctx, llm, http.MethodPost, "chat/completions", body, authorization)
+	return u.Send(ctx, llm, "chat/completions", "", credentials(authorization), body, authorization != "")
 }
 
 // Models GETs {llm.BaseURL}/models with Accept application/json, the
 // Authorization header chosen as ChatCompletions chooses it.
 func (u *Upstream) Models(ctx context.Context, llm kompact.LLMConfig, authorization string) (*http.Response, error) {
-	return u.do(ctx, llm, http.MethodGet, "models", nil, authorization)
+	return u.do(ctx, llm, http.MethodGet, "models", "", credentials(authorization), nil, authorization != "")
+}
+
+// credentials are the client headers of an Authorization header
+// (none for "").
+func credentials(authorization string) http.Header {
+	if authorization == "" {
+		return nil
+	}
+	return http.Header{"Authorization": {authorization}}
 }
 
 // do sends one request: its URL, its headers, then the redirect-guarded
 // send.
-func (u *Upstream) do(ctx context.Context, llm kompact.LLMConfig, method, path string, body []byte, authorization string) (*http.Response, error) {
+func (u *Upstream) do(ctx context.Context, llm kompact.LLMConfig, method, path, rawQuery string, client http.Header, body []byte, forward bool) (*http.Response, error) {
 	base, err := checkBaseURL(llm.BaseURL)
 	if err != nil {
 		return nil, err
 	}
-	if authorization == "" {
-		key, err := APIKey(u.Getenv, kompact.RequestConfig{APIKeyEnv: llm.APIKeyEnv})
-		if err != nil {
-			return nil, err
-		}
-		if key != "" {
-			authorization = "Bearer " + key
-		}
+	h, err := u.headers(llm, client, body != nil, forward)
+	if err != nil {
+		return nil, err
 	}
 	var rd io.Reader
 	if body != nil {
 		rd = bytes.NewReader(body)
 	}
-	req, err := http.NewRequestWithContext(ctx, method, base.JoinPath(path).String(), rd)
+	target := base.JoinPath(path)
+	if rawQuery != "" {
+		target.RawQuery = strings.TrimPrefix(target.RawQuery+"&"+rawQuery, "&")
+	}
+	req, err := http.NewRequestWithContext(ctx, method, target.String(), rd)
 	if err != nil {
 		return nil, kompact.Errorf(kompact.EInvalid, "the agent's llm.base_url %q cannot be used: %s", redactURL(llm.BaseURL), errorText(err))
 	}
-	req.Header.Set("Accept", "application/json")
-	if body != nil {
-		req.Header.Set("Content-Type", "application/json")
-		req.Header.Set("Accept", "application/json, text/event-stream")
-	}
-	if authorization != "" {
-		req.Header.Set("Authorization", authorization)
-	}
+	req.Header = h
 	resp, err := u.client().Do(req)
 	if err != nil {
 		return nil, upstreamError(base, err)
 	}
 	return resp, nil
+}
+
+// headers are the request's headers: the client's (llmclient.ForwardHeaders),
+// the agent's key in place of the client's credentials unless forward,
+// and Accept and Content-Type when the client set none.
+func (u *Upstream) headers(llm kompact.LLMConfig, client http.Header, hasBody, forward bool) (http.Header, error) {
+	h := llmclient.ForwardHeaders(client)
+	if !forward {
+		h.Del("Authorization")
+		h.Del("X-Api-Key")
+		key, err := APIKey(u.Getenv, kompact.RequestConfig{APIKeyEnv: llm.APIKeyEnv})
+		if err != nil {
+			return nil, err
+		}
+		if key != "" {
+			h.Set("Authorization", "Bearer "+key)
+		}
+	}
+	accept := "application/json"
+	if hasBody {
+		accept = "application/json, text/event-stream"
+		if h.Get("Content-Type") == "" {
+			h.Set("Content-Type", "application/json")
+		}
+	}
+	if h.Get("Accept") == "" {
+		h.Set("Accept", accept)
+	}
+	return h, nil
 }
 
 // client returns the HTTP client with the redirect policy: the same scheme

@@ -3,7 +3,8 @@ package jsonscan
 import "fmt"
 
 // This file counts a message's parts, for the bounds on what one request
-// may bring (PartBudget), without decoding anything.
+// may bring (PartBudget), without decoding anything, and holds the errors
+// of a request past those bounds.
 
 // PartDepth is how deep in a message the lists whose elements are parts
 // lie: a list that is a field of the message (content, tool_calls), an
@@ -86,6 +87,16 @@ func (e *TooManyPartsError) Error() string {
 		return fmt.Sprintf("the request brings more than %d parts (past them at messages[%d])", e.Max, e.Index)
 	}
 	return fmt.Sprintf("messages[%d] has more than %d parts", e.Index, e.Max)
+}
+
+// TooManyMessagesError is the error of a request whose messages array is
+// longer than Max: the request parsers of the surfaces (openai's and
+// anthropic's) stop at the first message past it, so that what a refused
+// body costs follows the bound, not the body.
+type TooManyMessagesError struct{ Max int }
+
+func (e *TooManyMessagesError) Error() string {
+	return fmt.Sprintf("the request brings more than %d messages", e.Max)
 }
 
 // PartBudget counts a request's parts against its limits, message by
