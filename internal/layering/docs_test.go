@@ -767,21 +767,7 @@ var exampleTests = map[string]bool{"TestApply": true, "TestName": true}
 // some _test.go file, and `pkg: TestX` in one of package pkg's folder.
 func TestDocsNameTestsThatExist(t *testing.T) {
 	root := repoRoot(t)
-	declared := map[string][]string{} // test name → the folders declaring it
-	fn := regexp.MustCompile(`(?m)^func ((?:Test|Fuzz|Benchmark)\w*)\(`)
-	for _, f := range repoFiles(t, root) {
-		if !strings.HasSuffix(f, "_test.go") || strings.Contains(f, "testdata/") {
-			continue
-		}
-		data, err := os.ReadFile(filepath.Join(root, f))
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, m := range fn.FindAllStringSubmatch(string(data), -1) {
-			declared[m[1]] = append(declared[m[1]], filepath.ToSlash(filepath.Dir(f)))
-		}
-	}
-	named := regexp.MustCompile("`(?:([a-z][a-z/]*): )?((?:Test|Fuzz|Benchmark)[A-Z]\\w*)`")
+	declared := declaredTests(t, root)
 	checked := 0
 	for _, doc := range docFiles(t, root) {
 		data, err := os.ReadFile(filepath.Join(root, doc))
@@ -789,13 +775,13 @@ func TestDocsNameTestsThatExist(t *testing.T) {
 			t.Fatal(err)
 		}
 		for i, line := range strings.Split(string(data), "\n") {
-			for _, m := range named.FindAllStringSubmatch(line, -1) {
+			for _, m := range namedTest.FindAllStringSubmatch(line, -1) {
 				pkgDir, name := m[1], m[2]
 				if exampleTests[name] {
 					continue
 				}
 				checked++
-				switch dirs := declared[name]; {
+				switch dirs := testDirs(declared[name]); {
 				case len(dirs) == 0:
 					t.Errorf("%s:%d: `%s` is no test of the module: name the test as it is called now", doc, i+1, name)
 				case pkgDir != "" && !slices.Contains(dirs, pkgDir):
@@ -806,5 +792,133 @@ func TestDocsNameTestsThatExist(t *testing.T) {
 	}
 	if checked < 50 {
 		t.Fatalf("checked %d test names in the docs; docs/requirements.md gives dozens: is the check broken?", checked)
+	}
+}
+
+// namedTest is a test the docs name in a code span: `TestX`, or `pkg: TestX` with the folder of
+// its package (the root's tests without one).
+var namedTest = regexp.MustCompile("`(?:([a-z][a-z/]*): )?((?:Test|Fuzz|Benchmark)[A-Z]\\w*)`")
+
+// testDecl is one declaration of a test function: the folder of its file ("." for the root)
+// and the doc comment above it.
+type testDecl struct{ dir, doc string }
+
+// declaredTests are the module's Test, Fuzz and Benchmark functions, by name (testdata left
+// out).
+func declaredTests(t *testing.T, root string) map[string][]testDecl {
+	t.Helper()
+	declared := map[string][]testDecl{}
+	fn := regexp.MustCompile(`(?m)((?:^//.*\n)*)^func ((?:Test|Fuzz|Benchmark)\w*)\(`)
+	for _, f := range repoFiles(t, root) {
+		if !strings.HasSuffix(f, "_test.go") || strings.Contains(f, "testdata/") {
+			continue
+		}
+		data, err := os.ReadFile(filepath.Join(root, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range fn.FindAllStringSubmatch(string(data), -1) {
+			declared[m[2]] = append(declared[m[2]], testDecl{dir: filepath.ToSlash(filepath.Dir(f)), doc: m[1]})
+		}
+	}
+	return declared
+}
+
+// testDirs are the folders of decls.
+func testDirs(decls []testDecl) []string {
+	dirs := make([]string, len(decls))
+	for i, d := range decls {
+		dirs[i] = d.dir
+	}
+	return dirs
+}
+
+// TestRequirementsNameTestsWhereTheyAre holds docs/requirements.md's test column to the tests
+// (issue 41: ~35 tests moved out of the root, and the column still named them as the root's):
+// a test named without a package is the root's, one of any other package is named
+// `pkg: TestX`; and a test whose name or doc comment names a KCP id stands in that id's row.
+func TestRequirementsNameTestsWhereTheyAre(t *testing.T) {
+	root := repoRoot(t)
+	declared := declaredTests(t, root)
+	rows := requirementRows(t, root)
+	seen := map[int]bool{} // "KCP-016, 019" is one row of two ids
+	for id, row := range rows {
+		if seen[row.line] {
+			continue
+		}
+		seen[row.line] = true
+		for _, m := range namedTest.FindAllStringSubmatch(row.tests, -1) {
+			if dirs := testDirs(declared[m[2]]); m[1] == "" && len(dirs) > 0 && !slices.Contains(dirs, ".") {
+				t.Errorf("docs/requirements.md:%d (%s): `%s` is no test of the root but of %s: write `%s: %s`", row.line, id, m[2], strings.Join(dirs, ", "), dirs[0], m[2])
+			}
+		}
+	}
+	for name, decls := range declared {
+		for _, d := range decls {
+			for _, id := range kcpIDs(name, d.doc) {
+				checkRowNames(t, rows, id, d.dir, name)
+			}
+		}
+	}
+}
+
+// requirementRow is a row of docs/requirements.md's table: its line and its tests column.
+type requirementRow struct {
+	line  int
+	tests string
+}
+
+// requirementRows are docs/requirements.md's rows by KCP id: "KCP-016, 019" is the row of
+// both, "KCP-D01 (was deferred)" of KCP-D01.
+func requirementRows(t *testing.T, root string) map[string]requirementRow {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(root, "docs", "requirements.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := map[string]requirementRow{}
+	for i, line := range strings.Split(string(data), "\n") {
+		cells := strings.Split(line, " | ")
+		if !strings.HasPrefix(line, "| KCP-") || len(cells) < 4 {
+			continue
+		}
+		ids, _, _ := strings.Cut(strings.TrimPrefix(cells[0], "| KCP-"), " (")
+		for _, id := range strings.Split(ids, ", ") {
+			rows["KCP-"+id] = requirementRow{line: i + 1, tests: cells[len(cells)-1]}
+		}
+	}
+	if len(rows) < 20 {
+		t.Fatalf("docs/requirements.md has %d KCP rows; is the table's form changed?", len(rows))
+	}
+	return rows
+}
+
+// kcpIDs are the KCP ids a test's name (TestKCP001…, TestKCPD01…) or doc comment (KCP-011)
+// names.
+func kcpIDs(name, doc string) []string {
+	var ids []string
+	for _, m := range regexp.MustCompile(`KCP(D\d\d|\d{3})`).FindAllStringSubmatch(name, -1) {
+		ids = append(ids, "KCP-"+m[1])
+	}
+	for _, m := range regexp.MustCompile(`KCP-(D\d\d|\d{3})`).FindAllStringSubmatch(doc, -1) {
+		ids = append(ids, "KCP-"+m[1])
+	}
+	slices.Sort(ids)
+	return slices.Compact(ids)
+}
+
+// checkRowNames checks that the row of id names the test name of folder dir.
+func checkRowNames(t *testing.T, rows map[string]requirementRow, id, dir, name string) {
+	t.Helper()
+	want := "`" + dir + ": " + name + "`"
+	if dir == "." {
+		want = "`" + name + "`"
+	}
+	row, ok := rows[id]
+	switch {
+	case !ok:
+		t.Errorf("%s/%s names %s, which has no row in docs/requirements.md: add the row, or name the id the test proves", dir, name, id)
+	case !strings.Contains(row.tests, want):
+		t.Errorf("docs/requirements.md:%d: the row of %s names no %s, whose name or comment names the id: add it to the row's tests", row.line, id, want)
 	}
 }
