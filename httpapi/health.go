@@ -51,11 +51,10 @@ func (s *Server) storeHealth(ctx context.Context) (string, error) {
 	if s.metrics.writes.failing.Load() == 0 {
 		return "", nil
 	}
-	wc, ok := s.rawStore.(writeChecker)
-	if !ok {
+	if s.writes == nil {
 		return "failing writes", nil
 	}
-	if err := wc.CheckWrite(ctx); err != nil {
+	if err := s.writes.CheckWrite(ctx); err != nil {
 		return "failing writes", err
 	}
 	s.metrics.writes.failing.Store(0)

@@ -119,8 +119,10 @@ type Server struct {
 	metrics   *metrics
 	// apiPaths finds the API routes of a path (methodsOf).
 	apiPaths *http.ServeMux
-	// rawStore is cfg.Store before the metrics wrapper.
-	rawStore kompact.Store
+	// writes is cfg.Store's write check (before the metrics wrapper), nil
+	// when the store has none: all the health check takes of the store
+	// beside Ping.
+	writes writeChecker
 }
 
 // New returns a server for cfg.
@@ -136,7 +138,7 @@ func New(cfg Config) *Server {
 		guard:     newGuard(cfg.Limits),
 		metrics:   newMetrics(),
 	}
-	s.rawStore = cfg.Store
+	s.writes, _ = cfg.Store.(writeChecker)
 	if cfg.Store != nil {
 		s.cfg.Store = measure(cfg.Store, s.metrics)
 	}
