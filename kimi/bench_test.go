@@ -9,6 +9,7 @@ import (
 	"kompact"
 	"kompact/fidelity"
 	"kompact/internal/testing/cputime"
+	"kompact/internal/testing/testkimi"
 	"kompact/internal/testing/vectors"
 	"kompact/kimi"
 	"kompact/openai"
@@ -157,7 +158,7 @@ func BenchmarkRequestBodySynthetic(b *testing.B) {
 // plan, and Job.Run makes it while the LLM works: after the first iteration
 // this is Apply's own work.
 func BenchmarkApply(b *testing.B) {
-	a := answer(strings.Repeat("<current_focus>x</current_focus>\n", 100))
+	a := testkimi.Answer(strings.Repeat("<current_focus>x</current_focus>\n", 100))
 	benchEachSession(b, func(b *testing.B, s *kompact.Session, total int64) func(*testing.B) {
 		p, err := kimi.Prepare(s, kimi.Options{MaxPreserved: kompact.DefaultMaxPreserved})
 		if err != nil {
@@ -195,7 +196,7 @@ func BenchmarkArtifacts(b *testing.B) {
 // that the session's token estimate is made each time too), and the
 // request body the LLM client would send.
 func BenchmarkCompactionCPU(b *testing.B) {
-	a := answer(strings.Repeat("<current_focus>x</current_focus>\n", 100))
+	a := testkimi.Answer(strings.Repeat("<current_focus>x</current_focus>\n", 100))
 	benchEachSession(b, func(b *testing.B, s *kompact.Session, total int64) func(*testing.B) {
 		return func(b *testing.B) {
 			p, err := kimi.Prepare(s, kimi.Options{MaxPreserved: kompact.DefaultMaxPreserved})

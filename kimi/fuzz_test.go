@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"kompact"
+	"kompact/internal/testing/testkimi"
 	"kompact/internal/testing/vectors"
 	"kompact/kimi"
 )
@@ -86,7 +87,7 @@ func FuzzPrepare(f *testing.F) {
 		if !strings.HasPrefix(last, "\n"+p.Prompt.Body) || (instr != "" && !strings.HasSuffix(last, instr)) {
 			t.Fatal("prompt part malformed")
 		}
-		res, err := p.Apply(answer("summary"))
+		res, err := p.Apply(testkimi.Answer("summary"))
 		if err != nil {
 			t.Fatalf("Apply: %v", err)
 		}

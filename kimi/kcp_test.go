@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"kompact"
+	"kompact/internal/testing/testkimi"
 	"kompact/internal/testing/testmsg"
 	"kompact/kimi"
 )
@@ -41,21 +42,8 @@ func itoa(n int) string {
 	return string(b)
 }
 
-func prepare(t *testing.T, s *kompact.Session, opt kimi.Options) *kimi.Plan {
-	t.Helper()
-	p, err := kimi.Prepare(s, opt)
-	if err != nil {
-		t.Fatalf("Prepare: %v", err)
-	}
-	return p
-}
-
-func answer(text string) kompact.Answer {
-	return kompact.Answer{Parts: []kompact.Part{kompact.ThinkPart("thinking"), kompact.TextPart(text)}, Usage: &kompact.Usage{Output: 10}}
-}
-
 func TestKCP001RequestHasTwoMessages(t *testing.T) {
-	p := prepare(t, conversation(), kimi.Options{MaxPreserved: 2})
+	p := testkimi.Prepare(t, conversation(), kimi.Options{MaxPreserved: 2})
 	rm := p.RequestMessages()
 	if len(rm) != 2 {
 		t.Fatalf("%d request messages, want 2", len(rm))
@@ -67,14 +55,14 @@ func TestKCP001RequestHasTwoMessages(t *testing.T) {
 	if rm[1].Role != kompact.RoleUser || len(rm[1].ToolCalls) != 0 {
 		t.Errorf("second message is not the synthetic user message: %+v", rm[1])
 	}
-	if noop := prepare(t, sess(), kimi.Options{MaxPreserved: 2}); noop.RequestMessages() != nil {
+	if noop := testkimi.Prepare(t, sess(), kimi.Options{MaxPreserved: 2}); noop.RequestMessages() != nil {
 		t.Error("a no-op has request messages")
 	}
 }
 
 func TestKCP002TranscriptBlocks(t *testing.T) {
 	s := conversation()
-	p := prepare(t, s, kimi.Options{MaxPreserved: 2, Prompt: kompact.Prompt{Body: "PROMPT", Source: kompact.PromptInline}})
+	p := testkimi.Prepare(t, s, kimi.Options{MaxPreserved: 2, Prompt: kompact.Prompt{Body: "PROMPT", Source: kompact.PromptInline}})
 	req := p.Transcript
 	want := []string{
 		"## Message 1\nRole: system\nContent:\n", "You are an agent.",
@@ -93,7 +81,7 @@ func TestKCP002TranscriptBlocks(t *testing.T) {
 		}
 	}
 	// The leading system message is in the transcript and stays first.
-	res, err := p.Apply(answer("S"))
+	res, err := p.Apply(testkimi.Answer("S"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -125,7 +113,7 @@ func TestKCP003TextOnly(t *testing.T) {
 		msg(kompact.RoleUser, "", "q"),
 		msg(kompact.RoleAssistant, "", "a"),
 	)
-	p := prepare(t, s, kimi.Options{MaxPreserved: 2})
+	p := testkimi.Prepare(t, s, kimi.Options{MaxPreserved: 2})
 	var texts []string
 	for _, part := range p.Transcript.Content[:len(p.Transcript.Content)-1] {
 		if part.Type != kompact.PartText {
@@ -165,7 +153,7 @@ func TestKCP005PreservedTail(t *testing.T) {
 		{"system messages are not counted", sess(msg("user", "u1"), msg("assistant", "a1"), msg("system", "s2"), msg("user", "u2")), 2, "u1", "a1,s2,u2"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			p := prepare(t, tc.s, kimi.Options{MaxPreserved: tc.n})
+			p := testkimi.Prepare(t, tc.s, kimi.Options{MaxPreserved: tc.n})
 			if p.Noop {
 				t.Fatalf("no-op: %s", p.Reason)
 			}
@@ -178,7 +166,7 @@ func TestKCP005PreservedTail(t *testing.T) {
 		})
 	}
 	for _, n := range []int{0, -1, -100} {
-		p := prepare(t, conversation(), kimi.Options{MaxPreserved: n})
+		p := testkimi.Prepare(t, conversation(), kimi.Options{MaxPreserved: n})
 		if !p.Noop || !strings.Contains(p.Reason, "max_preserved_messages") {
 			t.Errorf("max_preserved_messages=%d: noop=%v reason=%q", n, p.Noop, p.Reason)
 		}
@@ -198,21 +186,21 @@ func TestKCP006NoopWhenTooFew(t *testing.T) {
 		{"n larger than history", conversation(), 50},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			p := prepare(t, tc.s, kimi.Options{MaxPreserved: tc.n, Instructions: "ignored"})
+			p := testkimi.Prepare(t, tc.s, kimi.Options{MaxPreserved: tc.n, Instructions: "ignored"})
 			if !p.Noop || p.Reason == "" {
 				t.Fatalf("want a no-op with a reason, got range %d..%d", p.Start, p.End)
 			}
 			if ids(p.Preserved()) != ids(tc.s.Messages) {
 				t.Errorf("a no-op must preserve everything")
 			}
-			if _, err := p.Apply(answer("x")); kompact.ErrorCodeOf(err) != kompact.EInvalid {
+			if _, err := p.Apply(testkimi.Answer("x")); kompact.ErrorCodeOf(err) != kompact.EInvalid {
 				t.Errorf("Apply on a no-op: %v", err)
 			}
 		})
 	}
 	// With the last user message preserved, the system and tool messages
 	// before it are compacted, as in kimi-cli.
-	p := prepare(t, sess(msg("system", "s"), msg("tool", "t"), msg("user", "u")), kimi.Options{MaxPreserved: 1})
+	p := testkimi.Prepare(t, sess(msg("system", "s"), msg("tool", "t"), msg("user", "u")), kimi.Options{MaxPreserved: 1})
 	if p.Noop || ids(p.Compacted()) != "s,t" {
 		t.Errorf("[system, tool, user] with N=1: noop=%v compacted=%s", p.Noop, ids(p.Compacted()))
 	}
@@ -231,14 +219,14 @@ func TestKCP007ExplicitRange(t *testing.T) {
 		{"by position", "#2", "#3", "sys", "sys,<user>,u2,a2,u3,a3", "user,assistant"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			p := prepare(t, conversation(), kimi.Options{MaxPreserved: 2, Start: tc.start, End: tc.end})
+			p := testkimi.Prepare(t, conversation(), kimi.Options{MaxPreserved: 2, Start: tc.start, End: tc.end})
 			if p.Noop {
 				t.Fatalf("no-op: %s", p.Reason)
 			}
 			if got := strings.Join(headers(t, p.Transcript), ","); got != tc.req {
 				t.Errorf("transcript roles %s, want %s", got, tc.req)
 			}
-			res, err := p.Apply(answer("S"))
+			res, err := p.Apply(testkimi.Answer("S"))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -248,12 +236,12 @@ func TestKCP007ExplicitRange(t *testing.T) {
 		})
 	}
 	// An explicit end ignores max_preserved_messages, even <= 0.
-	p := prepare(t, conversation(), kimi.Options{MaxPreserved: 0, End: "u1"})
+	p := testkimi.Prepare(t, conversation(), kimi.Options{MaxPreserved: 0, End: "u1"})
 	if p.Noop {
 		t.Fatalf("explicit end with max_preserved 0 is a no-op: %s", p.Reason)
 	}
 	// Only the leading system message: nothing to do.
-	p = prepare(t, conversation(), kimi.Options{End: "sys"})
+	p = testkimi.Prepare(t, conversation(), kimi.Options{End: "sys"})
 	if !p.Noop {
 		t.Error("compacting only the leading system message should be a no-op")
 	}
@@ -267,7 +255,7 @@ func TestKCP007ExplicitRange(t *testing.T) {
 }
 
 func TestKCP008SummaryPrefix(t *testing.T) {
-	p := prepare(t, conversation(), kimi.Options{MaxPreserved: 2})
+	p := testkimi.Prepare(t, conversation(), kimi.Options{MaxPreserved: 2})
 	res, err := p.Apply(kompact.Answer{Parts: []kompact.Part{
 		kompact.TextPart("<current_focus>\nA\n</current_focus>"), kompact.ThinkPart("hidden"), kompact.TextPart("\ntail"),
 	}})
@@ -290,8 +278,8 @@ func TestKCP008SummaryPrefix(t *testing.T) {
 
 func TestKCP009NoAcknowledgment(t *testing.T) {
 	for _, opt := range []kimi.Options{{MaxPreserved: 2}, {End: "a3"}, {Start: "u2", End: "a2"}} {
-		p := prepare(t, conversation(), opt)
-		res, err := p.Apply(answer("S"))
+		p := testkimi.Prepare(t, conversation(), opt)
+		res, err := p.Apply(testkimi.Answer("S"))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -344,7 +332,7 @@ func TestKCP010PromptResolution(t *testing.T) {
 		t.Errorf("Describe() = %q", d)
 	}
 	// The zero prompt in Options means the built-in one.
-	p := prepare(t, conversation(), kimi.Options{MaxPreserved: 2})
+	p := testkimi.Prepare(t, conversation(), kimi.Options{MaxPreserved: 2})
 	last := p.Transcript.Content[len(p.Transcript.Content)-1].Text
 	if last != "\n"+b.Body || p.Prompt.Source != kompact.PromptBuiltin {
 		t.Errorf("default prompt part %q", last[:20])
@@ -369,7 +357,7 @@ func TestKCP011CustomInstructions(t *testing.T) {
 		{"white space only is still appended", "   ", "\nP\n" + intro + "   "},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			p := prepare(t, conversation(), kimi.Options{MaxPreserved: 2, Instructions: tc.instr, Prompt: body})
+			p := testkimi.Prepare(t, conversation(), kimi.Options{MaxPreserved: 2, Instructions: tc.instr, Prompt: body})
 			parts := p.Transcript.Content
 			if got := parts[len(parts)-1].Text; got != tc.want {
 				t.Errorf("prompt part %q, want %q", got, tc.want)
@@ -390,7 +378,7 @@ func TestKCP011CustomInstructions(t *testing.T) {
 func TestKCP011StandingInstructions(t *testing.T) {
 	const intro = "\n\n**User's Custom Compaction Instruction:**\nThe user has specifically requested the following focus during compaction. You MUST prioritize this instruction above the default compression priorities:\n"
 	body := kompact.Prompt{Body: "P\n", Source: kompact.PromptInline}
-	plain := prepare(t, conversation(), kimi.Options{MaxPreserved: 2, Prompt: body}).Transcript
+	plain := testkimi.Prepare(t, conversation(), kimi.Options{MaxPreserved: 2, Prompt: body}).Transcript
 	for _, tc := range []struct{ name, agent, session, run, want string }{
 		{"none", "", "", "", ""},
 		{"agent only", "Keep the schema.", "", "", "Keep the schema."},
@@ -433,11 +421,11 @@ func TestKCP011StandingInstructions(t *testing.T) {
 func TestApplyLeavesSessionUntouched(t *testing.T) {
 	s := conversation()
 	before, _ := json.Marshal(s)
-	p := prepare(t, s, kimi.Options{MaxPreserved: 2})
+	p := testkimi.Prepare(t, s, kimi.Options{MaxPreserved: 2})
 	if _, err := p.Apply(kompact.Answer{}); kompact.ErrorCodeOf(err) != kompact.EEmptyResponse {
 		t.Fatalf("empty answer: %v", err)
 	}
-	res, err := p.Apply(answer("S"))
+	res, err := p.Apply(testkimi.Answer("S"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -486,8 +474,8 @@ func TestMissingSections(t *testing.T) {
 	if m := kimi.MissingSections("<current_focus>x</current_focus><code_state>"); strings.Join(m, ",") != "environment,completed_tasks,active_issues,code_state,important_context" {
 		t.Errorf("missing = %v", m)
 	}
-	p := prepare(t, conversation(), kimi.Options{MaxPreserved: 2})
-	res, err := p.Apply(answer("plain text, no sections"))
+	p := testkimi.Prepare(t, conversation(), kimi.Options{MaxPreserved: 2})
+	res, err := p.Apply(testkimi.Answer("plain text, no sections"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -105,6 +105,9 @@ var allowed = map[string][]string{
 	// A scripted kompact.LLM, the agents it serves, and the real OpenAI
 	// client set up for internal/testing/fakellm's server.
 	"internal/testing/testllm": {"kompact", "openai"},
+	// The kimi engine's plan and a model's answer, as kimi's and
+	// internal/storeutil's tests build them.
+	"internal/testing/testkimi": {"kompact", "kimi"},
 	// The stores' conformance suite compacts with the kimi engine
 	// (kimi.Options, kimi.Prepare) and checks the default title.
 	"internal/testing/storetest":   {"kompact", "kimi", "internal/storeutil", "internal/title"},
@@ -148,6 +151,7 @@ var typeNever = []string{"service", "httpapi", "cmd/kompact", "openai", "anthrop
 var namesTypes = map[string]bool{
 	"cmd/kompact":                true, // the program may name a type it wires
 	"internal/testing/storetest": true, // test support
+	"internal/testing/testkimi":  true, // test support: kimi.Prepare
 	"kimicli":                    true, // kimi-cli's files: the kimi engine's prompt
 	"openai":                     true, // questionable: kimi.IsPythonBlank (see allowed)
 }

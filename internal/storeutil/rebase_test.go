@@ -5,13 +5,14 @@ import (
 
 	"kompact"
 	"kompact/internal/storeutil"
+	"kompact/internal/testing/testkimi"
 	"kompact/kimi"
 )
 
 func TestRebaseKeepsAppendedMessages(t *testing.T) {
 	base := conversation().Messages
-	p := prepare(t, &kompact.Session{Messages: base}, kimi.Options{MaxPreserved: 2})
-	res, err := p.Apply(answer("S"))
+	p := testkimi.Prepare(t, &kompact.Session{Messages: base}, kimi.Options{MaxPreserved: 2})
+	res, err := p.Apply(testkimi.Answer("S"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -26,8 +27,8 @@ func TestRebaseKeepsAppendedMessages(t *testing.T) {
 		t.Fatalf("rebased %s", ids(got))
 	}
 	// A middle range keeps the messages before it.
-	p = prepare(t, &kompact.Session{Messages: base}, kimi.Options{Start: "u2", End: "a2"})
-	res, _ = p.Apply(answer("S"))
+	p = testkimi.Prepare(t, &kompact.Session{Messages: base}, kimi.Options{Start: "u2", End: "a2"})
+	res, _ = p.Apply(testkimi.Answer("S"))
 	got, err = storeutil.Rebase(current, res.Commit())
 	if err != nil || ids(got) != "sys,u1,a1,<user>,u3,a3,u4,a4" {
 		t.Fatalf("middle range: %s %v", ids(got), err)
@@ -36,8 +37,8 @@ func TestRebaseKeepsAppendedMessages(t *testing.T) {
 
 func TestRebaseConflicts(t *testing.T) {
 	base := conversation().Messages
-	p := prepare(t, &kompact.Session{Messages: base}, kimi.Options{MaxPreserved: 2})
-	res, _ := p.Apply(answer("S"))
+	p := testkimi.Prepare(t, &kompact.Session{Messages: base}, kimi.Options{MaxPreserved: 2})
+	res, _ := p.Apply(testkimi.Answer("S"))
 	c := res.Commit()
 	edited := append([]kompact.Message(nil), base...)
 	edited[2] = msg("assistant", "a1", "edited answer")
