@@ -1,32 +1,12 @@
 package title
 
 import (
-	"os"
-	"path/filepath"
-	"runtime"
-	"strings"
 	"testing"
 
 	"kompact"
 	"kompact/internal/claudecode"
 	"kompact/internal/testing/testenv"
 )
-
-// continuationOpening reads the first paragraph of Claude Code's
-// continuation message from ../shared/claude-code/README.md (the project
-// holds only its digest).
-func continuationOpening(t *testing.T) string {
-	_, file, _, _ := runtime.Caller(0)
-	b, err := os.ReadFile(filepath.Join(filepath.Dir(file), "..", "..", "..", "shared", "claude-code", "README.md"))
-	testenv.Require(t, err == nil, "../shared/claude-code/README.md is not there", "check out the shared folder beside the repository")
-	s := string(b)
-	i := strings.Index(s, "`This session is being continued")
-	j := strings.Index(s[i:], `\n\n`)
-	if i < 0 || j < 0 {
-		t.Fatal("the README no longer quotes the continuation's opening")
-	}
-	return strings.Join(strings.Fields(s[i+1:i+j]), " ")
-}
 
 func user(texts ...string) kompact.Message {
 	m := kompact.Message{Role: kompact.RoleUser}
@@ -47,7 +27,7 @@ func TestDefaultTitleSkipsClientNotes(t *testing.T) {
 		t.Errorf("first turn's title %q, want the user's prompt", got)
 	}
 	cont := []kompact.Message{
-		user(continuationOpening(t) + "\n\n<system-reminder>\nx\n</system-reminder>\nSummary:\nthe work so far"),
+		user(testenv.ClaudeCodeContinuation(t) + "\n\n<system-reminder>\nx\n</system-reminder>\nSummary:\nthe work so far"),
 		{Role: kompact.RoleAssistant, Content: []kompact.Part{{Type: kompact.PartText, Text: "done"}}},
 		user("<system-reminder>\nCalled the Read tool\n</system-reminder>"),
 		user("<system-reminder>\nResult of calling the Read tool\n</system-reminder>", "what now?"),
