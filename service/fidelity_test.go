@@ -56,16 +56,7 @@ func TestLowFidelityWarning(t *testing.T) {
 		t.Errorf("warnings %+v", ws)
 	}
 	// A preview keeps the threshold and the report.
-	body, err := service.EncodePreview(out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	back, err := service.DecodePreview(body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	// Applying reads the replaced messages back from the session.
-	copy(back.Result.Span.Session.Messages, out.Result.Span.Session.Messages[:out.Result.Span.End])
+	back := previewRoundTrip(t, out)
 	if back.Result.Fidelity.Kept != 1 || !slices.Contains(codesOf(back), kompact.WarnLowFidelity) {
 		t.Errorf("decoded preview: %+v, %v", back.Result.Fidelity, codesOf(back))
 	}

@@ -160,16 +160,7 @@ func TestEditedSummaryMeasuredForKimiSessions(t *testing.T) {
 		if out.Status != kompact.OutcomeCompacted {
 			t.Fatalf("kimi %v: %s %+v", kimiForm, out.Status, out.Err)
 		}
-		body, err := service.EncodePreview(out)
-		if err != nil {
-			t.Fatal(err)
-		}
-		back, err := service.DecodePreview(body)
-		if err != nil {
-			t.Fatal(err)
-		}
-		// Applying reads the replaced messages back from the session.
-		copy(back.Result.Span.Session.Messages, out.Result.Span.Session.Messages[:out.Result.Span.End])
+		back := previewRoundTrip(t, out)
 		e := kimi.WithSummary(out.Result, edit)
 		return out.Result.Fidelity, e.Fidelity, kimi.WithSummary(back.Result, edit).Commit()
 	}
