@@ -47,8 +47,13 @@ func scriptLLM(e *apiEnv, compaction fakellm.Reply) {
 	})
 }
 
+// workSummary has every section the kimi type's prompt requires (issue 39
+// §5: the quality gate of automatic compaction refuses a summary without).
+const workSummary = "<current_focus>the work</current_focus>\n<environment>fake</environment>\n<completed_tasks>-</completed_tasks>\n" +
+	"<active_issues>-</active_issues>\n<code_state>-</code_state>\n<important_context>-</important_context>"
+
 func summaryAnswer(output int64) fakellm.Reply {
-	return fakellm.Answer(fakellm.Text("<current_focus>the work</current_focus>")).WithUsage(fakellm.Usage{PromptTokens: 5000, CompletionTokens: output})
+	return fakellm.Answer(fakellm.Text(workSummary)).WithUsage(fakellm.Usage{PromptTokens: 5000, CompletionTokens: output})
 }
 
 func num(t *testing.T, m map[string]any, key string) int {

@@ -21,9 +21,11 @@ import (
 // kompact's precomputed summary.
 
 // ccSummary is what the fake answers kompact's own compaction request:
-// with one of the kimi type's sections, so that the quality gate of the
-// paths no person reviews lets it through (issue 39 §5).
-const ccSummary = "The user asked to fix /src/a_test.go; the assistant ran go test ./a/ and fixed it. <current_focus>the tests of ./a/ pass</current_focus>"
+// with every section the kimi type's prompt requires, so that the quality
+// gate of the paths no person reviews lets it through (issue 39 §5).
+const ccSummary = "The user asked to fix /src/a_test.go; the assistant ran go test ./a/ and fixed it. <current_focus>the tests of ./a/ pass</current_focus>" +
+	"<environment>go</environment><completed_tasks>fixed /src/a_test.go</completed_tasks><active_issues>none</active_issues>" +
+	"<code_state>/src/a_test.go</code_state><important_context>none</important_context>"
 
 // compactingCC is the agents file of a compacting api: anthropic agent
 // over the fake at url: a window of 10000 tokens, the trigger at half of

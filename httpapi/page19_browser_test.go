@@ -337,8 +337,9 @@ func TestBrowserContinueRetryAndAuto(t *testing.T) {
 			switch {
 			case isCompaction(req) && phase == 1:
 				return fakellm.Fail(http.StatusUnauthorized, "Invalid API key")
-			case isCompaction(req):
-				return fakellm.Answer(fakellm.Text("<current_focus>\nreading\n</current_focus>"))
+			case isCompaction(req): // every section kimi's prompt requires (the quality gate, issue 39 §5)
+				return fakellm.Answer(fakellm.Text("<current_focus>\nreading\n</current_focus>\n<environment>-</environment>\n<completed_tasks>-</completed_tasks>\n" +
+					"<active_issues>-</active_issues>\n<code_state>-</code_state>\n<important_context>-</important_context>"))
 			case phase == 3:
 				return fakellm.Fail(http.StatusUnauthorized, "Invalid API key")
 			}

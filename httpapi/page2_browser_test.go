@@ -291,7 +291,10 @@ func TestBrowserSessionsManage(t *testing.T) {
 // history and on its summary card (issue 13, item 2, with issue 12).
 func TestBrowserContextGauge(t *testing.T) {
 	e := newBrowserEnv(t, browserOptions{})
-	e.llm.SetDefault(fakellm.Answer(fakellm.Text("<current_focus>\nthe questions\n</current_focus>")))
+	// A summary with every section kimi's prompt requires: the quality gate
+	// of automatic compaction refuses one without (issue 39 §5).
+	e.llm.SetDefault(fakellm.Answer(fakellm.Text("<current_focus>\nthe questions\n</current_focus>\n<environment>-</environment>\n<completed_tasks>-</completed_tasks>\n" +
+		"<active_issues>-</active_issues>\n<code_state>-</code_state>\n<important_context>-</important_context>")))
 	// 201 messages of 10 tokens: 2,010 of 4,000, past the trigger at
 	// min(0.5 × 4,000, 4,000 − 1,000) = 2,000.
 	e.importSession(strings.Replace(longSession(t, "big", 100), `"agent":"tester"`, `"agent":"auto"`, 1))

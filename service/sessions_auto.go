@@ -179,9 +179,9 @@ func (s *Sessions) autoRunWith(ctx context.Context, a *kompact.Agent, cur *kompa
 			break
 		}
 		if try == 2 {
-			return nil, s.autoFailed(ctx, cur.ID, rep, AutoRejected, gate)
+			return nil, s.autoFailed(ctx, cur.ID, rep, AutoRejected, gate.err)
 		}
-		s.warn(ctx, "compaction: the summary failed the quality gate; trying once more", "trigger", triggerOf(ctx), "session", cur.ID, "error", gate.Message)
+		s.warn(ctx, "compaction: the summary failed the quality gate; trying once more", "trigger", triggerOf(ctx), "session", cur.ID, "reason", gate.reason, "error", gate.err.Message)
 	}
 	switch out.Status {
 	case kompact.OutcomeNoop:

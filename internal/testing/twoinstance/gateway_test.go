@@ -79,8 +79,8 @@ func (f *gatewayFake) reply(req fakellm.Request) fakellm.Reply {
 		if after != nil {
 			time.AfterFunc(afterAnswerDelay, after)
 		}
-		return fakellm.Answer(fakellm.Text(fmt.Sprintf("<current_focus>the kill test</current_focus>\n<completed_tasks>the old turns</completed_tasks>\n"+
-			"<important_context>%s %d</important_context>", summaryMark, req.Seq))).WithUsage(usage)
+		return fakellm.Answer(fakellm.Text(fmt.Sprintf("<current_focus>the kill test</current_focus>\n<environment>two instances</environment>\n<completed_tasks>the old turns</completed_tasks>\n"+
+			"<active_issues>none</active_issues>\n<code_state>none</code_state>\n<important_context>%s %d</important_context>", summaryMark, req.Seq))).WithUsage(usage)
 	}
 	text := fmt.Sprintf("reply %d", req.Seq)
 	if !slow {
