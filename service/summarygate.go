@@ -26,7 +26,8 @@ const (
 )
 
 // refusal is why the gate refused a summary: the failure log's reason
-// (kompact.Refused*), the required sections it lacks, and the error.
+// (kompact.RefusedEmpty and its kin), the required sections it lacks, and
+// the error.
 type refusal struct {
 	reason  string
 	missing []string

@@ -14,7 +14,7 @@ import (
 const partialSummary = "<current_focus>the test</current_focus>\n<environment>go</environment>\n" +
 	"<completed_tasks>- none</completed_tasks>\n<active_issues>- none</active_issues>\n"
 
-// TestAutoCompactionRefusesMissingSections (issue 39 §5, KCP-008): an
+// TestAutoCompactionRefusesMissingSections (issue 39 §5; no KCP id covers the gate): an
 // automatic compaction whose summary lacks sections kimi's prompt requires
 // is tried once more, then not committed: the turn goes out on the session
 // as it was, and the report names the sections.

@@ -9,7 +9,7 @@ import (
 	"kompact/kimicode"
 )
 
-// TestSummaryGate (issue 39 §5, KCP-008): the paths no person reviews
+// TestSummaryGate (issue 39 §5; no KCP id covers the gate): the paths no person reviews
 // refuse a summary that is empty, only an acknowledgement, lacks any of the
 // sections its type's form requires for the prompt it was asked with, or
 // keeps less of what it was sent than fidelity.min_recall; a summary with
