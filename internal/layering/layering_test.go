@@ -95,9 +95,12 @@ var allowed = map[string][]string{
 	// Test support: used by tests only.
 	"internal/cmd/gotest":            {},
 	"internal/testing/fakeanthropic": {},
-	"internal/testing/fakellm":       {"kompact"},
-	"internal/testing/golden":        {},
-	"internal/layering":              {},
+	"internal/testing/fakeresponses": {},
+	// Runs a real Codex CLI and reads its texts from the binary.
+	"internal/testing/codexcli": {"internal/testing/testenv"},
+	"internal/testing/fakellm":  {"kompact"},
+	"internal/testing/golden":   {},
+	"internal/layering":         {},
 	// kompact.Store in memory, for the layers above the store to test
 	// without a database: storeutil's algorithm over maps.
 	"internal/testing/memstore": {"kompact", "internal/storeutil"},

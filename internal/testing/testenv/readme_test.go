@@ -61,7 +61,7 @@ func TestReadmeNamesTestVariables(t *testing.T) {
 	}
 	slices.Sort(vars)
 	vars = slices.Compact(vars)
-	for _, want := range []string{"KOMPACT_TEST_POSTGRES", "KOMPACT_OLLAMA_URL", "KOMPACT_OLLAMA_MODEL", "CLAUDE_CODE_BIN", "KIMI_CODE_BIN", "KIMI_CODE_PATH"} {
+	for _, want := range []string{"KOMPACT_TEST_POSTGRES", "KOMPACT_OLLAMA_URL", "KOMPACT_OLLAMA_MODEL", "CLAUDE_CODE_BIN", "KIMI_CODE_BIN", "KIMI_CODE_PATH", "CODEX_BIN"} {
 		if !slices.Contains(vars, want) {
 			t.Errorf("the scan found no %s (found %v): check the patterns", want, vars)
 		}
