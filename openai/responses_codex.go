@@ -189,3 +189,38 @@ func hasDigest(s, want string) bool {
 	sum := sha256.Sum256([]byte(s))
 	return hex.EncodeToString(sum[:]) == want
 }
+
+// CompactedSinceTurn reports whether the history holds a compaction (a
+// compaction item, or the message Codex opens its own summary with) that
+// no model output follows: a second compaction asked right after one,
+// with no turn between, which the gateway forwards rather than answer
+// (Codex has no cap on back-to-back compactions).
+func (r *ResponsesRequest) CompactedSinceTurn() bool {
+	if r.textInput {
+		return false
+	}
+	for i := len(r.items) - 1; i >= 0; i-- {
+		switch s := r.items[i]; {
+		case s.kind == ItemCompaction:
+			return true
+		case s.kind == ItemFunctionCall || s.kind == ItemReasoning || s.kind == ItemOther || s.kind == ItemMessage && s.role == "assistant":
+			return false
+		case s.kind == ItemMessage && s.role == "user":
+			if _, ok := r.CodexSummary(i); ok {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// Head is the request's first n items, as a conversation of their own
+// (the history of a compaction request, without its trigger or prompt).
+func (r *ResponsesRequest) Head(n int) *ResponsesRequest {
+	c := *r
+	c.items = r.items[:n:n]
+	if r.textInput && n == 0 {
+		c.textInput, c.inputText = false, ""
+	}
+	return &c
+}

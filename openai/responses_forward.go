@@ -20,22 +20,32 @@ import (
 const handlePrefix = "kompact:"
 
 // CompactionHandle names the summary a compaction item kompact answered
-// stands for: the session and the revision whose summary it is. Its text
-// form, the item's encrypted_content, is "kompact:SESSION:REVISION". It is
-// never the summary's only copy: the session's revision holds it.
+// stands for: the session and the revision whose summary it is, and the
+// summary's text itself, so that the next request can be expanded
+// whatever instance of kompact it reaches. Its text form, the item's
+// encrypted_content (which Codex never reads), is
+// "kompact:SESSION:REVISION", then, when Summary is not "", a newline and
+// the summary. It is never the summary's only copy: the session's revision
+// holds it.
 type CompactionHandle struct {
 	Session  string
 	Revision int64
+	Summary  string
 }
 
 // String returns the handle's text form.
 func (h CompactionHandle) String() string {
-	return handlePrefix + h.Session + ":" + strconv.FormatInt(h.Revision, 10)
+	s := handlePrefix + h.Session + ":" + strconv.FormatInt(h.Revision, 10)
+	if h.Summary != "" {
+		s += "\n" + h.Summary
+	}
+	return s
 }
 
 // ParseCompactionHandle reads a handle's text form; ok is false for any
 // other text (another provider's encrypted content).
 func ParseCompactionHandle(s string) (h CompactionHandle, ok bool) {
+	s, summary, _ := strings.Cut(s, "\n")
 	rest, found := strings.CutPrefix(s, handlePrefix)
 	cut := strings.LastIndexByte(rest, ':')
 	if !found || cut <= 0 {
@@ -45,8 +55,11 @@ func ParseCompactionHandle(s string) (h CompactionHandle, ok bool) {
 	if err != nil || rev <= 0 || kompact.ValidateSessionID(rest[:cut]) != nil || strconv.FormatInt(rev, 10) != rest[cut+1:] {
 		return CompactionHandle{}, false
 	}
-	return CompactionHandle{Session: rest[:cut], Revision: rev}, true
+	return CompactionHandle{Session: rest[:cut], Revision: rev, Summary: summary}, true
 }
+
+// EmbeddedSummary is the SummaryFunc of the summaries handles carry.
+func EmbeddedSummary(h CompactionHandle) (string, bool) { return h.Summary, h.Summary != "" }
 
 // SummaryFunc returns the text of the summary a handle names; ok is false
 // when there is none.

@@ -58,7 +58,7 @@ var responsesRoles = map[string]kompact.Role{
 //     model's reasoning never reaches kompact's LLM.
 //   - compaction: the summary it stands for, when its encrypted_content is
 //     a kompact handle (CompactionHandle) that WithSummaries' function
-//     resolves: a user message of that text; otherwise (another
+//     (by default EmbeddedSummary) resolves: a user message of that text; otherwise (another
 //     provider's compaction) a user message holding the item's JSON as a
 //     data part.
 //   - compaction_trigger and every other item: a data part of its JSON, in
@@ -96,8 +96,12 @@ func (r *ResponsesRequest) Message(i int) (kompact.Message, error) {
 		parts, err := contentParts(i, w.Output)
 		return kompact.Message{Role: kompact.RoleTool, Content: parts, ToolCallID: w.CallID, HasToolCallID: true}, err
 	case ItemCompaction:
-		if h, ok := ParseCompactionHandle(w.EncryptedContent); ok && r.summaries != nil {
-			if text, ok := r.summaries(h); ok {
+		summaries := r.summaries
+		if summaries == nil {
+			summaries = EmbeddedSummary
+		}
+		if h, ok := ParseCompactionHandle(w.EncryptedContent); ok {
+			if text, ok := summaries(h); ok {
 				return kompact.Message{Role: kompact.RoleUser, Content: []kompact.Part{kompact.TextPart(text)}}, nil
 			}
 		}

@@ -257,7 +257,7 @@ func TestResponsesExpand(t *testing.T) {
 		t.Errorf("Message of the compaction item: %+v %v", m, err)
 	}
 	if m, _ := r.Message(5); m.Content[0].Type != kompact.PartData {
-		t.Errorf("without WithSummaries the item is opaque: %+v", m)
+		t.Errorf("a handle without its summary, and no WithSummaries: the item is opaque: %+v", m)
 	}
 	// A body with no kompact item is forwarded as it is, the same slice.
 	plain := codexBody(hist, someTools)
@@ -283,5 +283,53 @@ func TestResponsesExpandKeepsSpacing(t *testing.T) {
 	want := "{\n  \"input\": [\n    {\"type\":\"message\",\"role\":\"user\",\"content\":[{\"type\":\"input_text\",\"text\":\"S\"}]},\n    {\"role\": \"user\", \"content\": \"next\"}\n  ],\n  \"stream\": true\n}\n"
 	if string(out) != want {
 		t.Errorf("got\n%s", out)
+	}
+}
+
+// TestCompactionHandleCarriesSummary: a handle may carry its summary, so
+// that Expand and Message need no lookup.
+func TestCompactionHandleCarriesSummary(t *testing.T) {
+	h := openai.CompactionHandle{Session: "s", Revision: 2, Summary: "line one\nline: two"}
+	got, ok := openai.ParseCompactionHandle(h.String())
+	if !ok || got != h {
+		t.Fatalf("%q read as %+v %v", h.String(), got, ok)
+	}
+	item := codexItem(t, map[string]any{"type": "compaction", "id": "cmp_1", "encrypted_content": h.String()})
+	r := parse(t, codexBody([]string{item, codexMsg(t, "m", "user", "next")}, someTools))
+	out, err := r.Expand(openai.EmbeddedSummary)
+	if err != nil || !bytes.Contains(out, []byte(`{"type":"message","role":"user","content":[{"type":"input_text","text":"line one\nline: two"}]}`)) {
+		t.Errorf("Expand: %s %v", out, err)
+	}
+	if m, err := r.Message(0); err != nil || m.Content[0].Text != h.Summary {
+		t.Errorf("Message: %+v %v", m, err)
+	}
+	if _, err := r.Expand(func(openai.CompactionHandle) (string, bool) { return "", false }); err == nil {
+		t.Error("an unresolved handle is refused")
+	}
+}
+
+// TestCompactedSinceTurn: a compaction that no model output follows is
+// one the gateway must not answer a second time.
+func TestCompactedSinceTurn(t *testing.T) {
+	cmp := codexItem(t, map[string]any{"type": "compaction", "encrypted_content": "kompact:s:1"})
+	user := codexMsg(t, "u", "user", "q")
+	answer := codexMsg(t, "a", "assistant", "a")
+	for _, tc := range []struct {
+		items []string
+		want  bool
+	}{
+		{[]string{user, answer}, false},
+		{[]string{user, cmp}, true},
+		{[]string{cmp, user}, true},
+		{[]string{cmp, user, answer}, false},
+		{[]string{cmp, user, codexItem(t, map[string]any{"type": "function_call", "call_id": "c", "name": "n", "arguments": "{}"})}, false},
+	} {
+		r := parse(t, codexBody(append(tc.items, `{"type":"compaction_trigger"}`), someTools))
+		if got := r.Head(r.Len() - 1).CompactedSinceTurn(); got != tc.want {
+			t.Errorf("%v: %v, want %v", tc.items, got, tc.want)
+		}
+		if r.Head(r.Len()-1).Len() != len(tc.items) {
+			t.Error("Head")
+		}
 	}
 }
