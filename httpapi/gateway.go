@@ -6,20 +6,17 @@ import (
 	"errors"
 	"net/http"
 	"strings"
-	"time"
 	"unicode"
 
 	"kompact"
 	"kompact/anthropic"
-	"kompact/internal/jsonscan"
-	"kompact/openai"
-	"kompact/service"
 )
 
 // This file is the compaction gateway's HTTP surface (docs/gateway.md):
-// OpenAI's chat-completions protocol at /gateway/{agent}/v1, forwarded to
-// the agent's upstream with the session's compaction applied
-// (service.Sessions.GatewayTurn).
+// its routes, headers, the server's token and the agent a request is for,
+// and its errors in the form of the face's API. The turn, the same for
+// every face, is gateway_face.go's; the faces are gateway_chat.go's and
+// gateway_messages.go's.
 
 // Upstream sends a gateway face's requests to an agent's LLM and returns
 // the answer unread, e.g. openai.Upstream or anthropic.Upstream: path is
@@ -58,16 +55,16 @@ const (
 const gatewayPrefix = "/gateway/"
 
 // isGatewayPath reports whether path is the gateway's, whose errors are
-// answered in OpenAI's form.
+// answered in the form of its face's API (writeGatewayError).
 func isGatewayPath(path string) bool { return strings.HasPrefix(path, gatewayPrefix) }
 
 // gatewayAPIRoutes is the table of the gateway's routes: gatewayRoutes
 // registers them, and a test holds openapi.yaml's paths to them.
 func (s *Server) gatewayAPIRoutes() []route {
 	return []route{
-		{"POST /gateway/{agent}/v1/chat/completions", s.gatewayChat},
+		{"POST /gateway/{agent}/v1/chat/completions", serveTurn(s, chatFace)},
 		{"GET /gateway/{agent}/v1/models", s.gatewayModels},
-		{"POST /gateway/{agent}/v1/messages", s.gatewayMessages},
+		{"POST /gateway/{agent}/v1/messages", serveTurn(s, messagesFace)},
 		{"POST /gateway/{agent}/v1/messages/count_tokens", s.gatewayCountTokens},
 	}
 }
@@ -87,122 +84,6 @@ func (s *Server) gatewayRoutes(mux *http.ServeMux) {
 	})
 }
 
-// gatewayChat forwards one chat-completions request.
-func (s *Server) gatewayChat(w http.ResponseWriter, r *http.Request) error {
-	start := time.Now()
-	a, err := s.gatewayAgent(r)
-	if err != nil {
-		return err
-	}
-	sessionID := r.Header.Get(HeaderSession)
-	if err := checkSessionHeader(sessionID); err != nil {
-		return err
-	}
-	authorization, err := s.upstreamAuthorization(a, r)
-	if err != nil {
-		return err
-	}
-	body, err := s.readRawBody(w, r)
-	if err != nil {
-		return err
-	}
-	req, err := parseBounded(s, body, openai.ParseChatRequestBounded)
-	if err != nil {
-		return err
-	}
-	turn := s.sessions.GatewayTurn(r.Context(), a, sessionID, req)
-	askUsage := req.Stream() && !req.HasStreamOptions() && a.Gateway.AskStreamUsage()
-	out := req.Forward(turn.Head, turn.Summary, turn.From, askUsage)
-	s.metrics.gateway.turn(turn, len(body)-len(out), time.Since(start))
-	resp, err := s.cfg.Upstream.Send(r.Context(), a.LLM, "chat/completions", "", authorizationHeader(authorization), out, authorization != "")
-	if err != nil {
-		if turn.Stored { // the messages are in the session all the same
-			w.Header().Set(HeaderSession, turn.SessionID)
-		}
-		return upstreamFailed(err)
-	}
-	defer resp.Body.Close()
-	usage, err := s.relayUpstream(w, r, resp, relayFace{strip: askUsage}, turnHeaders(turn))
-	if err == nil || errors.Is(err, errRelayCut) {
-		s.metrics.gateway.forwarded(resp.StatusCode)
-	}
-	s.sessions.GatewayUsage(r.Context(), turn, usage)
-	return err
-}
-
-// turnHeaders sets the gateway's own headers of an answer to turn:
-// X-Kompact-Session when the request was stored, X-Kompact-Not-Stored
-// when it was not, and X-Kompact-Forwarded.
-func turnHeaders(turn *service.GatewayTurn) func(http.Header) {
-	return func(h http.Header) {
-		if turn.Stored {
-			h.Set(HeaderSession, turn.SessionID)
-		} else if turn.NotStored != "" {
-			h.Set(HeaderNotStored, turn.NotStored)
-		}
-		forwarded := "as-sent"
-		if turn.Summary != nil {
-			forwarded = "compacted"
-		}
-		h.Set(HeaderForwarded, forwarded)
-	}
-}
-
-// authorizationHeader is the client header of the chat face's
-// Authorization: none for "" (the agent's key goes).
-func authorizationHeader(authorization string) http.Header {
-	if authorization == "" {
-		return nil
-	}
-	return http.Header{"Authorization": {authorization}}
-}
-
-// parseBounded reads a gateway request body with a face's parser, of at
-// most --max-request-messages messages, --max-message-parts parts in a
-// message and --max-request-parts in all: a larger one is refused (413)
-// as soon as the parse passes a bound, before the rest of the body is
-// read (jsonscan.TooManyMessagesError, jsonscan.TooManyPartsError). A
-// request without messages is refused (400): there is no conversation to
-// store or forward.
-func parseBounded[R kompact.Conversation](s *Server, body []byte, parse func([]byte, int, jsonscan.PartLimits) (R, error)) (R, error) {
-	var none R
-	req, err := parse(body, s.guard.maxMessages, s.guard.parts)
-	if tooMany := (*jsonscan.TooManyMessagesError)(nil); errors.As(err, &tooMany) {
-		return none, s.guard.checkChatMessages(tooMany.Max + 1)
-	}
-	if err != nil {
-		return none, partsError(err)
-	}
-	if req.Len() == 0 {
-		return none, kompact.Errorf(kompact.EInvalid, `the request's "messages" is empty`).
-			WithFixes(`Send the conversation in "messages": at least one message.`)
-	}
-	return req, nil
-}
-
-// gatewayModels relays the upstream's model list.
-func (s *Server) gatewayModels(w http.ResponseWriter, r *http.Request) error {
-	a, err := s.gatewayAgent(r)
-	if err != nil {
-		return err
-	}
-	authorization, err := s.upstreamAuthorization(a, r)
-	if err != nil {
-		return err
-	}
-	models, ok := s.cfg.Upstream.(modelLister)
-	if !ok {
-		return kompact.Errorf(kompact.EInternal, "the server's upstream transport for the gateway lists no models")
-	}
-	resp, err := models.Models(r.Context(), a.LLM, authorization)
-	if err != nil {
-		return upstreamFailed(err)
-	}
-	defer resp.Body.Close()
-	_, err = s.relayUpstream(w, r, resp, relayFace{}, nil)
-	return err
-}
-
 // checkSessionHeader applies the session id rule to a request's
 // X-Kompact-Session ("" names none), as checkPathIDs does to the ids in
 // paths: an id outside it is 400 invalid before any store sees it.
@@ -219,18 +100,15 @@ func checkSessionHeader(id string) error {
 
 // gatewayAgent returns the agent of the request's path when its gateway is
 // on, speaks the route's protocol (llm.api: the Messages routes' is
-// anthropic, the others' openai) and the server can reach upstreams.
+// anthropic, the others' openai: protocolOf) and the server can reach
+// upstreams.
 func (s *Server) gatewayAgent(r *http.Request) (*kompact.Agent, error) {
 	a, err := s.sessions.GatewayAgent(r.PathValue("agent"))
 	if err != nil {
 		return nil, err
 	}
-	if messages := isMessagesPath(r.URL.Path); messages != anthropic.IsAnthropic(a.LLM) {
-		api, face := "openai", "/v1/chat/completions"
-		if anthropic.IsAnthropic(a.LLM) {
-			api, face = "anthropic", "/v1/messages"
-		}
-		return nil, kompact.Errorf(kompact.ENotFound, "agent %q speaks llm.api: %s; its gateway answers %s", a.Name, api, face).
+	if speaks := agentProtocol(a); speaks != protocolOf(r.URL.Path) {
+		return nil, kompact.Errorf(kompact.ENotFound, "agent %q speaks llm.api: %s; its gateway answers %s", a.Name, speaks.api, speaks.route).
 			WithFixes("Point the client at the route of the agent's protocol, or set agents." + a.Name + ".llm.api to the protocol its upstream speaks (docs/gateway.md).")
 	}
 	if s.cfg.Upstream == nil {
@@ -239,23 +117,12 @@ func (s *Server) gatewayAgent(r *http.Request) (*kompact.Agent, error) {
 	return a, nil
 }
 
-// upstreamAuthorization is what goes upstream as Authorization: "" (the
-// agent's key) unless agent a forwards the client's own header
-// (gateway.forward_authorization). Then the header is the client's key:
-// one that carries the server's token, in any scheme, is never forwarded,
-// and a request without a key of its own is 401 (the agent's key is not
-// spent instead).
-func (s *Server) upstreamAuthorization(a *kompact.Agent, r *http.Request) (string, error) {
-	if !a.Gateway.ForwardAuthorization {
-		return "", nil
+// agentProtocol is the protocol of agent a's API (llm.api).
+func agentProtocol(a *kompact.Agent) *gatewayProtocol {
+	if anthropic.IsAnthropic(a.LLM) {
+		return anthropicProtocol
 	}
-	h := r.Header.Get("Authorization")
-	if strings.TrimSpace(h) == "" || s.carriesToken(h) {
-		return "", kompact.Errorf(EUnauthorized, "the agent %q sends the client's own key upstream (gateway.forward_authorization), and this request has none", a.Name).
-			WithFixes("Send your own API key for the upstream as the client's API key (Authorization: Bearer <key>).",
-				"On a server with a token, send the server's token in the header X-Kompact-Token, never in Authorization.")
-	}
-	return h, nil
+	return openaiProtocol
 }
 
 // carriesToken reports whether an Authorization header carries the
@@ -277,8 +144,8 @@ func (s *Server) carriesToken(h string) bool {
 	return found
 }
 
-// gatewayHandle adapts a gateway handler: its error is answered in
-// OpenAI's error form, so that clients and SDKs show it; errRelayCut
+// gatewayHandle adapts a gateway handler: its error is answered in the
+// error form of its face's API (writeGatewayError), so that clients and SDKs show it; errRelayCut
 // aborts the connection.
 func (s *Server) gatewayHandle(h handlerFunc) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -291,30 +158,13 @@ func (s *Server) gatewayHandle(h handlerFunc) http.Handler {
 	})
 }
 
-// gatewayErrorBody is OpenAI's error form, with kompact's code and fixes.
-type gatewayErrorBody struct {
-	Error gatewayError `json:"error"`
-}
-
-type gatewayError struct {
-	Message string   `json:"message"`
-	Type    string   `json:"type"`
-	Code    string   `json:"code"`
-	Fixes   []string `json:"fixes"`
-}
-
-// writeGatewayError answers err with its status, in OpenAI's error form.
+// writeGatewayError answers err with its status, in the error form of the
+// path's protocol (OpenAI's, or Anthropic's on the Messages face).
 func (s *Server) writeGatewayError(w http.ResponseWriter, r *http.Request, err error) {
 	e := s.publicError(r, err)
 	retryLater(w, e.Code)
 	s.metrics.gateway.forwarded(StatusOf(e.Code))
-	if isMessagesPath(r.URL.Path) {
-		writeJSON(w, StatusOf(e.Code), messagesErrorOf(e, StatusOf(e.Code)))
-		return
-	}
-	writeJSON(w, StatusOf(e.Code), gatewayErrorBody{Error: gatewayError{
-		Message: e.Message, Type: "kompact_error", Code: string(e.Code), Fixes: e.Fixes,
-	}})
+	writeJSON(w, StatusOf(e.Code), protocolOf(r.URL.Path).errorBody(e, StatusOf(e.Code)))
 }
 
 // writeErrorFor answers err in the form of r's path: OpenAI's for the
@@ -347,14 +197,17 @@ func (s *Server) gatewayAuthorize(h http.Handler) http.Handler {
 	})
 }
 
-// gatewayToken reports whether r carries the server's token: on the
-// Messages face, x-api-key may carry it too (ANTHROPIC_API_KEY).
+// gatewayToken reports whether r carries the server's token: on a face
+// whose API has a key header of its own, it may carry it too (the
+// Messages face's x-api-key: ANTHROPIC_API_KEY).
 func (s *Server) gatewayToken(r *http.Request) bool {
 	if t := r.Header.Get(HeaderToken); t != "" {
 		return s.isToken(t)
 	}
-	if k := r.Header.Get("X-Api-Key"); k != "" && isMessagesPath(r.URL.Path) && s.isToken(k) {
-		return true
+	if h := protocolOf(r.URL.Path).apiKey; h != "" {
+		if k := r.Header.Get(h); k != "" && s.isToken(k) {
+			return true
+		}
 	}
 	return s.validToken(r.Header.Get("Authorization"))
 }

@@ -2,13 +2,13 @@ package httpapi
 
 import (
 	"errors"
+	"io"
 	"net/http"
-	"strconv"
 	"strings"
-	"time"
 
 	"kompact"
 	"kompact/anthropic"
+	"kompact/openai"
 	"kompact/service"
 )
 
@@ -38,58 +38,63 @@ func (s *Server) messagesUpstream() Upstream {
 	return &anthropic.Upstream{}
 }
 
-// gatewayMessages forwards one Messages request, keeping its conversation
-// as a session.
-func (s *Server) gatewayMessages(w http.ResponseWriter, r *http.Request) error {
-	start := time.Now()
-	a, forward, err := s.messagesAgent(r)
-	if err != nil {
-		return err
+// anthropicProtocol is the faces' protocol for agents of Anthropic's
+// Messages API (llm.api: anthropic).
+var anthropicProtocol = &gatewayProtocol{
+	api: "anthropic", route: "/v1/messages", apiKey: "X-Api-Key",
+	keyFixes: []string{"Send your own API key for the upstream as the client's key (x-api-key, ANTHROPIC_API_KEY).",
+		"On a server with a token, send the server's token in the header X-Kompact-Token, never as the API key."},
+	upstream:      (*Server).messagesUpstream,
+	relayed:       messagesHeaders,
+	relayedPrefix: "Anthropic-",
+	baseFix:       "Check the agent's llm.base_url: it must be the provider's Anthropic Messages API (the base that …/v1/messages is under, as for api: anthropic), not a web page or a proxy's error page.",
+	errorBody:     func(e *kompact.Error, status int) any { return messagesErrorOf(e, status) },
+}
+
+// messagesFace is the Messages face: the client's body, query and headers
+// go upstream as they came; the conversation is only stored (StoreOnly),
+// named by Claude Code's session id; Claude Code's own compaction request
+// is answered from a ready summary (messagesAnswer).
+var messagesFace = &gatewayFace[*anthropic.Request]{
+	proto:       anthropicProtocol,
+	path:        "messages",
+	passThrough: true,
+	policy:      service.GatewayPolicy{StoreOnly: true},
+	parse:       anthropic.ParseRequestBounded,
+	naming:      messagesNaming,
+	compaction:  claudeCodeCompaction,
+	forward: func(_ *kompact.Agent, _ *anthropic.Request, body []byte, _ *service.GatewayTurn) ([]byte, relayFace) {
+		return body, messagesRelay()
+	},
+	answer: messagesAnswer,
+}
+
+// claudeCodeCompaction tells Claude Code's own compaction request (one
+// with a history before its instruction): the history before the
+// instruction is stored when it continues the session (it may end with an
+// answer the session has not seen; Claude Code may also have reshaped
+// it), the instruction never; then it is answered from a ready summary,
+// or forwarded.
+func claudeCodeCompaction(r *http.Request, a *kompact.Agent, req *anthropic.Request) (kompact.Conversation, service.GatewayAsk, bool) {
+	if !req.IsCompaction(r.Header.Get("User-Agent")) || req.Len() <= 1 {
+		return nil, service.GatewayAsk{}, false
 	}
-	naming, err := messagesNaming(r, a)
-	if err != nil {
-		return err
+	history := req.CompactionHistory()
+	return history, claudeCodeAsk(a, req, history), true
+}
+
+// messagesRelay relays a Messages answer: a stream whole, pings and all,
+// its usage read from its message_start and message_delta events, or the
+// message's body.
+func messagesRelay() relayFace {
+	return relayFace{
+		stream: func(dst io.Writer, flush func(), src io.Reader) (*kompact.Usage, error) {
+			var su anthropic.StreamUsage
+			err := openai.RelayEvents(dst, flush, src, maxStreamEvent, su.Event)
+			return su.Usage(), err
+		},
+		body: anthropic.BodyUsage,
 	}
-	body, err := s.readRawBody(w, r)
-	if err != nil {
-		return err
-	}
-	req, err := parseBounded(s, body, anthropic.ParseRequestBounded)
-	if err != nil {
-		return err
-	}
-	var turn *service.GatewayTurn
-	if req.IsCompaction(r.Header.Get("User-Agent")) && req.Len() > 1 {
-		// Claude Code's own compaction request: the history before its
-		// instruction is stored when it continues the session (it may end
-		// with an answer the session has not seen; Claude Code may also
-		// have reshaped it), the instruction never; then it is answered
-		// from a ready summary, or forwarded.
-		history := req.CompactionHistory()
-		head := naming
-		head.Continue = true
-		turn = s.sessions.GatewayTurnWith(r.Context(), a, head, history)
-		if sum := s.sessions.GatewayAnswerCompaction(r.Context(), a, naming, history, claudeCodeAsk(a, req, history)); sum != nil {
-			return s.answerCompaction(w, r, req, sum)
-		}
-	} else {
-		turn = s.sessions.GatewayTurnWith(r.Context(), a, naming, req)
-	}
-	s.metrics.gateway.turn(turn, 0, time.Since(start))
-	resp, err := s.messagesUpstream().Send(r.Context(), a.LLM, "messages", r.URL.RawQuery, r.Header, body, forward)
-	if err != nil {
-		if turn.Stored {
-			w.Header().Set(HeaderSession, turn.SessionID)
-		}
-		return upstreamFailed(err)
-	}
-	defer resp.Body.Close()
-	usage, err := s.relayUpstream(w, r, resp, relayFace{messages: true}, turnHeaders(turn))
-	if err == nil || errors.Is(err, errRelayCut) {
-		s.metrics.gateway.forwarded(resp.StatusCode)
-	}
-	s.sessions.GatewayUsage(r.Context(), turn, usage)
-	return err
 }
 
 // claudeCodeAsk is what Claude Code's compaction request req, whose
@@ -103,48 +108,22 @@ func claudeCodeAsk(a *kompact.Agent, req, history *anthropic.Request) service.Ga
 		AutoAt: anthropic.ClaudeCodeCompactsAt, Restated: anthropic.ClaudeCodeRestates, Omit: func(i int) bool { return omit[i] }}
 }
 
-// summaryTags turns the tags Claude Code reads in a compaction answer into
-// plain brackets inside the answer's own <summary>, so that a summary
-// that holds such tags itself is kept whole.
-var summaryTags = strings.NewReplacer("<summary>", "[summary]", "</summary>", "[/summary]", "<analysis>", "[analysis]", "</analysis>", "[/analysis]")
-
-// answerCompaction answers a compaction request from the summary sum
-// committed for it, in the Messages format (streamed when the request
-// streams): one text block, the summary, then the client's recent
-// messages that the summary does not cover, in <summary> tags (Claude
-// Code 2.1.332 keeps what they hold; an answer without them it asks for
-// again); usage reporting the compacted context, so that the client does
-// not compact again at once.
-func (s *Server) answerCompaction(w http.ResponseWriter, r *http.Request, req *anthropic.Request, sum *service.GatewaySummary) error {
-	text := sum.Summary
-	if sum.Recent != "" {
-		text += "\n\nThe most recent messages, which the summary above does not cover:\n\n" + sum.Recent
-	}
-	text = "<summary>\n" + summaryTags.Replace(text) + "\n</summary>"
-	ans := &anthropic.Answer{ID: "msg_kompact_" + sum.SessionID + "_" + strconv.FormatInt(sum.Revision, 10), Model: req.Model, Text: text,
-		InputTokens: sum.Tokens, OutputTokens: max(len(text)/4, 1)}
-	h := w.Header()
-	h.Set(HeaderSession, sum.SessionID)
-	h.Set(HeaderForwarded, "answered")
-	s.metrics.gateway.forwarded(http.StatusOK)
+// messagesAnswer answers Claude Code's compaction request from the
+// summary sum committed for it (anthropic.ClaudeCodeCompactionAnswer), in
+// the Messages format: streamed when the request streams.
+func messagesAnswer(w http.ResponseWriter, req *anthropic.Request, sum *service.GatewaySummary) error {
+	ans := anthropic.ClaudeCodeCompactionAnswer(sum.SessionID, sum.Revision, req.Model, sum.Summary, sum.Recent, sum.Tokens)
 	if !req.Stream {
 		writeRaw(w, http.StatusOK, ans.JSON())
 		return nil
 	}
-	h.Set("Content-Type", "text/event-stream")
-	h.Set("Cache-Control", "no-cache")
-	w.WriteHeader(http.StatusOK)
-	rc := http.NewResponseController(w)
-	if err := ans.Stream(w, func() { _ = rc.Flush() }); err != nil {
-		return errRelayCut
-	}
-	return nil
+	return writeAnswerStream(w, ans.Stream)
 }
 
 // gatewayCountTokens forwards a count_tokens request as it came: Claude
 // Code's window accounting stays its own.
 func (s *Server) gatewayCountTokens(w http.ResponseWriter, r *http.Request) error {
-	a, forward, err := s.messagesAgent(r)
+	a, client, forward, err := s.faceAgent(r, true)
 	if err != nil {
 		return err
 	}
@@ -152,41 +131,16 @@ func (s *Server) gatewayCountTokens(w http.ResponseWriter, r *http.Request) erro
 	if err != nil {
 		return err
 	}
-	resp, err := s.messagesUpstream().Send(r.Context(), a.LLM, "messages/count_tokens", r.URL.RawQuery, r.Header, body, forward)
+	resp, err := s.messagesUpstream().Send(r.Context(), a.LLM, "messages/count_tokens", r.URL.RawQuery, client, body, forward)
 	if err != nil {
 		return upstreamFailed(err)
 	}
 	defer resp.Body.Close()
-	_, err = s.relayUpstream(w, r, resp, relayFace{messages: true}, nil)
+	_, err = s.relayUpstream(w, r, resp, messagesRelay(), nil)
 	if err == nil || errors.Is(err, errRelayCut) {
 		s.metrics.gateway.forwarded(resp.StatusCode)
 	}
 	return err
-}
-
-// messagesAgent returns the agent of a Messages request and whether the
-// client's own credentials go upstream (gateway.forward_authorization):
-// then the request must carry a key of its own, x-api-key or
-// Authorization, that is not the server's token (401 otherwise: the
-// agent's key is not spent instead). Every value of the two headers is
-// checked, since every value goes upstream: a request that repeats one
-// of them with the server's token in a later value is refused too.
-func (s *Server) messagesAgent(r *http.Request) (*kompact.Agent, bool, error) {
-	a, err := s.gatewayAgent(r)
-	if err != nil || !a.Gateway.ForwardAuthorization {
-		return a, false, err
-	}
-	own, carries := false, false
-	for _, v := range append(r.Header.Values("X-Api-Key"), r.Header.Values("Authorization")...) {
-		own = own || strings.TrimSpace(v) != ""
-		carries = carries || (v != "" && s.carriesToken(v))
-	}
-	if !own || carries {
-		return nil, false, kompact.Errorf(EUnauthorized, "the agent %q sends the client's own key upstream (gateway.forward_authorization), and this request has none", a.Name).
-			WithFixes("Send your own API key for the upstream as the client's key (x-api-key, ANTHROPIC_API_KEY).",
-				"On a server with a token, send the server's token in the header X-Kompact-Token, never as the API key.")
-	}
-	return a, true, nil
 }
 
 // messagesNaming says how a Messages request for agent a names its
@@ -195,10 +149,9 @@ func (s *Server) messagesAgent(r *http.Request) (*kompact.Agent, bool, error) {
 // "claude-code:AGENT:ID", and its first session's id; sessions stored
 // under "claude-code:ID" before the key named the agent are found there
 // too, for this agent only); else ConversationKey (the agent, the
-// request's "system" and its first user message). The gateway only stores
-// it (StoreOnly).
+// request's "system" and its first user message).
 func messagesNaming(r *http.Request, a *kompact.Agent) (service.GatewayNaming, error) {
-	n := service.GatewayNaming{SessionID: r.Header.Get(HeaderSession), StoreOnly: true}
+	n := service.GatewayNaming{SessionID: r.Header.Get(HeaderSession)}
 	if err := checkSessionHeader(n.SessionID); err != nil {
 		return n, err
 	}

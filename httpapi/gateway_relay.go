@@ -11,8 +11,6 @@ import (
 	"strings"
 
 	"kompact"
-	"kompact/anthropic"
-	"kompact/openai"
 )
 
 // This file relays the upstream's answer to a gateway client
@@ -47,11 +45,12 @@ func (s *Server) relayUpstream(w http.ResponseWriter, r *http.Request, resp *htt
 	if own != nil {
 		own(w.Header())
 	}
-	if err := relayable(resp, face.messages); err != nil {
+	proto := protocolOf(r.URL.Path)
+	if err := relayable(resp, proto); err != nil {
 		unrelay(w.Header())
 		return nil, err
 	}
-	relayHeaders(w.Header(), resp, face.messages)
+	relayHeaders(w.Header(), resp, proto)
 	pw := &pendingStatus{ResponseWriter: w, status: resp.StatusCode}
 	usage, err := face.relay(pw, resp)
 	if err == nil {
@@ -71,9 +70,9 @@ func (s *Server) relayUpstream(w http.ResponseWriter, r *http.Request, resp *htt
 // relayable checks that resp's Content-Type is application/json or
 // text/event-stream: anything else (an HTML page, text, none) must not
 // reach a client from kompact's origin, where a browser could run it.
-// The fix names the API the face's agent must point at: the Messages API
-// for the Messages face's (messages), else an OpenAI-compatible one.
-func relayable(resp *http.Response, messages bool) error {
+// The fix names the API the face's agent must point at (the protocol's
+// baseFix).
+func relayable(resp *http.Response, proto *gatewayProtocol) error {
 	ct := resp.Header.Get("Content-Type")
 	if mt, _, err := mime.ParseMediaType(ct); err == nil && (mt == "application/json" || mt == "text/event-stream") {
 		return nil
@@ -82,12 +81,8 @@ func relayable(resp *http.Response, messages bool) error {
 	if resp.Request != nil && resp.Request.URL != nil {
 		host = "the upstream at " + resp.Request.URL.Host
 	}
-	fix := "Check the agent's llm.base_url: it must be the provider's OpenAI-compatible API (…/v1), not a web page or a proxy's error page."
-	if messages {
-		fix = "Check the agent's llm.base_url: it must be the provider's Anthropic Messages API (the base that …/v1/messages is under, as for api: anthropic), not a web page or a proxy's error page."
-	}
 	return kompact.Errorf(kompact.ELLM, "%s answered %d with the Content-Type %q; the gateway relays only application/json and text/event-stream", host, resp.StatusCode, truncate(ct, 100)).
-		WithFixes(fix)
+		WithFixes(proto.baseFix)
 }
 
 // relayFailed is the error of a relay that failed before any of the
@@ -112,24 +107,25 @@ var relayedHeaders = []string{"Cache-Control", "Retry-After", "X-Request-Id", "O
 // with every Anthropic-* header (the rate limits, the organization).
 var messagesHeaders = []string{"Request-Id", "X-Should-Retry"}
 
-// relayFace says how an answer is relayed: as the Messages face's, and
-// whether the usage chunk the gateway asked for is stripped (the chat
-// face's stream_usage).
+// relayFace says how a face's answer is relayed and its usage read:
+// stream relays a 200 event stream event by event and returns the usage
+// it reports; body reads the usage of any other 200 answer, relayed as
+// its bytes come.
 type relayFace struct {
-	messages bool
-	strip    bool
+	stream func(dst io.Writer, flush func(), src io.Reader) (*kompact.Usage, error)
+	body   func(body []byte) *kompact.Usage
 }
 
 // relayHeaders copies the relayed headers of resp into dst. An answer
 // that is not a stream keeps its Content-Length, so that the client has it
 // whole as soon as its bytes are relayed (the gateway's bookkeeping after
 // it does not hold it up).
-func relayHeaders(dst http.Header, resp *http.Response, messages bool) {
+func relayHeaders(dst http.Header, resp *http.Response, proto *gatewayProtocol) {
 	ct := resp.Header.Get("Content-Type")
 	dst.Set("Content-Type", ct)
 	names := relayedHeaders
-	if messages {
-		names = append(append(names[:len(names):len(names)], messagesHeaders...), anthropicHeaders(resp.Header)...)
+	if len(proto.relayed) > 0 || proto.relayedPrefix != "" {
+		names = append(append(names[:len(names):len(names)], proto.relayed...), prefixedHeaders(resp.Header, proto.relayedPrefix)...)
 	}
 	for _, k := range names {
 		if v := resp.Header.Values(k); len(v) > 0 {
@@ -151,16 +147,17 @@ func unrelay(h http.Header) {
 	for _, k := range append(relayedHeaders, "Content-Type", "Content-Length", "X-Upstream-Request-Id", HeaderForwarded) {
 		h.Del(k)
 	}
-	for _, k := range append(messagesHeaders, anthropicHeaders(h)...) {
+	for _, k := range append(messagesHeaders, prefixedHeaders(h, anthropicProtocol.relayedPrefix)...) {
 		h.Del(k)
 	}
 }
 
-// anthropicHeaders are the names of h's Anthropic-* headers.
-func anthropicHeaders(h http.Header) []string {
+// prefixedHeaders are the names of h's headers that begin with prefix
+// (none for "").
+func prefixedHeaders(h http.Header, prefix string) []string {
 	var names []string
 	for k := range h {
-		if strings.HasPrefix(k, "Anthropic-") {
+		if prefix != "" && strings.HasPrefix(k, prefix) {
 			names = append(names, k)
 		}
 	}
@@ -196,20 +193,14 @@ func (p *pendingStatus) FlushError() error {
 }
 
 // relay passes the upstream's answer on as it arrives and returns the
-// usage it reports: a stream event by event (a chat stream without the
-// usage chunk the gateway asked for, when strip; a Messages stream whole,
-// pings and all), any other answer as its bytes come.
+// usage it reports: a stream event by event (the face's stream), any
+// other answer as its bytes come.
 func (f relayFace) relay(w http.ResponseWriter, resp *http.Response) (*kompact.Usage, error) {
 	rc := http.NewResponseController(w)
 	flush := func() { _ = rc.Flush() }
 	mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
 	if resp.StatusCode == http.StatusOK && mt == "text/event-stream" {
-		if f.messages {
-			var su anthropic.StreamUsage
-			err := openai.RelayEvents(w, flush, resp.Body, maxStreamEvent, su.Event)
-			return su.Usage(), err
-		}
-		return openai.RelayStream(w, flush, resp.Body, f.strip, maxStreamEvent)
+		return f.stream(w, flush, resp.Body)
 	}
 	var kept bytes.Buffer
 	keep := &limitedBuffer{buf: &kept, max: maxUsageBody}
@@ -217,10 +208,7 @@ func (f relayFace) relay(w http.ResponseWriter, resp *http.Response) (*kompact.U
 	if err != nil || resp.StatusCode != http.StatusOK || keep.over {
 		return nil, err
 	}
-	if f.messages {
-		return anthropic.BodyUsage(kept.Bytes()), nil
-	}
-	return openai.CompletionUsage(kept.Bytes()), nil
+	return f.body(kept.Bytes()), nil
 }
 
 // limitedBuffer keeps what is written to it up to max bytes, and notes

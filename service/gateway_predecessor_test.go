@@ -39,11 +39,11 @@ func TestGatewayContinuedFrom(t *testing.T) {
 	e := newGatewayEnv(t, testserver.Gateway{})
 	ctx := context.Background()
 	const sid = "c0ffee00-0000-4000-8000-000000000391"
-	n := service.GatewayNaming{Key: "claude-code:gw:" + sid, NewID: sid, StoreOnly: true}
-	first := e.s.GatewayTurnWith(ctx, e.a, n, chat(t, "user", "fix the test", "assistant", "done", "user", "more"))
+	n, p := service.GatewayNaming{Key: "claude-code:gw:" + sid, NewID: sid}, service.GatewayPolicy{StoreOnly: true}
+	first := e.s.GatewayTurnWith(ctx, e.a, n, p, chat(t, "user", "fix the test", "assistant", "done", "user", "more"))
 	cont := claudeCodeContinuation(t) + "\n\nSummary:\nthe upstream's own summary"
-	next := e.s.GatewayTurnWith(ctx, e.a, n, chat(t, "user", cont, "user", "go on"))
-	other := e.s.GatewayTurnWith(ctx, e.a, n, chat(t, "user", "a new task"))
+	next := e.s.GatewayTurnWith(ctx, e.a, n, p, chat(t, "user", cont, "user", "go on"))
+	other := e.s.GatewayTurnWith(ctx, e.a, n, p, chat(t, "user", "a new task"))
 	if first.SessionID != sid || next.SessionID == sid || other.SessionID == sid || next.SessionID == other.SessionID {
 		t.Fatalf("sessions %q %q %q", first.SessionID, next.SessionID, other.SessionID)
 	}

@@ -103,11 +103,10 @@ func (s *Sessions) GatewayAgent(name string) (*kompact.Agent, error) {
 // that is "", by ConversationKey. Whatever goes wrong in the bookkeeping,
 // the request is still forwarded: as it came, with Skipped saying why.
 func (s *Sessions) GatewayTurn(ctx context.Context, a *kompact.Agent, sessionID string, conv kompact.Conversation) *GatewayTurn {
-	return s.GatewayTurnWith(ctx, a, GatewayNaming{SessionID: sessionID}, conv)
+	return s.GatewayTurnWith(ctx, a, GatewayNaming{SessionID: sessionID}, GatewayPolicy{}, conv)
 }
 
-// GatewayNaming says how a gateway request names its conversation, and
-// what the gateway may do to it.
+// GatewayNaming says how a gateway request names its conversation.
 type GatewayNaming struct {
 	// SessionID is the X-Kompact-Session header's id ("" for none).
 	SessionID string
@@ -121,6 +120,12 @@ type GatewayNaming struct {
 	// no agent): a request Key finds no session for looks there too, for
 	// a session of this agent only.
 	LegacyKey string
+}
+
+// GatewayPolicy is what the gateway may do to a face's conversations: the
+// face's declared behaviour (httpapi's gatewayFace), the same for each of
+// its turns.
+type GatewayPolicy struct {
 	// StoreOnly stores the conversation and precomputes its compaction,
 	// but never compacts before a turn nor changes what is forwarded: the
 	// client compacts on its own side (Claude Code).
@@ -131,19 +136,20 @@ type GatewayNaming struct {
 	Continue bool
 }
 
-// GatewayTurnWith is GatewayTurn with the conversation named by n.
-func (s *Sessions) GatewayTurnWith(ctx context.Context, a *kompact.Agent, n GatewayNaming, conv kompact.Conversation) *GatewayTurn {
+// GatewayTurnWith is GatewayTurn with the conversation named by n, under
+// the face's policy p.
+func (s *Sessions) GatewayTurnWith(ctx context.Context, a *kompact.Agent, n GatewayNaming, p GatewayPolicy, conv kompact.Conversation) *GatewayTurn {
 	gs, ok := s.store.(kompact.GatewayStore)
 	if !ok {
 		return &GatewayTurn{Skipped: "the store keeps no gateway sessions", NotStored: GatewayNotKept}
 	}
 	sessionID := n.SessionID
 	ch := ChainOf(conv)
-	g, err := s.gatewayStore(ctx, a, gs, n, conv, ch, false)
+	g, err := s.gatewayStore(ctx, a, gs, n, p, conv, ch, false)
 	for tries := 1; kompact.ErrorCodeOf(err) == kompact.EConflict && tries < 4; tries++ {
 		// Another request of the conversation came between, or the
 		// session was rewritten: read it again first.
-		g, err = s.gatewayStore(ctx, a, gs, n, conv, ch, true)
+		g, err = s.gatewayStore(ctx, a, gs, n, p, conv, ch, true)
 	}
 	switch {
 	case err != nil:
@@ -159,7 +165,7 @@ func (s *Sessions) GatewayTurnWith(ctx context.Context, a *kompact.Agent, n Gate
 		return &GatewayTurn{SessionID: sessionID, Skipped: "diverged", NotStored: GatewayNotContinued}
 	}
 	t := &GatewayTurn{SessionID: g.id, Stored: true, Appended: g.added, agent: a}
-	if n.StoreOnly {
+	if p.StoreOnly {
 		s.gatewayPrecompute(ctx, a, gs, g, t)
 	} else {
 		s.gatewayCompaction(ctx, a, gs, g, ch, t)
@@ -179,14 +185,14 @@ func (s *Sessions) GatewayTurnWith(ctx context.Context, a *kompact.Agent, n Gate
 // otherwise the append itself is refused (EConflict) when the session was
 // rewritten since the state was derived, and the caller retries with
 // verify.
-func (s *Sessions) gatewayStore(ctx context.Context, a *kompact.Agent, gs kompact.GatewayStore, n GatewayNaming, conv kompact.Conversation, ch Chain, verify bool) (*gatewaySession, error) {
+func (s *Sessions) gatewayStore(ctx context.Context, a *kompact.Agent, gs kompact.GatewayStore, n GatewayNaming, p GatewayPolicy, conv kompact.Conversation, ch Chain, verify bool) (*gatewaySession, error) {
 	sessionID := n.SessionID
 	rec, st, err := s.gatewayFind(ctx, a, gs, n, conv, ch)
 	if err != nil {
 		return nil, err
 	}
 	if rec == nil {
-		if (sessionID != "" && st != nil) || n.Continue {
+		if (sessionID != "" && st != nil) || p.Continue {
 			return nil, nil // the named session's history is not this one
 		}
 		if rec, st, err = s.gatewayContinued(ctx, a, gs, n, conv, ch); err != nil {

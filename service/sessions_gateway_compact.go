@@ -51,7 +51,7 @@ func (s *Sessions) gatewayCompaction(ctx context.Context, a *kompact.Agent, gs k
 
 // gatewayPrecompute starts the precompute when the session has reached
 // gateway.precompute_ratio of the trigger (a due compaction too): the
-// turn of a client that compacts on its own side (GatewayNaming.StoreOnly).
+// turn of a client that compacts on its own side (GatewayPolicy.StoreOnly).
 func (s *Sessions) gatewayPrecompute(ctx context.Context, a *kompact.Agent, gs kompact.GatewayStore, g *gatewaySession, t *GatewayTurn) {
 	if g.head == nil {
 		return
