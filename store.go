@@ -338,7 +338,12 @@ type TokenStore interface {
 	// bookkeeping: they change neither the version nor updated_at.
 	SetTokenCount(ctx context.Context, id string, n int) error
 	// RecordAutoFailure counts one more automatic compaction of the session
-	// that failed (CompactionBreaker.Record) and returns the breaker after.
-	// A committed compaction of any kind closes it again.
-	RecordAutoFailure(ctx context.Context, id string) (CompactionBreaker, error)
+	// that failed (CompactionBreaker.Record), keeps f in the session's
+	// failure log (the newest MaxAutoFailureLog), and returns the breaker
+	// after. A committed compaction of any kind closes the breaker again;
+	// the log stays.
+	RecordAutoFailure(ctx context.Context, id string, f AutoFailure) (CompactionBreaker, error)
+	// AutoFailureLog returns the session's failure log, oldest first. An
+	// unknown session is ENotFound.
+	AutoFailureLog(ctx context.Context, id string) ([]AutoFailure, error)
 }

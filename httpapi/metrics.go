@@ -261,9 +261,15 @@ func (s measuredStore) SetTokenCount(ctx context.Context, id string, n int) erro
 	return err
 }
 
-func (s measuredStore) RecordAutoFailure(ctx context.Context, id string) (kompact.CompactionBreaker, error) {
-	out, err := s.st.RecordAutoFailure(ctx, id)
+func (s measuredStore) RecordAutoFailure(ctx context.Context, id string, f kompact.AutoFailure) (kompact.CompactionBreaker, error) {
+	out, err := s.st.RecordAutoFailure(ctx, id, f)
 	s.m.storeFailed("record_auto_failure", err)
+	return out, err
+}
+
+func (s measuredStore) AutoFailureLog(ctx context.Context, id string) ([]kompact.AutoFailure, error) {
+	out, err := s.st.AutoFailureLog(ctx, id)
+	s.m.storeFailed("auto_failure_log", err)
 	return out, err
 }
 

@@ -38,7 +38,7 @@ func (brokenStore) UpdateSettings(context.Context, string, kompact.SessionSettin
 	return nil, errBroken
 }
 func (brokenStore) SetTokenCount(context.Context, string, int) error { return errBroken }
-func (brokenStore) RecordAutoFailure(context.Context, string) (kompact.CompactionBreaker, error) {
+func (brokenStore) RecordAutoFailure(context.Context, string, kompact.AutoFailure) (kompact.CompactionBreaker, error) {
 	return kompact.CompactionBreaker{}, errBroken
 }
 func (brokenStore) UndoCompaction(context.Context, string, int64) (*kompact.SessionInfo, *kompact.RevisionInfo, error) {
@@ -54,7 +54,7 @@ func TestMeasuredStoreCountsTheMethodsItSkipped(t *testing.T) {
 	ctx := context.Background()
 	_, _ = st.UpdateSettings(ctx, "s", kompact.SessionSettings{})
 	_ = st.SetTokenCount(ctx, "s", 1)
-	_, _ = st.RecordAutoFailure(ctx, "s")
+	_, _ = st.RecordAutoFailure(ctx, "s", kompact.AutoFailure{})
 	_, _, _ = st.UndoCompaction(ctx, "s", 1)
 	_ = st.Close()
 	for _, op := range []string{"update_settings", "set_token_count", "record_auto_failure", "undo_compaction", "close"} {

@@ -405,7 +405,14 @@ func (s *Server) listRevisions(w http.ResponseWriter, r *http.Request) error {
 		list = []kompact.RevisionInfo{}
 	}
 	slices.SortStableFunc(list, func(a, b kompact.RevisionInfo) int { return cmp.Compare(b.Rev, a.Rev) })
-	writeJSON(w, http.StatusOK, map[string]any{"revisions": list})
+	failures, err := s.sessions.AutoFailures(r.Context(), r.PathValue("id"))
+	if err != nil {
+		return err
+	}
+	if failures == nil {
+		failures = []kompact.AutoFailure{}
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"revisions": list, "failures": failures})
 	return nil
 }
 

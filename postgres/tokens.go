@@ -34,9 +34,16 @@ func (t stmts) SetTokenCount(ctx context.Context, id string, n int) (int64, erro
 	return affected(t.tx.Exec(ctx, `UPDATE sessions SET token_count = $1, pending_tokens = 0 WHERE id = $2`, n, id))
 }
 
-func (t stmts) AddAutoFailure(ctx context.Context, id string) (n int64, err error) {
-	err = t.tx.QueryRow(ctx, `UPDATE sessions SET auto_failures = auto_failures + 1 WHERE id = $1 RETURNING auto_failures`, id).Scan(&n)
+func (t stmts) AddAutoFailure(ctx context.Context, id string, log []byte) (n int64, err error) {
+	err = t.tx.QueryRow(ctx, `UPDATE sessions SET auto_failures = auto_failures + 1, auto_failure_log = $1 WHERE id = $2 RETURNING auto_failures`, string(log), id).Scan(&n)
 	return n, err
+}
+
+// AutoFailureLog reads migrations/0016's column.
+func (t stmts) AutoFailureLog(ctx context.Context, id string) (log []byte, err error) {
+	var s string
+	err = t.tx.QueryRow(ctx, `SELECT auto_failure_log FROM sessions WHERE id = $1`, id).Scan(&s)
+	return []byte(s), err
 }
 
 // LiveTextLen adds up bodies.text_len (migrations/0009) over the live

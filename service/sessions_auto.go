@@ -179,7 +179,7 @@ func (s *Sessions) autoRunWith(ctx context.Context, a *kompact.Agent, cur *kompa
 			break
 		}
 		if try == 2 {
-			return nil, s.autoFailed(ctx, cur.ID, rep, AutoRejected, gate.err)
+			return nil, s.autoRefused(ctx, cur.ID, rep, gate)
 		}
 		s.warn(ctx, "compaction: the summary failed the quality gate; trying once more", "trigger", triggerOf(ctx), "session", cur.ID, "reason", gate.reason, "error", gate.err.Message)
 	}
@@ -199,15 +199,32 @@ func (s *Sessions) autoRunWith(ctx context.Context, a *kompact.Agent, cur *kompa
 }
 
 // autoFailed is the report of an automatic compaction of session id that
-// failed with err: it counts in the session's breaker, unless the caller
-// went away (no failure of the compaction).
+// failed with err: it counts in the session's breaker and is kept in its
+// failure log, unless the caller went away (no failure of the compaction).
 func (s *Sessions) autoFailed(ctx context.Context, id string, rep AutoCompactionReport, status AutoStatus, err error) AutoCompactionReport {
-	rep.Status, rep.Error = status, kompact.AsError(err)
+	return s.recordFailure(ctx, id, rep, status, kompact.AsError(err), nil)
+}
+
+// autoRefused is autoFailed for a summary the quality gate refused twice
+// (status rejected): the failure log says why.
+func (s *Sessions) autoRefused(ctx context.Context, id string, rep AutoCompactionReport, gate *refusal) AutoCompactionReport {
+	return s.recordFailure(ctx, id, rep, AutoRejected, gate.err, gate)
+}
+
+// recordFailure logs failure e of an automatic compaction of session id
+// (refused by gate, when not nil) and records it in the session's breaker
+// and failure log.
+func (s *Sessions) recordFailure(ctx context.Context, id string, rep AutoCompactionReport, status AutoStatus, e *kompact.Error, gate *refusal) AutoCompactionReport {
+	rep.Status, rep.Error = status, e
 	s.logEnded(ctx, id, kompact.Outcome{Status: kompact.OutcomeError, Err: rep.Error}, string(status))
 	if ctx.Err() != nil {
 		return rep
 	}
-	if b, berr := s.store.RecordAutoFailure(context.WithoutCancel(ctx), id); berr == nil {
+	f := kompact.AutoFailure{At: time.Now().UTC(), Trigger: triggerOf(ctx), Status: string(status), Code: e.Code, Message: e.Error()}
+	if gate != nil {
+		f.Reason, f.MissingSections = gate.reason, gate.missing
+	}
+	if b, berr := s.store.RecordAutoFailure(context.WithoutCancel(ctx), id, f); berr == nil {
 		rep.AutoFailures = b.AutoFailures
 		s.logBreaker(ctx, id, b)
 	} else {

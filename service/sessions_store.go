@@ -2,6 +2,7 @@ package service
 
 import (
 	"context"
+	"slices"
 
 	"kompact"
 )
@@ -54,6 +55,15 @@ func (s *Sessions) Delete(ctx context.Context, id string) error {
 // (Store.ListRevisions), in the store's order.
 func (s *Sessions) Revisions(ctx context.Context, id string) ([]kompact.RevisionInfo, error) {
 	return s.store.ListRevisions(ctx, id)
+}
+
+// AutoFailures returns session id's failure log (Store.AutoFailureLog):
+// the automatic compactions that failed or whose summary the quality gate
+// refused, newest first.
+func (s *Sessions) AutoFailures(ctx context.Context, id string) ([]kompact.AutoFailure, error) {
+	log, err := s.store.AutoFailureLog(ctx, id)
+	slices.Reverse(log)
+	return log, err
 }
 
 // Stream reads session id in one snapshot without holding its messages

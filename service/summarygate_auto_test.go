@@ -40,6 +40,11 @@ func TestAutoCompactionRefusesMissingSections(t *testing.T) {
 	if rep.Context == nil || rep.Context.AutoFailures != 1 {
 		t.Errorf("context %+v, want one failure counted", rep.Context)
 	}
+	log, err := e.s.AutoFailures(context.Background(), "s")
+	if err != nil || len(log) != 1 || log[0].Status != "rejected" || log[0].Reason != kompact.RefusedMissingSections || log[0].Trigger != "auto" ||
+		strings.Join(log[0].MissingSections, ",") != "code_state,important_context" || log[0].Code != kompact.ELLM || log[0].At.IsZero() {
+		t.Errorf("failure log %+v (%v)", log, err)
+	}
 }
 
 // TestPreviewShowsARefusedSummary (issue 39 §5): a person's preview of the

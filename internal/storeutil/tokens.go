@@ -2,6 +2,7 @@ package storeutil
 
 import (
 	"context"
+	"encoding/json"
 
 	"kompact"
 )
@@ -80,11 +81,23 @@ func (c *Core) SetTokenCount(ctx context.Context, id string, n int) error {
 	})
 }
 
-// RecordAutoFailure counts a failed automatic compaction of the session.
-func (c *Core) RecordAutoFailure(ctx context.Context, id string) (kompact.CompactionBreaker, error) {
+// RecordAutoFailure counts a failed automatic compaction of the session
+// and keeps f in its failure log, dropping the oldest beyond
+// kompact.MaxAutoFailureLog.
+func (c *Core) RecordAutoFailure(ctx context.Context, id string, f kompact.AutoFailure) (kompact.CompactionBreaker, error) {
 	var b kompact.CompactionBreaker
 	err := c.db.Write(ctx, "record automatic compaction failure", func(tx Tx) error {
-		n, err := tx.AddAutoFailure(ctx, id)
+		log, err := readFailureLog(ctx, tx, id)
+		if err != nil {
+			return err
+		}
+		log = append(log, f)
+		log = log[max(0, len(log)-kompact.MaxAutoFailureLog):]
+		data, err := json.Marshal(log)
+		if err != nil {
+			return err
+		}
+		n, err := tx.AddAutoFailure(ctx, id, data)
 		if noRow(err) {
 			return NotFound(id)
 		}
@@ -92,4 +105,32 @@ func (c *Core) RecordAutoFailure(ctx context.Context, id string) (kompact.Compac
 		return err
 	})
 	return b, err
+}
+
+// AutoFailureLog returns the session's failure log, oldest first.
+func (c *Core) AutoFailureLog(ctx context.Context, id string) ([]kompact.AutoFailure, error) {
+	var log []kompact.AutoFailure
+	err := c.db.Read(ctx, "read the automatic compaction failures", func(tx Tx) error {
+		var err error
+		log, err = readFailureLog(ctx, tx, id)
+		return err
+	})
+	return log, err
+}
+
+// readFailureLog decodes the session's failure log.
+func readFailureLog(ctx context.Context, tx Tx, id string) ([]kompact.AutoFailure, error) {
+	data, err := tx.AutoFailureLog(ctx, id)
+	if noRow(err) {
+		return nil, NotFound(id)
+	}
+	if err != nil {
+		return nil, err
+	}
+	var log []kompact.AutoFailure
+	if err := json.Unmarshal(data, &log); err != nil {
+		return nil, kompact.Errorf(kompact.EInternal, "the failure log of session %q is not the JSON kompact wrote: %v", id, err).
+			WithFixes("Report this as a bug; the session itself is unaffected.")
+	}
+	return log, nil
 }

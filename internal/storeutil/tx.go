@@ -110,8 +110,11 @@ type Tx interface {
 	// SetTokenCount sets the count to n and pending to 0, and returns how
 	// many sessions it changed.
 	SetTokenCount(ctx context.Context, id string, n int) (int64, error)
-	// AddAutoFailure counts one more failure and returns the new count.
-	AddAutoFailure(ctx context.Context, id string) (int64, error)
+	// AddAutoFailure counts one more failure, sets the failure log to log
+	// (a JSON array), and returns the new count.
+	AddAutoFailure(ctx context.Context, id string, log []byte) (int64, error)
+	// AutoFailureLog reads the failure log (a JSON array).
+	AutoFailureLog(ctx context.Context, id string) ([]byte, error)
 
 	// HoldPreviews reports whether the session exists, and keeps it and
 	// the preview budget from changing under the transaction.

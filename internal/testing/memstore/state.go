@@ -22,12 +22,14 @@ type state struct {
 
 // session is a session's row and all it holds.
 type session struct {
-	row     storeutil.SessionRow
-	kimi    []byte
-	tokens  storeutil.TokenRow
-	msgs    []msgRow // every row, live and retired, in the order inserted
-	revs    map[int64]*revision
-	gateway *gatewayRecord
+	row    storeutil.SessionRow
+	kimi   []byte
+	tokens storeutil.TokenRow
+	// failureLog is the automatic compaction failure log (JSON); nil is [].
+	failureLog []byte
+	msgs       []msgRow // every row, live and retired, in the order inserted
+	revs       map[int64]*revision
+	gateway    *gatewayRecord
 }
 
 // msgRow is a message row: live while dead is 0, else retired by

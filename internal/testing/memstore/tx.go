@@ -378,13 +378,25 @@ func (t tx) SetTokenCount(_ context.Context, id string, n int) (int64, error) {
 	return 1, nil
 }
 
-func (t tx) AddAutoFailure(_ context.Context, id string) (int64, error) {
+func (t tx) AddAutoFailure(_ context.Context, id string, log []byte) (int64, error) {
 	ss, err := t.session(id)
 	if err != nil {
 		return 0, err
 	}
 	ss.tokens.Failures++
+	ss.failureLog = slices.Clone(log)
 	return ss.tokens.Failures, nil
+}
+
+func (t tx) AutoFailureLog(_ context.Context, id string) ([]byte, error) {
+	ss, err := t.session(id)
+	if err != nil {
+		return nil, err
+	}
+	if ss.failureLog == nil {
+		return []byte("[]"), nil
+	}
+	return ss.failureLog, nil
 }
 
 func (t tx) HoldPreviews(_ context.Context, sessionID string) (bool, error) {

@@ -1,7 +1,9 @@
 package storetest
 
 import (
+	"strconv"
 	"testing"
+	"time"
 
 	"kompact"
 	"kompact/kimi"
@@ -113,7 +115,7 @@ func testBreaker(t *testing.T, st kompact.Store) {
 	create(t, st, &kompact.Session{ID: "other", Agent: "kimi", Messages: conversationWithIDs()})
 	before := get(t, st, "b")
 	for i := 1; i <= kompact.AutoCompactionFailureLimit; i++ {
-		b, err := st.RecordAutoFailure(ctx, "b")
+		b, err := st.RecordAutoFailure(ctx, "b", kompact.AutoFailure{Status: "error", Code: kompact.ELLM, Message: "fail " + strconv.Itoa(i)})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -135,7 +137,32 @@ func testBreaker(t *testing.T, st kompact.Store) {
 	if s := get(t, st, "b"); s.Breaker != (kompact.CompactionBreaker{}) {
 		t.Fatalf("after a committed compaction: breaker %+v, want closed", s.Breaker)
 	}
-	if _, err := st.RecordAutoFailure(ctx, "nope"); err == nil {
+	// The failure log (issue 39 §5) stays after the commit, oldest first,
+	// the newest kompact.MaxAutoFailureLog of them.
+	log, err := st.AutoFailureLog(ctx, "b")
+	if err != nil || len(log) != kompact.AutoCompactionFailureLimit || log[0].Message != "fail 1" || log[0].Code != kompact.ELLM {
+		t.Fatalf("failure log %+v (%v)", log, err)
+	}
+	at := time.Date(2026, 12, 7, 1, 2, 3, 0, time.UTC)
+	for i := 1; i <= kompact.MaxAutoFailureLog; i++ {
+		f := kompact.AutoFailure{At: at, Trigger: "precompute", Status: "rejected", Reason: kompact.RefusedMissingSections,
+			MissingSections: []string{"code_state"}, Code: kompact.ELLM, Message: "refused " + strconv.Itoa(i)}
+		if _, err := st.RecordAutoFailure(ctx, "b", f); err != nil {
+			t.Fatal(err)
+		}
+	}
+	log, err = st.AutoFailureLog(ctx, "b")
+	if err != nil || len(log) != kompact.MaxAutoFailureLog || log[0].Message != "refused 1" || log[len(log)-1].Message != "refused 20" ||
+		!log[0].At.Equal(at) || log[0].Trigger != "precompute" || log[0].Reason != kompact.RefusedMissingSections || len(log[0].MissingSections) != 1 {
+		t.Fatalf("failure log after %d more: %+v (%v)", kompact.MaxAutoFailureLog, log, err)
+	}
+	if log, err := st.AutoFailureLog(ctx, "other"); err != nil || len(log) != 0 {
+		t.Fatalf("another session's failure log %+v (%v)", log, err)
+	}
+	if _, err := st.AutoFailureLog(ctx, "nope"); kompact.ErrorCodeOf(err) != kompact.ENotFound {
+		t.Fatalf("AutoFailureLog of an unknown session: %v", err)
+	}
+	if _, err := st.RecordAutoFailure(ctx, "nope", kompact.AutoFailure{}); err == nil {
 		t.Fatal("RecordAutoFailure on an unknown session succeeded")
 	} else {
 		wantCode(t, err, kompact.ENotFound, "RecordAutoFailure on an unknown session")
