@@ -16,6 +16,7 @@ import (
 
 	"kompact"
 	"kompact/httpapi"
+	"kompact/internal/testing/apitest"
 	"kompact/internal/testing/fakellm"
 	"kompact/internal/testing/golden"
 	"kompact/kimi"
@@ -53,7 +54,7 @@ func TestCompactAndUndo(t *testing.T) {
 		t.Errorf("LLM request: model %s", req.Model())
 	}
 	stored := e.must(200, "GET", "/v1/sessions/s", nil)
-	if jsonText(t, stored["messages"]) != jsonText(t, msgs) || stored["version"] != 2.0 {
+	if apitest.JSONText(t, stored["messages"]) != apitest.JSONText(t, msgs) || stored["version"] != 2.0 {
 		t.Fatalf("stored %v", stored)
 	}
 
@@ -66,7 +67,7 @@ func TestCompactAndUndo(t *testing.T) {
 		t.Errorf("revision %v", r1)
 	}
 	rev := e.must(200, "GET", "/v1/sessions/s/revisions/1", nil)
-	if jsonText(t, rev["before"]) != jsonText(t, orig["messages"]) {
+	if apitest.JSONText(t, rev["before"]) != apitest.JSONText(t, orig["messages"]) {
 		t.Errorf("revision 1 does not hold the original messages")
 	}
 	wantError(t, e.do("GET", "/v1/sessions/s/revisions/7", nil), 404, "not_found")
@@ -75,7 +76,7 @@ func TestCompactAndUndo(t *testing.T) {
 
 	// Undo: restore revision 1 brings back the exact original messages.
 	restored := e.must(200, "POST", "/v1/sessions/s/revisions/1/restore", nil)
-	if jsonText(t, restored["session"].(map[string]any)["messages"]) != jsonText(t, orig["messages"]) {
+	if apitest.JSONText(t, restored["session"].(map[string]any)["messages"]) != apitest.JSONText(t, orig["messages"]) {
 		t.Fatalf("restore 1: %v", ids(restored["session"].(map[string]any)["messages"]))
 	}
 	r2 := restored["revision"].(map[string]any)
@@ -84,7 +85,7 @@ func TestCompactAndUndo(t *testing.T) {
 	}
 	// Undo the undo: the compacted state again.
 	again := e.must(200, "POST", "/v1/sessions/s/revisions/2/restore", nil)
-	if jsonText(t, again["session"].(map[string]any)["messages"]) != jsonText(t, msgs) {
+	if apitest.JSONText(t, again["session"].(map[string]any)["messages"]) != apitest.JSONText(t, msgs) {
 		t.Fatalf("restore 2: %v", ids(again["session"].(map[string]any)["messages"]))
 	}
 	revs = e.must(200, "GET", "/v1/sessions/s/revisions", nil)["revisions"].([]any)
@@ -149,7 +150,7 @@ func TestLLMFailures(t *testing.T) {
 	wantError(t, e.do("POST", "/v1/sessions/s/actions/compact_conversation", `{"preview": true}`), 502, "empty_response")
 
 	after := e.must(200, "GET", "/v1/sessions/s", nil)
-	if jsonText(t, after) != jsonText(t, before) {
+	if apitest.JSONText(t, after) != apitest.JSONText(t, before) {
 		t.Error("a failed action changed the session")
 	}
 	if revs := e.must(200, "GET", "/v1/sessions/s/revisions", nil)["revisions"].([]any); len(revs) != 0 {
@@ -320,7 +321,7 @@ func TestProgressEventsPreviewAndApply(t *testing.T) {
 	if texts(msgs[1]) != kompact.SummaryPrefix+"\n"+edited || ids(msgs[2:]) != "u4,a4,late" {
 		t.Errorf("stored after apply: %v %q", ids(msgs), texts(msgs[1]))
 	}
-	if jsonText(t, ares["session"].(map[string]any)["messages"]) != jsonText(t, msgs) {
+	if apitest.JSONText(t, ares["session"].(map[string]any)["messages"]) != apitest.JSONText(t, msgs) {
 		t.Error("the apply outcome does not hold the stored session")
 	}
 	wantError(t, e.do("POST", "/v1/sessions/s/previews/"+pid+"/apply", nil), 404, "not_found", "applied already")
@@ -385,7 +386,7 @@ func TestCommitConflict(t *testing.T) {
 	}
 	after := e.must(200, "GET", "/v1/sessions/s", nil)
 	want := (<-restored)["session"].(map[string]any)
-	if jsonText(t, after["messages"]) != jsonText(t, want["messages"]) || after["version"] != want["version"] {
+	if apitest.JSONText(t, after["messages"]) != apitest.JSONText(t, want["messages"]) || after["version"] != want["version"] {
 		t.Errorf("the failed commit wrote something: %v", ids(after["messages"]))
 	}
 	if ids(after["messages"]) == ids(compacted["messages"]) {
@@ -474,7 +475,7 @@ func TestNoLostMessages(t *testing.T) {
 	if len(rev) < n+workers*each/2 {
 		t.Fatalf("the revision holds %d messages", len(rev))
 	}
-	if jsonText(t, rev[:n]) != jsonText(t, orig["messages"]) || jsonText(t, rev[n:]) != jsonText(t, final[4:4+len(rev)-n]) {
+	if apitest.JSONText(t, rev[:n]) != apitest.JSONText(t, orig["messages"]) || apitest.JSONText(t, rev[n:]) != apitest.JSONText(t, final[4:4+len(rev)-n]) {
 		t.Error("the revision does not hold the exact previous list")
 	}
 }
@@ -520,7 +521,7 @@ func TestKillAndRestart(t *testing.T) {
 	e, stop = start()
 	defer stop()
 	got := e.must(200, "GET", "/v1/sessions/s", nil)
-	if got["version"] != 2.0 || jsonText(t, got["messages"]) != jsonText(t, first["result"].(map[string]any)["session"].(map[string]any)["messages"]) {
+	if got["version"] != 2.0 || apitest.JSONText(t, got["messages"]) != apitest.JSONText(t, first["result"].(map[string]any)["session"].(map[string]any)["messages"]) {
 		t.Fatalf("after the restart: %v", got)
 	}
 	if revs := e.must(200, "GET", "/v1/sessions/s/revisions", nil)["revisions"].([]any); len(revs) != 1 {
@@ -534,7 +535,7 @@ func TestKillAndRestart(t *testing.T) {
 		t.Fatalf("second compaction %v", second)
 	}
 	r := e.must(200, "POST", "/v1/sessions/s/revisions/1/restore", nil)
-	if jsonText(t, r["session"].(map[string]any)["messages"]) != jsonText(t, orig["messages"]) {
+	if apitest.JSONText(t, r["session"].(map[string]any)["messages"]) != apitest.JSONText(t, orig["messages"]) {
 		t.Error("restoring revision 1 after the restart did not give the original messages")
 	}
 }
@@ -713,7 +714,7 @@ func TestUndoAndRestorePreview(t *testing.T) {
 	undone := e.must(200, "POST", "/v1/sessions/s/revisions/1/undo", nil)
 	msgs := undone["session"].(map[string]any)["messages"].([]any)
 	want := append(append([]any{}, orig["messages"].([]any)...), added["messages"].([]any)...)
-	if jsonText(t, msgs) != jsonText(t, want) || undone["revision"].(map[string]any)["kind"] != "undo" {
+	if apitest.JSONText(t, msgs) != apitest.JSONText(t, want) || undone["revision"].(map[string]any)["kind"] != "undo" {
 		t.Fatalf("undone %v", undone)
 	}
 	wantError(t, e.do("POST", "/v1/sessions/s/revisions/1/undo", nil), 409, "conflict", "no longer in the session")

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"kompact/internal/testing/apitest"
 	"kompact/internal/testing/testserver"
 )
 
@@ -20,7 +21,7 @@ func TestUnknownAgentNamesNoServerPath(t *testing.T) {
 	wantError(t, r, 400, "invalid_request")
 	checkAgentError(t, "/v1", string(r.body), "fake, off")
 
-	srv := newGatewayServer(t, testserver.SQLite(t), newFakeUpstream(t), 0)
+	srv := newGatewayServer(t, testserver.SQLite(t), apitest.NewFakeUpstream(t), 0)
 	resp, err := http.Post(srv.URL+"/gateway/nope/v1/chat/completions", "application/json", strings.NewReader(`{"model":"m","messages":[{"role":"user","content":"hi"}]}`))
 	if err != nil {
 		t.Fatal(err)

@@ -18,6 +18,7 @@ import (
 	"kompact"
 	"kompact/config"
 	"kompact/httpapi"
+	"kompact/internal/testing/apitest"
 	"kompact/internal/testing/fakellm"
 	"kompact/internal/testing/golden"
 	"kompact/internal/testing/testserver"
@@ -144,7 +145,7 @@ func (e *apiEnv) do(method, path string, body any, header ...string) apiResponse
 	case []byte:
 		rd = bytes.NewReader(b)
 	default:
-		rd = strings.NewReader(jsonText(e.t, b))
+		rd = strings.NewReader(apitest.JSONText(e.t, b))
 	}
 	req, err := http.NewRequest(method, e.base+path, rd)
 	if err != nil {
@@ -213,17 +214,6 @@ func wantError(t testing.TB, r apiResponse, status int, code string, msgs ...str
 // system message: sys, u1, a1, u2, a2, ... (testserver.Session).
 var apiSession = testserver.Session
 
-// jsonText returns v as JSON text: a request body, or a response's message
-// list for exact comparisons.
-func jsonText(t testing.TB, v any) string {
-	t.Helper()
-	data, err := json.Marshal(v)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(data)
-}
-
 // ids returns the ids of a JSON message list, joined by commas.
 func ids(v any) string {
 	list, _ := v.([]any)
@@ -254,11 +244,11 @@ func TestHealthAgentsAndPage(t *testing.T) {
 	}
 	agents := e.must(200, "GET", "/v1/agents", nil)["agents"].([]any)
 	want := `[{"compaction_enabled":true,"default":true,"model":"chat-model","name":"fake"},{"compaction_enabled":false,"default":false,"model":"off-model","name":"off"}]`
-	if got := jsonText(t, agents); got != want {
+	if got := apitest.JSONText(t, agents); got != want {
 		t.Errorf("agents %s\nwant %s", got, want)
 	}
 	format := e.must(200, "GET", "/v1/compaction", nil)
-	if format["summary_prefix"] != kompact.SummaryPrefix || jsonText(t, format["sections"]) != jsonText(t, kompact.SectionNames) {
+	if format["summary_prefix"] != kompact.SummaryPrefix || apitest.JSONText(t, format["sections"]) != apitest.JSONText(t, kompact.SectionNames) {
 		t.Errorf("compaction format %v", format)
 	}
 	ui := e.must(200, "GET", "/v1/ui-elements", nil)["ui_elements"].([]any)
@@ -308,7 +298,7 @@ func TestSessionLifecycle(t *testing.T) {
 	wantError(t, e.do("POST", "/v1/sessions/import", `{"messages":[{"role":"robot"}]}`), 400, "invalid_request", "messages[0].role")
 
 	got := e.must(200, "GET", "/v1/sessions/imp", nil)
-	if jsonText(t, got) != jsonText(t, imp) {
+	if apitest.JSONText(t, got) != apitest.JSONText(t, imp) {
 		t.Errorf("GET differs from the created session:\n%v\n%v", got, imp)
 	}
 

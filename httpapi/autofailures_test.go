@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"kompact/internal/testing/apitest"
 	"kompact/internal/testing/fakellm"
 )
 
@@ -30,7 +31,7 @@ func TestRevisionsListFailures(t *testing.T) {
 	}
 	f := fs[0].(map[string]any)
 	if f["status"] != "rejected" || f["reason"] != "missing_sections" || f["trigger"] != "auto" || f["code"] != "llm_error" ||
-		jsonText(t, f["missing_sections"]) != `["completed_tasks","active_issues","code_state","important_context"]` ||
+		apitest.JSONText(t, f["missing_sections"]) != `["completed_tasks","active_issues","code_state","important_context"]` ||
 		!strings.Contains(f["message"].(string), "lacks 4 of the 6 required sections") || f["at"] == "" {
 		t.Errorf("failure %v", f)
 	}

@@ -1,6 +1,7 @@
 package httpapi_test
 
 import (
+	"kompact/internal/testing/apitest"
 	"testing"
 )
 
@@ -39,7 +40,7 @@ func TestActionDryRun(t *testing.T) {
 		t.Errorf("a dry run called the LLM %d times", n)
 	}
 	after := e.must(200, "GET", "/v1/sessions/dry", nil)
-	if jsonText(t, after["messages"]) != jsonText(t, before["messages"]) || after["version"] != before["version"] {
+	if apitest.JSONText(t, after["messages"]) != apitest.JSONText(t, before["messages"]) || after["version"] != before["version"] {
 		t.Errorf("a dry run changed the session")
 	}
 }

@@ -1,9 +1,11 @@
 package httpapi
 
+import "kompact/internal/testing/openapicheck"
+
 // CheckedClient returns a client whose requests and answers are held to
-// the OpenAPI document (openapi_check_internal_test.go), failing t.
-var CheckedClient = checkedClient
+// the OpenAPI document (internal/testing/openapicheck), failing t.
+var CheckedClient = openapicheck.Client
 
 // CheckedHandler serves h, holding the requests under /v1 and h's answers
 // to the OpenAPI document, failing t.
-var CheckedHandler = checkedHandler
+var CheckedHandler = openapicheck.Handler

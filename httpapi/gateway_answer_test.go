@@ -16,6 +16,7 @@ import (
 	"kompact/config"
 	"kompact/httpapi"
 	"kompact/internal/llmclient"
+	"kompact/internal/testing/apitest"
 	"kompact/internal/testing/fakeanthropic"
 	"kompact/internal/testing/testserver"
 	"kompact/openai"
@@ -49,9 +50,9 @@ func newRecordingCC(t *testing.T) *recordingCC {
 			if hold != nil {
 				hold(string(r.Body))
 			}
-			return fakeanthropic.Answer{Events: fakeanthropic.TextStream(ccModel, "<summary>"+ccSummary+"</summary>", fakeanthropic.Usage{Input: 2000, Output: 40})}
+			return fakeanthropic.Answer{Events: fakeanthropic.TextStream(apitest.CCModel, "<summary>"+apitest.CCSummary+"</summary>", fakeanthropic.Usage{Input: 2000, Output: 40})}
 		}
-		return fakeanthropic.Answer{Events: fakeanthropic.TextStream(ccModel, "ok", fakeanthropic.Usage{Input: f.turnUsage.Load(), Output: 5})}
+		return fakeanthropic.Answer{Events: fakeanthropic.TextStream(apitest.CCModel, "ok", fakeanthropic.Usage{Input: f.turnUsage.Load(), Output: 5})}
 	})
 	return f
 }
@@ -66,7 +67,7 @@ func (f *recordingCC) compactions() []string {
 // ccTurn sends one Claude Code turn of messages and reads its answer.
 func ccTurn(t *testing.T, base, sid string, messages []string) {
 	t.Helper()
-	resp := postMessages(t, context.Background(), base+"/gateway/cc/v1/messages?beta=true", ccHeaders(sid), ccBody("["+strings.Join(messages, ",")+"]"))
+	resp := apitest.PostMessages(t, context.Background(), base+"/gateway/cc/v1/messages?beta=true", apitest.CCHeaders(sid), apitest.CCBody("["+strings.Join(messages, ",")+"]"))
 	_, _ = io.ReadAll(resp.Body)
 	if resp.StatusCode != 200 {
 		t.Fatalf("turn: %d", resp.StatusCode)
@@ -83,23 +84,7 @@ func ccPrompt(instructions string) string {
 		text += "\n\nAdditional Instructions:\n" + instructions
 	}
 	text += "\n\n(Claude Code's closing reminder)"
-	return `{"role":"user","content":` + jsonString(text) + `}`
-}
-
-// revisionList reads session id's revisions.
-func revisionList(t *testing.T, base, id string) []struct {
-	Kind string `json:"kind"`
-	Note string `json:"note"`
-} {
-	t.Helper()
-	var revs struct {
-		Revisions []struct {
-			Kind string `json:"kind"`
-			Note string `json:"note"`
-		} `json:"revisions"`
-	}
-	getJSON(t, base, "/v1/sessions/"+id+"/revisions", &revs)
-	return revs.Revisions
+	return `{"role":"user","content":` + apitest.JSONString(text) + `}`
 }
 
 // TestMessagesPrecomputeAfterCrossingTurn (issue 39 §1): the precompute
@@ -111,18 +96,18 @@ func revisionList(t *testing.T, base, id string) []struct {
 // the next request, and the answer was recorded as auto_compaction.
 func TestMessagesPrecomputeAfterCrossingTurn(t *testing.T) {
 	fake := newRecordingCC(t)
-	srv := compactingServer(t, compactingCC(fake.URL, ""))
+	srv := apitest.CompactingServer(t, apitest.CompactingCC(fake.URL, ""))
 	const sid = "c0ffee00-0000-4000-8000-000000000391"
 	history := ccHistory(3)
 	ccTurn(t, srv.URL, sid, history[:5]) // answered with 3000 input tokens: the crossing turn
-	waitGatewayPreview(t, srv.URL, sid)
-	resp := postMessages(t, context.Background(), srv.URL+"/gateway/cc/v1/messages?beta=true", ccHeaders(sid),
-		ccBody("["+strings.Join(append(history[:5:5], `{"role":"assistant","content":[{"type":"text","text":"ok"}]}`, ccPrompt("")), ",")+"]"))
+	apitest.WaitGatewayPreview(t, srv.URL, sid)
+	resp := apitest.PostMessages(t, context.Background(), srv.URL+"/gateway/cc/v1/messages?beta=true", apitest.CCHeaders(sid),
+		apitest.CCBody("["+strings.Join(append(history[:5:5], `{"role":"assistant","content":[{"type":"text","text":"ok"}]}`, ccPrompt("")), ",")+"]"))
 	body, _ := io.ReadAll(resp.Body)
 	if resp.Header.Get("X-Kompact-Forwarded") != "answered" {
 		t.Fatalf("not answered: %d %q %s", resp.StatusCode, resp.Header.Get("X-Kompact-Forwarded"), body)
 	}
-	if revs := revisionList(t, srv.URL, sid); len(revs) != 1 || revs[0].Kind != "compaction" || revs[0].Note != "compacted 3 messages (precomputed)" {
+	if revs := apitest.RevisionList(t, srv.URL, sid); len(revs) != 1 || revs[0].Kind != "compaction" || revs[0].Note != "compacted 3 messages (precomputed)" {
 		t.Errorf("revisions %+v, want the /compact as one manual compaction", revs)
 	}
 }
@@ -133,17 +118,17 @@ func TestMessagesPrecomputeAfterCrossingTurn(t *testing.T) {
 func TestMessagesAutoCompactionRecorded(t *testing.T) {
 	fake := newRecordingCC(t)
 	fake.turnUsage.Store(9900) // of the agent's 10000: Claude Code's own compaction is due
-	srv := compactingServer(t, compactingCC(fake.URL, ", compaction: wait"))
+	srv := apitest.CompactingServer(t, apitest.CompactingCC(fake.URL, ", compaction: wait"))
 	const sid = "c0ffee00-0000-4000-8000-000000000392"
 	history := ccHistory(3)
 	ccTurn(t, srv.URL, sid, history[:5])
-	resp := postMessages(t, context.Background(), srv.URL+"/gateway/cc/v1/messages?beta=true", ccHeaders(sid),
-		ccBody("["+strings.Join(append(history[:5:5], `{"role":"assistant","content":[{"type":"text","text":"ok"}]}`, ccPrompt("")), ",")+"]"))
+	resp := apitest.PostMessages(t, context.Background(), srv.URL+"/gateway/cc/v1/messages?beta=true", apitest.CCHeaders(sid),
+		apitest.CCBody("["+strings.Join(append(history[:5:5], `{"role":"assistant","content":[{"type":"text","text":"ok"}]}`, ccPrompt("")), ",")+"]"))
 	_, _ = io.ReadAll(resp.Body)
 	if resp.Header.Get("X-Kompact-Forwarded") != "answered" {
 		t.Fatalf("not answered: %d %q", resp.StatusCode, resp.Header.Get("X-Kompact-Forwarded"))
 	}
-	if revs := revisionList(t, srv.URL, sid); len(revs) != 1 || revs[0].Kind != "auto_compaction" {
+	if revs := apitest.RevisionList(t, srv.URL, sid); len(revs) != 1 || revs[0].Kind != "auto_compaction" {
 		t.Errorf("revisions %+v, want Claude Code's own compaction as auto_compaction", revs)
 	}
 }
@@ -155,15 +140,15 @@ func TestMessagesAutoCompactionRecorded(t *testing.T) {
 // on the manual revision; the precompute made without them is dropped.
 func TestMessagesCompactionInstructions(t *testing.T) {
 	fake := newRecordingCC(t)
-	srv := compactingServer(t, strings.Replace(compactingCC(fake.URL, ""), "max_preserved_messages: 2", "max_preserved_messages: 2\n      instructions: AGENT-STANDING", 1))
+	srv := apitest.CompactingServer(t, strings.Replace(apitest.CompactingCC(fake.URL, ""), "max_preserved_messages: 2", "max_preserved_messages: 2\n      instructions: AGENT-STANDING", 1))
 	const sid = "c0ffee00-0000-4000-8000-000000000393"
 	history := ccHistory(3)
 	ccTurn(t, srv.URL, sid, history[:3])
 	ccTurn(t, srv.URL, sid, history[:5])
-	waitGatewayPreview(t, srv.URL, sid)
+	apitest.WaitGatewayPreview(t, srv.URL, sid)
 	before := len(fake.compactions())
-	resp := postMessages(t, context.Background(), srv.URL+"/gateway/cc/v1/messages?beta=true", ccHeaders(sid),
-		ccBody("["+strings.Join(append(history[:5:5], `{"role":"assistant","content":[{"type":"text","text":"ok"}]}`, ccPrompt("keep the fruit names")), ",")+"]"))
+	resp := apitest.PostMessages(t, context.Background(), srv.URL+"/gateway/cc/v1/messages?beta=true", apitest.CCHeaders(sid),
+		apitest.CCBody("["+strings.Join(append(history[:5:5], `{"role":"assistant","content":[{"type":"text","text":"ok"}]}`, ccPrompt("keep the fruit names")), ",")+"]"))
 	body, _ := io.ReadAll(resp.Body)
 	if resp.Header.Get("X-Kompact-Forwarded") != "answered" {
 		t.Fatalf("not answered: %d %q %s", resp.StatusCode, resp.Header.Get("X-Kompact-Forwarded"), body)
@@ -176,7 +161,7 @@ func TestMessagesCompactionInstructions(t *testing.T) {
 	if agent < 0 || user < agent {
 		t.Errorf("the compaction request does not carry the standing instructions, then TEXT (%d, %d)", agent, user)
 	}
-	revs := revisionList(t, srv.URL, sid)
+	revs := apitest.RevisionList(t, srv.URL, sid)
 	if len(revs) != 1 || revs[0].Kind != "compaction" || !strings.Contains(revs[0].Note, `"keep the fruit names"`) {
 		t.Errorf("revisions %+v, want one manual compaction naming the instructions", revs)
 	}
@@ -194,7 +179,7 @@ func gatewayPreviews(t *testing.T, base, id string) int {
 			GatewayPreviews int    `json:"gateway_previews"`
 		} `json:"sessions"`
 	}
-	getJSON(t, base, "/v1/sessions", &list)
+	apitest.GetJSON(t, base, "/v1/sessions", &list)
 	for _, s := range list.Sessions {
 		if s.ID == id {
 			return s.GatewayPreviews
@@ -216,20 +201,20 @@ func TestMessagesCompactionInstructionsForwarded(t *testing.T) {
 			<-release
 		}
 	}
-	srv := compactingServer(t, strings.Replace(compactingCC(fake.URL, ""), "max_preserved_messages: 2", "max_preserved_messages: 2\n      timeout: 1s", 1))
+	srv := apitest.CompactingServer(t, strings.Replace(apitest.CompactingCC(fake.URL, ""), "max_preserved_messages: 2", "max_preserved_messages: 2\n      timeout: 1s", 1))
 	const sid = "c0ffee00-0000-4000-8000-000000000394"
 	history := ccHistory(3)
 	ccTurn(t, srv.URL, sid, history[:3])
 	ccTurn(t, srv.URL, sid, history[:5])
-	waitGatewayPreview(t, srv.URL, sid)
-	body := ccBody("[" + strings.Join(append(history[:5:5], `{"role":"assistant","content":[{"type":"text","text":"ok"}]}`, ccPrompt("keep the fruit names")), ",") + "]")
-	resp := postMessages(t, context.Background(), srv.URL+"/gateway/cc/v1/messages?beta=true", ccHeaders(sid), body)
+	apitest.WaitGatewayPreview(t, srv.URL, sid)
+	body := apitest.CCBody("[" + strings.Join(append(history[:5:5], `{"role":"assistant","content":[{"type":"text","text":"ok"}]}`, ccPrompt("keep the fruit names")), ",") + "]")
+	resp := apitest.PostMessages(t, context.Background(), srv.URL+"/gateway/cc/v1/messages?beta=true", apitest.CCHeaders(sid), body)
 	_, _ = io.ReadAll(resp.Body)
 	reqs := fake.Requests()
 	if resp.Header.Get("X-Kompact-Forwarded") != "as-sent" || string(reqs[len(reqs)-1].Body) != body {
 		t.Errorf("not forwarded as it came: %d %q", resp.StatusCode, resp.Header.Get("X-Kompact-Forwarded"))
 	}
-	if revs := revisionList(t, srv.URL, sid); len(revs) != 0 {
+	if revs := apitest.RevisionList(t, srv.URL, sid); len(revs) != 0 {
 		t.Errorf("revisions %+v, want none", revs)
 	}
 }
@@ -265,7 +250,7 @@ func (f *failingReads) GetSession(ctx context.Context, id string) (*kompact.Stor
 func TestMessagesAnswerFromCommit(t *testing.T) {
 	fake := newRecordingCC(t)
 	t.Setenv("KOMPACT_TEST_ANTHROPIC_KEY", "sk-agent")
-	cfg, err := config.Parse([]byte(compactingCC(fake.URL, "")), "agents.yaml")
+	cfg, err := config.Parse([]byte(apitest.CompactingCC(fake.URL, "")), "agents.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -278,19 +263,19 @@ func TestMessagesAnswerFromCommit(t *testing.T) {
 	history := ccHistory(3)
 	ccTurn(t, srv.URL, sid, history[:3])
 	ccTurn(t, srv.URL, sid, history[:5])
-	waitGatewayPreview(t, srv.URL, sid)
+	apitest.WaitGatewayPreview(t, srv.URL, sid)
 	read := []string{
 		`{"role":"assistant","content":[{"type":"text","text":"reading it"},{"type":"tool_use","id":"toolu_r1","name":"Read","input":{"file_path":"/src/a.go"}}]}`,
 		`{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_r1","content":"FILE-BODY-39"}]}`,
 	}
 	msgs := append(append(history[:5:5], read...), ccPrompt(""))
-	resp := postMessages(t, context.Background(), srv.URL+"/gateway/cc/v1/messages?beta=true", ccHeaders(sid), ccBody("["+strings.Join(msgs, ",")+"]"))
+	resp := apitest.PostMessages(t, context.Background(), srv.URL+"/gateway/cc/v1/messages?beta=true", apitest.CCHeaders(sid), apitest.CCBody("["+strings.Join(msgs, ",")+"]"))
 	raw, _ := io.ReadAll(resp.Body)
 	if resp.Header.Get("X-Kompact-Forwarded") != "answered" {
 		t.Fatalf("not answered: %d %q %s", resp.StatusCode, resp.Header.Get("X-Kompact-Forwarded"), raw)
 	}
 	text, _ := readAnswerStream(t, string(raw))
-	if !strings.Contains(text, ccSummary) {
+	if !strings.Contains(text, apitest.CCSummary) {
 		t.Errorf("the answer does not carry the committed summary: %q", text)
 	}
 	if strings.Contains(text, "<system>") || strings.Contains(text, "[system]") {
@@ -316,11 +301,11 @@ func TestMessagesGateRefusesAck(t *testing.T) {
 	fake := fakeanthropic.New(t, func(r fakeanthropic.Request) fakeanthropic.Answer {
 		if r.Header.Get("X-Claude-Code-Session-Id") == "" {
 			kompactCalls.Add(1)
-			return fakeanthropic.Answer{Events: fakeanthropic.TextStream(ccModel, "ACK_21", fakeanthropic.Usage{Input: 2000, Output: 3})}
+			return fakeanthropic.Answer{Events: fakeanthropic.TextStream(apitest.CCModel, "ACK_21", fakeanthropic.Usage{Input: 2000, Output: 3})}
 		}
-		return fakeanthropic.Answer{Events: fakeanthropic.TextStream(ccModel, "ok", fakeanthropic.Usage{Input: 3000, Output: 5})}
+		return fakeanthropic.Answer{Events: fakeanthropic.TextStream(apitest.CCModel, "ok", fakeanthropic.Usage{Input: 3000, Output: 5})}
 	})
-	srv := compactingServer(t, compactingCC(fake.URL, ", compaction: wait"))
+	srv := apitest.CompactingServer(t, apitest.CompactingCC(fake.URL, ", compaction: wait"))
 	const sid = "c0ffee00-0000-4000-8000-000000000396"
 	history := ccHistory(3)
 	ccTurn(t, srv.URL, sid, history[:5])
@@ -334,19 +319,19 @@ func TestMessagesGateRefusesAck(t *testing.T) {
 	if n := gatewayPreviews(t, srv.URL, sid); n != 0 {
 		t.Errorf("%d precomputed summaries kept, want none", n)
 	}
-	body := ccBody("[" + strings.Join(append(history[:5:5], `{"role":"assistant","content":[{"type":"text","text":"ok"}]}`, ccPrompt("")), ",") + "]")
-	resp := postMessages(t, context.Background(), srv.URL+"/gateway/cc/v1/messages?beta=true", ccHeaders(sid), body)
+	body := apitest.CCBody("[" + strings.Join(append(history[:5:5], `{"role":"assistant","content":[{"type":"text","text":"ok"}]}`, ccPrompt("")), ",") + "]")
+	resp := apitest.PostMessages(t, context.Background(), srv.URL+"/gateway/cc/v1/messages?beta=true", apitest.CCHeaders(sid), body)
 	_, _ = io.ReadAll(resp.Body)
 	if resp.Header.Get("X-Kompact-Forwarded") != "as-sent" {
 		t.Errorf("answered from an acknowledgement: %q", resp.Header.Get("X-Kompact-Forwarded"))
 	}
-	if revs := revisionList(t, srv.URL, sid); len(revs) != 0 {
+	if revs := apitest.RevisionList(t, srv.URL, sid); len(revs) != 0 {
 		t.Errorf("revisions %+v, want none", revs)
 	}
 	var c struct {
 		AutoFailures int `json:"auto_failures"`
 	}
-	getJSON(t, srv.URL, "/v1/sessions/"+sid+"/context", &c)
+	apitest.GetJSON(t, srv.URL, "/v1/sessions/"+sid+"/context", &c)
 	if c.AutoFailures < 1 {
 		t.Errorf("auto_failures %d, want the refused summaries counted", c.AutoFailures)
 	}
@@ -361,7 +346,7 @@ func sessionRunning(t *testing.T, base, id string) bool {
 			Running bool   `json:"running"`
 		} `json:"sessions"`
 	}
-	getJSON(t, base, "/v1/sessions", &list)
+	apitest.GetJSON(t, base, "/v1/sessions", &list)
 	for _, s := range list.Sessions {
 		if s.ID == id {
 			return s.Running

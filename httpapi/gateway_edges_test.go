@@ -14,6 +14,7 @@ import (
 	"kompact"
 	"kompact/config"
 	"kompact/httpapi"
+	"kompact/internal/testing/apitest"
 	"kompact/internal/testing/testserver"
 	"kompact/openai"
 	"kompact/service"
@@ -29,10 +30,10 @@ import (
 // edgeGateway serves the gateway over SQLite with two agents, gw (the
 // tests' compacting agent) and other, both upstream at up; the server's
 // warnings go to logs.
-func edgeGateway(t *testing.T, up *fakeUpstream, logs *testserver.Buffer) *httptest.Server {
+func edgeGateway(t *testing.T, up *apitest.FakeUpstream, logs *testserver.Buffer) *httptest.Server {
 	t.Helper()
-	yaml := testserver.GatewayAgents(up.srv.URL+"/v1", testserver.Gateway{Auto: true}) +
-		fmt.Sprintf("  other: {llm: {base_url: %s, model: chat-model, max_context_size: 10000}, gateway: {enabled: true}}\n", up.srv.URL+"/v1")
+	yaml := testserver.GatewayAgents(up.Srv.URL+"/v1", testserver.Gateway{Auto: true}) +
+		fmt.Sprintf("  other: {llm: {base_url: %s, model: chat-model, max_context_size: 10000}, gateway: {enabled: true}}\n", up.Srv.URL+"/v1")
 	return gatewayServerOf(t, yaml, logs)
 }
 
@@ -64,7 +65,7 @@ func sessionVersion(t *testing.T, base, id string) (int64, int) {
 		Version  int64             `json:"version"`
 		Messages []json.RawMessage `json:"messages"`
 	}
-	getJSON(t, base, "/v1/sessions/"+id, &doc)
+	apitest.GetJSON(t, base, "/v1/sessions/"+id, &doc)
 	return doc.Version, len(doc.Messages)
 }
 
@@ -73,20 +74,20 @@ func sessionVersion(t *testing.T, base, id string) (int64, int) {
 // not the session's: forwarded as sent, nothing stored, no session named
 // in the answer, and a log line says why.
 func TestGatewayOtherAgentsSession(t *testing.T) {
-	up := newFakeUpstream(t)
+	up := apitest.NewFakeUpstream(t)
 	logs := &testserver.Buffer{}
 	srv := edgeGateway(t, up, logs)
-	cv := &conversation{msgs: []sdk.ChatCompletionMessageParamUnion{sdk.SystemMessage("sys")}}
-	gw := newGatewayClient(srv.URL, option.WithHeader("X-Kompact-Session", "shared-id"))
+	cv := &apitest.Conversation{Msgs: []sdk.ChatCompletionMessageParamUnion{sdk.SystemMessage("sys")}}
+	gw := apitest.NewGatewayClient(srv.URL, option.WithHeader("X-Kompact-Session", "shared-id"))
 	for i := 1; i <= 2; i++ {
-		cv.turn(t, gw, i, false)
+		cv.Turn(t, gw, i, false)
 	}
 	version, n := sessionVersion(t, srv.URL, "shared-id")
-	other := newGatewayClient(srv.URL, option.WithHeader("X-Kompact-Session", "shared-id"),
+	other := apitest.NewGatewayClient(srv.URL, option.WithHeader("X-Kompact-Session", "shared-id"),
 		option.WithBaseURL(srv.URL+"/gateway/other/v1"))
-	h := cv.turn(t, other, 3, false)
-	chats, _ := up.chats()
-	if h.Get("X-Kompact-Forwarded") != "as-sent" || h.Get("X-Kompact-Session") != "" || !bytes.Equal(chats[len(chats)-1].body, other.lastSent()) {
+	h := cv.Turn(t, other, 3, false)
+	chats, _ := up.Chats()
+	if h.Get("X-Kompact-Forwarded") != "as-sent" || h.Get("X-Kompact-Session") != "" || !bytes.Equal(chats[len(chats)-1].Body, other.LastSent()) {
 		t.Fatalf("another agent's request: forwarded %q, session %q", h.Get("X-Kompact-Forwarded"), h.Get("X-Kompact-Session"))
 	}
 	if v, m := sessionVersion(t, srv.URL, "shared-id"); v != version || m != n {
@@ -100,16 +101,16 @@ func TestGatewayOtherAgentsSession(t *testing.T) {
 // TestGatewayEditedHistoryLogged (issue 28 §4): an edited history under
 // X-Kompact-Session, forwarded as sent and not stored, is logged.
 func TestGatewayEditedHistoryLogged(t *testing.T) {
-	up := newFakeUpstream(t)
+	up := apitest.NewFakeUpstream(t)
 	logs := &testserver.Buffer{}
 	srv := edgeGateway(t, up, logs)
-	c := newGatewayClient(srv.URL, option.WithHeader("X-Kompact-Session", "edited"))
-	cv := &conversation{msgs: []sdk.ChatCompletionMessageParamUnion{sdk.SystemMessage("sys")}}
+	c := apitest.NewGatewayClient(srv.URL, option.WithHeader("X-Kompact-Session", "edited"))
+	cv := &apitest.Conversation{Msgs: []sdk.ChatCompletionMessageParamUnion{sdk.SystemMessage("sys")}}
 	for i := 1; i <= 2; i++ {
-		cv.turn(t, c, i, false)
+		cv.Turn(t, c, i, false)
 	}
-	cv.msgs[1] = sdk.UserMessage("turn 1, edited")
-	if h := cv.turn(t, c, 3, false); h.Get("X-Kompact-Session") != "" {
+	cv.Msgs[1] = sdk.UserMessage("turn 1, edited")
+	if h := cv.Turn(t, c, 3, false); h.Get("X-Kompact-Session") != "" {
 		t.Fatalf("an edited history was stored in %q", h.Get("X-Kompact-Session"))
 	}
 	if !strings.Contains(logs.String(), "not its session's") || !strings.Contains(logs.String(), "session=edited") {
@@ -121,7 +122,7 @@ func TestGatewayEditedHistoryLogged(t *testing.T) {
 // recorded as MaxTokenFigure, so that the trigger's sums hold: the next
 // turn compacts, as /context says it should.
 func TestGatewayHugeUsage(t *testing.T) {
-	up := newFakeUpstream(t)
+	up := apitest.NewFakeUpstream(t)
 	huge := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, _ := io.ReadAll(r.Body)
 		if bytes.Contains(body, []byte("HUGE-USAGE")) && !bytes.Contains(body, []byte(`"model":"compact-model"`)) {
@@ -130,28 +131,28 @@ func TestGatewayHugeUsage(t *testing.T) {
 			return
 		}
 		r.Body = io.NopCloser(bytes.NewReader(body))
-		up.serve(w, r)
+		up.Serve(w, r)
 	}))
 	t.Cleanup(huge.Close)
-	up.srv = huge
+	up.Srv = huge
 	srv := newGatewayServer(t, testserver.SQLite(t), up, 0)
-	c := newGatewayClient(srv.URL, option.WithHeader("X-Kompact-Session", "huge"))
-	cv := &conversation{msgs: []sdk.ChatCompletionMessageParamUnion{sdk.SystemMessage("sys")}}
+	c := apitest.NewGatewayClient(srv.URL, option.WithHeader("X-Kompact-Session", "huge"))
+	cv := &apitest.Conversation{Msgs: []sdk.ChatCompletionMessageParamUnion{sdk.SystemMessage("sys")}}
 	for i := 1; i <= 3; i++ {
-		cv.turn(t, c, i, false)
+		cv.Turn(t, c, i, false)
 	}
-	cv.msgs = append(cv.msgs, sdk.UserMessage("HUGE-USAGE"))
-	if _, err := c.Chat.Completions.New(t.Context(), sdk.ChatCompletionNewParams{Model: "chat-model", Messages: cv.msgs}); err != nil {
+	cv.Msgs = append(cv.Msgs, sdk.UserMessage("HUGE-USAGE"))
+	if _, err := c.Chat.Completions.New(t.Context(), sdk.ChatCompletionNewParams{Model: "chat-model", Messages: cv.Msgs}); err != nil {
 		t.Fatal(err)
 	}
-	cv.msgs = append(cv.msgs, sdk.AssistantMessage("reply huge"))
+	cv.Msgs = append(cv.Msgs, sdk.AssistantMessage("reply huge"))
 	var ctxStatus service.SessionContext
-	getJSON(t, srv.URL, "/v1/sessions/huge/context", &ctxStatus)
+	apitest.GetJSON(t, srv.URL, "/v1/sessions/huge/context", &ctxStatus)
 	if ctxStatus.TokenCount != kompact.MaxTokenFigure || !ctxStatus.ShouldCompact {
 		t.Fatalf("after a report of 2^63-1 tokens: token count %d, should_compact %v; want %d, true",
 			ctxStatus.TokenCount, ctxStatus.ShouldCompact, kompact.MaxTokenFigure)
 	}
-	if h := cv.turn(t, c, 5, false); h.Get("X-Kompact-Forwarded") != "compacted" {
+	if h := cv.Turn(t, c, 5, false); h.Get("X-Kompact-Forwarded") != "compacted" {
 		t.Fatalf("the turn after it: forwarded %q, want compacted", h.Get("X-Kompact-Forwarded"))
 	}
 }
@@ -159,9 +160,9 @@ func TestGatewayHugeUsage(t *testing.T) {
 // TestGatewayUnreachableUpstream (issue 28 §4): the 502 of an upstream
 // that cannot be reached names the session the messages were stored in.
 func TestGatewayUnreachableUpstream(t *testing.T) {
-	up := newFakeUpstream(t)
+	up := apitest.NewFakeUpstream(t)
 	srv := newGatewayServer(t, testserver.SQLite(t), up, 0)
-	up.srv.Close()
+	up.Srv.Close()
 	req, _ := http.NewRequest("POST", srv.URL+"/gateway/gw/v1/chat/completions", strings.NewReader(chatBody(2)))
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("X-Kompact-Session", "unreached")
@@ -182,7 +183,7 @@ func TestGatewayUnreachableUpstream(t *testing.T) {
 // TestGatewayEmptyMessages (issue 28 §4): "messages": [] is refused with
 // 400 in OpenAI's form, and neither stored nor forwarded.
 func TestGatewayEmptyMessages(t *testing.T) {
-	up := newFakeUpstream(t)
+	up := apitest.NewFakeUpstream(t)
 	srv := newGatewayServer(t, testserver.SQLite(t), up, 0)
 	r := sendChat(t, srv.URL, `{"model":"m","messages":[]}`)
 	wantRefused(t, "an empty conversation", r, http.StatusBadRequest, "invalid_request", `"messages" is empty`)

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"kompact/httpapi"
+	"kompact/internal/testing/apitest"
 )
 
 // TestGatewayRouteBeforeBodyType (issue 40 §3): a form-encoded POST to a
@@ -15,7 +16,7 @@ import (
 // and only then, for a good route and agent, that its body is not JSON
 // (415). Without the server's token nothing is said about the agent.
 func TestGatewayRouteBeforeBodyType(t *testing.T) {
-	up := newFakeUpstream(t)
+	up := apitest.NewFakeUpstream(t)
 	srv := limitedGateway(t, up, httpapi.Config{})
 	post := func(base, path string, header ...string) (int, string) {
 		t.Helper()

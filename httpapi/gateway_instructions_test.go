@@ -9,6 +9,7 @@ import (
 
 	sdk "github.com/openai/openai-go/v3"
 
+	"kompact/internal/testing/apitest"
 	"kompact/internal/testing/testserver"
 )
 
@@ -17,14 +18,14 @@ import (
 // …/settings), joined in that order into kimi-cli's one custom instruction
 // (KCP-011, issue 33 §2), as every other compaction does.
 func TestGatewayStandingInstructions(t *testing.T) {
-	up := newFakeUpstream(t)
-	doc := strings.Replace(testserver.GatewayAgents(up.srv.URL+"/v1", testserver.Gateway{Auto: true}),
+	up := apitest.NewFakeUpstream(t)
+	doc := strings.Replace(testserver.GatewayAgents(up.Srv.URL+"/v1", testserver.Gateway{Auto: true}),
 		"      compaction_model: compact-model\n", "      compaction_model: compact-model\n      instructions: Keep the schema.\n", 1)
 	srv := gatewayServerOf(t, doc, testLog{t})
 
-	c := newGatewayClient(srv.URL)
-	cv := &conversation{msgs: []sdk.ChatCompletionMessageParamUnion{sdk.SystemMessage("You are a careful agent.")}}
-	id := cv.turn(t, c, 1, false).Get("X-Kompact-Session")
+	c := apitest.NewGatewayClient(srv.URL)
+	cv := &apitest.Conversation{Msgs: []sdk.ChatCompletionMessageParamUnion{sdk.SystemMessage("You are a careful agent.")}}
+	id := cv.Turn(t, c, 1, false).Get("X-Kompact-Session")
 	body, _ := json.Marshal(map[string]any{"instructions": "Keep the API paths."})
 	req, _ := http.NewRequest("PATCH", srv.URL+"/v1/sessions/"+id+"/settings", bytes.NewReader(body))
 	req.Header.Set("Content-Type", "application/json")
@@ -34,18 +35,18 @@ func TestGatewayStandingInstructions(t *testing.T) {
 	}
 	resp.Body.Close()
 	for i := 2; i <= 14; i++ {
-		if _, n := up.chats(); n > 0 {
+		if _, n := up.Chats(); n > 0 {
 			break
 		}
-		cv.turn(t, c, i, false)
+		cv.Turn(t, c, i, false)
 	}
-	up.mu.Lock()
-	defer up.mu.Unlock()
+	up.Mu.Lock()
+	defer up.Mu.Unlock()
 	const want = "**User's Custom Compaction Instruction:**\\nThe user has specifically requested the following focus during compaction. You MUST prioritize this instruction above the default compression priorities:\\nKeep the schema.\\n\\nKeep the API paths.\"}]"
-	for _, call := range up.calls {
-		if call.compaction {
-			if !bytes.Contains(call.body, []byte(want)) {
-				t.Fatalf("the gateway's compaction request lacks the joined instructions:\n%s", call.body[max(0, len(call.body)-400):])
+	for _, call := range up.Calls {
+		if call.Compaction {
+			if !bytes.Contains(call.Body, []byte(want)) {
+				t.Fatalf("the gateway's compaction request lacks the joined instructions:\n%s", call.Body[max(0, len(call.Body)-400):])
 			}
 			return
 		}

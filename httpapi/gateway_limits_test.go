@@ -11,6 +11,7 @@ import (
 
 	"kompact/config"
 	"kompact/httpapi"
+	"kompact/internal/testing/apitest"
 	"kompact/internal/testing/golden"
 	"kompact/internal/testing/testserver"
 	"kompact/openai"
@@ -24,9 +25,9 @@ import (
 // limitedGateway serves the fake's agent "gw" (no automatic compaction)
 // over a new SQLite store with cfg's limits (and token), its requests and
 // answers held to the OpenAPI document.
-func limitedGateway(t *testing.T, up *fakeUpstream, cfg httpapi.Config) *httptest.Server {
+func limitedGateway(t *testing.T, up *apitest.FakeUpstream, cfg httpapi.Config) *httptest.Server {
 	t.Helper()
-	agents, err := config.Parse([]byte(testserver.GatewayAgents(up.srv.URL+"/v1", testserver.Gateway{})), "agents.yaml")
+	agents, err := config.Parse([]byte(testserver.GatewayAgents(up.Srv.URL+"/v1", testserver.Gateway{})), "agents.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -123,15 +124,15 @@ func wantRefused(t *testing.T, what string, r gatewayRefusal, status int, code s
 
 // wantUntouched fails if the upstream had a chat call or the store has a
 // session.
-func wantUntouched(t *testing.T, up *fakeUpstream, base string) {
+func wantUntouched(t *testing.T, up *apitest.FakeUpstream, base string) {
 	t.Helper()
-	if chats, _ := up.chats(); len(chats) != 0 {
+	if chats, _ := up.Chats(); len(chats) != 0 {
 		t.Errorf("the upstream had %d chat requests, want none", len(chats))
 	}
 	var list struct {
 		Sessions []json.RawMessage `json:"sessions"`
 	}
-	getJSON(t, base, "/v1/sessions", &list)
+	apitest.GetJSON(t, base, "/v1/sessions", &list)
 	if len(list.Sessions) != 0 {
 		t.Errorf("the store has %d sessions, want none", len(list.Sessions))
 	}
@@ -142,7 +143,7 @@ func wantUntouched(t *testing.T, up *fakeUpstream, base string) {
 // in OpenAI's error form, before the store or the upstream sees it; one
 // at the limit goes through.
 func TestGatewayMaxRequestMessages(t *testing.T) {
-	up := newFakeUpstream(t)
+	up := apitest.NewFakeUpstream(t)
 	srv := limitedGateway(t, up, httpapi.Config{Limits: httpapi.Limits{MaxRequestMessages: 3}})
 	r := sendChat(t, srv.URL, chatBody(4), withHeader("X-Kompact-Session", "too-many"))
 	wantRefused(t, "4 messages", r, 413, "too_large", "4 messages", "at most 3", "--max-request-messages")
@@ -150,7 +151,7 @@ func TestGatewayMaxRequestMessages(t *testing.T) {
 	if r := sendChat(t, srv.URL, chatBody(3)); r.status != 200 {
 		t.Fatalf("3 messages: %d %s", r.status, r.body)
 	}
-	if chats, _ := up.chats(); len(chats) != 1 {
+	if chats, _ := up.Chats(); len(chats) != 1 {
 		t.Fatalf("the upstream had %d chat requests, want 1", len(chats))
 	}
 }
@@ -160,7 +161,7 @@ func TestGatewayMaxRequestMessages(t *testing.T) {
 // any of it is read) or it comes chunked; neither reaches the store or
 // the upstream.
 func TestGatewayMaxBody(t *testing.T) {
-	up := newFakeUpstream(t)
+	up := apitest.NewFakeUpstream(t)
 	srv := limitedGateway(t, up, httpapi.Config{MaxBody: 512})
 	body := chatBody(20) // over 512 bytes
 	wantRefused(t, "Content-Length", sendChat(t, srv.URL, body), 413, "too_large", "512 bytes")
@@ -173,7 +174,7 @@ func TestGatewayMaxBody(t *testing.T) {
 // error form, before the store or the upstream sees the request, as an id
 // outside the rule is on every /v1 route.
 func TestGatewaySessionHeaderRule(t *testing.T) {
-	up := newFakeUpstream(t)
+	up := apitest.NewFakeUpstream(t)
 	srv := limitedGateway(t, up, httpapi.Config{})
 	for _, id := range []string{"a/b", strings.Repeat("x", 129), ".", "..", "caf\xc3\xa9", "a b", "a%00b"} {
 		r := sendChat(t, srv.URL, chatBody(1), withHeader("X-Kompact-Session", id))
@@ -189,7 +190,7 @@ func TestGatewaySessionHeaderRule(t *testing.T) {
 // answer, another site's page, a body that is not JSON) refuse gateway
 // requests in OpenAI's error form too, with the statuses of the /v1 routes.
 func TestGatewayGuardErrors(t *testing.T) {
-	up := newFakeUpstream(t)
+	up := apitest.NewFakeUpstream(t)
 	srv := limitedGateway(t, up, httpapi.Config{})
 	cases := []struct {
 		name   string
@@ -212,7 +213,7 @@ func TestGatewayGuardErrors(t *testing.T) {
 // examples).
 func TestGatewayErrorBodies(t *testing.T) {
 	const token = "0123456789abcdef0123456789abcdef"
-	srv := limitedGateway(t, newFakeUpstream(t), httpapi.Config{Token: token, Limits: httpapi.Limits{MaxRequestMessages: 3}})
+	srv := limitedGateway(t, apitest.NewFakeUpstream(t), httpapi.Config{Token: token, Limits: httpapi.Limits{MaxRequestMessages: 3}})
 	auth := withHeader("Authorization", "Bearer "+token)
 	var out strings.Builder
 	for _, c := range []struct {

@@ -8,12 +8,14 @@ import (
 	"testing"
 	"time"
 
-	sdk "github.com/openai/openai-go/v3"
-	"github.com/openai/openai-go/v3/option"
 	"kompact"
 	"kompact/httpapi"
+	"kompact/internal/testing/apitest"
 	"kompact/internal/testing/testserver"
 	"kompact/service"
+
+	sdk "github.com/openai/openai-go/v3"
+	"github.com/openai/openai-go/v3/option"
 )
 
 // The gateway's compactions in the server's log (issue 28 §5): the
@@ -22,7 +24,7 @@ import (
 
 // logGateway serves the gateway (gw's settings) over a fresh store,
 // logging at Info, as JSON lines when jsonLogs, into the returned buffer.
-func logGateway(t *testing.T, up *fakeUpstream, gw testserver.Gateway, jsonLogs bool) (*httptest.Server, *testserver.Buffer) {
+func logGateway(t *testing.T, up *apitest.FakeUpstream, gw testserver.Gateway, jsonLogs bool) (*httptest.Server, *testserver.Buffer) {
 	t.Helper()
 	logs := &testserver.Buffer{}
 	var h slog.Handler = slog.NewTextHandler(logs, nil)
@@ -37,20 +39,20 @@ func logGateway(t *testing.T, up *fakeUpstream, gw testserver.Gateway, jsonLogs 
 // that compaction. After a turn that started a precompute it waits for the
 // precompute's call upstream (up), so that the precompute has read the
 // session before the next turn, however loaded the machine.
-func turnsUntilCompacted(t *testing.T, srv *httptest.Server, up *fakeUpstream, id string) kompact.RevisionInfo {
+func turnsUntilCompacted(t *testing.T, srv *httptest.Server, up *apitest.FakeUpstream, id string) kompact.RevisionInfo {
 	t.Helper()
-	c := newGatewayClient(srv.URL, option.WithHeader("X-Kompact-Session", id))
-	cv := &conversation{msgs: []sdk.ChatCompletionMessageParamUnion{sdk.SystemMessage("You are a careful agent.")}}
+	c := apitest.NewGatewayClient(srv.URL, option.WithHeader("X-Kompact-Session", id))
+	cv := &apitest.Conversation{Msgs: []sdk.ChatCompletionMessageParamUnion{sdk.SystemMessage("You are a careful agent.")}}
 	for i := 1; i <= 20; i++ {
-		if cv.turn(t, c, i, false).Get(httpapi.HeaderForwarded) != "compacted" {
+		if cv.Turn(t, c, i, false).Get(httpapi.HeaderForwarded) != "compacted" {
 			// A precompute the turn started reads the session before the next turn.
-			precomputeCalling(t, up, srv.URL, id)
+			apitest.PrecomputeCalling(t, up, srv.URL, id)
 			continue
 		}
 		var revs struct {
 			Revisions []kompact.RevisionInfo `json:"revisions"`
 		}
-		getJSON(t, srv.URL, "/v1/sessions/"+id+"/revisions", &revs)
+		apitest.GetJSON(t, srv.URL, "/v1/sessions/"+id+"/revisions", &revs)
 		if len(revs.Revisions) != 1 || revs.Revisions[0].Fidelity == nil {
 			t.Fatalf("revisions after the compaction: %+v", revs.Revisions)
 		}
@@ -117,7 +119,7 @@ func TestGatewayCompactionLogLines(t *testing.T) {
 }
 
 func testGatewayLogCompaction(t *testing.T, jsonLogs bool) {
-	up := newFakeUpstream(t)
+	up := apitest.NewFakeUpstream(t)
 	srv, logs := logGateway(t, up, testserver.Gateway{Auto: true}, jsonLogs)
 	rev := turnsUntilCompacted(t, srv, up, "logs")
 	committed := committedAttrs(rev, "gateway")
@@ -133,7 +135,7 @@ func testGatewayLogCompaction(t *testing.T, jsonLogs bool) {
 }
 
 func testGatewayLogPrecompute(t *testing.T, jsonLogs bool) {
-	up := newFakeUpstream(t)
+	up := apitest.NewFakeUpstream(t)
 	srv, logs := logGateway(t, up, testserver.Gateway{Auto: true, Precompute: 0.8}, jsonLogs)
 	rev := turnsUntilCompacted(t, srv, up, "pre")
 	kept := committedAttrs(rev, "precompute")
@@ -167,14 +169,14 @@ func testGatewayLogPrecompute(t *testing.T, jsonLogs bool) {
 // testGatewayLogFailing: every compaction fails upstream (500); the
 // precompute's first (at precompute ratio p, when not 0) or the trigger's.
 func testGatewayLogFailing(t *testing.T, jsonLogs bool, p float64) {
-	up := newFakeUpstream(t)
+	up := apitest.NewFakeUpstream(t)
 	failCompactions(t, up)
 	srv, logs := logGateway(t, up, testserver.Gateway{Auto: true, Precompute: p}, jsonLogs)
-	c := newGatewayClient(srv.URL, option.WithHeader("X-Kompact-Session", "failing"))
-	cv := &conversation{msgs: []sdk.ChatCompletionMessageParamUnion{sdk.SystemMessage("sys")}}
+	c := apitest.NewGatewayClient(srv.URL, option.WithHeader("X-Kompact-Session", "failing"))
+	cv := &apitest.Conversation{Msgs: []sdk.ChatCompletionMessageParamUnion{sdk.SystemMessage("sys")}}
 	paused := map[string]string{"session": "failing", "auto_failures": fmt.Sprint(kompact.AutoCompactionFailureLimit)}
 	for i := 1; i <= 20 && countLogLines(t, logs.String(), jsonLogs, "automatic compaction paused", paused) == 0; i++ {
-		cv.turn(t, c, i, false)
+		cv.Turn(t, c, i, false)
 	}
 	for deadline := time.Now().Add(10 * time.Second); countLogLines(t, logs.String(), jsonLogs, "automatic compaction paused", paused) == 0; {
 		if time.Now().After(deadline) {
@@ -182,7 +184,7 @@ func testGatewayLogFailing(t *testing.T, jsonLogs bool, p float64) {
 		}
 		time.Sleep(20 * time.Millisecond) // a precompute's failure is logged after its turn
 	}
-	cv.turn(t, c, 21, false) // paused: no compaction starts
+	cv.Turn(t, c, 21, false) // paused: no compaction starts
 	n := kompact.AutoCompactionFailureLimit
 	failed := map[string]string{"session": "failing", "status": string(service.AutoFailed), "code": string(kompact.ELLM)}
 	all := logLines(t, logs.String(), jsonLogs, "compaction failed", failed)

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"kompact/internal/testing/apitest"
 	"kompact/internal/testing/fakeanthropic"
 )
 
@@ -18,17 +19,17 @@ import (
 // went upstream.
 func TestMessagesDuplicatedKeyHeader(t *testing.T) {
 	fake := fakeanthropic.New(t, func(fakeanthropic.Request) fakeanthropic.Answer {
-		return fakeanthropic.Answer{Body: fakeanthropic.TextMessage(ccModel, "ok", fakeanthropic.Usage{Input: 1, Output: 1})}
+		return fakeanthropic.Answer{Body: fakeanthropic.TextMessage(apitest.CCModel, "ok", fakeanthropic.Usage{Input: 1, Output: 1})}
 	})
 	const token = "server-token-123"
-	body := `{"model":"` + ccModel + `","max_tokens":8,"messages":[{"role":"user","content":"hi"}]}`
-	fwd := messagesServer(t, ccAgents(fake.URL, ", forward_authorization: true"), token)
+	body := `{"model":"` + apitest.CCModel + `","max_tokens":8,"messages":[{"role":"user","content":"hi"}]}`
+	fwd := messagesServer(t, apitest.CCAgents(fake.URL, ", forward_authorization: true"), token)
 	for _, header := range []string{"X-Api-Key", "Authorization"} {
-		h := ccHeaders("dup-" + header)
+		h := apitest.CCHeaders("dup-" + header)
 		h.Set("X-Kompact-Token", token)
 		h.Set(header, "sk-own")
 		h.Add(header, token)
-		resp := postMessages(t, context.Background(), fwd.URL+"/gateway/cc/v1/messages", h, body)
+		resp := apitest.PostMessages(t, context.Background(), fwd.URL+"/gateway/cc/v1/messages", h, body)
 		wantMessagesError(t, resp, 401, "authentication_error")
 	}
 	for _, r := range fake.Requests() {
@@ -51,9 +52,9 @@ func TestMessagesRelayRefusalNamesMessagesAPI(t *testing.T) {
 	fake := fakeanthropic.New(t, func(fakeanthropic.Request) fakeanthropic.Answer {
 		return fakeanthropic.Answer{Header: map[string]string{"Content-Type": "text/html"}, Body: "<html>a proxy's page</html>"}
 	})
-	srv := messagesServer(t, ccAgents(fake.URL, ""), "")
-	resp := postMessages(t, context.Background(), srv.URL+"/gateway/cc/v1/messages", ccHeaders("relay-1"),
-		`{"model":"`+ccModel+`","max_tokens":8,"messages":[{"role":"user","content":"hi"}]}`)
+	srv := messagesServer(t, apitest.CCAgents(fake.URL, ""), "")
+	resp := apitest.PostMessages(t, context.Background(), srv.URL+"/gateway/cc/v1/messages", apitest.CCHeaders("relay-1"),
+		`{"model":"`+apitest.CCModel+`","max_tokens":8,"messages":[{"role":"user","content":"hi"}]}`)
 	b, _ := io.ReadAll(resp.Body)
 	if resp.StatusCode != 502 || !strings.Contains(string(b), "Anthropic Messages API") || strings.Contains(string(b), "OpenAI-compatible") {
 		t.Errorf("got %d %s, want 502 with a fix naming the Messages API", resp.StatusCode, b)
@@ -66,17 +67,17 @@ func TestMessagesRelayRefusalNamesMessagesAPI(t *testing.T) {
 // session that is not the gateway's has none.
 func TestGatewayFaceListed(t *testing.T) {
 	fake := fakeanthropic.New(t, func(fakeanthropic.Request) fakeanthropic.Answer {
-		return fakeanthropic.Answer{Body: fakeanthropic.TextMessage(ccModel, "ok", fakeanthropic.Usage{Input: 1, Output: 1})}
+		return fakeanthropic.Answer{Body: fakeanthropic.TextMessage(apitest.CCModel, "ok", fakeanthropic.Usage{Input: 1, Output: 1})}
 	})
-	srv := messagesServer(t, ccAgents(fake.URL, ""), "")
-	resp := postMessages(t, context.Background(), srv.URL+"/gateway/cc/v1/messages", ccHeaders("face-1"),
-		`{"model":"`+ccModel+`","max_tokens":8,"messages":[{"role":"user","content":"hi"}]}`)
+	srv := messagesServer(t, apitest.CCAgents(fake.URL, ""), "")
+	resp := apitest.PostMessages(t, context.Background(), srv.URL+"/gateway/cc/v1/messages", apitest.CCHeaders("face-1"),
+		`{"model":"`+apitest.CCModel+`","max_tokens":8,"messages":[{"role":"user","content":"hi"}]}`)
 	_, _ = io.ReadAll(resp.Body)
-	h := ccHeaders("")
+	h := apitest.CCHeaders("")
 	h.Set("X-Kompact-Session", "face-2")
-	resp = postMessages(t, context.Background(), srv.URL+"/gateway/chat/v1/chat/completions", h, `{"model":"m","messages":[{"role":"user","content":"hi"}]}`)
+	resp = apitest.PostMessages(t, context.Background(), srv.URL+"/gateway/chat/v1/chat/completions", h, `{"model":"m","messages":[{"role":"user","content":"hi"}]}`)
 	_, _ = io.ReadAll(resp.Body)
-	resp = postMessages(t, context.Background(), srv.URL+"/v1/sessions", http.Header{"Content-Type": {"application/json"}}, `{"id":"face-3","agent":"cc","messages":[{"role":"user","content":"hi"}]}`)
+	resp = apitest.PostMessages(t, context.Background(), srv.URL+"/v1/sessions", http.Header{"Content-Type": {"application/json"}}, `{"id":"face-3","agent":"cc","messages":[{"role":"user","content":"hi"}]}`)
 	if resp.StatusCode != 201 {
 		t.Fatalf("create: %d", resp.StatusCode)
 	}
@@ -86,7 +87,7 @@ func TestGatewayFaceListed(t *testing.T) {
 			Face string `json:"gateway_face"`
 		} `json:"sessions"`
 	}
-	getJSON(t, srv.URL, "/v1/sessions", &list)
+	apitest.GetJSON(t, srv.URL, "/v1/sessions", &list)
 	got := map[string]string{}
 	for _, s := range list.Sessions {
 		got[s.ID] = s.Face

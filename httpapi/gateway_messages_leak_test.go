@@ -3,30 +3,13 @@ package httpapi_test
 import (
 	"context"
 	"io"
+	"kompact/internal/testing/apitest"
 	"strings"
 	"testing"
-
-	"kompact/internal/testing/fakeanthropic"
 )
 
 // Issue 38 (High): the gateway answers a compaction request from a ready
 // summary only for the session whose history the request continues.
-
-// leakFake plays the model: a client's turn (Claude Code's User-Agent)
-// gets "ok" with 3000 input tokens (past the precompute), a client's
-// compaction request that reaches it "the upstream's summary", and
-// kompact's own compaction request ccSummary.
-func leakFake(t *testing.T) *fakeanthropic.Server {
-	return fakeanthropic.New(t, func(r fakeanthropic.Request) fakeanthropic.Answer {
-		switch {
-		case !strings.HasPrefix(r.Header.Get("User-Agent"), "claude-cli/"):
-			return fakeanthropic.Answer{Events: fakeanthropic.TextStream(ccModel, "<summary>"+ccSummary+"</summary>", fakeanthropic.Usage{Input: 2000, Output: 40})}
-		case strings.Contains(string(r.Body), "CRITICAL: Respond with TEXT ONLY"):
-			return fakeanthropic.Answer{Events: fakeanthropic.TextStream(ccModel, "<summary>the upstream's summary</summary>", fakeanthropic.Usage{Input: 500, Output: 20})}
-		}
-		return fakeanthropic.Answer{Events: fakeanthropic.TextStream(ccModel, "ok", fakeanthropic.Usage{Input: 3000, Output: 5})}
-	})
-}
 
 // otherHistory is another client's history of n pairs whose first user
 // message is ccHistory's (the same opening, the rest its own).
@@ -49,24 +32,24 @@ func otherHistory(n int) []string {
 func TestMessagesCompactionOnlyForItsHistory(t *testing.T) {
 	for _, by := range []string{"x-kompact-session", "claude-code-session", "key"} {
 		t.Run(by, func(t *testing.T) {
-			fake := leakFake(t)
-			srv := compactingServer(t, compactingCC(fake.URL, ""))
+			fake := apitest.LeakFake(t)
+			srv := apitest.CompactingServer(t, apitest.CompactingCC(fake.URL, ""))
 			url := srv.URL + "/gateway/cc/v1/messages?beta=true"
-			victim := ccHeaders("c0ffee00-0000-4000-8000-000000000381")
+			victim := apitest.CCHeaders("c0ffee00-0000-4000-8000-000000000381")
 			if by == "key" {
 				victim.Del("X-Claude-Code-Session-Id")
 			}
 			history := ccHistory(3)
 			id := ""
 			for _, n := range []int{3, 5} {
-				resp := postMessages(t, context.Background(), url, victim, ccBody("["+strings.Join(history[:n], ",")+"]"))
+				resp := apitest.PostMessages(t, context.Background(), url, victim, apitest.CCBody("["+strings.Join(history[:n], ",")+"]"))
 				_, _ = io.ReadAll(resp.Body)
 				if resp.StatusCode != 200 {
 					t.Fatalf("victim's turn: %d", resp.StatusCode)
 				}
 				id = resp.Header.Get("X-Kompact-Session")
 			}
-			waitGatewayPreview(t, srv.URL, id)
+			apitest.WaitGatewayPreview(t, srv.URL, id)
 
 			attacker := victim.Clone()
 			switch by {
@@ -77,19 +60,19 @@ func TestMessagesCompactionOnlyForItsHistory(t *testing.T) {
 			}
 			before := len(fake.Requests())
 			other := otherHistory(3)
-			resp := postMessages(t, context.Background(), url, attacker, ccCompactRequest(other))
+			resp := apitest.PostMessages(t, context.Background(), url, attacker, ccCompactRequest(other))
 			body, _ := io.ReadAll(resp.Body)
 			if got := resp.Header.Get("X-Kompact-Forwarded"); got == "answered" || len(fake.Requests()) != before+1 {
 				t.Errorf("another history's compaction request: X-Kompact-Forwarded %q, %d upstream requests (want it forwarded)", got, len(fake.Requests())-before)
 			}
-			if strings.Contains(string(body), ccSummary) || strings.Contains(string(body), "done 2:") {
+			if strings.Contains(string(body), apitest.CCSummary) || strings.Contains(string(body), "done 2:") {
 				t.Errorf("another history's compaction request got the victim's summary or messages: %.300s", body)
 			}
 
-			resp = postMessages(t, context.Background(), url, victim, ccCompactRequest(history))
+			resp = apitest.PostMessages(t, context.Background(), url, victim, ccCompactRequest(history))
 			body, _ = io.ReadAll(resp.Body)
 			text, _ := readAnswerStream(t, string(body))
-			if resp.Header.Get("X-Kompact-Forwarded") != "answered" || !strings.Contains(text, ccSummary) || !strings.Contains(text, "done 2:") {
+			if resp.Header.Get("X-Kompact-Forwarded") != "answered" || !strings.Contains(text, apitest.CCSummary) || !strings.Contains(text, "done 2:") {
 				t.Errorf("the victim's own compaction request: %q %.300s", resp.Header.Get("X-Kompact-Forwarded"), text)
 			}
 		})
@@ -101,14 +84,14 @@ func TestMessagesCompactionOnlyForItsHistory(t *testing.T) {
 // prompts differ are two sessions, not one, when neither names its
 // session.
 func TestMessagesKeyHasSystemPrompt(t *testing.T) {
-	fake := leakFake(t)
-	srv := compactingServer(t, compactingCC(fake.URL, ""))
-	h := ccHeaders("")
+	fake := apitest.LeakFake(t)
+	srv := apitest.CompactingServer(t, apitest.CompactingCC(fake.URL, ""))
+	h := apitest.CCHeaders("")
 	h.Del("X-Claude-Code-Session-Id")
 	var ids []string
 	for _, sys := range []string{"You are a coding agent.", "You are a travel planner."} {
-		body := strings.Replace(ccBody(`[{"role":"user","content":"hello"}]`), "You are a coding agent.", sys, 1)
-		resp := postMessages(t, context.Background(), srv.URL+"/gateway/cc/v1/messages", h, body)
+		body := strings.Replace(apitest.CCBody(`[{"role":"user","content":"hello"}]`), "You are a coding agent.", sys, 1)
+		resp := apitest.PostMessages(t, context.Background(), srv.URL+"/gateway/cc/v1/messages", h, body)
 		_, _ = io.ReadAll(resp.Body)
 		ids = append(ids, resp.Header.Get("X-Kompact-Session"))
 	}
@@ -121,19 +104,19 @@ func TestMessagesKeyHasSystemPrompt(t *testing.T) {
 // session id sent to two api: anthropic agents makes a session for each;
 // the second agent's turn is not appended to the first agent's session.
 func TestMessagesClaudeCodeKeyHasAgent(t *testing.T) {
-	fake := leakFake(t)
-	yaml := compactingCC(fake.URL, "") + strings.Replace(strings.TrimPrefix(compactingCC(fake.URL, ""), "agents:\n"), "  cc:\n", "  cc2:\n", 1)
-	srv := compactingServer(t, yaml)
+	fake := apitest.LeakFake(t)
+	yaml := apitest.CompactingCC(fake.URL, "") + strings.Replace(strings.TrimPrefix(apitest.CompactingCC(fake.URL, ""), "agents:\n"), "  cc:\n", "  cc2:\n", 1)
+	srv := apitest.CompactingServer(t, yaml)
 	const sid = "c0ffee00-0000-4000-8000-000000000382"
 	got := map[string]string{}
 	for _, agent := range []string{"cc", "cc2"} {
-		resp := postMessages(t, context.Background(), srv.URL+"/gateway/"+agent+"/v1/messages", ccHeaders(sid), ccBody(`[{"role":"user","content":"hello"}]`))
+		resp := apitest.PostMessages(t, context.Background(), srv.URL+"/gateway/"+agent+"/v1/messages", apitest.CCHeaders(sid), apitest.CCBody(`[{"role":"user","content":"hello"}]`))
 		_, _ = io.ReadAll(resp.Body)
 		got[agent] = resp.Header.Get("X-Kompact-Session")
 	}
 	// cc2's next turn continues cc2's session.
-	resp := postMessages(t, context.Background(), srv.URL+"/gateway/cc2/v1/messages", ccHeaders(sid),
-		ccBody(`[{"role":"user","content":"hello"},{"role":"assistant","content":"ok"},{"role":"user","content":"more"}]`))
+	resp := apitest.PostMessages(t, context.Background(), srv.URL+"/gateway/cc2/v1/messages", apitest.CCHeaders(sid),
+		apitest.CCBody(`[{"role":"user","content":"hello"},{"role":"assistant","content":"ok"},{"role":"user","content":"more"}]`))
 	_, _ = io.ReadAll(resp.Body)
 	if got["cc"] != sid || got["cc2"] == sid || !strings.HasPrefix(got["cc2"], sid+"-") || resp.Header.Get("X-Kompact-Session") != got["cc2"] {
 		t.Fatalf("sessions %v, cc2's next turn %q", got, resp.Header.Get("X-Kompact-Session"))
@@ -153,18 +136,18 @@ func TestMessagesClaudeCodeKeyHasAgent(t *testing.T) {
 // message is another): 51e8d88's match (all but the last two) answered it
 // with the session's summary and messages.
 func TestMessagesCompactionLastTwoNotTheSessions(t *testing.T) {
-	fake := leakFake(t)
-	srv := compactingServer(t, compactingCC(fake.URL, ""))
+	fake := apitest.LeakFake(t)
+	srv := apitest.CompactingServer(t, apitest.CompactingCC(fake.URL, ""))
 	url := srv.URL + "/gateway/cc/v1/messages?beta=true"
-	h := ccHeaders("c0ffee00-0000-4000-8000-000000000383")
+	h := apitest.CCHeaders("c0ffee00-0000-4000-8000-000000000383")
 	history := ccHistory(3)
 	id := ""
 	for _, n := range []int{3, 5} {
-		resp := postMessages(t, context.Background(), url, h, ccBody("["+strings.Join(history[:n], ",")+"]"))
+		resp := apitest.PostMessages(t, context.Background(), url, h, apitest.CCBody("["+strings.Join(history[:n], ",")+"]"))
 		_, _ = io.ReadAll(resp.Body)
 		id = resp.Header.Get("X-Kompact-Session")
 	}
-	waitGatewayPreview(t, srv.URL, id)
+	apitest.WaitGatewayPreview(t, srv.URL, id)
 	for _, tc := range []struct {
 		name string
 		tail []string
@@ -174,18 +157,18 @@ func TestMessagesCompactionLastTwoNotTheSessions(t *testing.T) {
 	} {
 		name, tail := tc.name, tc.tail
 		before := len(fake.Requests())
-		resp := postMessages(t, context.Background(), url, h, ccCompactRequest(append(append([]string{}, history[:3]...), tail...)))
+		resp := apitest.PostMessages(t, context.Background(), url, h, ccCompactRequest(append(append([]string{}, history[:3]...), tail...)))
 		body, _ := io.ReadAll(resp.Body)
 		if got := resp.Header.Get("X-Kompact-Forwarded"); got == "answered" || len(fake.Requests()) != before+1 {
 			t.Errorf("%s: X-Kompact-Forwarded %q, %d upstream requests (want it forwarded)", name, got, len(fake.Requests())-before)
 		}
-		if strings.Contains(string(body), ccSummary) || strings.Contains(string(body), "done 1:") {
+		if strings.Contains(string(body), apitest.CCSummary) || strings.Contains(string(body), "done 1:") {
 			t.Errorf("%s: the answer holds the session's summary or messages: %.300s", name, body)
 		}
 	}
-	resp := postMessages(t, context.Background(), url, h, ccCompactRequest(history[:5]))
+	resp := apitest.PostMessages(t, context.Background(), url, h, ccCompactRequest(history[:5]))
 	body, _ := io.ReadAll(resp.Body)
-	if text, _ := readAnswerStream(t, string(body)); resp.Header.Get("X-Kompact-Forwarded") != "answered" || !strings.Contains(text, ccSummary) {
+	if text, _ := readAnswerStream(t, string(body)); resp.Header.Get("X-Kompact-Forwarded") != "answered" || !strings.Contains(text, apitest.CCSummary) {
 		t.Errorf("the session's own compaction request: %q %.300s", resp.Header.Get("X-Kompact-Forwarded"), text)
 	}
 }

@@ -5,20 +5,15 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"fmt"
 	"io"
-	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
 
-	"kompact"
-	"kompact/config"
-	"kompact/httpapi"
+	"kompact/internal/testing/apitest"
 	"kompact/internal/testing/fakeanthropic"
-	"kompact/internal/testing/testserver"
 	"kompact/openai"
 )
 
@@ -26,89 +21,11 @@ import (
 // server, a gateway in front of it, and a client that sends what Claude
 // Code 2.1.332 sends (../shared/claude-code/README.md).
 
-const ccModel = "claude-opus-5-5"
-
-// ccAgents is an agents file with "cc", an api: anthropic agent over the
-// fake at url, its key in KOMPACT_TEST_ANTHROPIC_KEY, and "chat", an
-// OpenAI-compatible one; more is added under cc's gateway block.
-func ccAgents(url, gateway string) string {
-	return fmt.Sprintf(`agents:
-  cc:
-    llm: {api: anthropic, base_url: %s, model: %s, api_key_env: KOMPACT_TEST_ANTHROPIC_KEY, max_context_size: 200000}
-    gateway: {enabled: true%s}
-  chat:
-    llm: {base_url: %s/v1, model: chat-model}
-    gateway: {enabled: true}
-`, url, ccModel, gateway, url)
-}
-
 // messagesServer starts a gateway server of yaml with the server's token
 // (none when ""), the agent key sk-agent.
 func messagesServer(t *testing.T, yaml, token string) *httptest.Server {
 	t.Helper()
-	return messagesServerWith(t, yaml, token, &openai.Client{MaxRetries: -1})
-}
-
-// messagesServerWith is messagesServer with kompact's own calls going to
-// llm.
-func messagesServerWith(t *testing.T, yaml, token string, llm kompact.LLM) *httptest.Server {
-	t.Helper()
-	t.Setenv("KOMPACT_TEST_ANTHROPIC_KEY", "sk-agent")
-	cfg, err := config.Parse([]byte(yaml), "agents.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := httpapi.New(httpapi.Config{
-		Store: testserver.SQLite(t), Agents: cfg, Token: token,
-		LLM:      llm,
-		Upstream: &openai.Upstream{},
-		Logger:   slog.New(slog.NewTextHandler(io.Discard, nil)),
-	})
-	srv := httptest.NewServer(httpapi.CheckedHandler(t, s.Handler()))
-	t.Cleanup(srv.Close)
-	return srv
-}
-
-// ccHeaders are the headers Claude Code 2.1.332 sends (README.md), with
-// session id sid.
-func ccHeaders(sid string) http.Header {
-	h := http.Header{}
-	h.Set("Content-Type", "application/json")
-	h.Set("Accept", "application/json")
-	h.Set("User-Agent", "claude-cli/2.1.332 (external, sdk-cli)")
-	h.Set("X-Claude-Code-Session-Id", sid)
-	h.Set("X-Stainless-Lang", "js")
-	h.Set("X-Stainless-Retry-Count", "0")
-	h.Set("Anthropic-Version", "2023-06-01")
-	h.Set("Anthropic-Beta", "claude-code-20250219,interleaved-thinking-2025-05-14,context-management-2025-06-27")
-	h.Set("Anthropic-Dangerous-Direct-Browser-Access", "true")
-	h.Set("X-Api-Key", "sk-client")
-	h.Set("X-App", "cli")
-	return h
-}
-
-// postMessages posts body to path (with query) with header h.
-func postMessages(t *testing.T, ctx context.Context, url string, h http.Header, body string) *http.Response {
-	t.Helper()
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, strings.NewReader(body))
-	if err != nil {
-		t.Fatal(err)
-	}
-	req.Header = h.Clone()
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { resp.Body.Close() })
-	return resp
-}
-
-// ccBody is a Messages request body in Claude Code's shape with messages.
-func ccBody(messages string) string {
-	return `{"model":"` + ccModel + `","messages":` + messages + `,"system":[{"type":"text","text":"x-anthropic-billing-header: cc_version=2.1.332.0fe; cc_entrypoint=sdk-cli;"},{"type":"text","text":"You are a coding agent.","cache_control":{"type":"ephemeral"}}],` +
-		`"tools":[{"name":"Read","description":"Read a file","input_schema":{"type":"object","properties":{"file_path":{"type":"string"}}}}],` +
-		`"metadata":{"user_id":"{\"session_id\":\"s\"}"},"max_tokens":128000,"thinking":{"type":"adaptive","display":"omitted"},` +
-		`"context_management":{"edits":[{"type":"clear_thinking_20251015","keep":"all"}]},"output_config":{"effort":"medium"},"stream":true}`
+	return apitest.MessagesServerWith(t, yaml, token, &openai.Client{MaxRetries: -1})
 }
 
 // TestMessagesStreamPassThrough (issue 32 §1): a streamed answer with
@@ -121,7 +38,7 @@ func ccBody(messages string) string {
 // the agent's key instead of the client's, and no X-Kompact-*.
 func TestMessagesStreamPassThrough(t *testing.T) {
 	gate := make(chan struct{})
-	events := fakeanthropic.Start(ccModel, fakeanthropic.Usage{Input: 3, CacheRead: 1000, CacheCreation: 200})
+	events := fakeanthropic.Start(apitest.CCModel, fakeanthropic.Usage{Input: 3, CacheRead: 1000, CacheCreation: 200})
 	events = append(events, fakeanthropic.ThinkingBlock(0, "Let me read it.", "EqQBCkYIBxgCKkD+sig==")...)
 	events = append(events, fakeanthropic.TextBlock(1, "I'll read the file — héllo.")...)
 	events = append(events, fakeanthropic.ToolUseBlock(2, "toolu_01", "Read", `{"file_path":"/tmp/hello.txt"}`)...)
@@ -129,15 +46,15 @@ func TestMessagesStreamPassThrough(t *testing.T) {
 	fake := fakeanthropic.New(t, func(fakeanthropic.Request) fakeanthropic.Answer {
 		return fakeanthropic.Answer{Events: events, Gate: gate, Header: map[string]string{"Request-Id": "req_01", "Anthropic-Ratelimit-Requests-Remaining": "99"}}
 	})
-	srv := messagesServer(t, ccAgents(fake.URL, ""), "")
-	body := ccBody(`[{"role":"user","content":"look"},` +
+	srv := messagesServer(t, apitest.CCAgents(fake.URL, ""), "")
+	body := apitest.CCBody(`[{"role":"user","content":"look"},` +
 		`{"role":"assistant","content":[{"type":"thinking","thinking":"Let me look.","signature":"EqQBCkYIBxgC+sig=="},{"type":"redacted_thinking","data":"EmwKAhgBEgy3va3pzix/LafPsn4a"},{"type":"text","text":"Looking."}]},` +
 		`{"role":"user","content":[{"type":"text","text":"READ_FILE:/tmp/hello.txt please","cache_control":{"type":"ephemeral"}}]}]`)
-	h := ccHeaders("4f1c2d3e-0000-4000-8000-000000000001")
+	h := apitest.CCHeaders("4f1c2d3e-0000-4000-8000-000000000001")
 	h.Set("X-Kompact-Token", "not-for-upstream")
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	resp := postMessages(t, ctx, srv.URL+"/gateway/cc/v1/messages?beta=true", h, body)
+	resp := apitest.PostMessages(t, ctx, srv.URL+"/gateway/cc/v1/messages?beta=true", h, body)
 	if resp.StatusCode != 200 || resp.Header.Get("Content-Type") != "text/event-stream; charset=utf-8" {
 		b, _ := io.ReadAll(resp.Body)
 		t.Fatalf("answer %d %q: %s", resp.StatusCode, resp.Header.Get("Content-Type"), b)
@@ -220,7 +137,7 @@ func checkForwarded(t *testing.T, got fakeanthropic.Request, path, query, body s
 // it came and its answer relayed.
 func TestMessagesJSONAndErrors(t *testing.T) {
 	answers := map[string]fakeanthropic.Answer{
-		"json":  {Body: fakeanthropic.TextMessage(ccModel, "hi there", fakeanthropic.Usage{Input: 10, Output: 3})},
+		"json":  {Body: fakeanthropic.TextMessage(apitest.CCModel, "hi there", fakeanthropic.Usage{Input: 10, Output: 3})},
 		"429":   answerHeader(fakeanthropic.Error(429, "rate_limit_error", "Number of request tokens has exceeded your per-minute rate limit"), "Retry-After", "17"),
 		"529":   fakeanthropic.Error(529, "overloaded_error", "Overloaded"),
 		"count": {Body: `{"input_tokens":2095}`},
@@ -237,13 +154,13 @@ func TestMessagesJSONAndErrors(t *testing.T) {
 		_ = json.Unmarshal(r.Body, &b)
 		return answers[b.Messages[0].Content]
 	})
-	srv := messagesServer(t, ccAgents(fake.URL, ""), "")
+	srv := messagesServer(t, apitest.CCAgents(fake.URL, ""), "")
 	for _, c := range []struct {
 		name   string
 		status int
 	}{{"json", 200}, {"429", 429}, {"529", 529}} {
-		body := `{"model":"` + ccModel + `","max_tokens":1024,"messages":[{"role":"user","content":"` + c.name + `"}]}`
-		resp := postMessages(t, context.Background(), srv.URL+"/gateway/cc/v1/messages", ccHeaders("sid-"+c.name), body)
+		body := `{"model":"` + apitest.CCModel + `","max_tokens":1024,"messages":[{"role":"user","content":"` + c.name + `"}]}`
+		resp := apitest.PostMessages(t, context.Background(), srv.URL+"/gateway/cc/v1/messages", apitest.CCHeaders("sid-"+c.name), body)
 		got, _ := io.ReadAll(resp.Body)
 		want := answers[c.name]
 		if resp.StatusCode != c.status || string(got) != want.Body {
@@ -255,25 +172,25 @@ func TestMessagesJSONAndErrors(t *testing.T) {
 			}
 		}
 	}
-	count := `{"model":"` + ccModel + `","messages":[{"role":"user","content":"count me"}]}`
-	resp := postMessages(t, context.Background(), srv.URL+"/gateway/cc/v1/messages/count_tokens?beta=true", ccHeaders("sid-count"), count)
+	count := `{"model":"` + apitest.CCModel + `","messages":[{"role":"user","content":"count me"}]}`
+	resp := apitest.PostMessages(t, context.Background(), srv.URL+"/gateway/cc/v1/messages/count_tokens?beta=true", apitest.CCHeaders("sid-count"), count)
 	if got, _ := io.ReadAll(resp.Body); resp.StatusCode != 200 || string(got) != `{"input_tokens":2095}` {
 		t.Errorf("count_tokens: %d %s", resp.StatusCode, got)
 	}
 	up := fake.Requests()
-	checkForwarded(t, up[len(up)-1], "/v1/messages/count_tokens", "beta=true", count, ccHeaders("sid-count"), "sk-agent")
+	checkForwarded(t, up[len(up)-1], "/v1/messages/count_tokens", "beta=true", count, apitest.CCHeaders("sid-count"), "sk-agent")
 }
 
 // TestMessagesStreamBreaksOff (issue 32 §1): an upstream stream that
 // breaks off after some events reaches the client as a failure (the
 // connection aborted), never as an answer that looks whole.
 func TestMessagesStreamBreaksOff(t *testing.T) {
-	evs := fakeanthropic.TextStream(ccModel, "a long answer that never ends", fakeanthropic.Usage{Input: 5})
+	evs := fakeanthropic.TextStream(apitest.CCModel, "a long answer that never ends", fakeanthropic.Usage{Input: 5})
 	fake := fakeanthropic.New(t, func(fakeanthropic.Request) fakeanthropic.Answer {
 		return fakeanthropic.Answer{Events: evs[:5], Abort: true}
 	})
-	srv := messagesServer(t, ccAgents(fake.URL, ""), "")
-	resp := postMessages(t, context.Background(), srv.URL+"/gateway/cc/v1/messages", ccHeaders("cut-1"), ccBody(`[{"role":"user","content":"hi"}]`))
+	srv := messagesServer(t, apitest.CCAgents(fake.URL, ""), "")
+	resp := apitest.PostMessages(t, context.Background(), srv.URL+"/gateway/cc/v1/messages", apitest.CCHeaders("cut-1"), apitest.CCBody(`[{"role":"user","content":"hi"}]`))
 	got, err := io.ReadAll(resp.Body)
 	if err == nil {
 		t.Errorf("the client read a clean end after a cut stream: %q", got)
@@ -297,9 +214,9 @@ func answerHeader(a fakeanthropic.Answer, k, v string) fakeanthropic.Answer {
 func TestMessagesSession(t *testing.T) {
 	usage := fakeanthropic.Usage{Input: 7, CacheRead: 1500, CacheCreation: 300, Output: 20}
 	fake := fakeanthropic.New(t, func(fakeanthropic.Request) fakeanthropic.Answer {
-		return fakeanthropic.Answer{Events: fakeanthropic.TextStream(ccModel, "ok", usage)}
+		return fakeanthropic.Answer{Events: fakeanthropic.TextStream(apitest.CCModel, "ok", usage)}
 	})
-	srv := messagesServer(t, ccAgents(fake.URL, ""), "")
+	srv := messagesServer(t, apitest.CCAgents(fake.URL, ""), "")
 	const sid = "9a8b7c6d-0000-4000-8000-00000000abcd"
 	cc := `{"type":"ephemeral"}`
 	u1block := `{"role":"user","content":[{"type":"text","text":"fix the test","cache_control":` + cc + `}]}`
@@ -320,7 +237,7 @@ func TestMessagesSession(t *testing.T) {
 		"[" + u1block + "," + a1 + "," + u2(false) + "," + a2 + "," + u3 + "]",
 	}
 	for i, msgs := range turns {
-		resp := postMessages(t, context.Background(), srv.URL+"/gateway/cc/v1/messages?beta=true", ccHeaders(sid), ccBody(msgs))
+		resp := apitest.PostMessages(t, context.Background(), srv.URL+"/gateway/cc/v1/messages?beta=true", apitest.CCHeaders(sid), apitest.CCBody(msgs))
 		_, _ = io.ReadAll(resp.Body)
 		if resp.StatusCode != 200 || resp.Header.Get("X-Kompact-Session") != sid || resp.Header.Get("X-Kompact-Not-Stored") != "" {
 			t.Fatalf("turn %d: %d session %q not stored %q", i+1, resp.StatusCode, resp.Header.Get("X-Kompact-Session"), resp.Header.Get("X-Kompact-Not-Stored"))
@@ -336,7 +253,7 @@ func TestMessagesSession(t *testing.T) {
 			} `json:"tool_calls"`
 		} `json:"messages"`
 	}
-	getJSON(t, srv.URL, "/v1/sessions/"+sid, &doc)
+	apitest.GetJSON(t, srv.URL, "/v1/sessions/"+sid, &doc)
 	roles := []string{}
 	for _, m := range doc.Messages {
 		roles = append(roles, m.Role)
@@ -350,7 +267,7 @@ func TestMessagesSession(t *testing.T) {
 	var ctx struct {
 		TokenCount int `json:"token_count"`
 	}
-	getJSON(t, srv.URL, "/v1/sessions/"+sid+"/context", &ctx)
+	apitest.GetJSON(t, srv.URL, "/v1/sessions/"+sid+"/context", &ctx)
 	if ctx.TokenCount != 7+1500+300 {
 		t.Errorf("token count %d, want %d (input, cache read and cache creation)", ctx.TokenCount, 7+1500+300)
 	}
@@ -359,7 +276,7 @@ func TestMessagesSession(t *testing.T) {
 			ID string `json:"id"`
 		} `json:"sessions"`
 	}
-	getJSON(t, srv.URL, "/v1/sessions", &list)
+	apitest.GetJSON(t, srv.URL, "/v1/sessions", &list)
 	if len(list.Sessions) != 1 {
 		t.Errorf("%d sessions, want 1: %+v", len(list.Sessions), list.Sessions)
 	}
@@ -373,33 +290,33 @@ func TestMessagesSession(t *testing.T) {
 // X-Kompact-Token; the token as x-api-key is refused.
 func TestMessagesAuth(t *testing.T) {
 	fake := fakeanthropic.New(t, func(fakeanthropic.Request) fakeanthropic.Answer {
-		return fakeanthropic.Answer{Body: fakeanthropic.TextMessage(ccModel, "ok", fakeanthropic.Usage{Input: 1, Output: 1})}
+		return fakeanthropic.Answer{Body: fakeanthropic.TextMessage(apitest.CCModel, "ok", fakeanthropic.Usage{Input: 1, Output: 1})}
 	})
 	const token = "server-token-123"
-	body := `{"model":"` + ccModel + `","max_tokens":8,"messages":[{"role":"user","content":"hi"}]}`
-	srv := messagesServer(t, ccAgents(fake.URL, ""), token)
-	h := ccHeaders("auth-1")
+	body := `{"model":"` + apitest.CCModel + `","max_tokens":8,"messages":[{"role":"user","content":"hi"}]}`
+	srv := messagesServer(t, apitest.CCAgents(fake.URL, ""), token)
+	h := apitest.CCHeaders("auth-1")
 	h.Set("X-Api-Key", token)
-	if resp := postMessages(t, context.Background(), srv.URL+"/gateway/cc/v1/messages", h, body); resp.StatusCode != 200 {
+	if resp := apitest.PostMessages(t, context.Background(), srv.URL+"/gateway/cc/v1/messages", h, body); resp.StatusCode != 200 {
 		t.Fatalf("the token as x-api-key: %d", resp.StatusCode)
 	}
 	if got := fake.Requests()[0].Header.Get("X-Api-Key"); got != "sk-agent" {
 		t.Errorf("upstream x-api-key %q, want the agent's", got)
 	}
-	resp := postMessages(t, context.Background(), srv.URL+"/gateway/cc/v1/messages", ccHeaders("auth-2"), body)
+	resp := apitest.PostMessages(t, context.Background(), srv.URL+"/gateway/cc/v1/messages", apitest.CCHeaders("auth-2"), body)
 	wantMessagesError(t, resp, 401, "authentication_error")
 
-	fwd := messagesServer(t, ccAgents(fake.URL, ", forward_authorization: true"), token)
-	h = ccHeaders("auth-3")
+	fwd := messagesServer(t, apitest.CCAgents(fake.URL, ", forward_authorization: true"), token)
+	h = apitest.CCHeaders("auth-3")
 	h.Set("X-Kompact-Token", token)
 	h.Set("X-Api-Key", "sk-own")
-	if resp := postMessages(t, context.Background(), fwd.URL+"/gateway/cc/v1/messages", h, body); resp.StatusCode != 200 {
+	if resp := apitest.PostMessages(t, context.Background(), fwd.URL+"/gateway/cc/v1/messages", h, body); resp.StatusCode != 200 {
 		t.Fatalf("forwarding: %d", resp.StatusCode)
 	}
 	up := fake.Requests()
 	checkForwarded(t, up[len(up)-1], "/v1/messages", "", body, h, "sk-own")
 	h.Set("X-Api-Key", token)
-	resp = postMessages(t, context.Background(), fwd.URL+"/gateway/cc/v1/messages", h, body)
+	resp = apitest.PostMessages(t, context.Background(), fwd.URL+"/gateway/cc/v1/messages", h, body)
 	wantMessagesError(t, resp, 401, "authentication_error")
 	if n := len(fake.Requests()); n != len(up) {
 		t.Errorf("a refused request went upstream")
@@ -411,15 +328,15 @@ func TestMessagesAuth(t *testing.T) {
 // error form; nothing goes upstream.
 func TestMessagesWrongFace(t *testing.T) {
 	fake := fakeanthropic.New(t, func(fakeanthropic.Request) fakeanthropic.Answer { return fakeanthropic.Answer{Body: "{}"} })
-	srv := messagesServer(t, ccAgents(fake.URL, ""), "")
+	srv := messagesServer(t, apitest.CCAgents(fake.URL, ""), "")
 	body := `{"model":"m","max_tokens":8,"messages":[{"role":"user","content":"hi"}]}`
-	wantMessagesError(t, postMessages(t, context.Background(), srv.URL+"/gateway/chat/v1/messages", ccHeaders("w"), body), 404, "not_found_error")
-	resp := postMessages(t, context.Background(), srv.URL+"/gateway/cc/v1/chat/completions", ccHeaders("w"), body)
+	wantMessagesError(t, apitest.PostMessages(t, context.Background(), srv.URL+"/gateway/chat/v1/messages", apitest.CCHeaders("w"), body), 404, "not_found_error")
+	resp := apitest.PostMessages(t, context.Background(), srv.URL+"/gateway/cc/v1/chat/completions", apitest.CCHeaders("w"), body)
 	b, _ := io.ReadAll(resp.Body)
 	if resp.StatusCode != 404 || !bytes.Contains(b, []byte(`"type":"kompact_error"`)) || !bytes.Contains(b, []byte("llm.api: anthropic")) {
 		t.Errorf("chat route of an anthropic agent: %d %s", resp.StatusCode, b)
 	}
-	wantMessagesError(t, postMessages(t, context.Background(), srv.URL+"/gateway/cc/v1/messages", ccHeaders("w"), `{"model":"m"}`), 400, "invalid_request_error")
+	wantMessagesError(t, apitest.PostMessages(t, context.Background(), srv.URL+"/gateway/cc/v1/messages", apitest.CCHeaders("w"), `{"model":"m"}`), 400, "invalid_request_error")
 	if n := len(fake.Requests()); n != 0 {
 		t.Errorf("%d requests went upstream", n)
 	}

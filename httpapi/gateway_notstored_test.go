@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"kompact/httpapi"
+	"kompact/internal/testing/apitest"
 )
 
 // TestGatewayNotStoredHeader: a conversation holding a message the
@@ -13,7 +14,7 @@ import (
 // (issue 29); so does a named session's edited history ("diverged"). A
 // stored request has the header not.
 func TestGatewayNotStoredHeader(t *testing.T) {
-	up := newFakeUpstream(t)
+	up := apitest.NewFakeUpstream(t)
 	srv := limitedGateway(t, up, httpapi.Config{})
 	const legacy = `{"model":"chat-model","messages":[{"role":"user","content":"hi"},` +
 		`{"role":"assistant","content":null,"function_call":{"name":"f","arguments":"{}"}},{"role":"function","name":"f","content":"42"}]}`
@@ -23,7 +24,7 @@ func TestGatewayNotStoredHeader(t *testing.T) {
 		t.Fatalf("a function message: %d, X-Kompact-Not-Stored %q, X-Kompact-Session %q; want 200, unreadable-message, none",
 			r.status, h.Get("X-Kompact-Not-Stored"), h.Get("X-Kompact-Session"))
 	}
-	if chats, _ := up.chats(); len(chats) != 1 || !bytes.Equal(chats[0].body, []byte(legacy)) {
+	if chats, _ := up.Chats(); len(chats) != 1 || !bytes.Equal(chats[0].Body, []byte(legacy)) {
 		t.Fatalf("the function message's request was not forwarded as sent")
 	}
 	named := withHeader("X-Kompact-Session", "named")

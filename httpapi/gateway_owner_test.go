@@ -10,6 +10,7 @@ import (
 	sdk "github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
 
+	"kompact/internal/testing/apitest"
 	"kompact/internal/testing/testserver"
 )
 
@@ -18,12 +19,12 @@ import (
 // with a sentence that says why, makes no LLM call and leaves the session
 // as it was; the client's next turn is stored as before.
 func TestGatewayRefusesContinue(t *testing.T) {
-	up := newFakeUpstream(t)
+	up := apitest.NewFakeUpstream(t)
 	srv := newGatewayServerAuto(t, testserver.SQLite(t), up, 0, false)
-	c := newGatewayClient(srv.URL, option.WithHeader("X-Kompact-Session", "owned"))
-	cv := &conversation{msgs: []sdk.ChatCompletionMessageParamUnion{sdk.SystemMessage("sys")}}
+	c := apitest.NewGatewayClient(srv.URL, option.WithHeader("X-Kompact-Session", "owned"))
+	cv := &apitest.Conversation{Msgs: []sdk.ChatCompletionMessageParamUnion{sdk.SystemMessage("sys")}}
 	for i := 1; i <= 2; i++ {
-		cv.turn(t, c, i, false)
+		cv.Turn(t, c, i, false)
 	}
 	type sessionDoc struct {
 		Messages []struct {
@@ -32,8 +33,8 @@ func TestGatewayRefusesContinue(t *testing.T) {
 		Version int64 `json:"version"`
 	}
 	var before sessionDoc
-	getJSON(t, srv.URL, "/v1/sessions/owned", &before)
-	calls := len(up.calls)
+	apitest.GetJSON(t, srv.URL, "/v1/sessions/owned", &before)
+	calls := len(up.Calls)
 	for _, body := range []string{`{"content":"a note from the page"}`, `{"retry":true}`} {
 		resp, err := http.Post(srv.URL+"/v1/sessions/owned/continue", "application/json", strings.NewReader(body))
 		if err != nil {
@@ -51,16 +52,16 @@ func TestGatewayRefusesContinue(t *testing.T) {
 			t.Fatalf("continue %s on a gateway session: %d %s", body, resp.StatusCode, b)
 		}
 	}
-	if len(up.calls) != calls {
-		t.Fatalf("a refused continue called the LLM (%d calls, was %d)", len(up.calls), calls)
+	if len(up.Calls) != calls {
+		t.Fatalf("a refused continue called the LLM (%d calls, was %d)", len(up.Calls), calls)
 	}
 	var after sessionDoc
-	getJSON(t, srv.URL, "/v1/sessions/owned", &after)
+	apitest.GetJSON(t, srv.URL, "/v1/sessions/owned", &after)
 	if after.Version != before.Version || len(after.Messages) != len(before.Messages) {
 		t.Fatalf("a refused continue changed the session: version %d→%d, %d→%d messages", before.Version, after.Version, len(before.Messages), len(after.Messages))
 	}
-	cv.turn(t, c, 3, false)
-	getJSON(t, srv.URL, "/v1/sessions/owned", &after)
+	cv.Turn(t, c, 3, false)
+	apitest.GetJSON(t, srv.URL, "/v1/sessions/owned", &after)
 	for i, m := range after.Messages {
 		if !strings.HasPrefix(m.ID, "g_") {
 			t.Fatalf("message %d of the gateway session is %q, not the client's", i, m.ID)

@@ -9,6 +9,7 @@ import (
 	sdk "github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
 
+	"kompact/internal/testing/apitest"
 	"kompact/internal/testing/testenv"
 	"kompact/postgres"
 )
@@ -19,7 +20,7 @@ import (
 // forwarded prefix from both.
 func TestGatewayTwoInstancesPostgres(t *testing.T) {
 	dsn := testenv.PostgresSchema(t)
-	up := newFakeUpstream(t)
+	up := apitest.NewFakeUpstream(t)
 	var bases []string
 	for range 2 {
 		st, err := postgres.Open(context.Background(), dsn)
@@ -29,15 +30,15 @@ func TestGatewayTwoInstancesPostgres(t *testing.T) {
 		t.Cleanup(func() { st.Close() })
 		bases = append(bases, newGatewayServer(t, st, up, 0.8).URL)
 	}
-	clients := []*gatewayClient{
-		newGatewayClient(bases[0], option.WithHeader("X-Kompact-Session", "pg-conv")),
-		newGatewayClient(bases[1], option.WithHeader("X-Kompact-Session", "pg-conv")),
+	clients := []*apitest.GatewayClient{
+		apitest.NewGatewayClient(bases[0], option.WithHeader("X-Kompact-Session", "pg-conv")),
+		apitest.NewGatewayClient(bases[1], option.WithHeader("X-Kompact-Session", "pg-conv")),
 	}
-	cv := &conversation{msgs: []sdk.ChatCompletionMessageParamUnion{sdk.SystemMessage("You are a careful agent.")}}
+	cv := &apitest.Conversation{Msgs: []sdk.ChatCompletionMessageParamUnion{sdk.SystemMessage("You are a careful agent.")}}
 	var prefix []byte
 	compacted := 0
 	for i := 1; i <= 13; i++ {
-		h := cv.turn(t, clients[i%2], i, i%3 == 0)
+		h := cv.Turn(t, clients[i%2], i, i%3 == 0)
 		if got := h.Get("X-Kompact-Session"); got != "pg-conv" {
 			t.Fatalf("turn %d on instance %d: session %q", i, i%2, got)
 		}
@@ -48,8 +49,8 @@ func TestGatewayTwoInstancesPostgres(t *testing.T) {
 			continue
 		}
 		compacted++
-		chats, _ := up.chats()
-		msgs := forwardedMessages(t, chats[len(chats)-1].body)
+		chats, _ := up.Chats()
+		msgs := forwardedMessages(t, chats[len(chats)-1].Body)
 		p := joinRaw(msgs[:2])
 		if prefix == nil {
 			prefix = p
@@ -60,7 +61,7 @@ func TestGatewayTwoInstancesPostgres(t *testing.T) {
 	if compacted < 2 {
 		t.Fatalf("%d compacted turns", compacted)
 	}
-	if _, n := up.chats(); n != 1 {
+	if _, n := up.Chats(); n != 1 {
 		t.Fatalf("%d compaction calls across the instances, want 1", n)
 	}
 	var list struct {
@@ -69,7 +70,7 @@ func TestGatewayTwoInstancesPostgres(t *testing.T) {
 			Gateway bool   `json:"gateway"`
 		} `json:"sessions"`
 	}
-	getJSON(t, bases[1], "/v1/sessions", &list)
+	apitest.GetJSON(t, bases[1], "/v1/sessions", &list)
 	if len(list.Sessions) != 1 || list.Sessions[0].ID != "pg-conv" || !list.Sessions[0].Gateway {
 		b, _ := json.Marshal(list)
 		t.Fatalf("sessions: %s", b)

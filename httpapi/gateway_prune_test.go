@@ -2,7 +2,6 @@ package httpapi_test
 
 import (
 	"encoding/json"
-	"fmt"
 	"net/http"
 	"strings"
 	"testing"
@@ -10,19 +9,9 @@ import (
 	sdk "github.com/openai/openai-go/v3"
 
 	"kompact"
+	"kompact/internal/testing/apitest"
 	"kompact/internal/testing/testserver"
 )
-
-// toolExchange adds to cv an assistant message calling bash and its
-// result, n characters naming a file.
-func (cv *conversation) toolExchange(i, n int) {
-	id := fmt.Sprintf("call_%d", i)
-	call := sdk.ChatCompletionMessageToolCallUnionParam{OfFunction: &sdk.ChatCompletionMessageFunctionToolCallParam{
-		ID: id, Function: sdk.ChatCompletionMessageFunctionToolCallFunctionParam{Name: "bash", Arguments: fmt.Sprintf(`{"command":"cat f%d.go"}`, i)}}}
-	out := fmt.Sprintf("pkg/f%d.go\n", i) + strings.Repeat("z", n)
-	cv.msgs = append(cv.msgs, sdk.ChatCompletionMessageParamUnion{OfAssistant: &sdk.ChatCompletionAssistantMessageParam{ToolCalls: []sdk.ChatCompletionMessageToolCallUnionParam{call}}},
-		sdk.ToolMessage(out, id))
-}
 
 // TestGatewayPrunesOnlyWhenItCompacts (issue 33 §3): with
 // compaction.prune, the gateway leaves the history alone while the
@@ -33,16 +22,16 @@ func (cv *conversation) toolExchange(i, n int) {
 // replaces. A manual prune of a gateway session is refused for that
 // reason, writing nothing.
 func TestGatewayPrunesOnlyWhenItCompacts(t *testing.T) {
-	up := newFakeUpstream(t)
-	doc := strings.Replace(testserver.GatewayAgents(up.srv.URL+"/v1", testserver.Gateway{Auto: true}),
+	up := apitest.NewFakeUpstream(t)
+	doc := strings.Replace(testserver.GatewayAgents(up.Srv.URL+"/v1", testserver.Gateway{Auto: true}),
 		"      auto: {", "      prune: {enabled: true, keep_recent: 1, min_chars: 1000}\n      auto: {", 1)
 	srv := gatewayServerOf(t, doc, testLog{t})
-	c := newGatewayClient(srv.URL)
-	cv := &conversation{msgs: []sdk.ChatCompletionMessageParamUnion{sdk.SystemMessage("You are a careful agent.")}}
+	c := apitest.NewGatewayClient(srv.URL)
+	cv := &apitest.Conversation{Msgs: []sdk.ChatCompletionMessageParamUnion{sdk.SystemMessage("You are a careful agent.")}}
 	id := ""
 	for i := 1; i <= 10; i++ {
-		cv.toolExchange(i, 4000)
-		h := cv.turn(t, c, i, false)
+		cv.ToolExchange(i, 4000)
+		h := cv.Turn(t, c, i, false)
 		if id == "" {
 			id = h.Get("X-Kompact-Session")
 		}
@@ -53,14 +42,14 @@ func TestGatewayPrunesOnlyWhenItCompacts(t *testing.T) {
 		if len(revs) != 2 || revs[1].Kind != kompact.RevisionPrune || revs[0].Kind != kompact.RevisionAutoCompaction || i < 3 {
 			t.Fatalf("turn %d: revisions %+v", i, revs)
 		}
-		up.mu.Lock()
+		up.Mu.Lock()
 		var req string
-		for _, call := range up.calls {
-			if call.compaction {
-				req = string(call.body)
+		for _, call := range up.Calls {
+			if call.Compaction {
+				req = string(call.Body)
 			}
 		}
-		up.mu.Unlock()
+		up.Mu.Unlock()
 		if n := strings.Count(req, "[tool output cleared by kompact: bash, 4,010 chars"); n == 0 || strings.Count(req, strings.Repeat("z", 4000)) > 1 {
 			t.Fatalf("turn %d: the compaction request holds %d markers", i, n)
 		}

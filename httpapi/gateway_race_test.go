@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"kompact"
+	"kompact/internal/testing/apitest"
 	"kompact/internal/testing/testenv"
 	"kompact/internal/testing/testserver"
 	"kompact/postgres"
@@ -35,7 +36,7 @@ func TestGatewayConcurrentFirstRequests(t *testing.T) {
 	}
 	for name, open := range stores {
 		t.Run(name, func(t *testing.T) {
-			up := newFakeUpstream(t)
+			up := apitest.NewFakeUpstream(t)
 			srv := newGatewayServer(t, open(t), up, 0)
 			bursts := []int{}
 			for range 20 {
@@ -72,7 +73,7 @@ func TestGatewayConcurrentFirstRequests(t *testing.T) {
 					ID string `json:"id"`
 				} `json:"sessions"`
 			}
-			getJSON(t, srv.URL, "/v1/sessions?limit=100", &list)
+			apitest.GetJSON(t, srv.URL, "/v1/sessions?limit=100", &list)
 			if len(list.Sessions) != len(bursts) {
 				t.Errorf("%d sessions for %d conversations", len(list.Sessions), len(bursts))
 			}

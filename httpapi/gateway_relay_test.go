@@ -14,6 +14,7 @@ import (
 	"github.com/openai/openai-go/v3/option"
 
 	"kompact/httpapi"
+	"kompact/internal/testing/apitest"
 	"kompact/internal/testing/testserver"
 )
 
@@ -24,10 +25,10 @@ import (
 // origin.
 
 // scriptedUpstream is a fake upstream that answers every request with h.
-func scriptedUpstream(t *testing.T, h http.HandlerFunc) *fakeUpstream {
+func scriptedUpstream(t *testing.T, h http.HandlerFunc) *apitest.FakeUpstream {
 	srv := httptest.NewServer(h)
 	t.Cleanup(srv.Close)
-	return &fakeUpstream{srv: srv}
+	return &apitest.FakeUpstream{Srv: srv}
 }
 
 // sseChunk is a chat.completion.chunk event carrying content.
@@ -41,7 +42,7 @@ func sseChunk(content string, finish bool) string {
 
 // streamingUpstream writes the events one by one, flushing each, then
 // cuts the connection when cut is set (a reset mid-stream).
-func streamingUpstream(t *testing.T, cut bool, events ...string) *fakeUpstream {
+func streamingUpstream(t *testing.T, cut bool, events ...string) *apitest.FakeUpstream {
 	return scriptedUpstream(t, func(w http.ResponseWriter, r *http.Request) {
 		_, _ = io.Copy(io.Discard, r.Body)
 		w.Header().Set("Content-Type", "text/event-stream")
@@ -78,7 +79,7 @@ func streamWith(base string) (string, error) {
 // directly; the chunks before the cut reach the client.
 func TestGatewayStreamCut(t *testing.T) {
 	up := streamingUpstream(t, true, sseChunk("one ", false), sseChunk("two ", false))
-	if _, err := streamWith(up.srv.URL + "/v1"); err == nil {
+	if _, err := streamWith(up.Srv.URL + "/v1"); err == nil {
 		t.Fatal("the fake's cut stream looks complete to the SDK even directly")
 	}
 	srv := newGatewayServer(t, testserver.SQLite(t), up, 0)
@@ -210,7 +211,7 @@ func TestGatewayUpstreamContentType(t *testing.T) {
 // and the guards' errors.
 func TestGatewaySafetyHeaders(t *testing.T) {
 	const token = "0123456789abcdef0123456789abcdef"
-	srv := limitedGateway(t, newFakeUpstream(t), httpapi.Config{Token: token})
+	srv := limitedGateway(t, apitest.NewFakeUpstream(t), httpapi.Config{Token: token})
 	auth := withHeader("Authorization", "Bearer "+token)
 	for _, c := range []struct {
 		what, method, path, body string

@@ -10,6 +10,7 @@ import (
 	"github.com/openai/openai-go/v3/option"
 
 	"kompact"
+	"kompact/internal/testing/apitest"
 	"kompact/internal/testing/testenv"
 	"kompact/internal/testing/testserver"
 	"kompact/postgres"
@@ -34,24 +35,24 @@ func TestGatewayRestoreKeepsLaterMessages(t *testing.T) {
 	}
 	for name, open := range stores {
 		t.Run(name, func(t *testing.T) {
-			up := newFakeUpstream(t)
+			up := apitest.NewFakeUpstream(t)
 			srv := newGatewayServer(t, open(t), up, 0)
-			c := newGatewayClient(srv.URL, option.WithHeader("X-Kompact-Session", "restored"))
-			cv := &conversation{msgs: []sdk.ChatCompletionMessageParamUnion{sdk.SystemMessage("sys")}}
+			c := apitest.NewGatewayClient(srv.URL, option.WithHeader("X-Kompact-Session", "restored"))
+			cv := &apitest.Conversation{Msgs: []sdk.ChatCompletionMessageParamUnion{sdk.SystemMessage("sys")}}
 			i, compactedAt := 0, 0
 			for compactedAt == 0 || i < compactedAt+3 { // 3 turns after the compaction
 				i++
 				if i > 20 {
 					t.Fatal("the conversation never compacted")
 				}
-				if cv.turn(t, c, i, false).Get("X-Kompact-Forwarded") == "compacted" && compactedAt == 0 {
+				if cv.Turn(t, c, i, false).Get("X-Kompact-Forwarded") == "compacted" && compactedAt == 0 {
 					compactedAt = i
 				}
 			}
 			var revs struct {
 				Revisions []kompact.RevisionInfo `json:"revisions"`
 			}
-			getJSON(t, srv.URL, "/v1/sessions/restored/revisions", &revs)
+			apitest.GetJSON(t, srv.URL, "/v1/sessions/restored/revisions", &revs)
 			if len(revs.Revisions) != 1 {
 				t.Fatalf("revisions before the restore: %+v", revs.Revisions)
 			}
@@ -59,20 +60,20 @@ func TestGatewayRestoreKeepsLaterMessages(t *testing.T) {
 			last := i + 3
 			for i < last {
 				i++
-				cv.turn(t, c, i, false)
+				cv.Turn(t, c, i, false)
 			}
-			wantClientHistory(t, srv.URL, "restored", len(cv.msgs)-2) // the last reply is not stored until the client sends it back
+			wantClientHistory(t, srv.URL, "restored", len(cv.Msgs)-2) // the last reply is not stored until the client sends it back
 			// What went upstream last, and the compaction that made its
 			// summary (when it has one), hold every turn of the client.
-			chats, _ := up.chats()
-			seen := string(chats[len(chats)-1].body)
-			up.mu.Lock()
-			for _, call := range up.calls {
-				if call.compaction {
-					seen += string(call.body) // a later one's summary stands for the earlier ones
+			chats, _ := up.Chats()
+			seen := string(chats[len(chats)-1].Body)
+			up.Mu.Lock()
+			for _, call := range up.Calls {
+				if call.Compaction {
+					seen += string(call.Body) // a later one's summary stands for the earlier ones
 				}
 			}
-			up.mu.Unlock()
+			up.Mu.Unlock()
 			for n := 1; n <= i; n++ {
 				if !strings.Contains(seen, fmt.Sprintf("turn %d:", n)) {
 					t.Errorf("turn %d was neither forwarded nor summarised after the restore", n)
@@ -92,7 +93,7 @@ func wantClientHistory(t *testing.T, base, id string, last int) {
 			ID string `json:"id"`
 		} `json:"messages"`
 	}
-	getJSON(t, base, "/v1/sessions/"+id, &sess)
+	apitest.GetJSON(t, base, "/v1/sessions/"+id, &sess)
 	var ids []string
 	for _, m := range sess.Messages {
 		ids = append(ids, m.ID)

@@ -5,6 +5,7 @@ import (
 
 	sdk "github.com/openai/openai-go/v3"
 
+	"kompact/internal/testing/apitest"
 	"kompact/internal/testing/testserver"
 )
 
@@ -15,17 +16,17 @@ import (
 // the 17th client on.
 func TestGatewaySharedKey(t *testing.T) {
 	const clients = 17
-	up := newFakeUpstream(t)
+	up := apitest.NewFakeUpstream(t)
 	srv := newGatewayServer(t, testserver.SQLite(t), up, 0)
-	c := newGatewayClient(srv.URL)
-	convs := make([]*conversation, clients)
+	c := apitest.NewGatewayClient(srv.URL)
+	convs := make([]*apitest.Conversation, clients)
 	for i := range convs {
-		convs[i] = &conversation{msgs: []sdk.ChatCompletionMessageParamUnion{sdk.SystemMessage("You run the nightly task.")}}
+		convs[i] = &apitest.Conversation{Msgs: []sdk.ChatCompletionMessageParamUnion{sdk.SystemMessage("You run the nightly task.")}}
 	}
 	last := make([]string, clients)
 	for turn := 1; turn <= 3; turn++ {
 		for i, cv := range convs {
-			id := cv.turn(t, c, turn, false).Get("X-Kompact-Session")
+			id := cv.Turn(t, c, turn, false).Get("X-Kompact-Session")
 			if id == "" {
 				t.Fatalf("client %d, turn %d: not stored", i, turn)
 			}
@@ -40,14 +41,14 @@ func TestGatewaySharedKey(t *testing.T) {
 			ID string `json:"id"`
 		} `json:"sessions"`
 	}
-	getJSON(t, srv.URL, "/v1/sessions?limit=200", &list)
+	apitest.GetJSON(t, srv.URL, "/v1/sessions?limit=200", &list)
 	if len(list.Sessions) != clients {
 		t.Errorf("%d sessions for %d conversations", len(list.Sessions), clients)
 	}
-	if _, n := up.chats(); n != 0 {
+	if _, n := up.Chats(); n != 0 {
 		t.Errorf("%d compactions of conversations far below the trigger", n)
 	}
 	for i, id := range last {
-		wantClientHistory(t, srv.URL, id, len(convs[i].msgs)-2)
+		wantClientHistory(t, srv.URL, id, len(convs[i].Msgs)-2)
 	}
 }

@@ -16,152 +16,46 @@ import (
 	"testing"
 	"time"
 
-	sdk "github.com/openai/openai-go/v3"
-	"github.com/openai/openai-go/v3/option"
 	"kompact"
 	"kompact/config"
 	"kompact/httpapi"
+	"kompact/internal/testing/apitest"
 	"kompact/internal/testing/testserver"
 	"kompact/openai"
 	"kompact/service"
+
+	sdk "github.com/openai/openai-go/v3"
+	"github.com/openai/openai-go/v3/option"
 )
 
 // The gateway's tests (issue 22) drive conversations through
 // /gateway/{agent}/v1 with the official openai-go client, against a fake
 // OpenAI-compatible upstream that records what it is sent.
 
-// upstreamCall is one request the fake upstream got.
-type upstreamCall struct {
-	body       []byte
-	compaction bool
-	at         time.Time
-}
-
-// fakeUpstream answers chat requests with "reply N" (streamed when asked,
-// with usage when asked) reporting len(body)/4 prompt tokens, and
-// compaction requests (model compact-model) with a short summary. gate,
-// when set, holds compaction answers until it is closed.
-type fakeUpstream struct {
-	mu    sync.Mutex
-	calls []upstreamCall
-	gate  chan struct{}
-	srv   *httptest.Server
-}
-
-func newFakeUpstream(t *testing.T) *fakeUpstream {
-	f := &fakeUpstream{}
-	f.srv = httptest.NewServer(http.HandlerFunc(f.serve))
-	t.Cleanup(f.srv.Close)
-	return f
-}
-
-func (f *fakeUpstream) serve(w http.ResponseWriter, r *http.Request) {
-	if r.URL.Path == "/v1/models" {
-		w.Header().Set("Content-Type", "application/json")
-		io.WriteString(w, `{"object":"list","data":[{"id":"chat-model","object":"model"}]}`)
-		return
-	}
-	body, _ := io.ReadAll(r.Body)
-	var req struct {
-		Model         string `json:"model"`
-		Stream        bool   `json:"stream"`
-		StreamOptions *struct {
-			IncludeUsage bool `json:"include_usage"`
-		} `json:"stream_options"`
-	}
-	if err := json.Unmarshal(body, &req); err != nil {
-		http.Error(w, `{"error":{"message":"bad json"}}`, http.StatusBadRequest)
-		return
-	}
-	if bytes.Contains(body, []byte("FAIL-429")) {
-		w.Header().Set("Retry-After", "7")
-		w.Header().Set("Content-Type", "application/json")
-		w.WriteHeader(http.StatusTooManyRequests)
-		io.WriteString(w, upstream429)
-		return
-	}
-	compaction := req.Model == "compact-model"
-	f.mu.Lock()
-	f.calls = append(f.calls, upstreamCall{body: body, compaction: compaction, at: time.Now()})
-	n, gate := len(f.calls), f.gate
-	f.mu.Unlock()
-	text := fmt.Sprintf("reply %d", n)
-	if compaction {
-		if gate != nil {
-			<-gate
-		}
-		text = "<current_focus>the test</current_focus>\n<environment>fake</environment>\n<completed_tasks>turns</completed_tasks>\n" +
-			"<active_issues>none</active_issues>\n<code_state>none</code_state>\n<important_context>summary of the old turns</important_context>"
-	}
-	usage := fmt.Sprintf(`{"prompt_tokens":%d,"completion_tokens":5,"total_tokens":%d}`, len(body)/4, len(body)/4+5)
-	if !req.Stream {
-		w.Header().Set("Content-Type", "application/json")
-		fmt.Fprintf(w, `{"id":"c%d","object":"chat.completion","created":1,"model":%q,"choices":[{"index":0,"message":{"role":"assistant","content":%q},"finish_reason":"stop"}],"usage":%s}`,
-			n, req.Model, text, usage)
-		return
-	}
-	w.Header().Set("Content-Type", "text/event-stream")
-	chunk := func(s string) {
-		fmt.Fprintf(w, "data: %s\n\n", s)
-		w.(http.Flusher).Flush()
-	}
-	head := fmt.Sprintf(`{"id":"c%d","object":"chat.completion.chunk","created":1,"model":%q,`, n, req.Model)
-	chunk(head + `"choices":[{"index":0,"delta":{"role":"assistant","content":""}}]}`)
-	for _, part := range strings.SplitAfter(text, " ") {
-		b, _ := json.Marshal(part)
-		chunk(head + `"choices":[{"index":0,"delta":{"content":` + string(b) + `}}]}`)
-	}
-	chunk(head + `"choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}`)
-	if req.StreamOptions != nil && req.StreamOptions.IncludeUsage {
-		chunk(head + `"choices":[],"usage":` + usage + `}`)
-	}
-	chunk("[DONE]")
-}
-
-// upstream429 is the fake's answer to a request that holds FAIL-429.
-const upstream429 = `{"error":{"message":"slow down","type":"rate_limit_error"}}`
-
-// chats returns the chat (not compaction) requests so far, and how many
-// compaction requests there were.
-func (f *fakeUpstream) chats() ([]upstreamCall, int) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	var out []upstreamCall
-	n := 0
-	for _, c := range f.calls {
-		if c.compaction {
-			n++
-		} else {
-			out = append(out, c)
-		}
-	}
-	return out, n
-}
-
 // newGatewayServer serves the gateway over store, its agents' upstream
 // the fake.
-func newGatewayServer(t *testing.T, store kompact.Store, up *fakeUpstream, precompute float64) *httptest.Server {
+func newGatewayServer(t *testing.T, store kompact.Store, up *apitest.FakeUpstream, precompute float64) *httptest.Server {
 	return newGatewayServerAuto(t, store, up, precompute, true)
 }
 
 // newGatewayServerAuto is newGatewayServer with automatic compaction on
 // or off.
-func newGatewayServerAuto(t *testing.T, store kompact.Store, up *fakeUpstream, precompute float64, auto bool) *httptest.Server {
+func newGatewayServerAuto(t *testing.T, store kompact.Store, up *apitest.FakeUpstream, precompute float64, auto bool) *httptest.Server {
 	t.Helper()
 	return newGatewayServerLimits(t, store, up, testserver.Gateway{Auto: auto, Precompute: precompute}, httpapi.Limits{})
 }
 
 // newGatewayServerLimits is newGatewayServer with the agents' gateway
 // settings gw and the server's limits.
-func newGatewayServerLimits(t *testing.T, store kompact.Store, up *fakeUpstream, gw testserver.Gateway, limits httpapi.Limits) *httptest.Server {
+func newGatewayServerLimits(t *testing.T, store kompact.Store, up *apitest.FakeUpstream, gw testserver.Gateway, limits httpapi.Limits) *httptest.Server {
 	t.Helper()
 	return newGatewayServerLogger(t, store, up, gw, limits, slog.New(slog.NewTextHandler(testLog{t}, &slog.HandlerOptions{Level: slog.LevelWarn})))
 }
 
 // newGatewayServerLogger is newGatewayServerLimits logging to logger.
-func newGatewayServerLogger(t *testing.T, store kompact.Store, up *fakeUpstream, gw testserver.Gateway, limits httpapi.Limits, logger *slog.Logger) *httptest.Server {
+func newGatewayServerLogger(t *testing.T, store kompact.Store, up *apitest.FakeUpstream, gw testserver.Gateway, limits httpapi.Limits, logger *slog.Logger) *httptest.Server {
 	t.Helper()
-	cfg, err := config.Parse([]byte(testserver.GatewayAgents(up.srv.URL+"/v1", gw)), "agents.yaml")
+	cfg, err := config.Parse([]byte(testserver.GatewayAgents(up.Srv.URL+"/v1", gw)), "agents.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -186,86 +80,6 @@ func (l testLog) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-// gatewayClient is an openai-go client of a gateway; sent keeps the body
-// of each request it sends.
-type gatewayClient struct {
-	sdk.Client
-	mu   sync.Mutex
-	sent [][]byte
-}
-
-func newGatewayClient(base string, opts ...option.RequestOption) *gatewayClient {
-	c := &gatewayClient{}
-	opts = append([]option.RequestOption{
-		option.WithBaseURL(base + "/gateway/gw/v1"), option.WithAPIKey("client-key"), option.WithMaxRetries(0),
-		option.WithMiddleware(func(r *http.Request, next option.MiddlewareNext) (*http.Response, error) {
-			if r.Body != nil {
-				b, _ := io.ReadAll(r.Body)
-				r.Body = io.NopCloser(bytes.NewReader(b))
-				c.mu.Lock()
-				c.sent = append(c.sent, b)
-				c.mu.Unlock()
-			}
-			return next(r)
-		}),
-	}, opts...)
-	c.Client = sdk.NewClient(opts...)
-	return c
-}
-
-func (c *gatewayClient) lastSent() []byte {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.sent[len(c.sent)-1]
-}
-
-// conversation is a client's growing history.
-type conversation struct {
-	msgs []sdk.ChatCompletionMessageParamUnion
-}
-
-// userText is turn i's user message: about 500 tokens of text.
-func userText(i int) string {
-	return fmt.Sprintf("turn %d: %s", i, strings.Repeat(fmt.Sprintf("detail-%d ", i), 200))
-}
-
-// turn sends the history plus turn i's user message and adds the reply;
-// it returns the answer's headers.
-func (cv *conversation) turn(t *testing.T, c *gatewayClient, i int, stream bool) http.Header {
-	t.Helper()
-	cv.msgs = append(cv.msgs, sdk.UserMessage(userText(i)))
-	params := sdk.ChatCompletionNewParams{Model: "chat-model", Messages: cv.msgs}
-	var resp *http.Response
-	ctx := context.Background()
-	reply := ""
-	if stream {
-		s := c.Chat.Completions.NewStreaming(ctx, params, option.WithResponseInto(&resp))
-		acc := sdk.ChatCompletionAccumulator{}
-		for s.Next() {
-			ch := s.Current()
-			if len(ch.Choices) == 0 {
-				t.Fatalf("turn %d: the client got a chunk without choices (the usage chunk it did not ask for): %s", i, ch.RawJSON())
-			}
-			acc.AddChunk(ch)
-		}
-		if err := s.Err(); err != nil {
-			t.Fatalf("turn %d: stream: %v", i, err)
-		}
-		reply = acc.Choices[0].Message.Content
-	} else {
-		out, err := c.Chat.Completions.New(ctx, params, option.WithResponseInto(&resp))
-		if err != nil {
-			t.Fatalf("turn %d: %v", i, err)
-		}
-		reply = out.Choices[0].Message.Content
-	}
-	if !strings.HasPrefix(reply, "reply ") {
-		t.Fatalf("turn %d: reply %q", i, reply)
-	}
-	cv.msgs = append(cv.msgs, sdk.AssistantMessage(reply))
-	return resp.Header
-}
-
 // forwardedMessages returns the messages of a forwarded body, raw.
 func forwardedMessages(t *testing.T, body []byte) []json.RawMessage {
 	t.Helper()
@@ -278,23 +92,6 @@ func forwardedMessages(t *testing.T, body []byte) []json.RawMessage {
 	return req.Messages
 }
 
-// getJSON decodes GET path's answer into v.
-func getJSON(t *testing.T, base, path string, v any) {
-	t.Helper()
-	resp, err := http.Get(base + path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	if resp.StatusCode != 200 {
-		b, _ := io.ReadAll(resp.Body)
-		t.Fatalf("GET %s: %d %s", path, resp.StatusCode, b)
-	}
-	if err := json.NewDecoder(resp.Body).Decode(v); err != nil {
-		t.Fatal(err)
-	}
-}
-
 // TestGatewayConversation drives a growing conversation through the
 // gateway (issue 22's "done when"; KCP-005 and KCP-008 on what it
 // forwards): below the trigger every request goes
@@ -304,24 +101,24 @@ func getJSON(t *testing.T, base, path string, v any) {
 func TestGatewayConversation(t *testing.T) {
 	for _, stream := range []bool{false, true} {
 		t.Run(fmt.Sprintf("stream=%v", stream), func(t *testing.T) {
-			up := newFakeUpstream(t)
+			up := apitest.NewFakeUpstream(t)
 			srv := newGatewayServer(t, testserver.SQLite(t), up, 0) // no precompute
-			c := newGatewayClient(srv.URL)
-			cv := &conversation{msgs: []sdk.ChatCompletionMessageParamUnion{sdk.SystemMessage("You are a careful agent.")}}
+			c := apitest.NewGatewayClient(srv.URL)
+			cv := &apitest.Conversation{Msgs: []sdk.ChatCompletionMessageParamUnion{sdk.SystemMessage("You are a careful agent.")}}
 			var id string
 			compactedAt := 0
 			var prefix []json.RawMessage
 			for i := 1; i <= 14; i++ {
-				h := cv.turn(t, c, i, stream)
+				h := cv.Turn(t, c, i, stream)
 				if id == "" {
 					id = h.Get("X-Kompact-Session")
 				}
 				if got := h.Get("X-Kompact-Session"); got != id || id == "" {
 					t.Fatalf("turn %d: session %q, want %q", i, got, id)
 				}
-				chats, _ := up.chats()
-				fwd := chats[len(chats)-1].body
-				sent := c.lastSent()
+				chats, _ := up.Chats()
+				fwd := chats[len(chats)-1].Body
+				sent := c.LastSent()
 				if h.Get("X-Kompact-Forwarded") == "as-sent" {
 					if compactedAt > 0 {
 						t.Fatalf("turn %d: forwarded as sent after the compaction at turn %d", i, compactedAt)
@@ -364,7 +161,7 @@ func TestGatewayConversation(t *testing.T) {
 			if compactedAt == 0 {
 				t.Fatal("the conversation never compacted")
 			}
-			_, compactions := up.chats()
+			_, compactions := up.Chats()
 			if compactions != 1 {
 				t.Fatalf("%d compaction calls, want 1", compactions)
 			}
@@ -374,7 +171,7 @@ func TestGatewayConversation(t *testing.T) {
 			var revs struct {
 				Revisions []kompact.RevisionInfo `json:"revisions"`
 			}
-			getJSON(t, srv.URL, "/v1/sessions/"+id+"/revisions", &revs)
+			apitest.GetJSON(t, srv.URL, "/v1/sessions/"+id+"/revisions", &revs)
 			if len(revs.Revisions) != 1 || revs.Revisions[0].Kind != kompact.RevisionAutoCompaction {
 				t.Fatalf("revisions: %+v", revs.Revisions)
 			}
@@ -388,25 +185,25 @@ func TestGatewayConversation(t *testing.T) {
 			var before struct {
 				Before []stored `json:"before"`
 			}
-			getJSON(t, srv.URL, "/v1/sessions/"+id, &sess)
-			getJSON(t, srv.URL, fmt.Sprintf("/v1/sessions/%s/revisions/%d", id, revs.Revisions[0].Rev), &before)
+			apitest.GetJSON(t, srv.URL, "/v1/sessions/"+id, &sess)
+			apitest.GetJSON(t, srv.URL, fmt.Sprintf("/v1/sessions/%s/revisions/%d", id, revs.Revisions[0].Rev), &before)
 			all := string(jsonOf(t, sess.Messages)) + string(jsonOf(t, before.Before))
 			for i := 1; i <= 14; i++ {
 				if !strings.Contains(all, fmt.Sprintf("turn %d:", i)) {
 					t.Errorf("turn %d's user message is lost", i)
 				}
 			}
-			if n := len(sess.Messages); sess.Messages[n-1].ID != fmt.Sprintf("g_%d", len(cv.msgs)-2) {
+			if n := len(sess.Messages); sess.Messages[n-1].ID != fmt.Sprintf("g_%d", len(cv.Msgs)-2) {
 				t.Errorf("the session's last message is %q, want the client's last user message", sess.Messages[n-1].ID)
 			}
 			// Token accounting: the upstream's last prompt_tokens, recorded
 			// once the answer is relayed (the client may have it a moment
 			// before).
-			chats, _ := up.chats()
-			want := len(chats[len(chats)-1].body) / 4
+			chats, _ := up.Chats()
+			want := len(chats[len(chats)-1].Body) / 4
 			var ctxStatus service.SessionContext
 			for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(10 * time.Millisecond) {
-				getJSON(t, srv.URL, "/v1/sessions/"+id+"/context", &ctxStatus)
+				apitest.GetJSON(t, srv.URL, "/v1/sessions/"+id+"/context", &ctxStatus)
 				if ctxStatus.TokenCount == want && ctxStatus.PendingTokens == 0 || time.Now().After(deadline) {
 					break
 				}
@@ -481,33 +278,33 @@ func metric(t *testing.T, base, name string) string {
 func TestGatewayPrecompute(t *testing.T) {
 	for _, wait := range []bool{false, true} {
 		t.Run(fmt.Sprintf("wait=%v", wait), func(t *testing.T) {
-			up := newFakeUpstream(t)
+			up := apitest.NewFakeUpstream(t)
 			if wait {
-				up.gate = make(chan struct{})
+				up.Gate = make(chan struct{})
 			}
 			srv := newGatewayServer(t, testserver.SQLite(t), up, 0.8)
-			c := newGatewayClient(srv.URL)
-			cv := &conversation{msgs: []sdk.ChatCompletionMessageParamUnion{sdk.SystemMessage("You are a careful agent.")}}
+			c := apitest.NewGatewayClient(srv.URL)
+			cv := &apitest.Conversation{Msgs: []sdk.ChatCompletionMessageParamUnion{sdk.SystemMessage("You are a careful agent.")}}
 			startedAt := 0
 			for i := 1; i <= 14; i++ {
 				if startedAt == 0 && metric(t, srv.URL, `kompact_gateway_precompute_total{result="started"}`) != "" {
 					startedAt = i - 1 // the previous turn started the precompute (counted before it went upstream)
 				}
-				up.mu.Lock()
-				gate := up.gate
+				up.Mu.Lock()
+				gate := up.Gate
 				if startedAt > 0 && gate != nil {
-					up.gate = nil // later compaction calls (none expected) answer at once
+					up.Gate = nil // later compaction calls (none expected) answer at once
 					time.AfterFunc(300*time.Millisecond, func() { close(gate) })
 				}
-				up.mu.Unlock()
+				up.Mu.Unlock()
 				sentAt := time.Now()
-				h := cv.turn(t, c, i, false)
+				h := cv.Turn(t, c, i, false)
 				if h.Get("X-Kompact-Forwarded") != "compacted" {
 					continue
 				}
-				chats, n := up.chats()
+				chats, n := up.Chats()
 				t.Logf("turn %d at the trigger: the upstream had the compacted request %v after the client sent it (the precompute started at turn %d)",
-					i, chats[len(chats)-1].at.Sub(sentAt).Round(time.Microsecond), startedAt)
+					i, chats[len(chats)-1].At.Sub(sentAt).Round(time.Microsecond), startedAt)
 				// One compaction call in all, and the turn applied a
 				// precomputed summary (a hit): so that call was the
 				// precompute's, and the turn made none of its own. (When
@@ -524,7 +321,7 @@ func TestGatewayPrecompute(t *testing.T) {
 				var revs struct {
 					Revisions []kompact.RevisionInfo `json:"revisions"`
 				}
-				getJSON(t, srv.URL, "/v1/sessions/"+id+"/revisions", &revs)
+				apitest.GetJSON(t, srv.URL, "/v1/sessions/"+id+"/revisions", &revs)
 				if len(revs.Revisions) != 1 || !strings.Contains(revs.Revisions[0].Note, "precomputed") {
 					t.Fatalf("revisions: %+v", revs.Revisions)
 				}
@@ -539,12 +336,12 @@ func TestGatewayPrecompute(t *testing.T) {
 // by the gateway) changes what the gateway forwards from the next turn;
 // undoing it stops the substitution.
 func TestGatewayManualCompactionAndUndo(t *testing.T) {
-	up := newFakeUpstream(t)
+	up := apitest.NewFakeUpstream(t)
 	srv := newGatewayServerAuto(t, testserver.SQLite(t), up, 0, false)
-	c := newGatewayClient(srv.URL, option.WithHeader("X-Kompact-Session", "manual-1"))
-	cv := &conversation{msgs: []sdk.ChatCompletionMessageParamUnion{sdk.SystemMessage("sys")}}
+	c := apitest.NewGatewayClient(srv.URL, option.WithHeader("X-Kompact-Session", "manual-1"))
+	cv := &apitest.Conversation{Msgs: []sdk.ChatCompletionMessageParamUnion{sdk.SystemMessage("sys")}}
 	for i := 1; i <= 4; i++ {
-		if h := cv.turn(t, c, i, false); h.Get("X-Kompact-Forwarded") != "as-sent" || h.Get("X-Kompact-Session") != "manual-1" {
+		if h := cv.Turn(t, c, i, false); h.Get("X-Kompact-Forwarded") != "as-sent" || h.Get("X-Kompact-Session") != "manual-1" {
 			t.Fatalf("turn %d: %v", i, h)
 		}
 	}
@@ -555,17 +352,17 @@ func TestGatewayManualCompactionAndUndo(t *testing.T) {
 	if out.Status != "compacted" {
 		t.Fatalf("compaction: %+v", out)
 	}
-	if h := cv.turn(t, c, 5, false); h.Get("X-Kompact-Forwarded") != "compacted" {
+	if h := cv.Turn(t, c, 5, false); h.Get("X-Kompact-Forwarded") != "compacted" {
 		t.Fatalf("after a manual compaction: forwarded %q", h.Get("X-Kompact-Forwarded"))
 	}
 	var revs struct {
 		Revisions []kompact.RevisionInfo `json:"revisions"`
 	}
-	getJSON(t, srv.URL, "/v1/sessions/manual-1/revisions", &revs)
+	apitest.GetJSON(t, srv.URL, "/v1/sessions/manual-1/revisions", &revs)
 	postJSON(t, srv.URL, fmt.Sprintf("/v1/sessions/manual-1/revisions/%d/undo", revs.Revisions[0].Rev), `{}`, nil)
-	h := cv.turn(t, c, 6, false)
-	chats, _ := up.chats()
-	if h.Get("X-Kompact-Forwarded") != "as-sent" || !bytes.Equal(chats[len(chats)-1].body, c.lastSent()) {
+	h := cv.Turn(t, c, 6, false)
+	chats, _ := up.Chats()
+	if h.Get("X-Kompact-Forwarded") != "as-sent" || !bytes.Equal(chats[len(chats)-1].Body, c.LastSent()) {
 		t.Fatalf("after the undo: forwarded %q", h.Get("X-Kompact-Forwarded"))
 	}
 }
@@ -576,35 +373,35 @@ func TestGatewayManualCompactionAndUndo(t *testing.T) {
 func TestGatewayDivergedHistory(t *testing.T) {
 	for _, named := range []bool{false, true} {
 		t.Run(fmt.Sprintf("named=%v", named), func(t *testing.T) {
-			up := newFakeUpstream(t)
+			up := apitest.NewFakeUpstream(t)
 			srv := newGatewayServer(t, testserver.SQLite(t), up, 0)
 			var opts []option.RequestOption
 			if named {
 				opts = append(opts, option.WithHeader("X-Kompact-Session", "named-1"))
 			}
-			c := newGatewayClient(srv.URL, opts...)
-			cv := &conversation{msgs: []sdk.ChatCompletionMessageParamUnion{sdk.SystemMessage("sys")}}
+			c := apitest.NewGatewayClient(srv.URL, opts...)
+			cv := &apitest.Conversation{Msgs: []sdk.ChatCompletionMessageParamUnion{sdk.SystemMessage("sys")}}
 			var id string
 			for i := 1; i <= 3; i++ {
-				id = cv.turn(t, c, i, false).Get("X-Kompact-Session")
+				id = cv.Turn(t, c, i, false).Get("X-Kompact-Session")
 			}
 			type sessionDoc struct {
 				Messages []json.RawMessage `json:"messages"`
 				Version  int64             `json:"version"`
 			}
 			var before, after sessionDoc
-			getJSON(t, srv.URL, "/v1/sessions/"+id, &before)
-			cv.msgs[3] = sdk.UserMessage("turn 2, edited") // the client rewrites its second question
-			h := cv.turn(t, c, 4, false)
-			chats, _ := up.chats()
-			if !bytes.Equal(chats[len(chats)-1].body, c.lastSent()) || h.Get("X-Kompact-Forwarded") != "as-sent" {
+			apitest.GetJSON(t, srv.URL, "/v1/sessions/"+id, &before)
+			cv.Msgs[3] = sdk.UserMessage("turn 2, edited") // the client rewrites its second question
+			h := cv.Turn(t, c, 4, false)
+			chats, _ := up.Chats()
+			if !bytes.Equal(chats[len(chats)-1].Body, c.LastSent()) || h.Get("X-Kompact-Forwarded") != "as-sent" {
 				t.Fatal("an edited history was not forwarded as sent")
 			}
 			got := h.Get("X-Kompact-Session")
 			if named && got != "" || !named && (got == "" || got == id) {
 				t.Fatalf("edited history went to session %q (the old one is %q)", got, id)
 			}
-			getJSON(t, srv.URL, "/v1/sessions/"+id, &after)
+			apitest.GetJSON(t, srv.URL, "/v1/sessions/"+id, &after)
 			if after.Version != before.Version || len(after.Messages) != len(before.Messages) {
 				t.Fatalf("the old session changed: version %d→%d, %d→%d messages", before.Version, after.Version, len(before.Messages), len(after.Messages))
 			}
@@ -616,7 +413,7 @@ func TestGatewayDivergedHistory(t *testing.T) {
 // SDK reads them); an agent without a gateway is 404; an upstream error
 // keeps its status, Retry-After and body; the model list is relayed.
 func TestGatewayErrors(t *testing.T) {
-	up := newFakeUpstream(t)
+	up := apitest.NewFakeUpstream(t)
 	srv := newGatewayServer(t, testserver.SQLite(t), up, 0)
 	post := func(path, body string) (*http.Response, []byte) {
 		resp, err := http.Post(srv.URL+path, "application/json", strings.NewReader(body))
@@ -640,7 +437,7 @@ func TestGatewayErrors(t *testing.T) {
 	if resp, b := post("/gateway/gw/v1/chat/completions", `{"model":"m"}`); resp.StatusCode != 400 || !strings.Contains(string(b), "messages") {
 		t.Fatalf("no messages: %d %s", resp.StatusCode, b)
 	}
-	if resp, b := post("/gateway/gw/v1/chat/completions", `{"model":"m","messages":[{"role":"user","content":"FAIL-429"}]}`); resp.StatusCode != 429 || resp.Header.Get("Retry-After") != "7" || string(b) != upstream429 {
+	if resp, b := post("/gateway/gw/v1/chat/completions", `{"model":"m","messages":[{"role":"user","content":"FAIL-429"}]}`); resp.StatusCode != 429 || resp.Header.Get("Retry-After") != "7" || string(b) != apitest.Upstream429 {
 		t.Fatalf("upstream error: %d %v %s", resp.StatusCode, resp.Header, b)
 	}
 	nobody := sdk.NewClient(option.WithBaseURL(srv.URL+"/gateway/nobody/v1"), option.WithAPIKey("k"), option.WithMaxRetries(0))
@@ -649,7 +446,7 @@ func TestGatewayErrors(t *testing.T) {
 	if !errors.As(err, &apiErr) || apiErr.StatusCode != 404 || !strings.Contains(apiErr.Message, "nobody") {
 		t.Fatalf("the SDK's error: %v", err)
 	}
-	models, err := newGatewayClient(srv.URL).Models.List(context.Background())
+	models, err := apitest.NewGatewayClient(srv.URL).Models.List(context.Background())
 	if err != nil || len(models.Data) != 1 || models.Data[0].ID != "chat-model" {
 		t.Fatalf("models: %v %v", models, err)
 	}
@@ -745,7 +542,7 @@ func TestGatewayAuthorization(t *testing.T) {
 }
 
 // failCompactions makes up answer every compaction request with 500.
-func failCompactions(t *testing.T, up *fakeUpstream) {
+func failCompactions(t *testing.T, up *apitest.FakeUpstream) {
 	failing := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, _ := io.ReadAll(r.Body)
 		if bytes.Contains(body, []byte(`"model":"compact-model"`)) {
@@ -753,39 +550,39 @@ func failCompactions(t *testing.T, up *fakeUpstream) {
 			return
 		}
 		r.Body = io.NopCloser(bytes.NewReader(body))
-		up.serve(w, r)
+		up.Serve(w, r)
 	}))
 	t.Cleanup(failing.Close)
-	up.srv = failing
+	up.Srv = failing
 }
 
 // TestGatewayCompactionFails: a compaction that fails at the trigger
 // leaves the session as it was, counts in the breaker, and the turn is
 // forwarded as sent.
 func TestGatewayCompactionFails(t *testing.T) {
-	up := newFakeUpstream(t)
+	up := apitest.NewFakeUpstream(t)
 	failCompactions(t, up)
 	srv := newGatewayServer(t, testserver.SQLite(t), up, 0)
-	c := newGatewayClient(srv.URL, option.WithHeader("X-Kompact-Session", "failing"))
-	cv := &conversation{msgs: []sdk.ChatCompletionMessageParamUnion{sdk.SystemMessage("sys")}}
+	c := apitest.NewGatewayClient(srv.URL, option.WithHeader("X-Kompact-Session", "failing"))
+	cv := &apitest.Conversation{Msgs: []sdk.ChatCompletionMessageParamUnion{sdk.SystemMessage("sys")}}
 	for i := 1; i <= 12; i++ {
-		if h := cv.turn(t, c, i, false); h.Get("X-Kompact-Forwarded") != "as-sent" {
+		if h := cv.Turn(t, c, i, false); h.Get("X-Kompact-Forwarded") != "as-sent" {
 			t.Fatalf("turn %d: forwarded %q although every compaction fails", i, h.Get("X-Kompact-Forwarded"))
 		}
-		chats, _ := up.chats()
-		if !bytes.Equal(chats[len(chats)-1].body, c.lastSent()) {
+		chats, _ := up.Chats()
+		if !bytes.Equal(chats[len(chats)-1].Body, c.LastSent()) {
 			t.Fatalf("turn %d: not forwarded as sent", i)
 		}
 	}
 	var ctxStatus service.SessionContext
-	getJSON(t, srv.URL, "/v1/sessions/failing/context", &ctxStatus)
+	apitest.GetJSON(t, srv.URL, "/v1/sessions/failing/context", &ctxStatus)
 	if ctxStatus.AutoFailures == 0 {
 		t.Fatalf("the failed compactions did not count in the breaker: %+v", ctxStatus)
 	}
 	var revs struct {
 		Revisions []kompact.RevisionInfo `json:"revisions"`
 	}
-	getJSON(t, srv.URL, "/v1/sessions/failing/revisions", &revs)
+	apitest.GetJSON(t, srv.URL, "/v1/sessions/failing/revisions", &revs)
 	if len(revs.Revisions) != 0 {
 		t.Fatalf("revisions after failed compactions: %+v", revs.Revisions)
 	}

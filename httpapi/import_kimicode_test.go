@@ -7,37 +7,9 @@ import (
 	"testing"
 
 	"kompact/httpapi"
-	"kompact/internal/testing/kcvectors"
+	"kompact/internal/testing/apitest"
 	"kompact/kimicode"
 )
-
-// kimiCodeWire returns the wire.jsonl of the recorded case todos_two_manual at its end (two
-// compactions applied), its texts filled from ../shared and its placeholders given values,
-// and the texts, which the kimi-code type is set to use.
-func kimiCodeWire(t *testing.T) ([]byte, *kimicode.Texts) {
-	t.Helper()
-	raw := kcvectors.Texts(t)
-	texts := kimicode.NewTexts(raw, "shared")
-	kimicode.UseTexts(texts)
-	for _, c := range kcvectors.Cases(t) {
-		if c.Name == "todos_two_manual" {
-			env := kcvectors.Env{Home: "/home/u/.kimi-code", Work: "/home/u/work", SessionID: "session_1", WorkspaceID: "ws", Date: "2026-01-01"}
-			return env.Untemplate(c.Read(t, raw, "session_final/agents/main/wire.jsonl")), texts
-		}
-	}
-	t.Fatal("no case todos_two_manual")
-	return nil, nil
-}
-
-// withoutIDs is the JSON of a stored session's messages without their ids.
-func withoutIDs(t *testing.T, s map[string]any) string {
-	t.Helper()
-	msgs := s["messages"].([]any)
-	for _, m := range msgs {
-		delete(m.(map[string]any), "id")
-	}
-	return jsonText(t, msgs)
-}
 
 // TestImportKimiCodeWire (issue 31 §2): POST /v1/sessions/import?format=kimi-code reads a
 // Kimi Code 2.1.0 session's agents/main/wire.jsonl (a recorded vector with two compactions)
@@ -47,7 +19,7 @@ func withoutIDs(t *testing.T, s map[string]any) string {
 // whole, as a kimi-cli one is) or bringing more messages than --max-request-messages is 413;
 // each stores nothing.
 func TestImportKimiCodeWire(t *testing.T) {
-	wire, texts := kimiCodeWire(t)
+	wire, texts := apitest.KimiCodeWire(t)
 	e := newAPIEnv(t, apiOptions{})
 	got := e.must(201, "POST", "/v1/sessions/import?format=kimi-code&id=from-kimi-code&agent=fake", wire)
 	doc, _, err := kimicode.ImportWire(wire, texts)
@@ -59,14 +31,14 @@ func TestImportKimiCodeWire(t *testing.T) {
 	if got["id"] != "from-kimi-code" || got["agent"] != "fake" {
 		t.Errorf("id %v agent %v", got["id"], got["agent"])
 	}
-	g, w := withoutIDs(t, got), withoutIDs(t, want)
+	g, w := apitest.WithoutIDs(t, got), apitest.WithoutIDs(t, want)
 	if g != w {
 		t.Fatalf("the messages:\n%s\nwant (the CLI's):\n%s", g, w)
 	}
 	// The second compaction's rebuilt context: the system prompt first, then the messages
 	// with Kimi Code's summary prefix in them.
 	msgs := got["messages"].([]any)
-	prefix := jsonText(t, texts.Prefix())
+	prefix := apitest.JSONText(t, texts.Prefix())
 	if len(msgs) < 3 || msgs[0].(map[string]any)["role"] != "system" || !strings.Contains(g, prefix[1:len(prefix)-1]) {
 		t.Errorf("the imported session: %s", g)
 	}

@@ -1,25 +1,16 @@
 package httpapi_test
 
 import (
+	"kompact/internal/testing/apitest"
 	"testing"
 )
-
-// kimiContext is a kimi-cli context.jsonl: a system prompt, a checkpoint,
-// two messages, a usage record and one line that cannot be read.
-const kimiContext = `{"role":"_system_prompt","content":"You are Kimi."}
-{"role":"_checkpoint","id":0}
-{"role":"user","content":"fix the test"}
-{"role":"assistant","content":"done"}
-not json
-{"role":"_usage","token_count":42}
-`
 
 // TestImportKimiContext: POST /v1/sessions/import?format=kimi reads a
 // kimi-cli file as kompact sessions import --kimi does, with the id and
 // agent the query names (issue 13, item 6).
 func TestImportKimiContext(t *testing.T) {
 	e := newAPIEnv(t, apiOptions{})
-	r := e.do("POST", "/v1/sessions/import?format=kimi&id=from-kimi", kimiContext)
+	r := e.do("POST", "/v1/sessions/import?format=kimi&id=from-kimi", apitest.KimiContext)
 	if r.status != 201 {
 		t.Fatalf("status %d: %s", r.status, r.body)
 	}
@@ -46,7 +37,7 @@ func TestImportKimiContext(t *testing.T) {
 	// Not a kimi-cli file, an unknown format, an unknown agent.
 	wantError(t, e.do("POST", "/v1/sessions/import?format=kimi", "not json\n"), 400, "invalid_request", "no kimi-cli context record", "line 1")
 	wantError(t, e.do("POST", "/v1/sessions/import?format=yaml", apiSession("x", 1)), 400, "invalid_request", "unknown import format")
-	wantError(t, e.do("POST", "/v1/sessions/import?format=kimi&agent=nobody", kimiContext), 400, "invalid_request")
+	wantError(t, e.do("POST", "/v1/sessions/import?format=kimi&agent=nobody", apitest.KimiContext), 400, "invalid_request")
 }
 
 // TestImportKimiContextKeepsItsRecords: a kimi-cli session's JSON has its
@@ -55,7 +46,7 @@ func TestImportKimiContext(t *testing.T) {
 // field.
 func TestImportKimiContextKeepsItsRecords(t *testing.T) {
 	e := newAPIEnv(t, apiOptions{})
-	e.must(201, "POST", "/v1/sessions/import?format=kimi&id=k", kimiContext)
+	e.must(201, "POST", "/v1/sessions/import?format=kimi&id=k", apitest.KimiContext)
 	s := e.must(200, "GET", "/v1/sessions/k", nil)
 	kimi, _ := s["kimi"].(map[string]any)
 	recs, _ := kimi["records"].([]any)
@@ -90,7 +81,7 @@ func TestImportKimiContextKeepsItsRecords(t *testing.T) {
 func TestImportKimiContextWithoutFormat(t *testing.T) {
 	e := newAPIEnv(t, apiOptions{})
 	for _, q := range []string{"", "?format=session", "?id=x"} {
-		wantError(t, e.do("POST", "/v1/sessions/import"+q, kimiContext), 400, "invalid_request",
+		wantError(t, e.do("POST", "/v1/sessions/import"+q, apitest.KimiContext), 400, "invalid_request",
 			"kimi-cli context.jsonl", "not a session document", "?format=kimi", "kompact sessions import --kimi")
 	}
 	// One message line alone is valid JSON, but no session document.

@@ -11,6 +11,7 @@ import (
 
 	"kompact"
 	"kompact/config"
+	"kompact/internal/testing/openapicheck"
 	"kompact/internal/testing/testserver"
 )
 
@@ -38,7 +39,7 @@ func newGatedServer(t *testing.T, limits Limits) (*Server, *httptest.Server, gat
 
 // newServerOnS is a server with llm and limits on a fresh store holding
 // session "s" of 4 messages; its test client's answers are held to the
-// OpenAPI document (checkServer).
+// OpenAPI document (openapicheck.Server).
 func newServerOnS(t *testing.T, llm kompact.LLM, limits Limits) (*Server, *httptest.Server, kompact.Store) {
 	t.Helper()
 	store := testserver.SQLite(t)
@@ -52,7 +53,7 @@ func newServerOnS(t *testing.T, llm kompact.LLM, limits Limits) (*Server, *httpt
 	}
 	ts := httptest.NewServer(s.Handler())
 	t.Cleanup(ts.Close)
-	checkServer(t, ts)
+	openapicheck.Server(t, ts)
 	return s, ts, store
 }
 

@@ -10,6 +10,7 @@ import (
 	sdk "github.com/openai/openai-go/v3"
 
 	"kompact"
+	"kompact/internal/testing/apitest"
 	"kompact/internal/testing/fakellm"
 	"kompact/internal/testing/kcvectors"
 	"kompact/internal/testing/testserver"
@@ -77,19 +78,19 @@ func TestKimiCodeTypeThroughTheAPI(t *testing.T) {
 		t.Fatalf("the compacted session has %d messages: %v", len(got), got)
 	}
 	for i, w := range want {
-		if c := jsonText(t, got[i].(map[string]any)["content"]); !strings.Contains(c, jsonText(t, w)[1:len(jsonText(t, w))-1]) {
+		if c := apitest.JSONText(t, got[i].(map[string]any)["content"]); !strings.Contains(c, apitest.JSONText(t, w)[1:len(apitest.JSONText(t, w))-1]) {
 			t.Errorf("message %d: %s, want %q", i, c, w)
 		}
 	}
 	// Undo puts back the messages the compaction replaced, byte for byte, and so does
 	// restoring the revision before the compaction (after undoing the undo).
 	undone := e.must(200, "POST", "/v1/sessions/s/revisions/1/undo", nil)
-	if jsonText(t, undone["session"].(map[string]any)["messages"]) != jsonText(t, orig["messages"]) {
+	if apitest.JSONText(t, undone["session"].(map[string]any)["messages"]) != apitest.JSONText(t, orig["messages"]) {
 		t.Errorf("undo: %v", undone)
 	}
 	e.must(200, "POST", "/v1/sessions/s/revisions/2/restore", nil)
 	restored := e.must(200, "POST", "/v1/sessions/s/revisions/1/restore", nil)
-	if jsonText(t, restored["session"].(map[string]any)["messages"]) != jsonText(t, orig["messages"]) {
+	if apitest.JSONText(t, restored["session"].(map[string]any)["messages"]) != apitest.JSONText(t, orig["messages"]) {
 		t.Errorf("restore: %v", restored)
 	}
 }
@@ -104,12 +105,12 @@ func TestGatewayKimiCodeAgent(t *testing.T) {
 	raw := kcvectors.Texts(t)
 	texts := kimicode.NewTexts(raw, "shared")
 	kimicode.UseTexts(texts)
-	up := newFakeUpstream(t)
-	yaml := testserver.GatewayAgents(up.srv.URL+"/v1", testserver.Gateway{Auto: true})
+	up := apitest.NewFakeUpstream(t)
+	yaml := testserver.GatewayAgents(up.Srv.URL+"/v1", testserver.Gateway{Auto: true})
 	yaml = strings.NewReplacer("type: kimi\n", "type: kimi-code\n", "max_context_size: 10000\n", "max_context_size: 100000\n").Replace(yaml)
 	srv := gatewayServerOf(t, yaml, testLog{t})
-	c := newGatewayClient(srv.URL)
-	cv := &conversation{msgs: []sdk.ChatCompletionMessageParamUnion{sdk.SystemMessage("You are a careful agent.")}}
+	c := apitest.NewGatewayClient(srv.URL)
+	cv := &apitest.Conversation{Msgs: []sdk.ChatCompletionMessageParamUnion{sdk.SystemMessage("You are a careful agent.")}}
 	quoted := func(s string) []byte { // as inside a JSON string, < and > as they are
 		var b bytes.Buffer
 		e := json.NewEncoder(&b)
@@ -119,16 +120,16 @@ func TestGatewayKimiCodeAgent(t *testing.T) {
 	}
 	elision := strings.SplitN(texts.Elision, "${", 2)[0]
 	for i := 1; i <= 150; i++ {
-		if h := cv.turn(t, c, i, false); h.Get("X-Kompact-Forwarded") == "as-sent" {
+		if h := cv.Turn(t, c, i, false); h.Get("X-Kompact-Forwarded") == "as-sent" {
 			continue
 		}
-		chats, compactions := up.chats()
+		chats, compactions := up.Chats()
 		if compactions != 1 {
 			t.Fatalf("turn %d: not forwarded as sent, after %d compactions", i, compactions)
 		}
-		msgs := forwardedMessages(t, chats[len(chats)-1].body)
-		sent := forwardedMessages(t, c.lastSent())
-		newest := quoted(userText(i))
+		msgs := forwardedMessages(t, chats[len(chats)-1].Body)
+		sent := forwardedMessages(t, c.LastSent())
+		newest := quoted(apitest.UserText(i))
 		if len(msgs) != 6 || !bytes.Equal(msgs[0], sent[0]) || !bytes.Contains(msgs[1], []byte(`turn 1:`)) ||
 			!bytes.Contains(msgs[2], quoted(elision)) || !bytes.Contains(msgs[3], []byte(fmt.Sprintf("turn %d:", i-1))) ||
 			!bytes.HasSuffix(msgs[3], append(newest, '"', '}')) || !bytes.Contains(msgs[4], quoted(texts.Prefix())) ||
@@ -154,11 +155,11 @@ func TestCompactionFormatOfAgent(t *testing.T) {
 	kimicode.UseTexts(texts)
 	e := newAPIEnv(t, apiOptions{agents: kimiCodeAgents})
 	for _, tc := range []struct{ q, want string }{
-		{"", `{"appendix_section":"preserved_artifacts","sections":["current_focus","environment","completed_tasks","active_issues","code_state","important_context"],"summary_prefix":` + jsonText(t, kompact.SummaryPrefix) + `,"type":"kimi"}`},
-		{"?agent=other", `{"appendix_section":"preserved_artifacts","sections":["current_focus","environment","completed_tasks","active_issues","code_state","important_context"],"summary_prefix":` + jsonText(t, kompact.SummaryPrefix) + `,"type":"kimi"}`},
-		{"?agent=kc", `{"appendix_section":"","sections":[],"summary_prefix":` + jsonText(t, texts.Prefix()) + `,"type":"kimi-code"}`},
+		{"", `{"appendix_section":"preserved_artifacts","sections":["current_focus","environment","completed_tasks","active_issues","code_state","important_context"],"summary_prefix":` + apitest.JSONText(t, kompact.SummaryPrefix) + `,"type":"kimi"}`},
+		{"?agent=other", `{"appendix_section":"preserved_artifacts","sections":["current_focus","environment","completed_tasks","active_issues","code_state","important_context"],"summary_prefix":` + apitest.JSONText(t, kompact.SummaryPrefix) + `,"type":"kimi"}`},
+		{"?agent=kc", `{"appendix_section":"","sections":[],"summary_prefix":` + apitest.JSONText(t, texts.Prefix()) + `,"type":"kimi-code"}`},
 	} {
-		if got := jsonText(t, e.must(200, "GET", "/v1/compaction"+tc.q, nil)); got != tc.want {
+		if got := apitest.JSONText(t, e.must(200, "GET", "/v1/compaction"+tc.q, nil)); got != tc.want {
 			t.Errorf("GET /v1/compaction%s:\n%s\nwant\n%s", tc.q, got, tc.want)
 		}
 	}

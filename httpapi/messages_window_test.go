@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"kompact/internal/testing/apitest"
 	"kompact/internal/testing/golden"
 )
 
@@ -31,8 +32,8 @@ func TestMessagesWindow(t *testing.T) {
 		for i, w := range window {
 			entry := w.(map[string]any)
 			k := offset + i
-			if entry["number"] != float64(k+1) || jsonText(t, entry["message"]) != jsonText(t, msgs[k]) || msgs[k].(map[string]any)["id"] != ids[i] {
-				t.Fatalf("%s: entry %d is %s, want number %d and %s (%s)", query, i, jsonText(t, entry), k+1, jsonText(t, msgs[k]), ids[i])
+			if entry["number"] != float64(k+1) || apitest.JSONText(t, entry["message"]) != apitest.JSONText(t, msgs[k]) || msgs[k].(map[string]any)["id"] != ids[i] {
+				t.Fatalf("%s: entry %d is %s, want number %d and %s (%s)", query, i, apitest.JSONText(t, entry), k+1, apitest.JSONText(t, msgs[k]), ids[i])
 			}
 		}
 	}

@@ -17,13 +17,14 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"kompact/httpapi"
+	"kompact/internal/testing/apitest"
 	"kompact/internal/testing/golden"
 )
 
 // TestOpenAPIJSON: openapi.json, which the server serves at
 // /v1/openapi.json, is openapi.yaml as JSON (-update writes it).
 func TestOpenAPIJSON(t *testing.T) {
-	got := append(mustJSON(yamlToJSON(httpapi.OpenAPI())), '\n')
+	got := append(apitest.MustJSON(yamlToJSON(httpapi.OpenAPI())), '\n')
 	if golden.Update() {
 		if err := os.WriteFile("openapi.json", got, 0o644); err != nil {
 			t.Fatal(err)
@@ -134,7 +135,7 @@ func sameJSON(t testing.TB, value, want []byte) bool {
 		t.Errorf("an example: %v", err)
 		return false
 	}
-	if err := json.Unmarshal(mustJSON(y), &y); err != nil {
+	if err := json.Unmarshal(apitest.MustJSON(y), &y); err != nil {
 		t.Fatal(err)
 	}
 	if err := json.Unmarshal(want, &j); err != nil {
@@ -204,15 +205,6 @@ func nodeValue(n *yaml.Node) any {
 		panic(err)
 	}
 	return v
-}
-
-// mustJSON returns v as indented JSON.
-func mustJSON(v any) []byte {
-	data, err := json.MarshalIndent(v, "", "  ")
-	if err != nil {
-		panic(err)
-	}
-	return data
 }
 
 // recordTB records the errors a check reports instead of failing.

@@ -14,6 +14,7 @@ import (
 
 	"kompact/config"
 	"kompact/httpapi"
+	"kompact/internal/testing/apitest"
 	"kompact/internal/testing/fakeanthropic"
 	"kompact/internal/testing/testserver"
 	"kompact/openai"
@@ -37,7 +38,7 @@ import (
 func partServer(t *testing.T, fakeURL string, limits httpapi.Limits) *httptest.Server {
 	t.Helper()
 	t.Setenv("KOMPACT_TEST_ANTHROPIC_KEY", "sk-agent")
-	cfg, err := config.Parse([]byte(ccAgents(fakeURL, "")), "agents.yaml")
+	cfg, err := config.Parse([]byte(apitest.CCAgents(fakeURL, "")), "agents.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -57,7 +58,7 @@ func allocated(t *testing.T, url string, body []byte) (int, string, uint64) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	req.Header = ccHeaders("sid-parts")
+	req.Header = apitest.CCHeaders("sid-parts")
 	var before, after runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&before)
@@ -76,7 +77,7 @@ func repeat(item string, n int) string { return strings.TrimSuffix(strings.Repea
 
 func TestRequestPartBounds(t *testing.T) {
 	fake := fakeanthropic.New(t, func(fakeanthropic.Request) fakeanthropic.Answer {
-		return fakeanthropic.Answer{Body: fakeanthropic.TextMessage(ccModel, "ok", fakeanthropic.Usage{Input: 1, Output: 1})}
+		return fakeanthropic.Answer{Body: fakeanthropic.TextMessage(apitest.CCModel, "ok", fakeanthropic.Usage{Input: 1, Output: 1})}
 	})
 	srv := partServer(t, fake.URL, httpapi.Limits{})
 	const blocks = 300_000 // one message's parts, far over the default 1,000
@@ -133,7 +134,7 @@ func TestRequestPartBounds(t *testing.T) {
 // message past them is refused and stores nothing.
 func TestRequestPartBoundsAt(t *testing.T) {
 	fake := fakeanthropic.New(t, func(fakeanthropic.Request) fakeanthropic.Answer {
-		return fakeanthropic.Answer{Body: fakeanthropic.TextMessage(ccModel, "ok", fakeanthropic.Usage{Input: 1, Output: 1})}
+		return fakeanthropic.Answer{Body: fakeanthropic.TextMessage(apitest.CCModel, "ok", fakeanthropic.Usage{Input: 1, Output: 1})}
 	})
 	srv := partServer(t, fake.URL, httpapi.Limits{MaxMessageParts: 3, MaxRequestParts: 5})
 	text := `{"type":"text","text":"a"}`

@@ -9,6 +9,7 @@ import (
 
 	sdk "github.com/openai/openai-go/v3"
 
+	"kompact/internal/testing/apitest"
 	"kompact/internal/testing/testserver"
 )
 
@@ -61,7 +62,7 @@ func TestSettingsPinned(t *testing.T) {
 		t.Fatalf("revision %v", rev)
 	}
 	undone := e.must(200, "POST", "/v1/sessions/p/revisions/"+jsonNum(rev["rev"])+"/undo", nil)["session"].(map[string]any)
-	if jsonText(t, undone["messages"]) != jsonText(t, before["messages"]) {
+	if apitest.JSONText(t, undone["messages"]) != apitest.JSONText(t, before["messages"]) {
 		t.Fatalf("undone: %v", undone["messages"])
 	}
 
@@ -88,11 +89,11 @@ func jsonNum(v any) string {
 // stays in what the gateway forwards once it compacted, and the
 // compaction request leaves it out.
 func TestGatewayPinned(t *testing.T) {
-	up := newFakeUpstream(t)
-	srv := gatewayServerOf(t, testserver.GatewayAgents(up.srv.URL+"/v1", testserver.Gateway{Auto: true}), testLog{t})
-	c := newGatewayClient(srv.URL)
-	cv := &conversation{msgs: []sdk.ChatCompletionMessageParamUnion{sdk.SystemMessage("You are a careful agent.")}}
-	id := cv.turn(t, c, 1, false).Get("X-Kompact-Session")
+	up := apitest.NewFakeUpstream(t)
+	srv := gatewayServerOf(t, testserver.GatewayAgents(up.Srv.URL+"/v1", testserver.Gateway{Auto: true}), testLog{t})
+	c := apitest.NewGatewayClient(srv.URL)
+	cv := &apitest.Conversation{Msgs: []sdk.ChatCompletionMessageParamUnion{sdk.SystemMessage("You are a careful agent.")}}
+	id := cv.Turn(t, c, 1, false).Get("X-Kompact-Session")
 	var s struct {
 		Messages []struct {
 			ID string `json:"id"`
@@ -115,26 +116,26 @@ func TestGatewayPinned(t *testing.T) {
 	}
 	resp.Body.Close()
 	for i := 2; i <= 14; i++ {
-		if _, n := up.chats(); n > 0 {
-			cv.turn(t, c, i, false)
+		if _, n := up.Chats(); n > 0 {
+			cv.Turn(t, c, i, false)
 			break
 		}
-		cv.turn(t, c, i, false)
+		cv.Turn(t, c, i, false)
 	}
 	pinned := []byte("turn 1: detail-1 ")
-	up.mu.Lock()
-	defer up.mu.Unlock()
+	up.Mu.Lock()
+	defer up.Mu.Unlock()
 	compacted := false
-	for _, call := range up.calls {
+	for _, call := range up.Calls {
 		switch {
-		case call.compaction:
+		case call.Compaction:
 			compacted = true
-			if bytes.Contains(call.body, pinned) {
-				i := bytes.Index(call.body, pinned)
-				t.Fatalf("the compaction request shows the pinned message:\n%s", call.body[max(0, i-300):i+100])
+			if bytes.Contains(call.Body, pinned) {
+				i := bytes.Index(call.Body, pinned)
+				t.Fatalf("the compaction request shows the pinned message:\n%s", call.Body[max(0, i-300):i+100])
 			}
-		case compacted && !bytes.Contains(call.body, pinned):
-			t.Fatalf("a turn forwarded after the compaction lacks the pinned message:\n%s", call.body[:min(len(call.body), 600)])
+		case compacted && !bytes.Contains(call.Body, pinned):
+			t.Fatalf("a turn forwarded after the compaction lacks the pinned message:\n%s", call.Body[:min(len(call.Body), 600)])
 		}
 	}
 	if !compacted {

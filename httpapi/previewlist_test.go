@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"kompact"
+	"kompact/internal/testing/apitest"
 	"kompact/internal/testing/fakellm"
 )
 
@@ -31,8 +32,8 @@ func TestOpenPreviewsListedAndReopened(t *testing.T) {
 	if got := listedSession(e, "s"); got["open_previews"] != 0.0 || got["running"] != false {
 		t.Fatalf("before any preview, the list has %v", got)
 	}
-	if got := e.must(200, "GET", "/v1/sessions/s/previews", nil); jsonText(t, got) != `{"previews":[]}` {
-		t.Fatalf("no previews: %s", jsonText(t, got))
+	if got := e.must(200, "GET", "/v1/sessions/s/previews", nil); apitest.JSONText(t, got) != `{"previews":[]}` {
+		t.Fatalf("no previews: %s", apitest.JSONText(t, got))
 	}
 	dry := e.must(200, "POST", "/v1/sessions/s/actions/compact_conversation", map[string]any{"dry_run": true})
 	e.llm.Enqueue(fakellm.Answer(fakellm.Text("<current_focus>\ndraft\n</current_focus>")))
@@ -78,8 +79,8 @@ func TestOpenPreviewsListedAndReopened(t *testing.T) {
 		t.Errorf("after an append: %v", p)
 	}
 	e.must(200, "POST", "/v1/sessions/s/previews/"+pid+"/apply", nil)
-	if got := e.must(200, "GET", "/v1/sessions/s/previews", nil); jsonText(t, got) != `{"previews":[]}` {
-		t.Errorf("after applying: %s", jsonText(t, got))
+	if got := e.must(200, "GET", "/v1/sessions/s/previews", nil); apitest.JSONText(t, got) != `{"previews":[]}` {
+		t.Errorf("after applying: %s", apitest.JSONText(t, got))
 	}
 	if got := listedSession(e, "s"); got["open_previews"] != 0.0 {
 		t.Errorf("after applying, the list has %v", got)

@@ -6,25 +6,9 @@ import (
 	"testing"
 
 	"kompact"
+	"kompact/internal/testing/apitest"
 	"kompact/internal/testing/testserver"
 )
-
-// toolExchanges is a session of agent with one tool exchange (a bash call
-// and its result) per entry of sizes, the result that many characters
-// long, naming a file and ending in an exit status.
-func toolExchanges(id, agent string, sizes ...int) map[string]any {
-	msgs := []map[string]any{{"id": "u0", "role": "user", "content": "run the tests"}}
-	for i, n := range sizes {
-		out := fmt.Sprintf("p%d/a_test.go:3:5: undefined: x\n", i)
-		out += strings.Repeat("x", n-len(out)-len("\nexit status 1")) + "\nexit status 1"
-		msgs = append(msgs,
-			map[string]any{"id": fmt.Sprintf("a%d", i), "role": "assistant", "content": "",
-				"tool_calls": []any{map[string]any{"type": "function", "id": fmt.Sprintf("call_%d", i),
-					"function": map[string]any{"name": "bash", "arguments": fmt.Sprintf(`{"command":"go test ./p%d"}`, i)}}}},
-			map[string]any{"id": fmt.Sprintf("t%d", i), "role": "tool", "tool_call_id": fmt.Sprintf("call_%d", i), "content": out})
-	}
-	return map[string]any{"id": id, "agent": agent, "messages": msgs}
-}
 
 // TestPruneToolResults (issue 33 §3): prune_tool_results clears the text
 // of the results older than the last keep_recent exchanges and longer
@@ -34,7 +18,7 @@ func toolExchanges(id, agent string, sizes ...int) map[string]any {
 // puts back exactly the session it read.
 func TestPruneToolResults(t *testing.T) {
 	e := newAPIEnv(t, apiOptions{})
-	orig := e.must(201, "POST", "/v1/sessions/import", toolExchanges("s", "fake", 3000, 500, 3000, 3000))
+	orig := e.must(201, "POST", "/v1/sessions/import", apitest.ToolExchanges("s", "fake", 3000, 500, 3000, 3000))
 	out := e.must(200, "POST", "/v1/sessions/s/actions/prune_tool_results", map[string]any{"keep_recent": 1, "min_chars": 1000})
 	p := out["prune"].(map[string]any)
 	if out["status"] != "pruned" || num(t, out, "revision") != 1 || num(t, out, "version") != 2 || num(t, p, "cleared_results") != 2 ||
@@ -62,11 +46,11 @@ func TestPruneToolResults(t *testing.T) {
 			want := fmt.Sprintf("[tool output cleared by kompact: bash, 3,000 chars, 3 lines; exit status 1; first error: %s/a_test.go:3:5: undefined: x; paths: %s/a_test.go]",
 				map[any]string{"t0": "p0", "t2": "p2"}[id], map[any]string{"t0": "p0", "t2": "p2"}[id])
 			if texts(m) != want || m["tool_call_id"] != w["tool_call_id"] {
-				t.Errorf("%s: %s", id, jsonText(t, m))
+				t.Errorf("%s: %s", id, apitest.JSONText(t, m))
 			}
 		default: // calls, arguments, the short result and the last exchange's
-			if jsonText(t, m) != jsonText(t, w) {
-				t.Errorf("%s changed: %s", id, jsonText(t, m))
+			if apitest.JSONText(t, m) != apitest.JSONText(t, w) {
+				t.Errorf("%s changed: %s", id, apitest.JSONText(t, m))
 			}
 		}
 	}
@@ -81,8 +65,8 @@ func TestPruneToolResults(t *testing.T) {
 	}
 	e.must(200, "POST", "/v1/sessions/s/revisions/1/undo", nil)
 	back := e.must(200, "GET", "/v1/sessions/s", nil)
-	if jsonText(t, back["messages"]) != jsonText(t, orig["messages"]) {
-		t.Errorf("the undo did not restore the outputs exactly:\n%s", jsonText(t, back["messages"]))
+	if apitest.JSONText(t, back["messages"]) != apitest.JSONText(t, orig["messages"]) {
+		t.Errorf("the undo did not restore the outputs exactly:\n%s", apitest.JSONText(t, back["messages"]))
 	}
 }
 
@@ -91,8 +75,8 @@ func TestPruneToolResults(t *testing.T) {
 // unknown session not_found; none of them writes anything.
 func TestPruneToolResultsRefusals(t *testing.T) {
 	e := newAPIEnv(t, apiOptions{})
-	e.must(201, "POST", "/v1/sessions/import", toolExchanges("s", "fake", 3000, 3000))
-	e.must(201, "POST", "/v1/sessions/import", toolExchanges("off", "off", 3000, 3000))
+	e.must(201, "POST", "/v1/sessions/import", apitest.ToolExchanges("s", "fake", 3000, 3000))
+	e.must(201, "POST", "/v1/sessions/import", apitest.ToolExchanges("off", "off", 3000, 3000))
 	const path = "/v1/sessions/s/actions/prune_tool_results"
 	wantError(t, e.do("POST", path, map[string]any{"keep_recent": -1}), 400, "invalid_request", "keep_recent")
 	wantError(t, e.do("POST", path, map[string]any{"min_chars": 1_000_001}), 400, "invalid_request", "min_chars")
@@ -125,7 +109,7 @@ func TestAutoCompactionPrunesFirst(t *testing.T) {
 	scriptLLM(e, summaryAnswer(20))
 	// 4,750 tokens of tool output and a few more; the turn's 1000
 	// characters take it over the 5000-token trigger.
-	e.must(201, "POST", "/v1/sessions/import", toolExchanges("s", "auto", 8000, 8000, 3000))
+	e.must(201, "POST", "/v1/sessions/import", apitest.ToolExchanges("s", "auto", 8000, 8000, 3000))
 	out := e.must(200, "POST", "/v1/sessions/s/continue", map[string]any{"content": strings.Repeat("q", 1000)})
 	auto, _ := out["auto_compaction"].(map[string]any)
 	if auto == nil || auto["status"] != "pruned" || num(t, auto, "prune_revision") != 1 || auto["revision"] != nil || num(t, auto, "tokens_after") > 1000 {
@@ -140,7 +124,7 @@ func TestAutoCompactionPrunesFirst(t *testing.T) {
 
 	// Pruning is not enough when the kept exchange alone is over the
 	// trigger: the pruned session is summarised.
-	e.must(201, "POST", "/v1/sessions/import", toolExchanges("big", "auto", 1600, 1600, 20000))
+	e.must(201, "POST", "/v1/sessions/import", apitest.ToolExchanges("big", "auto", 1600, 1600, 20000))
 	n := len(e.llm.Requests())
 	out = e.must(200, "POST", "/v1/sessions/big/continue", map[string]any{"content": "go on"})
 	auto, _ = out["auto_compaction"].(map[string]any)
@@ -166,7 +150,7 @@ func TestAutoCompactionPrunesFirst(t *testing.T) {
 func TestAutoCompactionWithoutPruneUnchanged(t *testing.T) {
 	e := newAutoEnv(t)
 	scriptLLM(e, summaryAnswer(20))
-	e.must(201, "POST", "/v1/sessions/import", toolExchanges("s", "auto", 8000, 8000, 3000))
+	e.must(201, "POST", "/v1/sessions/import", apitest.ToolExchanges("s", "auto", 8000, 8000, 3000))
 	out := e.must(200, "POST", "/v1/sessions/s/continue", map[string]any{"content": strings.Repeat("q", 1000)})
 	auto, _ := out["auto_compaction"].(map[string]any)
 	if auto == nil || auto["status"] != "compacted" || auto["prune_revision"] != nil {

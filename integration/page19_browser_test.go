@@ -1,4 +1,4 @@
-package httpapi_test
+package integration
 
 import (
 	"encoding/json"
@@ -13,6 +13,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"kompact"
+	"kompact/internal/testing/apitest"
 	"kompact/internal/testing/fakellm"
 )
 
@@ -56,7 +57,7 @@ func toolSession(t *testing.T, id string) string {
 		map[string]any{"id": "t5", "role": "tool", "tool_call_id": "c5", "content": "ok"},
 		map[string]any{"id": "a5", "role": "assistant", "content": "Fixed."},
 	}
-	return jsonText(t, map[string]any{"id": id, "agent": "tester", "messages": msgs})
+	return apitest.JSONText(t, map[string]any{"id": id, "agent": "tester", "messages": msgs})
 }
 
 // TestBrowserUpToHereMatchesServer: a message's menu offers "Compact up
@@ -313,7 +314,7 @@ func TestBrowserActionRangeAndErrors(t *testing.T) {
 // then a short turn.
 func dueSession(t *testing.T, id string) string {
 	long := strings.Repeat("word ", 800)
-	return jsonText(t, map[string]any{"id": id, "agent": "auto", "messages": []any{
+	return apitest.JSONText(t, map[string]any{"id": id, "agent": "auto", "messages": []any{
 		map[string]any{"id": "u1", "role": "user", "content": "Read this: " + long},
 		map[string]any{"id": "a1", "role": "assistant", "content": "Read: " + long},
 		map[string]any{"id": "u2", "role": "user", "content": "Thanks."},

@@ -1,4 +1,4 @@
-package httpapi_test
+package integration
 
 import (
 	"context"
@@ -13,6 +13,7 @@ import (
 
 	"kompact/config"
 	"kompact/httpapi"
+	"kompact/internal/testing/openapicheck"
 	"kompact/internal/testing/testenv"
 	"kompact/internal/testing/testserver"
 	"kompact/openai"
@@ -51,7 +52,7 @@ func TestGatewayOllama(t *testing.T) {
 		t.Fatal(err)
 	}
 	getenv := func(string) string { return "" }
-	srv := httptest.NewServer(httpapi.CheckedHandler(t, httpapi.New(httpapi.Config{
+	srv := httptest.NewServer(openapicheck.Handler(t, httpapi.New(httpapi.Config{
 		Store: testserver.SQLite(t), Agents: cfg,
 		LLM: &openai.Client{Getenv: getenv, MaxRetries: -1}, Upstream: &openai.Upstream{Getenv: getenv},
 	}).Handler()))

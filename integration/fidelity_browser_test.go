@@ -1,4 +1,4 @@
-package httpapi_test
+package integration
 
 import (
 	"encoding/json"
@@ -10,6 +10,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"kompact/internal/testing/apitest"
 	"kompact/internal/testing/fakellm"
 )
 
@@ -29,7 +30,7 @@ func fidelitySession(t *testing.T, id string) string {
 		map[string]any{"id": "u4", "role": "user", "content": "Thanks, and now the docs."},
 		map[string]any{"id": "a4", "role": "assistant", "content": "On it."},
 	}
-	return jsonText(t, map[string]any{"id": id, "agent": "faithful", "messages": msgs})
+	return apitest.JSONText(t, map[string]any{"id": id, "agent": "faithful", "messages": msgs})
 }
 
 // fidelitySummary keeps the lexer's path and the failing test, and
@@ -111,7 +112,7 @@ func checkFidelity(t *testing.T, where string, got pageFidelity, server map[stri
 	var want, have any
 	_ = json.Unmarshal([]byte(wantFidelity), &want)
 	_ = json.Unmarshal(data, &have)
-	if string(mustJSON(want)) != string(mustJSON(have)) {
+	if string(apitest.MustJSON(want)) != string(apitest.MustJSON(have)) {
 		t.Errorf("%s: the server's report\n%s\nwant\n%s", where, data, wantFidelity)
 	}
 	// The model's figure on what it was sent leads (issue 28 §2).

@@ -1,4 +1,4 @@
-package httpapi_test
+package integration
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"kompact/internal/testing/apitest"
 	"kompact/internal/testing/testenv"
 )
 
@@ -17,16 +18,16 @@ import (
 // the one it continues (continued_from), and the page links each to the
 // other.
 func TestBrowserGatewayContinuedFrom(t *testing.T) {
-	fake := leakFake(t)
+	fake := apitest.LeakFake(t)
 	t.Setenv("KOMPACT_TEST_ANTHROPIC_KEY", "sk-agent")
-	opt := browserOptions{agents: func(string) string { return ccAgents(fake.URL, "") }}
+	opt := browserOptions{agents: func(string) string { return apitest.CCAgents(fake.URL, "") }}
 	atWidth(t, opt, func(e *browserEnv, shot func(string) string) {
 		const sid = "c0ffee00-0000-4000-8000-000000000392"
 		url := e.srv.URL + "/gateway/cc/v1/messages?beta=true"
-		cont := `{"role":"user","content":` + jsonString(ccContinuationOpening(t)+"\n\nSummary:\nthe upstream's own summary") + `}`
+		cont := `{"role":"user","content":` + apitest.JSONString(ccContinuationOpening(t)+"\n\nSummary:\nthe upstream's own summary") + `}`
 		var ids []string
 		for _, msgs := range []string{`[{"role":"user","content":"fix the build"}]`, "[" + cont + `,{"role":"user","content":"go on"}]`} {
-			resp := postMessages(t, context.Background(), url, ccHeaders(sid), ccBody(msgs))
+			resp := apitest.PostMessages(t, context.Background(), url, apitest.CCHeaders(sid), apitest.CCBody(msgs))
 			_, _ = io.ReadAll(resp.Body)
 			resp.Body.Close()
 			ids = append(ids, resp.Header.Get("X-Kompact-Session"))

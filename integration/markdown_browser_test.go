@@ -1,6 +1,7 @@
-package httpapi_test
+package integration
 
 import (
+	"kompact/internal/testing/apitest"
 	"slices"
 	"strings"
 	"testing"
@@ -43,7 +44,7 @@ func markdownSession(t *testing.T, id string) string {
 			map[string]any{"id": "m7", "role": "user", "content": "Thanks."},
 		},
 	}
-	return jsonText(t, doc)
+	return apitest.JSONText(t, doc)
 }
 
 // TestBrowserMarkdown: messages and summaries render Markdown into

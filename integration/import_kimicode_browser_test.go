@@ -1,4 +1,4 @@
-package httpapi_test
+package integration
 
 import (
 	"net/http"
@@ -9,6 +9,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"kompact/internal/testing/apitest"
 	"kompact/kimicode"
 )
 
@@ -18,7 +19,7 @@ import (
 // agent and id chosen in the form and the very messages kompact sessions import --kimi-code
 // makes of the file (kimicode.ImportWire's session document, imported as the CLI imports it).
 func TestBrowserImportKimiCodeWire(t *testing.T) {
-	wire, texts := kimiCodeWire(t)
+	wire, texts := apitest.KimiCodeWire(t)
 	e := newBrowserEnv(t, browserOptions{})
 	file := filepath.Join(t.TempDir(), "wire.jsonl")
 	if err := os.WriteFile(file, wire, 0o644); err != nil {
@@ -51,7 +52,7 @@ func TestBrowserImportKimiCodeWire(t *testing.T) {
 	if got["agent"] != "nokey" {
 		t.Errorf("imported agent %v", got["agent"])
 	}
-	if g, w := withoutIDs(t, got), withoutIDs(t, want); g != w {
+	if g, w := apitest.WithoutIDs(t, got), apitest.WithoutIDs(t, want); g != w {
 		t.Fatalf("the page's import:\n%s\nwant (the CLI's):\n%s", g, w)
 	}
 	n := len(got["messages"].([]any))

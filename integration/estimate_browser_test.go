@@ -1,4 +1,4 @@
-package httpapi_test
+package integration
 
 import (
 	"encoding/json"
@@ -7,9 +7,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/chromedp/chromedp"
 	"kompact"
 	"kompact/kimi"
+
+	"github.com/chromedp/chromedp"
 )
 
 // estimateTexts are texts whose code points are easy to miscount: empty,

@@ -1,4 +1,4 @@
-package httpapi_test
+package integration
 
 import (
 	"os"
@@ -10,6 +10,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"kompact/internal/testing/apitest"
 	"kompact/internal/testing/fakellm"
 )
 
@@ -265,7 +266,7 @@ func TestBrowserSessionsManage(t *testing.T) {
 
 	// A kimi-cli file, named like a session document: read by content.
 	file := filepath.Join(t.TempDir(), "export.json")
-	if err := os.WriteFile(file, []byte(kimiContext), 0o644); err != nil {
+	if err := os.WriteFile(file, []byte(apitest.KimiContext), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	e.do("pick the kimi-cli file", chromedp.SetUploadFiles(chromedp.CSS(`[data-testid="import-input"]`), []string{file}))

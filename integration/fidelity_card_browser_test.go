@@ -1,9 +1,10 @@
-package httpapi_test
+package integration
 
 import (
 	"strings"
 	"testing"
 
+	"kompact/internal/testing/apitest"
 	"kompact/internal/testing/fakellm"
 )
 
@@ -19,7 +20,7 @@ func TestBrowserFidelityCardWithoutAppendix(t *testing.T) {
 	})
 	for _, c := range []struct{ id, doc string }{
 		{"fidnone", strings.Replace(fidelitySession(t, "fidnone"), `"faithful"`, `"tester"`, 1)},
-		{"fidsent", jsonText(t, map[string]any{"id": "fidsent", "agent": "tester", "messages": []any{
+		{"fidsent", apitest.JSONText(t, map[string]any{"id": "fidsent", "agent": "tester", "messages": []any{
 			map[string]any{"role": "system", "content": "You are a coding agent."},
 			map[string]any{"role": "user", "content": "Fix internal/parse/lexer.go."},
 			map[string]any{"role": "assistant", "content": "Done: TestLexNumbers passes."},

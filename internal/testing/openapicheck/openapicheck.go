@@ -1,4 +1,8 @@
-package httpapi
+// Package openapicheck holds kompact's HTTP API to its OpenAPI document
+// (httpapi/openapi.yaml) in the tests of httpapi and of integration: a
+// client, a server's client or a handler whose requests and answers the
+// document's validator checks.
+package openapicheck
 
 import (
 	"bytes"
@@ -7,6 +11,9 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -101,7 +108,18 @@ type openAPI struct {
 	gatewayError, chunk *base.Schema
 }
 
+// documentDir is httpapi's folder, which holds the document (openapi.yaml,
+// and openapi.json generated from it), as httpapi embeds it.
+func documentDir() string {
+	_, file, _, _ := runtime.Caller(0)
+	return filepath.Join(filepath.Dir(file), "..", "..", "..", "httpapi")
+}
+
 var loadOpenAPI = sync.OnceValues(func() (*openAPI, error) {
+	openAPIYAML, err := os.ReadFile(filepath.Join(documentDir(), "openapi.yaml"))
+	if err != nil {
+		return nil, err
+	}
 	doc, err := libopenapi.NewDocument(openAPIYAML)
 	if err != nil {
 		return nil, err
@@ -155,6 +173,10 @@ func eventSchemas() (map[string]string, error) {
 	var doc struct {
 		Paths map[string]map[string]json.RawMessage `json:"paths"`
 	}
+	openAPIJSON, err := os.ReadFile(filepath.Join(documentDir(), "openapi.json"))
+	if err != nil {
+		return nil, err
+	}
 	if err := json.Unmarshal(openAPIJSON, &doc); err != nil {
 		return nil, err
 	}
@@ -180,9 +202,9 @@ func eventSchemas() (map[string]string, error) {
 	return out, nil
 }
 
-// checkedClient returns a client whose requests and answers are held to
+// Client returns a client whose requests and answers are held to
 // the document, failing t; base sends them (nil: a new http.Client).
-func checkedClient(t testing.TB, base *http.Client) *http.Client {
+func Client(t testing.TB, base *http.Client) *http.Client {
 	hc := &http.Client{}
 	if base != nil {
 		*hc = *base
@@ -195,9 +217,9 @@ func checkedClient(t testing.TB, base *http.Client) *http.Client {
 	return hc
 }
 
-// checkServer holds the requests of ts's own client (ts.Client()) and
+// Server holds the requests of ts's own client (ts.Client()) and
 // their answers to the document, failing t.
-func checkServer(t testing.TB, ts *httptest.Server) {
+func Server(t testing.TB, ts *httptest.Server) {
 	c := ts.Client()
 	c.Transport = &checkedTransport{t: t, base: c.Transport}
 }
@@ -208,6 +230,10 @@ type checkedTransport struct {
 	t    testing.TB
 	base http.RoundTripper
 }
+
+// isGatewayPath reports whether path is under the gateway's routes
+// (httpapi's gatewayPrefix).
+func isGatewayPath(path string) bool { return strings.HasPrefix(path, "/gateway/") }
 
 // documented reports whether the document describes the requests of path:
 // the API's and the gateway's, not the page's or the metrics'.
@@ -517,12 +543,12 @@ func (c *eventChecker) end() {
 	}
 }
 
-// checkedHandler serves h, holding the requests under /v1 and /gateway/
+// Handler serves h, holding the requests under /v1 and /gateway/
 // that reach it and h's answers to the document, failing t: for the tests
 // whose client is not Go's, such as the page in a browser, or is many
 // (the gateway's: SDKs, plain requests). A request's body is read whole
 // before h sees it.
-func checkedHandler(t testing.TB, h http.Handler) http.Handler {
+func Handler(t testing.TB, h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		o, err := loadOpenAPI()
 		if !documented(r.URL.Path) || err != nil {
@@ -595,3 +621,16 @@ func (r *checkRecorder) Flush() {
 }
 
 func (r *checkRecorder) Unwrap() http.ResponseWriter { return r.ResponseWriter }
+
+// ValidateDocument validates the document as an OpenAPI 3.1 document
+// (against the specification's schema), saying what is wrong one a line.
+func ValidateDocument() error {
+	o, err := loadOpenAPI()
+	if err != nil {
+		return err
+	}
+	if ok, errs := o.v.ValidateDocument(); !ok {
+		return fmt.Errorf("%s", validationText(errs))
+	}
+	return nil
+}

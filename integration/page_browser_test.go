@@ -1,4 +1,4 @@
-package httpapi_test
+package integration
 
 import (
 	"fmt"
@@ -8,6 +8,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"kompact/internal/testing/apitest"
 	"kompact/internal/testing/fakellm"
 )
 
@@ -20,7 +21,7 @@ func longSession(t *testing.T, id string, pairs int) string {
 			map[string]any{"id": fmt.Sprintf("u%d", i), "role": "user", "content": fmt.Sprintf("question %03d: what does this part do????", i)},
 			map[string]any{"id": fmt.Sprintf("a%d", i), "role": "assistant", "content": fmt.Sprintf("answer %03d: it does what it says, okay..", i)})
 	}
-	return jsonText(t, map[string]any{"id": id, "agent": "tester", "messages": msgs})
+	return apitest.JSONText(t, map[string]any{"id": id, "agent": "tester", "messages": msgs})
 }
 
 // TestBrowserWillCompact: before the click, the panel says what Compact

@@ -1,4 +1,4 @@
-package httpapi_test
+package integration
 
 import (
 	"context"
@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"kompact/internal/testing/apitest"
 	"kompact/internal/testing/fakeanthropic"
 	"kompact/internal/testing/testenv"
 )
@@ -32,7 +33,7 @@ func ccModelFake(t *testing.T) *fakeanthropic.Server {
 	return fakeanthropic.New(t, func(r fakeanthropic.Request) fakeanthropic.Answer {
 		body := string(r.Body)
 		if r.Header.Get("X-Claude-Code-Session-Id") == "" {
-			return fakeanthropic.Answer{Events: fakeanthropic.TextStream(ccModel, ccSummary, fakeanthropic.Usage{Input: 2000, Output: 40})}
+			return fakeanthropic.Answer{Events: fakeanthropic.TextStream(apitest.CCModel, apitest.CCSummary, fakeanthropic.Usage{Input: 2000, Output: 40})}
 		}
 		usage := fakeanthropic.Usage{Input: 1000, Output: 20}
 		if strings.Contains(body, "READ_FILE:") {
@@ -42,7 +43,7 @@ func ccModelFake(t *testing.T) *fakeanthropic.Server {
 			usage.Input = 990000
 		}
 		if strings.Contains(body, "CRITICAL: Respond with TEXT ONLY") {
-			return fakeanthropic.Answer{Events: fakeanthropic.TextStream(ccModel, "<analysis>a</analysis><summary>the upstream's summary</summary>", fakeanthropic.Usage{Input: 500, Output: 20})}
+			return fakeanthropic.Answer{Events: fakeanthropic.TextStream(apitest.CCModel, "<analysis>a</analysis><summary>the upstream's summary</summary>", fakeanthropic.Usage{Input: 500, Output: 20})}
 		}
 		var req struct {
 			Messages []struct {
@@ -54,14 +55,14 @@ func ccModelFake(t *testing.T) *fakeanthropic.Server {
 		last := string(req.Messages[len(req.Messages)-1].Content)
 		switch {
 		case strings.Contains(last, `"tool_result"`):
-			return fakeanthropic.Answer{Events: fakeanthropic.TextStream(ccModel, "The file says "+ccFileText+".", usage)}
+			return fakeanthropic.Answer{Events: fakeanthropic.TextStream(apitest.CCModel, "The file says "+ccFileText+".", usage)}
 		case strings.Contains(last, "READ_FILE:"):
 			path := strings.TrimSpace(strings.Fields(last[strings.Index(last, "READ_FILE:")+len("READ_FILE:"):])[0])
-			evs := fakeanthropic.Start(ccModel, usage)
-			evs = append(evs, fakeanthropic.ToolUseBlock(0, "toolu_kompact_1", "Read", `{"file_path":`+jsonString(path)+`}`)...)
+			evs := fakeanthropic.Start(apitest.CCModel, usage)
+			evs = append(evs, fakeanthropic.ToolUseBlock(0, "toolu_kompact_1", "Read", `{"file_path":`+apitest.JSONString(path)+`}`)...)
 			return fakeanthropic.Answer{Events: append(evs, fakeanthropic.Stop("tool_use", usage)...)}
 		}
-		return fakeanthropic.Answer{Events: fakeanthropic.TextStream(ccModel, "hi", usage)}
+		return fakeanthropic.Answer{Events: fakeanthropic.TextStream(apitest.CCModel, "hi", usage)}
 	})
 }
 
@@ -114,7 +115,7 @@ func newClaudeRig(t *testing.T) *claudeRig {
 	c := &claudeRig{bin: os.Getenv("CLAUDE_CODE_BIN")}
 	testenv.Require(t, c.bin != "", "CLAUDE_CODE_BIN is not set", "install Claude Code 2.1.332 (bash .ci/claude-code.sh) and set CLAUDE_CODE_BIN to the claude it prints")
 	c.fake = ccModelFake(t)
-	c.srv = compactingServer(t, compactingCC(c.fake.URL, ", compaction: wait"))
+	c.srv = apitest.CompactingServer(t, apitest.CompactingCC(c.fake.URL, ", compaction: wait"))
 	c.dir, c.home = t.TempDir(), t.TempDir()
 	c.file = filepath.Join(c.dir, "hello.txt")
 	if err := os.WriteFile(c.file, []byte(ccFileText+"\n"), 0o644); err != nil {
@@ -147,7 +148,7 @@ func TestClaudeCodeThroughGateway(t *testing.T) {
 	if !sawToolResult {
 		t.Errorf("no request carried the Read tool's result")
 	}
-	waitGatewayPreview(t, srv.URL, first.SessionID)
+	apitest.WaitGatewayPreview(t, srv.URL, first.SessionID)
 	before := len(fake.Requests())
 	compact := claude(t, bin, dir, home, gw, "-p", "/compact", "-c")
 	for _, r := range fake.Requests()[before:] {
@@ -162,7 +163,7 @@ func TestClaudeCodeThroughGateway(t *testing.T) {
 			last = string(r.Body)
 		}
 	}
-	if !strings.Contains(last, ccSummary) || next.Result != "hi" {
+	if !strings.Contains(last, apitest.CCSummary) || next.Result != "hi" {
 		t.Errorf("the turn after /compact does not carry kompact's summary: %.600s", last)
 	}
 	// Issue 39 §2: the turn after the answered compaction continues the
@@ -186,7 +187,7 @@ func TestClaudeCodeAutoCompactThroughGateway(t *testing.T) {
 	bin, fake, srv, dir, home, file, gw := c.bin, c.fake, c.srv, c.dir, c.home, c.file, c.gw
 	first := claude(t, bin, dir, home, gw, "-p", "READ_FILE:"+file+" please", "--allowedTools", "Read")
 	claude(t, bin, dir, home, gw, "-p", "now FILL_CONTEXT", "-c")
-	waitGatewayPreview(t, srv.URL, first.SessionID)
+	apitest.WaitGatewayPreview(t, srv.URL, first.SessionID)
 	before := len(fake.Requests())
 	claude(t, bin, dir, home, gw, "-p", "go on", "-c")
 	after := fake.Requests()[before:]
@@ -201,7 +202,7 @@ func TestClaudeCodeAutoCompactThroughGateway(t *testing.T) {
 			turn = string(r.Body)
 		}
 	}
-	if !strings.Contains(turn, ccSummary) {
+	if !strings.Contains(turn, apitest.CCSummary) {
 		t.Errorf("the run's turn does not carry kompact's summary: %.600s", turn)
 	}
 	var revs struct {
@@ -209,7 +210,7 @@ func TestClaudeCodeAutoCompactThroughGateway(t *testing.T) {
 			Kind string `json:"kind"`
 		} `json:"revisions"`
 	}
-	getJSON(t, srv.URL, "/v1/sessions/"+first.SessionID+"/revisions", &revs)
+	apitest.GetJSON(t, srv.URL, "/v1/sessions/"+first.SessionID+"/revisions", &revs)
 	if len(revs.Revisions) != 1 || revs.Revisions[0].Kind != "auto_compaction" {
 		t.Errorf("revisions %+v, want the answered summary", revs.Revisions)
 	}
@@ -229,7 +230,7 @@ func ccOneSession(t *testing.T, base, id, title, last string) {
 			Title string `json:"title"`
 		} `json:"sessions"`
 	}
-	getJSON(t, base, "/v1/sessions", &list)
+	apitest.GetJSON(t, base, "/v1/sessions", &list)
 	if len(list.Sessions) != 1 || list.Sessions[0].ID != id || !strings.HasPrefix(title, strings.TrimSuffix(list.Sessions[0].Title, "…")) || len(list.Sessions[0].Title) < 5 {
 		t.Errorf("sessions %+v, want only %s titled %q", list.Sessions, id, title)
 	}
@@ -241,7 +242,7 @@ func ccOneSession(t *testing.T, base, id, title, last string) {
 			} `json:"content"`
 		} `json:"messages"`
 	}
-	getJSON(t, base, "/v1/sessions/"+id, &doc)
+	apitest.GetJSON(t, base, "/v1/sessions/"+id, &doc)
 	for i := len(doc.Messages) - 1; i >= 0; i-- {
 		if doc.Messages[i].Role != "user" {
 			continue
@@ -282,7 +283,7 @@ func TestClaudeCodeCompactRightAfterCrossingTurn(t *testing.T) {
 			last = string(r.Body)
 		}
 	}
-	if !strings.Contains(last, ccSummary) {
+	if !strings.Contains(last, apitest.CCSummary) {
 		t.Fatalf("the turn after /compact does not carry kompact's summary: %.600s", last)
 	}
 	if strings.Contains(last, "Previous context has been compacted") || strings.Contains(last, "(tool call Read") {
@@ -292,7 +293,7 @@ func TestClaudeCodeCompactRightAfterCrossingTurn(t *testing.T) {
 		}
 		t.Errorf("the summary Claude Code kept carries kimi-cli's framing or the Read call it re-attaches: %.1500s", kept)
 	}
-	if revs := revisionList(t, c.srv.URL, first.SessionID); len(revs) != 1 || revs[0].Kind != "compaction" {
+	if revs := apitest.RevisionList(t, c.srv.URL, first.SessionID); len(revs) != 1 || revs[0].Kind != "compaction" {
 		t.Errorf("revisions %+v, want the /compact as one manual compaction", revs)
 	}
 }
@@ -306,7 +307,7 @@ func TestClaudeCodeCompactWithInstructions(t *testing.T) {
 	c := newClaudeRig(t)
 	first := claude(t, c.bin, c.dir, c.home, c.gw, "-p", "say hi")
 	claude(t, c.bin, c.dir, c.home, c.gw, "-p", "READ_FILE:"+c.file+" please", "--allowedTools", "Read", "-c")
-	waitGatewayPreview(t, c.srv.URL, first.SessionID)
+	apitest.WaitGatewayPreview(t, c.srv.URL, first.SessionID)
 	before := len(c.fake.Requests())
 	claude(t, c.bin, c.dir, c.home, c.gw, "-p", "/compact keep the fruit names", "-c")
 	withText := false
@@ -320,7 +321,7 @@ func TestClaudeCodeCompactWithInstructions(t *testing.T) {
 	if !withText {
 		t.Errorf("no compaction request of kompact's carried the /compact's instructions")
 	}
-	if revs := revisionList(t, c.srv.URL, first.SessionID); len(revs) != 1 || revs[0].Kind != "compaction" || !strings.Contains(revs[0].Note, "keep the fruit names") {
+	if revs := apitest.RevisionList(t, c.srv.URL, first.SessionID); len(revs) != 1 || revs[0].Kind != "compaction" || !strings.Contains(revs[0].Note, "keep the fruit names") {
 		t.Errorf("revisions %+v, want one manual compaction naming the instructions", revs)
 	}
 }

@@ -1,4 +1,4 @@
-package httpapi_test
+package integration
 
 import (
 	"net/http"
@@ -10,6 +10,7 @@ import (
 	sdk "github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
 
+	"kompact/internal/testing/apitest"
 	"kompact/internal/testing/testserver"
 )
 
@@ -21,8 +22,8 @@ import (
 
 // gatewayPageEnv starts a browser environment whose one agent, "gw", is
 // the gateway tests' (testserver.GatewayAgents over up).
-func gatewayPageEnv(t *testing.T, up *fakeUpstream, gw testserver.Gateway) *browserEnv {
-	return newBrowserEnv(t, browserOptions{agents: func(string) string { return testserver.GatewayAgents(up.srv.URL+"/v1", gw) }})
+func gatewayPageEnv(t *testing.T, up *apitest.FakeUpstream, gw testserver.Gateway) *browserEnv {
+	return newBrowserEnv(t, browserOptions{agents: func(string) string { return testserver.GatewayAgents(up.Srv.URL+"/v1", gw) }})
 }
 
 // TestBrowserGatewayPrecomputeApart: the gateway's precomputed summary is
@@ -31,11 +32,11 @@ func gatewayPageEnv(t *testing.T, up *fakeUpstream, gw testserver.Gateway) *brow
 // the session as having a summary to review; a person's preview beside it
 // does.
 func TestBrowserGatewayPrecomputeApart(t *testing.T) {
-	up := newFakeUpstream(t)
+	up := apitest.NewFakeUpstream(t)
 	e := gatewayPageEnv(t, up, testserver.Gateway{Auto: true, Precompute: 0.8})
-	c := newGatewayClient(e.srv.URL, option.WithHeader("X-Kompact-Session", "apart"))
-	cv := &conversation{msgs: []sdk.ChatCompletionMessageParamUnion{sdk.SystemMessage("sys")}}
-	_, done := turnsUntilCompacting(t, up, c, cv, e.srv.URL, "apart")
+	c := apitest.NewGatewayClient(e.srv.URL, option.WithHeader("X-Kompact-Session", "apart"))
+	cv := &apitest.Conversation{Msgs: []sdk.ChatCompletionMessageParamUnion{sdk.SystemMessage("sys")}}
+	_, done := apitest.TurnsUntilCompacting(t, up, c, cv, e.srv.URL, "apart")
 	<-done
 	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(20 * time.Millisecond) {
 		if p := e.apiList("/v1/sessions/apart/previews", "previews"); len(p) == 1 && p[0]["gateway"] == true {
@@ -96,12 +97,12 @@ func TestBrowserGatewayPrecomputeApart(t *testing.T) {
 // compaction runs on the server and offers no Compact; once the
 // gateway's compaction ended, Compact is offered again.
 func TestBrowserGatewayRunningNoCompact(t *testing.T) {
-	up := newFakeUpstream(t)
+	up := apitest.NewFakeUpstream(t)
 	e := gatewayPageEnv(t, up, testserver.Gateway{Auto: true})
-	openGate := shutGate(t, up)
-	c := newGatewayClient(e.srv.URL, option.WithHeader("X-Kompact-Session", "held"))
-	cv := &conversation{msgs: []sdk.ChatCompletionMessageParamUnion{sdk.SystemMessage("sys")}}
-	_, done := turnsUntilCompacting(t, up, c, cv, e.srv.URL, "held")
+	openGate := apitest.ShutGate(t, up)
+	c := apitest.NewGatewayClient(e.srv.URL, option.WithHeader("X-Kompact-Session", "held"))
+	cv := &apitest.Conversation{Msgs: []sdk.ChatCompletionMessageParamUnion{sdk.SystemMessage("sys")}}
+	_, done := apitest.TurnsUntilCompacting(t, up, c, cv, e.srv.URL, "held")
 	compact := `document.querySelector('[data-testid="compact-conversation"]')`
 	e.open("/#/s/held")
 	e.waitFor("the session", `document.querySelectorAll('[data-testid="message"]').length > 2`)

@@ -1,4 +1,4 @@
-package httpapi_test
+package integration
 
 import (
 	"bytes"
@@ -29,7 +29,9 @@ import (
 	"kompact"
 	"kompact/config"
 	"kompact/httpapi"
+	"kompact/internal/testing/apitest"
 	"kompact/internal/testing/fakellm"
+	"kompact/internal/testing/openapicheck"
 	"kompact/internal/testing/testenv"
 	"kompact/kimicli"
 	"kompact/kimicode"
@@ -181,7 +183,7 @@ func newBrowserEnv(t *testing.T, opt browserOptions) *browserEnv {
 		KimiCodeWire: kimicode.ReadSession,
 		Upstream:     &openai.Upstream{Getenv: func(name string) string { return "fake-key-for-the-browser-test" }},
 	})
-	ts := httptest.NewServer(httpapi.CheckedHandler(t, srv.Handler()))
+	ts := httptest.NewServer(openapicheck.Handler(t, srv.Handler()))
 	t.Cleanup(ts.Close)
 
 	ctx, cancel := context.WithTimeout(context.Background(), cmp.Or(opt.timeout, browserTimeout))
@@ -566,7 +568,7 @@ func browserSession(t *testing.T, id string) string {
 			map[string]any{"id": "m8", "role": "user", "content": "Great. Now add a benchmark for 100k messages."},
 		},
 	}
-	return jsonText(t, doc)
+	return apitest.JSONText(t, doc)
 }
 
 func (e *browserEnv) importSession(doc string) {

@@ -1,4 +1,4 @@
-package httpapi_test
+package integration
 
 import (
 	"fmt"
@@ -10,6 +10,7 @@ import (
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 
+	"kompact/internal/testing/apitest"
 	"kompact/internal/testing/fakellm"
 	"kompact/kimicode"
 )
@@ -111,7 +112,7 @@ func TestBrowserKimiCodeOffers(t *testing.T) {
 	texts := kimicode.Builtin()
 	kimicode.UseTexts(texts)
 	atWidth(t, browserOptions{agents: kimiCodeBrowserAgents}, func(e *browserEnv, shot func(string) string) {
-		e.importSession(jsonText(t, map[string]any{"id": "kcs", "agent": "kc", "messages": []any{
+		e.importSession(apitest.JSONText(t, map[string]any{"id": "kcs", "agent": "kc", "messages": []any{
 			map[string]any{"id": "sys", "role": "system", "content": "You are a coder."},
 			map[string]any{"id": "u1", "role": "user", "content": "Read a.txt."},
 			map[string]any{"id": "sum", "role": "user", "content": texts.Prefix() + "\nRead a.txt: it says hello."},

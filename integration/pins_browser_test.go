@@ -1,9 +1,10 @@
-package httpapi_test
+package integration
 
 import (
 	"strings"
 	"testing"
 
+	"kompact/internal/testing/apitest"
 	"kompact/internal/testing/fakellm"
 )
 
@@ -30,7 +31,7 @@ func TestBrowserPinnedMessages(t *testing.T) {
 		if got := e.evalString(marks); got != want {
 			t.Errorf("marks %s, want %s", got, want)
 		}
-		if got := e.listed("pins")["pinned"]; jsonText(t, got) != `["t2"]` {
+		if got := e.listed("pins")["pinned"]; apitest.JSONText(t, got) != `["t2"]` {
 			t.Errorf("stored pins %v", got)
 		}
 		e.waitFor("the plan", `document.querySelector('[data-testid="will-compact"]').textContent.includes("(6 messages, ~51 tokens; 3 pinned stay verbatim after the summary), keep #11–#13")`)

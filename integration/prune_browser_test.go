@@ -1,7 +1,8 @@
-package httpapi_test
+package integration
 
 import (
 	"encoding/json"
+	"kompact/internal/testing/apitest"
 	"strings"
 	"testing"
 
@@ -13,7 +14,7 @@ import (
 // says what it cleared, shows the markers in place of the outputs and a
 // prune revision in the history; its Undo puts the outputs back exactly.
 func TestBrowserPruneToolOutput(t *testing.T) {
-	doc, err := json.Marshal(toolExchanges("tools", "tester", 3000, 3000, 3000))
+	doc, err := json.Marshal(apitest.ToolExchanges("tools", "tester", 3000, 3000, 3000))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -39,7 +40,7 @@ func TestBrowserPruneToolOutput(t *testing.T) {
 		e.click(`[data-testid="prune-undo"]`)
 		e.waitFor("undone", `document.querySelector('[data-testid="prune-undone"]')`)
 		_, back := e.api("GET", "/v1/sessions/tools", "")
-		if jsonText(t, back["messages"]) != jsonText(t, orig["messages"]) {
+		if apitest.JSONText(t, back["messages"]) != apitest.JSONText(t, orig["messages"]) {
 			t.Errorf("the undo did not put the outputs back")
 		}
 		e.waitFor("the outputs shown", `![...document.querySelectorAll('[data-testid="message"]')].some(m => m.textContent.includes("[tool output cleared by kompact:"))`)
