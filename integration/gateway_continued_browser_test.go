@@ -3,9 +3,6 @@ package integration
 import (
 	"context"
 	"io"
-	"os"
-	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 
@@ -24,7 +21,7 @@ func TestBrowserGatewayContinuedFrom(t *testing.T) {
 	atWidth(t, opt, func(e *browserEnv, shot func(string) string) {
 		const sid = "c0ffee00-0000-4000-8000-000000000392"
 		url := e.srv.URL + "/gateway/cc/v1/messages?beta=true"
-		cont := `{"role":"user","content":` + apitest.JSONString(ccContinuationOpening(t)+"\n\nSummary:\nthe upstream's own summary") + `}`
+		cont := `{"role":"user","content":` + apitest.JSONString(testenv.ClaudeCodeContinuation(t)+"\n\nSummary:\nthe upstream's own summary") + `}`
 		var ids []string
 		for _, msgs := range []string{`[{"role":"user","content":"fix the build"}]`, "[" + cont + `,{"role":"user","content":"go on"}]`} {
 			resp := apitest.PostMessages(t, context.Background(), url, apitest.CCHeaders(sid), apitest.CCBody(msgs))
@@ -41,20 +38,4 @@ func TestBrowserGatewayContinuedFrom(t *testing.T) {
 		e.open("/#/s/" + sid)
 		e.waitFor("the link to the session that continues it", `[...document.querySelectorAll('[data-testid="session-gateway-note"] a')].some(a => a.getAttribute("href") === "#/s/`+ids[1]+`")`)
 	})
-}
-
-// ccContinuationOpening is the first paragraph of Claude Code's
-// continuation after its compaction, from ../shared/claude-code/README.md
-// (the project holds only its digest).
-func ccContinuationOpening(t *testing.T) string {
-	_, file, _, _ := runtime.Caller(0)
-	b, err := os.ReadFile(filepath.Join(filepath.Dir(file), "..", "..", "shared", "claude-code", "README.md"))
-	testenv.Require(t, err == nil, "../shared/claude-code/README.md is not there", "check out the shared folder beside the repository")
-	s := string(b)
-	i := strings.Index(s, "`This session is being continued")
-	j := strings.Index(s[i:], `\n\n`)
-	if i < 0 || j < 0 {
-		t.Fatal("the README no longer quotes the continuation's opening")
-	}
-	return strings.Join(strings.Fields(s[i+1:i+j]), " ")
 }
