@@ -153,3 +153,41 @@ func unwrap(err error) error {
 	}
 	return u.Unwrap()
 }
+
+// TestUpstreamSendPassesThrough: Send, for a face that passes the client's
+// request through (the Responses face), sends the client's headers as they
+// came but the connection's own and X-Kompact-*, its query after the base
+// URL's, and the agent's key in place of the client's credentials unless
+// forward; the client's own Accept and Content-Type stay.
+func TestUpstreamSendPassesThrough(t *testing.T) {
+	got := make(chan *http.Request, 1)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		got <- r
+		w.Header().Set("Content-Type", "application/json")
+		io.WriteString(w, `{}`)
+	}))
+	defer srv.Close()
+	client := http.Header{"Session-Id": {"thread-1"}, "X-Codex-Turn-Metadata": {`{"a":1}`}, "Accept": {"text/event-stream"},
+		"Authorization": {"Bearer client-own"}, "X-Api-Key": {"client-key"}, "X-Kompact-Token": {"server-token"}, "Connection": {"close"}}
+	u := upstreamFor(map[string]string{"KEY": testKey})
+	for _, forward := range []bool{false, true} {
+		resp, err := u.Send(context.Background(), kompact.LLMConfig{BaseURL: srv.URL + "/v1?api-version=2", APIKeyEnv: "KEY"}, "responses", "trace=on", client, []byte(`{"input":[]}`), forward)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		r := <-got
+		wantAuth, wantKey := "Bearer "+testKey, ""
+		if forward {
+			wantAuth, wantKey = "Bearer client-own", "client-key"
+		}
+		if r.Method != http.MethodPost || r.URL.Path != "/v1/responses" || r.URL.RawQuery != "api-version=2&trace=on" {
+			t.Errorf("forward %v: %s %s?%s", forward, r.Method, r.URL.Path, r.URL.RawQuery)
+		}
+		if r.Header.Get("Session-Id") != "thread-1" || r.Header.Get("X-Codex-Turn-Metadata") != `{"a":1}` || r.Header.Get("Accept") != "text/event-stream" ||
+			r.Header.Get("Content-Type") != "application/json" || r.Header.Get("X-Kompact-Token") != "" ||
+			r.Header.Get("Authorization") != wantAuth || r.Header.Get("X-Api-Key") != wantKey {
+			t.Errorf("forward %v: headers %q", forward, r.Header)
+		}
+	}
+}
