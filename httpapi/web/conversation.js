@@ -165,6 +165,7 @@ export async function reloadSession(opts = {}) {
     id,
     uiError: ui.status === "rejected" ? ui.reason : null,
     revisions: revs.status === "fulfilled" ? revs.value.revisions : [],
+    failures: (revs.status === "fulfilled" && revs.value.failures) || [],
     revisionsError: revs.status === "rejected" ? revs.reason : null,
     stale: () => seq !== loadSeq,
   });

@@ -6,7 +6,7 @@
 //   "route changed"     route.js: the address names session id ("" for none)
 //   "session switched"  conversation.js: another session (id) is on screen, not loaded yet
 //   "session loaded"    conversation.js: the session on screen was (re)loaded and drawn:
-//                       {id, uiError, revisions, revisionsError, stale()}
+//                       {id, uiError, revisions, failures, revisionsError, stale()}
 //   "session shown"     conversation.js: a switch to session id is done (loaded, scrolled)
 //   "messages rendered" window.js: messages were drawn or taken out of the document (as the person scrolls)
 //   "window stale"      window.js: a window read found the session on screen changed (its id): reload it

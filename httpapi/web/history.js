@@ -13,14 +13,29 @@ import { setOutcome, setProgress } from "./outcome.js";
 import { keptText } from "./fidelity.js";
 
 let revisions = [];
+let failures = [];
 
 // KINDS names the kinds of revision for people; an automatic compaction
 // stands out from one a person started.
 const KINDS = { compaction: "compaction", auto_compaction: "automatic compaction", prune: "prune", restore: "restore", undo: "undo" };
 
-// setRevisions shows a list of revisions, or the error that kept it.
-function setRevisions(list, err) {
+// FAILED names what an automatic compaction that changed nothing did
+// (the failure log's status), TRIGGERS what ran it, and REFUSED why the
+// quality gate refused its summary.
+const FAILED = { rejected: "summary refused", error: "failed", not_reduced: "not smaller" };
+const TRIGGERS = { auto: "automatic compaction", gateway: "the gateway's compaction", precompute: "the gateway's precompute" };
+const REFUSED = {
+  empty: () => "The summary was empty.",
+  acknowledgement: () => "The summary was only an acknowledgement.",
+  missing_sections: (f) => `The summary lacked ${plural((f.missing_sections || []).length, "required section")}: ${(f.missing_sections || []).join(", ")}.`,
+  low_recall: () => "The summary kept too little of what it was sent.",
+};
+
+// setRevisions shows a list of revisions and of failures, or the error
+// that kept them.
+function setRevisions(list, err, failed) {
   revisions = list;
+  failures = failed || [];
   renderRevisions(err);
 }
 
@@ -30,6 +45,7 @@ async function loadRevisions() {
     const data = await call("GET", `sessions/${encodeURIComponent(id)}/revisions`);
     if (id !== view.id) return;
     revisions = (data && data.revisions) || [];
+    failures = (data && data.failures) || [];
     renderRevisions(null);
   } catch (e) {
     renderRevisions(e);
@@ -39,6 +55,7 @@ async function loadRevisions() {
 function renderRevisions(err) {
   const slot = clear($("revisions-status"));
   if (err) slot.append(errorBox(err, "revisions-error"));
+  renderFailures();
   const list = clear($("revision-list"));
   if (!revisions.length) {
     list.append(h("li", { class: "revision-empty" }, "No changes yet."));
@@ -74,6 +91,37 @@ function renderRevisions(err) {
             onclick: () => askRestore(r.rev, $("outcome")),
           },
           "Restore",
+        ),
+      ),
+    );
+  }
+}
+
+// renderFailures lists the session's automatic compactions that failed or
+// whose summary was refused, newest first: what was refused and why. The
+// session was left as it was, so there is nothing to restore.
+function renderFailures() {
+  $("failures").hidden = !failures.length;
+  const list = clear($("failure-list"));
+  for (const f of failures) {
+    const why = REFUSED[f.reason];
+    list.append(
+      h(
+        "li",
+        { class: "revision failure", "data-testid": "failure-item", "data-status": f.status, "data-reason": f.reason || "" },
+        h(
+          "div",
+          { class: "revision-text" },
+          h(
+            "p",
+            { class: "revision-head" },
+            h("span", { class: "badge badge-kind kind-failure", "data-testid": "failure-status" }, FAILED[f.status] || f.status),
+            " ",
+            h("span", { class: "revision-no" }, TRIGGERS[f.trigger] || f.trigger),
+          ),
+          why ? h("p", { class: "revision-note", "data-testid": "failure-reason" }, why(f)) : null,
+          h("p", { class: "revision-note failure-message", "data-testid": "failure-message" }, f.message),
+          h("p", { class: "revision-meta" }, timeEl(f.at), " · the session was left as it was"),
         ),
       ),
     );
@@ -187,6 +235,6 @@ export async function undoCompaction(rev, btn) {
 // initHistory wires the panel's controls, and shows the revisions of each
 // session loaded.
 export function initHistory() {
-  on("session loaded", ({ revisions, revisionsError }) => setRevisions(revisions, revisionsError));
+  on("session loaded", ({ revisions, failures, revisionsError }) => setRevisions(revisions, revisionsError, failures));
   $("refresh-revisions").addEventListener("click", loadRevisions);
 }
