@@ -68,8 +68,9 @@ func resultArgs(res *kompact.Result) []any {
 // logEnded logs how a compaction of session id that committed nothing
 // ended: kept as a preview (with the result's counts and recall), nothing
 // to compact, or failed (status says which failure, for automatic
-// compaction).
-func (s *Sessions) logEnded(ctx context.Context, id string, out kompact.Outcome, status string) {
+// compaction; extra are more attributes of a failure, such as why the
+// quality gate refused the summary).
+func (s *Sessions) logEnded(ctx context.Context, id string, out kompact.Outcome, status string, extra ...any) {
 	t := triggerOf(ctx)
 	switch out.Status {
 	case kompact.OutcomePreview:
@@ -84,7 +85,7 @@ func (s *Sessions) logEnded(ctx context.Context, id string, out kompact.Outcome,
 		if status == "" {
 			status = string(kompact.OutcomeError)
 		}
-		s.warn(ctx, "compaction failed", "trigger", t, "session", id, "status", status, "code", string(out.Err.Code), "error", out.Err.Error())
+		s.warn(ctx, "compaction failed", append([]any{"trigger", t, "session", id, "status", status, "code", string(out.Err.Code), "error", out.Err.Error()}, extra...)...)
 	}
 }
 

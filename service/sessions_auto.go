@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"slices"
+	"strings"
 	"time"
 
 	"kompact"
@@ -216,7 +217,11 @@ func (s *Sessions) autoRefused(ctx context.Context, id string, rep AutoCompactio
 // and failure log.
 func (s *Sessions) recordFailure(ctx context.Context, id string, rep AutoCompactionReport, status AutoStatus, e *kompact.Error, gate *refusal) AutoCompactionReport {
 	rep.Status, rep.Error = status, e
-	s.logEnded(ctx, id, kompact.Outcome{Status: kompact.OutcomeError, Err: rep.Error}, string(status))
+	var why []any
+	if gate != nil {
+		why = []any{"reason", gate.reason, "missing_sections", strings.Join(gate.missing, ",")}
+	}
+	s.logEnded(ctx, id, kompact.Outcome{Status: kompact.OutcomeError, Err: rep.Error}, string(status), why...)
 	if ctx.Err() != nil {
 		return rep
 	}

@@ -61,6 +61,9 @@ type sessionsEnv struct {
 	llm   *sessionsLLM
 	s     *service.Sessions
 	ids   int
+	// warned are the Warn lines: the message and its attributes.
+	warnMu sync.Mutex
+	warned []string
 }
 
 func newSessionsEnv(t *testing.T, previews kompact.PreviewLimits) *sessionsEnv {
@@ -85,6 +88,11 @@ func newSessionsEnvOver(t *testing.T, previews kompact.PreviewLimits, store komp
 	e.s = service.NewSessions(service.SessionsConfig{
 		Store: e.store, Compactor: &service.Compactor{LLM: e.llm}, Agents: agents, Previews: previews,
 		NewID: func() string { e.ids++; return fmt.Sprint(e.ids) },
+		Warn: func(_ context.Context, msg string, args ...any) {
+			e.warnMu.Lock()
+			defer e.warnMu.Unlock()
+			e.warned = append(e.warned, strings.TrimSpace(fmt.Sprintln(append([]any{msg}, args...)...)))
+		},
 	})
 	return e
 }

@@ -40,6 +40,13 @@ func TestAutoCompactionRefusesMissingSections(t *testing.T) {
 	if rep.Context == nil || rep.Context.AutoFailures != 1 {
 		t.Errorf("context %+v, want one failure counted", rep.Context)
 	}
+	e.warnMu.Lock()
+	w := strings.Join(e.warned, "\n")
+	e.warnMu.Unlock()
+	if !strings.Contains(w, "compaction failed trigger auto session s status rejected") ||
+		!strings.Contains(w, "reason missing_sections missing_sections code_state,important_context") {
+		t.Errorf("the log says %q, want the refusal with its reason and sections", w)
+	}
 	log, err := e.s.AutoFailures(context.Background(), "s")
 	if err != nil || len(log) != 1 || log[0].Status != "rejected" || log[0].Reason != kompact.RefusedMissingSections || log[0].Trigger != "auto" ||
 		strings.Join(log[0].MissingSections, ",") != "code_state,important_context" || log[0].Code != kompact.ELLM || log[0].At.IsZero() {
