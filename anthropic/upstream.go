@@ -8,7 +8,6 @@ package anthropic
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -78,7 +77,7 @@ func (u *Upstream) Send(ctx context.Context, llm kompact.LLMConfig, path, rawQue
 	}
 	resp, err := sameHostClient(u.HTTPClient).Do(req)
 	if err != nil {
-		return nil, upstreamError(base, err)
+		return nil, llmclient.UpstreamError(base.Host, err)
 	}
 	return resp, nil
 }
@@ -111,39 +110,13 @@ func apiKey(getenv func(string) string, env string) (string, error) {
 }
 
 // sameHostClient is hc (nil: http.DefaultClient) following redirects to
-// the same scheme and host only, at most ten.
+// the same scheme and host only, at most ten (llmclient.SameHostClient).
 func sameHostClient(hc *http.Client) *http.Client {
-	if hc == nil {
-		hc = http.DefaultClient
-	}
-	c := *hc
-	c.CheckRedirect = func(req *http.Request, via []*http.Request) error {
-		first := via[0].URL
-		if req.URL.Scheme != first.Scheme || req.URL.Host != first.Host {
-			return fmt.Errorf("it redirected to %s://%s, which is not followed: the request carries the API key", req.URL.Scheme, req.URL.Host)
-		}
-		if len(via) >= 10 {
-			return errors.New("stopped after 10 redirects")
-		}
-		return nil
-	}
-	return &c
+	return llmclient.SameHostClient(hc, func(to *url.URL) error {
+		return fmt.Errorf("it redirected to %s://%s, which is not followed: the request carries the API key", to.Scheme, to.Host)
+	})
 }
 
-// upstreamError words a failed send, naming the host only.
-func upstreamError(base *url.URL, err error) error {
-	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
-		return &kompact.Error{Code: kompact.ELLM, Message: fmt.Sprintf("the request to the upstream at %s was stopped: %s", base.Host, errorText(err)), Err: err}
-	}
-	return (&kompact.Error{Code: kompact.ELLM, Message: fmt.Sprintf("the upstream at %s could not be reached: %s", base.Host, errorText(err)), Err: err}).
-		WithFixes("Check the agent's llm.base_url and that the provider is up.")
-}
-
-// errorText is err's text without the URL a *url.Error adds.
-func errorText(err error) string {
-	var ue *url.Error
-	if errors.As(err, &ue) {
-		return ue.Err.Error()
-	}
-	return err.Error()
-}
+// errorText is err's text without the URL a *url.Error adds
+// (llmclient.ErrorText).
+func errorText(err error) string { return llmclient.ErrorText(err) }

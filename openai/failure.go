@@ -4,11 +4,9 @@ package openai
 // retried) and how a failure is worded in the errors Complete returns.
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"net/http"
-	"net/url"
 	"strconv"
 	"strings"
 	"time"
@@ -254,11 +252,6 @@ func (r *request) tooLarge(f *failure, where string) (string, []string) {
 }
 
 // errorText describes a transport error without the request URL that
-// net/http puts in front of it (the host is named already).
-func errorText(err error) string {
-	var ue *url.Error
-	if errors.As(err, &ue) {
-		return ue.Err.Error()
-	}
-	return err.Error()
-}
+// net/http puts in front of it (the host is named already):
+// llmclient.ErrorText.
+func errorText(err error) string { return llmclient.ErrorText(err) }

@@ -139,24 +139,9 @@ func (u *Upstream) headers(llm kompact.LLMConfig, client http.Header, hasBody, f
 }
 
 // client returns the HTTP client with the redirect policy: the same scheme
-// and host only, at most ten hops (net/http's own limit).
+// and host only, at most ten hops (llmclient.SameHostClient).
 func (u *Upstream) client() *http.Client {
-	hc := http.DefaultClient
-	if u.HTTPClient != nil {
-		hc = u.HTTPClient
-	}
-	c := *hc
-	c.CheckRedirect = func(req *http.Request, via []*http.Request) error {
-		first := via[0].URL
-		if req.URL.Scheme != first.Scheme || req.URL.Host != first.Host {
-			return &offHostRedirect{to: req.URL}
-		}
-		if len(via) >= 10 {
-			return errors.New("stopped after 10 redirects")
-		}
-		return nil
-	}
-	return &c
+	return llmclient.SameHostClient(u.HTTPClient, func(to *url.URL) error { return &offHostRedirect{to: to} })
 }
 
 // offHostRedirect is the error of a redirect to another scheme or host.
@@ -167,21 +152,17 @@ func (e *offHostRedirect) Error() string {
 }
 
 // upstreamError words a failed send, naming the host only (the URL may hold
-// credentials; the headers, which hold the key, are never quoted).
+// credentials; the headers, which hold the key, are never quoted): a
+// redirect the client did not follow, else llmclient.UpstreamError's.
 func upstreamError(base *url.URL, err error) error {
-	host := base.Host
 	var ue *url.Error
 	if errors.As(err, &ue) {
 		err = ue.Err // the cause, without the URL
 	}
 	var off *offHostRedirect
 	if errors.As(err, &off) {
-		return (&kompact.Error{Code: kompact.ELLM, Message: fmt.Sprintf("the upstream at %s answered with a redirect: %s", host, off.Error()), Err: err}).
+		return (&kompact.Error{Code: kompact.ELLM, Message: fmt.Sprintf("the upstream at %s answered with a redirect: %s", base.Host, off.Error()), Err: err}).
 			WithFixes("Set the agent's llm.base_url to the address the provider redirects to, if you trust it.")
 	}
-	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
-		return &kompact.Error{Code: kompact.ELLM, Message: fmt.Sprintf("the request to the upstream at %s was stopped: %s", host, errorText(err)), Err: err}
-	}
-	return (&kompact.Error{Code: kompact.ELLM, Message: fmt.Sprintf("the upstream at %s could not be reached: %s", host, errorText(err)), Err: err}).
-		WithFixes("Check the agent's llm.base_url and that the provider is up.")
+	return llmclient.UpstreamError(base.Host, err)
 }

@@ -2,8 +2,9 @@
 // anthropic.Client) share: their settings (Settings), the attempt loop that
 // retries what the provider's classifier calls worth retrying (Run), the
 // rules that classifier applies to an HTTP answer (RetryStatus, RetryAfter),
-// the API key, and the router that sends a request to the client of its
-// agent's llm.api (Router), which cmd/kompact wires.
+// the API key, the router that sends a request to the client of its
+// agent's llm.api (Router), which cmd/kompact wires, and what the gateway's
+// transports share (ForwardHeaders, SameHostClient, UpstreamError).
 package llmclient
 
 import (
