@@ -69,15 +69,21 @@ type GatewayRecord struct {
 	// SwapGatewayRecord.
 	Seq   int64
 	State []byte
+	// SideCall marks the session of a client's one-shot side call (a
+	// title request: service.GatewayNaming.SideCall): set when the
+	// session is created, cleared for good by the first
+	// SwapGatewayRecord that appends messages (the client continued it).
+	SideCall bool
 }
 
 // GatewayStore is a Store that keeps gateway sessions (both of kompact's
 // stores are). Deleting a session deletes its record; a session's record
 // lives as long as the session.
 type GatewayStore interface {
-	// CreateGatewaySession creates s as CreateSession does, with the record (key,
-	// chain, state; Seq 1), in one write. A taken id is EConflict.
-	CreateGatewaySession(ctx context.Context, s *Session, key, chain string, state []byte) (*SessionInfo, error)
+	// CreateGatewaySession creates s as CreateSession does, with the record r (its
+	// Key, Chain, State and SideCall; its SessionID is s's, its Seq 1), in one write.
+	// A taken id is EConflict.
+	CreateGatewaySession(ctx context.Context, s *Session, r GatewayRecord) (*SessionInfo, error)
 	// GetGatewayRecord returns the record of session id; ENotFound when
 	// there is no such session or it is not a gateway session.
 	GetGatewayRecord(ctx context.Context, id string) (*GatewayRecord, error)
@@ -90,7 +96,7 @@ type GatewayStore interface {
 	// u.Rewritten (else EConflict, and nothing changes), and appends msgs (none is
 	// allowed) to the session in the same write, checked as AppendMessages checks them.
 	// It returns the record after the swap, and what the append changed (nil without
-	// msgs).
+	// msgs). Appending msgs clears the record's SideCall: the conversation went on.
 	SwapGatewayRecord(ctx context.Context, id string, seq int64, u GatewayUpdate, msgs []Message) (*GatewayRecord, *Appended, error)
 }
 

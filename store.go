@@ -21,6 +21,19 @@ type SessionInfo struct {
 	// Gateway marks a session the compaction gateway keeps
 	// (GatewayStore.CreateGatewaySession).
 	Gateway bool `json:"gateway,omitempty"`
+	// SideCall marks a gateway session made of a client's one-shot side
+	// call (GatewayRecord.SideCall): ListSessions leaves it out unless
+	// its SessionFilter asks for side calls.
+	SideCall bool `json:"side_call,omitempty"`
+}
+
+// SessionFilter says which sessions ListSessions describes: every one but
+// the gateway's side calls (GatewayRecord.SideCall), unless SideCalls.
+// The store filters as it reads, so that what it leaves out costs no
+// more than reading it.
+type SessionFilter struct {
+	// SideCalls lists the side calls too.
+	SideCalls bool
 }
 
 // StoredSession is a session as a store keeps it: every message has an id,
@@ -245,7 +258,9 @@ type SessionStore interface {
 	// no live message of the session has is ENotFound (NoMessageError).
 	// Its cost follows w.Limit, not the session's length.
 	StreamWindow(ctx context.Context, id string, w MessageWindow, head func(*WindowHead) error, body func([]byte) error) error
-	ListSessions(ctx context.Context) ([]SessionInfo, error)
+	// ListSessions describes the sessions f lets through, the most
+	// recently updated first.
+	ListSessions(ctx context.Context, f SessionFilter) ([]SessionInfo, error)
 	DeleteSession(ctx context.Context, id string) error
 	// AppendMessages adds messages at the end, giving ids to those without, and returns
 	// the new version and the appended messages. They are checked as CreateSession

@@ -37,7 +37,12 @@ type Request struct {
 	Stream   bool
 	messages []json.RawMessage
 	system   json.RawMessage
+	tools    bool
 }
+
+// HasTools reports whether the request offers tools: a "tools" that is
+// neither absent, null nor an empty list.
+func (r *Request) HasTools() bool { return r.tools }
 
 // TooManyMessagesError is ParseRequest's error for a request with more
 // messages than its limit: the bounds error every request parser shares.
@@ -123,7 +128,7 @@ func (p *requestParser) field() error {
 		}
 		p.seen = true
 		return p.messages()
-	case "model", "stream", "system":
+	case "model", "stream", "system", "tools":
 		if !p.skip() {
 			return p.syntax()
 		}
@@ -134,6 +139,8 @@ func (p *requestParser) field() error {
 			_ = json.Unmarshal(raw, &p.r.Model)
 		case "stream":
 			p.r.Stream = string(raw) == "true"
+		case "tools":
+			p.r.tools = jsonscan.OffersSome(raw)
 		default:
 			p.r.system = raw
 		}
@@ -258,7 +265,7 @@ func (r *Request) Message(i int) (kompact.Message, error) {
 
 // Head is the request's first n messages, as a conversation of their own.
 func (r *Request) Head(n int) *Request {
-	return &Request{Model: r.Model, Stream: r.Stream, messages: r.messages[:n], system: r.system}
+	return &Request{Model: r.Model, Stream: r.Stream, messages: r.messages[:n], system: r.system, tools: r.tools}
 }
 
 // wireMessage is a message of a Messages request.

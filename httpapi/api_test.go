@@ -522,7 +522,9 @@ func (failingStore) GetSession(context.Context, string) (*kompact.StoredSession,
 	return nil, errDisk
 }
 
-func (failingStore) ListSessions(context.Context) ([]kompact.SessionInfo, error) { return nil, errDisk }
+func (failingStore) ListSessions(context.Context, kompact.SessionFilter) ([]kompact.SessionInfo, error) {
+	return nil, errDisk
+}
 
 func (failingStore) StreamSession(context.Context, string, func(*kompact.StoredSession) error, func([]byte) error) error {
 	return errDisk

@@ -31,12 +31,23 @@ type Client struct {
 }
 
 // ListSessions returns the stored sessions, the most recently updated
-// first.
+// first, the gateway's side calls aside (ListSessionsWith).
 func (c *Client) ListSessions(ctx context.Context) ([]kompact.SessionInfo, error) {
+	return c.ListSessionsWith(ctx, kompact.SessionFilter{})
+}
+
+// ListSessionsWith returns the stored sessions f lets through (with
+// f.SideCalls, the gateway's side calls too, SessionInfo.SideCall), the
+// most recently updated first.
+func (c *Client) ListSessionsWith(ctx context.Context, f kompact.SessionFilter) ([]kompact.SessionInfo, error) {
 	var resp struct {
 		Sessions []kompact.SessionInfo `json:"sessions"`
 	}
-	if err := c.do(ctx, http.MethodGet, "/v1/sessions", nil, &resp); err != nil {
+	path := "/v1/sessions"
+	if f.SideCalls {
+		path += "?side_calls=true"
+	}
+	if err := c.do(ctx, http.MethodGet, path, nil, &resp); err != nil {
 		return nil, err
 	}
 	return resp.Sessions, nil

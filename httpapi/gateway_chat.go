@@ -37,6 +37,9 @@ var chatFace = &gatewayFace[*openai.ChatRequest]{
 	path:   "chat/completions",
 	parse:  openai.ParseChatRequestBounded,
 	naming: chatNaming,
+	sideCall: func(r *http.Request, _ *kompact.Agent, req *openai.ChatRequest) bool {
+		return chatSideCall(r.Header, req.HasTools())
+	},
 	forward: func(a *kompact.Agent, req *openai.ChatRequest, _ []byte, turn *service.GatewayTurn) ([]byte, relayFace) {
 		askUsage := req.Stream() && !req.HasStreamOptions() && a.Gateway.AskStreamUsage()
 		return req.Forward(turn.Head, turn.Summary, turn.From, askUsage), chatRelay(askUsage)
@@ -44,10 +47,11 @@ var chatFace = &gatewayFace[*openai.ChatRequest]{
 }
 
 // chatNaming names a chat request's conversation by its X-Kompact-Session
-// header, or ("") by its ConversationKey.
-func chatNaming(r *http.Request, _ *kompact.Agent) (service.GatewayNaming, error) {
+// header, else by opencode's session (opencodeNaming), else ("") by its
+// ConversationKey.
+func chatNaming(r *http.Request, a *kompact.Agent) (service.GatewayNaming, error) {
 	n := service.GatewayNaming{SessionID: r.Header.Get(HeaderSession)}
-	return n, checkSessionHeader(n.SessionID)
+	return opencodeNaming(r.Header, a, n), checkSessionHeader(n.SessionID)
 }
 
 // chatRelay relays a chat answer: a stream without the usage chunk the

@@ -86,6 +86,10 @@ type gatewayFace[R kompact.Conversation] struct {
 	parse func(body []byte, maxMessages int, parts jsonscan.PartLimits) (R, error)
 	// naming says how request r for agent a names its conversation.
 	naming func(r *http.Request, a *kompact.Agent) (service.GatewayNaming, error)
+	// sideCall, when not nil, tells a client's one-shot side call by
+	// request r for agent a and its parsed req (service.GatewayNaming.
+	// SideCall; gateway_clients.go).
+	sideCall func(r *http.Request, a *kompact.Agent, req R) bool
 	// compaction, when not nil, tells the client's own compaction request:
 	// its history (the request without its instruction) and what it asks;
 	// ok false for a turn.
@@ -120,6 +124,7 @@ func serveTurn[R kompact.Conversation](s *Server, f *gatewayFace[R]) handlerFunc
 		if err != nil {
 			return err
 		}
+		naming.SideCall = f.sideCall != nil && f.sideCall(r, a, req)
 		turn, sum := keepTurn(s, r, f, a, naming, req)
 		if sum != nil {
 			return s.answered(w, sum, func() error { return f.answer(w, req, sum) })

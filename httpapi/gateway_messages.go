@@ -62,7 +62,10 @@ var messagesFace = &gatewayFace[*anthropic.Request]{
 	policy:      service.GatewayPolicy{StoreOnly: true},
 	parse:       anthropic.ParseRequestBounded,
 	naming:      messagesNaming,
-	compaction:  claudeCodeCompaction,
+	sideCall: func(r *http.Request, a *kompact.Agent, req *anthropic.Request) bool {
+		return messagesSideCall(r.Header, a, req.HasTools(), req.Model)
+	},
+	compaction: claudeCodeCompaction,
 	forward: func(_ *kompact.Agent, _ *anthropic.Request, body []byte, _ *service.GatewayTurn) ([]byte, relayFace) {
 		return body, messagesRelay()
 	},

@@ -29,8 +29,8 @@ func measure(st kompact.Store, m *metrics) kompact.Store {
 	return ms
 }
 
-func (s measuredGatewayStore) CreateGatewaySession(ctx context.Context, in *kompact.Session, key, chain string, state []byte) (*kompact.SessionInfo, error) {
-	out, err := s.gs.CreateGatewaySession(ctx, in, key, chain, state)
+func (s measuredGatewayStore) CreateGatewaySession(ctx context.Context, in *kompact.Session, r kompact.GatewayRecord) (*kompact.SessionInfo, error) {
+	out, err := s.gs.CreateGatewaySession(ctx, in, r)
 	s.m.storeFailed("create_gateway_session", err)
 	if err == nil {
 		s.m.appended.Add(float64(len(in.Messages)))

@@ -148,8 +148,8 @@ func (s measuredStore) GetSessionHead(ctx context.Context, id string) (*kompact.
 	return out, err
 }
 
-func (s measuredStore) ListSessions(ctx context.Context) ([]kompact.SessionInfo, error) {
-	out, err := s.st.ListSessions(ctx)
+func (s measuredStore) ListSessions(ctx context.Context, f kompact.SessionFilter) ([]kompact.SessionInfo, error) {
+	out, err := s.st.ListSessions(ctx, f)
 	s.m.storeFailed("list_sessions", err)
 	return out, err
 }

@@ -21,7 +21,11 @@ import (
 func (s *Server) agent(name string) (*kompact.Agent, error) { return s.sessions.Agent(name) }
 
 func (s *Server) listSessions(w http.ResponseWriter, r *http.Request) error {
-	list, err := s.sessions.List(r.Context())
+	f, err := sessionFilter(r)
+	if err != nil {
+		return err
+	}
+	list, err := s.sessions.ListWith(r.Context(), f)
 	if err != nil {
 		return err
 	}
@@ -41,6 +45,21 @@ func (s *Server) listSessions(w http.ResponseWriter, r *http.Request) error {
 	})
 	writeJSON(w, http.StatusOK, map[string]any{"sessions": list})
 	return nil
+}
+
+// sessionFilter is the list's filter a GET /v1/sessions asks for: the
+// gateway's side calls too with side_calls=true.
+func sessionFilter(r *http.Request) (kompact.SessionFilter, error) {
+	v := r.URL.Query().Get("side_calls")
+	if v == "" {
+		return kompact.SessionFilter{}, nil
+	}
+	side, err := strconv.ParseBool(v)
+	if err != nil {
+		return kompact.SessionFilter{}, kompact.Errorf(kompact.EInvalid, "the query's side_calls is %q, not true or false", v).
+			WithFixes("Give side_calls=true to list the gateway's side calls too, or leave it out.")
+	}
+	return kompact.SessionFilter{SideCalls: side}, nil
 }
 
 type createRequest struct {

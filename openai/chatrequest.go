@@ -31,6 +31,7 @@ type ChatRequest struct {
 	stream           bool
 	hasStreamOptions bool
 	includeUsage     bool
+	tools            bool
 }
 
 // msgSpan is one message's bytes, body[start:end], and whether they hold
@@ -142,6 +143,13 @@ func (p *requestParser) field() error {
 	case "stream_options":
 		p.r.hasStreamOptions = true
 		return p.streamOptions()
+	case "tools":
+		start := p.c.I
+		if err := p.skip(); err != nil {
+			return err
+		}
+		p.r.tools = jsonscan.OffersSome(p.c.B[start:p.c.I])
+		return nil
 	}
 	return p.skip()
 }
@@ -325,6 +333,10 @@ func (r *ChatRequest) Model() string { return r.model }
 
 // Stream reports whether the request asks for a streamed answer.
 func (r *ChatRequest) Stream() bool { return r.stream }
+
+// HasTools reports whether the request offers tools: a "tools" that is
+// neither absent, null nor an empty list.
+func (r *ChatRequest) HasTools() bool { return r.tools }
 
 // HasStreamOptions reports whether the request has "stream_options" (null
 // counts).

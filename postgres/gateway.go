@@ -13,16 +13,16 @@ import (
 
 var _ kompact.GatewayStore = (*Store)(nil)
 
-const gatewayCols = `session_id, conv_key, chain, seq, state`
+const gatewayCols = `session_id, conv_key, chain, seq, state, side_call`
 
 func scanGatewayRecord(sc pgx.Row, r *kompact.GatewayRecord) error {
-	return sc.Scan(&r.SessionID, &r.Key, &r.Chain, &r.Seq, &r.State)
+	return sc.Scan(&r.SessionID, &r.Key, &r.Chain, &r.Seq, &r.State, &r.SideCall)
 }
 
 // InsertGatewayRecord leaves ord to its sequence.
 func (t stmts) InsertGatewayRecord(ctx context.Context, r *kompact.GatewayRecord) error {
-	_, err := t.tx.Exec(ctx, `INSERT INTO gateway_records (session_id, conv_key, seq, state, chain) VALUES ($1, $2, $3, $4, $5)`,
-		r.SessionID, r.Key, r.Seq, r.State, r.Chain)
+	_, err := t.tx.Exec(ctx, `INSERT INTO gateway_records (session_id, conv_key, seq, state, chain, side_call) VALUES ($1, $2, $3, $4, $5, $6)`,
+		r.SessionID, r.Key, r.Seq, r.State, r.Chain, r.SideCall)
 	return err
 }
 
@@ -54,7 +54,7 @@ func (t stmts) FindGatewayRecords(ctx context.Context, key string, chains []stri
 	return pgx.CollectRows(rows, func(r pgx.CollectableRow) (g kompact.GatewayRecord, err error) { return g, scanGatewayRecord(r, &g) })
 }
 
-func (t stmts) SwapGatewayRecord(ctx context.Context, id string, seq int64, chain string, state []byte) (bool, error) {
-	n, err := affected(t.tx.Exec(ctx, `UPDATE gateway_records SET seq = seq + 1, chain = $1, state = $2 WHERE session_id = $3 AND seq = $4`, chain, state, id, seq))
+func (t stmts) SwapGatewayRecord(ctx context.Context, id string, seq int64, chain string, state []byte, sideCall bool) (bool, error) {
+	n, err := affected(t.tx.Exec(ctx, `UPDATE gateway_records SET seq = seq + 1, chain = $1, state = $2, side_call = $3 WHERE session_id = $4 AND seq = $5`, chain, state, sideCall, id, seq))
 	return n == 1, err
 }

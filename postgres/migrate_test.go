@@ -42,7 +42,26 @@ func TestGatewayMigration(t *testing.T) {
 	defer st.Close()
 	storetest.RunGatewayUpgrade(t, st, func(t *testing.T) kompact.Store {
 		ctx := t.Context()
-		for _, q := range []string{`DROP TABLE gateway_records`, `DELETE FROM schema_migrations WHERE version IN (8, 11)`} {
+		for _, q := range []string{`DROP TABLE gateway_records`, `DELETE FROM schema_migrations WHERE version IN (8, 11, 17)`} {
+			if _, err := st.pool.Exec(ctx, q); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := migrate(ctx, st.pool); err != nil {
+			t.Fatal(err)
+		}
+		return st
+	})
+}
+
+// TestGatewaySideCallsMigration: records stored before migration 0017
+// are no side calls (storetest.RunGatewaySideCallsUpgrade).
+func TestGatewaySideCallsMigration(t *testing.T) {
+	st := openSchema(t)
+	defer st.Close()
+	storetest.RunGatewaySideCallsUpgrade(t, st, func(t *testing.T) kompact.Store {
+		ctx := t.Context()
+		for _, q := range []string{`ALTER TABLE gateway_records DROP COLUMN side_call`, `DELETE FROM schema_migrations WHERE version = 17`} {
 			if _, err := st.pool.Exec(ctx, q); err != nil {
 				t.Fatal(err)
 			}

@@ -86,7 +86,7 @@ func TestGatewayFindUsesIndex(t *testing.T) {
 	st := openSchema(t)
 	ctx := t.Context()
 	for i := range 200 {
-		if _, err := st.CreateGatewaySession(ctx, &kompact.Session{}, fmt.Sprint("k", i%50), fmt.Sprint("c", i), []byte("{}")); err != nil {
+		if _, err := st.CreateGatewaySession(ctx, &kompact.Session{}, kompact.GatewayRecord{Key: fmt.Sprint("k", i%50), Chain: fmt.Sprint("c", i), State: []byte("{}")}); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -7,13 +7,14 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"kompact"
 	"kompact/internal/storeutil"
 )
 
 type sessionRow = storeutil.SessionRow
 
 func scanSession(sc pgx.Row, r *sessionRow) error {
-	if err := sc.Scan(&r.ID, &r.Agent, &r.Model, &r.Version, &r.Created, &r.Updated, &r.FirstPos, &r.N, &r.NextMsg, &r.NextRev, &r.Rewritten, &r.Title, &r.Generation, &r.Instructions, &r.Pinned, &r.Gateway); err != nil {
+	if err := sc.Scan(&r.ID, &r.Agent, &r.Model, &r.Version, &r.Created, &r.Updated, &r.FirstPos, &r.N, &r.NextMsg, &r.NextRev, &r.Rewritten, &r.Title, &r.Generation, &r.Instructions, &r.Pinned, &r.Gateway, &r.SideCall); err != nil {
 		return err
 	}
 	r.Created, r.Updated = r.Created.UTC(), r.Updated.UTC()
@@ -52,10 +53,19 @@ func (t stmts) DeleteSession(ctx context.Context, id string) (int64, error) {
 	return affected(t.tx.Exec(ctx, `DELETE FROM sessions WHERE id = $1`, id))
 }
 
-func (t stmts) ListSessions(ctx context.Context) ([]sessionRow, error) {
-	rows, err := t.tx.Query(ctx, `SELECT `+storeutil.SessionSelect+` FROM sessions ORDER BY updated_at DESC, id`)
+func (t stmts) ListSessions(ctx context.Context, f kompact.SessionFilter) ([]sessionRow, error) {
+	rows, err := t.tx.Query(ctx, `SELECT `+storeutil.SessionSelect+` FROM sessions`+listWhere(f)+` ORDER BY updated_at DESC, id`)
 	if err != nil {
 		return nil, err
 	}
 	return pgx.CollectRows(rows, func(r pgx.CollectableRow) (s sessionRow, err error) { return s, scanSession(r, &s) })
+}
+
+// listWhere is the condition of ListSessions' query for f: the side calls
+// left out unless f asks for them.
+func listWhere(f kompact.SessionFilter) string {
+	if f.SideCalls {
+		return ""
+	}
+	return ` WHERE NOT ` + storeutil.SideCallOf
 }

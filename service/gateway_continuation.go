@@ -201,12 +201,14 @@ func continuationText(conv kompact.Conversation) (int, string, bool) {
 
 // predecessor is the session a new conversation of key continues after
 // the client compacted on its own side: when its history holds Claude
-// Code's continuation (continuationText), the newest session of key that
-// agent a's gateway made; "" otherwise. Claude Code's key names its
-// session id (claude-code:AGENT:ID), so its sessions after an upstream
-// compaction name the one before.
-func (s *Sessions) predecessor(ctx context.Context, a *kompact.Agent, gs kompact.GatewayStore, key string, conv kompact.Conversation) string {
-	if _, _, ok := continuationText(conv); !ok {
+// Code's continuation (continuationText), or when the key names one
+// conversation of the client (n.OneConversation, opencode's), the newest
+// session of key that agent a's gateway made, side calls aside; ""
+// otherwise. Claude Code's key names its session id
+// (claude-code:AGENT:ID), so its sessions after an upstream compaction
+// name the one before.
+func (s *Sessions) predecessor(ctx context.Context, a *kompact.Agent, gs kompact.GatewayStore, n GatewayNaming, key string, conv kompact.Conversation) string {
+	if _, _, ok := continuationText(conv); !ok && !n.OneConversation {
 		return ""
 	}
 	recs, err := gs.FindGatewayRecords(ctx, key, nil, maxGatewayCandidates)
@@ -215,8 +217,8 @@ func (s *Sessions) predecessor(ctx context.Context, a *kompact.Agent, gs kompact
 	}
 	for i := range recs {
 		st, err := decodeGatewayState(recs[i].State)
-		if err != nil || s.gatewayAgentOf(ctx, recs[i].SessionID, st) != nil || st.Agent != a.Name {
-			continue
+		if recs[i].SideCall || err != nil || s.gatewayAgentOf(ctx, recs[i].SessionID, st) != nil || st.Agent != a.Name {
+			continue // a side call continues no conversation
 		}
 		return recs[i].SessionID
 	}

@@ -16,7 +16,7 @@ type memGatewayStore struct {
 	recs map[string]kompact.GatewayRecord
 }
 
-func (m *memGatewayStore) CreateGatewaySession(context.Context, *kompact.Session, string, string, []byte) (*kompact.SessionInfo, error) {
+func (m *memGatewayStore) CreateGatewaySession(context.Context, *kompact.Session, kompact.GatewayRecord) (*kompact.SessionInfo, error) {
 	panic("not used")
 }
 

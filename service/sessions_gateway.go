@@ -120,7 +120,47 @@ type GatewayNaming struct {
 	// no agent): a request Key finds no session for looks there too, for
 	// a session of this agent only.
 	LegacyKey string
+	// OneConversation says Key names one conversation of the client (its
+	// own session id, as opencode's): a new history under it, one the
+	// client reshaped (after its own compaction, say), continues the
+	// newest earlier session of the key (GatewayState.ContinuedFrom),
+	// as Claude Code's continuation does under its key.
+	OneConversation bool
+	// SideCall is the face's word that the request is a one-shot side
+	// call of a client known to send them (opencode's, Codex's and
+	// Claude Code's title requests), told by the client's identity and
+	// the request's shape, never by its words (docs/gateway.md, "Side
+	// calls"). The session such a request makes is stored whole but
+	// marked (kompact.GatewayRecord.SideCall: the session list leaves it
+	// out unless asked), gets an id of its own (never NewID) and is never
+	// a later session's predecessor; the first request that continues it
+	// clears the mark. A request that names its session
+	// (SessionID), or whose history holds an answer (an assistant or a
+	// tool message), is never one. Side calls are kept under a key of
+	// their own (sideKey), so that a conversation never joins one that
+	// opens with the same messages; a request of the side call's shape
+	// that continues one finds it there first.
+	SideCall bool
+	// side says the request is a side call; sideShaped that the face
+	// said so, whatever its history holds (resolveSideCall).
+	side, sideShaped bool
 }
+
+// resolveSideCall decides the face's SideCall for conv: a request that
+// names no session and whose history holds no answer (only system and
+// user messages, read up to the first other one) is a side call.
+func (n GatewayNaming) resolveSideCall(conv kompact.Conversation) GatewayNaming {
+	n.sideShaped = n.SideCall && n.SessionID == ""
+	n.side = n.sideShaped
+	for i := 0; n.side && i < conv.Len(); i++ {
+		m, err := conv.Message(i)
+		n.side = err == nil && (m.Role == kompact.RoleSystem || m.Role == kompact.RoleUser)
+	}
+	return n
+}
+
+// sideKey is the key side calls of a conversation of key are kept under.
+func sideKey(key string) string { return "side-call:" + key }
 
 // GatewayPolicy is what the gateway may do to a face's conversations: the
 // face's declared behaviour (httpapi's gatewayFace), the same for each of
@@ -145,6 +185,7 @@ func (s *Sessions) GatewayTurnWith(ctx context.Context, a *kompact.Agent, n Gate
 	}
 	sessionID := n.SessionID
 	ch := ChainOf(conv)
+	n = n.resolveSideCall(conv)
 	g, err := s.gatewayStore(ctx, a, gs, n, p, conv, ch, false)
 	for tries := 1; kompact.ErrorCodeOf(err) == kompact.EConflict && tries < 4; tries++ {
 		// Another request of the conversation came between, or the
@@ -258,19 +299,35 @@ func (s *Sessions) gatewayFind(ctx context.Context, a *kompact.Agent, gs kompact
 	return s.gatewayLookupNamed(ctx, gs, a, n, conv, ch)
 }
 
-// gatewayLookupNamed is gatewayLookup under the request's key, then under
-// its LegacyKey for a session of agent a.
+// gatewayLookupNamed is gatewayLookup under the request's key (for a
+// request of a side call's shape that may continue one, under the side
+// calls' key first), then under its LegacyKey for a session of agent a.
 func (s *Sessions) gatewayLookupNamed(ctx context.Context, gs kompact.GatewayStore, a *kompact.Agent, n GatewayNaming, conv kompact.Conversation, ch Chain) (*kompact.GatewayRecord, *GatewayState, error) {
+	if n.sideShaped && !n.side {
+		rec, st, err := s.gatewayLookup(ctx, gs, sideKey(n.conversationKey(a, conv)), ch, "")
+		if rec != nil || err != nil {
+			return rec, st, err
+		}
+	}
 	rec, st, err := s.gatewayLookup(ctx, gs, n.key(a, conv), ch, "")
-	if rec != nil || err != nil || n.LegacyKey == "" {
+	if rec != nil || err != nil || n.LegacyKey == "" || n.side {
 		return rec, st, err
 	}
 	return s.gatewayLookup(ctx, gs, n.LegacyKey, ch, a.Name)
 }
 
-// key is the conversation key of a request that names no session: Key,
-// or ConversationKey.
+// key is the key of a request that names no session: its
+// conversationKey, or for a side call that key's sideKey.
 func (n GatewayNaming) key(a *kompact.Agent, conv kompact.Conversation) string {
+	if n.side {
+		return sideKey(n.conversationKey(a, conv))
+	}
+	return n.conversationKey(a, conv)
+}
+
+// conversationKey is the conversation key of a request that names no
+// session: Key, or ConversationKey.
+func (n GatewayNaming) conversationKey(a *kompact.Agent, conv kompact.Conversation) string {
 	if n.Key != "" {
 		return n.Key
 	}
@@ -376,15 +433,19 @@ func (s *Sessions) gatewayCreate(ctx context.Context, a *kompact.Agent, gs kompa
 	st := &GatewayState{Agent: a.Name, DerivedAt: 1}
 	st.setClient(conv.Len(), ch)
 	if n.SessionID != "" {
-		return s.gatewayCreateAs(ctx, gs, n.SessionID, "session:"+n.SessionID, a, msgs, st)
+		return s.gatewayCreateAs(ctx, gs, n.SessionID, "session:"+n.SessionID, a, msgs, st, false)
 	}
 	if s.newID == nil {
 		return nil, kompact.Errorf(kompact.EInternal, "no id source for gateway sessions (SessionsConfig.NewID)")
 	}
-	key := n.key(a, conv)
-	st.ContinuedFrom = s.predecessor(ctx, a, gs, key, conv)
-	for _, id := range createIDs(n.NewID, key, st.ClientChain) {
-		g, err := s.gatewayCreateAs(ctx, gs, id, key, a, msgs, st)
+	key, newID, side := n.key(a, conv), n.NewID, n.side
+	if side {
+		newID = "" // the client's id is its conversation's
+	} else {
+		st.ContinuedFrom = s.predecessor(ctx, a, gs, n, key, conv)
+	}
+	for _, id := range createIDs(newID, key, st.ClientChain) {
+		g, err := s.gatewayCreateAs(ctx, gs, id, key, a, msgs, st, side)
 		if kompact.ErrorCodeOf(err) != kompact.EConflict {
 			return g, err
 		}
@@ -397,7 +458,7 @@ func (s *Sessions) gatewayCreate(ctx context.Context, a *kompact.Agent, gs kompa
 				WithFixes("Find the session again and continue it.")
 		}
 	}
-	return s.gatewayCreateAs(ctx, gs, "gw_"+s.newID(), key, a, msgs, st)
+	return s.gatewayCreateAs(ctx, gs, "gw_"+s.newID(), key, a, msgs, st, side)
 }
 
 // maxCreateIDs is how many of createIDs' ids a new conversation tries
@@ -432,9 +493,10 @@ func createIDs(newID, key, chain string) []string {
 }
 
 // gatewayCreateAs creates the gateway session id of msgs under key, with
-// state st.
-func (s *Sessions) gatewayCreateAs(ctx context.Context, gs kompact.GatewayStore, id, key string, a *kompact.Agent, msgs []kompact.Message, st *GatewayState) (*gatewaySession, error) {
-	if _, err := gs.CreateGatewaySession(ctx, &kompact.Session{ID: id, Agent: a.Name, Messages: msgs}, key, st.ClientChain, st.encode()); err != nil {
+// state st, marked a side call when side.
+func (s *Sessions) gatewayCreateAs(ctx context.Context, gs kompact.GatewayStore, id, key string, a *kompact.Agent, msgs []kompact.Message, st *GatewayState, side bool) (*gatewaySession, error) {
+	rec := kompact.GatewayRecord{Key: key, Chain: st.ClientChain, State: st.encode(), SideCall: side}
+	if _, err := gs.CreateGatewaySession(ctx, &kompact.Session{ID: id, Agent: a.Name, Messages: msgs}, rec); err != nil {
 		return nil, err
 	}
 	head, err := s.store.GetSessionHead(ctx, id)

@@ -31,11 +31,17 @@ type ListedSession struct {
 	Running bool `json:"running"`
 }
 
-// List describes every stored session, in the store's order, with its
-// open previews counted (no preview body is read) and whether a compaction
-// runs on it here.
+// List describes every stored session but the gateway's side calls
+// (ListWith with no filter).
 func (s *Sessions) List(ctx context.Context) ([]ListedSession, error) {
-	infos, err := s.store.ListSessions(ctx)
+	return s.ListWith(ctx, kompact.SessionFilter{})
+}
+
+// ListWith describes the stored sessions f lets through (the store
+// filters them), in the store's order, with their open previews counted
+// (no preview body is read) and whether a compaction runs on them here.
+func (s *Sessions) ListWith(ctx context.Context, f kompact.SessionFilter) ([]ListedSession, error) {
+	infos, err := s.store.ListSessions(ctx, f)
 	if err != nil {
 		return nil, err
 	}

@@ -12,18 +12,18 @@ import (
 
 var _ kompact.GatewayStore = (*Store)(nil)
 
-const gatewayCols = `session_id, conv_key, chain, seq, state`
+const gatewayCols = `session_id, conv_key, chain, seq, state, side_call`
 
 func scanGatewayRecord(sc scanner, r *kompact.GatewayRecord) error {
-	return sc.Scan(&r.SessionID, &r.Key, &r.Chain, &r.Seq, &r.State)
+	return sc.Scan(&r.SessionID, &r.Key, &r.Chain, &r.Seq, &r.State, &r.SideCall)
 }
 
 // InsertGatewayRecord numbers the record one past the largest of its key:
 // the writer is single, so no other write takes the number meanwhile.
 func (t stmts) InsertGatewayRecord(ctx context.Context, r *kompact.GatewayRecord) error {
-	_, err := t.tx.ExecContext(ctx, `INSERT INTO gateway_records (session_id, conv_key, ord, seq, state, chain)
-		VALUES (?1, ?2, coalesce((SELECT max(ord) FROM gateway_records WHERE conv_key = ?2), 0) + 1, ?3, ?4, ?5)`,
-		r.SessionID, r.Key, r.Seq, r.State, r.Chain)
+	_, err := t.tx.ExecContext(ctx, `INSERT INTO gateway_records (session_id, conv_key, ord, seq, state, chain, side_call)
+		VALUES (?1, ?2, coalesce((SELECT max(ord) FROM gateway_records WHERE conv_key = ?2), 0) + 1, ?3, ?4, ?5, ?6)`,
+		r.SessionID, r.Key, r.Seq, r.State, r.Chain, r.SideCall)
 	return err
 }
 
@@ -57,7 +57,7 @@ func (t stmts) FindGatewayRecords(ctx context.Context, key string, chains []stri
 	return collect(rows, err, 0, scanGatewayRecord)
 }
 
-func (t stmts) SwapGatewayRecord(ctx context.Context, id string, seq int64, chain string, state []byte) (bool, error) {
-	n, err := affected(t.tx.ExecContext(ctx, `UPDATE gateway_records SET seq = seq + 1, chain = ?, state = ? WHERE session_id = ? AND seq = ?`, chain, state, id, seq))
+func (t stmts) SwapGatewayRecord(ctx context.Context, id string, seq int64, chain string, state []byte, sideCall bool) (bool, error) {
+	n, err := affected(t.tx.ExecContext(ctx, `UPDATE gateway_records SET seq = seq + 1, chain = ?, state = ?, side_call = ? WHERE session_id = ? AND seq = ?`, chain, state, sideCall, id, seq))
 	return n == 1, err
 }

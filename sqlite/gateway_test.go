@@ -13,7 +13,24 @@ import (
 func TestGatewayMigration(t *testing.T) {
 	st := openTemp(t)
 	storetest.RunGatewayUpgrade(t, st, func(t *testing.T) kompact.Store {
-		for _, q := range []string{`DROP TABLE gateway_records`, `DELETE FROM schema_migrations WHERE version IN (8, 11)`} {
+		for _, q := range []string{`DROP TABLE gateway_records`, `DELETE FROM schema_migrations WHERE version IN (8, 11, 17)`} {
+			if _, err := st.w.ExecContext(t.Context(), q); err != nil {
+				t.Fatal(err)
+			}
+		}
+		st.Close()
+		up := openAt(t, st.path)
+		t.Cleanup(func() { up.Close() })
+		return up
+	})
+}
+
+// TestGatewaySideCallsMigration: records stored before migration 0017
+// are no side calls (storetest.RunGatewaySideCallsUpgrade).
+func TestGatewaySideCallsMigration(t *testing.T) {
+	st := openTemp(t)
+	storetest.RunGatewaySideCallsUpgrade(t, st, func(t *testing.T) kompact.Store {
+		for _, q := range []string{`ALTER TABLE gateway_records DROP COLUMN side_call`, `DELETE FROM schema_migrations WHERE version = 17`} {
 			if _, err := st.w.ExecContext(t.Context(), q); err != nil {
 				t.Fatal(err)
 			}

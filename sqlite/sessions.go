@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 
+	"kompact"
 	"kompact/internal/storeutil"
 )
 
@@ -15,7 +16,7 @@ type sessionRow = storeutil.SessionRow
 
 func scanSession(sc scanner, r *sessionRow) error {
 	var created, updated string
-	if err := sc.Scan(&r.ID, &r.Agent, &r.Model, &r.Version, &created, &updated, &r.FirstPos, &r.N, &r.NextMsg, &r.NextRev, &r.Rewritten, &r.Title, &r.Generation, &r.Instructions, &r.Pinned, &r.Gateway); err != nil {
+	if err := sc.Scan(&r.ID, &r.Agent, &r.Model, &r.Version, &created, &updated, &r.FirstPos, &r.N, &r.NextMsg, &r.NextRev, &r.Rewritten, &r.Title, &r.Generation, &r.Instructions, &r.Pinned, &r.Gateway, &r.SideCall); err != nil {
 		return err
 	}
 	var err1, err2 error
@@ -55,7 +56,16 @@ func (t stmts) DeleteSession(ctx context.Context, id string) (int64, error) {
 	return affected(t.tx.ExecContext(ctx, `DELETE FROM sessions WHERE id = ?`, id))
 }
 
-func (t stmts) ListSessions(ctx context.Context) ([]sessionRow, error) {
-	rows, err := t.tx.QueryContext(ctx, `SELECT `+storeutil.SessionSelect+` FROM sessions ORDER BY updated_at DESC, id`)
+func (t stmts) ListSessions(ctx context.Context, f kompact.SessionFilter) ([]sessionRow, error) {
+	rows, err := t.tx.QueryContext(ctx, `SELECT `+storeutil.SessionSelect+` FROM sessions`+listWhere(f)+` ORDER BY updated_at DESC, id`)
 	return collect(rows, err, 0, scanSession)
+}
+
+// listWhere is the condition of ListSessions' query for f: the side calls
+// left out unless f asks for them.
+func listWhere(f kompact.SessionFilter) string {
+	if f.SideCalls {
+		return ""
+	}
+	return ` WHERE NOT ` + storeutil.SideCallOf
 }

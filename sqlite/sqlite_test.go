@@ -176,7 +176,7 @@ func TestOpenConcurrently(t *testing.T) {
 	}
 	st2 := openAt(t, path)
 	defer st2.Close()
-	list, err := st2.ListSessions(t.Context())
+	list, err := st2.ListSessions(t.Context(), kompact.SessionFilter{})
 	if err != nil || len(list) != len(errs) {
 		t.Fatalf("%d sessions (%v), want %d", len(list), err, len(errs))
 	}

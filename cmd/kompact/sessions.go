@@ -39,6 +39,8 @@ type sessionsCommand struct {
 	// cwd, set by --cwd, is the working folder of a session exported with
 	// --kimi-code.
 	cwd string
+	// sideCalls, set by --side-calls, lists the gateway's side calls too.
+	sideCalls bool
 }
 
 // sessionsSynopsis is the usage of each subcommand, a line each; all of
@@ -61,6 +63,7 @@ func (c *sessionsCommand) Run(ctx context.Context, args []string) (int, error) {
 	fs.BoolVar(&c.kimiCode, "kimi-code", false, "import: FILE is a Kimi Code session folder (or its agents/main/wire.jsonl): its system prompt and context become the session's messages; export: write the session as a Kimi Code session folder")
 	fs.StringVar(&c.cwd, "cwd", "", "export --kimi-code: the working folder Kimi Code resumes the session in (default: the current folder)")
 	fs.StringVar(&c.id, "id", "", "import: the id the imported session gets, in place of the file's own (default: the file's, else one is assigned)")
+	fs.BoolVar(&c.sideCalls, "side-calls", false, "list: the gateway's side calls too (a client's one-shot title requests, their titles marked (side call)), which the list leaves out otherwise")
 	fs.StringVar(&c.agent, "agent", "", "import: the server's agent the session is run with, in place of the file's own (default: the file's, else the server's default agent)")
 	pos, err := parseFlags(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
@@ -114,7 +117,7 @@ func (c *sessionsCommand) Run(ctx context.Context, args []string) (int, error) {
 }
 
 func (c *sessionsCommand) list(ctx context.Context, api *httpapi.Client) (int, error) {
-	list, err := api.ListSessions(ctx)
+	list, err := api.ListSessionsWith(ctx, kompact.SessionFilter{SideCalls: c.sideCalls})
 	if err != nil {
 		return exitError, reachError(err)
 	}
@@ -125,7 +128,11 @@ func (c *sessionsCommand) list(ctx context.Context, api *httpapi.Client) (int, e
 	tw := tabwriter.NewWriter(c.stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "ID\tAGENT\tMESSAGES\tVERSION\tUPDATED\tTITLE")
 	for _, s := range list {
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%s\t%s\n", s.ID, s.Agent, s.Messages, s.Version, s.UpdatedAt.Local().Format(time.DateTime), listTitle(s.Title))
+		title := listTitle(s.Title)
+		if s.SideCall {
+			title = "(side call) " + title
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%s\t%s\n", s.ID, s.Agent, s.Messages, s.Version, s.UpdatedAt.Local().Format(time.DateTime), title)
 	}
 	if err := tw.Flush(); err != nil {
 		return exitError, fmt.Errorf("write stdout: %w", err)
@@ -220,6 +227,8 @@ func (c *sessionsCommand) checkFlags(sub, out string) error {
 		return usagef("--id and --agent apply to sessions import only")
 	case c.cwd != "" && (sub != "export" || !c.kimiCode):
 		return usagef("--cwd applies to sessions export --kimi-code only")
+	case c.sideCalls && sub != "list":
+		return usagef("--side-calls applies to sessions list only")
 	}
 	return nil
 }

@@ -45,7 +45,7 @@ export function isGatewaySession(id) {
 export async function sessionHead(id) {
   const listed = sessionInfo(id);
   if (listed) return listed;
-  const data = await call("GET", "sessions?q=" + encodeURIComponent(id));
+  const data = await call("GET", "sessions?side_calls=true&q=" + encodeURIComponent(id));
   return ((data && data.sessions) || []).find((s) => s.id === id) || null;
 }
 
@@ -56,7 +56,11 @@ export async function loadSessions() {
   const seq = ++listSeq;
   try {
     const q = $("session-search").value.trim();
-    const data = await call("GET", "sessions" + (q ? "?q=" + encodeURIComponent(q) : ""));
+    const query = new URLSearchParams();
+    if (q) query.set("q", q);
+    if ($("show-side-calls").checked) query.set("side_calls", "true"); // a client's one-shot side calls, on request
+    const qs = query.toString();
+    const data = await call("GET", "sessions" + (qs ? "?" + qs : ""));
     if (seq !== listSeq) return; // a newer list was asked for: its answer counts
     if (q !== $("session-search").value.trim()) return; // a newer search is on its way
     sessions = (data && data.sessions) || [];
@@ -131,6 +135,7 @@ export function renderSessions() {
             h("span", { class: "agent-tag" }, s.agent || "no agent"),
             h("span", null, plural(s.messages ?? 0, "message")),
             s.gateway ? h("span", { class: "badge badge-quiet", "data-testid": "session-gateway", title: "A conversation the compaction gateway keeps: an OpenAI-compatible client's, forwarded through /gateway/" + (s.agent || "") + "/v1" }, "gateway") : null,
+            s.side_call ? h("span", { class: "badge badge-quiet", "data-testid": "session-side-call", title: "A client's one-shot side call (a title request), listed only on request" }, "side call") : null,
             s.running || job.runs.has(s.id) ? h("span", { class: "badge badge-run", "data-testid": "session-running", title: "A compaction of this session is running" }, "running") : null,
             toReview(s) ? h("span", { class: "badge badge-warn", "data-testid": "preview-waiting", title: "A proposed summary waits: open the session to review it" }, "summary to review") : null,
             // The open session's size; the listing itself has no text.
@@ -381,5 +386,6 @@ export function initSessions() {
     clearTimeout(searchTimer);
     searchTimer = setTimeout(loadSessions, 200);
   });
+  $("show-side-calls").addEventListener("change", loadSessions);
   on("preview changed", renderSessions); // the preview on screen is not marked "to review"
 }

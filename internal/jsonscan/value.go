@@ -217,3 +217,24 @@ func stringEnd(b []byte, i int) int {
 		}
 	}
 }
+
+// OffersSome reports whether a valid JSON value holds something: it is
+// neither null nor an empty list (a request's "tools", say).
+func OffersSome(raw []byte) bool {
+	i := 0
+	ws := func() {
+		for i < len(raw) && (raw[i] == ' ' || raw[i] == '\t' || raw[i] == '\n' || raw[i] == '\r') {
+			i++
+		}
+	}
+	ws()
+	if i < len(raw) && raw[i] == 'n' {
+		return false
+	}
+	if i < len(raw) && raw[i] == '[' {
+		i++
+		ws()
+		return i < len(raw) && raw[i] != ']'
+	}
+	return i < len(raw)
+}

@@ -15,7 +15,8 @@ import (
 // GatewayTx is what a store supplies for the gateway's records: part of
 // Tx.
 type GatewayTx interface {
-	// InsertGatewayRecord adds r (its key, chain, seq and state), the
+	// InsertGatewayRecord adds r (its key, chain, seq, state and side
+	// call mark), the
 	// record of a session just created; among the records of its key it
 	// is the one created last.
 	InsertGatewayRecord(ctx context.Context, r *kompact.GatewayRecord) error
@@ -25,10 +26,10 @@ type GatewayTx interface {
 	// created last first, through the index on the key; only those whose
 	// chain is one of chains, unless chains is nil.
 	FindGatewayRecords(ctx context.Context, key string, chains []string, limit int) ([]kompact.GatewayRecord, error)
-	// SwapGatewayRecord sets the chain and state of session id's record,
-	// and its seq to seq+1, when its seq is seq; it reports whether it
-	// was.
-	SwapGatewayRecord(ctx context.Context, id string, seq int64, chain string, state []byte) (bool, error)
+	// SwapGatewayRecord sets the chain, state and side call mark of
+	// session id's record, and its seq to seq+1, when its seq is seq; it
+	// reports whether it was.
+	SwapGatewayRecord(ctx context.Context, id string, seq int64, chain string, state []byte, sideCall bool) (bool, error)
 }
 
 // DefaultGatewayRecords is how many records FindGatewayRecords returns at
@@ -36,11 +37,12 @@ type GatewayTx interface {
 const DefaultGatewayRecords = 16
 
 // CreateGatewaySession creates the session in as CreateSession does, with
-// its gateway record (key, chain, state, Seq 1), in one write.
-func (c *Core) CreateGatewaySession(ctx context.Context, in *kompact.Session, key, chain string, state []byte) (*kompact.SessionInfo, error) {
+// its gateway record r (key, chain, state and side call mark; Seq 1), in
+// one write.
+func (c *Core) CreateGatewaySession(ctx context.Context, in *kompact.Session, r kompact.GatewayRecord) (*kompact.SessionInfo, error) {
 	return c.create(ctx, in, "create gateway session", func(tx Tx, row *SessionRow) error {
-		row.Gateway = true
-		return tx.InsertGatewayRecord(ctx, &kompact.GatewayRecord{SessionID: row.ID, Key: key, Chain: chain, Seq: 1, State: stateBytes(state)})
+		row.Gateway, row.SideCall = true, r.SideCall
+		return tx.InsertGatewayRecord(ctx, &kompact.GatewayRecord{SessionID: row.ID, Key: r.Key, Chain: r.Chain, Seq: 1, State: stateBytes(r.State), SideCall: r.SideCall})
 	})
 }
 
@@ -114,7 +116,8 @@ func (c *Core) FindGatewayRecords(ctx context.Context, key string, chains []stri
 // is still seq and the session's Rewritten is u.Rewritten (unless that is
 // 0; else EConflict, and nothing changes), and appends msgs to
 // the session in the same write, as AppendMessages does (the same checks,
-// ids, version, token figures and answer), except that a message whose id
+// ids, version, token figures and answer; the record is no longer a side
+// call), except that a message whose id
 // the session has is EConflict even when the session ends with msgs: a
 // swap is not retried once it committed (its seq moved on). Without msgs
 // the session's row does not change.
@@ -151,12 +154,12 @@ func (c *Core) SwapGatewayRecord(ctx context.Context, id string, seq int64, u ko
 				return err
 			}
 		}
-		state := stateBytes(u.State)
-		swapped, err := tx.SwapGatewayRecord(ctx, id, seq, u.Chain, state)
+		state, sideCall := stateBytes(u.State), rec.SideCall && len(msgs) == 0
+		swapped, err := tx.SwapGatewayRecord(ctx, id, seq, u.Chain, state, sideCall)
 		if err == nil && !swapped {
 			return staleSeq(id, seq, -1)
 		}
-		rec.Seq, rec.Chain, rec.State = seq+1, u.Chain, state
+		rec.Seq, rec.Chain, rec.State, rec.SideCall = seq+1, u.Chain, state, sideCall
 		return err
 	})
 	if err != nil {

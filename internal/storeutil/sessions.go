@@ -192,11 +192,12 @@ func (c *Core) StreamSession(ctx context.Context, id string, head func(*kompact.
 	return err
 }
 
-// ListSessions describes every session, the most recently updated first.
-func (c *Core) ListSessions(ctx context.Context) ([]kompact.SessionInfo, error) {
+// ListSessions describes the sessions f lets through, the most recently
+// updated first.
+func (c *Core) ListSessions(ctx context.Context, f kompact.SessionFilter) ([]kompact.SessionInfo, error) {
 	var rows []SessionRow
 	err := c.db.Read(ctx, "list sessions", func(tx Tx) (err error) {
-		rows, err = tx.ListSessions(ctx)
+		rows, err = tx.ListSessions(ctx, f)
 		return err
 	})
 	if err != nil {

@@ -208,6 +208,7 @@ type SessionRow struct {
 	Instructions     string // the session's standing compaction instructions
 	Pinned           string // the session's pinned message ids, a JSON list ('' none)
 	Gateway          bool   // the session has a gateway record (read, never written)
+	SideCall         bool   // that record marks a side call (read, never written)
 }
 
 // SessionCols are the sessions table's columns a SessionRow holds, in the
@@ -215,8 +216,14 @@ type SessionRow struct {
 const SessionCols = `id, agent, compaction_model, version, created_at, updated_at, first_pos, n_messages, next_msg, next_rev, rewritten_version, title, generation, instructions, pinned`
 
 // SessionSelect is what a read of a session's row selects: its columns,
-// and whether it has a gateway record (one primary-key lookup).
-const SessionSelect = SessionCols + `, EXISTS (SELECT 1 FROM gateway_records g WHERE g.session_id = sessions.id)`
+// whether it has a gateway record and whether that record marks a side
+// call (a primary-key lookup each).
+const SessionSelect = SessionCols + `, EXISTS (SELECT 1 FROM gateway_records g WHERE g.session_id = sessions.id), ` + SideCallOf
+
+// SideCallOf is an SQL condition, in both stores' SQL, that holds when
+// the session of a sessions row has a gateway record that marks a side
+// call (migration 0017).
+const SideCallOf = `EXISTS (SELECT 1 FROM gateway_records g WHERE g.session_id = sessions.id AND g.side_call)`
 
 // Info describes the session.
 func (r *SessionRow) Info() kompact.SessionInfo {
@@ -232,6 +239,7 @@ func (r *SessionRow) Info() kompact.SessionInfo {
 		CreatedAt:       r.Created,
 		UpdatedAt:       r.Updated,
 		Gateway:         r.Gateway,
+		SideCall:        r.SideCall,
 	}
 }
 

@@ -33,9 +33,11 @@ type Tx interface {
 	// DeleteSession deletes the session with all it holds and returns how
 	// many sessions went (0 or 1).
 	DeleteSession(ctx context.Context, id string) (int64, error)
-	// ListSessions reads every session's row, the most recently updated
-	// first. LoadSession and ListSessions fill the row's Gateway.
-	ListSessions(ctx context.Context) ([]SessionRow, error)
+	// ListSessions reads the rows of the sessions f lets through (the
+	// side calls only with f.SideCalls, filtered in the query), the most
+	// recently updated first. LoadSession and ListSessions fill the row's
+	// Gateway and SideCall.
+	ListSessions(ctx context.Context, f kompact.SessionFilter) ([]SessionRow, error)
 
 	// ReadRefs returns the ids and body ids of the session's live messages
 	// at positions [from, to), in order.

@@ -39,6 +39,7 @@ func (t tx) LoadSession(_ context.Context, id string) (*storeutil.SessionRow, er
 	}
 	r := ss.row
 	r.Gateway = ss.gateway != nil
+	r.SideCall = r.Gateway && ss.gateway.rec.SideCall
 	return &r, nil
 }
 
@@ -47,7 +48,7 @@ func (t tx) InsertSession(_ context.Context, row *storeutil.SessionRow) (bool, e
 		return false, nil
 	}
 	r := *row
-	r.Gateway = false
+	r.Gateway, r.SideCall = false, false
 	t.st.sessions[row.ID] = &session{row: r, tokens: storeutil.TokenRow{Pending: storeutil.UnknownPending}, revs: map[int64]*revision{}}
 	return true, nil
 }
@@ -74,11 +75,15 @@ func (t tx) DeleteSession(_ context.Context, id string) (int64, error) {
 	return 1, nil
 }
 
-func (t tx) ListSessions(_ context.Context) ([]storeutil.SessionRow, error) {
+func (t tx) ListSessions(_ context.Context, f kompact.SessionFilter) ([]storeutil.SessionRow, error) {
 	out := make([]storeutil.SessionRow, 0, len(t.st.sessions))
 	for _, ss := range t.st.sessions {
 		r := ss.row
 		r.Gateway = ss.gateway != nil
+		r.SideCall = r.Gateway && ss.gateway.rec.SideCall
+		if r.SideCall && !f.SideCalls {
+			continue
+		}
 		out = append(out, r)
 	}
 	slices.SortFunc(out, func(a, b storeutil.SessionRow) int {
@@ -566,12 +571,12 @@ func (t tx) FindGatewayRecords(_ context.Context, key string, chains []string, l
 	return out, nil
 }
 
-func (t tx) SwapGatewayRecord(_ context.Context, id string, seq int64, chain string, state []byte) (bool, error) {
+func (t tx) SwapGatewayRecord(_ context.Context, id string, seq int64, chain string, state []byte, sideCall bool) (bool, error) {
 	ss := t.st.sessions[id]
 	if ss == nil || ss.gateway == nil || ss.gateway.rec.Seq != seq {
 		return false, nil
 	}
 	g := ss.gateway
-	g.rec.Seq, g.rec.Chain, g.rec.State = seq+1, chain, slices.Clone(state)
+	g.rec.Seq, g.rec.Chain, g.rec.State, g.rec.SideCall = seq+1, chain, slices.Clone(state), sideCall
 	return true, nil
 }

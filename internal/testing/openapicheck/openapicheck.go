@@ -66,6 +66,7 @@ var invalidRequests = map[string]string{
 	"TestPathIDsOneRule":                         "session ids outside the rule on every route",
 	"TestActionCap":                              "a continue's body sent to an action, refused as busy before it is read",
 	"TestGatewayErrors":                          "a chat request without messages",
+	"TestSessionListSideCallsQuery":              "side_calls=maybe, not a boolean",
 	"TestMessagesWrongFace":                      "a Messages request without messages",
 	"TestGatewaySessionHeaderRule":               "X-Kompact-Session ids outside the session id rule",
 	"TestGatewayGuardErrors":                     "a chat request declared text/plain",

@@ -184,7 +184,7 @@ func BenchSwap(b *testing.B, open func(*testing.B) kompact.Store) {
 			}
 			ctx := context.Background()
 			state := []byte(strings.Repeat(`{"chain":"0123456789abcdef"}`, 8))
-			if _, err := g.CreateGatewaySession(ctx, &kompact.Session{ID: "s", Messages: BenchSession(size.n)}, "key", "", state); err != nil {
+			if _, err := g.CreateGatewaySession(ctx, &kompact.Session{ID: "s", Messages: BenchSession(size.n)}, kompact.GatewayRecord{Key: "key", State: state}); err != nil {
 				b.Fatal(err)
 			}
 			msg := BenchSession(2)[1]

@@ -36,7 +36,7 @@ func createGateway(t *testing.T, g kompact.GatewayStore, s *kompact.Session, key
 // createChained is createGateway with the record's chain.
 func createChained(t *testing.T, g kompact.GatewayStore, s *kompact.Session, key, chain, state string) *kompact.StoredSession {
 	t.Helper()
-	info, err := g.CreateGatewaySession(t.Context(), s, key, chain, []byte(state))
+	info, err := g.CreateGatewaySession(t.Context(), s, kompact.GatewayRecord{Key: key, Chain: chain, State: []byte(state)})
 	if err != nil {
 		t.Fatalf("CreateGatewaySession: %v", err)
 	}
@@ -144,10 +144,10 @@ func testGatewayCreate(t *testing.T, st kompact.Store) {
 	// A taken id, or a session CreateSession refuses, changes nothing.
 	before := storeSnapshot(t, st)
 	for _, id := range []string{"plain", "g1"} {
-		_, err = g.CreateGatewaySession(ctx, &kompact.Session{ID: id, Messages: conversation()}, "k", "", []byte("new"))
+		_, err = g.CreateGatewaySession(ctx, &kompact.Session{ID: id, Messages: conversation()}, kompact.GatewayRecord{Key: "k", State: []byte("new")})
 		wantCode(t, err, kompact.EConflict, "CreateGatewaySession with the taken id "+id)
 	}
-	_, err = g.CreateGatewaySession(ctx, &kompact.Session{ID: "bad", Messages: []kompact.Message{msg(kompact.Role("robot"), "", "x")}}, "k", "", nil)
+	_, err = g.CreateGatewaySession(ctx, &kompact.Session{ID: "bad", Messages: []kompact.Message{msg(kompact.Role("robot"), "", "x")}}, kompact.GatewayRecord{Key: "k"})
 	wantCode(t, err, kompact.EInvalid, "CreateGatewaySession with an unknown role")
 	unchanged(t, "refused gateway creations", before, storeSnapshot(t, st))
 	wantRecord(t, g, "g1", "k", 1, `{"n":1}`)
@@ -387,7 +387,7 @@ func testGatewayLimit(t *testing.T, st kompact.Store) {
 	g := gatewayStore(t, st)
 	n := len(conversation())
 	st.(kompact.SessionLimiter).LimitSessionMessages(n)
-	_, err := g.CreateGatewaySession(ctx, &kompact.Session{ID: "big", Messages: append(conversation(), msg(kompact.RoleUser, "", "one too many"))}, "k", "", nil)
+	_, err := g.CreateGatewaySession(ctx, &kompact.Session{ID: "big", Messages: append(conversation(), msg(kompact.RoleUser, "", "one too many"))}, kompact.GatewayRecord{Key: "k"})
 	wantLimit(t, err, "CreateGatewaySession", `session "big" would have 10 messages`)
 	createGateway(t, g, &kompact.Session{ID: "full", Messages: conversation()}, "k", "s")
 	before := storeSnapshot(t, st)
@@ -478,7 +478,7 @@ func RunGatewayUpgrade(t *testing.T, st kompact.Store, downgrade func(t *testing
 	if s, err := up.GetSession(ctx, "old"); err != nil || s.Gateway || s.Rewritten != 1 || len(s.Messages) != 1 {
 		t.Fatalf("the session stored at 0007: %+v, %v", s, err)
 	}
-	if _, err := g.CreateGatewaySession(ctx, &kompact.Session{ID: "new"}, "k", "c", []byte("{}")); err != nil {
+	if _, err := g.CreateGatewaySession(ctx, &kompact.Session{ID: "new"}, kompact.GatewayRecord{Key: "k", Chain: "c", State: []byte("{}")}); err != nil {
 		t.Fatalf("CreateGatewaySession after the upgrade: %v", err)
 	}
 	if rs, err := g.FindGatewayRecords(ctx, "k", []string{"c"}, 0); err != nil || len(rs) != 1 || rs[0].SessionID != "new" || rs[0].Chain != "c" {

@@ -88,6 +88,7 @@ func Run(t *testing.T, open func(t *testing.T) kompact.Store) {
 		{"GatewayChains", testGatewayChains},
 		{"GatewayLimit", testGatewayLimit},
 		{"GatewayRace", testGatewayRace},
+		{"GatewaySideCalls", testGatewaySideCalls},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -352,7 +353,7 @@ func get(t *testing.T, st kompact.Store, id string) *kompact.StoredSession {
 
 func listSessions(t *testing.T, st kompact.Store) []kompact.SessionInfo {
 	t.Helper()
-	out, err := st.ListSessions(t.Context())
+	out, err := st.ListSessions(t.Context(), kompact.SessionFilter{})
 	if err != nil {
 		t.Fatalf("ListSessions: %v", err)
 	}
@@ -1157,7 +1158,7 @@ func (r *concurrentRun) read(t *testing.T, done <-chan struct{}) {
 			t.Errorf("reader saw a torn session: %v", err)
 			return
 		}
-		if _, err := r.st.ListSessions(t.Context()); err != nil {
+		if _, err := r.st.ListSessions(t.Context(), kompact.SessionFilter{}); err != nil {
 			t.Errorf("reader: %v", err)
 			return
 		}
