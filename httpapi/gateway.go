@@ -78,10 +78,20 @@ func (s *Server) gatewayRoutes(mux *http.ServeMux) {
 	for _, rt := range s.gatewayAPIRoutes() {
 		gw(rt.pattern, rt.handler)
 	}
-	gw(gatewayPrefix, func(w http.ResponseWriter, r *http.Request) error {
-		return kompact.Errorf(kompact.ENotFound, "no gateway route %s %s", r.Method, r.URL.Path).
-			WithFixes("The gateway answers POST /gateway/AGENT/v1/chat/completions and GET /gateway/AGENT/v1/models (docs/gateway.md).")
-	})
+	gw(gatewayPrefix, func(w http.ResponseWriter, r *http.Request) error { return s.noGatewayRoute(r) })
+}
+
+// noGatewayRoute is the 404 of a request to no gateway route; its fix
+// names every route of gatewayAPIRoutes, the agent's name as AGENT.
+func (s *Server) noGatewayRoute(r *http.Request) error {
+	var routes []string
+	for _, rt := range s.gatewayAPIRoutes() {
+		routes = append(routes, strings.Replace(rt.pattern, "{agent}", "AGENT", 1))
+	}
+	last := len(routes) - 1
+	answers := strings.Join(routes[:last], ", ") + " and " + routes[last]
+	return kompact.Errorf(kompact.ENotFound, "no gateway route %s %s", r.Method, r.URL.Path).
+		WithFixes("The gateway answers " + answers + " (docs/gateway.md).")
 }
 
 // checkSessionHeader applies the session id rule to a request's

@@ -34,6 +34,5 @@ func (s *Server) gatewayRouteError(r *http.Request) error {
 		}
 		return nil
 	}
-	return kompact.Errorf(kompact.ENotFound, "no gateway route %s %s", r.Method, r.URL.Path).
-		WithFixes("The gateway answers POST /gateway/AGENT/v1/chat/completions and GET /gateway/AGENT/v1/models (docs/gateway.md).")
+	return s.noGatewayRoute(r)
 }
