@@ -1,4 +1,4 @@
-package codexcli_test
+package integration
 
 import (
 	"strings"
