@@ -63,6 +63,7 @@ func isGatewayPath(path string) bool { return strings.HasPrefix(path, gatewayPre
 func (s *Server) gatewayAPIRoutes() []route {
 	return []route{
 		{"POST /gateway/{agent}/v1/chat/completions", serveTurn(s, chatFace)},
+		{"POST /gateway/{agent}/v1/responses", serveTurn(s, responsesFace)},
 		{"GET /gateway/{agent}/v1/models", s.gatewayModels},
 		{"POST /gateway/{agent}/v1/messages", serveTurn(s, messagesFace)},
 		{"POST /gateway/{agent}/v1/messages/count_tokens", s.gatewayCountTokens},

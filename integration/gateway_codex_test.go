@@ -1,0 +1,236 @@
+package integration
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"kompact/config"
+	"kompact/httpapi"
+	"kompact/internal/testing/apitest"
+	"kompact/internal/testing/codexcli"
+	"kompact/internal/testing/fakeresponses"
+	"kompact/internal/testing/openapicheck"
+	"kompact/internal/testing/testserver"
+	"kompact/openai"
+)
+
+// Issue 42 §4: the real Codex CLI 0.171.0 (bash .ci/codex.sh), headless,
+// through the gateway's Responses face against the fake Responses server,
+// for both provider names.
+
+// codexSummary is what kompact's own compaction model answers (the
+// sections the quality gate looks for).
+const codexSummary = "<current_focus>the Codex test</current_focus>\n<environment>fake</environment>\n<completed_tasks>KOMPACT-CODEX-SUMMARY</completed_tasks>\n" +
+	"<active_issues>none</active_issues>\n<code_state>none</code_state>\n<important_context>the first two questions</important_context>"
+
+// codexUpstream is one fake at the agent's llm.base_url: Codex's
+// Responses requests answered by c, kompact's own compaction
+// (chat/completions) with codexSummary.
+func codexUpstream(t *testing.T, c *fakeresponses.Codex) *fakeresponses.Server {
+	return fakeresponses.New(t, func(r fakeresponses.Request) fakeresponses.Answer {
+		if strings.HasSuffix(r.Path, "/chat/completions") {
+			return fakeresponses.Answer{Events: chatStream(codexSummary)}
+		}
+		return c.Answer(r)
+	})
+}
+
+// chatStream is a chat-completions stream of one text, with usage.
+func chatStream(text string) []string {
+	b, _ := json.Marshal(text)
+	head := `{"id":"c1","object":"chat.completion.chunk","created":1,"model":"compact-model",`
+	return []string{
+		"data: " + head + `"choices":[{"index":0,"delta":{"role":"assistant","content":` + string(b) + `}}]}` + "\n\n",
+		"data: " + head + `"choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}` + "\n\n",
+		"data: " + head + `"choices":[],"usage":{"prompt_tokens":500,"completion_tokens":50,"total_tokens":550}}` + "\n\n",
+		"data: [DONE]\n\n",
+	}
+}
+
+// codexGateway serves the gateway with one agent, "cx", whose upstream is
+// the fake: a 20,000-token window, automatic compaction at half of it,
+// precomputed at half of that, compaction: wait.
+func codexGateway(t *testing.T, fakeURL string) *httptest.Server {
+	t.Helper()
+	yaml := fmt.Sprintf(`default_agent: cx
+agents:
+  cx:
+    llm: {base_url: %s/v1, model: fake-model, max_context_size: 20000}
+    compaction:
+      enabled: true
+      type: kimi
+      compaction_model: compact-model
+      max_preserved_messages: 2
+      auto: {enabled: true, trigger_ratio: 0.5, reserved_context_size: 1000}
+    gateway: {enabled: true, precompute_ratio: 0.5, compaction: wait}
+`, fakeURL)
+	cfg, err := config.Parse([]byte(yaml), "agents.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	getenv := func(string) string { return "" }
+	s := httpapi.New(httpapi.Config{
+		Store: testserver.SQLite(t), Agents: cfg,
+		LLM:      &openai.Client{Getenv: getenv, MaxRetries: -1},
+		Upstream: &openai.Upstream{Getenv: getenv},
+		Logger:   slog.New(slog.NewTextHandler(io.Discard, nil)),
+	})
+	srv := httptest.NewServer(openapicheck.Handler(t, s.Handler()))
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+// timed is a proxy in front of target that times each request, from its
+// arrival to the last byte of its answer, by the kind of its body (Codex
+// hangs up as soon as it has response.completed, which the proxy takes for
+// a failure to copy: the time is taken all the same).
+type timed struct {
+	URL  string
+	mu   sync.Mutex
+	took map[fakeresponses.Kind][]time.Duration
+}
+
+func newTimed(t *testing.T, target string) *timed {
+	u, _ := url.Parse(target)
+	rp := &httputil.ReverseProxy{Rewrite: func(pr *httputil.ProxyRequest) {
+		pr.SetURL(u)
+		pr.Out.Host = u.Host
+	}, FlushInterval: -1}
+	tm := &timed{took: map[fakeresponses.Kind][]time.Duration{}}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		r.Body = io.NopCloser(strings.NewReader(string(body)))
+		start := time.Now()
+		defer func() {
+			tm.mu.Lock()
+			k := fakeresponses.KindOf(body)
+			tm.took[k] = append(tm.took[k], time.Since(start))
+			tm.mu.Unlock()
+		}()
+		rp.ServeHTTP(w, r)
+	}))
+	t.Cleanup(srv.Close)
+	tm.URL = srv.URL
+	return tm
+}
+
+func (tm *timed) of(k fakeresponses.Kind) []time.Duration {
+	tm.mu.Lock()
+	defer tm.mu.Unlock()
+	return append([]time.Duration(nil), tm.took[k]...)
+}
+
+// codexUsage: the second answer (the turn after the first) reports a full
+// window (9000 input tokens, past Codex's 8000 and the precompute's
+// 5000), every other little.
+func codexUsage(n int, k fakeresponses.Kind) fakeresponses.Usage {
+	if n == 1 {
+		return fakeresponses.Usage{Input: 9000, Output: 10}
+	}
+	return fakeresponses.Usage{Input: 300, Output: 10}
+}
+
+// responsesTurns is the Responses requests the fake received of kind k.
+func responsesTurns(fake *fakeresponses.Server, k fakeresponses.Kind) []fakeresponses.Request {
+	var out []fakeresponses.Request
+	for _, r := range fake.Requests() {
+		if strings.HasSuffix(r.Path, "/responses") && fakeresponses.KindOf(r.Body) == k {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// TestCodexThroughGateway (issue 42 §4): Codex through
+// /gateway/cx/v1/responses, for both provider names: a turn, a second
+// turn that fills the window (kompact precomputes its summary), then a
+// resume whose automatic compaction (remote: a compaction_trigger, for the
+// name OpenAI; local: the checkpoint turn, for another) the gateway
+// answers from the precomputed summary with no upstream compaction
+// request, and whose turn carries kompact's summary as a message and no
+// compaction item. The compaction is timed through the gateway and
+// straight to the fake.
+func TestCodexThroughGateway(t *testing.T) {
+	for _, provider := range []string{"OpenAI", "Fake"} {
+		t.Run(provider, func(t *testing.T) {
+			fake := codexUpstream(t, &fakeresponses.Codex{Text: "ok", Usage: codexUsage})
+			srv := codexGateway(t, fake.URL)
+			front := newTimed(t, srv.URL+"/gateway/cx")
+			home := codexcli.Home(t, codexcli.Config{Provider: provider, BaseURL: front.URL + "/v1"})
+			first := codexcli.Exec(t, home, "First question: what is 2+2?")
+			if !first.Completed || first.ThreadID == "" {
+				t.Fatalf("turn 1:\n%s", first)
+			}
+			second := codexcli.Resume(t, home, first.ThreadID, "Second question: and 3+3?")
+			if !second.Completed {
+				t.Fatalf("turn 2:\n%s", second)
+			}
+			q := fake.Requests()[0]
+			if q.Header.Get("Thread-Id") != first.ThreadID || q.Header.Get("Authorization") != "" || q.Header.Get("X-Codex-Turn-Metadata") == "" {
+				t.Errorf("the headers that went upstream: %v", q.Header)
+			}
+			waitCodexPreview(t, srv.URL, first.ThreadID)
+			third := codexcli.Resume(t, home, first.ThreadID, "Third question: and 4+4?")
+			if !third.Completed || third.Failed {
+				t.Fatalf("turn 3:\n%s", third)
+			}
+			kind := fakeresponses.KindRemoteCompaction
+			if provider != "OpenAI" {
+				kind = fakeresponses.KindLocalCompaction
+			}
+			answered := front.of(kind)
+			if len(answered) != 1 {
+				t.Fatalf("%d compaction requests through the gateway, want 1", len(answered))
+			}
+			if n := len(responsesTurns(fake, kind)); n != 0 {
+				t.Errorf("%d compaction requests reached the upstream", n)
+			}
+			turns := responsesTurns(fake, fakeresponses.KindTurn)
+			last := turns[len(turns)-1].Body
+			if !strings.Contains(string(last), "KOMPACT-CODEX-SUMMARY") || strings.Contains(string(last), `"type":"compaction"`) ||
+				fakeresponses.LastUserText(last) != "Third question: and 4+4?" {
+				t.Errorf("the turn after the compaction: %.2000s", last)
+			}
+			// The same compaction straight to the fake, for the note.
+			direct := newTimed(t, codexUpstream(t, &fakeresponses.Codex{Text: "ok", Usage: codexUsage}).URL)
+			dhome := codexcli.Home(t, codexcli.Config{Provider: provider, BaseURL: direct.URL + "/v1"})
+			d1 := codexcli.Exec(t, dhome, "First question: what is 2+2?")
+			codexcli.Resume(t, dhome, d1.ThreadID, "Second question: and 3+3?")
+			codexcli.Resume(t, dhome, d1.ThreadID, "Third question: and 4+4?")
+			if len(direct.of(kind)) != 1 {
+				t.Fatalf("straight to the fake, %d compaction requests, want 1", len(direct.of(kind)))
+			}
+			t.Logf("%s compaction: through the gateway (answered from the precomputed summary) %v; straight to the fake %v", provider, answered, direct.of(kind))
+		})
+	}
+}
+
+// waitCodexPreview waits for the precomputed summary of session id, as
+// waitGatewayPreview does, saying what the sessions are when none comes.
+func waitCodexPreview(t *testing.T, base, id string) {
+	t.Helper()
+	deadline := time.Now().Add(15 * time.Second)
+	var list struct {
+		Sessions []map[string]any `json:"sessions"`
+	}
+	for time.Now().Before(deadline) {
+		apitest.GetJSON(t, base, "/v1/sessions", &list)
+		for _, s := range list.Sessions {
+			if n, _ := s["gateway_previews"].(float64); s["id"] == id && n > 0 && s["running"] != true {
+				return
+			}
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	t.Fatalf("no precomputed summary for %s; the sessions: %v", id, list.Sessions)
+}
