@@ -79,10 +79,14 @@ func codexNaming(r *http.Request, a *kompact.Agent) (service.GatewayNaming, erro
 // tool-less turn with Codex's checkpoint prompt): its history is the
 // request without that last item. One asked right after a compaction,
 // with no model output between, is forwarded as a turn: Codex has no cap
-// on back-to-back compactions, and answering each would loop.
+// on back-to-back compactions, and answering each would loop. Without a
+// ready summary the session is compacted now (service.GatewayAsk.
+// CompactNow): an upstream that is not OpenAI's cannot serve a remote
+// compaction, and Codex blocks on it as it would upstream.
 func codexCompaction(r *http.Request, a *kompact.Agent, req *openai.ResponsesRequest) (kompact.Conversation, service.GatewayAsk, bool) {
 	meta, _ := openai.ParseTurnMetadata(r.Header.Get(HeaderCodexTurn))
-	if req.Compaction(meta) == openai.NoCompaction || req.Len() <= 1 {
+	kind := req.Compaction(meta)
+	if kind == openai.NoCompaction || req.Len() <= 1 {
 		return nil, service.GatewayAsk{}, false
 	}
 	history := req.Head(req.Len() - 1)
@@ -91,7 +95,19 @@ func codexCompaction(r *http.Request, a *kompact.Agent, req *openai.ResponsesReq
 	}
 	manual := meta.Compaction != nil && meta.Compaction.Trigger == "manual"
 	return history, service.GatewayAsk{Wait: a.Gateway.Compaction == "wait",
-		AutoAt: func(int, int) bool { return !manual }}, true
+		AutoAt:     func(int, int) bool { return !manual },
+		CompactNow: true, Origin: codexOrigin(meta, kind)}, true
+}
+
+// codexOrigin names a Codex compaction request in its revision's note
+// (service.GatewayAsk.Origin): "Codex, remote" or "Codex, local", and the
+// trigger x-codex-turn-metadata gives ("Codex, remote, auto").
+func codexOrigin(meta openai.TurnMetadata, kind openai.Compaction) string {
+	o := "Codex, " + kind.String()
+	if meta.Compaction != nil && (meta.Compaction.Trigger == "manual" || meta.Compaction.Trigger == "auto") {
+		o += ", " + meta.Compaction.Trigger
+	}
+	return o
 }
 
 // responsesRelay relays a Responses answer: a stream whole, its usage read

@@ -3,6 +3,7 @@ package service
 import (
 	"context"
 	"strings"
+	"time"
 
 	"kompact"
 )
@@ -59,6 +60,23 @@ type GatewayAsk struct {
 	// does not list them among the recent messages. Nil: none.
 	Restated func(tool string) bool
 	Omit     func(i int) bool
+	// CompactNow is a face's policy for a request with no summary ready
+	// (none precomputed, or, with Wait, none that finished in time):
+	// compact the session now, within compaction.timeout, and answer
+	// from it, as the upstream would have blocked on it (Codex's
+	// compactions, which a non-OpenAI upstream cannot serve). False:
+	// such a request goes upstream as it came (Claude Code's).
+	CompactNow bool
+	// Origin names the request in the revision's note, after
+	// "precomputed" or "compacted now" ("Codex, remote"); "" for none.
+	Origin string
+}
+
+// wants says whether a request asking ask may be answered for a session
+// in state st at now: it carries instructions or compacts now, or a
+// summary is ready, or one runs and it waits for it.
+func (ask GatewayAsk) wants(st *GatewayState, now time.Time) bool {
+	return ask.Instructions != "" || ask.CompactNow || st.PreviewID != "" || (ask.Wait && st.leased("", now))
 }
 
 // GatewayAnswerCompaction answers a client's compaction request for the
@@ -72,14 +90,15 @@ type GatewayAsk struct {
 // key, gets no summary of a history that is not its own. It returns nil
 // when there is none: the request then goes upstream as it came, and the
 // session is as it was (or keeps the revision committed, when only the
-// answer failed).
+// answer failed). With ask.CompactNow, a request that finds no ready
+// summary compacts the session now (compactNow) instead.
 func (s *Sessions) GatewayAnswerCompaction(ctx context.Context, a *kompact.Agent, n GatewayNaming, history kompact.Conversation, ask GatewayAsk) *GatewaySummary {
 	gs, ok := s.store.(kompact.GatewayStore)
 	if !ok {
 		return nil
 	}
 	history, ch, rec, st := s.answerableForm(ctx, a, gs, n, history)
-	if rec == nil || (ask.Instructions == "" && st.PreviewID == "" && !(ask.Wait && st.leased("", s.now()))) {
+	if rec == nil || !ask.wants(st, s.now()) {
 		return nil
 	}
 	id := rec.SessionID
@@ -87,17 +106,7 @@ func (s *Sessions) GatewayAnswerCompaction(ctx context.Context, a *kompact.Agent
 	if taken := s.waitLease(ctx, a, gs, id, owner); !taken {
 		return nil
 	}
-	var c *answerCommit
-	preview := keepPreview
-	if ask.Instructions != "" {
-		c, preview = s.compactInstructed(ctx, a, gs, id, owner, ch, ask)
-	} else {
-		var consumed bool
-		c, consumed = s.commitReady(ctx, a, gs, id, ch, ask)
-		if consumed {
-			preview = ""
-		}
-	}
+	c, preview := s.answerCommitted(ctx, a, gs, id, owner, ch, ask)
 	s.releaseLease(ctx, gs, id, owner, preview)
 	if c == nil {
 		return nil
@@ -107,6 +116,30 @@ func (s *Sessions) GatewayAnswerCompaction(ctx context.Context, a *kompact.Agent
 		s.recordAnswered(ctx, gs, id, sum.Summary)
 	}
 	return sum
+}
+
+// answerCommitted commits the summary that answers a request asking ask
+// for session id, under owner's lease: one made now with the request's
+// instructions; else the ready one, or, when there is none and the face
+// compacts now (GatewayAsk.CompactNow), one made now. It returns the
+// commit (nil for none) and what the lease's release records as the
+// precomputed summary.
+func (s *Sessions) answerCommitted(ctx context.Context, a *kompact.Agent, gs kompact.GatewayStore, id, owner string, ch Chain, ask GatewayAsk) (*answerCommit, string) {
+	if ask.Instructions != "" {
+		return s.compactNow(ctx, a, gs, id, owner, ch, ask)
+	}
+	preview := keepPreview
+	c, consumed := s.commitReady(ctx, a, gs, id, ch, ask)
+	if consumed {
+		preview = ""
+	}
+	if c == nil && ask.CompactNow {
+		var p string
+		if c, p = s.compactNow(ctx, a, gs, id, owner, ch, ask); p != keepPreview {
+			preview = p
+		}
+	}
+	return c, preview
 }
 
 // answerableForm finds the session a compaction request's history may
@@ -197,7 +230,7 @@ func (s *Sessions) commitReady(ctx context.Context, a *kompact.Agent, gs kompact
 	}
 	ctx = withTrigger(ctx, logGateway)
 	manual := s.askedByPerson(ctx, a, head, ask)
-	rep, res, ok := s.applyPrecomputedAs(ctx, id, st.PreviewID, head, manual)
+	rep, res, ok := s.applyPrecomputedAs(ctx, id, st.PreviewID, head, manual, ask.Origin)
 	if !ok {
 		return nil, true // gone, or no longer applies: not to be tried again
 	}
@@ -217,16 +250,17 @@ func (s *Sessions) askedByPerson(ctx context.Context, a *kompact.Agent, head *ko
 	return !ask.AutoAt(head.Tokens.WithPending(), s.contextSizeOf(ctx, a))
 }
 
-// compactInstructed compacts session id now, under owner's lease, with
-// the request's instructions joined after the standing ones, within
-// compaction.timeout, and commits it as a manual compaction whose note
-// names them. It returns the commit (nil when it failed or did not
+// compactNow compacts session id now, under owner's lease, with the
+// request's instructions (if any) joined after the standing ones, within
+// compaction.timeout, and commits it: as a manual compaction whose note
+// names the instructions, or, without them, as the kind the request asks
+// for (askedByPerson), its note saying it was compacted now. It returns the commit (nil when it failed or did not
 // finish in time, or the request's history ch no longer continues the
 // session: the session is unchanged) and what the lease's release
 // records as the precomputed summary: none once this one is committed (a
 // summary made without the instructions must not answer a later request
 // in their place), else as it was.
-func (s *Sessions) compactInstructed(ctx context.Context, a *kompact.Agent, gs kompact.GatewayStore, id, owner string, ch Chain, ask GatewayAsk) (*answerCommit, string) {
+func (s *Sessions) compactNow(ctx context.Context, a *kompact.Agent, gs kompact.GatewayStore, id, owner string, ch Chain, ask GatewayAsk) (*answerCommit, string) {
 	rec, err := gs.GetGatewayRecord(ctx, id)
 	if err != nil {
 		return nil, keepPreview
@@ -237,7 +271,7 @@ func (s *Sessions) compactInstructed(ctx context.Context, a *kompact.Agent, gs k
 	}
 	release, ok := s.slots.TryTake()
 	if !ok {
-		s.warn(ctx, "gateway: no action slot for a compaction with the user's instructions; the request is forwarded", "session", id)
+		s.warn(ctx, "gateway: no action slot to answer a compaction request now; the request is forwarded", "session", id)
 		return nil, keepPreview
 	}
 	defer release()
@@ -248,25 +282,53 @@ func (s *Sessions) compactInstructed(ctx context.Context, a *kompact.Agent, gs k
 	defer stop()
 	cur, err := s.store.GetSession(ctx, id)
 	if err != nil {
-		s.warn(ctx, "gateway: read the session to compact it with the user's instructions", "session", id, "error", err.Error())
+		s.warn(ctx, "gateway: read the session to answer a compaction request now", "session", id, "error", err.Error())
 		return nil, keepPreview
 	}
 	out, rep := s.autoRunWith(ctx, a, cur, ask.Instructions)
 	if out == nil {
-		s.warn(ctx, "gateway: the compaction with the user's instructions did not finish; the request is forwarded", "session", id, "status", string(rep.Status))
+		s.warn(ctx, "gateway: the compaction made to answer a compaction request did not finish; the request is forwarded", "session", id, "status", string(rep.Status))
 		return nil, keepPreview
 	}
+	manual := s.askedByPerson(ctx, a, cur, ask)
 	c := out.Result.Commit()
-	c.Note += " with the instructions " + quoteNote(ask.Instructions)
+	c.Kind, c.Note = nowKind(c.Note, manual, ask)
 	c.Version, c.Generation = cur.Version, cur.Generation
 	_, info, err := s.store.CommitCompaction(context.WithoutCancel(ctx), id, c)
 	if err != nil {
-		s.warn(ctx, "gateway: the compaction with the user's instructions did not apply", "session", id, "error", err.Error())
+		s.warn(ctx, "gateway: the compaction made to answer a compaction request did not apply", "session", id, "error", err.Error())
 		return nil, keepPreview
 	}
 	s.logCommitted(ctx, id, out.Result, info.Rev, "")
 	s.dropPrecomputed(ctx, gs, id)
-	return &answerCommit{res: out.Result, rev: info.Rev, manual: true, held: st.ClientCount, offset: st.Offset}, ""
+	return &answerCommit{res: out.Result, rev: info.Rev, manual: manual, held: st.ClientCount, offset: st.Offset}, ""
+}
+
+// nowKind is the kind and note of a compaction made now to answer a
+// request asking ask, whose result's note is note: with the user's
+// instructions, a manual compaction whose note names them (as before
+// CompactNow); else manual or automatic, the note saying it was made now
+// and for whom (GatewayAsk.Origin).
+func nowKind(note string, manual bool, ask GatewayAsk) (string, string) {
+	if ask.Instructions != "" {
+		return kompact.RevisionCompaction, note + " with the instructions " + quoteNote(ask.Instructions)
+	}
+	note += " (" + joinNote("compacted now", ask.Origin) + ")"
+	if manual {
+		return kompact.RevisionCompaction, note
+	}
+	return kompact.RevisionAutoCompaction, "automatically " + note
+}
+
+// joinNote joins a note's parenthesis parts, leaving out empty ones.
+func joinNote(parts ...string) string {
+	var kept []string
+	for _, p := range parts {
+		if p != "" {
+			kept = append(kept, p)
+		}
+	}
+	return strings.Join(kept, "; ")
 }
 
 // dropPrecomputed removes session id's precomputed summary, if it has

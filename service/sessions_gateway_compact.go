@@ -240,24 +240,26 @@ func (s *Sessions) compactLeased(ctx context.Context, a *kompact.Agent, gs kompa
 // as an automatic compaction; it reports false when the preview is gone
 // or no longer applies.
 func (s *Sessions) applyPrecomputed(ctx context.Context, id, pid string, head *kompact.StoredSession) (*AutoCompactionReport, bool) {
-	rep, _, ok := s.applyPrecomputedAs(ctx, id, pid, head, false)
+	rep, _, ok := s.applyPrecomputedAs(ctx, id, pid, head, false, "")
 	return rep, ok
 }
 
 // applyPrecomputedAs is applyPrecomputed, recorded as a manual compaction
-// when manual (a person asked for it: the client's /compact); it returns
-// the committed result too.
-func (s *Sessions) applyPrecomputedAs(ctx context.Context, id, pid string, head *kompact.StoredSession, manual bool) (*AutoCompactionReport, *kompact.Result, bool) {
+// when manual (a person asked for it: the client's /compact), origin
+// (GatewayAsk.Origin) after "precomputed" in its note; it returns the
+// committed result too.
+func (s *Sessions) applyPrecomputedAs(ctx context.Context, id, pid string, head *kompact.StoredSession, manual bool, origin string) (*AutoCompactionReport, *kompact.Result, bool) {
 	pv, err := s.takePreview(ctx, id, pid)
 	if err != nil || pv.outcome.Result == nil {
 		return nil, nil, false
 	}
 	res := pv.outcome.Result
 	c := res.Commit()
+	c.Note += " (" + joinNote("precomputed", origin) + ")"
 	if manual {
-		c.Kind, c.Note = kompact.RevisionCompaction, c.Note+" (precomputed)"
+		c.Kind = kompact.RevisionCompaction
 	} else {
-		c.Kind, c.Note = kompact.RevisionAutoCompaction, "automatically "+c.Note+" (precomputed)"
+		c.Kind, c.Note = kompact.RevisionAutoCompaction, "automatically "+c.Note
 	}
 	c.Version, c.Generation = pv.read.version, pv.read.generation
 	_, info, err := s.store.CommitCompaction(context.WithoutCancel(ctx), id, c)
