@@ -158,8 +158,8 @@ func responsesTurns(fake *fakeresponses.Server, k fakeresponses.Kind) []fakeresp
 // name OpenAI; local: the checkpoint turn, for another) the gateway
 // answers from the precomputed summary with no upstream compaction
 // request, and whose turn carries kompact's summary as a message and no
-// compaction item. The compaction is timed through the gateway and
-// straight to the fake.
+// compaction item, in the thread's one session. The compaction is timed
+// through the gateway and straight to the fake.
 func TestCodexThroughGateway(t *testing.T) {
 	for _, provider := range []string{"OpenAI", "Fake"} {
 		t.Run(provider, func(t *testing.T) {
@@ -183,6 +183,19 @@ func TestCodexThroughGateway(t *testing.T) {
 			third := codexcli.Resume(t, home, first.ThreadID, "Third question: and 4+4?")
 			if !third.Completed || third.Failed {
 				t.Fatalf("turn 3:\n%s", third)
+			}
+			// One thread, one session: the turn after the answered
+			// compaction continues the compacted one.
+			var list struct {
+				Sessions []struct {
+					ID string `json:"id"`
+				} `json:"sessions"`
+			}
+			apitest.GetJSON(t, srv.URL, "/v1/sessions", &list)
+			for _, s := range list.Sessions {
+				if s.ID != first.ThreadID {
+					t.Errorf("session %s beside the thread's %s", s.ID, first.ThreadID)
+				}
 			}
 			kind := fakeresponses.KindRemoteCompaction
 			if provider != "OpenAI" {

@@ -224,3 +224,26 @@ func (r *ResponsesRequest) Head(n int) *ResponsesRequest {
 	}
 	return &c
 }
+
+// SummaryAt is where the history's latest compaction stands: the index of
+// its last compaction item that holds a kompact handle, or of the user
+// message with which Codex replaces a history it compacted locally
+// (CodexSummary); false when there is none. It implements
+// service.CompactedHistory: the gateway continues the session whose
+// compaction it answered with that summary.
+func (r *ResponsesRequest) SummaryAt() (int, bool) {
+	if r.textInput {
+		return 0, false
+	}
+	for i := len(r.items) - 1; i >= 0; i-- {
+		if r.items[i].kind == ItemCompaction {
+			if _, ok := r.handleAt(i); ok {
+				return i, true
+			}
+		}
+		if _, ok := r.CodexSummary(i); ok {
+			return i, true
+		}
+	}
+	return 0, false
+}

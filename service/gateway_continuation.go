@@ -178,10 +178,24 @@ func (s *Sessions) gatewayContinued(ctx context.Context, a *kompact.Agent, gs ko
 // second user message, after the re-stated reads.
 const continuationSearch = 4
 
-// continuationText finds Claude Code's continuation among conv's first
-// messages (claudecode.Continuation): the index of its message and
-// its text; false when there is none.
+// CompactedHistory is a history that says where the summary of the
+// client's latest compaction stands in it (openai.ResponsesRequest.
+// SummaryAt: Codex's compaction item, or its summary message): after a
+// compaction the gateway answered, Codex sends its rebuilt history (the
+// user's messages, its context, then that summary), which continues the
+// compacted session from there.
+type CompactedHistory interface {
+	SummaryAt() (int, bool)
+}
+
+// continuationText finds the summary of a compaction conv continues: where
+// a CompactedHistory says it is, else Claude Code's continuation among
+// conv's first messages (claudecode.Continuation); the index of its
+// message and its text; false when there is none.
 func continuationText(conv kompact.Conversation) (int, string, bool) {
+	if c, ok := conv.(CompactedHistory); ok {
+		return compactedText(conv, c)
+	}
 	for i := range min(conv.Len()-1, continuationSearch) {
 		m, err := conv.Message(i)
 		if err != nil || m.Role != kompact.RoleUser {
@@ -223,4 +237,21 @@ func (s *Sessions) predecessor(ctx context.Context, a *kompact.Agent, gs kompact
 		return recs[i].SessionID
 	}
 	return ""
+}
+
+// compactedText is the index and text of the summary message a
+// CompactedHistory holds, when a message follows it (the client's next
+// one).
+func compactedText(conv kompact.Conversation, c CompactedHistory) (int, string, bool) {
+	j, ok := c.SummaryAt()
+	if !ok || j >= conv.Len()-1 {
+		return 0, "", false
+	}
+	m, err := conv.Message(j)
+	if err != nil {
+		return 0, "", false
+	}
+	var b strings.Builder
+	m.Texts(func(s string) { b.WriteString(s) })
+	return j, b.String(), true
 }

@@ -1,0 +1,164 @@
+package httpapi_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"kompact/config"
+	"kompact/httpapi"
+	"kompact/internal/testing/apitest"
+	"kompact/internal/testing/fakeresponses"
+	"kompact/internal/testing/testserver"
+	"kompact/openai"
+)
+
+// codexCompactServer is a gateway with one agent, "cx", over fake (Codex's
+// requests answered by c, kompact's own compaction by a summary), that
+// precomputes at 5,000 tokens of a 20,000-token window.
+func codexCompactServer(t *testing.T, c *fakeresponses.Codex) *httptest.Server {
+	t.Helper()
+	summary := "<current_focus>the test</current_focus>\n<environment>fake</environment>\n<completed_tasks>KOMPACT-CX-SUMMARY</completed_tasks>\n" +
+		"<active_issues>none</active_issues>\n<code_state>none</code_state>\n<important_context>the greeting</important_context>"
+	b, _ := json.Marshal(summary)
+	head := `{"id":"c1","object":"chat.completion.chunk","created":1,"model":"compact-model",`
+	chat := []string{
+		"data: " + head + `"choices":[{"index":0,"delta":{"role":"assistant","content":` + string(b) + `}}]}` + "\n\n",
+		"data: " + head + `"choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}` + "\n\n",
+		"data: " + head + `"choices":[],"usage":{"prompt_tokens":500,"completion_tokens":50,"total_tokens":550}}` + "\n\n",
+		"data: [DONE]\n\n",
+	}
+	fake := fakeresponses.New(t, func(r fakeresponses.Request) fakeresponses.Answer {
+		if strings.HasSuffix(r.Path, "/chat/completions") {
+			return fakeresponses.Answer{Events: chat}
+		}
+		return c.Answer(r)
+	})
+	yaml := fmt.Sprintf(`default_agent: cx
+agents:
+  cx:
+    llm: {base_url: %s/v1, model: fake-model, max_context_size: 20000}
+    compaction:
+      enabled: true
+      type: kimi
+      compaction_model: compact-model
+      max_preserved_messages: 2
+      auto: {enabled: true, trigger_ratio: 0.5, reserved_context_size: 1000}
+    gateway: {enabled: true, precompute_ratio: 0.5, compaction: wait}
+`, fake.URL)
+	cfg, err := config.Parse([]byte(yaml), "agents.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	getenv := func(string) string { return "" }
+	s := httpapi.New(httpapi.Config{Store: testserver.SQLite(t), Agents: cfg,
+		LLM: &openai.Client{Getenv: getenv, MaxRetries: -1}, Upstream: &openai.Upstream{Getenv: getenv},
+		Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	srv := httptest.NewServer(httpapi.CheckedHandler(t, s.Handler()))
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+// cxBody is a Responses body of items (JSON objects), streamed, with
+// Codex's tools.
+func cxBody(items ...string) string {
+	return `{"model":"fake-model","stream":true,"input":[` + strings.Join(items, ",") + `],"tools":[{"type":"function","name":"exec_command"}],"store":false}`
+}
+
+// cxMessage is a message item of role with text.
+func cxMessage(role, text string) string {
+	typ := "input_text"
+	if role == "assistant" {
+		typ = "output_text"
+	}
+	b, _ := json.Marshal(text)
+	return `{"type":"message","role":"` + role + `","content":[{"type":"` + typ + `","text":` + string(b) + `}]}`
+}
+
+// answeredItem is the one output item of an answered compaction stream.
+func answeredItem(t *testing.T, stream string) string {
+	t.Helper()
+	for _, line := range strings.Split(stream, "\n") {
+		var ev struct {
+			Type string          `json:"type"`
+			Item json.RawMessage `json:"item"`
+		}
+		if data, ok := strings.CutPrefix(line, "data: "); ok && json.Unmarshal([]byte(data), &ev) == nil && ev.Type == "response.output_item.done" {
+			return string(ev.Item)
+		}
+	}
+	t.Fatalf("no output item in the answer: %s", stream)
+	return ""
+}
+
+// TestResponsesContinuesCompactedSession (issue 42 §2): the
+// turn after a remote compaction the gateway answered carries Codex's
+// rebuilt history (base instructions, the user's messages, its context,
+// the compaction item kompact returned, the next message); it continues
+// the compacted session, the thread's own, rather than making a new one
+// (THREAD-2, on the main of a6e2acd).
+func TestResponsesContinuesCompactedSession(t *testing.T) {
+	c := &fakeresponses.Codex{Text: "ok", Usage: func(n int, _ fakeresponses.Kind) fakeresponses.Usage {
+		return fakeresponses.Usage{Input: 9000, Output: 10}
+	}}
+	srv := codexCompactServer(t, c)
+	h := codexHeaders()
+	base := []string{cxMessage("developer", "You are a test agent."), cxMessage("user", "<environment_context>\n  <cwd>/w</cwd>\n</environment_context>")}
+	hist := append(append([]string{}, base...), cxMessage("user", "Hello there."))
+	resp, out, err := postResponses(t, srv.URL, "", cxBody(hist...), h)
+	if err != nil || resp.StatusCode != 200 || resp.Header.Get("X-Kompact-Session") != "th-1" {
+		t.Fatalf("turn 1: %v %v %s", err, resp, out)
+	}
+	hist = append(hist, cxMessage("assistant", "ok"), cxMessage("user", "Second question."))
+	if resp, out, err = postResponses(t, srv.URL, "", cxBody(hist...), h); err != nil || resp.StatusCode != 200 {
+		t.Fatalf("turn 2: %v %v %s", err, resp, out)
+	}
+	waitCxPreview(t, srv.URL, "th-1")
+	hist = append(hist, cxMessage("assistant", "ok"))
+	ch := h.Clone()
+	ch.Set("X-Codex-Turn-Metadata", `{"thread_id":"th-1","request_kind":"compaction","compaction":{"trigger":"auto","implementation":"responses_compaction_v2"}}`)
+	resp, out, err = postResponses(t, srv.URL, "", cxBody(append(append([]string{}, hist...), `{"type":"compaction_trigger"}`)...), ch)
+	if err != nil || resp.StatusCode != 200 || resp.Header.Get("X-Kompact-Forwarded") != "answered" {
+		t.Fatalf("the compaction was not answered: %v %v %s", err, resp, out)
+	}
+	item := answeredItem(t, out)
+	next := []string{base[0], cxMessage("user", "Hello there."), cxMessage("user", "Second question."), base[1], item, cxMessage("user", "Next question.")}
+	resp, out, err = postResponses(t, srv.URL, "", cxBody(next...), h)
+	if err != nil || resp.StatusCode != 200 {
+		t.Fatalf("the turn after: %v %v %s", err, resp, out)
+	}
+	if got := resp.Header.Get("X-Kompact-Session"); got != "th-1" {
+		t.Errorf("the turn after the answered compaction went to session %q, want the compacted th-1", got)
+	}
+	var list struct {
+		Sessions []struct {
+			ID string `json:"id"`
+		} `json:"sessions"`
+	}
+	apitest.GetJSON(t, srv.URL, "/v1/sessions", &list)
+	if len(list.Sessions) != 1 {
+		t.Errorf("sessions %v, want th-1 only", list.Sessions)
+	}
+}
+
+// waitCxPreview waits for session id's precomputed summary.
+func waitCxPreview(t *testing.T, base, id string) {
+	t.Helper()
+	var list struct {
+		Sessions []map[string]any `json:"sessions"`
+	}
+	for deadline := time.Now().Add(15 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		apitest.GetJSON(t, base, "/v1/sessions", &list)
+		for _, s := range list.Sessions {
+			if n, _ := s["gateway_previews"].(float64); s["id"] == id && n > 0 && s["running"] != true {
+				return
+			}
+		}
+	}
+	t.Fatalf("no precomputed summary for %s; the sessions: %v", id, list.Sessions)
+}
