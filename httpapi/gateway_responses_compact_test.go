@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"kompact/internal/testing/codexcli"
 	"kompact/internal/testing/fakeresponses"
 )
 
@@ -144,5 +145,37 @@ func TestResponsesCompactionNowFails(t *testing.T) {
 		if r["kind"] == "auto_compaction" || r["kind"] == "compaction" {
 			t.Errorf("a failed compaction left a revision: %v", r)
 		}
+	}
+}
+
+// TestResponsesLocalCompactionCompactedNow (issue 42 §3): Codex's local
+// compaction (the checkpoint turn, read from the installed Codex) that a
+// person asked for (/compact: trigger manual), with no precomputed
+// summary, is compacted now and answered with the summary as the
+// assistant's text; the revision is a manual compaction whose note names
+// the path.
+func TestResponsesLocalCompactionCompactedNow(t *testing.T) {
+	prompt := codexcli.CheckpointPrompt.Read(t)
+	fake := compactingUpstream(t, &fakeresponses.Codex{}, summaryStream)
+	srv := responsesServer(t, fake, codexCompactGateway)
+	hist := codexHistory(4)
+	if resp, got, err := postResponses(t, srv.URL, "", responsesBody(hist[:len(hist)-1]), codexHeaders()); err != nil || resp.StatusCode != 200 {
+		t.Fatalf("the turn: %v %s", err, got)
+	}
+	p, _ := json.Marshal(prompt)
+	items := append(hist, `{"type":"message","role":"user","content":[{"type":"input_text","text":`+string(p)+`}]}`)
+	body := strings.Replace(responsesBody(items), `"tools":[{"type":"function","name":"exec_command"}]`, `"tools":[]`, 1)
+	h := codexHeaders()
+	h.Set("X-Codex-Turn-Metadata", `{"thread_id":"th-1","request_kind":"compaction","compaction":{"trigger":"manual","implementation":"responses","phase":"standalone_turn"}}`)
+	resp, got, err := postResponses(t, srv.URL, "", body, h)
+	if err != nil || resp.StatusCode != 200 || resp.Header.Get("X-Kompact-Forwarded") != "answered" {
+		t.Fatalf("the compaction: %v %v %s", err, resp.Header, got)
+	}
+	if !strings.Contains(got, "KOMPACT-NOW-SUMMARY") {
+		t.Errorf("the answer does not hold the summary: %s", got)
+	}
+	revs := revisions(t, srv.URL, "th-1")
+	if len(revs) == 0 || revs[0]["kind"] != "compaction" || !strings.Contains(revs[0]["note"].(string), "(compacted now; Codex, local, manual)") {
+		t.Errorf("the revision: %v", revs)
 	}
 }
