@@ -432,8 +432,9 @@ func (s *Sessions) gatewayCreate(ctx context.Context, a *kompact.Agent, gs kompa
 	}
 	st := &GatewayState{Agent: a.Name, DerivedAt: 1}
 	st.setClient(conv.Len(), ch)
+	sess := &kompact.Session{Agent: a.Name, Messages: msgs, Pinned: contextPins(conv, msgs)}
 	if n.SessionID != "" {
-		return s.gatewayCreateAs(ctx, gs, n.SessionID, "session:"+n.SessionID, a, msgs, st, false)
+		return s.gatewayCreateAs(ctx, gs, n.SessionID, "session:"+n.SessionID, sess, st, false)
 	}
 	if s.newID == nil {
 		return nil, kompact.Errorf(kompact.EInternal, "no id source for gateway sessions (SessionsConfig.NewID)")
@@ -445,7 +446,7 @@ func (s *Sessions) gatewayCreate(ctx context.Context, a *kompact.Agent, gs kompa
 		st.ContinuedFrom = s.predecessor(ctx, a, gs, n, key, conv)
 	}
 	for _, id := range createIDs(newID, key, st.ClientChain) {
-		g, err := s.gatewayCreateAs(ctx, gs, id, key, a, msgs, st, side)
+		g, err := s.gatewayCreateAs(ctx, gs, id, key, sess, st, side)
 		if kompact.ErrorCodeOf(err) != kompact.EConflict {
 			return g, err
 		}
@@ -458,7 +459,7 @@ func (s *Sessions) gatewayCreate(ctx context.Context, a *kompact.Agent, gs kompa
 				WithFixes("Find the session again and continue it.")
 		}
 	}
-	return s.gatewayCreateAs(ctx, gs, "gw_"+s.newID(), key, a, msgs, st, side)
+	return s.gatewayCreateAs(ctx, gs, "gw_"+s.newID(), key, sess, st, side)
 }
 
 // maxCreateIDs is how many of createIDs' ids a new conversation tries
@@ -492,18 +493,21 @@ func createIDs(newID, key, chain string) []string {
 	return ids
 }
 
-// gatewayCreateAs creates the gateway session id of msgs under key, with
-// state st, marked a side call when side.
-func (s *Sessions) gatewayCreateAs(ctx context.Context, gs kompact.GatewayStore, id, key string, a *kompact.Agent, msgs []kompact.Message, st *GatewayState, side bool) (*gatewaySession, error) {
+// gatewayCreateAs creates the gateway session id of sess (its agent,
+// messages and pins) under key, with state st, marked a side call when
+// side.
+func (s *Sessions) gatewayCreateAs(ctx context.Context, gs kompact.GatewayStore, id, key string, sess *kompact.Session, st *GatewayState, side bool) (*gatewaySession, error) {
 	rec := kompact.GatewayRecord{Key: key, Chain: st.ClientChain, State: st.encode(), SideCall: side}
-	if _, err := gs.CreateGatewaySession(ctx, &kompact.Session{ID: id, Agent: a.Name, Messages: msgs}, rec); err != nil {
+	c := *sess
+	c.ID = id
+	if _, err := gs.CreateGatewaySession(ctx, &c, rec); err != nil {
 		return nil, err
 	}
 	head, err := s.store.GetSessionHead(ctx, id)
 	if err != nil {
 		return nil, err
 	}
-	return &gatewaySession{id: id, state: st, head: head, added: len(msgs)}, nil
+	return &gatewaySession{id: id, state: st, head: head, added: len(sess.Messages)}, nil
 }
 
 // continuedID is the id of a later session of the conversation whose
