@@ -33,8 +33,8 @@ const (
 )
 
 // responsesFace is the Responses face: pass-through, stored only, named
-// by Codex's thread id, Codex's compactions answered (codexCompaction,
-// responsesAnswer).
+// by Codex's thread id, its title request a side call (codexSideCall),
+// Codex's compactions answered (codexCompaction, responsesAnswer).
 var responsesFace = &gatewayFace[*openai.ResponsesRequest]{
 	proto:       openaiProtocol,
 	path:        "responses",
@@ -42,7 +42,11 @@ var responsesFace = &gatewayFace[*openai.ResponsesRequest]{
 	policy:      service.GatewayPolicy{StoreOnly: true},
 	parse:       openai.ParseResponsesRequestBounded,
 	naming:      codexNaming,
-	compaction:  codexCompaction,
+	sideCall: func(r *http.Request, _ *kompact.Agent, req *openai.ResponsesRequest) bool {
+		meta, _ := openai.ParseTurnMetadata(r.Header.Get(HeaderCodexTurn))
+		return req.Compaction(meta) == openai.NoCompaction && codexSideCall(r.Header, req.HasTools() && !req.NoTools(), req.HasText())
+	},
+	compaction: codexCompaction,
 	forward: func(_ *kompact.Agent, req *openai.ResponsesRequest, body []byte, _ *service.GatewayTurn) ([]byte, relayFace) {
 		out, err := req.Expand(openai.EmbeddedSummary)
 		if err != nil {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
@@ -103,8 +104,13 @@ func answeredItem(t *testing.T, stream string) string {
 // the compacted session, the thread's own, rather than making a new one
 // (THREAD-2, on the main of a6e2acd).
 func TestResponsesContinuesCompactedSession(t *testing.T) {
+	// The second turn fills the window (the first has nothing to compact
+	// yet: a precompute of it would race the second's).
 	c := &fakeresponses.Codex{Text: "ok", Usage: func(n int, _ fakeresponses.Kind) fakeresponses.Usage {
-		return fakeresponses.Usage{Input: 9000, Output: 10}
+		if n == 1 {
+			return fakeresponses.Usage{Input: 9000, Output: 10}
+		}
+		return fakeresponses.Usage{Input: 300, Output: 10}
 	}}
 	srv := codexCompactServer(t, c)
 	h := codexHeaders()
@@ -161,4 +167,52 @@ func waitCxPreview(t *testing.T, base, id string) {
 		}
 	}
 	t.Fatalf("no precomputed summary for %s; the sessions: %v", id, list.Sessions)
+}
+
+// TestResponsesCodexSideCall (issue 42 §2, issue 39 §2): Codex's title
+// request (the TUI's: no tools, a "text" key, its thread's headers), sent
+// before the thread's first turn, is stored but not listed and does not
+// take the thread's id; the turn does. A tool-less request of Codex
+// without "text", and one with "text" from another client, are
+// conversations.
+func TestResponsesCodexSideCall(t *testing.T) {
+	c := &fakeresponses.Codex{Text: "ok"}
+	srv := responsesServer(t, fakeresponses.New(t, c.Answer), "")
+	h := codexHeaders()
+	h.Set("Originator", "codex-tui")
+	title := `{"model":"fake-model","stream":true,"input":[` + cxMessage("user", "Name this task: fix the flaky test") + `],"text":{"format":{"type":"json_schema","name":"title","schema":{"type":"object"}}},"store":false}`
+	post := func(body string, h http.Header) string {
+		t.Helper()
+		resp, out, err := postResponses(t, srv.URL, "", body, h)
+		if err != nil || resp.StatusCode != 200 || resp.Header.Get("X-Kompact-Session") == "" {
+			t.Fatalf("%v %v %s", err, resp, out)
+		}
+		return resp.Header.Get("X-Kompact-Session")
+	}
+	side := post(title, h)
+	turn := post(cxBody(cxMessage("developer", "You are a test agent."), cxMessage("user", "fix the flaky test")), h)
+	if side == "th-1" || turn != "th-1" {
+		t.Errorf("the title request went to %q and the turn to %q: want the turn in th-1 and the side call beside it", side, turn)
+	}
+	listed := listSessions(t, srv.URL, "")
+	if _, ok := listed[side]; ok {
+		t.Errorf("the title request's session %s is listed: %v", side, listedIDs(listed))
+	}
+	if all := listSessions(t, srv.URL, "?side_calls=true"); !all[side].SideCall {
+		t.Errorf("?side_calls=true: %+v, want %s marked side_call", all, side)
+	}
+	// No tools and no "text" (Codex, another thread): a conversation.
+	h2 := h.Clone()
+	h2.Set("Thread-Id", "th-2")
+	plain := post(`{"model":"fake-model","stream":true,"input":[`+cxMessage("user", "hello")+`]}`, h2)
+	// "text" from another client (a thread of its own): a conversation.
+	other := http.Header{"Content-Type": {"application/json"}, "Thread-Id": {"th-3"}, "User-Agent": {"curl/8"}}
+	curl := post(title, other)
+	listed = listSessions(t, srv.URL, "")
+	if _, ok := listed[plain]; !ok {
+		t.Errorf("Codex's tool-less request without \"text\" (%s) is not listed: %v", plain, listedIDs(listed))
+	}
+	if _, ok := listed[curl]; !ok {
+		t.Errorf("another client's request with \"text\" (%s) is not listed: %v", curl, listedIDs(listed))
+	}
 }

@@ -75,6 +75,8 @@ type ResponsesRequest struct {
 	stream bool
 	// tools: whether "tools" was present and whether it was [].
 	hasTools, noTools bool
+	// hasText: whether "text" (the answer's format) was present.
+	hasText bool
 	// summaries resolves kompact's compaction handles (WithSummaries).
 	summaries SummaryFunc
 }
@@ -103,9 +105,10 @@ func ParseResponsesRequest(body []byte) (*ResponsesRequest, error) {
 // array of objects. No top-level key may appear twice (keys compared as
 // encoding/json decodes them). "model", when present and not null, must
 // be a string; "stream" true, false or null; "tools" is noted as present,
-// and as [] when it is an empty array. Every other field is left as it
-// is. Each item's "type" (and a message's "role") is read for its kind;
-// the items are otherwise checked as JSON only (Message reads each one).
+// and as [] when it is an empty array; "text" is noted as present. Every
+// other field is left as it is. Each item's "type" (and a message's
+// "role") is read for its kind; the items are otherwise checked as JSON
+// only (Message reads each one).
 //
 // maxItems (0: any number) bounds the input items: the first item past it
 // is a *TooManyMessagesError; parts bounds the items' parts
@@ -184,6 +187,8 @@ func (p *responsesParser) field() error {
 	case "tools":
 		p.r.hasTools = true
 		p.r.noTools = c.Peek() == '[' && emptyAfterBracket(c.B, c.I+1)
+	case "text":
+		p.r.hasText = true
 	}
 	return p.skip()
 }
@@ -383,6 +388,10 @@ func (r *ResponsesRequest) NoTools() bool { return r.noTools }
 
 // HasTools reports whether the request has "tools" (an empty list too).
 func (r *ResponsesRequest) HasTools() bool { return r.hasTools }
+
+// HasText reports whether the request has "text" (the answer's format):
+// Codex's title request does.
+func (r *ResponsesRequest) HasText() bool { return r.hasText }
 
 // Body returns the body the request was parsed from.
 func (r *ResponsesRequest) Body() []byte { return r.body }
