@@ -208,6 +208,16 @@ func TestCodexThroughGateway(t *testing.T) {
 			if n := len(responsesTurns(fake, kind)); n != 0 {
 				t.Errorf("%d compaction requests reached the upstream", n)
 			}
+			// The revision says what happened: Codex's automatic
+			// compaction, by its path, from the precomputed summary.
+			var revs struct {
+				Revisions []struct{ Kind, Note string } `json:"revisions"`
+			}
+			apitest.GetJSON(t, srv.URL, "/v1/sessions/"+first.ThreadID+"/revisions", &revs)
+			note := "(precomputed; Codex, " + map[string]string{"OpenAI": "remote", "Fake": "local"}[provider] + ", auto)"
+			if len(revs.Revisions) == 0 || revs.Revisions[0].Kind != "auto_compaction" || !strings.Contains(revs.Revisions[0].Note, note) {
+				t.Errorf("the revisions %+v: want the newest an auto_compaction noted %q", revs.Revisions, note)
+			}
 			turns := responsesTurns(fake, fakeresponses.KindTurn)
 			last := turns[len(turns)-1].Body
 			if !strings.Contains(string(last), "KOMPACT-CODEX-SUMMARY") || strings.Contains(string(last), `"type":"compaction"`) ||
