@@ -62,7 +62,8 @@ var responsesFace = &gatewayFace[*openai.ResponsesRequest]{
 // codexNaming names a Responses request's conversation: X-Kompact-Session
 // as on the other faces; else Codex's thread id (Thread-Id, or Session-Id)
 // with the agent's name, "codex:AGENT:THREAD", its first session taking
-// the thread's id; else ConversationKey.
+// the thread's id; else ConversationKey. Its sessions are the Responses
+// face's (service.GatewayFaceResponses).
 func codexNaming(r *http.Request, a *kompact.Agent) (service.GatewayNaming, error) {
 	n := service.GatewayNaming{SessionID: r.Header.Get(HeaderSession)}
 	if err := checkSessionHeader(n.SessionID); err != nil {
@@ -75,6 +76,7 @@ func codexNaming(r *http.Request, a *kompact.Agent) (service.GatewayNaming, erro
 	if n.SessionID == "" && thread != "" {
 		n.Key, n.NewID = "codex:"+a.Name+":"+thread, thread
 	}
+	n.Face = service.GatewayFaceResponses
 	return n, nil
 }
 

@@ -102,7 +102,8 @@ func answeredItem(t *testing.T, stream string) string {
 // rebuilt history (base instructions, the user's messages, its context,
 // the compaction item kompact returned, the next message); it continues
 // the compacted session, the thread's own, rather than making a new one
-// (THREAD-2, on the main of a6e2acd).
+// (THREAD-2, on the main of a6e2acd). The session's gateway_face is
+// responses, the face it came through.
 func TestResponsesContinuesCompactedSession(t *testing.T) {
 	// The second turn fills the window (the first has nothing to compact
 	// yet: a precompute of it would race the second's).
@@ -143,12 +144,13 @@ func TestResponsesContinuesCompactedSession(t *testing.T) {
 	}
 	var list struct {
 		Sessions []struct {
-			ID string `json:"id"`
+			ID   string `json:"id"`
+			Face string `json:"gateway_face"`
 		} `json:"sessions"`
 	}
 	apitest.GetJSON(t, srv.URL, "/v1/sessions", &list)
-	if len(list.Sessions) != 1 {
-		t.Errorf("sessions %v, want th-1 only", list.Sessions)
+	if len(list.Sessions) != 1 || list.Sessions[0].Face != "responses" {
+		t.Errorf("sessions %+v, want th-1 only, its gateway_face responses (issue 42 §2: not chat_completions)", list.Sessions)
 	}
 }
 

@@ -127,6 +127,9 @@ type GatewayState struct {
 	// its history, with no summary of the gateway's in it): the newest
 	// earlier session of the conversation's key, "" for none.
 	ContinuedFrom string `json:"continued_from,omitempty"`
+	// Face is the gateway face that made the session (GatewayNaming.
+	// Face); "" for the one its agent's llm.api implies.
+	Face string `json:"face,omitempty"`
 	// Agent is the agent whose gateway made the session ("" in a state
 	// written before it was kept: the session's own agent then).
 	Agent string `json:"agent,omitempty"`

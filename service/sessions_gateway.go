@@ -141,6 +141,10 @@ type GatewayNaming struct {
 	// opens with the same messages; a request of the side call's shape
 	// that continues one finds it there first.
 	SideCall bool
+	// Face is the face the request comes through (GatewayFace…), kept
+	// with the session it makes (GatewayState.Face); "" for the one its
+	// agent's llm.api implies (the Messages face, or chat completions).
+	Face string
 	// side says the request is a side call; sideShaped that the face
 	// said so, whatever its history holds (resolveSideCall).
 	side, sideShaped bool
@@ -430,7 +434,7 @@ func (s *Sessions) gatewayCreate(ctx context.Context, a *kompact.Agent, gs kompa
 	if err != nil {
 		return nil, err
 	}
-	st := &GatewayState{Agent: a.Name, DerivedAt: 1}
+	st := &GatewayState{Agent: a.Name, DerivedAt: 1, Face: n.Face}
 	st.setClient(conv.Len(), ch)
 	sess := &kompact.Session{Agent: a.Name, Messages: msgs, Pinned: contextPins(conv, msgs)}
 	if n.SessionID != "" {

@@ -19,7 +19,8 @@ type ListedSession struct {
 	// precomputed summary (0 or 1), which no person needs to review.
 	GatewayPreviews int `json:"gateway_previews,omitempty"`
 	// GatewayFace names the gateway face a gateway session's conversation
-	// comes through (GatewayFaceOf its agent); "" for another session.
+	// comes through (the one its agent's gateway serves, or the one kept
+	// with the session, GatewayState.Face); "" for another session.
 	GatewayFace string `json:"gateway_face,omitempty"`
 	// ContinuedFrom names, on a gateway session, the session it continues
 	// after its client compacted on its own side (GatewayState.ContinuedFrom);
@@ -59,6 +60,9 @@ func (s *Sessions) ListWith(ctx context.Context, f kompact.SessionFilter) ([]Lis
 			out[i].GatewayFace = s.gatewayFaceOf(info.Agent)
 			if st := s.gatewayStateOf(ctx, info.ID); st != nil {
 				out[i].ContinuedFrom = st.ContinuedFrom
+				if st.Face != "" && out[i].GatewayFace != "" {
+					out[i].GatewayFace = st.Face
+				}
 			}
 		}
 	}
@@ -66,7 +70,8 @@ func (s *Sessions) ListWith(ctx context.Context, f kompact.SessionFilter) ([]Lis
 }
 
 // The gateway's faces (ListedSession.GatewayFace): an agent's gateway
-// serves one, by its llm.api.
+// serves one by its llm.api, and an OpenAI-compatible one's the Responses
+// face too.
 const (
 	// GatewayFaceMessages is Anthropic's Messages API,
 	// /gateway/AGENT/v1/messages (llm.api: anthropic; Claude Code).
@@ -74,6 +79,11 @@ const (
 	// GatewayFaceChat is chat completions, /gateway/AGENT/v1/chat/completions
 	// (every other agent; OpenAI-compatible clients).
 	GatewayFaceChat = "chat_completions"
+	// GatewayFaceResponses is the Responses API,
+	// /gateway/AGENT/v1/responses (Codex CLI): kept with the session
+	// (GatewayState.Face), since an OpenAI-compatible agent's gateway
+	// serves chat completions too.
+	GatewayFaceResponses = "responses"
 )
 
 // gatewayFaceOf is the face agent's gateway serves; "" when the agent is

@@ -215,13 +215,14 @@ function showGatewayNote() {
   const gateway = !!s && isGatewaySession(s.id);
   $("continue-form").hidden = gateway;
   if (!gateway) return;
-  // The face the listing names: Claude Code's Messages API, or chat
-  // completions (an OpenAI-compatible client's).
-  const messages = sessionInfo(s.id)?.gateway_face === "messages";
+  // The face the listing names: Claude Code's Messages API, the
+  // Responses API (Codex's), or chat completions (an OpenAI-compatible
+  // client's). The path is the base_url the client is given.
+  const face = sessionInfo(s.id)?.gateway_face;
+  const messages = face === "messages";
+  const client = { messages: "a Messages API client (Claude Code)", responses: "a Responses API client (Codex)" }[face] || "an OpenAI-compatible client";
   note.append(
-    messages
-      ? "This conversation comes through the compaction gateway: a Messages API client (Claude Code) sends it to "
-      : "This conversation comes through the compaction gateway: an OpenAI-compatible client sends it to ",
+    `This conversation comes through the compaction gateway: ${client} sends it to `,
     h("code", null, messages ? `/gateway/${s.agent}/v1/messages` : `/gateway/${s.agent}/v1`),
     ". That client owns it and sends it whole with every request, so messages cannot be added here: write to the agent from that client.",
   );
