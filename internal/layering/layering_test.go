@@ -93,9 +93,11 @@ var allowed = map[string][]string{
 	"internal/backoff":         {},
 
 	// Test support: used by tests only.
-	"internal/cmd/gotest":            {},
-	"internal/testing/fakeanthropic": {},
-	"internal/testing/fakeresponses": {},
+	"internal/cmd/gotest": {},
+	// The scripted, recording server the two streaming fakes share.
+	"internal/testing/fakesse":       {},
+	"internal/testing/fakeanthropic": {"internal/testing/fakesse"},
+	"internal/testing/fakeresponses": {"internal/testing/fakesse"},
 	// Runs a real Codex CLI and reads its texts from the binary.
 	"internal/testing/codexcli": {"internal/testing/testenv"},
 	"internal/testing/fakellm":  {"kompact"},

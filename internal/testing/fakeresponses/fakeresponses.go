@@ -11,108 +11,24 @@
 package fakeresponses
 
 import (
-	"encoding/json"
 	"fmt"
-	"io"
-	"net/http"
-	"net/http/httptest"
-	"sync"
 	"testing"
+
+	"kompact/internal/testing/fakesse"
 )
 
 // Request is one request the server received.
-type Request struct {
-	Method   string
-	Path     string
-	RawQuery string
-	Header   http.Header
-	Body     []byte
-}
+type Request = fakesse.Request
 
 // Answer is what the server sends for one request.
-type Answer struct {
-	// Status is the answer's status (0: 200).
-	Status int
-	// Header holds headers to set (Content-Type is set from Events or
-	// Body when absent).
-	Header map[string]string
-	// Events, when not nil, are the stream's events, each written as it
-	// is and flushed on its own; Body is the JSON body otherwise.
-	Events []string
-	Body   string
-	// Gate, when not nil, is received from before each event after the
-	// first: the test decides when the next event goes.
-	Gate chan struct{}
-	// Abort cuts the connection after the events, as an upstream that
-	// breaks off mid-stream.
-	Abort bool
-}
+type Answer = fakesse.Answer
 
-// Server is the fake Responses API.
-type Server struct {
-	// URL is the server's root; Codex's base_url is URL + "/v1".
-	URL    string
-	script func(Request) Answer
-	mu     sync.Mutex
-	reqs   []Request
-}
+// Server is the fake Responses API; Codex's base_url is its URL + "/v1".
+type Server = fakesse.Server
 
 // New starts a fake whose answers script gives, closed when t ends.
 func New(t testing.TB, script func(Request) Answer) *Server {
-	s := &Server{script: script}
-	srv := httptest.NewServer(http.HandlerFunc(s.serve))
-	t.Cleanup(srv.Close)
-	s.URL = srv.URL
-	return s
-}
-
-// Requests returns the requests received so far.
-func (s *Server) Requests() []Request {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return append([]Request(nil), s.reqs...)
-}
-
-func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
-	body, _ := io.ReadAll(r.Body)
-	req := Request{Method: r.Method, Path: r.URL.Path, RawQuery: r.URL.RawQuery, Header: r.Header.Clone(), Body: body}
-	s.mu.Lock()
-	s.reqs = append(s.reqs, req)
-	s.mu.Unlock()
-	a := s.script(req)
-	for k, v := range a.Header {
-		w.Header().Set(k, v)
-	}
-	if w.Header().Get("Content-Type") == "" {
-		ct := "application/json"
-		if a.Events != nil {
-			ct = "text/event-stream"
-		}
-		w.Header().Set("Content-Type", ct)
-	}
-	status := a.Status
-	if status == 0 {
-		status = http.StatusOK
-	}
-	w.WriteHeader(status)
-	if a.Events == nil {
-		_, _ = io.WriteString(w, a.Body)
-		return
-	}
-	for i, ev := range a.Events {
-		if i > 0 && a.Gate != nil {
-			select {
-			case <-a.Gate:
-			case <-r.Context().Done():
-				return
-			}
-		}
-		_, _ = io.WriteString(w, ev)
-		_ = http.NewResponseController(w).Flush()
-	}
-	if a.Abort {
-		panic(http.ErrAbortHandler)
-	}
+	return fakesse.New(t, "text/event-stream", script)
 }
 
 // Usage is an answer's usage report: Input counts every input token, the
@@ -127,13 +43,10 @@ func (u Usage) json() string {
 }
 
 // Event is one server-sent event of type typ with data.
-func Event(typ, data string) string { return "event: " + typ + "\ndata: " + data + "\n\n" }
+func Event(typ, data string) string { return fakesse.Event(typ, data) }
 
 // quote is s as a JSON string.
-func quote(s string) string {
-	b, _ := json.Marshal(s)
-	return string(b)
-}
+func quote(s string) string { return fakesse.Quote(s) }
 
 // MessageItem is an assistant message item of one output_text part.
 func MessageItem(id, text string) string {
