@@ -371,8 +371,14 @@ var compactPool = sync.Pool{New: func() any { return new([]byte) }}
 // digests differently. Each call hashes the message anew.
 func (r *ChatRequest) Digest(i int) [32]byte {
 	s := r.msgs[i]
-	raw := r.body[s.start:s.end]
-	if !s.spaced {
+	return digestJSON(r.body[s.start:s.end], s.spaced)
+}
+
+// digestJSON is the SHA-256 of raw, one JSON value, without its
+// insignificant white space (spaced says it has some): the digest of a
+// request's message or item, for every codec of the package.
+func digestJSON(raw []byte, spaced bool) [32]byte {
+	if !spaced {
 		return sha256.Sum256(raw)
 	}
 	bp := compactPool.Get().(*[]byte)

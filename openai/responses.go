@@ -415,18 +415,7 @@ func (r *ResponsesRequest) Digest(i int) [32]byte {
 		return sha256.Sum256(appendTextInput(nil, r.inputText))
 	}
 	s := r.items[i]
-	raw := r.body[s.start:s.end]
-	if !s.spaced {
-		return sha256.Sum256(raw)
-	}
-	bp := compactPool.Get().(*[]byte)
-	buf := jsonscan.AppendCompact((*bp)[:0], raw)
-	sum := sha256.Sum256(buf)
-	if cap(buf) <= 1<<20 {
-		*bp = buf
-		compactPool.Put(bp)
-	}
-	return sum
+	return digestJSON(r.body[s.start:s.end], s.spaced)
 }
 
 // appendTextInput appends the message a string input stands for.
