@@ -81,21 +81,25 @@ func prunes(t *testing.T, base, body string, n int) (map[int]int, string, uint64
 }
 
 // TestPruneChecksBeforeReading: 8 prunes at once with keep_recent -1 are
-// 400 and read no message: together they allocate less than a tenth of
-// the session's bytes (each read it whole before, and decoded it).
+// 400 and read no message: together they allocate less than a quarter of
+// the session's bytes (each read it whole before, and decoded it: 8 times
+// its size at least). A quarter, not a tenth: under the race detector the
+// 8 HTTP round trips alone allocated 710 kB, a ninth of the 6.5 MB session
+// (the full CI run at 9b330d7).
 func TestPruneChecksBeforeReading(t *testing.T) {
 	_, base, size := pruneServer(t, Limits{MaxActions: 8}, 3000)
 	statuses, last, alloc := prunes(t, base, `{"keep_recent":-1}`, 8)
 	if statuses[400] != 8 || !strings.Contains(last, "keep_recent") {
 		t.Fatalf("8 prunes with keep_recent -1: %v, %s", statuses, last)
 	}
-	if alloc > uint64(size)/10 {
+	if alloc > uint64(size)/4 {
 		t.Errorf("8 refused prunes allocated %d bytes for a session of %d: they read it", alloc, size)
 	}
 }
 
 // TestPruneTakesASlot: with every action slot taken, 8 prunes at once are
-// 429 busy with Retry-After and read no message; once a slot is free, a
+// 429 busy with Retry-After and read no message (a quarter of the
+// session's bytes at most, as TestPruneChecksBeforeReading); once a slot is free, a
 // prune runs.
 func TestPruneTakesASlot(t *testing.T) {
 	s, base, size := pruneServer(t, Limits{MaxActions: 2}, 3000)
@@ -111,7 +115,7 @@ func TestPruneTakesASlot(t *testing.T) {
 	if statuses[429] != 8 || !strings.Contains(last, `"code":"busy"`) || !strings.Contains(last, "Retry-After: 5") || !strings.Contains(last, "--max-actions") {
 		t.Fatalf("8 prunes with no slot free: %v, %s", statuses, last)
 	}
-	if alloc > uint64(size)/10 {
+	if alloc > uint64(size)/4 {
 		t.Errorf("8 busy prunes allocated %d bytes for a session of %d: they read it", alloc, size)
 	}
 	releases[0]()
