@@ -249,19 +249,26 @@ func (p *requestParser) str() (string, error) {
 
 // stream reads "stream": true, false or null.
 func (p *requestParser) stream() error {
-	c := &p.c
+	on, err := readStream(&p.c)
+	p.r.stream = p.r.stream || on
+	return err
+}
+
+// readStream reads a request's "stream" value at c: true, false or null
+// (the chat and Responses codecs' rule).
+func readStream(c *jsonscan.Cursor) (bool, error) {
 	switch {
 	case c.Null():
 	case len(c.B)-c.I >= 4 && string(c.B[c.I:c.I+4]) == "true":
 		c.I += 4
-		p.r.stream = true
+		return true, nil
 	case len(c.B)-c.I >= 5 && string(c.B[c.I:c.I+5]) == "false":
 		c.I += 5
 	default:
-		return kompact.Errorf(kompact.EInvalid, "the request's \"stream\" is not true or false").
+		return false, kompact.Errorf(kompact.EInvalid, "the request's \"stream\" is not true or false").
 			WithFixes(`Send "stream": true for a streamed answer, or leave it out.`)
 	}
-	return nil
+	return false, nil
 }
 
 // streamOptions reads "stream_options", noting include_usage: true (of
@@ -299,16 +306,24 @@ func (p *requestParser) streamOptions() error {
 // items reads the elements of an array or the fields of an object with
 // item, one after each ',', up to close, where it leaves the cursor.
 func (p *requestParser) items(close byte, item func() error) error {
+	return readList(&p.c, close, item, p.syntax)
+}
+
+// readList reads, at c, the elements of an array or the fields of an
+// object with item, one after each ',', up to close, where it leaves c;
+// anything else there is syntax's error (the chat and Responses codecs'
+// rule).
+func readList(c *jsonscan.Cursor, close byte, item func() error, syntax func() error) error {
 	for {
 		if err := item(); err != nil {
 			return err
 		}
-		if !p.c.Tok(',') {
+		if !c.Tok(',') {
 			break
 		}
 	}
-	if p.c.Peek() != close {
-		return p.syntax()
+	if c.Peek() != close {
+		return syntax()
 	}
 	return nil
 }

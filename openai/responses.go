@@ -314,37 +314,15 @@ func (p *responsesParser) model() error {
 
 // stream reads "stream": true, false or null.
 func (p *responsesParser) stream() error {
-	c := &p.c
-	switch {
-	case c.Null():
-	case len(c.B)-c.I >= 4 && string(c.B[c.I:c.I+4]) == "true":
-		c.I += 4
-		p.r.stream = true
-	case len(c.B)-c.I >= 5 && string(c.B[c.I:c.I+5]) == "false":
-		c.I += 5
-	default:
-		return kompact.Errorf(kompact.EInvalid, `the request's "stream" is not true or false`).
-			WithFixes(`Send "stream": true for a streamed answer, or leave it out.`)
-	}
-	return nil
+	on, err := readStream(&p.c)
+	p.r.stream = p.r.stream || on
+	return err
 }
 
 // list reads the elements of an array or the fields of an object with
 // item, one after each ',', up to close, where it leaves the cursor.
 func (p *responsesParser) list(close byte, item func() error) error {
-	for {
-		if err := item(); err != nil {
-			return err
-		}
-		if !p.c.Tok(',') {
-			break
-		}
-	}
-	if !p.c.Tok(close) {
-		return p.syntax()
-	}
-	p.c.I--
-	return nil
+	return readList(&p.c, close, item, p.syntax)
 }
 
 // syntax is the error for a body that is not valid JSON, located at the
