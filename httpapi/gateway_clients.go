@@ -1,6 +1,8 @@
 package httpapi
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"net/http"
 	"strings"
 
@@ -77,7 +79,28 @@ func codexSideCall(h http.Header, tools, text bool) bool { return !tools && text
 // opencode reshapes its history (after its own compaction, say).
 func opencodeNaming(h http.Header, a *kompact.Agent, n service.GatewayNaming) service.GatewayNaming {
 	if oc := h.Get(HeaderSessionAffinity); n.SessionID == "" && oc != "" && opencodeClient(h) {
-		n.Key, n.NewID, n.OneConversation = "opencode:"+a.Name+":"+oc, oc, true
+		n.Key, n.NewID, n.OneConversation = "opencode:"+a.Name+":"+clientConversation(oc), oc, true
 	}
 	return n
+}
+
+// maxClientConversation bounds a client's own name of its conversation
+// (opencode's X-Session-Affinity, Claude Code's X-Claude-Code-Session-Id,
+// Codex's Thread-Id) as it goes into a conversation key: the session id
+// rule's length (kompact.MaxSessionIDLen). The names the clients send are
+// UUIDs or shorter.
+const maxClientConversation = kompact.MaxSessionIDLen
+
+// clientConversation is id, a client's name of its conversation, as a
+// conversation key holds it: as it is when it is at most
+// maxClientConversation bytes, else "sha256:" and its SHA-256 in hex, so
+// that a key stays short whatever a header holds (one conversation all
+// the same: the same name gives the same key). Such a name is no session
+// id either, so the conversation's sessions get ids of their own.
+func clientConversation(id string) string {
+	if len(id) <= maxClientConversation {
+		return id
+	}
+	sum := sha256.Sum256([]byte(id))
+	return "sha256:" + hex.EncodeToString(sum[:])
 }

@@ -159,7 +159,7 @@ func messagesNaming(r *http.Request, a *kompact.Agent) (service.GatewayNaming, e
 		return n, err
 	}
 	if cc := r.Header.Get(HeaderClaudeCodeSession); n.SessionID == "" && cc != "" {
-		n.Key, n.LegacyKey, n.NewID = "claude-code:"+a.Name+":"+cc, "claude-code:"+cc, cc
+		n.Key, n.LegacyKey, n.NewID = "claude-code:"+a.Name+":"+clientConversation(cc), "claude-code:"+clientConversation(cc), cc
 	}
 	return n, nil
 }

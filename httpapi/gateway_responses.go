@@ -74,7 +74,7 @@ func codexNaming(r *http.Request, a *kompact.Agent) (service.GatewayNaming, erro
 		thread = r.Header.Get(HeaderCodexSession)
 	}
 	if n.SessionID == "" && thread != "" {
-		n.Key, n.NewID = "codex:"+a.Name+":"+thread, thread
+		n.Key, n.NewID = "codex:"+a.Name+":"+clientConversation(thread), thread
 	}
 	n.Face = service.GatewayFaceResponses
 	return n, nil

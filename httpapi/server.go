@@ -193,6 +193,12 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 // and automatic ones), e.g. for what a shutdown waits for.
 func (s *Server) RunningCompactions() int { return s.sessions.RunningCompactions() }
 
+// MaxHeaderBytes bounds a request's header (its request line and header
+// fields together): a larger one is refused with 431 before any handler
+// runs (net/http's default, named here: docs/http-api.md, "Limits and
+// protection").
+const MaxHeaderBytes = 1 << 20
+
 // ServeUntil is Serve whose shutdown also ends at once when now is done:
 // the requests still in flight are cancelled (a compaction not yet
 // committed is then not committed; the session is unchanged).
@@ -202,6 +208,7 @@ func (s *Server) ServeUntil(ctx, now context.Context, ln net.Listener) error {
 	hs := &http.Server{
 		Handler:           s.handler,
 		ReadHeaderTimeout: 30 * time.Second,
+		MaxHeaderBytes:    MaxHeaderBytes,
 		IdleTimeout:       2 * time.Minute,
 		BaseContext:       func(net.Listener) context.Context { return base },
 		ErrorLog:          slog.NewLogLogger(s.log.Handler(), slog.LevelWarn),
