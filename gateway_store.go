@@ -94,8 +94,8 @@ type GatewayStore interface {
 	// SwapGatewayRecord replaces the state of session id's record with u.State when its
 	// Seq is still seq and, when u.Rewritten is not 0, the session's Rewritten is still
 	// u.Rewritten (else EConflict, and nothing changes), and appends msgs (none is
-	// allowed) to the session in the same write, checked as AppendMessages checks them.
-	// It returns the record after the swap, and what the append changed (nil without
+	// allowed) to the session in the same write, checked as AppendMessages checks them,
+	// pinning those u.Pin names. It returns the record after the swap, and what the append changed (nil without
 	// msgs). Appending msgs clears the record's SideCall: the conversation went on.
 	SwapGatewayRecord(ctx context.Context, id string, seq int64, u GatewayUpdate, msgs []Message) (*GatewayRecord, *Appended, error)
 }
@@ -111,4 +111,14 @@ type GatewayUpdate struct {
 	// restore, an undo took messages away or put them back) is EConflict,
 	// so that the gateway never appends after a list it has not seen.
 	Rewritten int64
+	// Pin names messages among the ones the swap appends, by the ids
+	// they are given, to add to the session's pinned messages
+	// (Session.Pinned) in the same write: after the ones it pins
+	// already, in Pin's order, each once (an id pinned already is
+	// passed over). The list stays within MaxPinned: ids past the bound
+	// are left unpinned and the swap goes on (the messages are stored,
+	// and summarised as any other). An id that is no appended message's,
+	// or Pin without messages, is EInvalid and nothing changes. With
+	// Pin empty the session's pins are not touched.
+	Pin []string
 }

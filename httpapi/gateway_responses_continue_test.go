@@ -24,6 +24,13 @@ import (
 // precomputes at 5,000 tokens of a 20,000-token window.
 func codexCompactServer(t *testing.T, c *fakeresponses.Codex) *httptest.Server {
 	t.Helper()
+	srv, _ := codexCompactFake(t, c)
+	return srv
+}
+
+// codexCompactFake is codexCompactServer with its fake upstream.
+func codexCompactFake(t *testing.T, c *fakeresponses.Codex) (*httptest.Server, *fakeresponses.Server) {
+	t.Helper()
 	summary := "<current_focus>the test</current_focus>\n<environment>fake</environment>\n<completed_tasks>KOMPACT-CX-SUMMARY</completed_tasks>\n" +
 		"<active_issues>none</active_issues>\n<code_state>none</code_state>\n<important_context>the greeting</important_context>"
 	b, _ := json.Marshal(summary)
@@ -62,7 +69,7 @@ agents:
 		Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	srv := httptest.NewServer(httpapi.CheckedHandler(t, s.Handler()))
 	t.Cleanup(srv.Close)
-	return srv
+	return srv, fake
 }
 
 // cxBody is a Responses body of items (JSON objects), streamed, with

@@ -436,7 +436,7 @@ func (s *Sessions) gatewayCreate(ctx context.Context, a *kompact.Agent, gs kompa
 	}
 	st := &GatewayState{Agent: a.Name, DerivedAt: 1, Face: n.Face}
 	st.setClient(conv.Len(), ch)
-	sess := &kompact.Session{Agent: a.Name, Messages: msgs, Pinned: contextPins(conv, msgs)}
+	sess := &kompact.Session{Agent: a.Name, Messages: msgs, Pinned: contextPins(conv, 0, msgs)}
 	if n.SessionID != "" {
 		return s.gatewayCreateAs(ctx, gs, n.SessionID, "session:"+n.SessionID, sess, st, false)
 	}
@@ -529,7 +529,8 @@ func continuedID(id, fresh string) string {
 }
 
 // gatewayAppend appends the request's messages the session does not hold,
-// moving the state's chain on in the same write.
+// moving the state's chain on and pinning the ones that are the client's
+// injected context (contextPins) in the same write.
 func (s *Sessions) gatewayAppend(ctx context.Context, gs kompact.GatewayStore, g *gatewaySession, conv kompact.Conversation, ch Chain) error {
 	n := conv.Len()
 	if n == g.state.ClientCount {
@@ -543,7 +544,8 @@ func (s *Sessions) gatewayAppend(ctx context.Context, gs kompact.GatewayStore, g
 	next.setClient(n, ch)
 	// Only onto the list the state was derived from: after a rewrite the
 	// session may hold fewer of the client's messages than ClientCount.
-	u := kompact.GatewayUpdate{Chain: next.ClientChain, State: next.encode(), Rewritten: max(next.DerivedAt, 1)}
+	u := kompact.GatewayUpdate{Chain: next.ClientChain, State: next.encode(), Rewritten: max(next.DerivedAt, 1),
+		Pin: contextPins(conv, g.state.ClientCount, msgs)}
 	rec, added, err := gs.SwapGatewayRecord(ctx, g.id, g.rec.Seq, u, msgs)
 	if err != nil {
 		return err

@@ -119,8 +119,10 @@ func (c *Core) FindGatewayRecords(ctx context.Context, key string, chains []stri
 // ids, version, token figures and answer; the record is no longer a side
 // call), except that a message whose id
 // the session has is EConflict even when the session ends with msgs: a
-// swap is not retried once it committed (its seq moved on). Without msgs
-// the session's row does not change.
+// swap is not retried once it committed (its seq moved on). The ids of
+// u.Pin (each one of msgs') join the session's pinned list in the same
+// write, as many as kompact.MaxPinned leaves room for (addPins). Without
+// msgs the session's row does not change.
 func (c *Core) SwapGatewayRecord(ctx context.Context, id string, seq int64, u kompact.GatewayUpdate, in []kompact.Message) (*kompact.GatewayRecord, *kompact.Appended, error) {
 	var msgs []kompact.Message
 	var given map[string]bool
@@ -129,6 +131,9 @@ func (c *Core) SwapGatewayRecord(ctx context.Context, id string, seq int64, u ko
 		if msgs, given, err = NewAppend(in); err != nil {
 			return nil, nil, err
 		}
+	}
+	if err := checkAppendPins(u.Pin, msgs); err != nil {
+		return nil, nil, err
 	}
 	var rec *kompact.GatewayRecord
 	var out *kompact.Appended
@@ -150,6 +155,7 @@ func (c *Core) SwapGatewayRecord(ctx context.Context, id string, seq int64, u ko
 				WithFixes("Read the session again and derive the record's state from its messages before the swap.")
 		}
 		if len(msgs) > 0 {
+			row.Pinned = addPins(row.Pinned, u.Pin) // saved with the append
 			if out, err = c.appendTo(ctx, tx, row, msgs, given, false); err != nil {
 				return err
 			}

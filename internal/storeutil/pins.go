@@ -133,3 +133,51 @@ func livePinned(ctx context.Context, tx Tx, id string, ids []string) (string, er
 	}
 	return EncodePinned(out), nil
 }
+
+// checkAppendPins is EInvalid when pin (kompact.GatewayUpdate.Pin) names
+// an id that is not one of msgs', the messages a swap appends, or when
+// there are no messages to pin.
+func checkAppendPins(pin []string, msgs []kompact.Message) error {
+	if len(pin) == 0 {
+		return nil
+	}
+	ids := make(map[string]bool, len(msgs))
+	for i := range msgs {
+		if msgs[i].ID != "" {
+			ids[msgs[i].ID] = true
+		}
+	}
+	for _, id := range pin {
+		if !ids[id] {
+			return kompact.Errorf(kompact.EInvalid, "the swap pins %q, which is not one of the messages it appends", id).
+				WithFixes("Pin only messages the swap appends, by the ids given them; pin a stored message with the session's settings (\"pinned\").")
+		}
+	}
+	return nil
+}
+
+// addPins is the pinned column col with ids added after the ones it
+// holds, each once, as many as fit within kompact.MaxPinned (the rest are
+// left unpinned: a gateway turn never fails for a pin); col as it is when
+// none is added.
+func addPins(col string, ids []string) string {
+	pinned := DecodePinned(col)
+	seen := make(map[string]bool, len(pinned)+len(ids))
+	for _, id := range pinned {
+		seen[id] = true
+	}
+	n := len(pinned)
+	for _, id := range ids {
+		if len(pinned) == kompact.MaxPinned {
+			break
+		}
+		if !seen[id] {
+			seen[id] = true
+			pinned = append(pinned, id)
+		}
+	}
+	if len(pinned) == n {
+		return col
+	}
+	return EncodePinned(pinned)
+}

@@ -89,6 +89,7 @@ func Run(t *testing.T, open func(t *testing.T) kompact.Store) {
 		{"GatewayLimit", testGatewayLimit},
 		{"GatewayRace", testGatewayRace},
 		{"GatewaySideCalls", testGatewaySideCalls},
+		{"GatewayPins", testGatewayPins},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
