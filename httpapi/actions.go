@@ -64,7 +64,7 @@ func (s *Server) runAction(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	job, err := s.sessions.NewJob(stored, a, req.action(r))
+	job, err := s.sessions.NewJob(ctx, stored, a, req.action(r))
 	if err == nil && req.Preview {
 		err = job.CheckPreview() // before the slot and the LLM call
 	}

@@ -43,7 +43,7 @@ func (s *Server) dryRun(w http.ResponseWriter, r *http.Request, req actionReques
 	if err != nil {
 		return err
 	}
-	job, err := s.sessions.NewJob(stored, a, req.action(r))
+	job, err := s.sessions.NewJob(r.Context(), stored, a, req.action(r))
 	if err != nil {
 		s.writeOutcome(w, r, kompact.ErrorOutcome(err))
 		return nil

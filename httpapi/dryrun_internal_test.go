@@ -22,7 +22,7 @@ func wholeDryRun(t *testing.T, s *Server, r *http.Request, id string, req action
 	if err != nil {
 		t.Fatal(err)
 	}
-	job, err := s.sessions.NewJob(stored, a, req.action(r))
+	job, err := s.sessions.NewJob(r.Context(), stored, a, req.action(r))
 	if err != nil {
 		status, body := s.outcomeBody(r, kompact.ErrorOutcome(err))
 		return status, append(body, '\n')

@@ -2,6 +2,7 @@ package httpapi_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"strings"
@@ -14,11 +15,10 @@ import (
 // base instructions, its skills and permissions, its environment.
 var codexContextTexts = []string{"BASE-INSTRUCTIONS-XYZ", "SKILLS-AND-PERMISSIONS-XYZ", "<environment_context>", "/w/cwd-xyz"}
 
-// codexPinnedTexts are those of them a compaction request leaves out: all
-// but the base instructions, the session's leading system message, which
-// the kimi type keeps and shows in its transcript as kimi-cli does (a pin
-// on it changes nothing: docs/compaction.md, "Pinned messages").
-var codexPinnedTexts = codexContextTexts[1:]
+// codexContextMessages are the texts of codexContextBody's three context
+// messages, in order.
+var codexContextMessages = []string{"BASE-INSTRUCTIONS-XYZ: you are a test agent; read /etc/codex-xyz/rules.md first.", "SKILLS-AND-PERMISSIONS-XYZ: sandbox read-only.",
+	"<environment_context>\n  <cwd>/w/cwd-xyz</cwd>\n</environment_context>"}
 
 // codexContextBody is a Codex-shaped turn (synthetic texts) whose history
 // has enough of the user's own turns to compact.
@@ -33,9 +33,9 @@ func codexContextBody() string {
 		return string(b)
 	}
 	items := []string{
-		msg("msg_1", "developer", "BASE-INSTRUCTIONS-XYZ: you are a test agent."),
-		msg("msg_2", "developer", "SKILLS-AND-PERMISSIONS-XYZ: sandbox read-only."),
-		msg("msg_3", "user", "<environment_context>\n  <cwd>/w/cwd-xyz</cwd>\n</environment_context>"),
+		msg("msg_1", "developer", codexContextMessages[0]),
+		msg("msg_2", "developer", codexContextMessages[1]),
+		msg("msg_3", "user", codexContextMessages[2]),
 		msg("msg_4", "user", "Please fix the parser in parse.go."),
 		msg("msg_5", "assistant", "I fixed parse.go line 12."),
 		msg("msg_6", "user", "Now run the tests."),
@@ -47,10 +47,14 @@ func codexContextBody() string {
 
 // TestResponsesContextStaysOutOfSummary (issue 42 §2): a Codex
 // session's injected context (base instructions, skills and permissions,
-// <environment_context>) is stored and pinned, so that kompact's
-// compaction request holds none of the pinned text (codexPinnedTexts)
-// while it holds the user's words, the compacted session keeps all of it
-// verbatim, and the session's title is the user's first own words.
+// <environment_context>) is stored, pinned and counted as the session's
+// context head, so that kompact's compaction request holds none of it, the
+// base instructions included (the range starts after the head: the
+// gateway's contextRequest), while it holds the user's words; the
+// compacted session keeps all of it verbatim, in its place before the
+// summary; the fidelity report loses none of it; a dry run names the same
+// range; undo gives the session back; and the session's title is the
+// user's first own words.
 func TestResponsesContextStaysOutOfSummary(t *testing.T) {
 	c := &fakeresponses.Codex{Text: "ok"}
 	fake := fakeresponses.New(t, func(r fakeresponses.Request) fakeresponses.Answer {
@@ -75,15 +79,54 @@ func TestResponsesContextStaysOutOfSummary(t *testing.T) {
 	if title := listedTitle(t, srv.URL, "th-1"); title != "Please fix the parser in parse.go." {
 		t.Errorf("the title is %q, want the user's first own words", title)
 	}
-	cr, err := http.Post(srv.URL+"/v1/sessions/th-1/actions/compact_conversation", "application/json", strings.NewReader(`{}`))
+	before, _ := json.Marshal(session["messages"])
+	dry := postAction(t, srv.URL+"/v1/sessions/th-1/actions/compact_conversation", `{"dry_run":true}`)
+	out := postAction(t, srv.URL+"/v1/sessions/th-1/actions/compact_conversation", `{}`)
+	sent := compactionRequest(t, fake)
+	t.Logf("the compaction request: %d bytes", len(sent))
+	for _, s := range codexContextTexts {
+		if strings.Contains(sent, strings.ReplaceAll(s, "<", `\u003c`)) || strings.Contains(sent, s) {
+			t.Errorf("the compaction request holds Codex's injected context %q: %s", s, sent)
+		}
+	}
+	checkContextKept(t, srv.URL+"/v1/sessions/th-1")
+	checkContextNotLost(t, out)
+	// The dry run names the range the compaction replaced: the user's
+	// first words (message 4) up to the preserved tail, no pin in it.
+	res, _ := out["result"].(map[string]any)
+	if dry["first"] != float64(4) || dry["replaced_messages"] != res["replaced_messages"] || dry["pinned_messages"] != nil || res["pinned_messages"] != nil {
+		t.Errorf("the dry run says %v; the compaction replaced %v (pinned %v): want the range from message 4, no pin in it", dry, res["replaced_messages"], res["pinned_messages"])
+	}
+	// Undo gives the session back as it was.
+	revs, _ := getJSON(t, srv.URL+"/v1/sessions/th-1/revisions")["revisions"].([]any)
+	newest, _ := revs[0].(map[string]any)
+	undone := postAction(t, fmt.Sprintf("%s/v1/sessions/th-1/revisions/%v/undo", srv.URL, newest["rev"]), `{}`)
+	if b, _ := json.Marshal(undone["session"].(map[string]any)["messages"]); string(b) != string(before) {
+		t.Errorf("undone, the session holds %s, want %s", b, before)
+	}
+}
+
+// postAction posts body to an action's url and returns its answer,
+// which must be 200.
+func postAction(t *testing.T, url, body string) map[string]any {
+	t.Helper()
+	resp, err := http.Post(url, "application/json", strings.NewReader(body))
 	if err != nil {
 		t.Fatal(err)
 	}
-	out, _ := io.ReadAll(cr.Body)
-	cr.Body.Close()
-	if cr.StatusCode != 200 {
-		t.Fatalf("compact: %d %s", cr.StatusCode, out)
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	var m map[string]any
+	if err := json.Unmarshal(b, &m); err != nil || resp.StatusCode != 200 {
+		t.Fatalf("POST %s %s: %d %s", url, body, resp.StatusCode, b)
 	}
+	return m
+}
+
+// compactionRequest is the body of the last compaction request the fake
+// LLM received, which must hold the user's words.
+func compactionRequest(t *testing.T, fake *fakeresponses.Server) string {
+	t.Helper()
 	var sent string
 	for _, q := range fake.Requests() {
 		if strings.HasSuffix(q.Path, "/chat/completions") {
@@ -93,18 +136,55 @@ func TestResponsesContextStaysOutOfSummary(t *testing.T) {
 	if !strings.Contains(sent, "Please fix the parser") {
 		t.Fatalf("no compaction request with the user's words reached the fake LLM: %q", sent)
 	}
-	for _, s := range codexPinnedTexts {
-		if strings.Contains(sent, strings.ReplaceAll(s, "<", `\u003c`)) || strings.Contains(sent, s) {
-			t.Errorf("the compaction request holds Codex's injected context %q: %s", s, sent)
+	return sent
+}
+
+// checkContextKept checks that the compacted session at url begins with
+// Codex's three context messages, verbatim, and then the summary.
+func checkContextKept(t *testing.T, url string) {
+	t.Helper()
+	msgs, _ := getJSON(t, url)["messages"].([]any)
+	if len(msgs) < 4 {
+		t.Fatalf("the compacted session has %d messages, want the context, the summary and the tail", len(msgs))
+	}
+	for i, want := range codexContextMessages {
+		m, _ := msgs[i].(map[string]any)
+		b, _ := json.Marshal(m["content"])
+		if m["id"] != fmt.Sprintf("g_%d", i) || !strings.Contains(string(b), jsonText(want)) {
+			t.Errorf("the compacted session's message %d is %v, want Codex's context %q in its place", i+1, m, want)
 		}
 	}
-	after := getJSON(t, srv.URL+"/v1/sessions/th-1")
-	b, _ := json.Marshal(after["messages"])
-	for _, s := range codexContextTexts {
-		if !strings.Contains(string(b), strings.NewReplacer("<", `\u003c`, ">", `\u003e`).Replace(s)) {
-			t.Errorf("the compacted session lost Codex's context %q: %s", s, b)
+	if b, _ := json.Marshal(msgs[3]); !strings.Contains(string(b), "SUMMARY: parse.go fixed") {
+		t.Errorf("the compacted session's message 4 is %s, want the summary right after the context", b)
+	}
+}
+
+// checkContextNotLost checks that the fidelity report of a compaction's
+// outcome loses no word of Codex's context (its base instructions name a
+// path, an artifact the report would count).
+func checkContextNotLost(t *testing.T, out map[string]any) {
+	t.Helper()
+	res, _ := out["result"].(map[string]any)
+	f, _ := res["fidelity"].(map[string]any)
+	if f == nil {
+		t.Fatalf("the outcome has no fidelity report: %v", out)
+	}
+	lost, _ := f["lost"].([]any)
+	for _, l := range lost {
+		a, _ := l.(map[string]any)
+		text, _ := a["text"].(string)
+		for _, ctx := range codexContextMessages {
+			if text != "" && strings.Contains(ctx, text) {
+				t.Errorf("the fidelity report lost %v, of Codex's context %q", a, ctx)
+			}
 		}
 	}
+}
+
+// jsonText is s as encoding/json writes it inside a string.
+func jsonText(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b[1 : len(b)-1])
 }
 
 func getJSON(t *testing.T, url string) map[string]any {

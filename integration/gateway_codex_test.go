@@ -180,6 +180,7 @@ func TestCodexThroughGateway(t *testing.T) {
 				t.Errorf("the headers that went upstream: %v", q.Header)
 			}
 			waitCodexPreview(t, srv.URL, first.ThreadID)
+			checkContextNotSent(t, fake)
 			third := codexcli.Resume(t, home, first.ThreadID, "Third question: and 4+4?")
 			if !third.Completed || third.Failed {
 				t.Fatalf("turn 3:\n%s", third)
@@ -236,6 +237,85 @@ func TestCodexThroughGateway(t *testing.T) {
 			t.Logf("%s compaction: through the gateway (answered from the precomputed summary) %v; straight to the fake %v", provider, answered, direct.of(kind))
 		})
 	}
+}
+
+// checkContextNotSent checks that kompact's own compaction requests (the
+// precompute's) hold none of the context Codex opens its thread with (the
+// developer messages and the user message holding <environment_context>
+// of its first request, read as Codex sent them), its base instructions
+// included, and logs their size.
+func checkContextNotSent(t *testing.T, fake *fakeresponses.Server) {
+	t.Helper()
+	var context []string
+	var sizes []int
+	for _, r := range fake.Requests() {
+		if !strings.HasSuffix(r.Path, "/chat/completions") {
+			if context == nil {
+				context = codexContext(t, r.Body)
+			}
+			continue
+		}
+		sizes = append(sizes, len(r.Body))
+		var chat struct {
+			Messages []struct {
+				Content json.RawMessage `json:"content"`
+			} `json:"messages"`
+		}
+		if err := json.Unmarshal(r.Body, &chat); err != nil {
+			t.Fatalf("a compaction request: %v", err)
+		}
+		var sent strings.Builder
+		for _, m := range chat.Messages {
+			var parts []struct{ Text string }
+			var text string
+			if json.Unmarshal(m.Content, &parts) != nil {
+				_ = json.Unmarshal(m.Content, &text)
+			}
+			for _, p := range parts {
+				text += p.Text
+			}
+			sent.WriteString(text)
+		}
+		for i, c := range context {
+			if strings.Contains(sent.String(), c) {
+				t.Errorf("kompact's compaction request holds Codex's context message %d (%d chars)", i+1, len(c))
+			}
+		}
+	}
+	if len(context) < 2 || len(sizes) == 0 {
+		t.Fatalf("Codex's context %d messages, %d compaction requests: want both", len(context), len(sizes))
+	}
+	t.Logf("kompact's compaction requests: %v bytes (Codex's context: %d messages)", sizes, len(context))
+}
+
+// codexContext is the text of each message Codex's Responses request body
+// opens with before the user's own words: developer messages and the user
+// message holding <environment_context>.
+func codexContext(t *testing.T, body []byte) []string {
+	t.Helper()
+	var req struct {
+		Input []struct {
+			Role    string `json:"role"`
+			Content []struct {
+				Text string `json:"text"`
+			} `json:"content"`
+		} `json:"input"`
+	}
+	if err := json.Unmarshal(body, &req); err != nil {
+		t.Fatalf("Codex's request: %v", err)
+	}
+	var out []string
+	for _, item := range req.Input {
+		var text string
+		for _, p := range item.Content {
+			text += p.Text
+		}
+		if item.Role != "developer" && !strings.HasPrefix(strings.TrimSpace(text), "<environment_context>") {
+			break
+		}
+		out = append(out, text)
+	}
+	return out
 }
 
 // waitCodexPreview waits for the precomputed summary of session id, as

@@ -125,7 +125,7 @@ func TestCompactionTypeSeam(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	job, err := s.NewJob(st, a, kompact.ActionRequest{Action: kompact.ActionCompactConversation})
+	job, err := s.NewJob(context.Background(), st, a, kompact.ActionRequest{Action: kompact.ActionCompactConversation})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -156,7 +156,7 @@ func TestCompactionTypeSeam(t *testing.T) {
 	if a.CompactionEnabled() {
 		t.Error("an unregistered type enables the actions")
 	}
-	if _, err := s.NewJob(st, a, kompact.ActionRequest{Action: kompact.ActionCompactConversation}); kompact.ErrorCodeOf(err) != kompact.EDisabled {
+	if _, err := s.NewJob(context.Background(), st, a, kompact.ActionRequest{Action: kompact.ActionCompactConversation}); kompact.ErrorCodeOf(err) != kompact.EDisabled {
 		t.Errorf("a job of an unregistered type: %v", err)
 	}
 	_, err = kompact.LookupCompactionType("nope")

@@ -133,6 +133,13 @@ type GatewayState struct {
 	// Agent is the agent whose gateway made the session ("" in a state
 	// written before it was kept: the session's own agent then).
 	Agent string `json:"agent,omitempty"`
+	// ContextHead is how many of the session's first messages are the
+	// context its client injects (ContextMarker: Codex's base
+	// instructions, skills and permissions, environment), set when the
+	// session is made; 0 for every other session, and for one made before
+	// it was kept. A compaction's range starts after the ones still
+	// pinned (contextRequest).
+	ContextHead int `json:"context_head,omitempty"`
 	// Sub is the substitution the session's latest compaction makes, nil
 	// for none; DerivedAt is the session's Rewritten it was derived at.
 	Sub       *Substitution `json:"sub,omitempty"`

@@ -67,7 +67,7 @@ func TestPreviewAppliedUnderAnotherType(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		job, err := before.NewJob(st, a, kompact.ActionRequest{Action: kompact.ActionCompactConversation, End: "m4"})
+		job, err := before.NewJob(context.Background(), st, a, kompact.ActionRequest{Action: kompact.ActionCompactConversation, End: "m4"})
 		if err != nil {
 			t.Fatal(err)
 		}

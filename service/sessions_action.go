@@ -41,9 +41,15 @@ func readOf(st *kompact.StoredSession) readAt { return readAt{st.Version, st.Gen
 
 // NewJob prepares action req on stored session st of agent a (see
 // Compactor.NewJob), with the session's standing instructions
-// (req.SessionInstructions). It makes no LLM call.
-func (s *Sessions) NewJob(st *kompact.StoredSession, a *kompact.Agent, req kompact.ActionRequest) (*SessionJob, error) {
+// (req.SessionInstructions) and, for a gateway session whose client
+// injects context, its range after that context (contextRequest: it
+// reads the session's gateway record). It makes no LLM call.
+func (s *Sessions) NewJob(ctx context.Context, st *kompact.StoredSession, a *kompact.Agent, req kompact.ActionRequest) (*SessionJob, error) {
 	req.SessionInstructions = st.Instructions
+	req, err := s.contextRequest(ctx, a, st, req)
+	if err != nil {
+		return nil, err
+	}
 	job, err := s.comp.NewJob(a, &st.Session, req)
 	if err != nil {
 		return nil, err

@@ -163,10 +163,14 @@ func (s *Sessions) autoRunWith(ctx context.Context, a *kompact.Agent, cur *kompa
 	before := cur.Tokens.WithPending()
 	rep := AutoCompactionReport{TokensBefore: before}
 	s.logStart(ctx, cur.ID)
+	req, err := s.contextRequest(ctx, a, cur, kompact.ActionRequest{Action: kompact.ActionCompactConversation,
+		SessionInstructions: cur.Instructions, Instructions: instructions})
+	if err != nil {
+		return nil, s.autoFailed(ctx, cur.ID, rep, AutoFailed, err)
+	}
 	var out kompact.Outcome
 	for try := 1; ; try++ {
-		job, err := s.comp.NewJob(a, &cur.Session, kompact.ActionRequest{Action: kompact.ActionCompactConversation,
-			SessionInstructions: cur.Instructions, Instructions: instructions})
+		job, err := s.comp.NewJob(a, &cur.Session, req)
 		if err != nil {
 			return nil, s.autoFailed(ctx, cur.ID, rep, AutoFailed, err)
 		}

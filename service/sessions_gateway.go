@@ -434,7 +434,7 @@ func (s *Sessions) gatewayCreate(ctx context.Context, a *kompact.Agent, gs kompa
 	if err != nil {
 		return nil, err
 	}
-	st := &GatewayState{Agent: a.Name, DerivedAt: 1, Face: n.Face}
+	st := &GatewayState{Agent: a.Name, DerivedAt: 1, Face: n.Face, ContextHead: contextHead(conv, len(msgs))}
 	st.setClient(conv.Len(), ch)
 	sess := &kompact.Session{Agent: a.Name, Messages: msgs, Pinned: contextPins(conv, 0, msgs)}
 	if n.SessionID != "" {

@@ -23,7 +23,7 @@ func TestSessionsCompactionOfARecreatedSession(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		job, err := e.s.NewJob(st, a, kompact.ActionRequest{Action: kompact.ActionCompactConversation})
+		job, err := e.s.NewJob(context.Background(), st, a, kompact.ActionRequest{Action: kompact.ActionCompactConversation})
 		if err != nil {
 			t.Fatal(err)
 		}

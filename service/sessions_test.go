@@ -120,7 +120,7 @@ func (e *sessionsEnv) run(id string, opts service.ActionOptions) kompact.Outcome
 	if err != nil {
 		e.t.Fatal(err)
 	}
-	job, err := e.s.NewJob(st, a, kompact.ActionRequest{Action: kompact.ActionCompactConversation})
+	job, err := e.s.NewJob(context.Background(), st, a, kompact.ActionRequest{Action: kompact.ActionCompactConversation})
 	if err != nil {
 		e.t.Fatal(err)
 	}
