@@ -215,6 +215,47 @@ func TestContextHeadStartsTheRange(t *testing.T) {
 	}
 }
 
+// TestContextHeadPreviewEdited (issue 42 §2): a preview of a Codex
+// session, applied with a person's summary, keeps Codex's context first,
+// verbatim, then the edited summary; undone, the session is as it was.
+func TestContextHeadPreviewEdited(t *testing.T) {
+	ctx := context.Background()
+	e := newContextEnv(t, memstore.New(0), "kimi", false)
+	st := e.codexSession("th-pv")
+	job, err := e.s.NewJob(ctx, st, e.a, kompact.ActionRequest{Action: kompact.ActionCompactConversation})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pv := job.Run(ctx, service.ActionOptions{Preview: true}, nil)
+	if pv.Status != kompact.OutcomePreview {
+		t.Fatalf("the preview: %s %+v", pv.Status, pv.Err)
+	}
+	edited := "EDITED-SUMMARY-XYZ"
+	out, err := e.s.ApplyPreview(ctx, "th-pv", pv.PreviewID, &edited)
+	if err != nil || out.Status != kompact.OutcomeCompacted {
+		t.Fatalf("apply the edited preview: %v %s %+v", err, out.Status, out.Err)
+	}
+	msgs := e.open("th-pv").Messages
+	for i, text := range codexContext {
+		if msgs[i].ID != fmt.Sprintf("g_%d", i) || msgs[i].Content[0].Text != text {
+			t.Errorf("message %d is %+v, want Codex's context %q", i+1, msgs[i], text)
+		}
+	}
+	if !strings.Contains(msgs[3].Content[0].Text, edited) || len(msgs) != 6 {
+		t.Errorf("message 4 of %d is %+v, want the edited summary, then the preserved two", len(msgs), msgs[3])
+	}
+	revs, err := e.store.ListRevisions(ctx, "th-pv")
+	if err != nil || len(revs) == 0 {
+		t.Fatalf("revisions %v %v", revs, err)
+	}
+	if _, err := e.s.Undo(ctx, "th-pv", revs[0].Rev); err != nil {
+		t.Fatal(err)
+	}
+	if got := e.open("th-pv").Messages; !reflect.DeepEqual(got, st.Messages) {
+		t.Errorf("undone, the session holds %+v, want it as it was", got)
+	}
+}
+
 // transcript is the text of a plan's request.
 func transcript(p kompact.CompactionPlan) string {
 	var b strings.Builder
