@@ -91,17 +91,11 @@ func cxMessage(role, text string) string {
 // answeredItem is the one output item of an answered compaction stream.
 func answeredItem(t *testing.T, stream string) string {
 	t.Helper()
-	for _, line := range strings.Split(stream, "\n") {
-		var ev struct {
-			Type string          `json:"type"`
-			Item json.RawMessage `json:"item"`
-		}
-		if data, ok := strings.CutPrefix(line, "data: "); ok && json.Unmarshal([]byte(data), &ev) == nil && ev.Type == "response.output_item.done" {
-			return string(ev.Item)
-		}
+	items := fakeresponses.StreamItems(stream)
+	if len(items) == 0 {
+		t.Fatalf("no output item in the answer: %s", stream)
 	}
-	t.Fatalf("no output item in the answer: %s", stream)
-	return ""
+	return items[0]
 }
 
 // TestResponsesContinuesCompactedSession (issue 42 §2): the

@@ -57,12 +57,11 @@ func chatStream(text string) []string {
 	}
 }
 
-// codexGateway serves the gateway with one agent, "cx", whose upstream is
-// the fake: a 20,000-token window, automatic compaction at half of it,
-// precomputed at half of that, compaction: wait.
-func codexGateway(t *testing.T, fakeURL string) *httptest.Server {
-	t.Helper()
-	yaml := fmt.Sprintf(`default_agent: cx
+// codexAgents is the agents file of one agent, "cx", whose upstream is
+// the fake at fakeURL: a 20,000-token window, automatic compaction at half
+// of it, precomputed at half of that, compaction: wait.
+func codexAgents(fakeURL string) string {
+	return fmt.Sprintf(`default_agent: cx
 agents:
   cx:
     llm: {base_url: %s/v1, model: fake-model, max_context_size: 20000}
@@ -74,7 +73,12 @@ agents:
       auto: {enabled: true, trigger_ratio: 0.5, reserved_context_size: 1000}
     gateway: {enabled: true, precompute_ratio: 0.5, compaction: wait}
 `, fakeURL)
-	cfg, err := config.Parse([]byte(yaml), "agents.yaml")
+}
+
+// codexGateway serves the gateway with codexAgents over the fake.
+func codexGateway(t *testing.T, fakeURL string) *httptest.Server {
+	t.Helper()
+	cfg, err := config.Parse([]byte(codexAgents(fakeURL)), "agents.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}

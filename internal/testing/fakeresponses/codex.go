@@ -185,3 +185,20 @@ func Items(body []byte) []Item {
 	_ = json.Unmarshal(body, &b)
 	return b.Input
 }
+
+// StreamItems are the items of a Responses stream's
+// response.output_item.done events, in order: what Codex keeps of an
+// answer (a compaction answered by kompact: its one compaction item).
+func StreamItems(stream string) []string {
+	var out []string
+	for _, line := range strings.Split(stream, "\n") {
+		var ev struct {
+			Type string          `json:"type"`
+			Item json.RawMessage `json:"item"`
+		}
+		if data, ok := strings.CutPrefix(line, "data: "); ok && json.Unmarshal([]byte(data), &ev) == nil && ev.Type == "response.output_item.done" {
+			out = append(out, string(ev.Item))
+		}
+	}
+	return out
+}
