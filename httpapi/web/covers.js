@@ -13,6 +13,7 @@ import { estimateTokens } from "./estimate.js";
 import { undoCompaction } from "./history.js";
 import { fidelityReport } from "./fidelity.js";
 import { messageAtIndex } from "./window.js";
+import { isGatewaySession } from "./sessions.js";
 
 // MAX_WALK bounds the revisions read to explain the summaries on screen.
 const MAX_WALK = 12;
@@ -56,13 +57,21 @@ async function findCovers(sessionId, revisions, wanted) {
     const before = rev.before || [];
     if (r.kind === "compaction" || r.kind === "auto_compaction") {
       const had = new Set(before.map((m) => m.id));
+      // A compaction writes one summary, the first message after it that
+      // was not before it: a summary appended since is a copy, not its
+      // own (Codex sends back the summary the gateway answered its
+      // compaction with, stored as the message it stands for).
+      const wrote = after && after.find((m) => !had.has(m.id))?.id;
       for (const [id, at] of wanted) {
-        if (had.has(id) || (after && !after.some((m) => m.id === id))) continue;
+        if (had.has(id) || (after && id !== wrote)) continue;
         let gone = [];
         if (after) {
           const stays = new Set(after.map((m) => m.id));
           before.forEach((m, i) => stays.has(m.id) || gone.push(i));
         } else gone = await goneAfterNewest(before, at, r.note);
+        // The newest compaction's, where only appends followed it: a
+        // summary it would cover none of is such a copy.
+        if (!gone.length) continue;
         const out = new Set(gone);
         const summary = after ? after.find((m) => m.id === id) : await messageAtIndex(at);
         covers.set(id, {
@@ -120,7 +129,8 @@ function fillSlot(slot, c) {
   slot.dataset.filled = "";
   if (slot.nextElementSibling && slot.nextElementSibling.dataset.coversReport !== undefined) slot.nextElementSibling.remove();
   if (!c) {
-    clear(slot).append(h("span", { class: "muted" }, "No compaction in this session's recent history wrote it (it may have come with an import)."));
+    const from = isGatewaySession(known.id) ? "its client sent it through the gateway" : "it may have come with an import";
+    clear(slot).append(h("span", { class: "muted", "data-testid": "summary-not-written" }, `No compaction in this session's recent history wrote it (${from}).`));
     return;
   }
   const model = models.get(slot.dataset.coversFor);
