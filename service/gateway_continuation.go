@@ -125,9 +125,12 @@ func (s *Sessions) recordAnswered(ctx context.Context, gs kompact.GatewayStore, 
 // messages before the continuation's (Claude Code's re-statement of the
 // reads the session holds); the continuation's message, which holds the
 // user's next prompt too, and the messages after it are appended; the
-// request's message i is the session's client message i+Offset. It
-// returns the record and the state the request continues, none when it
-// is not such a continuation.
+// request's message i is the session's client message i+Offset. A
+// CompactedHistory's summary message (Codex's compaction item, or its
+// summary message) is the summary alone, which the session holds as its
+// revision's: it counts as held too, and only the messages after it are
+// appended. It returns the record and the state the request continues,
+// none when it is not such a continuation.
 func (s *Sessions) gatewayContinued(ctx context.Context, a *kompact.Agent, gs kompact.GatewayStore, n GatewayNaming, conv kompact.Conversation, ch Chain) (*kompact.GatewayRecord, *GatewayState, error) {
 	if n.SessionID != "" || conv.Len() < 2 {
 		return nil, nil, nil
@@ -135,6 +138,10 @@ func (s *Sessions) gatewayContinued(ctx context.Context, a *kompact.Agent, gs ko
 	j, text, ok := continuationText(conv)
 	if !ok {
 		return nil, nil, nil
+	}
+	held := j // the request's messages the session holds
+	if _, summaryOnly := conv.(CompactedHistory); summaryOnly {
+		held = j + 1
 	}
 	for _, key := range []string{n.key(a, conv), n.LegacyKey} {
 		if key == "" {
@@ -157,8 +164,8 @@ func (s *Sessions) gatewayContinued(ctx context.Context, a *kompact.Agent, gs ko
 				if cur.Answered == nil || *cur.Answered != mark {
 					return false // another request of the continuation moved it first
 				}
-				cur.Offset += cur.ClientCount - j
-				cur.setClient(j, ch)
+				cur.Offset += cur.ClientCount - held
+				cur.setClient(held, ch)
 				cur.Sub, cur.Answered = nil, nil
 				return true
 			})

@@ -1,0 +1,126 @@
+package httpapi_test
+
+import (
+	"encoding/json"
+	"strconv"
+	"strings"
+	"testing"
+
+	"kompact/internal/testing/fakeresponses"
+)
+
+// TestResponsesContinuationHoldsSummaryOnce (issue 42 §2): the turn
+// after a compaction the gateway answered carries kompact's summary as
+// Codex's compaction item; the session holds that summary already (the
+// revision's), so the item counts as held with the messages before it and
+// only what follows is appended: the session holds the summary once, the
+// client's messages after it numbered on without a hole, and a later
+// turn, after the session was compacted again, still continues it. The
+// forwarded body is the one sent, the item expanded. On the main of
+// e3b34a4 the item was appended too: the session held the summary twice.
+func TestResponsesContinuationHoldsSummaryOnce(t *testing.T) {
+	c := &fakeresponses.Codex{Text: "ok", Usage: func(n int, _ fakeresponses.Kind) fakeresponses.Usage {
+		if n == 1 {
+			return fakeresponses.Usage{Input: 9000, Output: 10}
+		}
+		return fakeresponses.Usage{Input: 300, Output: 10}
+	}}
+	srv, fake := codexCompactFake(t, c)
+	h := codexHeaders()
+	base := []string{cxMessage("developer", "You are a test agent."), cxEnvironment("/w")}
+	hist := append(append([]string{}, base...), cxMessage("user", "Hello there."))
+	post := func(what string, items []string) {
+		t.Helper()
+		resp, out, err := postResponses(t, srv.URL, "", cxBody(items...), h)
+		if err != nil || resp.StatusCode != 200 || resp.Header.Get("X-Kompact-Session") != "th-1" {
+			t.Fatalf("%s: %v %v %s", what, err, resp, out)
+		}
+	}
+	post("turn 1", hist)
+	hist = append(hist, cxMessage("assistant", "ok"), cxMessage("user", "Second question."))
+	post("turn 2", hist)
+	waitCxPreview(t, srv.URL, "th-1")
+	hist = append(hist, cxMessage("assistant", "ok"))
+	ch := h.Clone()
+	ch.Set("X-Codex-Turn-Metadata", `{"thread_id":"th-1","request_kind":"compaction","compaction":{"trigger":"auto","implementation":"responses_compaction_v2"}}`)
+	resp, out, err := postResponses(t, srv.URL, "", cxBody(append(append([]string{}, hist...), `{"type":"compaction_trigger"}`)...), ch)
+	if err != nil || resp.StatusCode != 200 || resp.Header.Get("X-Kompact-Forwarded") != "answered" {
+		t.Fatalf("the compaction was not answered: %v %v %s", err, resp, out)
+	}
+	item := answeredItem(t, out)
+	before := sessionTexts(t, srv.URL)
+
+	next := []string{base[0], cxMessage("user", "Hello there."), cxMessage("user", "Second question."), base[1], item, cxMessage("user", "Next question.")}
+	post("the turn after the compaction", next)
+	after := sessionTexts(t, srv.URL)
+	if n := countHolding(after, "KOMPACT-CX-SUMMARY"); n != 1 {
+		t.Errorf("the session holds the summary %d times after the continuation, want once: %q", n, after)
+	}
+	if len(after) != len(before)+1 || !strings.Contains(after[len(after)-1], "Next question.") {
+		t.Errorf("the continuation appended %q to %q, want only the next question", after[len(before):], before)
+	}
+	sent := cxBody(next...)
+	var fwd struct {
+		Input []json.RawMessage `json:"input"`
+	}
+	got := string(fake.Requests()[len(fake.Requests())-1].Body)
+	if json.Unmarshal([]byte(got), &fwd) != nil || len(fwd.Input) != len(next) || strings.Replace(sent, item, string(fwd.Input[4]), 1) != got || strings.Contains(got, `"compaction"`) {
+		t.Errorf("forwarded:\n%s\nwant the body sent with its compaction item expanded:\n%s", got, sent)
+	}
+	ids := sessionIDs(t, srv.URL)
+
+	// Compacted again (a rewrite, which derives the state anew): the next
+	// turn continues the session, its messages numbered on.
+	compactSent(t, srv.URL, fake, "th-1")
+	next = append(next, cxMessage("assistant", "ok"), cxMessage("user", "Last question."))
+	post("the turn after a second compaction", next)
+	final := sessionIDs(t, srv.URL)
+	last := ids[len(ids)-1]
+	if want := []string{nextID(t, last), nextID(t, nextID(t, last))}; strings.Join(final[len(final)-2:], ",") != strings.Join(want, ",") {
+		t.Errorf("after the second compaction the session ends %q, want %q after %q", final[len(final)-2:], want, last)
+	}
+}
+
+// sessionTexts is th-1's messages' content, as JSON, in order.
+func sessionTexts(t *testing.T, base string) []string {
+	t.Helper()
+	var out []string
+	for _, m := range getJSON(t, base+"/v1/sessions/th-1")["messages"].([]any) {
+		b, _ := json.Marshal(m.(map[string]any)["content"])
+		out = append(out, string(b))
+	}
+	return out
+}
+
+// sessionIDs is th-1's message ids, in order.
+func sessionIDs(t *testing.T, base string) []string {
+	t.Helper()
+	var out []string
+	for _, m := range getJSON(t, base+"/v1/sessions/th-1")["messages"].([]any) {
+		id, _ := m.(map[string]any)["id"].(string)
+		out = append(out, id)
+	}
+	return out
+}
+
+// countHolding counts the texts that hold s.
+func countHolding(texts []string, s string) int {
+	n := 0
+	for _, x := range texts {
+		if strings.Contains(x, s) {
+			n++
+		}
+	}
+	return n
+}
+
+// nextID is the gateway's id of the client message after the one id names
+// (g_N: g_N+1).
+func nextID(t *testing.T, id string) string {
+	t.Helper()
+	n, err := strconv.Atoi(strings.TrimPrefix(id, "g_"))
+	if err != nil || !strings.HasPrefix(id, "g_") {
+		t.Fatalf("%q is no client message's id", id)
+	}
+	return "g_" + strconv.Itoa(n+1)
+}
