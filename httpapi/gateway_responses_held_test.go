@@ -124,3 +124,62 @@ func nextID(t *testing.T, id string) string {
 	}
 	return "g_" + strconv.Itoa(n+1)
 }
+
+// TestResponsesMidTurnContinuation (issue 42 §2): after a compaction
+// the gateway answered inside a turn (phase mid_turn), Codex goes on with
+// its rebuilt history ending with the compaction item, no new message
+// after it (../shared/codex/README.md, auto-midturn-*). That history
+// continues the compacted session, appending nothing, and the turn's next
+// request is appended there. On the main of caec781 it was not taken for
+// a continuation (a message had to follow the summary): the thread split
+// into a new session holding its context and the summary afresh.
+func TestResponsesMidTurnContinuation(t *testing.T) {
+	c := &fakeresponses.Codex{Text: "ok", Usage: func(n int, _ fakeresponses.Kind) fakeresponses.Usage {
+		if n == 1 {
+			return fakeresponses.Usage{Input: 9000, Output: 10}
+		}
+		return fakeresponses.Usage{Input: 300, Output: 10}
+	}}
+	srv, _ := codexCompactFake(t, c)
+	h := codexHeaders()
+	base := []string{cxMessage("developer", "You are a test agent."), cxEnvironment("/w")}
+	hist := append(append([]string{}, base...), cxMessage("user", "Hello there."))
+	post := func(what string, items []string) {
+		t.Helper()
+		resp, out, err := postResponses(t, srv.URL, "", cxBody(items...), h)
+		if err != nil || resp.StatusCode != 200 {
+			t.Fatalf("%s: %v %v %s", what, err, resp, out)
+		}
+		if got := resp.Header.Get("X-Kompact-Session"); got != "th-1" {
+			t.Errorf("%s went to session %q, want the thread's th-1", what, got)
+		}
+	}
+	post("turn 1", hist)
+	hist = append(hist, cxMessage("assistant", "ok"), cxMessage("user", "Second question."))
+	post("turn 2", hist)
+	waitCxPreview(t, srv.URL, "th-1")
+	hist = append(hist, cxMessage("assistant", "ok"))
+	ch := h.Clone()
+	ch.Set("X-Codex-Turn-Metadata", `{"thread_id":"th-1","request_kind":"compaction","compaction":{"trigger":"auto","implementation":"responses_compaction_v2","phase":"mid_turn"}}`)
+	resp, out, err := postResponses(t, srv.URL, "", cxBody(append(append([]string{}, hist...), `{"type":"compaction_trigger"}`)...), ch)
+	if err != nil || resp.StatusCode != 200 || resp.Header.Get("X-Kompact-Forwarded") != "answered" {
+		t.Fatalf("the compaction was not answered: %v %v %s", err, resp, out)
+	}
+	item := answeredItem(t, out)
+	before := sessionTexts(t, srv.URL)
+
+	next := []string{base[0], cxMessage("user", "Hello there."), base[1], cxMessage("user", "Second question."), item}
+	post("the turn's request after the compaction", next)
+	if after := sessionTexts(t, srv.URL); strings.Join(after, "\n") != strings.Join(before, "\n") {
+		t.Errorf("the continuation changed the session: %q, was %q", after, before)
+	}
+	next = append(next, cxMessage("assistant", "Still on it."), cxMessage("user", "Go on."))
+	post("the next request of the thread", next)
+	after := sessionTexts(t, srv.URL)
+	if len(after) != len(before)+2 || !strings.Contains(after[len(after)-1], "Go on.") || countHolding(after, "KOMPACT-CX-SUMMARY") != 1 {
+		t.Errorf("after the next request the session holds %q (was %q), want the two new messages after it and the summary once", after, before)
+	}
+	if ids := listedIDs(listSessions(t, srv.URL, "")); len(ids) != 1 {
+		t.Errorf("sessions %v, want th-1 only", ids)
+	}
+}

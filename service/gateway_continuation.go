@@ -247,11 +247,13 @@ func (s *Sessions) predecessor(ctx context.Context, a *kompact.Agent, gs kompact
 }
 
 // compactedText is the index and text of the summary message a
-// CompactedHistory holds, when a message follows it (the client's next
-// one).
+// CompactedHistory holds. It may be the history's last message: Codex
+// goes on with a turn it compacted in the middle (mid_turn) with its
+// rebuilt history alone, which continues the session appending nothing
+// (the summary counts as held: gatewayContinued).
 func compactedText(conv kompact.Conversation, c CompactedHistory) (int, string, bool) {
 	j, ok := c.SummaryAt()
-	if !ok || j >= conv.Len()-1 {
+	if !ok || j >= conv.Len() {
 		return 0, "", false
 	}
 	m, err := conv.Message(j)
