@@ -137,6 +137,9 @@ func codexSessionShown(t *testing.T, e *browserEnv, side string) {
 	if side == "" || side == codexPageThread || e.evalBool(item(side)+` !== null`) {
 		t.Errorf("Codex's title request (session %q) is listed, or took the thread's id", side)
 	}
+	if badge := e.evalString(item(codexPageThread) + `.querySelector('[data-testid="session-gateway"]').title`); !strings.Contains(badge, "a Responses API client (Codex)'s, forwarded through /gateway/cx/v1") {
+		t.Errorf("the list's gateway badge says %q, want it to name the Responses API client (Codex) and /gateway/cx/v1", badge)
+	}
 	e.waitFor("the session's note", `document.querySelector('[data-testid="session-gateway-note"]')?.innerText.includes("a Responses API client (Codex)")`)
 	if code := e.evalString(`document.querySelector('[data-testid="session-gateway-note"] code').textContent`); code != "/gateway/cx/v1" {
 		t.Errorf("the note gives the base_url %q, want /gateway/cx/v1", code)

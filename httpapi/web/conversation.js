@@ -5,7 +5,7 @@ import { $, add, clear, h, plural, timeEl, showError } from "./dom.js";
 import { call } from "./api.js";
 import { job, view } from "./state.js";
 import { emit, on } from "./events.js";
-import { continuationsOf, isGatewaySession, renderSessions, sessionHead, sessionInfo } from "./sessions.js";
+import { continuationsOf, gatewayClient, gatewayPath, isGatewaySession, renderSessions, sessionHead, sessionInfo } from "./sessions.js";
 import { renderParts, renderToolCall } from "./parts.js";
 import { isSummary, renderSummary, useFormatOf } from "./summary.js";
 import { showTitle } from "./title.js";
@@ -219,11 +219,9 @@ function showGatewayNote() {
   // Responses API (Codex's), or chat completions (an OpenAI-compatible
   // client's). The path is the base_url the client is given.
   const face = sessionInfo(s.id)?.gateway_face;
-  const messages = face === "messages";
-  const client = { messages: "a Messages API client (Claude Code)", responses: "a Responses API client (Codex)" }[face] || "an OpenAI-compatible client";
   note.append(
-    `This conversation comes through the compaction gateway: ${client} sends it to `,
-    h("code", null, messages ? `/gateway/${s.agent}/v1/messages` : `/gateway/${s.agent}/v1`),
+    `This conversation comes through the compaction gateway: ${gatewayClient(face)} sends it to `,
+    h("code", null, gatewayPath(s.agent, face)),
     ". That client owns it and sends it whole with every request, so messages cannot be added here: write to the agent from that client.",
   );
   // The sessions before and after a compaction the client made on its

@@ -59,8 +59,8 @@ async function findCovers(sessionId, revisions, wanted) {
       const had = new Set(before.map((m) => m.id));
       // A compaction writes one summary, the first message after it that
       // was not before it: a summary appended since is a copy, not its
-      // own (Codex sends back the summary the gateway answered its
-      // compaction with, stored as the message it stands for).
+      // own (a client that sends back the summary the gateway answered
+      // its compaction with, in a message of its own that is stored).
       const wrote = after && after.find((m) => !had.has(m.id))?.id;
       for (const [id, at] of wanted) {
         if (had.has(id) || (after && id !== wrote)) continue;

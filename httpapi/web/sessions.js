@@ -11,6 +11,20 @@ import { job, preview, view } from "./state.js";
 import { emit, on } from "./events.js";
 import { fillListGauges, fillTokens } from "./gauge.js";
 
+// gatewayClient names the client a gateway session's face
+// (SessionInfo.gateway_face) serves: Claude Code's Messages API, the
+// Responses API (Codex's), or chat completions (any OpenAI-compatible
+// client's).
+export function gatewayClient(face) {
+  return { messages: "a Messages API client (Claude Code)", responses: "a Responses API client (Codex)" }[face] || "an OpenAI-compatible client";
+}
+
+// gatewayPath is the path a gateway session's client is given for agent
+// (its base_url, or the Messages route itself).
+export function gatewayPath(agent, face) {
+  return face === "messages" ? `/gateway/${agent}/v1/messages` : `/gateway/${agent}/v1`;
+}
+
 let sessions = [];
 let agents = [];
 
@@ -134,7 +148,7 @@ export function renderSessions() {
             { class: "session-item-meta" },
             h("span", { class: "agent-tag" }, s.agent || "no agent"),
             h("span", null, plural(s.messages ?? 0, "message")),
-            s.gateway ? h("span", { class: "badge badge-quiet", "data-testid": "session-gateway", title: "A conversation the compaction gateway keeps: an OpenAI-compatible client's, forwarded through /gateway/" + (s.agent || "") + "/v1" }, "gateway") : null,
+            s.gateway ? h("span", { class: "badge badge-quiet", "data-testid": "session-gateway", title: `A conversation the compaction gateway keeps: ${gatewayClient(s.gateway_face)}'s, forwarded through ${gatewayPath(s.agent || "", s.gateway_face)}` }, "gateway") : null,
             s.side_call ? h("span", { class: "badge badge-quiet", "data-testid": "session-side-call", title: "A client's one-shot side call (a title request), listed only on request" }, "side call") : null,
             s.running || job.runs.has(s.id) ? h("span", { class: "badge badge-run", "data-testid": "session-running", title: "A compaction of this session is running" }, "running") : null,
             toReview(s) ? h("span", { class: "badge badge-warn", "data-testid": "preview-waiting", title: "A proposed summary waits: open the session to review it" }, "summary to review") : null,
