@@ -100,7 +100,8 @@ func codexThreadOnPage(t *testing.T, e *browserEnv) string {
 // auto)" with what its summary kept; the summary message shows kompact's
 // summary, the compaction that wrote it and its fidelity report, whose
 // lost artifact is the path the summary left out; Codex's copy of the
-// summary, which the turn after brings back, claims no compaction.
+// summary, which the turn after brings back, claims no compaction; the
+// revision's note is at least 200 px wide, at both widths.
 func TestBrowserCodexSession(t *testing.T) {
 	// The title request is the fake's first answer: codexUsage's turns
 	// come after it.
@@ -117,6 +118,12 @@ func TestBrowserCodexSession(t *testing.T) {
 		rev := codexCompactionShown(t, e)
 		if got := e.evalInt(`document.documentElement.scrollWidth`); got > w {
 			t.Errorf("at %d px the page is %d px wide", w, got)
+		}
+		// The revision's note is at least 200 px wide: its Restore button
+		// sits beside it only where there is room (under it in the side
+		// column at 1280 px, where it left the note 150 px).
+		if px := e.evalInt(rev + `.querySelector(".revision-note").clientWidth`); px < 200 {
+			t.Errorf("at %d px History's note is %d px wide, want 200 or more", w, px)
 		}
 		e.screenshot(fmt.Sprintf("browser-codex-session-%d.png", w))
 		// History scrolls in its side panel: shown on its own.
