@@ -490,23 +490,14 @@ func TestKillAndRestart(t *testing.T) {
 			t.Fatal(err)
 		}
 		srv := httpapi.New(httpapi.Config{Store: store, Agents: apiConfig(t, llm.URL()), LLM: apiClient(), Logger: slog.New(slog.DiscardHandler)})
-		ln, err := net.Listen("tcp", "127.0.0.1:0")
-		if err != nil {
-			t.Fatal(err)
-		}
-		ctx, cancel := context.WithCancel(context.Background())
-		done := make(chan error, 1)
-		go func() { done <- srv.Serve(ctx, ln) }()
-		e := &apiEnv{t: t, llm: llm, store: store, srv: srv, base: "http://" + ln.Addr().String(), http: httpapi.CheckedClient(t, nil)}
+		addr, stopServe := serveLoopback(t, srv)
+		e := &apiEnv{t: t, llm: llm, store: store, srv: srv, base: "http://" + addr, http: httpapi.CheckedClient(t, nil)}
 		stop := func() {
-			cancel()
-			if err := <-done; err != nil {
-				t.Errorf("Serve: %v", err)
-			}
+			stopServe()
 			if err := store.Close(); err != nil {
 				t.Errorf("close: %v", err)
 			}
-			if _, err := net.Dial("tcp", ln.Addr().String()); err == nil {
+			if _, err := net.Dial("tcp", addr); err == nil {
 				t.Error("the server still accepts connections")
 			}
 		}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -93,6 +94,26 @@ func newAPIEnv(t testing.TB, opt apiOptions) *apiEnv {
 	t.Cleanup(ts.Close)
 	e.base, e.http = ts.URL, httpapi.CheckedClient(t, ts.Client())
 	return e
+}
+
+// serveLoopback runs srv.Serve, as kompact serve does, on a listener at
+// 127.0.0.1 and returns its address and a stop that ends Serve and waits
+// for it to return; an error it returns fails the test.
+func serveLoopback(t testing.TB, srv *httpapi.Server) (addr string, stop func()) {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- srv.Serve(ctx, ln) }()
+	return ln.Addr().String(), func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("Serve: %v", err)
+		}
+	}
 }
 
 func apiConfig(t testing.TB, url string) *config.Config {

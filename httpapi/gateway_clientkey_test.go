@@ -2,7 +2,6 @@ package httpapi_test
 
 import (
 	"context"
-	"net"
 	"net/http"
 	"strings"
 	"testing"
@@ -54,24 +53,13 @@ func TestGatewayLongClientConversationName(t *testing.T) {
 // just within it is answered.
 func TestServerRefusesLargeHeader(t *testing.T) {
 	srv := httpapi.New(httpapi.Config{Store: testserver.SQLite(t)})
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- srv.Serve(ctx, ln) }()
-	defer func() {
-		cancel()
-		if err := <-done; err != nil {
-			t.Errorf("Serve: %v", err)
-		}
-	}()
+	addr, stop := serveLoopback(t, srv)
+	defer stop()
 	for _, tc := range []struct {
 		size int
 		want int
 	}{{httpapi.MaxHeaderBytes / 2, http.StatusOK}, {httpapi.MaxHeaderBytes + 4096, http.StatusRequestHeaderFieldsTooLarge}} {
-		req, err := http.NewRequestWithContext(ctx, http.MethodGet, "http://"+ln.Addr().String()+"/v1/health", nil)
+		req, err := http.NewRequestWithContext(t.Context(), http.MethodGet, "http://"+addr+"/v1/health", nil)
 		if err != nil {
 			t.Fatal(err)
 		}
