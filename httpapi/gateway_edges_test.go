@@ -5,18 +5,14 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
 
 	"kompact"
-	"kompact/config"
-	"kompact/httpapi"
 	"kompact/internal/testing/apitest"
 	"kompact/internal/testing/testserver"
-	"kompact/openai"
 	"kompact/service"
 
 	sdk "github.com/openai/openai-go/v3"
@@ -34,28 +30,7 @@ func edgeGateway(t *testing.T, up *apitest.FakeUpstream, logs *testserver.Buffer
 	t.Helper()
 	yaml := testserver.GatewayAgents(up.Srv.URL+"/v1", testserver.Gateway{Auto: true}) +
 		fmt.Sprintf("  other: {llm: {base_url: %s, model: chat-model, max_context_size: 10000}, gateway: {enabled: true}}\n", up.Srv.URL+"/v1")
-	return gatewayServerOf(t, yaml, logs)
-}
-
-// gatewayServerOf starts a server of the agents in yaml over a throwaway
-// SQLite store, the LLM and the upstream reached with no key and no
-// retries, its warnings going to logs.
-func gatewayServerOf(t *testing.T, yaml string, logs io.Writer) *httptest.Server {
-	t.Helper()
-	cfg, err := config.Parse([]byte(yaml), "agents.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	getenv := func(string) string { return "" }
-	s := httpapi.New(httpapi.Config{
-		Store: testserver.SQLite(t), Agents: cfg,
-		LLM:      &openai.Client{Getenv: getenv, MaxRetries: -1},
-		Upstream: &openai.Upstream{Getenv: getenv},
-		Logger:   slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelWarn})),
-	})
-	srv := httptest.NewServer(httpapi.CheckedHandler(t, s.Handler()))
-	t.Cleanup(srv.Close)
-	return srv
+	return apitest.GatewayServer(t, yaml, logs)
 }
 
 // sessionVersion returns session id's version and message count.

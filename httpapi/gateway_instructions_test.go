@@ -21,7 +21,7 @@ func TestGatewayStandingInstructions(t *testing.T) {
 	up := apitest.NewFakeUpstream(t)
 	doc := strings.Replace(testserver.GatewayAgents(up.Srv.URL+"/v1", testserver.Gateway{Auto: true}),
 		"      compaction_model: compact-model\n", "      compaction_model: compact-model\n      instructions: Keep the schema.\n", 1)
-	srv := gatewayServerOf(t, doc, testLog{t})
+	srv := apitest.GatewayServer(t, doc, testLog{t})
 
 	c := apitest.NewGatewayClient(srv.URL)
 	cv := &apitest.Conversation{Msgs: []sdk.ChatCompletionMessageParamUnion{sdk.SystemMessage("You are a careful agent.")}}

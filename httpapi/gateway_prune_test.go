@@ -25,7 +25,7 @@ func TestGatewayPrunesOnlyWhenItCompacts(t *testing.T) {
 	up := apitest.NewFakeUpstream(t)
 	doc := strings.Replace(testserver.GatewayAgents(up.Srv.URL+"/v1", testserver.Gateway{Auto: true}),
 		"      auto: {", "      prune: {enabled: true, keep_recent: 1, min_chars: 1000}\n      auto: {", 1)
-	srv := gatewayServerOf(t, doc, testLog{t})
+	srv := apitest.GatewayServer(t, doc, testLog{t})
 	c := apitest.NewGatewayClient(srv.URL)
 	cv := &apitest.Conversation{Msgs: []sdk.ChatCompletionMessageParamUnion{sdk.SystemMessage("You are a careful agent.")}}
 	id := ""

@@ -2,74 +2,95 @@ package httpapi_test
 
 import (
 	"encoding/json"
-	"fmt"
-	"io"
-	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
 
-	"kompact/config"
-	"kompact/httpapi"
 	"kompact/internal/testing/apitest"
 	"kompact/internal/testing/fakeresponses"
-	"kompact/internal/testing/testserver"
-	"kompact/openai"
 )
 
-// codexCompactServer is a gateway with one agent, "cx", over fake (Codex's
-// requests answered by c, kompact's own compaction by a summary), that
-// precomputes at 5,000 tokens of a 20,000-token window.
-func codexCompactServer(t *testing.T, c *fakeresponses.Codex) *httptest.Server {
-	t.Helper()
-	srv, _ := codexCompactFake(t, c)
-	return srv
+// cxThread is Codex's thread th-1 through a gateway with one agent, "cx"
+// (apitest.CodexGateway: it precomputes at 5,000 tokens of a 20,000-token
+// window), over fake: Codex's requests answered "ok", the second answer
+// reporting a full window (9,000 input tokens; the first has nothing to
+// compact yet: a precompute of it would race the second's), every other
+// 300, and kompact's own compaction answered with a summary holding
+// KOMPACT-CX-SUMMARY. Its requests carry h (codexHeaders); hist starts as
+// base (a developer message and Codex's <environment_context>) and the
+// user's first message.
+type cxThread struct {
+	t    *testing.T
+	srv  *httptest.Server
+	fake *fakeresponses.Server
+	h    http.Header
+	base []string
+	hist []string
 }
 
-// codexCompactFake is codexCompactServer with its fake upstream.
-func codexCompactFake(t *testing.T, c *fakeresponses.Codex) (*httptest.Server, *fakeresponses.Server) {
+// newCxThread is a cxThread whose <environment_context> message is env
+// (cxEnvironment), nothing sent yet.
+func newCxThread(t *testing.T, env string) *cxThread {
 	t.Helper()
+	c := &fakeresponses.Codex{Text: "ok", Usage: func(n int, _ fakeresponses.Kind) fakeresponses.Usage {
+		if n == 1 {
+			return fakeresponses.Usage{Input: 9000, Output: 10}
+		}
+		return fakeresponses.Usage{Input: 300, Output: 10}
+	}}
 	summary := "<current_focus>the test</current_focus>\n<environment>fake</environment>\n<completed_tasks>KOMPACT-CX-SUMMARY</completed_tasks>\n" +
 		"<active_issues>none</active_issues>\n<code_state>none</code_state>\n<important_context>the greeting</important_context>"
-	b, _ := json.Marshal(summary)
-	head := `{"id":"c1","object":"chat.completion.chunk","created":1,"model":"compact-model",`
-	chat := []string{
-		"data: " + head + `"choices":[{"index":0,"delta":{"role":"assistant","content":` + string(b) + `}}]}` + "\n\n",
-		"data: " + head + `"choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}` + "\n\n",
-		"data: " + head + `"choices":[],"usage":{"prompt_tokens":500,"completion_tokens":50,"total_tokens":550}}` + "\n\n",
-		"data: [DONE]\n\n",
+	fake := apitest.CodexUpstream(t, c, summary)
+	base := []string{cxMessage("developer", "You are a test agent."), env}
+	return &cxThread{t: t, srv: apitest.CodexGateway(t, fake.URL), fake: fake, h: codexHeaders(),
+		base: base, hist: append(append([]string{}, base...), cxMessage("user", "Hello there."))}
+}
+
+// post sends items as a request of the thread and returns the response
+// and its body; the test fails, naming the request what, unless it is
+// answered 200 and, where session is not empty, in that session
+// (X-Kompact-Session).
+func (x *cxThread) post(what string, items []string, session string) (*http.Response, string) {
+	x.t.Helper()
+	resp, out, err := postResponses(x.t, x.srv.URL, "", cxBody(items...), x.h)
+	if err != nil || resp.StatusCode != 200 || session != "" && resp.Header.Get("X-Kompact-Session") != session {
+		x.t.Fatalf("%s: %v %v %s", what, err, resp, out)
 	}
-	fake := fakeresponses.New(t, func(r fakeresponses.Request) fakeresponses.Answer {
-		if strings.HasSuffix(r.Path, "/chat/completions") {
-			return fakeresponses.Answer{Events: chat}
-		}
-		return c.Answer(r)
-	})
-	yaml := fmt.Sprintf(`default_agent: cx
-agents:
-  cx:
-    llm: {base_url: %s/v1, model: fake-model, max_context_size: 20000}
-    compaction:
-      enabled: true
-      type: kimi
-      compaction_model: compact-model
-      max_preserved_messages: 2
-      auto: {enabled: true, trigger_ratio: 0.5, reserved_context_size: 1000}
-    gateway: {enabled: true, precompute_ratio: 0.5, compaction: wait}
-`, fake.URL)
-	cfg, err := config.Parse([]byte(yaml), "agents.yaml")
-	if err != nil {
-		t.Fatal(err)
+	return resp, out
+}
+
+// firstTurns sends the thread's first two turns (post, session as there),
+// the second filling the window: hist, then hist with Codex's answer "ok"
+// and the user's "Second question." added.
+func (x *cxThread) firstTurns(session string) {
+	x.t.Helper()
+	x.post("turn 1", x.hist, session)
+	x.hist = append(x.hist, cxMessage("assistant", "ok"), cxMessage("user", "Second question."))
+	x.post("turn 2", x.hist, session)
+}
+
+// compact waits for the thread's precomputed summary and sends Codex's
+// automatic remote compaction (hist, its answer "ok" added to it, and a
+// compaction_trigger; phase, where not empty, in the turn metadata's
+// compaction), which the gateway must answer itself; it returns the
+// compaction item of the answer.
+func (x *cxThread) compact(phase string) string {
+	x.t.Helper()
+	waitCxPreview(x.t, x.srv.URL, "th-1")
+	x.hist = append(x.hist, cxMessage("assistant", "ok"))
+	compaction := `{"trigger":"auto","implementation":"responses_compaction_v2"`
+	if phase != "" {
+		compaction += `,"phase":"` + phase + `"`
 	}
-	getenv := func(string) string { return "" }
-	s := httpapi.New(httpapi.Config{Store: testserver.SQLite(t), Agents: cfg,
-		LLM: &openai.Client{Getenv: getenv, MaxRetries: -1}, Upstream: &openai.Upstream{Getenv: getenv},
-		Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
-	srv := httptest.NewServer(httpapi.CheckedHandler(t, s.Handler()))
-	t.Cleanup(srv.Close)
-	return srv, fake
+	ch := x.h.Clone()
+	ch.Set("X-Codex-Turn-Metadata", `{"thread_id":"th-1","request_kind":"compaction","compaction":`+compaction+`}}`)
+	resp, out, err := postResponses(x.t, x.srv.URL, "", cxBody(append(append([]string{}, x.hist...), `{"type":"compaction_trigger"}`)...), ch)
+	if err != nil || resp.StatusCode != 200 || resp.Header.Get("X-Kompact-Forwarded") != "answered" {
+		x.t.Fatalf("the compaction was not answered: %v %v %s", err, resp, out)
+	}
+	return answeredItem(x.t, out)
 }
 
 // cxBody is a Responses body of items (JSON objects), streamed, with
@@ -106,40 +127,11 @@ func answeredItem(t *testing.T, stream string) string {
 // (THREAD-2, on the main of a6e2acd). The session's gateway_face is
 // responses, the face it came through.
 func TestResponsesContinuesCompactedSession(t *testing.T) {
-	// The second turn fills the window (the first has nothing to compact
-	// yet: a precompute of it would race the second's).
-	c := &fakeresponses.Codex{Text: "ok", Usage: func(n int, _ fakeresponses.Kind) fakeresponses.Usage {
-		if n == 1 {
-			return fakeresponses.Usage{Input: 9000, Output: 10}
-		}
-		return fakeresponses.Usage{Input: 300, Output: 10}
-	}}
-	srv := codexCompactServer(t, c)
-	h := codexHeaders()
-	base := []string{cxMessage("developer", "You are a test agent."), cxMessage("user", "<environment_context>\n  <cwd>/w</cwd>\n</environment_context>")}
-	hist := append(append([]string{}, base...), cxMessage("user", "Hello there."))
-	resp, out, err := postResponses(t, srv.URL, "", cxBody(hist...), h)
-	if err != nil || resp.StatusCode != 200 || resp.Header.Get("X-Kompact-Session") != "th-1" {
-		t.Fatalf("turn 1: %v %v %s", err, resp, out)
-	}
-	hist = append(hist, cxMessage("assistant", "ok"), cxMessage("user", "Second question."))
-	if resp, out, err = postResponses(t, srv.URL, "", cxBody(hist...), h); err != nil || resp.StatusCode != 200 {
-		t.Fatalf("turn 2: %v %v %s", err, resp, out)
-	}
-	waitCxPreview(t, srv.URL, "th-1")
-	hist = append(hist, cxMessage("assistant", "ok"))
-	ch := h.Clone()
-	ch.Set("X-Codex-Turn-Metadata", `{"thread_id":"th-1","request_kind":"compaction","compaction":{"trigger":"auto","implementation":"responses_compaction_v2"}}`)
-	resp, out, err = postResponses(t, srv.URL, "", cxBody(append(append([]string{}, hist...), `{"type":"compaction_trigger"}`)...), ch)
-	if err != nil || resp.StatusCode != 200 || resp.Header.Get("X-Kompact-Forwarded") != "answered" {
-		t.Fatalf("the compaction was not answered: %v %v %s", err, resp, out)
-	}
-	item := answeredItem(t, out)
-	next := []string{base[0], cxMessage("user", "Hello there."), cxMessage("user", "Second question."), base[1], item, cxMessage("user", "Next question.")}
-	resp, out, err = postResponses(t, srv.URL, "", cxBody(next...), h)
-	if err != nil || resp.StatusCode != 200 {
-		t.Fatalf("the turn after: %v %v %s", err, resp, out)
-	}
+	x := newCxThread(t, cxMessage("user", "<environment_context>\n  <cwd>/w</cwd>\n</environment_context>"))
+	x.firstTurns("th-1")
+	item := x.compact("")
+	next := []string{x.base[0], cxMessage("user", "Hello there."), cxMessage("user", "Second question."), x.base[1], item, cxMessage("user", "Next question.")}
+	resp, _ := x.post("the turn after", next, "")
 	if got := resp.Header.Get("X-Kompact-Session"); got != "th-1" {
 		t.Errorf("the turn after the answered compaction went to session %q, want the compacted th-1", got)
 	}
@@ -149,7 +141,7 @@ func TestResponsesContinuesCompactedSession(t *testing.T) {
 			Face string `json:"gateway_face"`
 		} `json:"sessions"`
 	}
-	apitest.GetJSON(t, srv.URL, "/v1/sessions", &list)
+	apitest.GetJSON(t, x.srv.URL, "/v1/sessions", &list)
 	if len(list.Sessions) != 1 || list.Sessions[0].Face != "responses" {
 		t.Errorf("sessions %+v, want th-1 only, its gateway_face responses (issue 42 §2: not chat_completions)", list.Sessions)
 	}

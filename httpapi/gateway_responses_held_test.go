@@ -5,8 +5,6 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-
-	"kompact/internal/testing/fakeresponses"
 )
 
 // TestResponsesContinuationHoldsSummaryOnce (issue 42 §2): the turn
@@ -19,40 +17,14 @@ import (
 // forwarded body is the one sent, the item expanded. On the main of
 // e3b34a4 the item was appended too: the session held the summary twice.
 func TestResponsesContinuationHoldsSummaryOnce(t *testing.T) {
-	c := &fakeresponses.Codex{Text: "ok", Usage: func(n int, _ fakeresponses.Kind) fakeresponses.Usage {
-		if n == 1 {
-			return fakeresponses.Usage{Input: 9000, Output: 10}
-		}
-		return fakeresponses.Usage{Input: 300, Output: 10}
-	}}
-	srv, fake := codexCompactFake(t, c)
-	h := codexHeaders()
-	base := []string{cxMessage("developer", "You are a test agent."), cxEnvironment("/w")}
-	hist := append(append([]string{}, base...), cxMessage("user", "Hello there."))
-	post := func(what string, items []string) {
-		t.Helper()
-		resp, out, err := postResponses(t, srv.URL, "", cxBody(items...), h)
-		if err != nil || resp.StatusCode != 200 || resp.Header.Get("X-Kompact-Session") != "th-1" {
-			t.Fatalf("%s: %v %v %s", what, err, resp, out)
-		}
-	}
-	post("turn 1", hist)
-	hist = append(hist, cxMessage("assistant", "ok"), cxMessage("user", "Second question."))
-	post("turn 2", hist)
-	waitCxPreview(t, srv.URL, "th-1")
-	hist = append(hist, cxMessage("assistant", "ok"))
-	ch := h.Clone()
-	ch.Set("X-Codex-Turn-Metadata", `{"thread_id":"th-1","request_kind":"compaction","compaction":{"trigger":"auto","implementation":"responses_compaction_v2"}}`)
-	resp, out, err := postResponses(t, srv.URL, "", cxBody(append(append([]string{}, hist...), `{"type":"compaction_trigger"}`)...), ch)
-	if err != nil || resp.StatusCode != 200 || resp.Header.Get("X-Kompact-Forwarded") != "answered" {
-		t.Fatalf("the compaction was not answered: %v %v %s", err, resp, out)
-	}
-	item := answeredItem(t, out)
-	before := sessionTexts(t, srv.URL)
+	x := newCxThread(t, cxEnvironment("/w"))
+	x.firstTurns("th-1")
+	item := x.compact("")
+	before := sessionTexts(t, x.srv.URL)
 
-	next := []string{base[0], cxMessage("user", "Hello there."), cxMessage("user", "Second question."), base[1], item, cxMessage("user", "Next question.")}
-	post("the turn after the compaction", next)
-	after := sessionTexts(t, srv.URL)
+	next := []string{x.base[0], cxMessage("user", "Hello there."), cxMessage("user", "Second question."), x.base[1], item, cxMessage("user", "Next question.")}
+	x.post("the turn after the compaction", next, "th-1")
+	after := sessionTexts(t, x.srv.URL)
 	if n := countHolding(after, "KOMPACT-CX-SUMMARY"); n != 1 {
 		t.Errorf("the session holds the summary %d times after the continuation, want once: %q", n, after)
 	}
@@ -63,18 +35,18 @@ func TestResponsesContinuationHoldsSummaryOnce(t *testing.T) {
 	var fwd struct {
 		Input []json.RawMessage `json:"input"`
 	}
-	got := string(fake.Requests()[len(fake.Requests())-1].Body)
+	got := string(x.fake.Requests()[len(x.fake.Requests())-1].Body)
 	if json.Unmarshal([]byte(got), &fwd) != nil || len(fwd.Input) != len(next) || strings.Replace(sent, item, string(fwd.Input[4]), 1) != got || strings.Contains(got, `"compaction"`) {
 		t.Errorf("forwarded:\n%s\nwant the body sent with its compaction item expanded:\n%s", got, sent)
 	}
-	ids := sessionIDs(t, srv.URL)
+	ids := sessionIDs(t, x.srv.URL)
 
 	// Compacted again (a rewrite, which derives the state anew): the next
 	// turn continues the session, its messages numbered on.
-	compactSent(t, srv.URL, fake, "th-1")
+	compactSent(t, x.srv.URL, x.fake, "th-1")
 	next = append(next, cxMessage("assistant", "ok"), cxMessage("user", "Last question."))
-	post("the turn after a second compaction", next)
-	final := sessionIDs(t, srv.URL)
+	x.post("the turn after a second compaction", next, "th-1")
+	final := sessionIDs(t, x.srv.URL)
 	last := ids[len(ids)-1]
 	if want := []string{nextID(t, last), nextID(t, nextID(t, last))}; strings.Join(final[len(final)-2:], ",") != strings.Join(want, ",") {
 		t.Errorf("after the second compaction the session ends %q, want %q after %q", final[len(final)-2:], want, last)
@@ -134,52 +106,32 @@ func nextID(t *testing.T, id string) string {
 // a continuation (a message had to follow the summary): the thread split
 // into a new session holding its context and the summary afresh.
 func TestResponsesMidTurnContinuation(t *testing.T) {
-	c := &fakeresponses.Codex{Text: "ok", Usage: func(n int, _ fakeresponses.Kind) fakeresponses.Usage {
-		if n == 1 {
-			return fakeresponses.Usage{Input: 9000, Output: 10}
-		}
-		return fakeresponses.Usage{Input: 300, Output: 10}
-	}}
-	srv, _ := codexCompactFake(t, c)
-	h := codexHeaders()
-	base := []string{cxMessage("developer", "You are a test agent."), cxEnvironment("/w")}
-	hist := append(append([]string{}, base...), cxMessage("user", "Hello there."))
+	x := newCxThread(t, cxEnvironment("/w"))
 	post := func(what string, items []string) {
 		t.Helper()
-		resp, out, err := postResponses(t, srv.URL, "", cxBody(items...), h)
-		if err != nil || resp.StatusCode != 200 {
-			t.Fatalf("%s: %v %v %s", what, err, resp, out)
-		}
+		resp, _ := x.post(what, items, "")
 		if got := resp.Header.Get("X-Kompact-Session"); got != "th-1" {
 			t.Errorf("%s went to session %q, want the thread's th-1", what, got)
 		}
 	}
-	post("turn 1", hist)
-	hist = append(hist, cxMessage("assistant", "ok"), cxMessage("user", "Second question."))
-	post("turn 2", hist)
-	waitCxPreview(t, srv.URL, "th-1")
-	hist = append(hist, cxMessage("assistant", "ok"))
-	ch := h.Clone()
-	ch.Set("X-Codex-Turn-Metadata", `{"thread_id":"th-1","request_kind":"compaction","compaction":{"trigger":"auto","implementation":"responses_compaction_v2","phase":"mid_turn"}}`)
-	resp, out, err := postResponses(t, srv.URL, "", cxBody(append(append([]string{}, hist...), `{"type":"compaction_trigger"}`)...), ch)
-	if err != nil || resp.StatusCode != 200 || resp.Header.Get("X-Kompact-Forwarded") != "answered" {
-		t.Fatalf("the compaction was not answered: %v %v %s", err, resp, out)
-	}
-	item := answeredItem(t, out)
-	before := sessionTexts(t, srv.URL)
+	post("turn 1", x.hist)
+	x.hist = append(x.hist, cxMessage("assistant", "ok"), cxMessage("user", "Second question."))
+	post("turn 2", x.hist)
+	item := x.compact("mid_turn")
+	before := sessionTexts(t, x.srv.URL)
 
-	next := []string{base[0], cxMessage("user", "Hello there."), base[1], cxMessage("user", "Second question."), item}
+	next := []string{x.base[0], cxMessage("user", "Hello there."), x.base[1], cxMessage("user", "Second question."), item}
 	post("the turn's request after the compaction", next)
-	if after := sessionTexts(t, srv.URL); strings.Join(after, "\n") != strings.Join(before, "\n") {
+	if after := sessionTexts(t, x.srv.URL); strings.Join(after, "\n") != strings.Join(before, "\n") {
 		t.Errorf("the continuation changed the session: %q, was %q", after, before)
 	}
 	next = append(next, cxMessage("assistant", "Still on it."), cxMessage("user", "Go on."))
 	post("the next request of the thread", next)
-	after := sessionTexts(t, srv.URL)
+	after := sessionTexts(t, x.srv.URL)
 	if len(after) != len(before)+2 || !strings.Contains(after[len(after)-1], "Go on.") || countHolding(after, "KOMPACT-CX-SUMMARY") != 1 {
 		t.Errorf("after the next request the session holds %q (was %q), want the two new messages after it and the summary once", after, before)
 	}
-	if ids := listedIDs(listSessions(t, srv.URL, "")); len(ids) != 1 {
+	if ids := listedIDs(listSessions(t, x.srv.URL, "")); len(ids) != 1 {
 		t.Errorf("sessions %v, want th-1 only", ids)
 	}
 }

@@ -81,47 +81,21 @@ func TestResponsesLaterContextPinned(t *testing.T) {
 // of the next compaction's request. On the main of 9b330d7 it was
 // appended unpinned.
 func TestResponsesContinuedContextPinned(t *testing.T) {
-	c := &fakeresponses.Codex{Text: "ok", Usage: func(n int, _ fakeresponses.Kind) fakeresponses.Usage {
-		if n == 1 {
-			return fakeresponses.Usage{Input: 9000, Output: 10}
-		}
-		return fakeresponses.Usage{Input: 300, Output: 10}
-	}}
-	srv, fake := codexCompactFake(t, c)
-	h := codexHeaders()
-	base := []string{cxMessage("developer", "You are a test agent."), cxEnvironment("/w")}
-	hist := append(append([]string{}, base...), cxMessage("user", "Hello there."))
-	if resp, out, err := postResponses(t, srv.URL, "", cxBody(hist...), h); err != nil || resp.StatusCode != 200 {
-		t.Fatalf("turn 1: %v %v %s", err, resp, out)
-	}
-	hist = append(hist, cxMessage("assistant", "ok"), cxMessage("user", "Second question."))
-	if resp, out, err := postResponses(t, srv.URL, "", cxBody(hist...), h); err != nil || resp.StatusCode != 200 {
-		t.Fatalf("turn 2: %v %v %s", err, resp, out)
-	}
-	waitCxPreview(t, srv.URL, "th-1")
-	hist = append(hist, cxMessage("assistant", "ok"))
-	ch := h.Clone()
-	ch.Set("X-Codex-Turn-Metadata", `{"thread_id":"th-1","request_kind":"compaction","compaction":{"trigger":"auto","implementation":"responses_compaction_v2"}}`)
-	resp, out, err := postResponses(t, srv.URL, "", cxBody(append(append([]string{}, hist...), `{"type":"compaction_trigger"}`)...), ch)
-	if err != nil || resp.StatusCode != 200 || resp.Header.Get("X-Kompact-Forwarded") != "answered" {
-		t.Fatalf("the compaction was not answered: %v %v %s", err, resp, out)
-	}
-	item := answeredItem(t, out)
-	pinnedBefore := len(pinnedTexts(t, getJSON(t, srv.URL+"/v1/sessions/th-1")))
-	next := []string{base[0], cxMessage("user", "Hello there."), cxMessage("user", "Second question."), base[1], item,
+	x := newCxThread(t, cxEnvironment("/w"))
+	x.firstTurns("")
+	item := x.compact("")
+	pinnedBefore := len(pinnedTexts(t, getJSON(t, x.srv.URL+"/v1/sessions/th-1")))
+	next := []string{x.base[0], cxMessage("user", "Hello there."), cxMessage("user", "Second question."), x.base[1], item,
 		cxEnvironment("/w/CWD-NEW-XYZ"), cxMessage("user", "Next question, about docs/parse.md.")}
 	for _, more := range [][]string{nil, {cxMessage("assistant", "ok"), cxMessage("user", "And the linter.")}, {cxMessage("assistant", "ok"), cxMessage("user", "Thanks.")}} {
 		next = append(next, more...)
-		resp, out, err = postResponses(t, srv.URL, "", cxBody(next...), h)
-		if err != nil || resp.StatusCode != 200 || resp.Header.Get("X-Kompact-Session") != "th-1" {
-			t.Fatalf("a turn after the answered compaction: %v %v %s", err, resp, out)
-		}
+		x.post("a turn after the answered compaction", next, "th-1")
 	}
-	texts := pinnedTexts(t, getJSON(t, srv.URL+"/v1/sessions/th-1"))
+	texts := pinnedTexts(t, getJSON(t, x.srv.URL+"/v1/sessions/th-1"))
 	if len(texts) != pinnedBefore+1 || !strings.Contains(texts[len(texts)-1], "/w/CWD-NEW-XYZ") {
 		t.Fatalf("the continued session pins %q (%d before the turn), want the later <environment_context> added", texts, pinnedBefore)
 	}
-	sent := compactSent(t, srv.URL, fake, "th-1")
+	sent := compactSent(t, x.srv.URL, x.fake, "th-1")
 	if !strings.Contains(sent, "about docs/parse.md") {
 		t.Fatalf("the compaction request holds no words of the user's after the later context: %q", sent)
 	}

@@ -108,7 +108,7 @@ func TestGatewayKimiCodeAgent(t *testing.T) {
 	up := apitest.NewFakeUpstream(t)
 	yaml := testserver.GatewayAgents(up.Srv.URL+"/v1", testserver.Gateway{Auto: true})
 	yaml = strings.NewReplacer("type: kimi\n", "type: kimi-code\n", "max_context_size: 10000\n", "max_context_size: 100000\n").Replace(yaml)
-	srv := gatewayServerOf(t, yaml, testLog{t})
+	srv := apitest.GatewayServer(t, yaml, testLog{t})
 	c := apitest.NewGatewayClient(srv.URL)
 	cv := &apitest.Conversation{Msgs: []sdk.ChatCompletionMessageParamUnion{sdk.SystemMessage("You are a careful agent.")}}
 	quoted := func(s string) []byte { // as inside a JSON string, < and > as they are

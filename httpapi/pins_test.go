@@ -90,7 +90,7 @@ func jsonNum(v any) string {
 // compaction request leaves it out.
 func TestGatewayPinned(t *testing.T) {
 	up := apitest.NewFakeUpstream(t)
-	srv := gatewayServerOf(t, testserver.GatewayAgents(up.Srv.URL+"/v1", testserver.Gateway{Auto: true}), testLog{t})
+	srv := apitest.GatewayServer(t, testserver.GatewayAgents(up.Srv.URL+"/v1", testserver.Gateway{Auto: true}), testLog{t})
 	c := apitest.NewGatewayClient(srv.URL)
 	cv := &apitest.Conversation{Msgs: []sdk.ChatCompletionMessageParamUnion{sdk.SystemMessage("You are a careful agent.")}}
 	id := cv.Turn(t, c, 1, false).Get("X-Kompact-Session")

@@ -18,7 +18,8 @@ import (
 // compactions appear on the page with their fidelity reports). The
 // requests are Codex-shaped (its headers, its items, its injected
 // context) with synthetic texts; the gateway and kompact's own compaction
-// are gateway_codex_test.go's (codexAgents over codexUpstream).
+// are gateway_codex_test.go's (apitest.CodexAgents over
+// apitest.CodexUpstream, with codexSummary).
 
 // codexPageThread is the thread the test's Codex requests name.
 const codexPageThread = "th-page"
@@ -106,8 +107,8 @@ func TestBrowserCodexSession(t *testing.T) {
 	// The title request is the fake's first answer: codexUsage's turns
 	// come after it.
 	c := &fakeresponses.Codex{Text: "ok", Usage: func(n int, k fakeresponses.Kind) fakeresponses.Usage { return codexUsage(n-1, k) }}
-	fake := codexUpstream(t, c)
-	e := newBrowserEnv(t, browserOptions{agents: func(string) string { return codexAgents(fake.URL) }})
+	fake := apitest.CodexUpstream(t, c, codexSummary)
+	e := newBrowserEnv(t, browserOptions{agents: func(string) string { return apitest.CodexAgents(fake.URL) }})
 	side := codexThreadOnPage(t, e)
 	for _, w := range browserWidths {
 		e.do("window width", chromedp.EmulateViewport(int64(w), 900))

@@ -94,13 +94,16 @@ func compactingUsage(n int, k fakeresponses.Kind) fakeresponses.Usage {
 	return fakeresponses.Usage{Input: 300, Output: 10}
 }
 
-// TestCodexRemoteCompactionAgainstFake: named OpenAI, Codex compacts by
-// a compaction_trigger, takes the compaction item, and sends it back as
-// it came in the next turn.
-func TestCodexRemoteCompactionAgainstFake(t *testing.T) {
-	c := &fakeresponses.Codex{Summary: "kompact:s:1", Usage: compactingUsage}
+// compactionAgainstFake runs two turns of Codex, under provider's name,
+// straight against a fake whose compactions answer summary and whose
+// usage is compactingUsage, so that the second turn compacts first; both
+// turns must complete. It returns the fake and the one request of kind k
+// it received (what names that kind if there is not exactly one).
+func compactionAgainstFake(t *testing.T, provider, summary string, k fakeresponses.Kind, what string) (*fakeresponses.Server, fakeresponses.Request) {
+	t.Helper()
+	c := &fakeresponses.Codex{Summary: summary, Usage: compactingUsage}
 	fake := fakeresponses.New(t, c.Answer)
-	home := codexcli.Home(t, codexcli.Config{Provider: "OpenAI", BaseURL: fake.URL + "/v1"})
+	home := codexcli.Home(t, codexcli.Config{Provider: provider, BaseURL: fake.URL + "/v1"})
 	r := codexcli.Exec(t, home, "First question.")
 	if !r.Completed {
 		t.Fatalf("turn 1:\n%s", r)
@@ -109,11 +112,19 @@ func TestCodexRemoteCompactionAgainstFake(t *testing.T) {
 	if !r2.Completed {
 		t.Fatalf("turn 2:\n%s", r2)
 	}
-	trig := turns(fake, fakeresponses.KindRemoteCompaction)
-	if len(trig) != 1 {
-		t.Fatalf("%d compaction_trigger requests, want 1", len(trig))
+	got := turns(fake, k)
+	if len(got) != 1 {
+		t.Fatalf("%d %s requests, want 1", len(got), what)
 	}
-	meta, _ := openai.ParseTurnMetadata(trig[0].Header.Get("X-Codex-Turn-Metadata"))
+	return fake, got[0]
+}
+
+// TestCodexRemoteCompactionAgainstFake: named OpenAI, Codex compacts by
+// a compaction_trigger, takes the compaction item, and sends it back as
+// it came in the next turn.
+func TestCodexRemoteCompactionAgainstFake(t *testing.T) {
+	fake, trig := compactionAgainstFake(t, "OpenAI", "kompact:s:1", fakeresponses.KindRemoteCompaction, "compaction_trigger")
+	meta, _ := openai.ParseTurnMetadata(trig.Header.Get("X-Codex-Turn-Metadata"))
 	if meta.RequestKind != "compaction" || meta.Compaction == nil || meta.Compaction.Implementation != "responses_compaction_v2" {
 		t.Errorf("the trigger's metadata: %+v", meta)
 	}
@@ -136,23 +147,9 @@ func TestCodexRemoteCompactionAgainstFake(t *testing.T) {
 // by a tool-less turn with its checkpoint prompt, which the codec knows,
 // and sends the summary behind its prefix as a user message next.
 func TestCodexLocalCompactionAgainstFake(t *testing.T) {
-	c := &fakeresponses.Codex{Summary: "The local summary.", Usage: compactingUsage}
-	fake := fakeresponses.New(t, c.Answer)
-	home := codexcli.Home(t, codexcli.Config{Provider: "Fake", BaseURL: fake.URL + "/v1"})
-	r := codexcli.Exec(t, home, "First question.")
-	if !r.Completed {
-		t.Fatalf("turn 1:\n%s", r)
-	}
-	r2 := codexcli.Resume(t, home, r.ThreadID, "Second question.")
-	if !r2.Completed {
-		t.Fatalf("turn 2:\n%s", r2)
-	}
-	local := turns(fake, fakeresponses.KindLocalCompaction)
-	if len(local) != 1 {
-		t.Fatalf("%d local compaction requests, want 1", len(local))
-	}
-	meta, _ := openai.ParseTurnMetadata(local[0].Header.Get("X-Codex-Turn-Metadata"))
-	req, err := openai.ParseResponsesRequest(local[0].Body)
+	fake, local := compactionAgainstFake(t, "Fake", "The local summary.", fakeresponses.KindLocalCompaction, "local compaction")
+	meta, _ := openai.ParseTurnMetadata(local.Header.Get("X-Codex-Turn-Metadata"))
+	req, err := openai.ParseResponsesRequest(local.Body)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"kompact/internal/testing/apitest"
-	"kompact/internal/testing/codexcli"
 	"kompact/internal/testing/fakeresponses"
 )
 
@@ -29,22 +28,12 @@ func TestCodexMidTurnCompactionThroughGateway(t *testing.T) {
 					}
 					return fakeresponses.Usage{Input: 300, Output: 10}
 				}}
-			fake := codexUpstream(t, c)
-			srv := codexGateway(t, fake.URL)
-			front := newTimed(t, srv.URL+"/gateway/cx")
-			home := codexcli.Home(t, codexcli.Config{Provider: provider, BaseURL: front.URL + "/v1"})
-			first := codexcli.Exec(t, home, "First: run the command.")
-			if !first.Completed || first.ThreadID == "" {
-				t.Fatalf("turn 1:\n%s", first)
-			}
-			second := codexcli.Resume(t, home, first.ThreadID, "Second: run it again.")
-			if !second.Completed || second.Failed {
+			fake := apitest.CodexUpstream(t, c, codexSummary)
+			srv, front, _, first, second := codexFirstTurns(t, provider, fake, "First: run the command.", "Second: run it again.")
+			if second.Failed {
 				t.Fatalf("turn 2:\n%s", second)
 			}
-			kind := fakeresponses.KindRemoteCompaction
-			if provider != "OpenAI" {
-				kind = fakeresponses.KindLocalCompaction
-			}
+			kind := compactionKind(provider)
 			if n := len(front.of(kind)); n != 1 {
 				t.Fatalf("%d compaction requests through the gateway, want 1 (the mid-turn one)", n)
 			}
@@ -57,14 +46,8 @@ func TestCodexMidTurnCompactionThroughGateway(t *testing.T) {
 			if last := turns[len(turns)-1].Body; !strings.Contains(fakeresponses.LastUserText(last), "KOMPACT-CODEX-SUMMARY") {
 				t.Errorf("the request after the compaction does not end with kompact's summary: %.2000s", last)
 			}
-			var list struct {
-				Sessions []struct {
-					ID string `json:"id"`
-				} `json:"sessions"`
-			}
-			apitest.GetJSON(t, srv.URL, "/v1/sessions", &list)
-			if len(list.Sessions) != 1 || list.Sessions[0].ID != first.ThreadID {
-				t.Errorf("sessions %+v, want the thread's %s only", list.Sessions, first.ThreadID)
+			if ids := listedSessions(t, srv.URL); len(ids) != 1 || ids[0] != first.ThreadID {
+				t.Errorf("sessions %v, want the thread's %s only", ids, first.ThreadID)
 			}
 			var s struct {
 				Messages []json.RawMessage `json:"messages"`

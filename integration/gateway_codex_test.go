@@ -2,9 +2,7 @@ package integration
 
 import (
 	"encoding/json"
-	"fmt"
 	"io"
-	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"net/http/httputil"
@@ -14,85 +12,20 @@ import (
 	"testing"
 	"time"
 
-	"kompact/config"
-	"kompact/httpapi"
 	"kompact/internal/testing/apitest"
 	"kompact/internal/testing/codexcli"
 	"kompact/internal/testing/fakeresponses"
-	"kompact/internal/testing/openapicheck"
-	"kompact/internal/testing/testserver"
-	"kompact/openai"
 )
 
 // Issue 42 §4: the real Codex CLI 0.171.0 (bash .ci/codex.sh), headless,
 // through the gateway's Responses face against the fake Responses server,
 // for both provider names.
 
-// codexSummary is what kompact's own compaction model answers (the
-// sections the quality gate looks for).
+// codexSummary is what kompact's own compaction model answers
+// (apitest.CodexUpstream's summary: the sections the quality gate looks
+// for).
 const codexSummary = "<current_focus>the Codex test</current_focus>\n<environment>fake</environment>\n<completed_tasks>KOMPACT-CODEX-SUMMARY</completed_tasks>\n" +
 	"<active_issues>none</active_issues>\n<code_state>none</code_state>\n<important_context>the first two questions</important_context>"
-
-// codexUpstream is one fake at the agent's llm.base_url: Codex's
-// Responses requests answered by c, kompact's own compaction
-// (chat/completions) with codexSummary.
-func codexUpstream(t *testing.T, c *fakeresponses.Codex) *fakeresponses.Server {
-	return fakeresponses.New(t, func(r fakeresponses.Request) fakeresponses.Answer {
-		if strings.HasSuffix(r.Path, "/chat/completions") {
-			return fakeresponses.Answer{Events: chatStream(codexSummary)}
-		}
-		return c.Answer(r)
-	})
-}
-
-// chatStream is a chat-completions stream of one text, with usage.
-func chatStream(text string) []string {
-	b, _ := json.Marshal(text)
-	head := `{"id":"c1","object":"chat.completion.chunk","created":1,"model":"compact-model",`
-	return []string{
-		"data: " + head + `"choices":[{"index":0,"delta":{"role":"assistant","content":` + string(b) + `}}]}` + "\n\n",
-		"data: " + head + `"choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}` + "\n\n",
-		"data: " + head + `"choices":[],"usage":{"prompt_tokens":500,"completion_tokens":50,"total_tokens":550}}` + "\n\n",
-		"data: [DONE]\n\n",
-	}
-}
-
-// codexAgents is the agents file of one agent, "cx", whose upstream is
-// the fake at fakeURL: a 20,000-token window, automatic compaction at half
-// of it, precomputed at half of that, compaction: wait.
-func codexAgents(fakeURL string) string {
-	return fmt.Sprintf(`default_agent: cx
-agents:
-  cx:
-    llm: {base_url: %s/v1, model: fake-model, max_context_size: 20000}
-    compaction:
-      enabled: true
-      type: kimi
-      compaction_model: compact-model
-      max_preserved_messages: 2
-      auto: {enabled: true, trigger_ratio: 0.5, reserved_context_size: 1000}
-    gateway: {enabled: true, precompute_ratio: 0.5, compaction: wait}
-`, fakeURL)
-}
-
-// codexGateway serves the gateway with codexAgents over the fake.
-func codexGateway(t *testing.T, fakeURL string) *httptest.Server {
-	t.Helper()
-	cfg, err := config.Parse([]byte(codexAgents(fakeURL)), "agents.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	getenv := func(string) string { return "" }
-	s := httpapi.New(httpapi.Config{
-		Store: testserver.SQLite(t), Agents: cfg,
-		LLM:      &openai.Client{Getenv: getenv, MaxRetries: -1},
-		Upstream: &openai.Upstream{Getenv: getenv},
-		Logger:   slog.New(slog.NewTextHandler(io.Discard, nil)),
-	})
-	srv := httptest.NewServer(openapicheck.Handler(t, s.Handler()))
-	t.Cleanup(srv.Close)
-	return srv
-}
 
 // timed is a proxy in front of target that times each request, from its
 // arrival to the last byte of its answer, by the kind of its body (Codex
@@ -155,6 +88,53 @@ func responsesTurns(fake *fakeresponses.Server, k fakeresponses.Kind) []fakeresp
 	return out
 }
 
+// codexFirstTurns runs Codex, under provider's name, through the gateway
+// over fake (apitest.CodexGateway), behind a timing proxy: its first turn
+// (prompt first), which must complete and name its thread, and a resume
+// of it (prompt second), which must complete. It returns the gateway, the
+// proxy, Codex's home and the two runs.
+func codexFirstTurns(t *testing.T, provider string, fake *fakeresponses.Server, first, second string) (*httptest.Server, *timed, string, codexcli.Run, codexcli.Run) {
+	t.Helper()
+	srv := apitest.CodexGateway(t, fake.URL)
+	front := newTimed(t, srv.URL+"/gateway/cx")
+	home := codexcli.Home(t, codexcli.Config{Provider: provider, BaseURL: front.URL + "/v1"})
+	r1 := codexcli.Exec(t, home, first)
+	if !r1.Completed || r1.ThreadID == "" {
+		t.Fatalf("turn 1:\n%s", r1)
+	}
+	r2 := codexcli.Resume(t, home, r1.ThreadID, second)
+	if !r2.Completed {
+		t.Fatalf("turn 2:\n%s", r2)
+	}
+	return srv, front, home, r1, r2
+}
+
+// compactionKind is the kind of Codex's automatic compaction under
+// provider's name: remote (a compaction_trigger) for OpenAI, local (the
+// checkpoint turn) for another.
+func compactionKind(provider string) fakeresponses.Kind {
+	if provider != "OpenAI" {
+		return fakeresponses.KindLocalCompaction
+	}
+	return fakeresponses.KindRemoteCompaction
+}
+
+// listedSessions is the ids of the sessions the server at base lists.
+func listedSessions(t *testing.T, base string) []string {
+	t.Helper()
+	var list struct {
+		Sessions []struct {
+			ID string `json:"id"`
+		} `json:"sessions"`
+	}
+	apitest.GetJSON(t, base, "/v1/sessions", &list)
+	var ids []string
+	for _, s := range list.Sessions {
+		ids = append(ids, s.ID)
+	}
+	return ids
+}
+
 // TestCodexThroughGateway (issue 42 §4): Codex through
 // /gateway/cx/v1/responses, for both provider names: a turn, a second
 // turn that fills the window (kompact precomputes its summary), then a
@@ -167,18 +147,8 @@ func responsesTurns(fake *fakeresponses.Server, k fakeresponses.Kind) []fakeresp
 func TestCodexThroughGateway(t *testing.T) {
 	for _, provider := range []string{"OpenAI", "Fake"} {
 		t.Run(provider, func(t *testing.T) {
-			fake := codexUpstream(t, &fakeresponses.Codex{Text: "ok", Usage: codexUsage})
-			srv := codexGateway(t, fake.URL)
-			front := newTimed(t, srv.URL+"/gateway/cx")
-			home := codexcli.Home(t, codexcli.Config{Provider: provider, BaseURL: front.URL + "/v1"})
-			first := codexcli.Exec(t, home, "First question: what is 2+2?")
-			if !first.Completed || first.ThreadID == "" {
-				t.Fatalf("turn 1:\n%s", first)
-			}
-			second := codexcli.Resume(t, home, first.ThreadID, "Second question: and 3+3?")
-			if !second.Completed {
-				t.Fatalf("turn 2:\n%s", second)
-			}
+			fake := apitest.CodexUpstream(t, &fakeresponses.Codex{Text: "ok", Usage: codexUsage}, codexSummary)
+			srv, front, home, first, _ := codexFirstTurns(t, provider, fake, "First question: what is 2+2?", "Second question: and 3+3?")
 			q := fake.Requests()[0]
 			if q.Header.Get("Thread-Id") != first.ThreadID || q.Header.Get("Authorization") != "" || q.Header.Get("X-Codex-Turn-Metadata") == "" {
 				t.Errorf("the headers that went upstream: %v", q.Header)
@@ -191,21 +161,12 @@ func TestCodexThroughGateway(t *testing.T) {
 			}
 			// One thread, one session: the turn after the answered
 			// compaction continues the compacted one.
-			var list struct {
-				Sessions []struct {
-					ID string `json:"id"`
-				} `json:"sessions"`
-			}
-			apitest.GetJSON(t, srv.URL, "/v1/sessions", &list)
-			for _, s := range list.Sessions {
-				if s.ID != first.ThreadID {
-					t.Errorf("session %s beside the thread's %s", s.ID, first.ThreadID)
+			for _, id := range listedSessions(t, srv.URL) {
+				if id != first.ThreadID {
+					t.Errorf("session %s beside the thread's %s", id, first.ThreadID)
 				}
 			}
-			kind := fakeresponses.KindRemoteCompaction
-			if provider != "OpenAI" {
-				kind = fakeresponses.KindLocalCompaction
-			}
+			kind := compactionKind(provider)
 			answered := front.of(kind)
 			if len(answered) != 1 {
 				t.Fatalf("%d compaction requests through the gateway, want 1", len(answered))
@@ -230,7 +191,7 @@ func TestCodexThroughGateway(t *testing.T) {
 				t.Errorf("the turn after the compaction: %.2000s", last)
 			}
 			// The same compaction straight to the fake, for the note.
-			direct := newTimed(t, codexUpstream(t, &fakeresponses.Codex{Text: "ok", Usage: codexUsage}).URL)
+			direct := newTimed(t, apitest.CodexUpstream(t, &fakeresponses.Codex{Text: "ok", Usage: codexUsage}, codexSummary).URL)
 			dhome := codexcli.Home(t, codexcli.Config{Provider: provider, BaseURL: direct.URL + "/v1"})
 			d1 := codexcli.Exec(t, dhome, "First question: what is 2+2?")
 			codexcli.Resume(t, dhome, d1.ThreadID, "Second question: and 3+3?")

@@ -125,7 +125,8 @@ var allowed = map[string][]string{
 	// the OpenAPI checker, the gateway's fakes and fixtures.
 	"internal/testing/openapicheck": {},
 	"internal/testing/apitest": {"kompact", "anthropic", "config", "httpapi", "kimicode", "openai", "internal/llmclient",
-		"internal/testing/fakeanthropic", "internal/testing/kcvectors", "internal/testing/openapicheck", "internal/testing/testserver"},
+		"internal/testing/fakeanthropic", "internal/testing/fakeresponses", "internal/testing/kcvectors", "internal/testing/openapicheck",
+		"internal/testing/testserver"},
 	// The slow suites (browser, Claude Code, Ollama): test files only.
 	"integration": {},
 }

@@ -1,7 +1,8 @@
 // Package apitest is the support the tests of httpapi and of integration
 // share: JSON helpers, the gateway's fake OpenAI-compatible upstream and
-// its client, the Messages face's (Claude Code's) fixtures and the
-// sessions some tests import. It was the httpapi tests' own until the
+// its client, the Messages face's (Claude Code's) fixtures, the Responses
+// face's Codex gateway over a fakeresponses fake, and the sessions some
+// tests import. It was the httpapi tests' own until the
 // slow suites moved to integration (issue 41 §1).
 package apitest
 
