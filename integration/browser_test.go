@@ -411,15 +411,22 @@ func (e *browserEnv) click(sel string) {
 }
 
 // check ticks the checkbox sel with a click, as a person does, and clicks
-// again until it is ticked: at 400 px the compact panel sits below the
-// conversation, and a page still settling (its latest message kept in view)
-// can move the box between the click's aim and the click.
+// again until it is ticked (clickUntil).
 func (e *browserEnv) check(sel string) {
 	e.t.Helper()
-	ticked := `!!document.querySelector('` + sel + `')?.checked`
-	for try := 0; !e.evalBool(ticked); try++ {
+	e.clickUntil(sel, `!!document.querySelector('`+sel+`')?.checked`, "ticked")
+}
+
+// clickUntil clicks sel, as a person does, until done (a script) holds, at
+// most five times: a page still settling (its latest message kept in view;
+// at 400 px the compact panel sits below the conversation) can move the
+// element between the click's aim and the click, which then lands beside
+// it. what says, for the failure, what the clicks were for.
+func (e *browserEnv) clickUntil(sel, done, what string) {
+	e.t.Helper()
+	for try := 0; !e.evalBool(done); try++ {
 		if try == 5 {
-			e.t.Fatalf("%s stays unticked after %d clicks", sel, try)
+			e.t.Fatalf("%s: not %s after %d clicks", sel, what, try)
 		}
 		e.click(sel)
 		time.Sleep(time.Duration(try) * 100 * time.Millisecond)

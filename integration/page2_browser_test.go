@@ -242,7 +242,7 @@ func TestBrowserSessionsManage(t *testing.T) {
 	// Rename in place.
 	e.click(`[data-testid="session-item"][data-session-id="beta"]`)
 	e.waitFor("beta", `document.querySelector('[data-testid="session-title"]').textContent === "Deploy the staging server"`)
-	e.click(`[data-testid="rename-session"]`)
+	e.clickUntil(`[data-testid="rename-session"]`, `!document.getElementById("rename-form").hidden`, "renaming")
 	e.do("type the title", chromedp.SetValue(chromedp.CSS(`[data-testid="rename-input"]`), "Staging deploy notes"))
 	e.click(`[data-testid="rename-save"]`)
 	e.waitFor("the new title", `document.querySelector('[data-testid="session-title"]').textContent === "Staging deploy notes" && document.querySelector('[data-session-id="beta"] [data-testid="session-item-title"]').textContent === "Staging deploy notes"`)
