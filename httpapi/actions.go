@@ -51,6 +51,11 @@ func (req *actionRequest) action(r *http.Request) kompact.ActionRequest {
 // outcome JSON. The action runs in one of the server's action slots; a
 // dry run, which makes no LLM call, takes none and reads only the
 // session's outline (dryRun).
+//
+// What the session's head decides (checkAction) comes before the slot,
+// and the reading of the whole session and the plan (planAction) after
+// it: a refusal as busy reads no message, so that retrying clients do
+// not each read a large session while the server is busy.
 func (s *Server) runAction(w http.ResponseWriter, r *http.Request) error {
 	var req actionRequest
 	if err := s.decodeBody(w, r, &req, true); err != nil {
@@ -59,34 +64,72 @@ func (s *Server) runAction(w http.ResponseWriter, r *http.Request) error {
 	if req.DryRun {
 		return s.dryRun(w, r, req)
 	}
-	ctx := r.Context()
-	stored, a, err := s.sessions.Open(ctx, r.PathValue("id"))
-	if err != nil {
-		return err
-	}
-	job, err := s.sessions.NewJob(ctx, stored, a, req.action(r))
-	if err == nil && req.Preview {
-		err = job.CheckPreview() // before the slot and the LLM call
-	}
-	if err != nil {
-		s.writeOutcome(w, r, kompact.ErrorOutcome(err))
-		return nil
+	if refusal, err := s.checkAction(r); err != nil || refusal != nil {
+		return s.refuseAction(w, r, refusal, err)
 	}
 	release, err := s.actionSlot(w)
 	if err != nil {
 		return err
 	}
 	defer release()
+	job, refusal, err := s.planAction(r, req)
+	if err != nil || refusal != nil {
+		return s.refuseAction(w, r, refusal, err)
+	}
+	s.runJob(w, r, job, req)
+	return nil
+}
+
+// checkAction checks an action on the session's head, without reading a
+// message: an unknown session or agent is err (the error body), an agent
+// whose compaction is disabled the refusal (an error outcome).
+func (s *Server) checkAction(r *http.Request) (refusal, err error) {
+	_, a, err := s.sessions.OpenHead(r.Context(), r.PathValue("id"))
+	if err != nil {
+		return nil, err
+	}
+	return service.CheckCompaction(a), nil
+}
+
+// planAction reads the session whole and plans the action (Sessions.NewJob),
+// with the preview budget checked before the LLM call (CheckPreview). The
+// session's read failing (it was deleted meanwhile) is err; what the plan
+// refuses (a bad range, a preview past the budget) the refusal.
+func (s *Server) planAction(r *http.Request, req actionRequest) (job *service.SessionJob, refusal, err error) {
+	ctx := r.Context()
+	stored, a, err := s.sessions.Open(ctx, r.PathValue("id"))
+	if err != nil {
+		return nil, nil, err
+	}
+	job, refusal = s.sessions.NewJob(ctx, stored, a, req.action(r))
+	if refusal == nil && req.Preview {
+		refusal = job.CheckPreview()
+	}
+	return job, refusal, nil
+}
+
+// refuseAction answers an action refused before it ran: err with the
+// error body (the handler's error), else refusal as an error outcome.
+func (s *Server) refuseAction(w http.ResponseWriter, r *http.Request, refusal, err error) error {
+	if err != nil {
+		return err
+	}
+	s.writeOutcome(w, r, kompact.ErrorOutcome(refusal))
+	return nil
+}
+
+// runJob runs job as req asks and answers its outcome: as one JSON body,
+// or streamed as Server-Sent Events when the client asks for them.
+func (s *Server) runJob(w http.ResponseWriter, r *http.Request, job *service.SessionJob, req actionRequest) {
 	opts := service.ActionOptions{Preview: req.Preview, HoldOnWarnings: req.HoldOnWarnings && !req.AcceptWarnings}
 	run := func(ctx context.Context, progress func(kompact.Progress)) kompact.Outcome {
 		return job.Run(ctx, opts, progress)
 	}
 	if !wantsEvents(r) {
-		s.writeOutcome(w, r, run(ctx, nil))
-		return nil
+		s.writeOutcome(w, r, run(r.Context(), nil))
+		return
 	}
 	s.streamAction(w, r, run)
-	return nil
 }
 
 // outcomeBody returns the status and the JSON body of an outcome. An

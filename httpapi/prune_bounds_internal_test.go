@@ -26,11 +26,20 @@ import (
 // bytes, where each read the session whole before.
 
 // pruneServer is a server with limits over a fresh store holding session
-// "big": exchanges tool calls whose results are 2,000 characters each.
+// "big" (bigServer), with an LLM that never answers.
 func pruneServer(t *testing.T, limits Limits, exchanges int) (*Server, string, int) {
 	t.Helper()
+	return bigServer(t, Config{Agents: config.Default(), LLM: gatedLLM{gate: make(chan struct{})}, Limits: limits}, exchanges)
+}
+
+// bigServer is a server of cfg over a fresh store holding session "big":
+// exchanges tool calls whose results are 2,000 characters each. It
+// returns the server, its URL and the size of the session's JSON.
+func bigServer(t testing.TB, cfg Config, exchanges int) (*Server, string, int) {
+	t.Helper()
 	store := testserver.SQLite(t)
-	s := New(Config{Store: store, Agents: config.Default(), LLM: gatedLLM{gate: make(chan struct{})}, Limits: limits})
+	cfg.Store = store
+	s := New(cfg)
 	var b strings.Builder
 	b.WriteString(`{"id":"big","messages":[{"role":"user","content":"run the tests"}`)
 	for i := range exchanges {
@@ -50,9 +59,17 @@ func pruneServer(t *testing.T, limits Limits, exchanges int) (*Server, string, i
 	return s, ts.URL, b.Len()
 }
 
-// prunes posts body to big's prune_tool_results n times at once and
-// returns the statuses, the last answer and the bytes allocated meanwhile.
+// prunes posts body to big's prune_tool_results n times at once
+// (postAtOnce).
 func prunes(t *testing.T, base, body string, n int) (map[int]int, string, uint64) {
+	t.Helper()
+	return postAtOnce(t, base+"/v1/sessions/big/actions/prune_tool_results", body, n)
+}
+
+// postAtOnce posts body to url n times at once and returns the statuses,
+// the last answer (with its Retry-After) and the bytes the process
+// allocated meanwhile.
+func postAtOnce(t *testing.T, url, body string, n int) (map[int]int, string, uint64) {
 	t.Helper()
 	var mu sync.Mutex
 	statuses, last := map[int]int{}, ""
@@ -62,7 +79,7 @@ func prunes(t *testing.T, base, body string, n int) (map[int]int, string, uint64
 	var wg sync.WaitGroup
 	for range n {
 		wg.Go(func() {
-			r, err := http.Post(base+"/v1/sessions/big/actions/prune_tool_results", "application/json", strings.NewReader(body))
+			r, err := http.Post(url, "application/json", strings.NewReader(body))
 			if err != nil {
 				t.Error(err)
 				return

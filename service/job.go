@@ -49,6 +49,15 @@ func (c *Compactor) NewJob(a *kompact.Agent, s *kompact.Session, req kompact.Act
 	return &Job{Plan: plan, Config: rc, Timeout: a.Compaction.LLMTimeout(), Type: t.Name(), llm: c.LLM}, nil
 }
 
+// CheckCompaction is the refusal of any compaction action for agent a
+// that NewJob would give, known without a session: its compaction is not
+// enabled, or is of a type this binary does not hold (EDisabled). A
+// caller checks it before it takes an action slot and reads the session.
+func CheckCompaction(a *kompact.Agent) error {
+	_, err := typeOf(a)
+	return err
+}
+
 // typeOf returns a's compaction type, and refuses an agent whose
 // compaction is not enabled (or of a type this binary does not hold).
 func typeOf(a *kompact.Agent) (kompact.CompactionType, error) {
