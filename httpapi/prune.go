@@ -15,9 +15,11 @@ type pruneRequest struct {
 }
 
 // runPrune runs prune_tool_results on a stored session
-// (service.Sessions.Prune): no LLM call, so no action slot. An unknown
-// session or a bad body answers with the error body; the action's own
-// outcome (pruned, noop, error) with its status and the outcome JSON.
+// (service.Sessions.Prune): no LLM call, but it takes one of the action
+// slots (busy is its error outcome, with Retry-After) after it checked
+// the session's head. An unknown session or a bad body answers with the
+// error body; the action's own outcome (pruned, noop, error) with its
+// status and the outcome JSON.
 func (s *Server) runPrune(w http.ResponseWriter, r *http.Request) error {
 	var req pruneRequest
 	if err := s.decodeBody(w, r, &req, true); err != nil {
