@@ -2,7 +2,6 @@ package service
 
 import (
 	"context"
-	"encoding/json"
 	"strconv"
 
 	"kompact"
@@ -96,13 +95,11 @@ func (s *Sessions) contextRequest(ctx context.Context, a *kompact.Agent, st *kom
 	if err != nil {
 		return req, err
 	}
-	var head struct {
-		ContextHead int `json:"context_head"`
+	state, err := decodeGatewayState(rec.State)
+	if err != nil {
+		return req, err
 	}
-	if err := json.Unmarshal(rec.State, &head); err != nil {
-		return req, kompact.Errorf(kompact.EInternal, "session %s's gateway state does not read: %v", st.ID, err)
-	}
-	return contextRange(a, &st.Session, head.ContextHead, req), nil
+	return contextRange(a, &st.Session, state.ContextHead, req), nil
 }
 
 // contextRange returns req with its range starting after the first k of
@@ -149,15 +146,12 @@ func contextRange(a *kompact.Agent, s *kompact.Session, head int, req kompact.Ac
 // pinnedHead returns how many of s's first head messages, from the first
 // on, are pinned (by id, or by #N), stopping at the first that is not.
 func pinnedHead(s *kompact.Session, head int) int {
-	pinned := make(map[string]bool, len(s.Pinned))
-	for _, p := range s.Pinned {
-		pinned[p] = true
+	pinned := map[int]bool{}
+	for _, i := range locate(s, s.Pinned) { // the pins as every compaction reads them
+		pinned[i] = true
 	}
 	k := 0
-	for k < head && k < len(s.Messages) {
-		if id := s.Messages[k].ID; !(id != "" && pinned[id]) && !pinned["#"+strconv.Itoa(k+1)] {
-			break
-		}
+	for k < head && k < len(s.Messages) && pinned[k] {
 		k++
 	}
 	return k
